@@ -1,0 +1,1 @@
+"""The ``croupier`` command: thin commands over the library and the service layer."""

@@ -1,0 +1,1 @@
+"""Terminal tables, one module per game (``croupier play``)."""

@@ -1,0 +1,79 @@
+"""Exact money in the engines.
+
+A wager is a whole number of table units (RULES.md §6: a negative or fractional-unit amount
+is refused; 0 is no wager). Payouts are exact ``Fraction``s of the stake, because the rules
+pay 3:2, 1:2 and 5:1; they are written to JSON as a number that is exact for the halves the
+shipped paytables make (7.5). Ratios in profiles are written ``"3:2"``.
+
+>>> parse_amount(10, "main")
+10
+>>> parse_amount(-5, "main")
+Traceback (most recent call last):
+...
+croupier.errors.AmountError: main: amount -5 is negative
+>>> Ratio.parse("3:2").payout(Fraction(10))
+Fraction(25, 1)
+>>> json_number(Fraction(15, 2))
+7.5
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from croupier.errors import AmountError, NotationError
+
+Money = Fraction
+"""An exact amount of table units."""
+
+
+def parse_amount(value: object, what: str) -> int:
+    """A whole, non-negative number of units from JSON or user input, or ``AmountError``."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise AmountError(f"{what}: amount {value!r} is not a number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise AmountError(f"{what}: amount {value!r} is not a finite number")
+    if value < 0:
+        raise AmountError(f"{what}: amount {value!r} is negative")
+    if value != int(value):
+        raise AmountError(f"{what}: amount {value!r} is not a whole number of units")
+    return int(value)
+
+
+def json_number(amount: Fraction | int) -> int | float:
+    """An amount as a JSON number: an int when whole, else a float (7.5)."""
+    amount = Fraction(amount)
+    if amount.denominator == 1:
+        return amount.numerator
+    return float(amount)
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    """A payout ratio ``win:stake`` such as 3:2; ``payout`` returns stake plus winnings."""
+
+    win: int
+    stake: int
+
+    @classmethod
+    def parse(cls, text: str) -> Ratio:
+        parts = text.replace(" ", "").split(":") if isinstance(text, str) else []
+        if len(parts) != 2 or not all(part.isdigit() for part in parts) or int(parts[1]) == 0:
+            raise NotationError(f"unknown payout ratio {text!r}: expected 'win:stake', e.g. '3:2'")
+        return cls(int(parts[0]), int(parts[1]))
+
+    @property
+    def multiplier(self) -> Fraction:
+        return Fraction(self.win, self.stake)
+
+    def winnings(self, stake: Fraction | int) -> Fraction:
+        return Fraction(stake) * self.multiplier
+
+    def payout(self, stake: Fraction | int) -> Fraction:
+        """All that a winning wager returns, its stake included."""
+        return Fraction(stake) + self.winnings(stake)
+
+    def __str__(self) -> str:
+        return f"{self.win}:{self.stake}"

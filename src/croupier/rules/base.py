@@ -1,0 +1,108 @@
+"""What every rule profile shares: its identity, its sources, and strict validation.
+
+A profile is a frozen pydantic model read from TOML. Every rule field must carry a citation in
+the profile's ``[sources]`` table (the article of the regulation, or the RULES.md decision it
+follows), so that each setting can be traced to its text; an unknown key, a missing citation
+or an impossible value is an error naming the file and the key.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
+
+from croupier.money import Ratio
+
+META_FIELDS = frozenset({"name", "game", "title", "regulation", "sources"})
+
+
+def _ratio(value: object) -> Ratio:
+    if isinstance(value, Ratio):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"a payout ratio is written as text 'win:stake', not {value!r}")
+    return Ratio.parse(value)
+
+
+def _fraction(value: object) -> Fraction:
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Fraction(value)
+    if not isinstance(value, str):
+        raise ValueError(f"a fraction is written as text such as '1/2', not {value!r}")
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"not a fraction: {value!r}") from None
+
+
+RatioField = Annotated[Ratio, BeforeValidator(_ratio), PlainSerializer(str, return_type=str)]
+"""A payout ratio written ``"3:2"`` in TOML."""
+
+FractionField = Annotated[
+    Fraction, BeforeValidator(_fraction), PlainSerializer(str, return_type=str)
+]
+"""An exact fraction written ``"1/2"`` in TOML."""
+
+
+class Strict(BaseModel):
+    """Frozen, no unknown keys, no coercion of one type into another."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=False)
+
+
+class Limits(Strict):
+    """Table limits of one wager, in whole units (RULES.md §6)."""
+
+    minimum: int
+    maximum: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Limits:
+        if not 1 <= self.minimum <= self.maximum:
+            raise ValueError(
+                f"limits need 1 <= minimum <= maximum, not {self.minimum}..{self.maximum}"
+            )
+        return self
+
+    def allows(self, amount: int) -> bool:
+        return self.minimum <= amount <= self.maximum
+
+
+class Profile(Strict):
+    """Fields every profile has. Subclasses add one field per regulatory setting."""
+
+    game: ClassVar[str]
+
+    name: str
+    title: str
+    regulation: str
+    sources: dict[str, str]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_game_key(cls, data: Any) -> Any:
+        # ``game`` selects the model; it is checked by the registry, not stored twice.
+        if isinstance(data, dict) and "game" in data:
+            data = dict(data)
+            if data.pop("game") != cls.game:
+                raise ValueError(f"profile is not a {cls.game} profile")
+        return data
+
+    @model_validator(mode="after")
+    def _every_rule_is_cited(self) -> Profile:
+        rules = set(type(self).model_fields) - META_FIELDS
+        missing = sorted(rules - set(self.sources))
+        if missing:
+            raise ValueError(f"sources: no citation for {', '.join(missing)}")
+        unknown = sorted(set(self.sources) - rules)
+        if unknown:
+            raise ValueError(f"sources: citation for unknown rule {', '.join(unknown)}")
+        return self
+
+    def source_of(self, rule: str) -> str:
+        """The article or decision a rule comes from."""
+        return self.sources[rule]

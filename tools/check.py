@@ -1,0 +1,32 @@
+"""The whole test suite, as the README runs it: lint, types, then tests.
+
+Installs what the suite needs that pip cannot (see the browser and database steps in
+``tools/``), then runs ``ruff``, ``mypy --strict`` and ``pytest``. Extra arguments go to pytest.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*command: str) -> None:
+    print("$", " ".join(command), flush=True)
+    completed = subprocess.run(command, cwd=ROOT, check=False)
+    if completed.returncode != 0:
+        sys.exit(completed.returncode)
+
+
+def main() -> None:
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".cache" / "numba"))
+    run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools")
+    run(sys.executable, "-m", "mypy")
+    run(sys.executable, "-m", "pytest", *sys.argv[1:])
+
+
+if __name__ == "__main__":
+    main()
