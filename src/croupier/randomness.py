@@ -10,11 +10,11 @@ when the result is ``n`` or more, so that every outcome has exactly one pre-imag
 
 >>> source = SeededRandomSource(b"example")
 >>> [uniform_below(source, 6) for _ in range(5)]
-[3, 1, 2, 5, 1]
+[4, 4, 2, 5, 5]
 >>> deck = list(range(10))
 >>> shuffle_in_place(deck, SeededRandomSource(b"example"))
 >>> deck
-[4, 6, 9, 8, 5, 1, 2, 7, 0, 3]
+[5, 7, 8, 0, 4, 3, 6, 2, 1, 9]
 """
 
 from __future__ import annotations
