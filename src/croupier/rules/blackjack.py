@@ -87,6 +87,9 @@ class BlackjackRules(Profile):
     blackjack_paid_at_once: bool
     """A player blackjack is paid at once unless the dealer's up card is an Ace or ten."""
     dealer_blackjack_takes: DealerBlackjackTakes
+    dealer_draws_when_no_hand_remains: bool
+    """Whether the dealer still draws (without a hole card: his second card too) when every
+    player hand is already settled (busted, or a blackjack paid at once)."""
 
     insurance: bool
     insurance_pays: RatioField
