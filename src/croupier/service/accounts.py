@@ -20,6 +20,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from croupier.errors import CroupierError
 from croupier.ledger import book
 from croupier.service.errors import AccountLocked, AuthenticationError, Conflict, RequestError
 from croupier.service.models import Session as SessionRecord
