@@ -18,7 +18,7 @@ from croupier.web.language import LANGUAGES, Catalogue, negotiate
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "croupier" / "web"
 
-PAGES = ["/", "/sign-in", "/sign-up", "/table/1", "/me", "/recall/7", "/operator"]
+PAGES = ["/", "/sign-in", "/sign-up", "/table/1", "/account", "/recall/7", "/operator"]
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ factory). Page URLs:
 
 - ``/`` the lobby; ``/sign-in``, ``/sign-up``
 - ``/table/{table_id}`` a table (any game)
-- ``/me`` balance and history; ``/recall/{round_id}`` a past round, step by step
+- ``/account`` balance and history; ``/recall/{round_id}`` a past round, step by step
 - ``/operator`` tables, players, the ledger, the shoes' commitments and reveals
 """
 
@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from croupier.web.api import router as api_router
 from croupier.web.language import Catalogue, negotiate
 
 HERE = Path(__file__).resolve().parent
@@ -95,9 +96,9 @@ def table_page(
     )
 
 
-@router.get("/me", response_class=HTMLResponse)
+@router.get("/account", response_class=HTMLResponse)
 def player_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "me.html", "me.title", accept_language, page="me")
+    return _page(request, "account.html", "me.title", accept_language, page="account")
 
 
 @router.get("/recall/{round_id}", response_class=HTMLResponse)
@@ -125,4 +126,5 @@ def favicon() -> RedirectResponse:
 def install(app: FastAPI) -> None:
     """Serve the pages and their assets from ``app`` (the table server's app factory)."""
     app.include_router(router)
+    app.include_router(api_router)
     app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")
