@@ -42,8 +42,8 @@ def wagers_of(profile: Profile) -> list[dict[str, Any]]:
     one a seat must place (blackjack's box bet, the Casino Hold'em Ante)."""
     limits = getattr(profile, "limits", None)
     wagers: list[dict[str, Any]] = []
-    if isinstance(limits, dict):  # baccarat: one limit per wager (Art. 8)
-        wagers += [_limits(str(name), value) for name, value in limits.items()]
+    if isinstance(limits, dict):  # baccarat: one limit per wager, none required (Art. 8)
+        wagers += [_limits(str(name), value, optional=True) for name, value in limits.items()]
     elif isinstance(limits, Limits):
         wagers.append(_limits(MAIN_WAGER, limits))
     side = getattr(profile, "twenty_one_plus_three", None)

@@ -1,4 +1,5 @@
-import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
+import { byId, h, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
+import { seatTotals } from "./rounds.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -14,24 +15,27 @@ function when(seconds) {
 
 async function show() {
   const me = await server.me();
-  byId("balance").textContent = money(me.balance);
-  const answer = await server.myRounds();
-  const rounds = Array.isArray(answer) ? answer : (answer.rounds ?? []);
+  byId("balance").textContent = moneyMinor(me.balance);
+  const answer = await server.myRounds(50);
+  const rounds = answer.rounds ?? [];
   byId("history").querySelector("tbody").replaceChildren(
-    ...rounds.map((round) =>
-      h(
+    ...rounds.map((round) => {
+      const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user).map((seat) => Number(seat.seat)));
+      const finished = Array.isArray(round.events);
+      const totals = finished ? seatTotals(round.events, mine) : null;
+      return h(
         "tr",
-        {},
-        h("th", { scope: "row" }, `#${round.id ?? round.round}`),
-        h("td", {}, round.table_name ?? round.table ?? ""),
-        h("td", {}, tOr(`game.${round.game}`, round.game ?? "")),
+        { dataset: { round: round.round } },
+        h("th", { scope: "row" }, `#${round.round}`),
+        h("td", {}, round.table ?? "–"),
+        h("td", {}, round.game ? tOr(`game.${round.game}`, round.game) : "–"),
         h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
-        h("td", {}, money(round.staked)),
-        h("td", {}, money(round.returned)),
-        h("td", {}, when(round.ended_at ?? round.created_at)),
-        h("td", {}, h("a", { href: `/recall/${round.id ?? round.round}` }, t("me.recall"))),
-      ),
-    ),
+        h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
+        h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
+        h("td", {}, when(round.ended_at ?? round.started_at)),
+        h("td", {}, finished ? h("a", { href: `/recall/${round.round}` }, t("me.recall")) : ""),
+      );
+    }),
   );
   byId("history-empty").hidden = rounds.length > 0;
 }

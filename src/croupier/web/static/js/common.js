@@ -49,14 +49,32 @@ export function byId(id) {
   return document.getElementById(id);
 }
 
+/** Minor units (balances, credits, escrow; 100 to the unit) shown as units with cents. */
+export function moneyMinor(minor) {
+  if (minor === null || minor === undefined || minor === "") return "–";
+  const text = String(minor);
+  if (!/^-?\d+$/.test(text)) return text;
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).padStart(3, "0");
+  return money(`${negative ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`);
+}
+
+/** Whole or decimal units typed by a person ("12", "12.5") as minor units, or null. */
+export function minorOf(text) {
+  const match = /^(\d{1,11})(?:[.,](\d{1,2}))?$/.exec(String(text).trim());
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
 /** Money as the server gives it (whole units, or an exact decimal string), localised. */
 export function money(value) {
   if (value === null || value === undefined || value === "") return "–";
   const text = String(value);
   if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
   const [whole, fraction] = text.split(".");
-  const grouped = new Intl.NumberFormat(language).format(BigInt(whole));
-  const sign = whole === "-0" ? "-" : "";
+  const negative = whole.startsWith("-");
+  const grouped = new Intl.NumberFormat(language).format(BigInt(negative ? whole.slice(1) : whole));
+  const sign = negative ? "-" : "";
   if (!fraction) return sign + grouped;
   const point = new Intl.NumberFormat(language).format(1.5).charAt(1);
   return sign + grouped + point + fraction;
@@ -113,7 +131,7 @@ function detailOf(body, status) {
 }
 
 /** Call the JSON API. Mutating calls carry a fresh Idempotency-Key (R8) unless given one. */
-export async function api(method, path, body = undefined, { idempotencyKey, quiet } = {}) {
+export async function api(method, path, body = undefined, { idempotencyKey, quiet, withDate } = {}) {
   const headers = { Accept: "application/json" };
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -145,7 +163,24 @@ export async function api(method, path, body = undefined, { idempotencyKey, quie
     }
     throw error;
   }
+  if (withDate) noteServerClock(response.headers.get("Date"));
   return parsed;
+}
+
+// The server's clock, as far as its Date header tells (to the second): deadlines are its times.
+let serverOffsetMs = 0;
+
+function noteServerClock(header) {
+  const told = header ? Date.parse(header) : NaN;
+  if (Number.isNaN(told)) return;
+  const offset = told - Date.now();
+  // A Date header is truncated to the second: only a larger gap is a real skew.
+  serverOffsetMs = Math.abs(offset) > 1500 ? offset : 0;
+}
+
+/** Milliseconds on this browser's clock at the server's epoch time `seconds`. */
+export function localTimeOf(seconds) {
+  return seconds * 1000 - serverOffsetMs;
 }
 
 // --- page chrome --------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 import { h, money, t, tOr } from "./common.js";
 import { cardRow } from "./cards.js";
 
+const TOP_LEVEL_WAGERS = ["ante", "bet", "progressive", "insurance"];
+
 function hiddenCount(part) {
   if (!part) return 0;
   if (typeof part.hidden === "number") return part.hidden;
@@ -81,7 +83,7 @@ function dealerArea(view) {
         "div",
         { class: "side board", dataset: { side: "board" } },
         h("h2", { class: "side-name" }, t("table.board")),
-        cardRow(board, Math.max(0, (view.board_size ?? 5) - board.length), t("table.board")),
+        cardRow(board, 0, t("table.board")),
       ),
     );
   }
@@ -106,7 +108,7 @@ function seatsOf(view) {
 function handsOf(entry) {
   if (Array.isArray(entry.hands)) return entry.hands;
   if (Array.isArray(entry.cards) || typeof entry.hidden === "number") {
-    return [{ hand: 1, cards: entry.cards ?? [], hidden: entry.hidden, total: entry.total, result: entry.result, hand_name: entry.hand }];
+    return [{ hand: 0, cards: entry.cards ?? [], hidden: entry.hidden, total: entry.total, result: entry.result, hand_name: entry.hand }];
   }
   return [];
 }
@@ -128,25 +130,36 @@ function seatElement(seat, occupant, entry, { mine, toAct, sitButton }) {
   );
   if (!occupant && sitButton) element.append(sitButton);
   if (entry) {
-    const bets = entry.bets ?? {};
+    const bets = { ...(entry.bets ?? {}) };
+    // Casino Hold'em lists each zone's wagers as fields; blackjack its insurance.
+    for (const wager of TOP_LEVEL_WAGERS) {
+      if (entry[wager] !== undefined && entry[wager] !== null && typeof entry[wager] !== "object") bets[wager] = entry[wager];
+    }
     const chips = Object.entries(bets).filter(([, amount]) => amount && String(amount) !== "0");
-    if (entry.insurance && String(entry.insurance) !== "0") chips.push(["insurance", entry.insurance]);
     if (chips.length) {
       element.append(h("div", { class: "bets" }, chips.map(([wager, amount]) => chip(amount, tOr(`wager.${wager}`, wager)))));
+    } else if (entry.stake) {
+      element.append(h("div", { class: "bets" }, chip(entry.stake, t("table.at_stake"))));
+    }
+    if (entry.decision) {
+      const [name] = String(entry.decision).split(" ");
+      element.append(h("span", { class: "note" }, tOr(`action.${name}`, entry.decision)));
     }
     for (const hand of handsOf(entry)) {
       const current = acting && (toAct.hand === null || toAct.hand === undefined || Number(toAct.hand) === Number(hand.hand));
       element.append(
         h(
           "div",
-          { class: `hand ${current ? "current" : ""}`, dataset: { hand: hand.hand ?? 1 } },
-          cardRow(hand.cards ?? [], hiddenCount(hand), t("table.hand_of_seat", { seat, hand: hand.hand ?? 1 })),
+          { class: `hand ${current ? "current" : ""}`, dataset: { hand: hand.hand ?? 0 } },
+          cardRow(hand.cards ?? [], hiddenCount(hand), t("table.hand_of_seat", { seat, hand: (hand.hand ?? 0) + 1 })),
           h(
             "div",
             { class: "hand-facts" },
             hand.cards && hand.cards.length ? total(hand.total) : null,
             hand.hand_name ? h("span", { class: "hand-name" }, tOr(`poker.${hand.hand_name}`, hand.hand_name)) : null,
-            hand.bet !== undefined && hand.bet !== null ? h("span", { class: "hand-bet" }, t("table.bet_amount", { amount: money(hand.bet) })) : null,
+            hand.bet !== undefined && hand.bet !== null && (handsOf(entry).length > 1 || String(hand.bet) !== String(entry.bets?.main))
+              ? h("span", { class: "hand-bet" }, t("table.bet_amount", { amount: money(hand.bet) }))
+              : null,
             resultBadge(hand.result, hand.payout),
           ),
         ),
@@ -178,7 +191,10 @@ function seatElement(seat, occupant, entry, { mine, toAct, sitButton }) {
  */
 export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
   const mySeats = options.mySeats ?? new Set();
-  dealerBox.replaceChildren(...(view ? dealerArea(view) : []));
+  dealerBox.replaceChildren(
+    ...(options.caption ? [h("p", { class: "felt-caption" }, options.caption)] : []),
+    ...(view ? dealerArea(view) : []),
+  );
   const entries = view ? seatsOf(view) : new Map();
   const seats = new Set([...occupants.keys(), ...entries.keys()]);
   const toAct = view?.to_act ?? null;

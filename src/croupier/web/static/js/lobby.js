@@ -1,41 +1,35 @@
-import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
-import { server } from "./server.js";
-import { describeLimits, freeSeats } from "./tables.js";
+import { byId, h, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, t, tOr } from "./common.js";
+import { profilesByName, server } from "./server.js";
+import { describeAllLimits, describeLimits, freeSeats } from "./tables.js";
 
 onSignOut(server.signOut);
 setUpChrome();
 
 async function showBalance() {
+  if (session.role !== "player") return;
   const me = await server.me();
-  const balance = byId("balance");
-  if (balance) balance.textContent = money(me.balance);
+  byId("balance").textContent = moneyMinor(me.balance);
 }
 
 async function showTables() {
-  const tables = await server.tables();
-  const list = Array.isArray(tables) ? tables : (tables.tables ?? []);
+  const [answer, profiles] = await Promise.all([server.tables(), profilesByName()]);
   const body = byId("lobby-tables").querySelector("tbody");
   body.replaceChildren(
-    ...list.map((table) =>
-      h(
+    ...answer.tables.map((table) => {
+      const profile = profiles.get(table.profile);
+      return h(
         "tr",
-        { dataset: { tableId: table.id } },
+        { dataset: { tableId: table.id, game: table.game } },
         h("th", { scope: "row" }, table.name),
         h("td", {}, tOr(`game.${table.game}`, table.game)),
-        h("td", {}, table.profile),
-        h("td", {}, describeLimits(table)),
-        h("td", {}, table.is_open === false ? t("lobby.closed") : String(freeSeats(table))),
-        h(
-          "td",
-          {},
-          table.is_open === false
-            ? ""
-            : h("a", { class: "button", href: `/table/${table.id}` }, t("lobby.open_table", { name: table.name })),
-        ),
-      ),
-    ),
+        h("td", {}, profile ? h("span", { title: profile.title }, table.profile) : table.profile),
+        h("td", { title: describeAllLimits(profile) }, describeLimits(profile)),
+        h("td", { class: "free-seats" }, table.is_open ? `${freeSeats(table, profile)} / ${profile?.seats ?? "?"}` : t("lobby.closed")),
+        h("td", {}, table.is_open ? h("a", { class: "button", href: `/table/${table.id}` }, t("lobby.open_table", { name: table.name })) : ""),
+      );
+    }),
   );
-  byId("lobby-empty").hidden = list.length > 0;
+  byId("lobby-empty").hidden = answer.tables.length > 0;
 }
 
 if (requireSession()) {

@@ -1,166 +1,162 @@
-// The operator's page: tables (open, close, limits), players (credit, debit), the ledger's
-// balances and its zero-sum check, each shoe's commitment and, once it ends, its reveal.
+// The operator's page: tables (open, close; their limits), players (credit, debit), the
+// ledger's balances and its zero-sum check, each shoe's commitment and, once it ends, its reveal.
 
 import {
-  byId, clearNotice, h, money, onSignOut, reportError, requireSession, setUpChrome, showNotice, t, tOr,
+  byId, clearNotice, h, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
+  showNotice, t, tOr,
 } from "./common.js";
-import { server } from "./server.js";
-import { describeLimits, limitsOf } from "./tables.js";
+import { profilesByName, server } from "./server.js";
+import { describeAllLimits, freeSeats } from "./tables.js";
 
 onSignOut(server.signOut);
 setUpChrome();
-
-function listOf(answer, key) {
-  return Array.isArray(answer) ? answer : (answer?.[key] ?? []);
-}
 
 async function act(request, done) {
   clearNotice();
   try {
     await request();
     showNotice(done, "ok");
-    await loadAll();
+  } catch (error) {
+    reportError(error);
+  }
+  await loadAll();
+}
+
+async function loadTables() {
+  const [answer, profiles] = await Promise.all([server.tables(), profilesByName()]);
+  byId("operator-tables").querySelector("tbody").replaceChildren(
+    ...answer.tables.map((table) => {
+      const profile = profiles.get(table.profile);
+      return h("tr", { dataset: { tableId: table.id } },
+        h("th", { scope: "row" }, h("a", { href: `/table/${table.id}` }, table.name)),
+        h("td", {}, tOr(`game.${table.game}`, table.game)),
+        h("td", {}, table.profile),
+        h("td", {}, describeAllLimits(profile)),
+        h("td", {}, table.is_open ? t("operator.is_open_seats", { free: freeSeats(table, profile), seats: profile?.seats ?? "?" }) : t("lobby.closed")),
+        h("td", {},
+          table.is_open
+            ? h("button", { type: "button", class: "close-table", "aria-label": t("operator.close_table", { name: table.name }), onclick: () => act(() => server.setTableOpen(table.id, false), t("operator.table_closed", { name: table.name })) }, t("operator.close"))
+            : h("button", { type: "button", class: "open-table", "aria-label": t("operator.open_table_named", { name: table.name }), onclick: () => act(() => server.setTableOpen(table.id, true), t("operator.table_opened", { name: table.name })) }, t("operator.open")),
+        ),
+      );
+    }),
+  );
+  const select = byId("profile-select");
+  if (!select.childElementCount) {
+    select.replaceChildren(
+      ...[...profiles.values()].filter((profile) => profile.playable).map((profile) =>
+        h("option", { value: profile.name }, `${profile.title} (${profile.name})`),
+      ),
+    );
+  }
+}
+
+function adjustForm(player) {
+  const id = `adjust-${player.id}`;
+  const submit = (direction) => (event) => {
+    const form = event.currentTarget.form;
+    const text = form.amount.value.trim();
+    const minor = minorOf(text);
+    if (minor === null || minor === 0) {
+      showNotice(t("operator.bad_amount", { value: text }), "error");
+      form.amount.focus();
+      return;
+    }
+    const request = direction === "credit" ? () => server.credit(player.username, minor) : () => server.debit(player.username, minor);
+    act(request, t(direction === "credit" ? "operator.credited" : "operator.debited", { name: player.username, amount: moneyMinor(minor) }));
+  };
+  return h(
+    "form",
+    { class: "row inline", onsubmit: (event) => event.preventDefault(), "aria-label": t("operator.adjust_of", { name: player.username }) },
+    h("label", { for: id }, h("span", { class: "sr-only" }, t("operator.amount_of", { name: player.username })),
+      h("input", { id, name: "amount", inputmode: "decimal", autocomplete: "off", class: "narrow-input", placeholder: "0.00" })),
+    h("button", { type: "button", class: "credit", onclick: submit("credit") }, t("operator.credit")),
+    h("button", { type: "button", class: "debit", onclick: submit("debit") }, t("operator.debit")),
+  );
+}
+
+async function loadPlayers() {
+  const answer = await server.players();
+  byId("operator-players").querySelector("tbody").replaceChildren(
+    ...answer.players.map((player) =>
+      h("tr", { dataset: { player: player.username } },
+        h("th", { scope: "row" }, player.username),
+        h("td", { class: "amount balance" }, moneyMinor(player.balance)),
+        h("td", {}, adjustForm(player)),
+      ),
+    ),
+  );
+  byId("players-empty").hidden = answer.players.length > 0;
+}
+
+function accountRow(name, balance, players, tables) {
+  const colon = name.indexOf(":");
+  const kind = name.slice(0, colon);
+  const owner = name.slice(colon + 1);
+  let who = owner;
+  if (kind === "wallet") who = players.get(owner) ?? owner;
+  if (kind === "escrow" && owner.startsWith("table:")) who = tables.get(owner.slice(6)) ?? owner;
+  return h("tr", { dataset: { account: name } },
+    h("td", {}, tOr(`account.${kind}`, kind)),
+    h("td", {}, who),
+    h("td", { class: "amount" }, moneyMinor(balance)),
+  );
+}
+
+async function loadLedger() {
+  const [audit, answer, listed] = await Promise.all([server.audit(), server.players(), server.tables()]);
+  const players = new Map(answer.players.map((player) => [String(player.id), player.username]));
+  const tables = new Map(listed.tables.map((table) => [String(table.id), table.name]));
+  byId("operator-accounts").querySelector("tbody").replaceChildren(
+    ...Object.entries(audit.accounts).map(([name, balance]) => accountRow(name, balance, players, tables)),
+  );
+  const problems = audit.problems ?? [];
+  const sound = String(audit.sum) === "0" && problems.length === 0;
+  const check = byId("zero-sum");
+  check.dataset.ok = sound ? "true" : "false";
+  check.replaceChildren(
+    h("strong", {}, sound ? t("operator.zero_sum_ok") : t("operator.zero_sum_broken")),
+    " ",
+    h("span", { id: "ledger-sum" }, t("operator.sum_of_balances", { total: moneyMinor(audit.sum) })),
+    problems.length ? h("ul", { class: "problems" }, problems.map((problem) => h("li", {}, problem))) : "",
+  );
+}
+
+async function showReveal(shoe, cell) {
+  try {
+    const document = await server.shoe(shoe.id);
+    const revealed = document.revealed;
+    cell.replaceChildren(
+      h("div", {}, t("operator.seed"), " ", h("code", { class: "hash" }, revealed.seed)),
+      h("div", {}, t("operator.order_cards", { cards: revealed.order.length, decks: revealed.decks })),
+    );
   } catch (error) {
     reportError(error);
   }
 }
 
-function limitsForm(table) {
-  const { minimum, maximum } = limitsOf(table);
-  const id = `limits-${table.id}`;
-  return h(
-    "form",
-    {
-      class: "row inline", "aria-label": t("operator.limits_of", { name: table.name }),
-      onsubmit: (event) => {
-        event.preventDefault();
-        const form = event.currentTarget;
-        act(() => server.setLimits(table.id, Number(form.minimum.value), Number(form.maximum.value)), t("operator.limits_saved", { name: table.name }));
-      },
-    },
-    h("label", { for: `${id}-min` }, h("span", { class: "sr-only" }, t("operator.minimum")),
-      h("input", { id: `${id}-min`, name: "minimum", type: "number", min: 1, step: 1, value: minimum ?? "", class: "narrow-input" })),
-    h("label", { for: `${id}-max` }, h("span", { class: "sr-only" }, t("operator.maximum")),
-      h("input", { id: `${id}-max`, name: "maximum", type: "number", min: 1, step: 1, value: maximum ?? "", class: "narrow-input" })),
-    h("button", { type: "submit" }, t("operator.set_limits")),
-  );
-}
-
-async function loadTables() {
-  const tables = listOf(await server.tables(), "tables");
-  byId("operator-tables").querySelector("tbody").replaceChildren(
-    ...tables.map((table) =>
-      h("tr", { dataset: { tableId: table.id } },
-        h("th", { scope: "row" }, h("a", { href: `/table/${table.id}` }, table.name)),
-        h("td", {}, tOr(`game.${table.game}`, table.game)),
-        h("td", {}, table.profile),
-        h("td", {}, describeLimits(table)),
-        h("td", {}, table.is_open === false ? t("lobby.closed") : t("operator.is_open")),
-        h("td", {},
-          h("div", { class: "row wrap" },
-            table.is_open === false
-              ? h("button", { type: "button", onclick: () => act(() => server.setTableOpen(table.id, true), t("operator.table_opened", { name: table.name })) }, t("operator.open"))
-              : h("button", { type: "button", onclick: () => act(() => server.setTableOpen(table.id, false), t("operator.table_closed", { name: table.name })) }, t("operator.close")),
-            limitsForm(table),
-          ),
-        ),
-      ),
-    ),
-  );
-}
-
-async function loadProfiles() {
-  const select = byId("profile-select");
-  if (select.childElementCount) return;
-  const profiles = listOf(await server.profiles(), "profiles");
-  select.replaceChildren(
-    ...profiles.map((profile) => {
-      const name = typeof profile === "string" ? profile : profile.name;
-      const game = typeof profile === "string" ? "" : ` (${tOr(`game.${profile.game}`, profile.game)})`;
-      return h("option", { value: name }, `${name}${game}`);
+async function loadShoes() {
+  const answer = await server.shoes();
+  byId("operator-shoes").querySelector("tbody").replaceChildren(
+    ...answer.shoes.map((shoe) => {
+      const cell = h("td", {});
+      if (shoe.is_revealed) {
+        cell.append(h("button", { type: "button", class: "link", onclick: () => showReveal(shoe, cell) }, t("operator.show_reveal")));
+      } else {
+        cell.append(t("operator.not_revealed"));
+      }
+      return h("tr", { dataset: { shoe: shoe.id } },
+        h("th", { scope: "row" }, `#${shoe.id}`),
+        h("td", {}, shoe.table),
+        h("td", {}, h("code", { class: "hash" }, shoe.commitment)),
+        cell,
+      );
     }),
   );
 }
 
-function adjustForm(player) {
-  const id = `adjust-${player.id}`;
-  const submit = (sign) => (event) => {
-    const form = event.currentTarget.form;
-    const text = form.amount.value.trim();
-    if (!/^\d+$/.test(text) || Number(text) === 0) {
-      showNotice(t("table.whole_amount", { value: text }), "error");
-      return;
-    }
-    const amount = sign * Number(text);
-    act(() => server.adjust(player.id, amount), t(sign > 0 ? "operator.credited" : "operator.debited", { name: player.username, amount: money(text) }));
-  };
-  return h(
-    "form",
-    { class: "row inline", onsubmit: (event) => event.preventDefault(), "aria-label": t("operator.adjust_of", { name: player.username }) },
-    h("label", { for: id }, h("span", { class: "sr-only" }, t("operator.amount")),
-      h("input", { id, name: "amount", type: "number", min: 1, step: 1, inputmode: "numeric", class: "narrow-input" })),
-    h("button", { type: "button", class: "credit", onclick: submit(1) }, t("operator.credit")),
-    h("button", { type: "button", class: "debit", onclick: submit(-1) }, t("operator.debit")),
-  );
-}
-
-async function loadPlayers() {
-  const players = listOf(await server.players(), "players");
-  byId("operator-players").querySelector("tbody").replaceChildren(
-    ...players.map((player) =>
-      h("tr", { dataset: { player: player.username } },
-        h("th", { scope: "row" }, player.username),
-        h("td", { class: "amount" }, money(player.balance)),
-        h("td", {}, adjustForm(player)),
-      ),
-    ),
-  );
-}
-
-async function loadLedger() {
-  const ledger = await server.ledger();
-  const accounts = listOf(ledger, "accounts");
-  byId("operator-accounts").querySelector("tbody").replaceChildren(
-    ...accounts.map((account) =>
-      h("tr", {},
-        h("td", {}, tOr(`account.${account.kind}`, account.kind)),
-        h("td", {}, account.owner_name ?? account.owner ?? ""),
-        h("td", { class: "amount" }, money(account.balance)),
-      ),
-    ),
-  );
-  const problems = ledger.problems ?? [];
-  const total = ledger.total ?? accounts.reduce((sum, account) => sum + BigInt(account.balance), 0n);
-  const check = byId("zero-sum");
-  const sound = String(total) === "0" && problems.length === 0;
-  check.dataset.ok = sound ? "true" : "false";
-  check.replaceChildren(
-    h("strong", {}, sound ? t("operator.zero_sum_ok") : t("operator.zero_sum_broken")),
-    " ",
-    t("operator.sum_of_balances", { total: money(String(total)) }),
-    ...problems.map((problem) => h("span", { class: "problem" }, ` ${problem}`)),
-  );
-}
-
-async function loadShoes() {
-  const shoes = listOf(await server.shoes(), "shoes");
-  byId("operator-shoes").querySelector("tbody").replaceChildren(
-    ...shoes.map((shoe) =>
-      h("tr", {},
-        h("th", { scope: "row" }, `#${shoe.id}`),
-        h("td", {}, shoe.table_name ?? shoe.table ?? ""),
-        h("td", {}, h("code", { class: "hash" }, shoe.commitment)),
-        h("td", {},
-          shoe.revealed || shoe.is_revealed
-            ? h("a", { href: `/shoes/${shoe.id}/export` }, t("operator.revealed_export"))
-            : t("operator.not_revealed")),
-      ),
-    ),
-  );
-}
-
 async function loadAll() {
-  const results = await Promise.allSettled([loadTables(), loadPlayers(), loadLedger(), loadShoes(), loadProfiles()]);
+  const results = await Promise.allSettled([loadTables(), loadPlayers(), loadLedger(), loadShoes()]);
   const failed = results.find((result) => result.status === "rejected");
   if (failed) reportError(failed.reason);
 }
@@ -168,7 +164,8 @@ async function loadAll() {
 byId("new-table-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.currentTarget;
-  act(() => server.openTable(form.name.value.trim(), form.profile.value), t("operator.table_opened", { name: form.name.value.trim() }));
+  const name = form.name.value.trim();
+  act(() => server.openTable(name, form.profile.value), t("operator.table_opened", { name }));
 });
 byId("refresh-ledger").addEventListener("click", () => loadLedger().catch(reportError));
 

@@ -1,17 +1,19 @@
 // The table server's API as the pages use it: every path in one place.
+// Amounts: balances, credits, debits and escrow are minor units (1 unit = 100); bets, the
+// engines' stakes and payouts are whole table units.
 
 import { api } from "./common.js";
 
 export const server = {
-  signUp: (username, password) => api("POST", "/auth/sign-up", { username, password }),
-  signIn: (username, password) => api("POST", "/auth/sign-in", { username, password }),
-  signOut: () => api("POST", "/auth/sign-out", {}, { quiet: true }),
+  signUp: (username, password) => api("POST", "/auth/signup", { username, password }),
+  signIn: (username, password) => api("POST", "/auth/signin", { username, password }),
+  signOut: () => api("POST", "/auth/signout", {}, { quiet: true }),
   me: () => api("GET", "/me"),
-  myRounds: () => api("GET", "/me/rounds"),
+  myRounds: (limit = 20) => api("GET", `/me/rounds?limit=${limit}`),
   tables: () => api("GET", "/tables"),
-  table: (id) => api("GET", `/tables/${id}`),
+  table: (id) => api("GET", `/tables/${id}`, undefined, { withDate: true }),
   sit: (id, seat) => api("POST", `/tables/${id}/seats/${seat}`, {}),
-  leave: (id, seat) => api("DELETE", `/tables/${id}/seats/${seat}`),
+  leave: (id, seat) => api("DELETE", `/tables/${id}/seats/${seat}`, {}),
   bet: (id, seat, wager, amount) => api("POST", `/tables/${id}/bets`, { seat, wager, amount }),
   ready: (id) => api("POST", `/tables/${id}/ready`, {}),
   act: (id, seat, action) => api("POST", `/tables/${id}/actions`, { seat, action }),
@@ -20,13 +22,24 @@ export const server = {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     return `${scheme}://${location.host}/tables/${id}/ws?token=${encodeURIComponent(token ?? "")}`;
   },
+  profiles: () => api("GET", "/web/api/profiles"),
   // the operator
-  profiles: () => api("GET", "/profiles"),
-  players: () => api("GET", "/operator/players"),
-  adjust: (userId, amount) => api("POST", `/operator/players/${userId}/adjust`, { amount }),
+  players: () => api("GET", "/web/api/operator/players"),
+  credit: (username, minor) => api("POST", `/operator/wallets/${encodeURIComponent(username)}/credit`, { amount: minor }),
+  debit: (username, minor) => api("POST", `/operator/wallets/${encodeURIComponent(username)}/debit`, { amount: minor }),
   openTable: (name, profile) => api("POST", "/operator/tables", { name, profile }),
   setTableOpen: (id, isOpen) => api("POST", `/operator/tables/${id}/${isOpen ? "open" : "close"}`, {}),
-  setLimits: (id, minimum, maximum) => api("POST", `/operator/tables/${id}/limits`, { minimum, maximum }),
-  ledger: () => api("GET", "/operator/ledger"),
-  shoes: () => api("GET", "/shoes"),
+  audit: () => api("GET", "/operator/audit"),
+  shoes: () => api("GET", "/web/api/operator/shoes"),
+  shoe: (id) => api("GET", `/shoes/${id}`),
 };
+
+/** The profiles' public facts by name (seats, wagers and their limits), fetched once. */
+let profileFacts = null;
+export async function profilesByName() {
+  if (!profileFacts) {
+    const answer = await server.profiles();
+    profileFacts = new Map(answer.profiles.map((profile) => [profile.name, profile]));
+  }
+  return profileFacts;
+}

@@ -18,7 +18,9 @@ byId("sign-in-form").addEventListener("submit", async (event) => {
   const username = form.username.value.trim();
   try {
     const answer = await server.signIn(username, form.password.value);
-    session.start(answer.token, answer.role ?? "player", answer.username ?? username);
+    session.start(answer.token, "player", answer.username ?? username);
+    const me = await server.me();
+    session.start(answer.token, me.role, me.username);
     location.assign(nextPage("/"));
   } catch (failure) {
     error.textContent = failure.detail ?? String(failure);

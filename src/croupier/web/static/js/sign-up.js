@@ -14,7 +14,9 @@ byId("sign-up-form").addEventListener("submit", async (event) => {
   try {
     await server.signUp(username, password);
     const answer = await server.signIn(username, password);
-    session.start(answer.token, answer.role ?? "player", answer.username ?? username);
+    session.start(answer.token, "player", answer.username ?? username);
+    const me = await server.me();
+    session.start(answer.token, me.role, me.username);
     location.assign("/");
   } catch (failure) {
     error.textContent = failure.detail ?? String(failure);

@@ -1,78 +1,98 @@
 // A live table: the felt, the seats, the timer, the bets and the decisions the server says
-// are legal, kept current over the table's WebSocket. A reload (or a dropped connection)
-// asks the server for the whole state again, so a round carries on where it was.
+// are legal, kept current over the table's WebSocket. The socket sends the whole table as
+// this player may see it on connecting and after every change, so a reload (or a dropped
+// connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, money, onSignOut, reportError, requireSession,
-  session, setUpChrome, showNotice, t, tOr,
+  ApiError, byId, clearNotice, h, localTimeOf, money, moneyMinor, onSignOut, reportError,
+  requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
-import { server } from "./server.js";
-import { describeLimits, limitsOf, seatMap } from "./tables.js";
+import { replay } from "./replay.js";
+import { centsOf, settledWagers } from "./rounds.js";
+import { profilesByName, server } from "./server.js";
+import { describeAllLimits, seatMap } from "./tables.js";
 
 onSignOut(server.signOut);
 setUpChrome();
 
 const tableId = Number(document.body.dataset.tableId);
 const CHIP_VALUES = [1, 5, 25, 100, 500];
-const GAME_WAGERS = {
-  blackjack: ["main", "21+3"],
-  baccarat: ["player", "banker", "tie", "player_pair", "banker_pair"],
-  "casino-holdem": ["ante", "progressive"],
-};
+const SEAT_LISTS = ["boxes", "zones", "seats", "players"];
 
 const state = {
   table: null,
-  round: null,
-  view: null,
-  mySeats: new Set(),
-  deadline: null, // in this browser's clock (ms)
+  profile: null,
+  round: null, // the snapshot's round: id, status, deadline, stakes, pending, public, mine
+  lastRound: null, // the record of the last round this player had a stake in, once ended
   busy: false,
 };
 let focusedWager = null;
+let lastRoundAsked = 0;
 
-// --- reading the server's answers ----------------------------------------------------------
+// --- reading the server's snapshot ---------------------------------------------------------
 
-/** Take a table state (from GET or from a WebSocket message) into `state`. */
-function absorb(message) {
-  if (!message || typeof message !== "object") return;
-  if (message.table) state.table = { ...(state.table ?? {}), ...message.table };
-  if ("round" in message) state.round = message.round;
-  if ("view" in message) state.view = message.view;
-  else if (message.round && "view" in message.round) state.view = message.round.view;
-  if (message.balance !== undefined) byId("balance").textContent = money(message.balance);
-  const deadline = message.deadline ?? message.round?.deadline ?? null;
-  const remaining = message.seconds_left ?? message.round?.seconds_left ?? null;
-  const now = message.server_time ?? message.now ?? null;
-  if (remaining !== null) state.deadline = Date.now() + remaining * 1000;
-  else if (deadline !== null && now !== null) state.deadline = Date.now() + (deadline - now) * 1000;
-  else if (deadline !== null) state.deadline = deadline * 1000;
-  else if ("round" in message || "deadline" in message) state.deadline = null;
-  state.mySeats = new Set();
-  for (const [seat, who] of seatMap(state.table ?? {})) {
-    if (who !== null && who === session.username) state.mySeats.add(seat);
+function mySeats() {
+  const seats = new Set();
+  for (const [seat, who] of Object.entries(state.table?.seats ?? {})) {
+    if (who === session.username) seats.add(Number(seat));
   }
-  if (Array.isArray(message.my_seats)) for (const seat of message.my_seats) state.mySeats.add(Number(seat));
+  for (const seat of Object.keys(state.round?.mine ?? {})) seats.add(Number(seat));
+  return seats;
 }
 
-function phase() {
-  return state.view?.phase ?? state.round?.status ?? null;
+/** The round as this player sees it: the public view with each own seat's view laid over. */
+function currentView() {
+  const round = state.round;
+  if (!round?.public) return null;
+  const view = structuredClone(round.public);
+  for (const [seat, own] of Object.entries(round.mine ?? {})) {
+    for (const key of SEAT_LISTS) {
+      if (!Array.isArray(own[key])) continue;
+      const mine = own[key].filter((entry) => Number(entry.seat) === Number(seat));
+      const others = (view[key] ?? []).filter((entry) => Number(entry.seat) !== Number(seat));
+      view[key] = [...others, ...mine].sort((a, b) => a.seat - b.seat);
+    }
+    if (own.seat !== undefined && (own.bets || own.results)) {
+      // Baccarat: a zone's own bets and results come only with its own view.
+      view.zones = [...(view.zones ?? []).filter((entry) => Number(entry.seat) !== Number(seat)), { seat: Number(seat), bets: own.bets, results: own.results }];
+    }
+    for (const [key, value] of Object.entries(own)) {
+      if (!(key in view)) view[key] = value;
+    }
+  }
+  // Another zone's stake shows as a chip even where its view keeps the wagers to itself.
+  const listed = SEAT_LISTS.find((key) => Array.isArray(view[key])) ?? "zones";
+  view[listed] = view[listed] ?? [];
+  for (const [seat, minor] of Object.entries(round.stakes ?? {})) {
+    let entry = view[listed].find((item) => Number(item.seat) === Number(seat));
+    if (!entry) {
+      entry = { seat: Number(seat) };
+      view[listed].push(entry);
+    }
+    if (!entry.bets || !Object.keys(entry.bets).length) entry.stake = moneyMinor(minor);
+  }
+  view.to_act = round.pending ? { seat: round.pending.seat, hand: round.pending.hand, question: round.pending.question } : null;
+  return view;
 }
 
-function legalActions() {
-  const legal = state.view?.legal_actions ?? state.round?.legal_actions ?? [];
-  return legal.map((entry) => (typeof entry === "string" ? entry : String(entry.action ?? entry.name)));
-}
-
-function wagersOfTable() {
-  const table = state.table ?? {};
-  if (Array.isArray(table.wagers) && table.wagers.length) return table.wagers.map((w) => (typeof w === "string" ? w : w.name));
-  return GAME_WAGERS[table.game] ?? ["main"];
+function hasCards(view) {
+  if (!view) return false;
+  return JSON.stringify(view).includes('"cards":["');
 }
 
 function isBetting() {
-  const status = phase();
-  return status === "betting" || (!state.round && state.table?.is_open !== false);
+  return state.round?.status === "betting" && state.table?.is_open !== false;
+}
+
+function myLegalActions() {
+  const pending = state.round?.pending;
+  if (!pending || !mySeats().has(Number(pending.seat))) return [];
+  return pending.legal ?? [];
+}
+
+function wagersOfTable() {
+  return state.profile?.wagers ?? [{ name: "main", minimum: 1, maximum: null }];
 }
 
 // --- drawing --------------------------------------------------------------------------------
@@ -82,68 +102,84 @@ function drawHead() {
   byId("table-name").textContent = table.name ?? t("table.title");
   document.title = `${table.name ?? t("table.title")} · croupier`;
   byId("table-game").textContent = tOr(`game.${table.game}`, table.game ?? "");
-  byId("table-profile").textContent = table.profile ?? "";
-  byId("table-limits").textContent = describeLimits(table);
-  const status = phase();
-  byId("phase").textContent = status ? tOr(`phase.${status}`, status) : t("phase.waiting");
+  byId("table-profile").textContent = state.profile?.title ?? table.profile ?? "";
+  byId("table-limits").textContent = describeAllLimits(state.profile);
+  const status = state.round?.status;
+  const phase = state.round?.public?.phase;
+  let text = t("phase.waiting");
+  if (table.is_open === false) text = t("lobby.closed");
+  else if (status === "betting") text = t("phase.betting");
+  else if (phase) text = tOr(`phase.${phase}`, phase);
+  else if (status) text = tOr(`phase.${status}`, status);
+  byId("phase").textContent = text;
 }
 
 function sitButtonFor(seat) {
-  if (state.mySeats.size > 0 && !(state.table?.seats_per_player > state.mySeats.size)) return null;
+  const seats = mySeats();
+  if (state.table?.is_open === false || seats.size >= (state.profile?.seats_per_player ?? 1)) return null;
   return h("button", { type: "button", class: "sit", onclick: () => run(() => server.sit(tableId, seat)) }, t("table.sit_here", { seat }));
 }
 
 function drawFeltNow() {
-  drawFelt(byId("dealer-area"), byId("seats"), state.view, seatMap(state.table ?? {}), {
-    mySeats: state.mySeats,
+  const live = currentView();
+  const showLast = !hasCards(live) && state.lastRound;
+  const view = showLast ? replay(state.lastRound.events, state.lastRound.events.length) : live;
+  byId("felt").dataset.showing = showLast ? "last-round" : "live";
+  byId("felt").dataset.round = showLast ? state.lastRound.round : (state.round?.id ?? "");
+  drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
+    mySeats: mySeats(),
     sitButtonFor,
+    caption: showLast ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
 }
 
 function drawSeatControls() {
   const box = byId("seat-controls");
-  const mine = [...state.mySeats].sort((a, b) => a - b);
+  const mine = [...mySeats()].sort((a, b) => a - b);
   if (!mine.length) {
-    box.replaceChildren(h("p", { class: "hint" }, t("table.choose_seat")));
+    box.replaceChildren(h("p", { class: "hint" }, state.table?.is_open === false ? t("lobby.closed") : t("table.choose_seat")));
     return;
   }
+  const held = state.round?.stakes ?? {};
   box.replaceChildren(
     h("p", {}, t("table.you_sit_at", { seats: mine.join(", ") })),
     isBetting()
-      ? h("div", { class: "row" }, mine.map((seat) => h("button", { type: "button", class: "leave", onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
-      : null,
+      ? h("div", { class: "row wrap" }, mine.filter((seat) => !held[String(seat)]).map((seat) => h("button", { type: "button", class: "leave", onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
+      : "",
   );
 }
 
 function drawBetForm() {
   const form = byId("bet-form");
-  const show = state.mySeats.size > 0 && isBetting();
+  const seats = [...mySeats()].sort((a, b) => a - b);
+  const show = seats.length > 0 && isBetting();
   form.hidden = !show;
   if (!show) return;
   const inputs = byId("wager-inputs");
-  const wanted = [...state.mySeats].sort((a, b) => a - b).flatMap((seat) => wagersOfTable().map((wager) => `${seat}:${wager}`));
+  const wagers = wagersOfTable();
+  const wanted = seats.flatMap((seat) => wagers.map((wager) => `${seat}:${wager.name}`));
   const present = [...inputs.querySelectorAll("input")].map((input) => input.name);
   if (wanted.join("|") !== present.join("|")) {
-    const { minimum, maximum } = limitsOf(state.table ?? {});
     inputs.replaceChildren(
-      ...wanted.map((name) => {
-        const [seat, wager] = name.split(":");
-        const id = `wager-${seat}-${wager.replace(/[^a-z0-9]/gi, "_")}`;
-        const label = state.mySeats.size > 1
-          ? t("table.wager_on_seat", { wager: tOr(`wager.${wager}`, wager), seat })
-          : tOr(`wager.${wager}`, wager);
-        return h(
-          "label",
-          { for: id, class: "wager" },
-          h("span", {}, label),
-          h("input", {
-            id, name, type: "number", inputmode: "numeric", min: 0, step: 1,
-            max: maximum ?? null, value: wager === wagersOfTable()[0] ? (minimum ?? 1) : 0,
-            dataset: { seat, wager },
-            onfocus: (event) => { focusedWager = event.currentTarget; },
-          }),
-        );
-      }),
+      ...seats.flatMap((seat) =>
+        wagers.map((wager) => {
+          const id = `wager-${seat}-${wager.name.replace(/[^a-z0-9]/gi, "_")}`;
+          const name = tOr(`wager.${wager.name}`, wager.name);
+          const label = seats.length > 1 ? t("table.wager_on_seat", { wager: name, seat }) : name;
+          return h(
+            "label",
+            { for: id, class: "wager" },
+            h("span", {}, label),
+            h("input", {
+              id, name: `${seat}:${wager.name}`, type: "number", inputmode: "numeric", min: 0, step: 1,
+              max: wager.maximum ?? null, value: wager.optional ? 0 : wager.minimum,
+              dataset: { seat, wager: wager.name },
+              onfocus: (event) => { focusedWager = event.currentTarget; },
+            }),
+            h("small", {}, t("lobby.limits_range", { minimum: money(wager.minimum), maximum: money(wager.maximum) })),
+          );
+        }),
+      ),
     );
     focusedWager = inputs.querySelector("input");
   }
@@ -164,18 +200,18 @@ function drawBetForm() {
       } }, t("table.clear")),
     );
   }
-  byId("ready").hidden = !state.round || !hasMyBets();
+  const staked = seats.some((seat) => state.round?.stakes?.[String(seat)]);
+  byId("ready").hidden = !staked;
 }
 
-function hasMyBets() {
-  const view = state.view ?? {};
-  const entries = view.boxes ?? view.zones ?? view.seats ?? [];
-  const list = Array.isArray(entries) ? entries : Object.values(entries);
-  for (const entry of list) {
-    if (state.mySeats.has(Number(entry.seat)) && Object.values(entry.bets ?? {}).some((v) => Number(v) > 0)) return true;
+/** How many hands a seat plays now (more than one after a split). */
+function handCount(seat) {
+  const view = currentView();
+  for (const key of SEAT_LISTS) {
+    const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === Number(seat));
+    if (entry?.hands) return entry.hands.length;
   }
-  if (view.bets && Object.values(view.bets).some((v) => Number(v) > 0)) return true;
-  return false;
+  return 1;
 }
 
 function actionLabel(action) {
@@ -187,77 +223,67 @@ function actionLabel(action) {
 
 function drawActions() {
   const box = byId("actions");
-  const legal = legalActions();
-  const toAct = state.view?.to_act;
-  const mine = toAct && state.mySeats.has(Number(toAct.seat));
-  const buttons = mine ? legal : [];
-  const current = [...box.querySelectorAll("button")].map((b) => b.dataset.action);
-  if (current.join("|") !== buttons.join("|")) {
+  const pending = state.round?.pending;
+  const legal = myLegalActions();
+  const key = legal.length ? `${state.round.id}|${pending.seat}|${pending.hand}|${legal.join("|")}` : "";
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    const hadFocus = box.contains(document.activeElement);
     box.replaceChildren(
-      ...buttons.map((action, index) =>
+      ...legal.map((action, index) =>
         h("button", {
           type: "button", class: "action", dataset: { action },
           "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
-          onclick: () => run(() => server.act(tableId, Number(toAct.seat), action)),
+          onclick: () => run(() => server.act(tableId, Number(pending.seat), action)),
         }, actionLabel(action)),
       ),
     );
     const first = box.querySelector("button");
-    if (first && document.activeElement?.closest?.("#actions") === null) first.focus({ preventScroll: true });
+    if (first && (hadFocus || !document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
   }
   const prompt = byId("prompt");
-  if (mine) {
-    const question = tOr(`question.${toAct.question}`, toAct.question ?? "");
-    prompt.textContent = toAct.hand ? t("table.your_turn_hand", { hand: toAct.hand, question }) : t("table.your_turn", { question });
-  } else if (toAct) {
-    prompt.textContent = t("table.waiting_for_seat", { seat: toAct.seat });
+  if (legal.length) {
+    const question = tOr(`question.${pending.question}`, pending.question ?? "");
+    const many = pending.hand !== null && pending.hand !== undefined && handCount(pending.seat) > 1;
+    prompt.textContent = many ? t("table.your_turn_hand", { hand: pending.hand + 1, question }) : t("table.your_turn", { question });
+  } else if (pending) {
+    prompt.textContent = t("table.waiting_for_seat", { seat: pending.seat });
+  } else if (isBetting() && Object.keys(state.round?.stakes ?? {}).length) {
+    prompt.textContent = t("table.waiting_for_bets");
   } else {
     prompt.textContent = "";
   }
 }
 
-function resultRows() {
-  const view = state.view ?? {};
-  const rows = [];
-  const results = state.round?.results ?? view.wagers ?? null;
-  if (Array.isArray(results)) {
-    for (const r of results) rows.push(r);
-    return rows;
-  }
-  const entries = view.boxes ?? view.zones ?? view.seats ?? [];
-  const list = Array.isArray(entries) ? entries : Object.values(entries);
-  for (const entry of list) {
-    for (const hand of entry.hands ?? []) {
-      if (hand.result) rows.push({ seat: entry.seat, wager: "main", hand: hand.hand, stake: hand.bet, result: hand.result, payout: hand.payout });
-    }
-    if (entry.results && typeof entry.results === "object") {
-      for (const [wager, r] of Object.entries(entry.results)) rows.push({ seat: entry.seat, wager, stake: r.bet ?? r.stake, result: r.result, payout: r.payout });
-    }
-  }
-  if (view.results && typeof view.results === "object" && !Array.isArray(view.results)) {
-    for (const [wager, r] of Object.entries(view.results)) rows.push({ seat: view.seat, wager, stake: r.bet ?? r.stake, result: r.result, payout: r.payout });
-  }
-  return rows;
-}
-
 function drawResults() {
-  const done = phase() === "done" || state.round?.status === "complete";
-  const rows = done ? resultRows() : [];
-  const section = byId("results");
-  section.hidden = rows.length === 0;
+  const record = state.lastRound;
+  const rows = record ? settledWagers(record.events) : [];
+  byId("results").hidden = rows.length === 0;
+  if (!record) return;
+  byId("results-heading").textContent = t("table.results_of", { round: record.round });
+  const seats = mySeats();
   byId("results-body").replaceChildren(
     ...rows.map((r) =>
-      h("tr", {},
-        h("td", {}, r.hand ? t("table.seat_hand", { seat: r.seat, hand: r.hand }) : String(r.seat)),
+      h("tr", { class: seats.has(Number(r.seat)) ? "mine" : "" },
+        h("td", {}, r.hand !== null && r.hand !== undefined ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 }) : String(r.seat)),
         h("td", {}, tOr(`wager.${r.wager}`, r.wager)),
-        h("td", {}, money(r.stake)),
+        h("td", { class: "amount" }, money(r.stake)),
         h("td", {}, h("span", { class: `result result-${r.result}` }, tOr(`result.${r.result}`, r.result))),
-        h("td", {}, money(r.payout)),
+        h("td", { class: "amount" }, money(r.payout)),
       ),
     ),
   );
-  const roundId = state.round?.id;
-  byId("recall-link").href = roundId ? `/recall/${roundId}` : "#";
+  const net = rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
+  byId("results-net").textContent = t(net >= 0 ? "table.net_won" : "table.net_lost", { amount: moneyMinor(Math.abs(net)) });
+  byId("recall-link").href = `/recall/${record.round}`;
+}
+
+/** While a request is under way its buttons are disabled, not silently ignored. */
+function applyBusy() {
+  document.body.toggleAttribute("aria-busy", state.busy);
+  for (const button of document.querySelectorAll(".controls button, #felt button.sit")) {
+    button.disabled = state.busy;
+  }
 }
 
 function draw() {
@@ -267,6 +293,7 @@ function draw() {
   drawBetForm();
   drawActions();
   drawResults();
+  applyBusy();
   tick();
 }
 
@@ -274,11 +301,12 @@ function draw() {
 
 function tick() {
   const timer = byId("timer");
-  if (state.deadline === null) {
+  const deadline = state.round?.deadline;
+  if (deadline === null || deadline === undefined) {
     timer.hidden = true;
     return;
   }
-  const left = Math.max(0, Math.ceil((state.deadline - Date.now()) / 1000));
+  const left = Math.max(0, Math.ceil((localTimeOf(deadline) - Date.now()) / 1000));
   timer.hidden = false;
   timer.dataset.urgent = left <= 5 ? "true" : "false";
   byId("timer-seconds").textContent = t("table.seconds", { seconds: left });
@@ -287,47 +315,97 @@ setInterval(tick, 250);
 
 // --- talking to the server ---------------------------------------------------------------------
 
+async function showBalance() {
+  const me = await server.me();
+  byId("balance").textContent = moneyMinor(me.balance);
+}
+
+/** When a round this player staked in has ended, fetch its record: results and last cards. */
+async function noteRoundChange(previous) {
+  if (!previous || !state.round || previous.id === state.round.id) return;
+  const hadStake = [...mySeats()].some((seat) => previous.stakes?.[String(seat)]);
+  if (!hadStake || lastRoundAsked >= previous.id) return;
+  lastRoundAsked = previous.id;
+  try {
+    state.lastRound = await server.round(previous.id);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return;
+  }
+  draw();
+  showBalance().catch(reportError);
+}
+
+/** A snapshot from GET or from the socket. */
+function absorb(snapshot) {
+  if (!snapshot?.table || !snapshot?.round) return;
+  const previous = state.round;
+  state.table = snapshot.table;
+  state.round = snapshot.round;
+  draw();
+  noteRoundChange(previous).catch(reportError);
+}
+
 async function refresh() {
   absorb(await server.table(tableId));
-  draw();
+}
+
+/** The round this player last staked in, if it has ended (after a reload). */
+async function recallLastRound() {
+  const answer = await server.myRounds(1);
+  const last = answer.rounds?.[0];
+  if (last && Array.isArray(last.events) && last.table_id === tableId) {
+    lastRoundAsked = last.round;
+    state.lastRound = last;
+    draw();
+  }
 }
 
 async function run(request) {
   if (state.busy) return;
   state.busy = true;
+  applyBusy();
   clearNotice();
   try {
-    const answer = await request();
-    if (answer && typeof answer === "object") absorb(answer);
+    await request();
     await refresh();
   } catch (error) {
     reportError(error);
     if (error instanceof ApiError && error.status === 401) location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
   } finally {
     state.busy = false;
+    applyBusy();
   }
+  showBalance().catch(reportError);
 }
 
 byId("bet-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const inputs = [...byId("wager-inputs").querySelectorAll("input")];
-  const bets = inputs
-    .map((input) => ({ seat: Number(input.dataset.seat), wager: input.dataset.wager, text: input.value.trim() }))
-    .filter((bet) => bet.text !== "" && bet.text !== "0");
+  const bets = inputs.map((input) => ({ seat: Number(input.dataset.seat), wager: input.dataset.wager, text: input.value.trim() }));
   for (const bet of bets) {
-    if (!/^\d+$/.test(bet.text)) {
+    if (!/^\d+$/.test(bet.text || "0")) {
       showNotice(t("table.whole_amount", { value: bet.text }), "error");
       return;
     }
   }
+  const view = currentView();
+  const placed = (bet) => {
+    for (const key of SEAT_LISTS) {
+      const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === bet.seat);
+      if (entry?.bets?.[bet.wager] !== undefined) return Number(entry.bets[bet.wager]);
+    }
+    return 0;
+  };
+  // A wager of 0 withdraws one already placed; a 0 never placed is no wager (RULES.md §6).
+  const wanted = bets.filter((bet) => Number(bet.text || "0") > 0 || placed(bet) > 0);
   run(async () => {
-    for (const bet of bets) await server.bet(tableId, bet.seat, bet.wager, Number(bet.text));
-    return null;
+    for (const bet of wanted) await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
   });
 });
 byId("ready").addEventListener("click", () => run(() => server.ready(tableId)));
 
-// Keys 1-9 press the decision buttons (the buttons are real buttons: Tab and Enter work too).
+// Keys 1-9 press the decision buttons (they are real buttons: Tab and Enter work too).
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
@@ -341,7 +419,6 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-let socket = null;
 let retry = 0;
 
 function setConnection(kind) {
@@ -351,13 +428,11 @@ function setConnection(kind) {
 }
 
 function connect() {
-  setConnection("connecting");
-  socket = new WebSocket(server.tableSocketUrl(tableId, session.token));
+  setConnection(retry ? "reconnecting" : "connecting");
+  const socket = new WebSocket(server.tableSocketUrl(tableId, session.token));
   socket.addEventListener("open", () => {
     retry = 0;
     setConnection("connected");
-    // Whatever happened while away: ask for the whole state again.
-    refresh().catch(reportError);
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -366,25 +441,30 @@ function connect() {
     } catch {
       return;
     }
-    absorb(message);
-    draw();
-    if (message.refresh || message.type === "changed") refresh().catch(reportError);
+    if (message.type === "state") absorb(message);
   });
-  socket.addEventListener("close", () => {
-    setConnection("reconnecting");
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4401) {
+      session.end();
+      location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
+      return;
+    }
+    if (event.code === 4404) {
+      showNotice(event.reason, "error");
+      return;
+    }
     retry += 1;
+    setConnection("reconnecting");
     setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
-  });
-  socket.addEventListener("error", () => {
-    // "close" follows and reconnects; nothing to report twice.
   });
 }
 
-if (requireSession()) {
-  refresh()
-    .then(connect)
-    .catch((error) => {
-      reportError(error);
-      connect();
-    });
+async function start() {
+  const [snapshot, profiles] = await Promise.all([server.table(tableId), profilesByName()]);
+  state.profile = profiles.get(snapshot.table.profile) ?? null;
+  absorb(snapshot);
+  connect();
+  await Promise.all([showBalance(), recallLastRound()]);
 }
+
+if (requireSession()) start().catch(reportError);
