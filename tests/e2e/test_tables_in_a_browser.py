@@ -1,0 +1,417 @@
+"""People at the tables, in a real browser: sign up, get credit, sit, bet, decide, settle,
+reload mid-round, recall the round, and the operator's books at zero.
+
+Each round is dealt by the live server from a seed the test chose (see ``conftest``); the
+test plays the same round through the engine beside it, so every button offered and every
+payout shown is checked against the rules, not against the page itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+from playwright.sync_api import expect
+
+from croupier.games.base import Action, GameRound
+from croupier.rules.registry import load_profile
+from croupier.service import engines
+
+from .conftest import OPERATOR_TOKEN, PASSWORD, LiveServer, Person
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+CREDIT_UNITS = 1000
+
+
+# --- the engine beside the browser -----------------------------------------------------------
+
+
+def needs_engine(profile_name: str) -> None:
+    """Skip, saying so, where this build has no engine for the profile's game yet."""
+    try:
+        engines.round_class(load_profile(profile_name))
+    except (ModuleNotFoundError, LookupError):
+        pytest.skip(f"no engine for {profile_name} in this build yet")
+
+
+def seeded_round(profile_name: str, seed: bytes) -> GameRound:
+    """The round the server deals first on a new table whose shoe is shuffled from ``seed``."""
+    profile = load_profile(profile_name)
+    return engines.new_round(profile, engines.open_shoe(profile, seed).shoe)
+
+
+def seed_where(profile_name: str, wanted: Callable[[bytes], bool]) -> bytes:
+    for attempt in range(20_000):
+        seed = hashlib.sha256(f"croupier e2e {profile_name} {attempt}".encode()).digest()
+        if wanted(seed):
+            return seed
+    raise AssertionError(f"no seed found for {profile_name}")
+
+
+def number(text: str) -> Fraction:
+    """A shown amount back to an exact number: "1,005.50" (en), "1.005,50" or "995,00" (es)."""
+    cleaned = text.strip().replace("\u00a0", "").replace(" ", "")
+    if "," in cleaned and cleaned.rfind(",") > cleaned.rfind("."):
+        cleaned = cleaned.replace(".", "").replace(",", ".")
+    else:
+        cleaned = cleaned.replace(",", "")
+    return Fraction(cleaned)
+
+
+def shown_units(amount: Fraction) -> str:
+    """An exact amount as the English pages show it: grouped, two decimals (1,005.00)."""
+    cents = amount * 100
+    assert cents.denominator == 1, amount
+    whole, part = divmod(abs(cents.numerator), 100)
+    return f"{'-' if amount < 0 else ''}{whole:,}.{part:02d}"
+
+
+# --- what a person does on the pages ---------------------------------------------------------
+
+
+def sign_up(someone: Person) -> None:
+    someone.go("/sign-up")
+    someone.page.fill("input[name=username]", someone.name)
+    someone.page.fill("input[name=password]", PASSWORD)
+    someone.page.click("#sign-up-form button[type=submit]")
+    someone.page.wait_for_url(someone.base + "/")
+    expect(someone.page.locator("#lobby-tables")).to_be_visible()
+
+
+def operator_signs_in(operator: Person) -> None:
+    operator.go("/sign-in")
+    operator.page.click("details.operator-sign-in summary")
+    operator.page.fill("input[name=token]", OPERATOR_TOKEN)
+    operator.page.click("#operator-form button[type=submit]")
+    operator.page.wait_for_url(operator.base + "/operator")
+    expect(operator.page.locator("#zero-sum")).to_contain_text("0.00")
+
+
+def open_table(operator: Person, server: LiveServer, name: str, profile: str, seed: bytes) -> int:
+    """The operator opens a table on the operator page; its first shoe comes from ``seed``."""
+    server.seeds.queue.append(seed)
+    operator.go("/operator")
+    operator.page.fill("#new-table-form input[name=name]", name)
+    operator.page.select_option("#profile-select", profile)
+    operator.page.click("#new-table-form button[type=submit]")
+    row = operator.page.locator("#operator-tables tbody tr", has_text=name)
+    expect(row).to_have_count(1)
+    assert not server.seeds.queue, "the new table's shoe took the stacked seed"
+    return int(row.get_attribute("data-table-id") or 0)
+
+
+def credit(operator: Person, username: str, units: int) -> None:
+    row = operator.page.locator(f"#operator-players tr[data-player='{username}']")
+    row.locator("input[name=amount]").fill(str(units))
+    row.locator("button.credit").click()
+    expect(row.locator(".balance")).to_have_text(shown_units(Fraction(units)))
+
+
+def sit(someone: Person, table_id: int, seat: int) -> None:
+    someone.go(f"/table/{table_id}")
+    expect(someone.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    someone.page.click(f"li[data-seat='{seat}'] button.sit")
+    expect(someone.page.locator(f"li[data-seat='{seat}']")).to_have_class(re.compile(r"\bmine\b"))
+
+
+def bet(someone: Person, seat: int, wager: str, amount: int) -> None:
+    page = someone.page
+    page.fill(f"input[name='{seat}:{wager}']", str(amount))
+    page.click("#place-bets")
+    expect(page.locator("#ready")).to_be_visible()
+
+
+def say_ready(someone: Person) -> None:
+    someone.page.click("#ready")
+
+
+def shown_actions(someone: Person) -> list[str]:
+    buttons = someone.page.locator("#actions button")
+    return [
+        buttons.nth(index).get_attribute("data-action") or "" for index in range(buttons.count())
+    ]
+
+
+def wait_for_turn(someone: Person, legal: list[str]) -> None:
+    """The page offers exactly the decisions the engine calls legal, as buttons."""
+    expect(someone.page.locator("#actions button")).to_have_count(len(legal))
+    assert shown_actions(someone) == legal
+
+
+def decide(someone: Person, action: str) -> None:
+    someone.page.click(f"#actions button[data-action='{action}']")
+
+
+def felt_cards(someone: Person) -> list[str]:
+    cards = someone.page.locator("#felt .card")
+    return [cards.nth(index).get_attribute("data-card") or "" for index in range(cards.count())]
+
+
+def shown_results(someone: Person) -> list[tuple[str, str, Fraction, Fraction]]:
+    rows = someone.page.locator("#results-body tr")
+    shown = []
+    for index in range(rows.count()):
+        cells = [rows.nth(index).locator("td").nth(column).inner_text() for column in range(5)]
+        shown.append((cells[0], cells[1], number(cells[2]), number(cells[4])))
+    return shown
+
+
+def wait_for_balance(someone: Person, expected: Fraction) -> None:
+    """The balance on the page comes to ``expected`` (it follows the settlement)."""
+    balance = someone.page.locator("#balance")
+    for _ in range(100):
+        text = balance.inner_text()
+        if text != "…" and number(text) == expected:
+            return
+        someone.page.wait_for_timeout(100)
+    raise AssertionError(f"{someone.name}'s balance shows {balance.inner_text()}, not {expected}")
+
+
+def play_along(
+    round_: GameRound, players: dict[int, Person], choose: Callable[[int, list[str]], str]
+) -> None:
+    """Each pending decision: the seat's page offers exactly the legal actions; it clicks
+    the one ``choose`` picks, and the engine beside it applies the same."""
+    while not round_.is_done:
+        decision = round_.pending()
+        assert decision is not None
+        legal = [str(option) for option in decision.legal]
+        someone = players[decision.seat]
+        wait_for_turn(someone, legal)
+        choice = choose(decision.seat, legal)
+        decide(someone, choice)
+        round_.act(decision.seat, Action.parse(choice))
+
+
+def expected_rows(
+    round_: GameRound, seats: set[int] | None = None
+) -> list[tuple[int, str, Fraction, Fraction]]:
+    return [
+        (wager.seat, wager.wager, wager.stake, wager.payout)
+        for wager in round_.results().wagers
+        if seats is None or wager.seat in seats
+    ]
+
+
+def assert_results_shown(someone: Person, round_: GameRound) -> None:
+    expect(someone.page.locator("#results")).to_be_visible()
+    expected = expected_rows(round_)
+    expect(someone.page.locator("#results-body tr")).to_have_count(len(expected))
+    shown = shown_results(someone)
+    assert sorted(
+        (int(seat.split()[0]), stake, payout) for seat, _w, stake, payout in shown
+    ) == sorted((seat, stake, payout) for seat, _w, stake, payout in expected)
+
+
+# --- blackjack: two players, a split and a double, a reload mid-round -------------------------
+
+
+def _pair_for_seat_one(seed: bytes) -> bool:
+    """Seat 1 is dealt a pair it may split (not Aces: they draw one card each), and the
+    dealer shows no Ace (no insurance question first)."""
+    round_ = seeded_round("peru-2016", seed)
+    round_.place_bet(1, "main", 10)
+    round_.place_bet(2, "main", 10)
+    round_.deal()
+    decision = round_.pending()
+    if decision is None or decision.seat != 1 or decision.question != "play":
+        return False
+    if Action("split") not in decision.legal:
+        return False
+    view = round_.view(1)
+    if view["boxes"][0]["hands"][0]["cards"][0].startswith("A"):
+        return False
+    round_.act(1, Action("split"))
+    after = round_.pending()
+    return after is not None and after.seat == 1 and any(a.name == "double" for a in after.legal)
+
+
+def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine("peru-2016")
+    seed = seed_where("peru-2016", _pair_for_seat_one)
+    operator = person("operator")
+    alice = person("alice")
+    bob = person("bob", phone=True, locale="es-ES")
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Blackjack E2E", "peru-2016", seed)
+    for player in (alice, bob):
+        sign_up(player)
+    operator.go("/operator")
+    for player in (alice, bob):
+        credit(operator, player.name, CREDIT_UNITS)
+
+    sit(alice, table_id, 1)
+    sit(bob, table_id, 2)
+    expect(bob.page.locator("li[data-seat='1'] .seat-player")).to_have_text("alice")
+    expect(bob.page.locator("#phase")).to_have_text("Hagan sus apuestas")  # Accept-Language: es
+    bet(alice, 1, "main", 10)
+    bet(bob, 2, "main", 10)
+    say_ready(alice)
+    say_ready(bob)
+
+    engine = seeded_round("peru-2016", seed)
+    engine.place_bet(1, "main", 10)
+    engine.place_bet(2, "main", 10)
+    engine.deal()
+    # Both see the same cards: the dealer's up card and a face-down hole card, both boxes.
+    expect(alice.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
+    expect(bob.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
+    expect(alice.page.locator("#timer")).to_be_visible()
+
+    steps = iter(["double", "stand"])  # after the split below: double hand 1, stand on hand 2
+
+    def alice_then_bob(seat: int, legal: list[str]) -> str:
+        if seat == 2:
+            return "stand" if "stand" in legal else legal[0]
+        wanted = next(steps, "stand")
+        choice = next((option for option in legal if option.split()[0] == wanted), None)
+        return choice or ("stand" if "stand" in legal else legal[0])
+
+    # The split, seen by both; then Bob reloads his page mid-round and carries on.
+    decision = engine.pending()
+    assert decision is not None and decision.seat == 1
+    wait_for_turn(alice, [str(a) for a in decision.legal])
+    decide(alice, "split")
+    engine.act(1, Action("split"))
+    expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    alice.screenshot("blackjack-table")
+    bob.screenshot("blackjack-table-phone-es")
+    before = felt_cards(bob)
+    bob.page.reload()
+    expect(bob.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    assert felt_cards(bob) == before
+
+    play_along(engine, {1: alice, 2: bob}, alice_then_bob)
+    doubled = [
+        e
+        for e in engine.events
+        if e.kind == "Decided" and str(getattr(e, "action", "")).startswith("double")
+    ]
+    assert doubled, "seat 1 doubled a split hand"
+
+    for player in (alice, bob):
+        assert_results_shown(player, engine)
+    result = engine.results()
+    for player, seat in ((alice, 1), (bob, 2)):
+        wait_for_balance(player, CREDIT_UNITS + result.net(seat))
+
+    # The recall of the round, step by step.
+    alice.page.click("#recall-link")
+    alice.page.wait_for_url(re.compile(r"/recall/\d+$"))
+    events = alice.page.locator("#event-list li")
+    expect(events).to_have_count(len(engine.events))
+    alice.page.click("#first-step")
+    expect(alice.page.locator("#felt .card")).to_have_count(0)
+    alice.page.click("#next-step")
+    alice.page.keyboard.press("ArrowRight")
+    expect(alice.page.locator("#step-counter")).to_have_text(f"Step 2 of {len(engine.events)}")
+    alice.page.keyboard.press("End")
+    expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    expect(alice.page.locator("#next-step")).to_be_disabled()
+
+    # The player's history, and the operator's books.
+    alice.go("/account")
+    expect(alice.page.locator("#history tbody tr")).to_have_count(1)
+    operator.go("/operator")
+    expect(operator.page.locator("#zero-sum")).to_have_attribute("data-ok", "true")
+    expect(operator.page.locator("#ledger-sum")).to_contain_text("0.00")
+    for player, seat in ((alice, 1), (bob, 2)):
+        balance = operator.page.locator(
+            f"#operator-players tr[data-player='{player.name}'] .balance"
+        )
+        expect(balance).to_have_text(shown_units(CREDIT_UNITS + result.net(seat)))
+
+
+# --- baccarat: a coup on Banca -----------------------------------------------------------------
+
+
+def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine("dragon-six-peru-2016")
+    seed = hashlib.sha256(b"croupier e2e baccarat").digest()
+    operator = person("operator")
+    carol = person("carol", phone=True)
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Baccarat E2E", "dragon-six-peru-2016", seed)
+    sign_up(carol)
+    operator.go("/operator")
+    credit(operator, carol.name, CREDIT_UNITS)
+
+    sit(carol, table_id, 1)
+    bet(carol, 1, "banker", 10)
+    bet(carol, 1, "tie", 2)
+    carol.screenshot("baccarat-betting")
+    say_ready(carol)
+
+    engine = seeded_round("dragon-six-peru-2016", seed)
+    engine.place_bet(1, "banker", 10)
+    engine.place_bet(1, "tie", 2)
+    engine.deal()
+    assert engine.is_done
+    assert_results_shown(carol, engine)
+    # The last coup stays on the felt while the next round takes bets: Punto and Banca.
+    view = engine.view(1)
+    for side in ("player", "banker"):
+        cards = carol.page.locator(f"#felt [data-side='{side}'] .card")
+        expect(cards).to_have_count(len(view[side]["cards"]))
+        shown = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+        assert shown == view[side]["cards"]
+    wait_for_balance(carol, CREDIT_UNITS + engine.results().net(1))
+    carol.screenshot("baccarat-table")
+
+
+# --- Casino Hold'em: two players, one calls and one folds --------------------------------------
+
+
+def test_casino_holdem_round_with_a_call_and_a_fold(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine("casino-holdem-peru-2007")
+    seed = hashlib.sha256(b"croupier e2e casino holdem").digest()
+    operator = person("operator")
+    dave = person("dave")
+    erin = person("erin", locale="es")
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Hold'em E2E", "casino-holdem-peru-2007", seed)
+    for player in (dave, erin):
+        sign_up(player)
+    operator.go("/operator")
+    for player in (dave, erin):
+        credit(operator, player.name, CREDIT_UNITS)
+
+    sit(dave, table_id, 1)
+    sit(erin, table_id, 2)
+    bet(dave, 1, "ante", 5)
+    bet(erin, 2, "ante", 5)
+    say_ready(dave)
+    say_ready(erin)
+
+    engine = seeded_round("casino-holdem-peru-2007", seed)
+    engine.place_bet(1, "ante", 5)
+    engine.place_bet(2, "ante", 5)
+    engine.deal()
+    # Each sees their own two cards and only the backs of the other's (R6) and the dealer's.
+    own = engine.view(1)["zones"][0]["cards"]
+    expect(dave.page.locator("li[data-seat='1'] .card.face")).to_have_count(2)
+    dave_cards = dave.page.locator("li[data-seat='1'] .card.face")
+    assert [dave_cards.nth(i).get_attribute("data-card") for i in range(2)] == own
+    expect(dave.page.locator("li[data-seat='2'] .card.back")).to_have_count(2)
+    expect(erin.page.locator("li[data-seat='1'] .card.back")).to_have_count(2)
+    expect(dave.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(2)
+    expect(dave.page.locator("#felt [data-side='board'] .card.face")).to_have_count(3)
+    dave.screenshot("casino-holdem-table")
+
+    play_along(engine, {1: dave, 2: erin}, lambda seat, legal: "call" if seat == 1 else "fold")
+    for player in (dave, erin):
+        assert_results_shown(player, engine)
+    for player, seat in ((dave, 1), (erin, 2)):
+        wait_for_balance(player, CREDIT_UNITS + engine.results().net(seat))
