@@ -228,10 +228,6 @@ class Box:
     def main(self) -> int:
         return self.bets.get(MAIN, 0)
 
-    @property
-    def is_split(self) -> bool:
-        return len(self.hands) > 1
-
 
 class BlackjackRound(GameRound):
     """One round of blackjack under ``profile``, dealt from ``shoe``.
@@ -448,7 +444,7 @@ class BlackjackRound(GameRound):
         if action.name == EVEN_MONEY:
             if not self.profile.even_money:
                 return f"{self.profile.name} offers no even money"
-            if not self._is_blackjack(box, box.hands[0]):
+            if not self._is_blackjack(box.hands[0]):
                 return "even money is for a blackjack"
             return None if action.amount is None else "even money takes no amount"
         if action.name == NO_INSURANCE:
@@ -493,7 +489,7 @@ class BlackjackRound(GameRound):
                 )
 
     # === Phase PLAYER_TURNS ==================================================================
-    def _is_blackjack(self, box: Box, hand: Hand) -> bool:
+    def _is_blackjack(self, hand: Hand) -> bool:
         """Art. 13: a natural on the unsplit hand; a split Ace + ten only where the profile
         says so (Veintiuno Real sheet item 10c)."""
         if not is_natural(hand.cards):
@@ -502,7 +498,7 @@ class BlackjackRound(GameRound):
             return True
         return self.profile.split_ace_ten_is_blackjack and hand.split_aces
 
-    def _is_veintiuno_real(self, box: Box, hand: Hand) -> bool:
+    def _is_veintiuno_real(self, hand: Hand) -> bool:
         rule = self.profile.veintiuno_real
         if rule is None or not is_veintiuno_real(hand.cards):
             return False
@@ -518,7 +514,7 @@ class BlackjackRound(GameRound):
             return
         for box in self.boxes.values():
             hand = box.hands[0]
-            if not hand.is_settled and self._is_blackjack(box, hand):
+            if not hand.is_settled and self._is_blackjack(hand):
                 payout = self.profile.blackjack_pays.payout(hand.stake)
                 self._settle_hand_now(box, hand, Result.BLACKJACK, payout)
 
@@ -559,7 +555,7 @@ class BlackjackRound(GameRound):
         if is_bust(hand.cards):
             # Arts. 11, 14: a bust loses at once, whatever the dealer does.
             self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
-        elif self._is_blackjack(box, hand) or hand_total(hand.cards) == BLACKJACK:
+        elif self._is_blackjack(hand) or hand_total(hand.cards) == BLACKJACK:
             hand.finished = True  # RULES.md §1 decision: 21 stands automatically
         elif (
             hand.split_aces and len(hand.cards) >= 2 and self._why_not_split(box, hand) is not None
@@ -784,8 +780,8 @@ class BlackjackRound(GameRound):
                     original_stake=hand.stake,
                     increment=hand.increment,
                     is_first_hand=hand.number == 0,
-                    is_blackjack=self._is_blackjack(box, hand),
-                    is_veintiuno_real=self._is_veintiuno_real(box, hand),
+                    is_blackjack=self._is_blackjack(hand),
+                    is_veintiuno_real=self._is_veintiuno_real(hand),
                 )
                 result, payout = settle_hand(facts, self.dealer, dealer_blackjack, self.profile)
                 self._settle_hand_now(box, hand, result, payout)
