@@ -10,7 +10,9 @@ from server_support import OPERATOR_TOKEN, Api, make_api
 
 
 def credit(api: Api, key: str, amount: int, user: str = "alice") -> tuple[int, dict[str, object]]:
-    answer = api.post(f"/operator/wallets/{user}/credit", OPERATOR_TOKEN, {"amount": amount}, key=key)
+    answer = api.post(
+        f"/operator/wallets/{user}/credit", OPERATOR_TOKEN, {"amount": amount}, key=key
+    )
     return answer.status_code, answer.json()
 
 

@@ -12,14 +12,21 @@ from hypothesis import strategies as st
 from server_support import OPERATOR_TOKEN, Api
 
 BAD_AMOUNTS = [-1, 0, 1.5, 5.0, "100", True, None, [], {}, 10**30, -(10**30), 0.001]
-RAW_BAD_BODIES = ['{"amount": NaN}', '{"amount": Infinity}', '{"amount": -Infinity}', '{"amount": 1e400}']
+RAW_BAD_BODIES = [
+    '{"amount": NaN}',
+    '{"amount": Infinity}',
+    '{"amount": -Infinity}',
+    '{"amount": 1e400}',
+]
 
 
 @pytest.mark.parametrize("direction", ["credit", "debit"])
 def test_every_malformed_amount_is_refused_and_changes_nothing(api: Api, direction: str) -> None:
     token = api.player("alice", credit_minor=10_000)
     for amount in BAD_AMOUNTS:
-        answer = api.post(f"/operator/wallets/alice/{direction}", OPERATOR_TOKEN, {"amount": amount})
+        answer = api.post(
+            f"/operator/wallets/alice/{direction}", OPERATOR_TOKEN, {"amount": amount}
+        )
         assert answer.status_code == 422, (amount, answer.text)
         assert answer.json()["error"] == "AmountError"
     for raw in RAW_BAD_BODIES:
@@ -37,7 +44,9 @@ def test_a_debit_over_the_balance_is_refused(api: Api) -> None:
     token = api.player("bob", credit_minor=500)
     answer = api.post("/operator/wallets/bob/debit", OPERATOR_TOKEN, {"amount": 501})
     assert (answer.status_code, answer.json()["error"]) == (402, "InsufficientFunds")
-    assert api.post("/operator/wallets/bob/debit", OPERATOR_TOKEN, {"amount": 500}).status_code == 200
+    assert (
+        api.post("/operator/wallets/bob/debit", OPERATOR_TOKEN, {"amount": 500}).status_code == 200
+    )
     assert api.balance(token) == 0
 
 
@@ -59,7 +68,10 @@ def test_fuzzed_amounts_are_all_refused(fuzz_api: Api, amount: object) -> None:
     answer = fuzz_api.client.post(
         "/operator/wallets/fuzz/credit",
         content=body,
-        headers={**fuzz_api.headers(OPERATOR_TOKEN, fuzz_api.key()), "Content-Type": "application/json"},
+        headers={
+            **fuzz_api.headers(OPERATOR_TOKEN, fuzz_api.key()),
+            "Content-Type": "application/json",
+        },
     )
     assert answer.status_code == 422, (amount, answer.text)
     assert fuzz_api.audit()["accounts"] == before
