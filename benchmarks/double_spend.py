@@ -32,10 +32,10 @@ def _worker(url: str, wallets: list[int], escrow: int, barrier: Any, results: An
         barrier.wait()
         try:
             uow.run(
-                lambda s, w=wallet: book.post(
+                lambda s, w=wallet, t=trial: book.post(
                     s,
                     "stake",
-                    f"race:{trial}",
+                    f"race:{t}",
                     bet_legs(wallet=w, escrow=escrow, minor=STAKE),
                     time.time(),
                 )
@@ -93,7 +93,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         urls = {"sqlite": f"sqlite:///{folder}/race.sqlite"}
         urls["postgresql"] = pg_cluster.sqlalchemy_url(pg_cluster.server_url())
-        for name, url in urls.items():
+        for name, given_url in urls.items():
+            url = given_url
             if name == "postgresql":
                 import psycopg
 
