@@ -151,3 +151,13 @@ def stakes_by_seat(game_round: GameRound) -> dict[int, Fraction]:
     for (seat, _wager, _hand), amount in wagers.items():
         totals[seat] = totals.get(seat, Fraction(0)) + amount
     return {seat: amount for seat, amount in totals.items() if amount}
+
+
+def engines_minimum(profile: Profile, wager: str) -> int:
+    """The table minimum of ``wager``, from the profile's limits fields (for clients and bots)."""
+    limits: Any = getattr(profile, "limits", None)
+    if isinstance(limits, dict):
+        limits = limits.get(wager) or next(iter(limits.values()))
+    if limits is None:
+        limits = getattr(profile, f"{wager}_limits")
+    return int(limits.minimum)

@@ -43,6 +43,7 @@ from croupier.service.accounts import Principal, wallet_of
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.faults import crash_point
 from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.shoe import Shoe
@@ -129,7 +130,7 @@ class Casino:
         record = GameTable(
             name=name,
             game=profile.game,
-            profile=profile.name,
+            profile=profile_name,  # a shipped name, or the path of the operator's own file
             is_open=True,
             betting_seconds=betting_seconds,
             decision_seconds=decision_seconds,
@@ -444,6 +445,7 @@ class Casino:
         shoe_record.position = live.shoe.position
         self._new_shoe_if_needed(session, live)
         self._new_round(session, live)
+        crash_point("settlement")  # all written, nothing committed yet
 
     def _settle_back_bets(
         self, session: Session, live: LiveTable, results: Any, payouts: dict[int, int]
