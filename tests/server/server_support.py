@@ -113,9 +113,14 @@ def one_deck_profile(folder: Path, base: str = "veintiuno-real", cut_from_bottom
 
     text = (_shipped_dir() / f"{base}.toml").read_text(encoding="utf-8")
     lines = []
+    in_rules = True
     for original in text.splitlines():
         line = original
-        if line.startswith("name ="):
+        if line.startswith("["):
+            in_rules = False  # [sources] and the side-bet tables keep their lines
+        if not in_rules:
+            pass
+        elif line.startswith("name ="):
             line = f'name = "{base}-one-deck"'
         elif line.startswith("decks ="):
             line = "decks = 1"
