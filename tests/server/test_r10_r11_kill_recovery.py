@@ -26,8 +26,10 @@ class Client:
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
 
-    def call(self, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
-        headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+    def call(
+        self, method: str, path: str, token: str, body: Any = None, key: str | None = None
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": key or uuid.uuid4().hex}
         return httpx.request(method, self.server.url + path, json=body, headers=headers, timeout=30)
 
     def ok(self, method: str, path: str, token: str, body: Any = None) -> Any:
@@ -117,18 +119,24 @@ def test_kill_minus_9_in_every_phase_loses_and_makes_no_money(
             assert balances() == held
             # --- settlement: the server dies inside the settling transaction --------------------
             for _ in range(100):
-                pending = state()["round"]["pending"]
+                last_state = comparable(state())
+                pending = last_state["round"]["pending"]
+                path = f"/tables/{table}/actions"
+                token = tokens[owner[pending["seat"]]]
+                body = {"seat": pending["seat"], "action": pending["default"]}
+                key = uuid.uuid4().hex
                 try:
-                    client.call(
-                        "POST",
-                        f"/tables/{table}/actions",
-                        tokens[owner[pending["seat"]]],
-                        {"seat": pending["seat"], "action": pending["default"]},
-                    )
+                    client.call("POST", path, token, body, key)
                 except httpx.TransportError:
-                    break  # the crash point fired
+                    break  # the crash point fired inside the settling transaction
             assert server.process is not None and server.process.wait(10) == -9
-            restart()  # the round, all decided, is settled on restart
+            restart()
+            # Nothing of the fatal request was kept: the round waits for the same last decision.
+            assert comparable(state()) == last_state
+            assert balances() == held
+            # The client retries it with the same idempotency key; now it settles.
+            retried = client.call("POST", path, token, body, key)
+            assert retried.status_code == 200, retried.text
             assert state()["round"]["id"] != round_id
             settled.append(round_id)
             break
