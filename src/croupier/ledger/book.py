@@ -111,7 +111,7 @@ def audit(session: Session) -> list[str]:
         .having(func.sum(LedgerEntry.amount) != 0)
     ).all()
     problems += [f"transaction {tid} legs sum to {s}" for tid, s in unbalanced]
-    sums = dict(
+    sums: dict[int, int] = dict(
         session.execute(
             select(LedgerEntry.account_id, func.sum(LedgerEntry.amount)).group_by(
                 LedgerEntry.account_id
@@ -119,7 +119,7 @@ def audit(session: Session) -> list[str]:
         ).all()
     )
     for account_id, value in session.execute(select(Account.id, Account.balance)).all():
-        if sums.get(account_id, 0) != value:
+        if int(sums.get(account_id, 0)) != value:
             problems.append(
                 f"account {account_id}: balance {value} but entries sum to {sums.get(account_id, 0)}"
             )

@@ -116,7 +116,7 @@ def credit(
     username: str,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     now = server.settings.clock.now
     return _once(
@@ -137,7 +137,7 @@ def debit(
     username: str,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     now = server.settings.clock.now
     return _once(
@@ -183,7 +183,7 @@ def open_or_close(
     table_id: int,
     state: str,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
     body: Body,
 ) -> JSONResponse:
     if state not in ("open", "close"):
@@ -236,7 +236,7 @@ def sit(
     table_id: int,
     seat: int,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
     body: Body,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
@@ -259,7 +259,7 @@ def leave(
     table_id: int,
     seat: int,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
     body: Body,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
@@ -282,7 +282,7 @@ def bet(
     table_id: int,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(
@@ -314,7 +314,7 @@ def ready(
     table_id: int,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(
@@ -336,7 +336,7 @@ def act(
     table_id: int,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(
@@ -361,7 +361,7 @@ def back_bet(
     table_id: int,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(
@@ -394,7 +394,7 @@ def consent(
     back_bet_id: int,
     body: Body,
     request: Request,
-    key: IdempotencyKey,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(

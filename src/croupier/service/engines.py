@@ -8,6 +8,7 @@ new-shoe procedure) or from the profile's fields (``boxes``/``zones``, ``boxes_p
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -102,7 +103,13 @@ def shoe_order(profile: Profile, seed: bytes) -> list[str]:
 
 
 def new_round(profile: Profile, shoe: Shoe) -> GameRound:
-    return round_class(profile)(profile, shoe)  # type: ignore[call-arg]
+    """A round dealt from ``shoe``. The first round of a shoe runs the game's new-shoe
+    procedure (its burns), which the games take as ``new_shoe=True``."""
+    cls: Any = round_class(profile)
+    is_new_shoe = shoe.position == 0
+    if "new_shoe" in inspect.signature(cls).parameters:
+        return cls(profile, shoe, new_shoe=is_new_shoe)  # type: ignore[no-any-return]
+    return cls(profile, shoe)  # type: ignore[no-any-return]
 
 
 def apply_input(game_round: GameRound, step: dict[str, Any]) -> Sequence[Event]:
@@ -151,3 +158,13 @@ def stakes_by_seat(game_round: GameRound) -> dict[int, Fraction]:
     for (seat, _wager, _hand), amount in wagers.items():
         totals[seat] = totals.get(seat, Fraction(0)) + amount
     return {seat: amount for seat, amount in totals.items() if amount}
+
+
+def engines_minimum(profile: Profile, wager: str) -> int:
+    """The table minimum of ``wager``, from the profile's limits fields (for clients and bots)."""
+    limits: Any = getattr(profile, "limits", None)
+    if isinstance(limits, dict):
+        limits = limits.get(wager) or next(iter(limits.values()))
+    if limits is None:
+        limits = getattr(profile, f"{wager}_limits")
+    return int(limits.minimum)

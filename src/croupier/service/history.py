@@ -67,7 +67,8 @@ def round_document(session: Session, round_id: int, who: Principal | None) -> di
         "shoe": record.shoe_id,
         "start_position": record.start_position,
         "seats": [{"seat": s, "user": u, "role": r} for s, u, r in sorted(players)],
-        "events": _masked(record.events, shoe.is_revealed),
+        # The inspector (operator) sees every card; a player sees burns once the shoe is revealed.
+        "events": _masked(record.events, shoe.is_revealed or (who is not None and who.is_operator)),
         "inputs": record.inputs,
         "started_at": record.created_at,
         "ended_at": record.ended_at,
@@ -90,7 +91,7 @@ def rounds_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any]
         if record.status in ("betting", "playing"):
             documents.append({"round": round_id, "status": "in progress"})
         else:
-            documents.append(round_document(session, round_id, None))
+            documents.append(round_document(session, round_id, Principal(user_id, "", "player")))
     return documents
 
 

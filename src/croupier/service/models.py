@@ -104,7 +104,7 @@ class GameTable(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
     game: Mapped[str] = mapped_column(String(32))
-    profile: Mapped[str] = mapped_column(String(64))
+    profile: Mapped[str] = mapped_column(String(1024))
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     betting_seconds: Mapped[float] = mapped_column(Float)
     decision_seconds: Mapped[float] = mapped_column(Float)

@@ -43,6 +43,7 @@ from croupier.service.accounts import Principal, wallet_of
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.faults import crash_point
 from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.shoe import Shoe
@@ -129,7 +130,7 @@ class Casino:
         record = GameTable(
             name=name,
             game=profile.game,
-            profile=profile.name,
+            profile=profile_name,  # a shipped name, or the path of the operator's own file
             is_open=True,
             betting_seconds=betting_seconds,
             decision_seconds=decision_seconds,
@@ -243,7 +244,7 @@ class Casino:
         if live is None:
             return
         with live.lock:
-            fresh = self.uow.read(lambda s: self._reloaded(s, live))
+            fresh = self.uow.run(lambda s: self._reloaded(s, live))
             live.round, live.shoe = fresh.round, fresh.shoe
             live.round_id, live.shoe_id, live.status = fresh.round_id, fresh.shoe_id, fresh.status
             live.deadline, live.ready, live.held = fresh.deadline, fresh.ready, fresh.held
@@ -271,13 +272,32 @@ class Casino:
         the in-memory table is rebuilt from what the database kept."""
         live = self.table(table_id)
         with live.lock:
+            before = self._fingerprint(live)
             try:
                 result = self.uow.run(lambda session: work(session, live))
             except BaseException:
-                self.reload(table_id)
+                # A refusal before anything changed needs no rebuild (most bad requests).
+                if self._fingerprint(live) != before:
+                    self.reload(table_id)
                 raise
         self.broadcaster.publish(table_id)
         return result
+
+    @staticmethod
+    def _fingerprint(live: LiveTable) -> tuple[Any, ...]:
+        events = -1 if live.round is None else len(live.round.events)
+        return (
+            id(live.round),
+            events,
+            live.round_id,
+            live.status,
+            live.deadline,
+            sorted(live.ready),
+            repr(sorted(live.held.items())),
+            sorted(live.seats.items()),
+            live.is_open,
+            live.shoe_id,
+        )
 
     # --- shoes --------------------------------------------------------------------------
     def _new_shoe(self, session: Session, live: LiveTable) -> None:
@@ -346,13 +366,14 @@ class Casino:
     def _new_round(self, session: Session, live: LiveTable) -> None:
         assert live.shoe is not None
         version = engines.rules_version(live.profile)
+        start_position = live.shoe.position  # before the new-shoe procedure's burns
         game_round = engines.new_round(live.profile, live.shoe)
         record = RoundRecord(
             table_id=live.id,
             shoe_id=live.shoe_id,
             rules_version=version,
             status="betting",
-            start_position=live.shoe.position,
+            start_position=start_position,
             inputs=[],
             events=_events_json(game_round.events),
             stakes={},
@@ -444,6 +465,7 @@ class Casino:
         shoe_record.position = live.shoe.position
         self._new_shoe_if_needed(session, live)
         self._new_round(session, live)
+        crash_point("settlement")  # all written, nothing committed yet
 
     def _settle_back_bets(
         self, session: Session, live: LiveTable, results: Any, payouts: dict[int, int]

@@ -76,6 +76,6 @@ def audit_report(session: Session) -> dict[str, Any]:
     }
     return {
         "problems": book.audit(session),
-        "sum": session.scalar(select(func.coalesce(func.sum(Account.balance), 0))),
+        "sum": int(session.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0),
         "accounts": accounts,
     }

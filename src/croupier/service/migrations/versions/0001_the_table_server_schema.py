@@ -32,7 +32,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=64), nullable=False),
         sa.Column("game", sa.String(length=32), nullable=False),
-        sa.Column("profile", sa.String(length=64), nullable=False),
+        sa.Column("profile", sa.String(length=1024), nullable=False),
         sa.Column("is_open", sa.Boolean(), nullable=False),
         sa.Column("betting_seconds", sa.Float(), nullable=False),
         sa.Column("decision_seconds", sa.Float(), nullable=False),
