@@ -129,6 +129,7 @@ class Person:
     page: Any
     base: str
     errors: list[str] = field(default_factory=list)
+    keyboard_only: bool = False
 
     def go(self, path: str) -> None:
         self.page.goto(self.base + path)

@@ -146,6 +146,20 @@ def decide(someone: Person, action: str) -> None:
     someone.page.click(f"#actions button[data-action='{action}']")
 
 
+def decide_by_keyboard(someone: Person, action: str) -> None:
+    """Tab to the decision's button (its focus ring visible) and press Enter: no mouse."""
+    page = someone.page
+    for _ in range(30):
+        focused = page.evaluate("document.activeElement?.dataset?.action ?? null")
+        if focused == action:
+            outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+            assert outline != "none", "the focused button shows where the focus is"
+            page.keyboard.press("Enter")
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{action!r} cannot be reached with the Tab key")
+
+
 def felt_cards(someone: Person) -> list[str]:
     cards = someone.page.locator("#felt .card")
     return [cards.nth(index).get_attribute("data-card") or "" for index in range(cards.count())]
@@ -183,7 +197,10 @@ def play_along(
         someone = players[decision.seat]
         wait_for_turn(someone, legal)
         choice = choose(decision.seat, legal)
-        decide(someone, choice)
+        if someone.keyboard_only:
+            decide_by_keyboard(someone, choice)
+        else:
+            decide(someone, choice)
         round_.act(decision.seat, Action.parse(choice))
 
 
@@ -242,10 +259,13 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     table_id = open_table(operator, live_server, "Blackjack E2E", "peru-2016", seed)
     for player in (alice, bob):
         sign_up(player)
+    lobby_row = alice.page.locator("#lobby-tables tbody tr", has_text="Blackjack E2E")
+    expect(lobby_row.locator(".free-seats")).to_have_text("7 / 7")
     operator.go("/operator")
     for player in (alice, bob):
         credit(operator, player.name, CREDIT_UNITS)
 
+    bob.keyboard_only = True  # Bob decides with the keyboard alone
     sit(alice, table_id, 1)
     sit(bob, table_id, 2)
     expect(bob.page.locator("li[data-seat='1'] .seat-player")).to_have_text("alice")
@@ -328,6 +348,14 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
             f"#operator-players tr[data-player='{player.name}'] .balance"
         )
         expect(balance).to_have_text(shown_units(CREDIT_UNITS + result.net(seat)))
+
+    # The operator closes the table: the lobby says so.
+    operator.page.click(f"#operator-tables tr[data-table-id='{table_id}'] button.close-table")
+    expect(
+        operator.page.locator(f"#operator-tables tr[data-table-id='{table_id}'] button.open-table")
+    ).to_be_visible()
+    alice.go("/")
+    expect(lobby_row.locator(".free-seats")).to_have_text("Closed")
 
 
 # --- baccarat: a coup on Banca -----------------------------------------------------------------

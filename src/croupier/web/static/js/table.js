@@ -117,7 +117,7 @@ function drawHead() {
 function sitButtonFor(seat) {
   const seats = mySeats();
   if (state.table?.is_open === false || seats.size >= (state.profile?.seats_per_player ?? 1)) return null;
-  return h("button", { type: "button", class: "sit", onclick: () => run(() => server.sit(tableId, seat)) }, t("table.sit_here", { seat }));
+  return h("button", { type: "button", class: "sit", dataset: { focusKey: `sit-${seat}` }, onclick: () => run(() => server.sit(tableId, seat)) }, t("table.sit_here", { seat }));
 }
 
 function drawFeltNow() {
@@ -144,7 +144,7 @@ function drawSeatControls() {
   box.replaceChildren(
     h("p", {}, t("table.you_sit_at", { seats: mine.join(", ") })),
     isBetting()
-      ? h("div", { class: "row wrap" }, mine.filter((seat) => !held[String(seat)]).map((seat) => h("button", { type: "button", class: "leave", onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
+      ? h("div", { class: "row wrap" }, mine.filter((seat) => !held[String(seat)]).map((seat) => h("button", { type: "button", class: "leave", dataset: { focusKey: `leave-${seat}` }, onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
       : "",
   );
 }
@@ -232,7 +232,7 @@ function drawActions() {
     box.replaceChildren(
       ...legal.map((action, index) =>
         h("button", {
-          type: "button", class: "action", dataset: { action },
+          type: "button", class: "action", dataset: { action, focusKey: `action-${action.split(" ")[0]}` },
           "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
           onclick: () => run(() => server.act(tableId, Number(pending.seat), action)),
         }, actionLabel(action)),
@@ -287,6 +287,8 @@ function applyBusy() {
 }
 
 function draw() {
+  // Redrawing replaces buttons; the one a keyboard user was on keeps the focus.
+  const focusKey = document.activeElement?.dataset?.focusKey;
   drawHead();
   drawFeltNow();
   drawSeatControls();
@@ -295,6 +297,9 @@ function draw() {
   drawResults();
   applyBusy();
   tick();
+  if (focusKey && document.activeElement?.dataset?.focusKey !== focusKey) {
+    document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+  }
 }
 
 // --- the timer --------------------------------------------------------------------------------
