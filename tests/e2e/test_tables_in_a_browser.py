@@ -160,6 +160,12 @@ def decide_by_keyboard(someone: Person, action: str) -> None:
     raise AssertionError(f"{action!r} cannot be reached with the Tab key")
 
 
+def assert_fits_the_screen(someone: Person) -> None:
+    """Nothing sticks out sideways: the page reads on a phone without scrolling across."""
+    widths = someone.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"{someone.name}'s page is {widths[0]} px wide on {widths[1]}"
+
+
 def felt_cards(someone: Person) -> list[str]:
     cards = someone.page.locator("#felt .card")
     return [cards.nth(index).get_attribute("data-card") or "" for index in range(cards.count())]
@@ -308,6 +314,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     expect(bob.page.locator("#connection")).to_have_attribute("data-state", "connected")
     expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
     assert felt_cards(bob) == before
+    assert_fits_the_screen(bob)
 
     play_along(engine, {1: alice, 2: bob}, alice_then_bob)
     doubled = [
@@ -395,6 +402,9 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
         assert shown == view[side]["cards"]
     wait_for_balance(carol, CREDIT_UNITS + engine.results().net(1))
     carol.screenshot("baccarat-table")
+    assert_fits_the_screen(carol)
+    carol.go("/")
+    assert_fits_the_screen(carol)
 
 
 # --- Casino Hold'em: two players, one calls and one folds --------------------------------------

@@ -1,4 +1,4 @@
-import { byId, h, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
+import { byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
 import { seatTotals } from "./rounds.js";
 import { server } from "./server.js";
 
@@ -37,6 +37,7 @@ async function show() {
       );
     }),
   );
+  labelCells(byId("history"));
   byId("history-empty").hidden = rounds.length > 0;
 }
 

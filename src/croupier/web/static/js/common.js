@@ -45,6 +45,17 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** Give each cell of `table` its column's heading as `data-label`: on a phone the rows
+ * are laid out as cards and the headings come back beside each value. */
+export function labelCells(table) {
+  const headings = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, index) => {
+      if (headings[index]) cell.dataset.label = headings[index];
+    });
+  }
+}
+
 export function byId(id) {
   return document.getElementById(id);
 }

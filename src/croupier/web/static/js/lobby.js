@@ -1,4 +1,4 @@
-import { byId, h, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, t, tOr } from "./common.js";
+import { byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, t, tOr } from "./common.js";
 import { profilesByName, server } from "./server.js";
 import { describeAllLimits, describeLimits, freeSeats } from "./tables.js";
 
@@ -29,6 +29,7 @@ async function showTables() {
       );
     }),
   );
+  labelCells(byId("lobby-tables"));
   byId("lobby-empty").hidden = answer.tables.length > 0;
 }
 

@@ -2,7 +2,7 @@
 // ledger's balances and its zero-sum check, each shoe's commitment and, once it ends, its reveal.
 
 import {
-  byId, clearNotice, h, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
+  byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
 import { profilesByName, server } from "./server.js";
@@ -157,6 +157,7 @@ async function loadShoes() {
 
 async function loadAll() {
   const results = await Promise.allSettled([loadTables(), loadPlayers(), loadLedger(), loadShoes()]);
+  for (const table of document.querySelectorAll("table.stack-on-phone")) labelCells(table);
   const failed = results.find((result) => result.status === "rejected");
   if (failed) reportError(failed.reason);
 }
