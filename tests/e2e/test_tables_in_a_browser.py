@@ -210,6 +210,13 @@ def play_along(
         round_.act(decision.seat, Action.parse(choice))
 
 
+def stand_if_you_may(seat: int, legal: list[str]) -> str:
+    for choice in ("stand", "no-insurance"):
+        if choice in legal:
+            return choice
+    return legal[0]
+
+
 def expected_rows(
     round_: GameRound, seats: set[int] | None = None
 ) -> list[tuple[int, str, Fraction, Fraction]]:
@@ -326,13 +333,29 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
 
     for player in (alice, bob):
         assert_results_shown(player, engine)
+    first_round_id = int(alice.page.get_attribute("#recall-link", "href").rsplit("/", 1)[1])
     result = engine.results()
     for player, seat in ((alice, 1), (bob, 2)):
         wait_for_balance(player, CREDIT_UNITS + result.net(seat))
 
-    # The recall of the round, step by step.
-    alice.page.click("#recall-link")
-    alice.page.wait_for_url(re.compile(r"/recall/\d+$"))
+    # A second round from the same shoe: both stand (or take what is offered).
+    bet(alice, 1, "main", 10)
+    bet(bob, 2, "main", 10)
+    say_ready(alice)
+    say_ready(bob)
+    # The server deals the next round on from the same shoe; so does the engine beside it.
+    second = engines.new_round(load_profile("peru-2016"), engine.shoe)  # type: ignore[attr-defined]
+    second.place_bet(1, "main", 10)
+    second.place_bet(2, "main", 10)
+    second.deal()
+    play_along(second, {1: alice, 2: bob}, stand_if_you_may)
+    for player in (alice, bob):
+        assert_results_shown(player, second)
+    for player, seat in ((alice, 1), (bob, 2)):
+        wait_for_balance(player, CREDIT_UNITS + result.net(seat) + second.results().net(seat))
+
+    # The recall of the first round, step by step.
+    alice.go(f"/recall/{first_round_id}")
     events = alice.page.locator("#event-list li")
     expect(events).to_have_count(len(engine.events))
     alice.page.click("#first-step")
@@ -346,7 +369,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
 
     # The player's history, and the operator's books.
     alice.go("/account")
-    expect(alice.page.locator("#history tbody tr")).to_have_count(1)
+    expect(alice.page.locator("#history tbody tr")).to_have_count(2)
     operator.go("/operator")
     expect(operator.page.locator("#zero-sum")).to_have_attribute("data-ok", "true")
     expect(operator.page.locator("#ledger-sum")).to_contain_text("0.00")
@@ -354,7 +377,8 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
         balance = operator.page.locator(
             f"#operator-players tr[data-player='{player.name}'] .balance"
         )
-        expect(balance).to_have_text(shown_units(CREDIT_UNITS + result.net(seat)))
+        net = result.net(seat) + second.results().net(seat)
+        expect(balance).to_have_text(shown_units(CREDIT_UNITS + net))
 
     # The operator closes the table: the lobby says so.
     operator.page.click(f"#operator-tables tr[data-table-id='{table_id}'] button.close-table")
