@@ -120,3 +120,37 @@ def test_the_catalogue_cannot_break_out_of_its_script_element() -> None:
     catalogue = Catalogue("en", {"x": "</script><script>alert(1)</script>"})
     assert "</script>" not in catalogue.as_json()
     assert json.loads(catalogue.as_json()) == catalogue.messages
+
+
+# Keys the scripts build from a code the server sends (`tOr(`game.${table.game}`, ...)`).
+DYNAMIC_PREFIXES = (
+    "game.",
+    "phase.",
+    "status.",
+    "action.",
+    "question.",
+    "wager.",
+    "result.",
+    "baccarat.",
+    "poker.",
+    "purpose.",
+    "event.",
+    "account.",
+    "card.rank.",
+    "card.suit.",
+    "table.connect",
+    "table.reconnect",
+)
+
+
+def test_every_catalogue_entry_is_used_somewhere() -> None:
+    sources = [*(WEB / "templates").glob("*.html"), *(WEB / "static" / "js").glob("*.js")]
+    text = "".join(path.read_text() for path in [*sources, WEB / "routes.py"])
+    unused = [
+        key
+        for key in Catalogue.load("en").messages
+        if f'"{key}"' not in text
+        and f"'{key}'" not in text
+        and not key.startswith(DYNAMIC_PREFIXES)
+    ]
+    assert not unused
