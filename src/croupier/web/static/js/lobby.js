@@ -33,6 +33,10 @@ async function showTables() {
   byId("lobby-empty").hidden = answer.tables.length > 0;
 }
 
+const LOBBY_REFRESH_MS = 10_000;
+
 if (requireSession()) {
   Promise.all([showTables(), showBalance()]).catch(reportError);
+  // Seats fill and free up while the lobby is open.
+  setInterval(() => showTables().catch(reportError), LOBBY_REFRESH_MS);
 }

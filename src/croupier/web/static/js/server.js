@@ -5,8 +5,9 @@
 import { api } from "./common.js";
 
 export const server = {
-  signUp: (username, password) => api("POST", "/auth/signup", { username, password }),
-  signIn: (username, password) => api("POST", "/auth/signin", { username, password }),
+  // A refused sign-in is the form's error, not an ended session: quiet.
+  signUp: (username, password) => api("POST", "/auth/signup", { username, password }, { quiet: true }),
+  signIn: (username, password) => api("POST", "/auth/signin", { username, password }, { quiet: true }),
   signOut: () => api("POST", "/auth/signout", {}, { quiet: true }),
   me: () => api("GET", "/me"),
   myRounds: (limit = 20) => api("GET", `/me/rounds?limit=${limit}`),
