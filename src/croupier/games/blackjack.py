@@ -107,7 +107,7 @@ class Result(StrEnum):
 
 
 @event
-class HoleCardRevealing(Event):
+class HoleCardRevealed(Event):
     """The dealer turns the hole card over (Peru Art. 13: after every player has finished,
     or at once under an Ace or ten where the profile peeks)."""
 
@@ -743,7 +743,7 @@ class BlackjackRound(GameRound):
     def _reveal_hole_card(self) -> None:
         if self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed:
             self.hole_card_revealed = True
-            self._record(HoleCardRevealing(card=self.dealer[1]))
+            self._record(HoleCardRevealed(card=self.dealer[1]))
 
     def _hands_in_play(self) -> bool:
         return any(not hand.is_settled for box in self.boxes.values() for hand in box.hands)

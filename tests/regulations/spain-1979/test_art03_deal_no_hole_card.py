@@ -26,7 +26,7 @@ def test_art03_the_dealers_second_card_is_drawn_after_the_players(settle):
     last_decision = max(i for i, e in enumerate(events) if e["kind"] == "Decided")
     assert dealer_cards[0] < last_decision < dealer_cards[1]
     assert out["dealer"] == {"cards": ["9c", "7s", "Kd"], "total": 26, "blackjack": False}
-    assert "HoleCardRevealing" not in settle.kinds(out)
+    assert "HoleCardRevealed" not in settle.kinds(out)
     assert settle.hands(out, 1) == [("Th 8d", 10, "win", 20)]
     assert settle.hands(out, 2) == [("8h 7d", 10, "win", 20)]
 
