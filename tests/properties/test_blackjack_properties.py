@@ -146,3 +146,29 @@ def test_no_illegal_action_is_ever_accepted(name: str, data: st.DataObject, seed
             # move the round on with a legal decision
             option = decision.legal[uniform_below(source, len(decision.legal))]
             game.act(decision.seat, option)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@given(seed=st.integers(min_value=0, max_value=2**32), steps=st.integers(0, 8))
+@settings(max_examples=25)
+def test_a_void_at_any_step_returns_what_is_in_play_and_replays(
+    name: str, seed: int, steps: int
+) -> None:
+    profile = _profile(name)
+    source = SeededRandomSource(seed)
+    game = BlackjackRound(profile, Shoe.shuffled(profile.decks, source))
+    game.place_bet(1, "main", 10)
+    game.place_bet(2, "main", 20)
+    game.deal()
+    for _ in range(steps):
+        decision = game.pending()
+        if decision is None:
+            break
+        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    if game.is_done:
+        return
+    game.void("interrupted")
+    result = game.results()
+    assert sum((result.net(seat) for seat in result.seats()), Fraction(0)) + result.house_net == 0
+    assert all(w.payout == w.stake for w in result.wagers if w.result == "void")
+    assert replay(game.events).events == game.events

@@ -197,3 +197,39 @@ def test_replay_refuses_a_tampered_record():
     )
     with pytest.raises(Exception, match="diverges at event"):
         replay(tampered)
+
+
+# --- a round that cannot go on (R11; Veintiuno Real sheet item 14) ------------------------
+
+
+def test_void_returns_every_stake_still_in_play_and_replays():
+    """A bust and a settled 21+3 stand; the split hand still in play is returned."""
+    profile = _profile()
+    game = BlackjackRound(profile, Shoe.parse("8s 6c 8h Td 6d Kc 3h", decks=6))
+    game.place_bet(1, "main", 10)
+    game.place_bet(1, "21+3", 5)
+    game.deal()
+    game.act(1, Action("split"))
+    game.act(1, Action("hit"))  # 8s 6d Kc: bust, lost at once
+    assert game.pending() is not None and game.pending().hand == 1
+    game.void("confused deal")
+    assert game.is_done
+    assert [(w.wager, w.hand, w.result, w.stake, w.payout) for w in game.results().wagers] == [
+        ("21+3", None, "none", 5, 0),
+        ("main", 0, "bust", 10, 0),
+        ("main", 1, "void", 10, 10),
+    ]
+    assert replay(game.events).events == game.events
+    with pytest.raises(IllegalActionError, match="already over"):
+        game.void("again")
+
+
+def test_void_returns_an_open_insurance_bet():
+    game = _round(_profile(), "9s Ac 9d 7h", {1: 10})
+    game.act(1, Action("insurance", 5))
+    game.void("interrupted and not restorable")
+    assert [(w.wager, w.result, w.payout) for w in game.results().wagers] == [
+        ("insurance", "void", 5),
+        ("main", "void", 10),
+    ]
+    assert replay(game.events).events == game.events

@@ -43,6 +43,7 @@ from croupier.games.events import (
     Event,
     RoundEnded,
     RoundStarted,
+    RoundVoided,
     Settled,
     event,
 )
@@ -101,6 +102,7 @@ class Result(StrEnum):
     BUST = "bust"
     VEINTIUNO_REAL = "veintiuno-real"
     EVEN_MONEY = "even-money"
+    VOID = "void"
 
 
 # --- events of this game --------------------------------------------------------------------
@@ -357,9 +359,10 @@ class BlackjackRound(GameRound):
 
     # === Phase SIDE_BETS =====================================================================
     def _settle_side_bets(self) -> None:
-        """Arts. 19-20: 21+3 is settled right after the deal, before insurance."""
+        """Arts. 19-20: 21+3 is settled right after the deal, before insurance, 'de derecha a
+        izquierda' (from the dealer's right: the highest seat first)."""
         self.phase = Phase.SIDE_BETS
-        for box in self.boxes.values():
+        for box in reversed(self.boxes.values()):
             stake = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
             if not stake:
                 continue
@@ -473,7 +476,7 @@ class BlackjackRound(GameRound):
 
     def _settle_insurance(self) -> None:
         dealer_blackjack = self._dealer_has_blackjack()
-        for box in self.boxes.values():
+        for box in reversed(self.boxes.values()):
             if box.insurance and box.insurance_payout is None:
                 box.insurance_payout = insurance_payout(
                     box.insurance, dealer_blackjack, self.profile
@@ -769,9 +772,11 @@ class BlackjackRound(GameRound):
 
     # === Phase SETTLEMENT ====================================================================
     def _settle(self) -> None:
+        """Pay and collect from the dealer's right to his left, the highest seat first (Spain
+        Art. 03 V.1.a 'de derecha a izquierda', as Peru Art. 19 does for 21+3)."""
         self._settle_insurance()
         dealer_blackjack = self._dealer_has_blackjack()
-        for box in self.boxes.values():
+        for box in reversed(self.boxes.values()):
             for hand in box.hands:
                 if hand.is_settled:
                     continue
@@ -785,6 +790,49 @@ class BlackjackRound(GameRound):
                 )
                 result, payout = settle_hand(facts, self.dealer, dealer_blackjack, self.profile)
                 self._settle_hand_now(box, hand, result, payout)
+
+    # --- a round that cannot go on --------------------------------------------------------
+    def void(self, reason: str) -> Sequence[Event]:
+        """End a round that cannot go on (a confused deal, Veintiuno Real sheet item 14; an
+        interrupted round that cannot be restored, R11): every stake still in play is returned.
+        What was already settled (a 21+3 bet, a bust, a blackjack paid at once) stands."""
+        if self.phase is Phase.DONE:
+            raise IllegalActionError("void refused: the round is already over")
+        start = len(self.events)
+        self._record(RoundVoided(reason=reason))
+        for box in reversed(self.boxes.values()):
+            side = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
+            if side and box.side_payout is None:
+                box.side_result, box.side_payout = str(Result.VOID), Fraction(side)
+                self._record(
+                    Settled(
+                        seat=box.seat,
+                        wager=TWENTY_ONE_PLUS_THREE,
+                        stake=Fraction(side),
+                        payout=Fraction(side),
+                        result=str(Result.VOID),
+                    )
+                )
+            if box.insurance and box.insurance_payout is None:
+                box.insurance_payout = Fraction(box.insurance)
+                self._record(
+                    Settled(
+                        seat=box.seat,
+                        wager=INSURANCE,
+                        stake=Fraction(box.insurance),
+                        payout=Fraction(box.insurance),
+                        result=str(Result.VOID),
+                    )
+                )
+            if not box.hands:  # voided before the deal: the main bet was never dealt to
+                box.hands.append(Hand(0, [], box.main))
+            for hand in box.hands:
+                if not hand.is_settled:
+                    self._settle_hand_now(box, hand, Result.VOID, Fraction(hand.total_stake))
+        self.phase = Phase.DONE
+        self._turn = None
+        self._record(RoundEnded())
+        return self._since(start)
 
     # === Phase DONE ==========================================================================
     @property
@@ -923,6 +971,8 @@ def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> Bl
             game.deal()
         elif isinstance(item, Decided):
             game.act(item.seat, Action.parse(item.action))
+        elif isinstance(item, RoundVoided):
+            game.void(item.reason)
     if game.events != record:
         diverging = next(
             (i for i, (a, b) in enumerate(zip(game.events, record, strict=False)) if a != b),
