@@ -233,3 +233,25 @@ def test_void_returns_an_open_insurance_bet():
         ("main", "void", 10),
     ]
     assert replay(game.events).events == game.events
+
+
+def test_named_predicates_agree_with_legal_actions():
+    game = _round(_profile(), "8s As 8h Kd 3c", {1: 10})
+    assert game.can_insure(1) and game.can_insure(1, 5) and not game.can_insure(1, 6)
+    assert not game.can_take_even_money(1) and not game.can_hit(1)
+    game.act(1, Action("no-insurance"))
+    assert [
+        game.can_hit(1),
+        game.can_stand(1),
+        game.can_double(1),
+        game.can_double(1, 10),
+        game.can_split(1),
+    ] == [
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
+    assert not game.can_double(1, 11) and not game.can_hit(2)
+    assert [str(a) for a in game.legal_actions()] == ["hit", "stand", "double 10", "split"]

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from croupier.cards import Card, Rank, format_cards, parse_cards
-from croupier.errors import BetError, IllegalActionError, SettleInputError
+from croupier.errors import BetError, IllegalActionError, SettleInputError, ShoeError
 from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
 from croupier.games.events import (
     BetPlaced,
@@ -75,7 +75,6 @@ SPLIT = "split"
 NO_INSURANCE = "no-insurance"
 EVEN_MONEY = "even-money"
 
-PLAY_ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
 INSURANCE_ACTIONS = (INSURANCE, NO_INSURANCE, EVEN_MONEY)
 
 
@@ -241,7 +240,7 @@ class BlackjackRound(GameRound):
 
     def __init__(self, profile: BlackjackRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
         if shoe.decks != profile.decks:
-            raise BetError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
+            raise ShoeError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
         self.profile: BlackjackRules = profile
         self.shoe = shoe
         self.events: list[Event] = []
@@ -438,10 +437,11 @@ class BlackjackRound(GameRound):
         if action.name == INSURANCE:
             most = self.max_insurance(seat)
             if most < 1:
-                return f"half of a bet of {box.main} is less than one unit"
+                return f"{self.profile.insurance_max} of a bet of {box.main} is less than one unit"
             if action.amount is not None and not 1 <= action.amount <= most:
                 return (
-                    f"insurance is 1 to {most} units (half the original bet), not {action.amount}"
+                    f"insurance is 1 to {most} units "
+                    f"({self.profile.insurance_max} of the original bet), not {action.amount}"
                 )
             return None
         if action.name == EVEN_MONEY:
@@ -719,6 +719,25 @@ class BlackjackRound(GameRound):
 
     def can(self, seat: int, action: Action) -> bool:
         return self.why_not(seat, action) is None
+
+    # The predicates by name, for callers that ask one question (the same checks as ``act``).
+    def can_hit(self, seat: int) -> bool:
+        return self.can(seat, Action(HIT))
+
+    def can_stand(self, seat: int) -> bool:
+        return self.can(seat, Action(STAND))
+
+    def can_double(self, seat: int, amount: int | None = None) -> bool:
+        return self.can(seat, Action(DOUBLE, amount))
+
+    def can_split(self, seat: int) -> bool:
+        return self.can(seat, Action(SPLIT))
+
+    def can_insure(self, seat: int, amount: int | None = None) -> bool:
+        return self.can(seat, Action(INSURANCE, amount))
+
+    def can_take_even_money(self, seat: int) -> bool:
+        return self.can(seat, Action(EVEN_MONEY))
 
     def act(self, seat: int, action: Action) -> Sequence[Event]:
         """Apply a decision; an illegal one raises ``IllegalActionError`` and changes nothing."""
