@@ -255,3 +255,18 @@ def test_named_predicates_agree_with_legal_actions():
     ]
     assert not game.can_double(1, 11) and not game.can_hit(2)
     assert [str(a) for a in game.legal_actions()] == ["hit", "stand", "double 10", "split"]
+
+
+def test_a_bust_under_a_face_down_double_card_is_settled_when_turned():
+    """A profile that doubles any two cards face down: nobody knows of the bust until the
+    card is turned, so the dealer plays on and the bust is settled with the others (still a
+    bust: final, whatever the dealer holds)."""
+    profile = _profile(double_card_face_down=True)
+    game = _round(profile, "Th 9c 6d 7h Ks 2c", {1: 10})
+    game.act(1, Action("double"))
+    assert game.is_done
+    assert game.dealer_cards == ["9c", "7h", "2c"]  # the dealer drew against a hidden hand
+    kinds = [e.kind for e in game.events]
+    assert kinds.index("HoleCardRevealed") < kinds.index("Settled")
+    assert [(w.result, w.stake, w.payout) for w in game.results().wagers] == [("bust", 20, 0)]
+    assert replay(game.events, profile).events == game.events

@@ -200,6 +200,9 @@ class Hand:
     finished: bool = False
     result: Result | None = None
     payout: Fraction | None = None
+    face_down_card: int | None = None
+    """Index of a card dealt face down (a split Ace's or a double's, where the profile says
+    so), hidden from every view until the dealer turns it after the players."""
 
     @property
     def is_settled(self) -> bool:
@@ -545,7 +548,7 @@ class BlackjackRound(GameRound):
                 if not hand.finished:
                     if len(hand.cards) == 1:
                         # Art. 11: a split hand receives its second card when its turn comes.
-                        hand.cards.append(self._draw("player", box.seat, hand.number))
+                        self._deal_second_card(box, hand)
                     self._close_if_nothing_to_decide(box, hand)
                     if not hand.finished:
                         self._turn = (box.seat, index)
@@ -554,8 +557,24 @@ class BlackjackRound(GameRound):
         self._turn = None
         return False
 
+    def _deal_to(self, box: Box, hand: Hand, *, face_down: bool = False) -> None:
+        hand.cards.append(self._draw("player", box.seat, hand.number))
+        if face_down:
+            hand.face_down_card = len(hand.cards) - 1
+
+    def _deal_second_card(self, box: Box, hand: Hand) -> None:
+        """A split hand's second card; a split Ace's is face down where the profile says so
+        (Veintiuno Real item 10c)."""
+        self._deal_to(
+            box, hand, face_down=hand.split_aces and self.profile.split_ace_card_face_down
+        )
+
     def _close_if_nothing_to_decide(self, box: Box, hand: Hand) -> None:
-        if is_bust(hand.cards):
+        if is_bust(hand.cards) and hand.face_down_card is not None:
+            # Nobody knows of a bust under a face-down card until it is turned after the
+            # players: it is settled, as a bust, with the others.
+            hand.finished = True
+        elif is_bust(hand.cards):
             # Arts. 11, 14: a bust loses at once, whatever the dealer does.
             self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
         elif self._is_blackjack(hand) or hand_total(hand.cards) == BLACKJACK:
@@ -662,7 +681,7 @@ class BlackjackRound(GameRound):
             self._record(
                 BetPlaced(seat=box.seat, wager=DOUBLE, amount=Fraction(amount), hand=hand.number)
             )
-            hand.cards.append(self._draw("player", box.seat, hand.number))
+            self._deal_to(box, hand, face_down=self.profile.double_card_face_down)
             hand.finished = True
         elif action.name == SPLIT:
             # Art. 11: the original bet stays on this hand, an equal bet goes on the new one,
@@ -681,7 +700,7 @@ class BlackjackRound(GameRound):
             self._record(
                 BetPlaced(seat=box.seat, wager=SPLIT, amount=Fraction(new.stake), hand=new.number)
             )
-            hand.cards.append(self._draw("player", box.seat, hand.number))
+            self._deal_second_card(box, hand)
         self._close_if_nothing_to_decide(box, hand)
 
     # --- the interface: pending decision, legal actions, acting -------------------------
@@ -799,6 +818,9 @@ class BlackjackRound(GameRound):
             for hand in box.hands:
                 if hand.is_settled:
                     continue
+                if is_bust(hand.cards):  # a face-down card turned over: still final
+                    self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
+                    continue
                 facts = HandFacts(
                     cards=tuple(hand.cards),
                     original_stake=hand.stake,
@@ -885,6 +907,8 @@ class BlackjackRound(GameRound):
         """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
         never the shoe's order (only how many cards remain)."""
         hole_hidden = self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed
+        # Face-down player cards are turned once the players are done (the dealer's phase).
+        face_down_hidden = self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
         dealer = format_cards(self.dealer[:1] if hole_hidden else self.dealer)
         decision = self.pending()
         boxes = []
@@ -894,17 +918,7 @@ class BlackjackRound(GameRound):
                     "seat": box.seat,
                     "bets": dict(box.bets),
                     "insurance": box.insurance,
-                    "hands": [
-                        {
-                            "hand": hand.number,
-                            "cards": format_cards(hand.cards),
-                            "bet": hand.total_stake,
-                            "total": hand_total(hand.cards) if hand.cards else 0,
-                            "result": None if hand.result is None else str(hand.result),
-                            "payout": None if hand.payout is None else json_number(hand.payout),
-                        }
-                        for hand in box.hands
-                    ],
+                    "hands": [_hand_view(hand, face_down_hidden) for hand in box.hands],
                 }
             )
         return {
@@ -928,6 +942,20 @@ class BlackjackRound(GameRound):
             "cards_remaining": self.shoe.remaining,
             "last_round_of_shoe": self.is_last_round_of_shoe,
         }
+
+
+def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
+    hidden = face_down_hidden and hand.face_down_card is not None
+    cards = [card for i, card in enumerate(hand.cards) if not (hidden and i == hand.face_down_card)]
+    return {
+        "hand": hand.number,
+        "cards": format_cards(cards),
+        "face_down": 1 if hidden else 0,
+        "bet": hand.total_stake,
+        "total": None if hidden else hand_total(hand.cards),
+        "result": None if hand.result is None else str(hand.result),
+        "payout": None if hand.payout is None else json_number(hand.payout),
+    }
 
 
 # --- a round of random legal decisions (simulation, property tests, benchmarks) -----------
