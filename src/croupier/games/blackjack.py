@@ -570,14 +570,15 @@ class BlackjackRound(GameRound):
         )
 
     def _close_if_nothing_to_decide(self, box: Box, hand: Hand) -> None:
-        if is_bust(hand.cards) and hand.face_down_card is not None:
+        total = hand_total(hand.cards)
+        if total > BLACKJACK and hand.face_down_card is not None:
             # Nobody knows of a bust under a face-down card until it is turned after the
             # players: it is settled, as a bust, with the others.
             hand.finished = True
-        elif is_bust(hand.cards):
+        elif total > BLACKJACK:
             # Arts. 11, 14: a bust loses at once, whatever the dealer does.
             self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
-        elif self._is_blackjack(hand) or hand_total(hand.cards) == BLACKJACK:
+        elif total == BLACKJACK:
             hand.finished = True  # RULES.md §1 decision: 21 stands automatically
         elif (
             hand.split_aces and len(hand.cards) >= 2 and self._why_not_split(box, hand) is not None
