@@ -270,3 +270,19 @@ def test_a_bust_under_a_face_down_double_card_is_settled_when_turned():
     assert kinds.index("HoleCardRevealed") < kinds.index("Settled")
     assert [(w.result, w.stake, w.payout) for w in game.results().wagers] == [("bust", 20, 0)]
     assert replay(game.events, profile).events == game.events
+
+
+def test_a_profile_whose_dealer_draws_with_no_hand_left():
+    """``dealer_draws_when_no_hand_remains = true`` (no shipped profile): the dealer plays his
+    hand out even when every hand is settled; without it he only reveals."""
+    shoe = "Th 6c 6d Tc Ks 5h"
+    drawing = _round(_profile(dealer_draws_when_no_hand_remains=True), shoe, {1: 10})
+    drawing.act(1, Action("hit"))
+    assert drawing.dealer_cards == ["6c", "Tc", "5h"]
+    revealing = _round(_profile(), shoe, {1: 10})
+    revealing.act(1, Action("hit"))
+    assert revealing.dealer_cards == ["6c", "Tc"]
+    spain = _profile("spain-1979", dealer_draws_when_no_hand_remains=True)
+    game = _round(spain, "Th 6c 6d Ks 5h 9d", {1: 10})
+    game.act(1, Action("hit"))
+    assert game.dealer_cards == ["6c", "5h", "9d"]
