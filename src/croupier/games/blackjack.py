@@ -266,6 +266,20 @@ class BlackjackRound(GameRound):
         self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
         return card
 
+    def _record_settled(
+        self,
+        seat: int,
+        wager: str,
+        stake: Fraction,
+        payout: Fraction,
+        result: str,
+        *,
+        hand: int | None = None,
+    ) -> None:
+        self._record(
+            Settled(seat=seat, wager=wager, stake=stake, payout=payout, result=result, hand=hand)
+        )
+
     def _since(self, start: int) -> Sequence[Event]:
         return tuple(self.events[start:])
 
@@ -370,15 +384,7 @@ class BlackjackRound(GameRound):
                 continue
             result, payout = twenty_one_plus_three(box.dealt, self.up_card, stake, self.profile)
             box.side_result, box.side_payout = result, payout
-            self._record(
-                Settled(
-                    seat=box.seat,
-                    wager=TWENTY_ONE_PLUS_THREE,
-                    stake=Fraction(stake),
-                    payout=payout,
-                    result=result,
-                )
-            )
+            self._record_settled(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
 
     # --- moving on until somebody must decide --------------------------------------------
     def _proceed(self) -> None:
@@ -484,14 +490,12 @@ class BlackjackRound(GameRound):
                 box.insurance_payout = insurance_payout(
                     box.insurance, dealer_blackjack, self.profile
                 )
-                self._record(
-                    Settled(
-                        seat=box.seat,
-                        wager=INSURANCE,
-                        stake=Fraction(box.insurance),
-                        payout=box.insurance_payout,
-                        result="win" if dealer_blackjack else "lose",
-                    )
+                self._record_settled(
+                    box.seat,
+                    INSURANCE,
+                    Fraction(box.insurance),
+                    box.insurance_payout,
+                    "win" if dealer_blackjack else "lose",
                 )
 
     # === Phase PLAYER_TURNS ==================================================================
@@ -527,15 +531,8 @@ class BlackjackRound(GameRound):
     def _settle_hand_now(self, box: Box, hand: Hand, result: Result, payout: Fraction) -> None:
         hand.finished = True
         hand.result, hand.payout = result, payout
-        self._record(
-            Settled(
-                seat=box.seat,
-                wager=MAIN,
-                stake=Fraction(hand.total_stake),
-                payout=payout,
-                result=str(result),
-                hand=hand.number,
-            )
+        self._record_settled(
+            box.seat, MAIN, Fraction(hand.total_stake), payout, str(result), hand=hand.number
         )
 
     def _next_turn(self) -> bool:
@@ -846,25 +843,21 @@ class BlackjackRound(GameRound):
             side = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
             if side and box.side_payout is None:
                 box.side_result, box.side_payout = str(Result.VOID), Fraction(side)
-                self._record(
-                    Settled(
-                        seat=box.seat,
-                        wager=TWENTY_ONE_PLUS_THREE,
-                        stake=Fraction(side),
-                        payout=Fraction(side),
-                        result=str(Result.VOID),
-                    )
+                self._record_settled(
+                    box.seat,
+                    TWENTY_ONE_PLUS_THREE,
+                    Fraction(side),
+                    Fraction(side),
+                    str(Result.VOID),
                 )
             if box.insurance and box.insurance_payout is None:
                 box.insurance_payout = Fraction(box.insurance)
-                self._record(
-                    Settled(
-                        seat=box.seat,
-                        wager=INSURANCE,
-                        stake=Fraction(box.insurance),
-                        payout=Fraction(box.insurance),
-                        result=str(Result.VOID),
-                    )
+                self._record_settled(
+                    box.seat,
+                    INSURANCE,
+                    Fraction(box.insurance),
+                    Fraction(box.insurance),
+                    str(Result.VOID),
                 )
             if not box.hands:  # voided before the deal: the main bet was never dealt to
                 box.hands.append(Hand(0, [], box.main))
