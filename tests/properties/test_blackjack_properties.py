@@ -172,3 +172,38 @@ def test_a_void_at_any_step_returns_what_is_in_play_and_replays(
     assert sum((result.net(seat) for seat in result.seats()), Fraction(0)) + result.house_net == 0
     assert all(w.payout == w.stake for w in result.wagers if w.result == "void")
     assert replay(game.events).events == game.events
+
+
+# --- R6: nothing hidden reaches a view -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+@settings(max_examples=30)
+def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
+    """Before the dealer plays, every view shows the dealer's up card only and no face-down
+    player card; of the shoe they say only how many cards remain."""
+    profile = _profile(name)
+    source = SeededRandomSource(seed)
+    game = BlackjackRound(profile, Shoe.shuffled(profile.decks, source))
+    for seat in (1, 3, 5):
+        game.place_bet(seat, "main", 10)
+    game.deal()
+    while not game.is_done:
+        for viewer in (None, 1, 3, 5):
+            view = game.view(viewer)
+            assert view["dealer"]["cards"] == [str(game.up_card)]
+            shown = {
+                (box["seat"], hand["hand"]): hand for box in view["boxes"] for hand in box["hands"]
+            }
+            for box in game.boxes.values():
+                for hand in box.hands:
+                    seen = shown[(box.seat, hand.number)]
+                    hidden = 0 if hand.face_down_card is None else 1
+                    assert seen["face_down"] == hidden
+                    assert len(seen["cards"]) == len(hand.cards) - hidden
+            assert view["cards_remaining"] == game.shoe.remaining
+        decision = game.pending()
+        assert decision is not None
+        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    assert game.view(1)["dealer"]["cards"] == game.dealer_cards
