@@ -13,6 +13,7 @@ from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase, replay
 from croupier.games.events import Settled
 from croupier.hands.blackjack import dealer_should_draw, hand_value, is_hard_total_in
+from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules, HoleCard
 from croupier.shoe import Shoe
@@ -286,3 +287,31 @@ def test_a_profile_whose_dealer_draws_with_no_hand_left():
     game = _round(spain, "Th 6c 6d Ks 5h 9d", {1: 10})
     game.act(1, Action("hit"))
     assert game.dealer_cards == ["6c", "5h", "9d"]
+
+
+def test_an_unfinished_round_recovers_on_the_live_shoe_and_goes_on():
+    """R11/R14: the record of a round interrupted mid-play, replayed on the shoe rebuilt from
+    its seed, is the same round waiting for the same decision; it then finishes exactly as the
+    uninterrupted round does."""
+    profile = _profile("peru-2016")
+
+    def shoe() -> Shoe:
+        return Shoe.shuffled(6, SeededRandomSource("recovery"), cut_card_from_bottom=78)
+
+    original = BlackjackRound(profile, shoe(), new_shoe=True)
+    for seat in (2, 4, 6):
+        original.place_bet(seat, "main", 10)
+    original.deal()
+    interrupted_at = list(original.events)
+    recovered = replay(interrupted_at, shoe=shoe())
+    assert recovered.events == interrupted_at
+    assert recovered.pending() == original.pending()
+    choices = SeededRandomSource("choices")
+    while not original.is_done:
+        decision = original.pending()
+        assert decision is not None
+        action = decision.legal[uniform_below(choices, len(decision.legal))]
+        original.act(decision.seat, action)
+        recovered.act(decision.seat, action)
+    assert recovered.events == original.events
+    assert recovered.results() == original.results()

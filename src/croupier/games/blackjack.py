@@ -992,9 +992,16 @@ def random_round(
 # --- replay ---------------------------------------------------------------------------------
 
 
-def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> BlackjackRound:
+def replay(
+    events: Iterable[Event], profile: BlackjackRules | None = None, *, shoe: Shoe | None = None
+) -> BlackjackRound:
     """Rebuild a round from its events alone: a shoe stacked from the cards drawn, then the
-    bets and decisions applied again. The rebuilt round must record the identical events."""
+    bets and decisions applied again. The rebuilt round must record the identical events.
+
+    ``profile`` is needed only for a profile that is not shipped (the record names it).
+    To recover an unfinished round and go on with it (R11), pass the live ``shoe`` as it stood
+    when the round started (rebuilt from its seed): the replay deals from it, checks every
+    card against the record, and leaves the round waiting where it was, ready to continue."""
     record = list(events)
     if not record or not isinstance(record[0], RoundStarted):
         raise SettleInputError("a round's record starts with RoundStarted")
@@ -1004,7 +1011,8 @@ def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> Bl
         profile = loaded
     cards = [item.card for item in record if isinstance(item, CardDrawn)]
     new_shoe = any(isinstance(item, CardDrawn) and item.purpose == "burn" for item in record)
-    game = BlackjackRound(profile, Shoe.stacked(cards, decks=profile.decks), new_shoe=new_shoe)
+    dealing = Shoe.stacked(cards, decks=profile.decks) if shoe is None else shoe
+    game = BlackjackRound(profile, dealing, new_shoe=new_shoe)
     for item in record:
         if isinstance(item, BetPlaced) and game.phase is Phase.BETTING:
             game.place_bet(item.seat, item.wager, int(item.amount))
