@@ -19,7 +19,7 @@ from croupier.games.blackjack import (
     random_round,
     replay,
 )
-from croupier.games.events import CardDrawn, Event
+from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.rules.blackjack import BlackjackRules
@@ -38,12 +38,15 @@ def _check_round(game: BlackjackRound, shoe: Shoe, start: int) -> None:
     result = game.results()
     players = sum((result.net(seat) for seat in result.seats()), Fraction(0))
     assert players + result.house_net == 0
+    # Every stake is settled exactly once: during betting a BetPlaced sets its wager (the
+    # last one counts); after the deal each BetPlaced (split, double, insurance) adds a stake.
+    closed = next(i for i, e in enumerate(game.events) if isinstance(e, BetsClosed))
+    opening = {
+        (e.seat, e.wager): e.amount for e in game.events[:closed] if isinstance(e, BetPlaced)
+    }
+    added = sum((e.amount for e in game.events[closed:] if isinstance(e, BetPlaced)), Fraction(0))
     staked = sum((w.stake for w in result.wagers), Fraction(0))
-    bet = sum(
-        (e.amount for e in game.events if type(e).__name__ == "BetPlaced" and e.wager != "main"),
-        Fraction(0),
-    )
-    assert staked >= bet  # every side, double, split and insurance stake is settled
+    assert staked == sum(opening.values(), Fraction(0)) + added
     drawn = tuple(e.card for e in game.events if isinstance(e, CardDrawn))
     assert drawn == shoe.peek_order()[start : shoe.position]
     again = replay(game.events)

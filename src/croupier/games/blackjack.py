@@ -322,7 +322,9 @@ class BlackjackRound(GameRound):
         return units
 
     def place_bet(self, seat: int, wager: str, amount: int) -> Sequence[Event]:
-        """Place a wager on a box; 0 withdraws it (RULES.md §6: 0 is no wager)."""
+        """Set a wager on a box to ``amount`` while bets are open: a later bet on the same
+        wager replaces the earlier one, and 0 withdraws it (RULES.md §6: 0 is no wager). The
+        last ``BetPlaced`` of each wager before ``BetsClosed`` is its stake."""
         units = self._check_bet(seat, wager, amount)
         start = len(self.events)
         box = self.boxes.setdefault(seat, Box(seat))
