@@ -210,3 +210,44 @@ def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
         assert decision is not None
         game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
     assert game.view(1)["dealer"]["cards"] == game.dealer_cards
+
+
+# --- the settle contract deals the same rounds as the engine ---------------------------------
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+@settings(max_examples=40)
+def test_settle_documents_written_from_rounds_settle_the_same(name: str, seed: int) -> None:
+    """A random round, written as a ``croupier settle`` document (its cards as the shoe, each
+    seat's bets and decisions in order), settles to the same payouts and the same events."""
+    from croupier.games.events import Decided
+    from croupier.settle import settle_document
+
+    profile = _profile(name)
+    source = SeededRandomSource(seed)
+    game = random_round(profile, Shoe.shuffled(profile.decks, source), source)
+    closed = next(i for i, e in enumerate(game.events) if isinstance(e, BetsClosed))
+    seats: dict[int, dict[str, object]] = {}
+    for item in game.events[:closed]:
+        if isinstance(item, BetPlaced):
+            entry = seats.setdefault(item.seat, {"seat": item.seat, "bets": {}, "actions": []})
+            entry["bets"][item.wager] = int(item.amount)  # type: ignore[index]
+    for item in game.events:
+        if isinstance(item, Decided):
+            seats[item.seat]["actions"].append(item.action)  # type: ignore[attr-defined]
+    document = {
+        "game": "blackjack",
+        "rules": name,
+        "shoe": [str(e.card) for e in game.events if isinstance(e, CardDrawn)],
+        "seats": list(seats.values()),
+    }
+    out = settle_document(document)
+    result = game.results()
+    assert {s["seat"]: s["net"] for s in out["seats"]} == {
+        seat: float(result.net(seat))
+        if result.net(seat).denominator != 1
+        else int(result.net(seat))
+        for seat in result.seats()
+    }
+    assert out["events"] == [e.to_json() for e in game.events]
