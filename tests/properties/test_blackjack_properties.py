@@ -20,6 +20,7 @@ from croupier.games.blackjack import (
     replay,
 )
 from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event
+from croupier.money import json_number
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.rules.blackjack import BlackjackRules
@@ -245,9 +246,6 @@ def test_settle_documents_written_from_rounds_settle_the_same(name: str, seed: i
     out = settle_document(document)
     result = game.results()
     assert {s["seat"]: s["net"] for s in out["seats"]} == {
-        seat: float(result.net(seat))
-        if result.net(seat).denominator != 1
-        else int(result.net(seat))
-        for seat in result.seats()
+        seat: json_number(result.net(seat)) for seat in result.seats()
     }
     assert out["events"] == [e.to_json() for e in game.events]
