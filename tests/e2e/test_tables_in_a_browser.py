@@ -12,6 +12,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -25,6 +26,7 @@ from .conftest import OPERATOR_TOKEN, PASSWORD, LiveServer, Person
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 CREDIT_UNITS = 1000
+SHIPPED_PROFILES = Path(engines.__file__).resolve().parents[1] / "rules" / "profiles"
 
 
 # --- the engine beside the browser -----------------------------------------------------------
@@ -477,3 +479,38 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
         assert_results_shown(player, engine)
     for player, seat in ((dave, 1), (erin, 2)):
         wait_for_balance(player, CREDIT_UNITS + engine.results().net(seat))
+
+
+# --- the operator's limits: a table opened under the operator's own profile file -----------------
+
+
+def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
+    live_server: LiveServer, person: Callable[..., Person], tmp_path: Path
+) -> None:
+    """RULES.md §6: "Table limits are the operator's (profile values)". The operator copies a
+    shipped profile with a 5 to 500 box bet and opens a table with it."""
+    needs_engine("peru-2016")
+    shipped = (SHIPPED_PROFILES / "peru-2016.toml").read_text(encoding="utf-8")
+    own = shipped.replace('name = "peru-2016"', 'name = "peru-2016-high-floor"', 1).replace(
+        "limits = { minimum = 1, maximum = 10000 }", "limits = { minimum = 5, maximum = 500 }", 1
+    )
+    profile_file = tmp_path / "peru-2016-high-floor.toml"
+    profile_file.write_text(own, encoding="utf-8")
+
+    operator = person("operator")
+    frank = person("frank", locale="es-ES")
+    operator_signs_in(operator)
+    operator.page.fill("#new-table-form input[name=name]", "High floor")
+    operator.page.fill("#new-table-form input[name=profile_file]", str(profile_file))
+    operator.page.click("#new-table-form button[type=submit]")
+    row = operator.page.locator("#operator-tables tbody tr", has_text="High floor")
+    expect(row).to_contain_text("5 – 500")
+    table_id = int(row.get_attribute("data-table-id") or 0)
+
+    sign_up(frank)
+    lobby_row = frank.page.locator("#lobby-tables tbody tr", has_text="High floor")
+    expect(lobby_row).to_contain_text("5 – 500")
+    sit(frank, table_id, 1)
+    box_bet = frank.page.locator("input[name='1:main']")
+    expect(box_bet).to_have_value("5")
+    expect(box_bet).to_have_attribute("max", "500")

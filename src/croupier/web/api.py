@@ -1,7 +1,8 @@
 """The few reads the pages need that the table server's API does not offer (yet).
 
-- ``GET /web/api/profiles``: each shipped profile's public facts for the lobby and the table
-  page: its game, seats, seats per player, and every wager with its limits (whole units).
+- ``GET /web/api/profiles``: the public facts of each shipped profile and of each table's own
+  profile (an operator's file sets its own limits) for the lobby and the table page: its game,
+  seats, seats per player, and every wager with its limits (whole units).
 - ``GET /web/api/operator/players``: every player with their wallet's balance (minor units).
 - ``GET /web/api/operator/shoes``: every shoe's commitment and whether it has been revealed.
 
@@ -78,8 +79,12 @@ def profile_facts(profile: Profile) -> dict[str, Any]:
 
 
 @router.get("/profiles")
-def profiles() -> dict[str, Any]:
-    return {"profiles": [profile_facts(load_profile(name)) for name in shipped_profile_names()]}
+def profiles(*, server: ServerDep) -> dict[str, Any]:
+    """The shipped profiles, and those of open tables dealt under an operator's own file."""
+    found = {name: load_profile(name) for name in shipped_profile_names()}
+    for live in list(server.casino.tables.values()):
+        found.setdefault(live.profile.name, live.profile)
+    return {"profiles": [profile_facts(profile) for profile in found.values()]}
 
 
 def _players(session: Session) -> list[dict[str, Any]]:

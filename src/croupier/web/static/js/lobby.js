@@ -12,7 +12,7 @@ async function showBalance() {
 }
 
 async function showTables() {
-  const [answer, profiles] = await Promise.all([server.tables(), profilesByName()]);
+  const [answer, profiles] = await Promise.all([server.tables(), profilesByName(true)]);
   const body = byId("lobby-tables").querySelector("tbody");
   body.replaceChildren(
     ...answer.tables.map((table) => {

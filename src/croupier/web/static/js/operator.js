@@ -23,7 +23,7 @@ async function act(request, done) {
 }
 
 async function loadTables() {
-  const [answer, profiles] = await Promise.all([server.tables(), profilesByName()]);
+  const [answer, profiles] = await Promise.all([server.tables(), profilesByName(true)]);
   byId("operator-tables").querySelector("tbody").replaceChildren(
     ...answer.tables.map((table) => {
       const profile = profiles.get(table.profile);
@@ -166,7 +166,9 @@ byId("new-table-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.currentTarget;
   const name = form.name.value.trim();
-  act(() => server.openTable(name, form.profile.value), t("operator.table_opened", { name }));
+  // An operator's own profile file (its limits, say) wins over the shipped profile chosen.
+  const profile = form.profile_file.value.trim() || form.profile.value;
+  act(() => server.openTable(name, profile), t("operator.table_opened", { name }));
 });
 byId("refresh-ledger").addEventListener("click", () => loadLedger().catch(reportError));
 

@@ -35,10 +35,11 @@ export const server = {
   shoe: (id) => api("GET", `/shoes/${id}`),
 };
 
-/** The profiles' public facts by name (seats, wagers and their limits), fetched once. */
+/** The profiles' public facts by name (seats, wagers and their limits), fetched once, or
+ * again when `fresh` (a table opened since may deal under an operator's own profile). */
 let profileFacts = null;
-export async function profilesByName() {
-  if (!profileFacts) {
+export async function profilesByName(fresh = false) {
+  if (!profileFacts || fresh) {
     const answer = await server.profiles();
     profileFacts = new Map(answer.profiles.map((profile) => [profile.name, profile]));
   }
