@@ -1,0 +1,1 @@
+"""Hand arithmetic of each game: pure functions over cards, shared by engines and analysis."""
