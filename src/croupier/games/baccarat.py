@@ -43,10 +43,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from croupier.cards import Card, format_cards, parse_cards
+from croupier.cards import Card, format_cards
 from croupier.errors import (
     BetError,
     IllegalActionError,
+    NotationError,
     ProfileError,
     ReplayError,
     SettleInputError,
@@ -498,6 +499,16 @@ _DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
 _SEAT_FIELDS = frozenset({"seat", "bets"})
 
 
+def _parse_shoe(listed: list[Any]) -> tuple[Card, ...]:
+    cards = []
+    for position, text in enumerate(listed, start=1):
+        try:
+            cards.append(Card.parse(text))
+        except NotationError as error:
+            raise NotationError(f"shoe card {position} {text!r}: {error}") from None
+    return tuple(cards)
+
+
 def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict[str, Any]:
     """Settle one coup described in JSON: the shoe lists P1, B1, P2, B2 and then any third
     cards in order (mid-shoe, no burn); every seat's bets are placed as at the table."""
@@ -509,7 +520,7 @@ def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict
     listed = document.get("shoe")
     if not isinstance(listed, list):
         raise SettleInputError(f"'shoe' must be a list of cards such as 'Td', not {listed!r}")
-    cards = parse_cards(listed)
+    cards = _parse_shoe(listed)
     shoe = Shoe.stacked(cards, profile.decks)
     try:
         play_coup([points(card) for card in cards])
