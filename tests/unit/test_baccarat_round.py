@@ -170,3 +170,37 @@ def test_play_coup_needs_the_cards_the_tableau_asks_for() -> None:
         play_coup([1, 2, 3])
     with pytest.raises(ShoeError, match="Banker's third card is card 6: only 5 given"):
         play_coup([0, 0, 2, 2, 5])
+
+
+def test_a_voided_round_returns_every_stake() -> None:
+    """RULES.md §6 and R11: a round that cannot go on returns every stake, on the record."""
+    coup = BaccaratRound(PROFILE, Shoe.parse("9s 7h Ts Kh"))
+    coup.place_bet(1, "banker", 10)
+    coup.place_bet(1, "tie", 2)
+    coup.void("table closed")
+    assert coup.is_done
+    assert [(w.wager, w.payout, w.result) for w in coup.results().wagers] == [
+        ("banker", Fraction(10), "void"),
+        ("tie", Fraction(2), "void"),
+    ]
+    assert coup.results().net(1) == 0
+    assert [e.kind for e in coup.events][-4:] == ["RoundVoided", "Settled", "Settled", "RoundEnded"]
+    assert replay(coup.events).events == coup.events
+    with pytest.raises(IllegalActionError, match="bets are closed"):
+        coup.place_bet(1, "tie", 2)
+
+
+def test_a_shoe_that_runs_out_mid_coup_can_be_voided_and_replayed() -> None:
+    coup = BaccaratRound(PROFILE, Shoe.parse("Ks Kh 2d 2c"))
+    coup.place_bet(3, "player", 5)
+    with pytest.raises(ShoeError):
+        coup.deal()
+    coup.void("the shoe ran out")
+    assert coup.results().returned(3) == 5
+    assert replay(coup.events).events == coup.events
+
+
+def test_a_settled_round_cannot_be_voided() -> None:
+    coup = dealt_round()
+    with pytest.raises(IllegalActionError, match="already settled"):
+        coup.void("too late")

@@ -61,6 +61,7 @@ from croupier.games.events import (
     Event,
     RoundEnded,
     RoundStarted,
+    RoundVoided,
     Settled,
     event,
 )
@@ -385,6 +386,31 @@ class BaccaratRound(GameRound):
         }
         self._result = RoundResult(tuple(wagers), details)
 
+    # --- a round that cannot go on (RULES.md §6; RELIABILITY R11) --------------------------
+    def void(self, reason: str) -> Sequence[Event]:
+        """End the round without a coup: every stake is returned (a shoe that ran out, an
+        interrupted round). Allowed at any point before the round is settled."""
+        if self.phase in (Phase.SETTLEMENT, Phase.DONE):
+            raise IllegalActionError("the round is already settled: it cannot be voided")
+        start = len(self.events)
+        self._record(RoundVoided(reason=reason))
+        wagers: list[WagerResult] = []
+        for zone in sorted(self.bets):
+            for kind in BaccaratWager:
+                units = self.bets[zone].get(kind, 0)
+                if units:
+                    stake = Fraction(units)
+                    wagers.append(WagerResult(zone, kind.value, stake, stake, "void"))
+                    self._record(
+                        Settled(
+                            seat=zone, wager=kind.value, stake=stake, payout=stake, result="void"
+                        )
+                    )
+        self._result = RoundResult(tuple(wagers), {"voided": reason})
+        self.phase = Phase.DONE
+        self._record(RoundEnded())
+        return tuple(self.events[start:])
+
     # --- the interface -----------------------------------------------------------------------
     def pending(self) -> Decision | None:
         """Baccarat has no decisions: Art. 11 draws by rule."""
@@ -477,11 +503,20 @@ def replay(events: Sequence[Event], profile: BaccaratRules | None = None) -> Bac
     try:
         shoe = Shoe(cards, profile.decks, cut_card_at=cut_card_at)
         rebuilt = BaccaratRound(profile, shoe)
+        voided = any(isinstance(item, RoundVoided) for item in events)
         for item in events:
             if isinstance(item, BetPlaced):
                 rebuilt.place_bet(item.seat, item.wager, item.amount)
             elif isinstance(item, BetsClosed):
-                rebuilt.deal()
+                try:
+                    rebuilt.deal()
+                except ShoeError:
+                    if not voided:  # only a voided round may have run out of cards
+                        raise
+                if rebuilt.is_done:
+                    break
+            elif isinstance(item, RoundVoided):
+                rebuilt.void(item.reason)
                 break
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
         raise ReplayError(f"the record does not replay: {error}") from None
