@@ -204,3 +204,31 @@ def test_a_settled_round_cannot_be_voided() -> None:
     coup = dealt_round()
     with pytest.raises(IllegalActionError, match="already settled"):
         coup.void("too late")
+
+
+def test_random_rounds_are_legal_reproducible_and_replay() -> None:
+    """``random_round`` (benchmarks) bets legally from its source alone; a fresh shoe is burnt
+    first (Art. 6 d))."""
+    from croupier.games.baccarat import random_round
+    from croupier.randomness import SeededRandomSource
+
+    def session(seed: str) -> list[list[Event]]:
+        source = SeededRandomSource(seed)
+        shoe = Shoe.shuffled(8, source, cut_card_from_bottom=16)
+        first = shoe.peek_order()[0]
+        rounds = [random_round(PROFILE, shoe, source, new_shoe=True, most_bet=20)]
+        burnt = 1 + (1 if first.rank.symbol == "A" else min(first.rank.value, 10))
+        dealt = [e for e in rounds[0].events if isinstance(e, CardDrawn)]
+        assert dealt[0].card == shoe.peek_order()[burnt]
+        rounds += [random_round(PROFILE, shoe, source, most_bet=20) for _ in range(30)]
+        for coup in rounds:
+            assert replay(coup.events).events == coup.events
+            for zone, bets in coup.bets.items():
+                assert not {"player", "banker"} <= set(bets)
+                assert all(1 <= units <= 20 for units in bets.values()), zone
+        return [coup.events for coup in rounds]
+
+    first = session("random")
+    assert first == session("random")
+    assert first != session("other")
+    assert sum(e.kind == "Settled" for coup in first for e in coup) > 30

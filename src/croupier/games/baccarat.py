@@ -74,7 +74,7 @@ from croupier.hands.baccarat import (
     total,
 )
 from croupier.money import json_number, parse_amount
-from croupier.randomness import RandomSource
+from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
@@ -477,6 +477,42 @@ class BaccaratRound(GameRound):
                     if wager.seat == seat
                 }
         return state
+
+
+# --- random rounds (benchmarks, simulation checks) ---------------------------------------
+
+
+def random_round(
+    profile: BaccaratRules,
+    shoe: Shoe,
+    source: RandomSource,
+    *,
+    new_shoe: bool = False,
+    most_bet: int = 100,
+) -> BaccaratRound:
+    """A round with random legal bets drawn from ``source`` on random zones, dealt in full.
+
+    ``new_shoe``: the shoe is fresh from its shuffle, so the Art. 6 d) burn comes first (its
+    cards are the shoe's record, not the round's). Each zone bets on one side or none (never
+    both: Art. 8), and on the Tie and each pair with even odds.
+    """
+    if new_shoe:
+        burn(shoe)
+    coup = BaccaratRound(profile, shoe)
+    for zone in range(1, profile.zones + 1):
+        if not uniform_below(source, 2):
+            continue
+        wagers = [BaccaratWager.TIE, BaccaratWager.PLAYER_PAIR, BaccaratWager.BANKER_PAIR]
+        chosen = [wager for wager in wagers if uniform_below(source, 2)]
+        side = uniform_below(source, 3)  # none, Player or Banker
+        if side:
+            chosen.append(BaccaratWager.PLAYER if side == 1 else BaccaratWager.BANKER)
+        for wager in chosen:
+            limits = profile.limits[wager]
+            top = max(1, min(most_bet, limits.maximum) - limits.minimum + 1)
+            coup.place_bet(zone, wager.value, limits.minimum + uniform_below(source, top))
+    coup.deal()
+    return coup
 
 
 # --- replay (RULES.md §6) ------------------------------------------------------------------
