@@ -99,3 +99,13 @@ def test_an_empty_line_repeats_and_the_shoe_is_renewed_after_the_cut_card() -> N
 def test_end_of_input_leaves_the_table() -> None:
     output = run("eof", 10, "")
     assert "You leave the table with 10." in output
+
+
+def test_a_banker_win_with_six_is_announced_and_paid_half() -> None:
+    """Seed ``golden-22`` deals a Banker win with 6 in its seventh round (the golden
+    playthrough): Art. 8 b) pays the Banker bet half."""
+    output = run("golden-22", 100, "b 10\n" + "\n" * 6 + "q\n")
+    _, money, _, _ = expected_session("golden-22", 100, [{"banker": 10}] * 7)
+    assert output.count("Banker wins with 6: Banker bets are paid half (Art. 8 b)).") == 1
+    assert "│ banker │ 10  │ win    │ 15      │" in output
+    assert f"You leave the table with {json_number(money)}." in output

@@ -148,6 +148,8 @@ def play(profile: Profile, balance: int, seed: str | None) -> None:
             f"[bold]{'Tie' if coup.winner.value == 'tie' else coup.winner.value.capitalize()}"
             f"{' wins' if coup.winner.value != 'tie' else ''}[/bold]"
         )
+        if coup.winner.value == "banker" and coup.banker_total == 6:
+            console.print("Banker wins with 6: Banker bets are paid half (Art. 8 b)).")
         result = coup.results()
         table = Table("wager", "bet", "result", "returns")
         for settled in result.wagers:
