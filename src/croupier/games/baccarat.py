@@ -225,7 +225,10 @@ class BaccaratRound(GameRound):
     game = GAME
     profile: BaccaratRules
 
-    def __init__(self, profile: BaccaratRules, shoe: Shoe) -> None:
+    def __init__(self, profile: BaccaratRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
+        """``new_shoe=True``: the shoe is fresh from its shuffle and cut (``Shoe.shuffled``), so
+        the Art. 6 d) burn opens this round's record (as a blackjack round burns). A table that
+        keeps the shoe's record apart uses the function ``new_shoe`` instead."""
         if not isinstance(profile, BaccaratRules):
             raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
         if shoe.decks != profile.decks:
@@ -243,6 +246,10 @@ class BaccaratRound(GameRound):
         self._record(RoundStarted(game=GAME, profile=profile.name))
         # Art. 6: a shoe whose cut card is already out may finish this one round.
         self._signal_cut_card()
+        if new_shoe and profile.shoe.burn_by_first_card_value:
+            # Art. 6 d): "Antes de iniciar la partida", before any bet of the first round.
+            self._record(*burn(shoe))
+            self._signal_cut_card()
 
     def _record(self, *events: Event) -> tuple[Event, ...]:
         self.events.extend(events)
@@ -492,13 +499,11 @@ def random_round(
 ) -> BaccaratRound:
     """A round with random legal bets drawn from ``source`` on random zones, dealt in full.
 
-    ``new_shoe``: the shoe is fresh from its shuffle, so the Art. 6 d) burn comes first (its
-    cards are the shoe's record, not the round's). Each zone bets on one side or none (never
+    ``new_shoe``: the shoe is fresh from its shuffle, so the Art. 6 d) burn opens the round's
+    record. Each zone bets on one side or none (never
     both: Art. 8), and on the Tie and each pair with even odds.
     """
-    if new_shoe:
-        burn(shoe)
-    coup = BaccaratRound(profile, shoe)
+    coup = BaccaratRound(profile, shoe, new_shoe=new_shoe)
     for zone in range(1, profile.zones + 1):
         if not uniform_below(source, 2):
             continue
@@ -531,14 +536,16 @@ def replay(events: Sequence[Event], profile: BaccaratRules | None = None) -> Bac
         raise ReplayError(f"record is of profile {events[0].profile!r}, not {profile.name!r}")
     cards: list[Card] = []
     cut_card_at: int | None = None
+    burnt = False
     for item in events:
         if isinstance(item, CardDrawn):
             cards.append(item.card)
+            burnt = burnt or item.purpose == Purpose.BURN.value
         elif isinstance(item, LastRoundOfShoe) and cut_card_at is None:
             cut_card_at = len(cards)
     try:
         shoe = Shoe(cards, profile.decks, cut_card_at=cut_card_at)
-        rebuilt = BaccaratRound(profile, shoe)
+        rebuilt = BaccaratRound(profile, shoe, new_shoe=burnt)
         voided = any(isinstance(item, RoundVoided) for item in events)
         for item in events:
             if isinstance(item, BetPlaced):

@@ -17,6 +17,7 @@ from croupier.games.baccarat import (
     NewShoe,
     burn,
     new_shoe,
+    replay,
 )
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
@@ -113,3 +114,23 @@ def test_art06_a_round_begun_after_the_cut_card_came_out_says_so_at_once(profile
     coup = BaccaratRound(profile, shoe)
     assert [event.kind for event in coup.events] == ["RoundStarted", "LastRoundOfShoe"]
     assert coup.is_last_round_of_shoe
+
+
+def test_art06_d_the_first_round_of_a_fresh_shoe_opens_with_the_burn(profile) -> None:
+    """ "Antes de iniciar la partida, el dealer procederá a sacar una carta la cual indicará el
+    número de cartas que tendrá que quemar": in the round's own record, before any bet."""
+    shoe = Shoe.parse("3d 9s 9h 9c 8s 7h Ts Kh")
+    coup = BaccaratRound(profile, shoe, new_shoe=True)
+    assert [(e.kind, getattr(e, "purpose", None)) for e in coup.events] == [
+        ("RoundStarted", None),
+        ("CardDrawn", "burn"),
+        ("CardDrawn", "burn"),
+        ("CardDrawn", "burn"),
+        ("CardDrawn", "burn"),
+    ]
+    coup.place_bet(1, "player", 10)
+    coup.deal()
+    assert [str(card) for card in coup.player_cards] == ["8s", "Ts"]
+    assert coup.results().returned(1) == 20
+    again = replay(coup.events)
+    assert again.events == coup.events
