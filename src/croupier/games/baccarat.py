@@ -80,6 +80,8 @@ from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
 
 GAME = "baccarat"
+WAGER_ORDER = tuple(BaccaratWager)
+"""The order in which a zone's wagers are settled and listed."""
 
 
 class Phase(StrEnum):
@@ -367,7 +369,7 @@ class BaccaratRound(GameRound):
         banker_pair = is_pair(self.banker_cards, self.profile.pair_by)
         wagers: list[WagerResult] = []
         for zone in sorted(self.bets):
-            for kind in BaccaratWager:
+            for kind in WAGER_ORDER:
                 units = self.bets[zone].get(kind, 0)
                 if not units:
                     continue

@@ -68,14 +68,17 @@ BANKER_DRAWS_ON_PLAYER_THIRD: Mapping[int, frozenset[int]] = MappingProxyType(
 the Banker draws (Art. 11 d)-e) and its table "Reglas para la Banca")."""
 
 
+_POINTS_OF_RANK: Mapping[Rank, int] = MappingProxyType({rank: rank.baccarat_value for rank in Rank})
+
+
 def points(card: Card) -> int:
     """Art. 10: A=1, 2-9 face value, T/J/Q/K = 0."""
-    return card.rank.baccarat_value
+    return _POINTS_OF_RANK[card.rank]
 
 
 def total(cards: Iterable[Card]) -> int:
     """A hand's total: the sum of its points modulo 10."""
-    return sum(points(card) for card in cards) % 10
+    return sum(_POINTS_OF_RANK[card.rank] for card in cards) % 10
 
 
 def is_natural(two_card_total: int) -> bool:
