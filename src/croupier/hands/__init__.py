@@ -1,0 +1,1 @@
+"""Hand values of each game: blackjack totals, baccarat points, the poker evaluator."""
