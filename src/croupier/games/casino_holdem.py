@@ -74,7 +74,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from croupier.cards import Card, Rank, format_cards, parse_cards
+from croupier.cards import FULL_DECK, Card, Rank, format_cards, parse_cards
 from croupier.errors import (
     BetError,
     IllegalActionError,
@@ -594,6 +594,39 @@ class CasinoHoldemRound(GameRound):
 def new_shoe(source: RandomSource) -> Shoe:
     """Art. 7 a-b: one deck shuffled completely and at random, then cut, for every game."""
     return Shoe.shuffled(1, source)
+
+
+def stacked_deck(
+    holes: Mapping[int, str], dealer: str, board: str, burns: str | None = None
+) -> Shoe:
+    """A deck that deals ``holes`` (zone -> two cards), the ``dealer``'s two cards and the five
+    ``board`` cards, laid out in the draw order of Arts. 12-13: each zone's first card then
+    the dealer's, each zone's second card then the dealer's, a burn, the flop, a burn, the
+    turn and the river. ``burns`` defaults to the first two cards of the deck not in play.
+
+    >>> str(stacked_deck({1: "Ah Kh", 3: "2c 2d"}, "Qs Qd", "Jh Th 9h 8h 7h", "5s 5h"))
+    'Ah 2c Qs Kh 2d Qd 5s Jh Th 9h 5h 8h 7h'
+    """
+    seat_cards = {seat: parse_cards(text) for seat, text in sorted(holes.items())}
+    dealer_cards, board_cards = parse_cards(dealer), parse_cards(board)
+    if any(len(cards) != 2 for cards in [*seat_cards.values(), dealer_cards]):
+        raise NotationError("each zone and the dealer receive exactly two cards (Art. 12)")
+    if len(board_cards) != 5:
+        raise NotationError(f"the board is five cards (Art. 12), not {len(board_cards)}")
+    in_play = {card for cards in seat_cards.values() for card in cards}
+    in_play |= {*dealer_cards, *board_cards}
+    if burns is None:
+        burn_cards = tuple(card for card in FULL_DECK if card not in in_play)[:2]
+    else:
+        burn_cards = parse_cards(burns)
+        if len(burn_cards) != 2:
+            raise NotationError(f"a game burns two cards (Art. 13 c, e), not {len(burn_cards)}")
+    order: list[Card] = []
+    for round_ in range(2):
+        order += [cards[round_] for cards in seat_cards.values()]
+        order.append(dealer_cards[round_])
+    order += [burn_cards[0], *board_cards[:3], burn_cards[1], *board_cards[3:]]
+    return Shoe.stacked(order, decks=1)
 
 
 # --- replay (RULES.md §6: every round can be rebuilt from its record) ----------------------
