@@ -8,7 +8,9 @@ Description
     (Arts. 12, 13 a); the dealer burns one and lays the flop (Art. 13 c); each player in seat
     order calls (the Bet, twice the Ante) or folds and loses the Ante (Art. 13 d); the dealer
     burns one and lays the turn and river (Art. 13 e), then reveals and compares (Art. 13 f).
-    Zone 1 is the zone at the dealer's left; "left to right" is zone order.
+    Zone 1 is the zone at the dealer's left; "left to right" is zone order. Decision
+    (croupier; the text is silent): when every player folds, the dealer still completes the
+    board and reveals, so that every game's record has the same shape.
 Actions
     ``call`` or ``fold``, asked of each seat in zone order after the flop; a seat whose time
     runs out folds (``Decision.default``).
@@ -221,9 +223,9 @@ class CasinoHoldemRound(GameRound):
         self.meter_before = opening
         self.antes: dict[int, int] = {}
         self.progressive_bets: dict[int, int] = {}
-        self.hole_cards: dict[int, list[Card]] = {}
-        self.dealer_cards: list[Card] = []
-        self.board: list[Card] = []
+        self.hole_cards: dict[int, tuple[Card, ...]] = {}
+        self.dealer_cards: tuple[Card, ...] = ()
+        self.board: tuple[Card, ...] = ()
         self.decisions: dict[int, Action] = {}
         self.dealer_hand: HandValue | None = None
         self.dealer_qualifies: bool | None = None
@@ -334,11 +336,11 @@ class CasinoHoldemRound(GameRound):
         card = self.shoe.draw()
         if purpose is Purpose.PLAYER:
             assert seat is not None
-            self.hole_cards.setdefault(seat, []).append(card)
+            self.hole_cards[seat] = (*self.hole_cards.get(seat, ()), card)
         elif purpose is Purpose.DEALER:
-            self.dealer_cards.append(card)
+            self.dealer_cards = (*self.dealer_cards, card)
         elif purpose is Purpose.BOARD:
-            self.board.append(card)
+            self.board = (*self.board, card)
         return self._record(CardDrawn(card=card, purpose=purpose.value, seat=seat))
 
     # --- the progressive (RULES.md §5 decision) -----------------------------------------
@@ -445,7 +447,7 @@ class CasinoHoldemRound(GameRound):
         self.dealer_qualifies = dealer.strength >= self.qualifying_strength
         new += self._record(
             DealerRevealed(
-                cards=tuple(self.dealer_cards),
+                cards=self.dealer_cards,
                 hand=dealer.category.value,
                 qualifies=self.dealer_qualifies,
             )
@@ -553,9 +555,9 @@ class CasinoHoldemRound(GameRound):
                     "ante": self.antes.get(zone, 0),
                     "progressive": self.progressive_bets.get(zone, 0),
                     "cards": (
-                        format_cards(self.hole_cards.get(zone, []))
+                        format_cards(self.hole_cards.get(zone, ()))
                         if zone == seat
-                        else len(self.hole_cards.get(zone, [])) * ["??"]
+                        else len(self.hole_cards.get(zone, ())) * ["??"]
                     ),
                     "decision": str(self.decisions[zone]) if zone in self.decisions else None,
                 }

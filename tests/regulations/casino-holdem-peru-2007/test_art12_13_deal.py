@@ -60,11 +60,11 @@ def test_art12_two_rounds_left_to_right_dealer_last_then_burn_and_flop() -> None
         ("8s", "board", None),
     ]
     assert game.hole_cards == {
-        2: list(parse_cards("Ah Kh")),
-        5: list(parse_cards("2c 7d")),
-        7: list(parse_cards("9s 9d")),
+        2: parse_cards("Ah Kh"),
+        5: parse_cards("2c 7d"),
+        7: parse_cards("9s 9d"),
     }
-    assert game.dealer_cards == list(parse_cards("Qs Jd"))
+    assert game.dealer_cards == parse_cards("Qs Jd")
 
 
 def test_art13d_each_player_decides_in_zone_order_before_turn_and_river() -> None:
@@ -165,3 +165,14 @@ def test_art8_every_player_ends_with_two_cards() -> None:
 def test_the_draw_order_helper_matches_the_deal() -> None:
     deck = stacked_deck({2: "Ah Kh", 5: "2c 7d", 7: "9s 9d"}, "Qs Jd", "3h 4c 8s Tc 5d", "6h 6c")
     assert str(deck) == DECK
+
+
+def test_decision_when_every_player_folds_the_board_is_completed_and_the_dealer_reveals() -> None:
+    """Decision (croupier; Art. 13 e-f are silent on it): the dealer completes the board and
+    reveals even when nobody called, so every game's record has the same shape."""
+    game = dealt()
+    for zone in (2, 5, 7):
+        game.act(zone, Action("fold"))
+    assert game.is_done and len(game.board) == 5
+    assert game.view(2)["dealer"]["cards"] == ["Qs", "Jd"]
+    assert [w.result for w in game.results().wagers] == ["fold", "fold", "fold"]
