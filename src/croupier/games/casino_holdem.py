@@ -123,11 +123,21 @@ class Phase(StrEnum):
 
     BETTING = "betting"
     """Art. 9 e-f: each zone places its Ante and, if it likes, the progressive bet."""
+    DEAL = "deal"
+    """Arts. 12, 13 a: bets close, the meter is fed, two cards each, the dealer last."""
+    FLOP = "flop"
+    """Art. 13 c: burn one, three community cards."""
+    PROGRESSIVE = "progressive"
+    """RULES.md §5 decision: progressive prizes on hole cards and flop, in zone order."""
     DECISIONS = "decisions"
-    """Art. 13 d: after the deal (Arts. 12, 13 a) and the flop (Art. 13 c), each player calls
-    or folds, in zone order."""
+    """Art. 13 d: each player calls or folds, in zone order (the round waits here)."""
+    TURN_AND_RIVER = "turn_and_river"
+    """Art. 13 e: burn one, the last two community cards."""
+    REVEAL = "reveal"
+    """Art. 13 f-g: the dealer's two cards, the best five, qualification."""
+    SETTLEMENT = "settlement"
+    """Art. 13 g and RULES.md §5: each caller's Ante and Bet."""
     DONE = "done"
-    """Art. 13 e-g: turn and river, the dealer's reveal, settlement."""
 
 
 class Purpose(StrEnum):
@@ -319,15 +329,18 @@ class CasinoHoldemRound(GameRound):
     def deal(self) -> list[Event]:
         """Close bets, feed the meter, deal two rounds, burn, lay the flop, pay progressives."""
         self.verify_deal()
+        self.phase = Phase.DEAL
         new = self._record(BetsClosed())
         new += self._feed_meter()
         for _ in range(2):  # Arts. 12, 13 a: two rounds, left to right, the dealer last
             for seat in self.players:
                 new += self._draw(Purpose.PLAYER, seat)
             new += self._draw(Purpose.DEALER)
+        self.phase = Phase.FLOP
         new += self._draw(Purpose.BURN)  # Art. 13 c
         for _ in range(3):
             new += self._draw(Purpose.BOARD)
+        self.phase = Phase.PROGRESSIVE
         new += self._pay_progressives()
         self.phase = Phase.DECISIONS
         return new
@@ -439,9 +452,11 @@ class CasinoHoldemRound(GameRound):
 
     # --- turn, river, the dealer and settlement (Art. 13 e-g) ----------------------------
     def _showdown(self) -> list[Event]:
+        self.phase = Phase.TURN_AND_RIVER
         new = self._draw(Purpose.BURN)  # Art. 13 e
         for _ in range(2):
             new += self._draw(Purpose.BOARD)
+        self.phase = Phase.REVEAL
         dealer = evaluate([*self.dealer_cards, *self.board])
         self.dealer_hand = dealer
         self.dealer_qualifies = dealer.strength >= self.qualifying_strength
@@ -452,6 +467,7 @@ class CasinoHoldemRound(GameRound):
                 qualifies=self.dealer_qualifies,
             )
         )
+        self.phase = Phase.SETTLEMENT
         for seat in self.players:
             if self.decisions[seat] == CALL:
                 new += self._settle_caller(seat, dealer)
