@@ -41,7 +41,7 @@ def main() -> None:
 
     ours_batch = per_second(count, lambda: evaluate_many(hands))
     ours_parallel = per_second(count, lambda: strengths_of_parallel(hands))
-    theirs = per_second(count, lambda: [evaluate_cards(*row) for row in ids], repeats=1)
+    theirs = per_second(count, lambda: [evaluate_cards(*row) for row in ids])
     few = min(count, 100_000)
     card_rows = [[Card.from_index(i) for i in row] for row in hands[:few].tolist()]
     ours_strength = per_second(few, lambda: [strength(row) for row in card_rows], repeats=1)

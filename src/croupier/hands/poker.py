@@ -105,37 +105,27 @@ STRAIGHT_HIGH, TOP_FIVE, POPCOUNT = _build_tables()
 @njit(cache=True, nogil=True)
 def strength_of(cards: npt.NDArray[np.int64]) -> int:  # pragma: no cover - compiled
     """The strength of the best five of ``cards`` (5 to 7 distinct indices 0..51)."""
-    # No allocation: four suit masks, the rank mask, and the rank counts packed four bits a
-    # rank in one integer, so the kernel runs as well inside other kernels' inner loops.
-    spades = 0
-    hearts = 0
-    diamonds = 0
-    clubs = 0
-    rank_counts = 0
+    # No allocation, no loop over ranks: four suit masks (13 bits each); a rank held by
+    # two, three or four suits shows in their intersections. Lookups in 8,192-entry tables
+    # give a mask's highest straight and its top ranks.
+    by_suit = 0  # 16 bits a suit, rank bits within: no branch on the suit
     for card in cards:
-        rank = card >> 2
-        bit = 1 << rank
-        suit = card & 3
-        if suit == 0:
-            spades |= bit
-        elif suit == 1:
-            hearts |= bit
-        elif suit == 2:
-            diamonds |= bit
-        else:
-            clubs |= bit
-        rank_counts += 1 << (4 * rank)
+        by_suit |= 1 << ((card & 3) * 16 + (card >> 2))
+    spades = by_suit & 0x1FFF
+    hearts = (by_suit >> 16) & 0x1FFF
+    diamonds = (by_suit >> 32) & 0x1FFF
+    clubs = (by_suit >> 48) & 0x1FFF
     rank_mask = spades | hearts | diamonds | clubs
     # With at most seven cards a flush excludes four of a kind and a full house (they would
     # need eight cards), so the flush suit decides first.
     flush_mask = 0
-    if int(POPCOUNT[spades]) >= 5:
+    if POPCOUNT[spades] >= 5:
         flush_mask = spades
-    elif int(POPCOUNT[hearts]) >= 5:
+    elif POPCOUNT[hearts] >= 5:
         flush_mask = hearts
-    elif int(POPCOUNT[diamonds]) >= 5:
+    elif POPCOUNT[diamonds] >= 5:
         flush_mask = diamonds
-    elif int(POPCOUNT[clubs]) >= 5:
+    elif POPCOUNT[clubs] >= 5:
         flush_mask = clubs
     if flush_mask:
         high = int(STRAIGHT_HIGH[flush_mask])
@@ -144,43 +134,48 @@ def strength_of(cards: npt.NDArray[np.int64]) -> int:  # pragma: no cover - comp
         if high:
             return (STRAIGHT_FLUSH << CATEGORY_SHIFT) | ((high - 1) << 16)
         return (FLUSH << CATEGORY_SHIFT) | int(TOP_FIVE[flush_mask])
-    quad = -1
-    trip = -1
-    second_trip = -1
-    pair = -1
-    second_pair = -1
-    for rank in range(ACE, -1, -1):
-        count = (rank_counts >> (4 * rank)) & 0xF
-        if count == 4:
-            quad = rank
-        elif count == 3:
-            if trip < 0:
-                trip = rank
-            elif second_trip < 0:
-                second_trip = rank
-        elif count == 2:
-            if pair < 0:
-                pair = rank
-            elif second_pair < 0:
-                second_pair = rank
-    if quad >= 0:
-        kicker = int(TOP_FIVE[rank_mask & ~(1 << quad)]) >> 16
+    fours = spades & hearts & diamonds & clubs
+    if fours:
+        quad = int(TOP_FIVE[fours]) >> 16
+        kicker = int(TOP_FIVE[rank_mask & ~fours]) >> 16
         return (FOUR_OF_A_KIND << CATEGORY_SHIFT) | (quad << 16) | (kicker << 12)
-    if trip >= 0 and (second_trip >= 0 or pair >= 0):
+    two_or_more = (
+        (spades & hearts)
+        | (spades & diamonds)
+        | (spades & clubs)
+        | (hearts & diamonds)
+        | (hearts & clubs)
+        | (diamonds & clubs)
+    )
+    threes = (
+        (spades & hearts & diamonds)
+        | (spades & hearts & clubs)
+        | (spades & diamonds & clubs)
+        | (hearts & diamonds & clubs)
+    )
+    pairs = two_or_more & ~threes
+    if threes:
+        trip = int(TOP_FIVE[threes]) >> 16
         # Art. 11b: the higher three decide; the pair is the best other rank held twice.
-        pair_rank = max(second_trip, pair)
-        return (FULL_HOUSE << CATEGORY_SHIFT) | (trip << 16) | (pair_rank << 12)
+        others = two_or_more & ~(1 << trip)
+        if others:
+            pair_rank = int(TOP_FIVE[others]) >> 16
+            return (FULL_HOUSE << CATEGORY_SHIFT) | (trip << 16) | (pair_rank << 12)
     high = int(STRAIGHT_HIGH[rank_mask])
     if high:
         return (STRAIGHT << CATEGORY_SHIFT) | ((high - 1) << 16)
-    if trip >= 0:
-        kickers = int(TOP_FIVE[rank_mask & ~(1 << trip)]) >> 12  # the two best other ranks
+    if threes:
+        trip = int(TOP_FIVE[threes]) >> 16
+        kickers = int(TOP_FIVE[rank_mask & ~threes]) >> 12  # the two best other ranks
         return (THREE_OF_A_KIND << CATEGORY_SHIFT) | (trip << 16) | (kickers << 8)
-    if second_pair >= 0:
-        kicker = int(TOP_FIVE[rank_mask & ~(1 << pair) & ~(1 << second_pair)]) >> 16
-        return (TWO_PAIR << CATEGORY_SHIFT) | (pair << 16) | (second_pair << 12) | (kicker << 8)
-    if pair >= 0:
-        kickers = int(TOP_FIVE[rank_mask & ~(1 << pair)]) >> 8  # the three best other ranks
+    if pairs:
+        top = int(TOP_FIVE[pairs])
+        if POPCOUNT[pairs] >= 2:  # Art. 11f: the two best pairs, then the best other card
+            pair, second_pair = top >> 16, (top >> 12) & 0xF
+            kicker = int(TOP_FIVE[rank_mask & ~(1 << pair) & ~(1 << second_pair)]) >> 16
+            return (TWO_PAIR << CATEGORY_SHIFT) | (pair << 16) | (second_pair << 12) | (kicker << 8)
+        pair = top >> 16
+        kickers = int(TOP_FIVE[rank_mask & ~pairs]) >> 8  # the three best other ranks
         return (PAIR << CATEGORY_SHIFT) | (pair << 16) | (kickers << 4)
     return (HIGH_CARD << CATEGORY_SHIFT) | int(TOP_FIVE[rank_mask])
 
