@@ -71,7 +71,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -204,12 +203,6 @@ class DealerRevealed(Event):
 # --- the round -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SeatBets:
-    ante: int
-    progressive: int
-
-
 class CasinoHoldemRound(GameRound):
     """One game of Casino Hold'em from a fresh deck; see the module docstring."""
 
@@ -222,6 +215,8 @@ class CasinoHoldemRound(GameRound):
             raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {GAME}")
         if shoe.decks != profile.decks:
             raise ShoeError(f"a {GAME} shoe holds {profile.decks} deck, not {shoe.decks}")
+        if isinstance(meter, float | bool):  # a float would round the meter: exact values only
+            raise BetError(f"the progressive meter is an exact Fraction or int, not {meter!r}")
         opening = Fraction(profile.progressive.meter_seed if meter is None else meter)
         if opening < 0:
             raise BetError(f"the progressive meter cannot be negative: {opening}")
