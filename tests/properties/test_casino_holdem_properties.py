@@ -21,6 +21,7 @@ from croupier.games.casino_holdem import (
     MeterReseeded,
     ProgressivePrizeWon,
     new_shoe,
+    random_round,
     replay,
 )
 from croupier.games.events import CardDrawn, Event, Settled
@@ -140,3 +141,18 @@ def test_r6_views_show_a_zone_only_what_it_may_see(
     for zone in game.players:
         assert not burns & set(str(game.view(zone)))
     assert all(isinstance(c, Card) for c in game.board)
+
+
+@given(st.binary(min_size=1, max_size=8))
+def test_random_rounds_are_legal_and_conserve(seed: bytes) -> None:
+    """``random_round`` (benchmarks) seats at least two zones and plays to the end."""
+    source = SeededRandomSource(seed)
+    profile = PROFILES[0]
+    assert isinstance(profile, CasinoHoldemRules)
+    game = random_round(profile, new_shoe(source), source)
+    assert game.is_done and len(game.players) >= 2
+    result = game.results()
+    meter_change = result.details["meter_after"] - result.details["meter_before"]
+    players = sum((result.net(seat) for seat in result.seats()), Fraction(0))
+    assert players + result.details["house_net"] + meter_change == 0
+    assert replay(game.events).events == game.events

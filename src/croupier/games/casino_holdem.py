@@ -99,7 +99,7 @@ from croupier.games.events import (
 )
 from croupier.hands.poker import CATEGORY_SHIFT, CODE_OF_CATEGORY, HandValue, evaluate
 from croupier.money import json_number, parse_amount
-from croupier.randomness import RandomSource
+from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.casino_holdem import (
     AnteWhenDealerDoesNotQualify,
     CasinoHoldemRules,
@@ -607,6 +607,35 @@ class CasinoHoldemRound(GameRound):
 def new_shoe(source: RandomSource) -> Shoe:
     """Art. 7 a-b: one deck shuffled completely and at random, then cut, for every game."""
     return Shoe.shuffled(1, source)
+
+
+def random_round(
+    profile: CasinoHoldemRules,
+    shoe: Shoe,
+    source: RandomSource,
+    *,
+    new_shoe: bool = True,
+    most_ante: int = 100,
+    meter: Fraction | int | None = None,
+) -> CasinoHoldemRound:
+    """A game with random zones (at least ``min_players``), Antes, progressive bets and
+    call/fold decisions, every choice drawn from ``source`` and taken from
+    ``legal_actions()`` (benchmarks, property tests). ``new_shoe`` is accepted for the
+    benchmark's common signature: every Casino Hold'em game is dealt from a fresh deck."""
+    game = CasinoHoldemRound(profile, shoe, meter=meter)
+    zones = list(range(1, profile.zones + 1))
+    seated = [zone for zone in zones if uniform_below(source, 2)]
+    while len(seated) < profile.min_players:  # Art. 9: fill up to two players
+        seated = sorted({*seated, zones[uniform_below(source, len(zones))]})
+    top = min(most_ante, profile.ante_limits.maximum) - profile.ante_limits.minimum + 1
+    for zone in seated:
+        game.place_bet(zone, ANTE, profile.ante_limits.minimum + uniform_below(source, top))
+        if uniform_below(source, 2):
+            game.place_bet(zone, PROGRESSIVE, profile.progressive.bet)
+    game.deal()
+    while (decision := game.pending()) is not None:
+        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    return game
 
 
 def stacked_deck(
