@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from croupier.cards import Card
+from croupier.cards import FULL_DECK, Card
 from croupier.errors import NotationError
 from croupier.rules.casino_holdem import PokerCategory
 
@@ -241,25 +241,31 @@ class HandValue:
         return f"{self.category.value} ({' '.join(str(card) for card in self.best_five)})"
 
 
-def _indices(cards: Sequence[Card]) -> npt.NDArray[np.int64]:
-    if not 5 <= len(cards) <= 7:
-        raise NotationError(f"a poker hand has 5 to 7 cards, not {len(cards)}")
-    if len(set(cards)) != len(cards):
+INDEX_OF_CARD: dict[Card, int] = {card: index for index, card in enumerate(FULL_DECK)}
+"""``Card.index`` looked up rather than computed: the Python API's hot path."""
+
+
+def _indices(cards: Sequence[Card]) -> list[int]:
+    indices = [INDEX_OF_CARD[card] for card in cards]
+    if not 5 <= len(indices) <= 7:
+        raise NotationError(f"a poker hand has 5 to 7 cards, not {len(indices)}")
+    if len(set(indices)) != len(indices):
         raise NotationError(
             f"a poker hand holds each card once: {' '.join(str(card) for card in cards)}"
         )
-    return np.array([card.index for card in cards], dtype=np.int64)
+    return indices
 
 
 def strength(cards: Sequence[Card]) -> int:
     """The strength of the best five of ``cards``."""
-    return int(strength_of(_indices(cards)))
+    return int(strength_of(np.array(_indices(cards), dtype=np.int64)))
 
 
 def evaluate(cards: Sequence[Card]) -> HandValue:
     """The best five of 5 to 7 cards (Arts. 10-11)."""
-    value = int(strength_of(_indices(cards)))
-    return HandValue(category_of(value), value, _best_five(cards, value))
+    indices = _indices(cards)
+    value = int(strength_of(np.array(indices, dtype=np.int64)))
+    return HandValue(category_of(value), value, _best_five(indices, value))
 
 
 def compare(first: Sequence[Card], second: Sequence[Card]) -> int:
@@ -279,40 +285,35 @@ def evaluate_many(indices: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     return result
 
 
-def _ranks_in(value: int) -> list[int]:
-    return [(value >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
-
-
-def _best_five(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
+def _best_five(indices: list[int], value: int) -> tuple[Card, ...]:
     """The five cards a strength stands for, best-first in the order Art. 11 reads them."""
     code = value >> CATEGORY_SHIFT
-    ranks = _ranks_in(value)
-    by_rank: dict[int, list[Card]] = {}
-    for card in sorted(cards, key=lambda card: card.index):
-        by_rank.setdefault(card.rank.value - 2, []).append(card)
+    ranks = [(value >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
+    ordered = sorted(indices)
+    if code in (FLUSH, STRAIGHT_FLUSH, ROYAL_FLUSH):
+        suits = [index & 3 for index in ordered]
+        flush_suit = max(suits, key=suits.count)
+        ordered = [index for index in ordered if index & 3 == flush_suit]
     if code in (STRAIGHT, STRAIGHT_FLUSH, ROYAL_FLUSH):
         high = ranks[0]
         wanted = [high - step for step in range(5)] if high > 3 else [3, 2, 1, 0, ACE]
     else:
-        counts = {
-            FOUR_OF_A_KIND: (4, 1),
-            FULL_HOUSE: (3, 2),
-            THREE_OF_A_KIND: (3, 1, 1),
-            TWO_PAIR: (2, 2, 1),
-            PAIR: (2, 1, 1, 1),
-        }.get(code, (1, 1, 1, 1, 1))
-        wanted = [rank for rank, count in zip(ranks, counts, strict=False) for _ in range(count)]
-    if code in (FLUSH, STRAIGHT_FLUSH, ROYAL_FLUSH):
-        suits = [card.suit for card in cards]
-        flush_suit = max(set(suits), key=suits.count)
-        by_rank = {
-            rank: [card for card in group if card.suit == flush_suit]
-            for rank, group in by_rank.items()
-        }
-    chosen: list[Card] = []
-    used: dict[int, int] = {}
-    for rank in wanted:
-        position = used.get(rank, 0)
-        chosen.append(by_rank[rank][position])
-        used[rank] = position + 1
-    return tuple(chosen)
+        wanted = [
+            rank
+            for rank, count in zip(ranks, GROUP_SIZES.get(code, (1, 1, 1, 1, 1)), strict=False)
+            for _ in range(count)
+        ]
+    by_rank: dict[int, list[int]] = {}
+    for index in ordered:
+        by_rank.setdefault(index >> 2, []).append(index)
+    return tuple(FULL_DECK[by_rank[rank].pop(0)] for rank in wanted)
+
+
+GROUP_SIZES = {
+    FOUR_OF_A_KIND: (4, 1),
+    FULL_HOUSE: (3, 2),
+    THREE_OF_A_KIND: (3, 1, 1),
+    TWO_PAIR: (2, 2, 1),
+    PAIR: (2, 1, 1, 1),
+}
+"""How many cards of each rank in the strength a class's five cards hold."""
