@@ -97,7 +97,14 @@ from croupier.games.events import (
     Settled,
     event,
 )
-from croupier.hands.poker import CATEGORY_SHIFT, CODE_OF_CATEGORY, HandValue, evaluate
+from croupier.hands.poker import (
+    CATEGORY_SHIFT,
+    CODE_OF_CATEGORY,
+    HandValue,
+    category_of,
+    evaluate,
+    strength,
+)
 from croupier.money import json_number, parse_amount
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.casino_holdem import (
@@ -371,7 +378,7 @@ class CasinoHoldemRound(GameRound):
             stake = self.progressive_bets.get(seat, 0)
             if not stake:
                 continue
-            category = evaluate([*self.hole_cards[seat], *self.board]).category
+            category = category_of(strength([*self.hole_cards[seat], *self.board]))
             prize_line = progressive.paytable.get(category)
             prize = Fraction(0)
             if prize_line is not None:
@@ -485,7 +492,8 @@ class CasinoHoldemRound(GameRound):
     def _settle_caller(self, seat: int, dealer: HandValue) -> list[Event]:
         ante = self.antes[seat]
         bet = ante * self.profile.call_multiple
-        player = self.hand_of(seat)
+        player = strength([*self.hole_cards[seat], *self.board])
+        category = category_of(player)
         if not self.dealer_qualifies:  # Art. 13 g: only the Ante is paid; the Bet returns
             if (
                 self.profile.ante_when_dealer_does_not_qualify
@@ -493,15 +501,15 @@ class CasinoHoldemRound(GameRound):
             ):
                 ante_payout = Fraction(2 * ante)
             else:
-                ante_payout = self._ante_paytable_payout(ante, player.category)
+                ante_payout = self._ante_paytable_payout(ante, category)
             return self._settle(seat, ANTE, ante, ante_payout, "win") + self._settle(
                 seat, BET, bet, Fraction(bet), "push"
             )
-        if player > dealer:
+        if player > dealer.strength:
             return self._settle(
-                seat, ANTE, ante, self._ante_paytable_payout(ante, player.category), "win"
+                seat, ANTE, ante, self._ante_paytable_payout(ante, category), "win"
             ) + self._settle(seat, BET, bet, self.profile.call_pays.payout(bet), "win")
-        if player < dealer:
+        if player < dealer.strength:
             return self._settle(seat, ANTE, ante, Fraction(0), "lose") + self._settle(
                 seat, BET, bet, Fraction(0), "lose"
             )
