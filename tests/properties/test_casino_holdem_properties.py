@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from croupier.cards import Card
+from croupier.errors import CroupierError
 from croupier.games.base import Action
 from croupier.games.casino_holdem import (
     CasinoHoldemRound,
@@ -156,3 +157,42 @@ def test_random_rounds_are_legal_and_conserve(seed: bytes) -> None:
     players = sum((result.net(seat) for seat in result.seats()), Fraction(0))
     assert players + result.details["house_net"] + meter_change == 0
     assert replay(game.events).events == game.events
+
+
+@given(
+    st.binary(min_size=1, max_size=8),
+    st.lists(
+        st.tuples(
+            st.integers(0, 8),
+            st.sampled_from(["call", "fold", "raise", "check", "call 5", "bet:ante", "deal"]),
+        ),
+        max_size=40,
+    ),
+)
+def test_r12_every_illegal_step_is_refused_and_changes_nothing(
+    seed: bytes, steps: list[tuple[int, str]]
+) -> None:
+    """R12: out of turn, unknown actions, bets after the deal, a second deal: refused, and
+    the record is exactly what it was."""
+    profile = PROFILES[1]
+    assert isinstance(profile, CasinoHoldemRules)
+    game = CasinoHoldemRound(profile, new_shoe(SeededRandomSource(seed)))
+    game.place_bet(2, "ante", 5)
+    game.place_bet(6, "ante", 5)
+    game.deal()
+    for seat, step in steps:
+        before = list(game.events)
+        decision = game.pending()
+        try:
+            if step == "deal":
+                game.deal()
+            elif step.startswith("bet:"):
+                game.place_bet(seat, step[4:], 5)
+            else:
+                game.act(seat, Action.parse(step))
+        except CroupierError:
+            assert game.events == before
+            continue
+        assert decision is not None and decision.seat == seat
+        assert step in ("call", "fold")
+    assert all(game.can_act(d.seat, a) for d in [game.pending()] if d for a in d.legal)
