@@ -1,1 +1,1 @@
-"""Hand values of each game: blackjack totals, baccarat points, the poker evaluator."""
+"""Hand evaluation shared by the engines, the analysis and the simulator."""
