@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ from croupier.games.casino_holdem import (
     replay,
 )
 from croupier.games.events import CardDrawn, Event, Settled
-from croupier.randomness import SeededRandomSource
+from croupier.randomness import SeededRandomSource, SystemRandomSource
 from croupier.rules.casino_holdem import CasinoHoldemRules
 from croupier.rules.registry import load_profile_of
 
@@ -196,3 +197,37 @@ def test_r12_every_illegal_step_is_refused_and_changes_nothing(
         assert decision is not None and decision.seat == seat
         assert step in ("call", "fold")
     assert all(game.can_act(d.seat, a) for d in [game.pending()] if d for a in d.legal)
+
+
+def play_live_rounds(count: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R1, the run half: live games (the OS source shuffles and decides) with ``random`` and
+    ``numpy.random`` patched to raise."""
+    import random
+
+    import numpy as np
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a live Casino Hold'em game used random or numpy.random")
+
+    for name in ("random", "randrange", "randint", "getrandbits", "shuffle", "choice", "seed"):
+        monkeypatch.setattr(random, name, refuse)
+    for name in ("random", "randint", "shuffle", "permutation", "default_rng", "seed"):
+        monkeypatch.setattr(np.random, name, refuse)
+    source = SystemRandomSource()
+    meter = None
+    for _ in range(count):
+        for profile in PROFILES:
+            assert isinstance(profile, CasinoHoldemRules)
+            game = random_round(profile, new_shoe(source), source, meter=meter)
+            assert game.is_done
+            meter = game.meter
+
+
+def test_r1_live_games_never_touch_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    play_live_rounds(500, monkeypatch)
+
+
+@pytest.mark.slow
+def test_r1_ten_thousand_live_games_never_touch_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RELIABILITY.md R1: "a run of 10k rounds of each game ... patched to raise"."""
+    play_live_rounds(10_000, monkeypatch)
