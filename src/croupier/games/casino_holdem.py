@@ -578,6 +578,11 @@ class CasinoHoldemRound(GameRound):
                         if zone == seat
                         else len(self.hole_cards.get(zone, ())) * ["??"]
                     ),
+                    "hand": (
+                        self.hand_of(zone).category.value
+                        if zone == seat and zone in self.hole_cards
+                        else None
+                    ),
                     "decision": str(self.decisions[zone]) if zone in self.decisions else None,
                 }
                 for zone in sorted(set(self.antes) | set(self.progressive_bets))

@@ -142,6 +142,8 @@ def test_r6_a_seat_sees_its_own_cards_only_and_the_dealers_after_the_reveal() ->
     assert shown == {2: ["??", "??"], 5: ["2c", "7d"], 7: ["??", "??"]}
     assert view["dealer"]["cards"] == ["??", "??"]
     assert view["board"] == ["3h", "4c", "8s"]
+    hands = {zone["seat"]: zone["hand"] for zone in view["zones"]}
+    assert hands == {2: None, 5: "high card", 7: None}  # its own best five, nobody else's
     text = str(view)
     for secret in ("Ah", "Kh", "9s", "9d", "Qs", "Jd", "6h", "6c", "Tc", "5d"):
         assert secret not in text
