@@ -38,7 +38,11 @@ from croupier.hands.poker import evaluate
 from croupier.money import json_number
 from croupier.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from croupier.rules.base import Profile
-from croupier.rules.casino_holdem import CasinoHoldemRules, PokerCategory
+from croupier.rules.casino_holdem import (
+    AnteWhenDealerDoesNotQualify,
+    CasinoHoldemRules,
+    PokerCategory,
+)
 
 YOU = 1
 COMPUTER = 2
@@ -105,6 +109,34 @@ def show_progressive(console: Console, events: Sequence[Event]) -> None:
             )
 
 
+def show_paytables(console: Console, profile: CasinoHoldemRules) -> None:
+    table = Table("hand", "Ante pays", "progressive pays", title=profile.title)
+    high_card = profile.ante_paytable[PokerCategory.HIGH_CARD]
+    for category in PokerCategory:
+        prize = profile.progressive.paytable.get(category)
+        if prize is None:
+            progressive = "-"
+        elif prize.meter_share is not None:
+            progressive = f"{prize.meter_share * 100}% of the meter"
+        else:
+            progressive = f"{prize.units} units"
+        table.add_row(
+            category.value, str(profile.ante_paytable.get(category, high_card)), progressive
+        )
+    console.print(table)
+    not_qualified = (
+        "the Ante pays 1:1"
+        if profile.ante_when_dealer_does_not_qualify is AnteWhenDealerDoesNotQualify.EVEN_MONEY
+        else "the Ante pays by the table"
+    )
+    console.print(
+        f"The Bet pays {profile.call_pays}. The dealer qualifies with a "
+        f"{profile.dealer_qualifier.category.value} of "
+        f"{profile.dealer_qualifier.pair_rank_at_least}s or better; if not, {not_qualified} "
+        "and the Bet is returned. The progressive pays on your cards and the flop."
+    )
+
+
 def ask_decision(console: Console) -> Action | None:
     while True:
         try:
@@ -125,7 +157,7 @@ def play(profile: Profile, balance: int, seed: str | None) -> None:
         raise ProfileError(f"profile {profile.name!r} is not a casino-holdem profile")
     console = Console(highlight=False)
     source: RandomSource = SeededRandomSource(seed) if seed is not None else SystemRandomSource()
-    console.print(f"[bold]{profile.title}[/bold]: the dealer qualifies with a pair of 4s.")
+    show_paytables(console, profile)
     console.print(
         "A computer player sits at zone 2 (Art. 9: two players at least); it calls with a "
         "pair or better, or an Ace or King in hand."
