@@ -76,7 +76,8 @@ export function replay(record, count) {
           else if (event.purpose === "banker") table.banker.push(event.card);
         } else {
           const target = hand(event.seat, event.hand);
-          if (target.bet === null) target.bet = box(event.seat).bets.main ?? box(event.seat).bets.ante ?? null;
+          // A blackjack hand carries its own stake (splits, doubles); other games bet by zone.
+          if (target.bet === null && table.game === "blackjack") target.bet = box(event.seat).bets.main ?? null;
           target.cards.push(event.card);
         }
         break;
