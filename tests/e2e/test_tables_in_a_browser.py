@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from croupier.fairness import commitment, revealed_document
 from croupier.games.base import Action, GameRound
 from croupier.rules.registry import load_profile
 from croupier.service import engines
@@ -479,6 +480,22 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
         assert_results_shown(player, engine)
     for player, seat in ((dave, 1), (erin, 2)):
         wait_for_balance(player, CREDIT_UNITS + engine.results().net(seat))
+
+    # One deck per game (Art. 7): the shoe ended with the round and is revealed (R18). The
+    # operator sees the seed the test stacked, and the commitment published before the deal
+    # is the SHA-256 of what is now revealed.
+    profile = load_profile("casino-holdem-peru-2007")
+    revealed = revealed_document(
+        seed,
+        engines.decks(profile),
+        engines.cut_card_from_bottom(profile),
+        engines.rules_version(profile),
+    )
+    operator.go("/operator")
+    shoe_row = operator.page.locator("#operator-shoes tbody tr", has_text="Hold'em E2E").last
+    expect(shoe_row.locator("code.hash")).to_have_text(commitment(revealed))
+    shoe_row.locator("button", has_text="Show the reveal").click()
+    expect(shoe_row).to_contain_text(seed.hex())
 
 
 # --- the operator's limits: a table opened under the operator's own profile file -----------------
