@@ -430,6 +430,15 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
     wait_for_balance(carol, CREDIT_UNITS + engine.results().net(1))
     carol.screenshot("baccarat-table")
     assert_fits_the_screen(carol)
+
+    # The coup's recall names the winner and both totals, as Art. 8 decides them.
+    coup = next(event for event in engine.events if event.kind == "CoupDecided")
+    carol.page.click("#recall-link")
+    winner = {"player": "Player wins", "banker": "Banker wins", "tie": "Tie"}[coup.winner]  # type: ignore[attr-defined]
+    totals = f"Player {coup.player_total}, Banker {coup.banker_total}"  # type: ignore[attr-defined]
+    expect(carol.page.locator("#event-list")).to_contain_text(f"{winner}: {totals}.")
+    expect(carol.page.locator("#event-list li")).to_have_count(len(engine.events))
+    assert_fits_the_screen(carol)
     carol.go("/")
     assert_fits_the_screen(carol)
 

@@ -2,7 +2,7 @@
 // at each step, with first / previous / next / last (and the arrow keys).
 
 import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
-import { cardName } from "./cards.js";
+import { cardName, parseCard } from "./cards.js";
 import { drawFelt } from "./felt.js";
 import { replay } from "./replay.js";
 import { server } from "./server.js";
@@ -25,12 +25,23 @@ function describe(event) {
   if (event.result) values.result = tOr(`result.${event.result}`, event.result);
   if (event.purpose) values.purpose = tOr(`purpose.${event.purpose}`, event.purpose);
   if (event.game) values.game = tOr(`game.${event.game}`, event.game);
+  if (event.winner) values.winner = tOr(`baccarat.won.${event.winner}`, event.winner);
+  if (event.meter !== undefined) values.meter = money(event.meter);
+  if (event.category) values.category = tOr(`poker.${event.category}`, event.category);
+  if (event.kind === "DealerRevealed") {
+    values.hand = tOr(`poker.${event.hand}`, event.hand);
+    values.qualifies = t(event.qualifies ? "holdem.qualifies" : "holdem.does_not_qualify");
+  }
   if (event.action) {
     const [name, amount] = String(event.action).split(" ");
     values.action = amount === undefined ? tOr(`action.${name}`, name) : t("action.with_amount", { action: tOr(`action.${name}`, name), amount: money(amount) });
   }
   let key = `event.${event.kind}`;
   if (event.kind === "CardDrawn" && (event.seat === undefined || event.seat === null)) key = "event.CardDrawn.to";
+  if (event.kind === "CardDrawn" && event.purpose === "burn") {
+    // Burnt cards stay hidden ("??") until their shoe is revealed.
+    key = parseCard(event.card) ? "event.CardDrawn.burn" : "event.CardDrawn.burn_hidden";
+  }
   const fallback = `${event.kind} ${JSON.stringify(Object.fromEntries(Object.entries(event).filter(([k]) => k !== "kind")))}`;
   return tOr(key, fallback, values);
 }

@@ -69,6 +69,8 @@ export function replay(record, count) {
         if (event.purpose === "burn") table.burns += 1;
         // Blackjack: the hole card is dealt face down and shown when the dealer turns it.
         else if (event.purpose === "hole") table.dealerHidden = 1;
+        // Casino Hold'em: the dealer's two cards stay face down until the reveal.
+        else if (event.purpose === "dealer" && table.game === "casino-holdem") table.dealerHidden += 1;
         else if (event.purpose === "dealer") table.dealer.push(event.card);
         else if (BOARD_PURPOSES.has(event.purpose)) table.board.push(event.card);
         else if (event.seat === undefined || event.seat === null) {
@@ -92,6 +94,12 @@ export function replay(record, count) {
         }
         break;
       }
+      case "DealerRevealed":
+        table.dealer = [...event.cards];
+        table.dealerHidden = 0;
+        table.dealerHand = event.hand;
+        table.dealerQualifies = event.qualifies;
+        break;
       case "HoleCardRevealing":
         table.dealer.push(event.card);
         table.dealerHidden = 0;
@@ -117,7 +125,13 @@ export function replay(record, count) {
     view.banker = { cards: table.banker, total: baccaratTotal(table.banker) };
     if (table.winner) view.winner = table.winner;
   } else {
-    view.dealer = { cards: table.dealer, hidden: table.dealerHidden, total: table.game === "blackjack" && table.dealer.length ? blackjackTotal(table.dealer) : null };
+    view.dealer = {
+      cards: table.dealer,
+      hidden: table.dealerHidden,
+      total: table.game === "blackjack" && table.dealer.length ? blackjackTotal(table.dealer) : null,
+      hand: table.dealerHand ?? null,
+      qualifies: table.dealerQualifies ?? null,
+    };
     if (table.board.length || table.game === "casino-holdem") view.board = table.board;
   }
   return view;

@@ -373,7 +373,9 @@ async function run(request) {
   clearNotice();
   try {
     await request();
-    await refresh();
+    // With the socket open, the change comes over it, in order; an HTTP snapshot could
+    // arrive after a newer pushed one and draw the table as it was.
+    if (!socketOpen) await refresh();
   } catch (error) {
     reportError(error);
     if (error instanceof ApiError && error.status === 401) location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
@@ -399,11 +401,13 @@ byId("bet-form").addEventListener("submit", (event) => {
     for (const key of SEAT_LISTS) {
       const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === bet.seat);
       if (entry?.bets?.[bet.wager] !== undefined) return Number(entry.bets[bet.wager]);
+      if (typeof entry?.[bet.wager] === "number") return entry[bet.wager]; // Casino Hold'em zones
     }
     return 0;
   };
-  // A wager of 0 withdraws one already placed; a 0 never placed is no wager (RULES.md §6).
-  const wanted = bets.filter((bet) => Number(bet.text || "0") > 0 || placed(bet) > 0);
+  // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
+  // and a 0 never placed is no wager (RULES.md §6).
+  const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
   run(async () => {
     for (const bet of wanted) await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
   });
@@ -425,6 +429,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 let retry = 0;
+let socketOpen = false;
 
 function setConnection(kind) {
   const element = byId("connection");
@@ -437,6 +442,7 @@ function connect() {
   const socket = new WebSocket(server.tableSocketUrl(tableId, session.token));
   socket.addEventListener("open", () => {
     retry = 0;
+    socketOpen = true;
     setConnection("connected");
   });
   socket.addEventListener("message", (event) => {
@@ -449,6 +455,7 @@ function connect() {
     if (message.type === "state") absorb(message);
   });
   socket.addEventListener("close", (event) => {
+    socketOpen = false;
     if (event.code === 4401) {
       session.end();
       location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
