@@ -28,7 +28,10 @@ def main() -> None:
     from install_browser import install_browser  # Chromium for tests/e2e (browser marker)
 
     install_browser()
-    run(sys.executable, "-m", "pytest", *sys.argv[1:])
+    # Slow checks (full-size load tests and long simulations) run from benchmarks/slow_checks.py;
+    # the suite runs their short forms. Pass your own -m to choose otherwise.
+    selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]
+    run(sys.executable, "-m", "pytest", *selection, *sys.argv[1:])
 
 
 if __name__ == "__main__":
