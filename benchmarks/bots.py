@@ -149,6 +149,8 @@ class Bot:
     wager: str
     stake: int = 1
     bold: bool = False
+    think: float = 0.0
+    """Seconds a player takes before each move (uniform in 0.5x..1.5x): 0 is a stress test."""
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     rounds_bet: set[int] = field(default_factory=set)
@@ -166,6 +168,10 @@ class Bot:
             answer = await self._post(client, f"/tables/{self.table}/seats/{seat}", {})
             answer.raise_for_status()
 
+    async def _think(self) -> None:
+        if self.think:
+            await asyncio.sleep(self.think * (0.5 + (time.perf_counter_ns() % 1000) / 1000))
+
     async def on_state(
         self, client: httpx.AsyncClient, state: dict[str, Any], rounds_left: int
     ) -> None:
@@ -176,6 +182,7 @@ class Bot:
             and rounds_left > 0
         ):
             self.rounds_bet.add(current["id"])
+            await self._think()
             for seat in self.seats:
                 answer = await self._post(
                     client,
@@ -189,6 +196,7 @@ class Bot:
                 self.errors.append(f"ready: {answer.status_code} {answer.text}")
         pending = current.get("pending")
         if current["status"] == "playing" and pending and pending["seat"] in self.seats:
+            await self._think()
             action = pending["legal"][0] if self.bold else pending["default"]
             answer = await self._post(
                 client, f"/tables/{self.table}/actions", {"seat": pending["seat"], "action": action}

@@ -120,6 +120,20 @@ def report(figures: dict[str, Any]) -> str:
     )
 
 
+def fresh_postgres_schema() -> str:
+    """A new schema on the test PostgreSQL server (see tools/pg_cluster.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import psycopg
+
+    import pg_cluster
+
+    base = pg_cluster.server_url()
+    schema = f"load_{time.time_ns()}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    return pg_cluster.sqlalchemy_url(base, schema)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=105)
@@ -134,7 +148,10 @@ def main() -> None:
 
     profiles = arguments.profiles.split(",") if arguments.profiles else playable_profiles()
     with tempfile.TemporaryDirectory() as folder:
-        server = ServerProcess(arguments.database or f"sqlite:///{folder}/load.sqlite")
+        database = arguments.database or f"sqlite:///{folder}/load.sqlite"
+        if database == "postgresql":
+            database = fresh_postgres_schema()
+        server = ServerProcess(database)
         server.start("--betting-seconds", "30", "--decision-seconds", "30")
         try:
             figures = asyncio.run(
@@ -144,6 +161,7 @@ def main() -> None:
             )
         finally:
             server.stop()
+    print(f"database: {database.split('?')[0]}, think time {arguments.think} s")
     print(report(figures))
     for error in figures["errors"][:10]:
         print("  error:", error)

@@ -49,7 +49,12 @@ def start(settings: Settings) -> Server:
     """Open the database, migrate it, and bring every table back (R10, R11)."""
     engine = make_engine(settings.database_url)
     upgrade(engine)
-    uow = UnitOfWork(engine, settings.clock)
+    read_engine = (
+        make_engine(settings.database_url, read_only=True)
+        if settings.database_url.startswith("sqlite")
+        else None
+    )
+    uow = UnitOfWork(engine, settings.clock, read_engine=read_engine)
     broadcaster = InProcessBroadcaster()
     casino = Casino(uow, settings.clock, broadcaster)
     now = settings.clock.now()
@@ -93,7 +98,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         finally:
             stop.set()
             ticker.join(timeout=2)
-            running.uow.engine.dispose()
+            running.uow.dispose()
 
     app = FastAPI(title="croupier", version="1", lifespan=lifespan)
     if server is not None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 
-from croupier.service.accounts import Principal, authenticate
+from croupier.service.accounts import Principal, authenticate, needs_touch
 from croupier.service.broadcast import InProcessBroadcaster
 from croupier.service.clock import Clock, SystemClock
 from croupier.service.errors import Forbidden, RequestError
@@ -54,8 +54,11 @@ def bearer(authorization: str | None) -> str | None:
 
 def caller(server: ServerDep, authorization: Annotated[str | None, Header()] = None) -> Principal:
     token = bearer(authorization)
-    clock = server.settings.clock
-    return server.uow.run(lambda session: authenticate(session, token, clock.now()))
+    now = server.settings.clock.now()
+    # Most requests only read the session; the write (activity, idle end) is rare (R16).
+    if server.uow.read(lambda session: needs_touch(session, token, now)):
+        return server.uow.run(lambda session: authenticate(session, token, now))
+    return server.uow.read(lambda session: authenticate(session, token, now))
 
 
 Caller = Annotated[Principal, Depends(caller)]

@@ -130,6 +130,16 @@ def sign_in(
     return _new_session(session, user.id, now), Principal(user.id, user.username, user.role)
 
 
+def needs_touch(session: Session, token: str | None, now: float) -> bool:
+    """Whether authenticating ``token`` now writes (ends an idle session or notes activity)."""
+    if not token:
+        return False
+    last_seen = session.scalar(
+        select(SessionRecord.last_seen_at).where(SessionRecord.token_hash == token_hash(token))
+    )
+    return last_seen is not None and now - last_seen > TOUCH_EVERY_SECONDS
+
+
 def authenticate(session: Session, token: str | None, now: float) -> Principal:
     """The caller of a bearer token; an unknown, ended or idle session is refused (R16)."""
     if not token:

@@ -18,8 +18,12 @@ from sqlalchemy import Engine, create_engine, event
 DEFAULT_URL = "sqlite:///croupier.sqlite"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with the connection settings the ledger needs."""
+def make_engine(url: str, *, read_only: bool = False) -> Engine:
+    """An engine for ``url`` with the connection settings the ledger needs.
+
+    On SQLite a writer's transaction begins IMMEDIATE (it takes the write lock at once);
+    a ``read_only`` engine's transactions begin DEFERRED: in WAL mode readers never wait.
+    """
     if url.startswith("sqlite"):
         engine = create_engine(
             url,
@@ -42,7 +46,7 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin(connection: Any) -> None:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)

@@ -102,14 +102,23 @@ def shoe_order(profile: Profile, seed: bytes) -> list[str]:
     return [str(card) for card in shoe.peek_order()]
 
 
-def new_round(profile: Profile, shoe: Shoe) -> GameRound:
+def has_meter(profile: Profile) -> bool:
+    """A game with a progressive meter (Casino Hold'em) takes it as ``meter=``."""
+    return "meter" in inspect.signature(round_class(profile)).parameters
+
+
+def new_round(profile: Profile, shoe: Shoe, meter: Fraction | None = None) -> GameRound:
     """A round dealt from ``shoe``. The first round of a shoe runs the game's new-shoe
-    procedure (its burns), which the games take as ``new_shoe=True``."""
+    procedure (its burns), which the games take as ``new_shoe=True``; a game with a
+    progressive meter starts from ``meter`` (``None``: the profile's seed)."""
     cls: Any = round_class(profile)
-    is_new_shoe = shoe.position == 0
-    if "new_shoe" in inspect.signature(cls).parameters:
-        return cls(profile, shoe, new_shoe=is_new_shoe)  # type: ignore[no-any-return]
-    return cls(profile, shoe)  # type: ignore[no-any-return]
+    parameters = inspect.signature(cls).parameters
+    options: dict[str, Any] = {}
+    if "new_shoe" in parameters:
+        options["new_shoe"] = shoe.position == 0
+    if "meter" in parameters:
+        options["meter"] = meter
+    return cls(profile, shoe, **options)  # type: ignore[no-any-return]
 
 
 def apply_input(game_round: GameRound, step: dict[str, Any]) -> Sequence[Event]:

@@ -34,7 +34,7 @@ from croupier.fairness import commitment, revealed_document
 from croupier.games.base import Action, GameRound
 from croupier.games.events import Event, RoundVoided
 from croupier.ledger import book
-from croupier.ledger.postings import Leg, bet_legs, settlement_legs, to_minor
+from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
 from croupier.money import parse_amount
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
@@ -214,7 +214,7 @@ class Casino:
             shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex)).shoe
             while shoe.position < current.start_position:
                 shoe.draw()
-            game_round = engines.new_round(live.profile, shoe)
+            game_round = engines.new_round(live.profile, shoe, self._meter(session, live))
             for step in current.inputs:
                 engines.apply_input(game_round, step)
             if _events_json(game_round.events) != current.events:
@@ -367,7 +367,7 @@ class Casino:
         assert live.shoe is not None
         version = engines.rules_version(live.profile)
         start_position = live.shoe.position  # before the new-shoe procedure's burns
-        game_round = engines.new_round(live.profile, live.shoe)
+        game_round = engines.new_round(live.profile, live.shoe, self._meter(session, live))
         record = RoundRecord(
             table_id=live.id,
             shoe_id=live.shoe_id,
@@ -385,6 +385,17 @@ class Casino:
         session.flush()
         live.round_id, live.round, live.status = record.id, game_round, "betting"
         live.deadline, live.ready, live.held = None, set(), {}
+
+    def _jackpot(self, session: Session, live: LiveTable) -> int:
+        return book.open_account(session, "jackpot", f"table:{live.id}")
+
+    def _meter(self, session: Session, live: LiveTable) -> Fraction | None:
+        """The progressive meter as the jackpot account holds it; ``None`` before the house
+        first seeds it (the engine then opens at the profile's seed)."""
+        if not engines.has_meter(live.profile):
+            return None
+        held = book.balance(session, self._jackpot(session, live))
+        return Fraction(held, MINOR_PER_UNIT) if held else None
 
     def _record(self, session: Session, live: LiveTable) -> RoundRecord:
         record = session.get(RoundRecord, live.round_id)
@@ -453,7 +464,15 @@ class Casino:
         held_total = sum(value["minor"] for value in live.held.values())
         held_total += self._settle_back_bets(session, live, results, payouts)
         house = book.open_account(session, *book.HOUSE, may_go_negative=True)
-        legs = settlement_legs(escrow=live.escrow, house=house, held=held_total, payouts=payouts)
+        legs = list(
+            settlement_legs(escrow=live.escrow, house=house, held=held_total, payouts=payouts)
+        )
+        if "meter_after" in results.details:
+            # The meter's change (fed by stakes, paid out by prizes, reseeded by the house)
+            # moves between the house and the table's jackpot account.
+            jackpot = self._jackpot(session, live)
+            change = to_minor(results.details["meter_after"]) - book.balance(session, jackpot)
+            legs += [Leg(jackpot, change), Leg(house, -change)]
         book.post(session, "settlement", f"round:{live.round_id}", legs, self.clock.now())
         record = self._record(session, live)
         live.status = "complete"

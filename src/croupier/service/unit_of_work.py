@@ -32,11 +32,15 @@ def _is_retryable(error: DBAPIError) -> bool:
 class UnitOfWork:
     """Runs ``work(session)`` in one transaction, committing on success."""
 
-    def __init__(self, engine: Engine, clock: Clock, attempts: int = 8) -> None:
+    def __init__(
+        self, engine: Engine, clock: Clock, attempts: int = 8, read_engine: Engine | None = None
+    ) -> None:
         self.engine = engine
+        self.read_engine = read_engine or engine
         self.clock = clock
         self.attempts = attempts
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def run(self, work: Callable[[Session], T]) -> T:
         for attempt in range(self.attempts):
@@ -53,5 +57,11 @@ class UnitOfWork:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def read(self, work: Callable[[Session], T]) -> T:
-        with self._sessions() as session:
+        """``work`` in a transaction that is rolled back: for reads only."""
+        with self._read_sessions() as session:
             return work(session)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        if self.read_engine is not self.engine:
+            self.read_engine.dispose()
