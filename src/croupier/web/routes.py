@@ -35,7 +35,7 @@ templates = Jinja2Templates(directory=HERE / "templates")
 # Scripts only from our own origin and no inline script; the catalogue travels as JSON data.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 
 router = APIRouter(include_in_schema=False)
