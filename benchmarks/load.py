@@ -37,7 +37,13 @@ from bots import (
 
 
 async def run_load(
-    base_url: str, players: int, tables: int, rounds: int, profiles: list[str]
+    base_url: str,
+    players: int,
+    tables: int,
+    rounds: int,
+    profiles: list[str],
+    *,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     from croupier.rules.registry import load_profile
     from croupier.service.engines import engines_minimum, seat_count
@@ -56,7 +62,15 @@ async def run_load(
                 token = await new_player(client, name, 10_000_000)
                 wager = WAGERS[profile.game]
                 bots.append(
-                    Bot(name, token, table, [seat], wager, stake=engines_minimum(profile, wager))
+                    Bot(
+                        name,
+                        token,
+                        table,
+                        [seat],
+                        wager,
+                        stake=engines_minimum(profile, wager),
+                        think=think,
+                    )
                 )
             bots_by_table.append(bots)
     reference_before = await reference_latency(base_url, 200)
@@ -143,6 +157,9 @@ def main() -> None:
     parser.add_argument(
         "--profiles", default=None, help="comma-separated; default: every playable one"
     )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds before each move (0: a stress test)"
+    )
     arguments = parser.parse_args()
     from croupier.server.app import playable_profiles
 
@@ -151,14 +168,22 @@ def main() -> None:
         database = arguments.database or f"sqlite:///{folder}/load.sqlite"
         if database == "postgresql":
             database = fresh_postgres_schema()
-        server = ServerProcess(database)
+        server = ServerProcess(database, log_path=Path(folder) / "serve.log")
         server.start("--betting-seconds", "30", "--decision-seconds", "30")
         try:
             figures = asyncio.run(
                 run_load(
-                    server.url, arguments.players, arguments.tables, arguments.rounds, profiles
+                    server.url,
+                    arguments.players,
+                    arguments.tables,
+                    arguments.rounds,
+                    profiles,
+                    think=arguments.think,
                 )
             )
+        except Exception:
+            print((Path(folder) / "serve.log").read_text()[-3000:])
+            raise
         finally:
             server.stop()
     print(f"database: {database.split('?')[0]}, think time {arguments.think} s")

@@ -10,6 +10,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -51,3 +52,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def api(database_url: str) -> Iterator[Api]:
     yield from make_api(database_url)
+
+
+@pytest.fixture
+def database_url_for(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A factory of fresh databases by kind, for tests that choose their own parameters."""
+
+    def make(kind: str) -> Iterator[str]:
+        pg = request.getfixturevalue("pg_server") if kind == "postgresql" else None
+        yield from fresh_database(kind, tmp_path, pg)
+
+    return make

@@ -72,14 +72,14 @@ class Watcher:
 def test_no_payload_to_any_player_holds_a_card_they_may_not_see(api: Api, tmp_path: Path) -> None:
     profiles = profiles_under_test(tmp_path)
     assert profiles, "no one-deck game to test with"
-    for profile in profiles:
-        table = Table(api, profile, ["ann", "ben", "cat"])
+    for number, profile in enumerate(profiles):
+        table = Table(api, profile, [f"ann{number}", f"ben{number}", f"cat{number}"])
         watcher = Watcher(api, table)
         public_so_far: set[str] = (
             set()
         )  # cards of ended rounds of the live shoe, shown at the table
         shoe = table.state()["table"]["shoe"]
-        for _round in range(12):
+        for _round in range(6):
             round_id = table.state()["round"]["id"]
             for name, token in table.tokens.items():
                 answer = api.post(
@@ -111,7 +111,7 @@ def test_no_payload_to_any_player_holds_a_card_they_may_not_see(api: Api, tmp_pa
                 assert answer.status_code == 200, answer.text
                 if table.state()["round"]["id"] == round_id:
                     watcher.check(actor, answer.json(), public_so_far)
-            recall = table.recall(round_id, "ann")
+            recall = table.recall(round_id, f"ann{number}")
             new_shoe = table.state()["table"]["shoe"]
             burns = {
                 e["card"]
@@ -121,10 +121,10 @@ def test_no_payload_to_any_player_holds_a_card_they_may_not_see(api: Api, tmp_pa
             if new_shoe == shoe:
                 assert burns <= {"??"}, "a burnt card was shown while its shoe is live"
                 public_so_far |= cards_in(recall["events"])
-                shoe_document = api.get(f"/shoes/{shoe}", table.tokens["ann"]).json()
+                shoe_document = api.get(f"/shoes/{shoe}", table.tokens[f"ann{number}"]).json()
                 assert "revealed" not in shoe_document and "seed" not in json.dumps(shoe_document)
             else:
                 shoe, public_so_far = new_shoe, set()
-        assert watcher.checked > 100
+        assert watcher.checked > 50
         assert FULL_DECK  # the regex covers the whole deck
         assert cards_in(list(FULL_DECK)) == FULL_DECK

@@ -120,7 +120,7 @@ class LedgerMachine(RuleBasedStateMachine):
         self.folder.cleanup()
 
 
-LedgerMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=20, deadline=None)
+LedgerMachine.TestCase.settings = settings(max_examples=15, stateful_step_count=20, deadline=None)
 test_r9_ledger_invariants_hold_through_any_sequence = LedgerMachine.TestCase
 
 

@@ -54,7 +54,7 @@ def allowed(pending: dict[str, Any], text: str) -> bool:
 
 
 @settings(
-    max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     profile=st.sampled_from(PROFILES),

@@ -125,12 +125,11 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         await websocket.accept()
 
         def snapshot() -> dict[str, object]:
-            with live.lock:
-                return {"type": "state", **running.casino.snapshot(live, who)}
+            return {"type": "state", **running.casino.snapshot(live, who)}
 
         async with running.broadcaster.subscribe(table_id) as changes:
             try:
-                await websocket.send_json(await asyncio.to_thread(snapshot))
+                await websocket.send_json(snapshot())
                 receiving = asyncio.ensure_future(websocket.receive_text())
                 while True:
                     waiting = asyncio.ensure_future(changes.get())
@@ -143,7 +142,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
                     if waiting in done:
                         while not changes.empty():
                             changes.get_nowait()
-                        await websocket.send_json(await asyncio.to_thread(snapshot))
+                        await websocket.send_json(snapshot())
                     else:
                         waiting.cancel()
             except (WebSocketDisconnect, RuntimeError):

@@ -223,9 +223,7 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}")
 def table_state(*, server: ServerDep, who: Caller, table_id: int) -> dict[str, Any]:
-    live = server.casino.table(table_id)
-    with live.lock:
-        return server.casino.snapshot(live, who)
+    return server.casino.snapshot(server.casino.table(table_id), who)
 
 
 @router.post("/tables/{table_id}/seats/{seat}")

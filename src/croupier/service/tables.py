@@ -75,6 +75,8 @@ class LiveTable:
     held: dict[int, dict[str, int]] = field(default_factory=dict)
     """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
     lock: threading.RLock = field(default_factory=threading.RLock)
+    published: dict[str, Any] | None = None
+    """The table as of its last commit, for readers (see ``Casino.snapshot``)."""
 
     @property
     def game_round(self) -> GameRound:
@@ -150,6 +152,7 @@ class Casino:
         )
         self._new_shoe(session, live)
         self._new_round(session, live)
+        live.published = self._publishable(live)
         self.tables[live.id] = live
         return live
 
@@ -188,6 +191,7 @@ class Casino:
         for user in session.scalars(select(User).where(User.id.in_(live.seats.values()))):
             self.usernames[user.id] = user.username
         notes = self._restore_round(session, live, resuming=True)
+        live.published = self._publishable(live)
         self.tables[live.id] = live
         return notes
 
@@ -279,7 +283,9 @@ class Casino:
                 # A refusal before anything changed needs no rebuild (most bad requests).
                 if self._fingerprint(live) != before:
                     self.reload(table_id)
+                    self.publish(live)
                 raise
+            live.published = self._publishable(live)
         self.broadcaster.publish(table_id)
         return result
 
@@ -540,7 +546,7 @@ class Casino:
             )
         if seat in live.seats:
             if live.seats[seat] == who.user_id:
-                return self.snapshot(live, who)
+                return self.snapshot(live, who, fresh=True)
             raise Conflict(f"seat {seat} is taken")
         mine = [s for s, user in live.seats.items() if user == who.user_id]
         if len(mine) >= engines.seats_per_player(live.profile):
@@ -552,7 +558,7 @@ class Casino:
         record = session.get(GameTable, live.id)
         assert record is not None
         record.seats = {str(s): u for s, u in live.seats.items()}
-        return self.snapshot(live, who)
+        return self.snapshot(live, who, fresh=True)
 
     def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
         if live.seats.get(seat) != who.user_id:
@@ -563,7 +569,7 @@ class Casino:
         record = session.get(GameTable, live.id)
         assert record is not None
         record.seats = {str(s): u for s, u in live.seats.items()}
-        return self.snapshot(live, who)
+        return self.snapshot(live, who, fresh=True)
 
     def _own_seat(self, live: LiveTable, who: Principal, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -764,12 +770,34 @@ class Casino:
                 self._apply(session, live, decision.seat, str(decision.default), timeout=True)
 
     # --- what clients see ---------------------------------------------------------------
-    def snapshot(self, live: LiveTable, who: Principal | None) -> dict[str, Any]:
-        """The table as ``who`` may see it now: public state and their own seats' views (R6)."""
+    def snapshot(
+        self, live: LiveTable, who: Principal | None, *, fresh: bool = False
+    ) -> dict[str, Any]:
+        """The table as ``who`` may see it now: public state and their own seats' views (R6).
+
+        Built from ``published``, the table as it stood at its last commit, so that readers
+        (the WebSocket pushes, GET) never wait on a command holding the table's lock.
+        """
+        published = self._publishable(live) if fresh or live.published is None else live.published
+        mine = sorted(
+            s for s, u in published["owners"].items() if who is not None and u == who.user_id
+        )
+        views = published["views"]
+        return {
+            "table": published["table"],
+            "round": {
+                **published["round"],
+                "mine": {str(seat): views[seat] for seat in mine if seat in views},
+            },
+        }
+
+    def _publishable(self, live: LiveTable) -> dict[str, Any]:
+        """Everything any client may be shown, computed once per change (under the lock)."""
         game_round = live.game_round
         decision = game_round.pending() if live.status == "playing" else None
-        mine = sorted(s for s, u in live.seats.items() if who is not None and u == who.user_id)
         return {
+            "owners": dict(live.seats),
+            "views": {seat: game_round.view(seat) for seat in sorted(live.seats)},
             "table": {
                 "id": live.id,
                 "name": live.name,
@@ -796,6 +824,11 @@ class Casino:
                     "default": str(decision.default),
                 },
                 "public": game_round.view(None),
-                "mine": {str(seat): game_round.view(seat) for seat in mine},
             },
         }
+
+    def publish(self, live: LiveTable) -> None:
+        """Freeze the table's committed state for readers, and tell the subscribers."""
+        with live.lock:
+            live.published = self._publishable(live)
+        self.broadcaster.publish(live.id)
