@@ -540,3 +540,14 @@ def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
     box_bet = frank.page.locator("input[name='1:main']")
     expect(box_bet).to_have_value("5")
     expect(box_bet).to_have_attribute("max", "500")
+
+    # Frank signs out, and signs in again (in Spanish, as his browser asks) to his seat.
+    frank.page.click("#sign-out")
+    frank.page.wait_for_url(re.compile(r"/sign-in"))
+    expect(frank.page.locator("h1")).to_have_text("Entrar")
+    frank.page.fill("input[name=username]", frank.name)
+    frank.page.fill("input[name=password]", PASSWORD)
+    frank.page.click("#sign-in-form button[type=submit]")
+    frank.page.wait_for_url(frank.base + "/")
+    frank.go(f"/table/{table_id}")
+    expect(frank.page.locator("li[data-seat='1']")).to_have_class(re.compile(r"\bmine\b"))
