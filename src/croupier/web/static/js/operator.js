@@ -95,7 +95,7 @@ function accountRow(name, balance, players, tables) {
   const owner = name.slice(colon + 1);
   let who = owner;
   if (kind === "wallet") who = players.get(owner) ?? owner;
-  if (kind === "escrow" && owner.startsWith("table:")) who = tables.get(owner.slice(6)) ?? owner;
+  if (owner.startsWith("table:")) who = tables.get(owner.slice(6)) ?? owner; // escrow, jackpot
   return h("tr", { dataset: { account: name } },
     h("td", {}, tOr(`account.${kind}`, kind)),
     h("td", {}, who),
