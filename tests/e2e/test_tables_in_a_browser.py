@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -461,6 +462,14 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     operator.go("/operator")
     for player in (dave, erin):
         credit(operator, player.name, CREDIT_UNITS)
+    # Erin's table socket passes through the test, which can cut it as a network would.
+    erin_sockets: list[Any] = []
+
+    def through_the_test(socket: Any) -> None:
+        socket.connect_to_server()
+        erin_sockets.append(socket)
+
+    erin.page.route_web_socket(re.compile(r"/tables/\d+/ws"), through_the_test)
 
     sit(dave, table_id, 1)
     sit(erin, table_id, 2)
@@ -483,6 +492,18 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     expect(dave.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(2)
     expect(dave.page.locator("#felt [data-side='board'] .card.face")).to_have_count(3)
     dave.screenshot("casino-holdem-table")
+
+    # Erin's connection drops; Dave calls meanwhile. Her page reconnects and finds her turn.
+    connected = len(erin_sockets)
+    erin_sockets[-1].close(code=1012, reason="the test cuts the connection")
+    expect(erin.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+    decision = engine.pending()
+    assert decision is not None and decision.seat == 1
+    wait_for_turn(dave, [str(option) for option in decision.legal])
+    decide(dave, "call")
+    engine.act(1, Action("call"))
+    expect(erin.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    assert len(erin_sockets) == connected + 1
 
     play_along(engine, {1: dave, 2: erin}, lambda seat, legal: "call" if seat == 1 else "fold")
     for player in (dave, erin):
