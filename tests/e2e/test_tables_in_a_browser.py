@@ -572,3 +572,55 @@ def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
     frank.page.wait_for_url(frank.base + "/")
     frank.go(f"/table/{table_id}")
     expect(frank.page.locator("li[data-seat='1']")).to_have_class(re.compile(r"\bmine\b"))
+
+
+# --- blackjack: insurance under a dealer's Ace (Art. 10) -------------------------------------------
+
+
+def _dealer_shows_an_ace(seed: bytes) -> bool:
+    round_ = seeded_round("peru-2016", seed)
+    round_.place_bet(1, "main", 10)
+    round_.deal()
+    decision = round_.pending()
+    return decision is not None and decision.question == "insurance"
+
+
+def test_blackjack_insurance_offered_under_an_ace_up_to_half_the_bet(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    """Art. 10: with the dealer's Ace up, insurance is offered, up to half the original bet;
+    the button offers exactly the amount the server allows, and the result is paid as the
+    engine pays it."""
+    needs_engine("peru-2016")
+    seed = seed_where("peru-2016", _dealer_shows_an_ace)
+    operator = person("operator")
+    gina = person("gina", phone=True)
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Insurance E2E", "peru-2016", seed)
+    sign_up(gina)
+    operator.go("/operator")
+    credit(operator, gina.name, CREDIT_UNITS)
+    sit(gina, table_id, 1)
+    bet(gina, 1, "main", 10)
+    say_ready(gina)
+
+    engine = seeded_round("peru-2016", seed)
+    engine.place_bet(1, "main", 10)
+    engine.deal()
+    expect(gina.page.locator("#felt [data-side='dealer'] .card.face")).to_have_attribute(
+        "data-card", re.compile(r"^A")
+    )
+    decision = engine.pending()
+    assert decision is not None and decision.question == "insurance"
+    offered = [str(option) for option in decision.legal]
+    assert "insurance 5" in offered  # half of the bet of 10
+    wait_for_turn(gina, offered)
+    expect(gina.page.locator("#actions button[data-action='insurance 5']")).to_have_text(
+        "Insurance (5)"
+    )
+    decide(gina, "insurance 5")
+    engine.act(1, Action.parse("insurance 5"))
+    play_along(engine, {1: gina}, stand_if_you_may)
+    assert_results_shown(gina, engine)
+    assert any(wager.wager == "insurance" for wager in engine.results().wagers)
+    wait_for_balance(gina, CREDIT_UNITS + engine.results().net(1))
