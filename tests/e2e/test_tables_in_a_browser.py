@@ -624,3 +624,53 @@ def test_blackjack_insurance_offered_under_an_ace_up_to_half_the_bet(
     assert_results_shown(gina, engine)
     assert any(wager.wager == "insurance" for wager in engine.results().wagers)
     wait_for_balance(gina, CREDIT_UNITS + engine.results().net(1))
+
+
+# --- spain-1979: a back bet on another player's box, with the owner's consent ---------------------
+
+
+def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    """spain-1979 Art. 03: others may back-bet on a box with the box owner's consent; the back
+    bet returns its stake times the box's return (rounded down to the cent: the server's
+    decision)."""
+    needs_engine("spain-1979")
+    seed = hashlib.sha256(b"croupier e2e back bet").digest()
+    operator = person("operator")
+    hank = person("hank")
+    ivy = person("ivy", phone=True)
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Back bet E2E", "spain-1979", seed)
+    for player in (hank, ivy):
+        sign_up(player)
+    operator.go("/operator")
+    for player in (hank, ivy):
+        credit(operator, player.name, CREDIT_UNITS)
+
+    sit(hank, table_id, 1)
+    bet(hank, 1, "main", 10)
+    ivy.go(f"/table/{table_id}")
+    expect(ivy.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    ivy.page.select_option("#back-seat", "1")
+    ivy.page.fill("#back-bet-form input[name=amount]", "5")
+    ivy.page.click("#back-bet-form button[type=submit]")
+    expect(ivy.page.locator("#back-bet-list")).to_contain_text("waiting for consent")
+    asking = hank.page.locator("#back-bet-list li", has_text="ivy asks to back seat 1 with 5.00")
+    asking.locator("button.accept").click()
+    expect(hank.page.locator("#back-bet-list")).to_contain_text(
+        "ivy backs seat 1 with 5.00, accepted"
+    )
+    expect(ivy.page.locator("#back-bet-list")).to_contain_text("accepted")
+    say_ready(hank)
+
+    engine = seeded_round("spain-1979", seed)
+    engine.place_bet(1, "main", 10)
+    engine.deal()
+    play_along(engine, {1: hank}, stand_if_you_may)
+    assert_results_shown(hank, engine)
+    result = engine.results()
+    wait_for_balance(hank, CREDIT_UNITS + result.net(1))
+    ratio = result.returned(1) / result.staked(1)
+    back_payout_minor = int(500 * ratio)
+    wait_for_balance(ivy, CREDIT_UNITS + Fraction(back_payout_minor - 500, 100))

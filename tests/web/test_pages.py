@@ -140,6 +140,7 @@ DYNAMIC_PREFIXES = (
     "card.suit.",
     "table.connect",
     "table.reconnect",
+    "backstatus.",
 )
 
 

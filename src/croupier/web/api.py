@@ -5,6 +5,8 @@
   seats, seats per player, and every wager with its limits (whole units).
 - ``GET /web/api/operator/players``: every player with their wallet's balance (minor units).
 - ``GET /web/api/operator/shoes``: every shoe's commitment and whether it has been revealed.
+- ``GET /web/api/tables/{id}/back-bets``: the back bets of the round under way that concern the
+  caller: those it asked for, and those on its own boxes waiting for its consent (spain-1979).
 
 They only read: money still moves through the server's own routes.
 """
@@ -19,9 +21,9 @@ from sqlalchemy.orm import Session
 
 from croupier.rules.base import Limits, Profile
 from croupier.rules.registry import load_profile, shipped_profile_names
-from croupier.server.context import Operator, ServerDep
+from croupier.server.context import Caller, Operator, ServerDep
 from croupier.service import engines
-from croupier.service.models import Account, GameTable, ShoeRecord, User
+from croupier.service.models import Account, BackBet, GameTable, ShoeRecord, User
 
 router = APIRouter(prefix="/web/api", tags=["web pages"])
 
@@ -73,6 +75,7 @@ def profile_facts(profile: Profile) -> dict[str, Any]:
         "seats": engines.seat_count(profile),
         "seats_per_player": engines.seats_per_player(profile),
         "min_players": engines.min_players(profile),
+        "back_betting": engines.allows_back_betting(profile),
         "wagers": wagers_of(profile),
         "playable": playable,
     }
@@ -123,3 +126,34 @@ def _shoes(session: Session, limit: int) -> list[dict[str, Any]]:
 @router.get("/operator/shoes")
 def shoes(*, server: ServerDep, who: Operator, limit: int = 50) -> dict[str, Any]:
     return {"shoes": server.uow.read(lambda s: _shoes(s, min(max(limit, 1), 500)))}
+
+
+@router.get("/tables/{table_id}/back-bets")
+def back_bets(*, server: ServerDep, who: Caller, table_id: int) -> dict[str, Any]:
+    live = server.casino.table(table_id)
+    round_id = live.round_id
+    owned = {seat for seat, user in live.seats.items() if user == who.user_id}
+
+    def read(session: Session) -> list[dict[str, Any]]:
+        rows = session.execute(
+            select(BackBet, User.username)
+            .join(User, User.id == BackBet.user_id)
+            .where(BackBet.round_id == round_id)
+            .order_by(BackBet.id)
+        ).all()
+        return [
+            {
+                "id": back.id,
+                "seat": back.seat,
+                "wager": back.wager,
+                "amount": back.amount,
+                "status": back.status,
+                "backer": username,
+                "is_mine": back.user_id == who.user_id,
+                "awaits_my_consent": back.seat in owned and back.status == "asked",
+            }
+            for back, username in rows
+            if back.user_id == who.user_id or back.seat in owned
+        ]
+
+    return {"round": round_id, "back_bets": server.uow.read(read)}

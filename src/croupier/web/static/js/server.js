@@ -19,6 +19,9 @@ export const server = {
   ready: (id) => api("POST", `/tables/${id}/ready`, {}),
   act: (id, seat, action) => api("POST", `/tables/${id}/actions`, { seat, action }),
   round: (id) => api("GET", `/rounds/${id}`),
+  backBets: (id) => api("GET", `/web/api/tables/${id}/back-bets`),
+  askBackBet: (id, seat, amount) => api("POST", `/tables/${id}/back-bets`, { seat, wager: "main", amount }),
+  consent: (id, backBetId, accept) => api("POST", `/tables/${id}/back-bets/${backBetId}/consent`, { accept }),
   tableSocketUrl: (id, token) => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     return `${scheme}://${location.host}/tables/${id}/ws?token=${encodeURIComponent(token ?? "")}`;

@@ -25,6 +25,7 @@ const state = {
   profile: null,
   round: null, // the snapshot's round: id, status, deadline, stakes, pending, public, mine
   lastRound: null, // the record of the last round this player had a stake in, once ended
+  backBets: [], // back bets of the round under way that concern this player
   busy: false,
 };
 let focusedWager = null;
@@ -286,6 +287,75 @@ function applyBusy() {
   }
 }
 
+// --- back bets (spain-1979: a bet on another player's box, with the owner's consent) ----------
+
+let backBetsInFlight = false;
+let backBetsAgain = false;
+
+/** Ask again which back bets concern this player (after every change at the table). */
+async function refreshBackBets() {
+  if (!state.profile?.back_betting) return;
+  if (backBetsInFlight) {
+    backBetsAgain = true;
+    return;
+  }
+  backBetsInFlight = true;
+  try {
+    do {
+      backBetsAgain = false;
+      state.backBets = (await server.backBets(tableId)).back_bets;
+    } while (backBetsAgain);
+  } finally {
+    backBetsInFlight = false;
+  }
+  drawBackBets();
+  applyBusy();
+}
+
+function drawBackBets() {
+  const section = byId("back-bets");
+  section.hidden = !state.profile?.back_betting;
+  if (section.hidden) return;
+  const list = byId("back-bet-list");
+  list.replaceChildren(
+    ...(state.backBets ?? []).map((back) => {
+      if (back.awaits_my_consent) {
+        return h("li", { dataset: { backBet: back.id } },
+          t("table.back_ask", { backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount) }), " ",
+          h("button", { type: "button", class: "accept", onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
+          " ",
+          h("button", { type: "button", class: "refuse", onclick: () => run(() => server.consent(tableId, back.id, false)) }, t("table.refuse")),
+        );
+      }
+      return h("li", { dataset: { backBet: back.id, status: back.status } },
+        t(back.is_mine ? "table.my_back_bet" : "table.back_on_my_box", {
+          backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount), status: tOr(`backstatus.${back.status}`, back.status),
+        }));
+    }),
+  );
+  const mine = mySeats();
+  const others = [...seatMap(state.table, state.profile).entries()].filter(([seat, who]) => who !== null && !mine.has(seat));
+  const form = byId("back-bet-form");
+  form.hidden = !isBetting() || others.length === 0;
+  const select = byId("back-seat");
+  const wanted = others.map(([seat, who]) => `${seat}:${who}`).join("|");
+  if (select.dataset.options !== wanted) {
+    select.dataset.options = wanted;
+    select.replaceChildren(...others.map(([seat, who]) => h("option", { value: seat }, t("table.seat_of_player", { seat, player: who }))));
+  }
+}
+
+byId("back-bet-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const text = form.amount.value.trim();
+  if (!/^\d+$/.test(text) || Number(text) === 0) {
+    showNotice(t("table.whole_amount", { value: text }), "error");
+    return;
+  }
+  run(() => server.askBackBet(tableId, Number(form.seat.value), Number(text)));
+});
+
 function draw() {
   // Redrawing replaces buttons; the one a keyboard user was on keeps the focus.
   const focusKey = document.activeElement?.dataset?.focusKey;
@@ -295,6 +365,7 @@ function draw() {
   drawBetForm();
   drawActions();
   drawResults();
+  drawBackBets();
   applyBusy();
   tick();
   if (focusKey && document.activeElement?.dataset?.focusKey !== focusKey) {
@@ -349,6 +420,9 @@ function absorb(snapshot) {
   state.round = snapshot.round;
   draw();
   noteRoundChange(previous).catch(reportError);
+  refreshBackBets().catch(reportError);
+  // A backer without a seat still sees the round's end in the balance.
+  if (previous && previous.id !== state.round.id) showBalance().catch(reportError);
 }
 
 async function refresh() {
