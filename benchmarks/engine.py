@@ -57,7 +57,8 @@ def time_draws(profile: Any, cards: int, seed: str) -> float:
     shoe = _new_shoe(profile, source)
     start = time.process_time()
     for _ in range(cards):
-        if shoe.is_cut_card_out:
+        # A shoe without a cut card (Casino Hold'em's single deck) is renewed when empty.
+        if shoe.is_cut_card_out or not shoe.remaining:
             shoe = _new_shoe(profile, source)
         shoe.draw()
     return time.process_time() - start
@@ -71,7 +72,7 @@ def main() -> None:
         "--repeat", type=int, default=3, help="best of this many runs (as timeit does)"
     )
     arguments = parser.parse_args()
-    header = f"{'game':<10} {'profile':<16} {'rounds/s':>10} {'cards/round':>12} {'draws/s':>11} {'round / its draws':>18}"
+    header = f"{'game':<13} {'profile':<23} {'rounds/s':>10} {'cards/round':>12} {'draws/s':>11} {'round / its draws':>18}"
     print(
         f"reference engines, {arguments.rounds} rounds per profile, seed {arguments.seed!r}, "
         f"best of {arguments.repeat}"
@@ -105,7 +106,7 @@ def main() -> None:
                 time_draws(profile, cards, arguments.seed) for _ in range(arguments.repeat)
             )
             print(
-                f"{game:<10} {name:<16} {arguments.rounds / seconds:>10,.0f} "
+                f"{game:<13} {name:<23} {arguments.rounds / seconds:>10,.0f} "
                 f"{cards / arguments.rounds:>12.2f} {cards / draw_seconds:>11,.0f} "
                 f"{seconds / draw_seconds:>17.1f}x"
             )
