@@ -585,7 +585,7 @@ def _parse_shoe(listed: list[Any]) -> tuple[Card, ...]:
         try:
             cards.append(Card.parse(text))
         except NotationError as error:
-            raise NotationError(f"shoe card {position} {text!r}: {error}") from None
+            raise NotationError(f"shoe card {position}: {error}") from None
     return tuple(cards)
 
 
