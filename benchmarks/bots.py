@@ -164,8 +164,11 @@ class Bot:
         return answer
 
     async def sit(self, client: httpx.AsyncClient) -> None:
+        """Take the seats (not counted in the action latencies: it happens once, all at once)."""
         for seat in self.seats:
-            answer = await self._post(client, f"/tables/{self.table}/seats/{seat}", {})
+            answer = await client.post(
+                f"/tables/{self.table}/seats/{seat}", json={}, headers=headers(self.token)
+            )
             answer.raise_for_status()
 
     async def _think(self) -> None:
