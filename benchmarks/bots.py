@@ -154,18 +154,32 @@ class Bot:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     rounds_bet: set[int] = field(default_factory=set)
+    retries: int = 0
 
     async def _post(
         self, client: httpx.AsyncClient, path: str, body: dict[str, Any]
     ) -> httpx.Response:
+        """POST with one idempotency key; a dropped connection is retried with the same key
+        (R8 makes the retry safe), as a real client would."""
+        request_headers = headers(self.token)
         started = time.perf_counter()
-        answer = await client.post(path, json=body, headers=headers(self.token))
+        for attempt in range(3):
+            try:
+                answer = await client.post(path, json=body, headers=request_headers)
+                break
+            except (httpx.ReadError, httpx.RemoteProtocolError, httpx.ConnectError):
+                self.retries += 1
+                if attempt == 2:
+                    raise
         self.latencies.append(time.perf_counter() - started)
         return answer
 
     async def sit(self, client: httpx.AsyncClient) -> None:
+        """Take the seats (not counted in the action latencies: it happens once, all at once)."""
         for seat in self.seats:
-            answer = await self._post(client, f"/tables/{self.table}/seats/{seat}", {})
+            answer = await client.post(
+                f"/tables/{self.table}/seats/{seat}", json={}, headers=headers(self.token)
+            )
             answer.raise_for_status()
 
     async def _think(self) -> None:

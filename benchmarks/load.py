@@ -112,6 +112,7 @@ async def run_load(
         "reference_p50": percentile(reference, 0.5),
         "reference_p99": percentile(reference, 0.99),
         "errors": errors,
+        "retries": sum(bot.retries for bot in all_bots),
         "ledger_sum": audit["sum"],
         "ledger_problems": audit["problems"],
     }
@@ -128,7 +129,7 @@ def report(figures: dict[str, Any]) -> str:
             f"{figures['reference_p99'] * 1000:.2f} ms -> player p50 = "
             f"{figures['p50'] / figures['reference_p50']:.1f}x, p99 = "
             f"{figures['p99'] / figures['reference_p99']:.1f}x the reference",
-            f"errors: {len(figures['errors'])}; ledger sum {figures['ledger_sum']}, problems "
+            f"errors: {len(figures['errors'])} (dropped connections retried: {figures['retries']}); ledger sum {figures['ledger_sum']}, problems "
             f"{len(figures['ledger_problems'])}; rounds recallable {figures['rounds_recalled']}/{figures['rounds']}",
         ]
     )

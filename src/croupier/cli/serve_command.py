@@ -53,4 +53,10 @@ def command(
         typer.echo(f"  operator token (Authorization: Bearer ...): {server.operator_token}")
     else:
         typer.echo("  operator token: the one printed at first start (or pass --operator-token)")
-    uvicorn.run(create_app(settings, server=server), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(settings, server=server),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=30,  # clients keep connections between moves
+    )
