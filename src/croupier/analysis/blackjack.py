@@ -59,6 +59,22 @@ from croupier.analysis.dealer import (
 from croupier.analysis.figures import WagerFigures
 from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
 
+BLACKJACK_METHOD_NOTES = (
+    "- Dealer outcomes: exact probabilities over the finite shoe by rank composition, every "
+    "known card removed (hole card by exchangeability: peek, OBO with a bust final, or all "
+    "bets lost, as the profile says).",
+    "- Basic strategy: each two-card decision weighed over the two-card hands that make it, "
+    "each with its cards and the up card removed; later decisions by total.",
+    "- Expected return: every player hand by composition under that chart, removing each card "
+    "drawn and recomputing the dealer's probabilities (exact for unsplit rounds).",
+    "- Split hands (approximation, as common combinatorial analysers do): each split hand is "
+    "played from the composition left after removing the up card and both pair cards; re-split "
+    "chances are those of that composition; the outcome distribution of a split round treats "
+    "its hands as independent given the dealer's result; unlimited re-splits count to 8 hands.",
+    "- Doubling for less never beats a full double or no double: a double's value is linear "
+    "in the amount added, so the chart doubles in full.",
+)
+
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 UP_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 """Chart column order, as printed strategy cards show the dealer's card."""
@@ -344,7 +360,17 @@ def derive_strategy(game: Game) -> Strategy:
         for total in SOFT_ROWS:
             if up_label not in soft[total]:
                 soft[total][up_label] = _letter(top_values, total, True, False)[0]
-    return Strategy(hard=hard, soft=soft, pairs=pairs)
+    tens, cards = 16 * game.decks, 52 * game.decks
+    insured = Fraction(tens, cards - 1)  # dealer Ace up, nothing else seen
+    insurance = "take" if game.insurance_pays * insured > 1 - insured else "decline"
+    even_money = "not offered"
+    if game.even_money:
+        # The player holds Ace + ten, the dealer an Ace: 1:1 now, or the blackjack's pay
+        # unless the dealer has blackjack too (a push).
+        dealer_blackjack = Fraction(tens - 1, cards - 3)
+        declined = (1 - dealer_blackjack) * game.blackjack_pays
+        even_money = "take" if declined < 1 else "decline"
+    return Strategy(hard=hard, soft=soft, pairs=pairs, insurance=insurance, even_money=even_money)
 
 
 def _pair_letter(
