@@ -98,7 +98,10 @@ class Card:
             raise NotationError(
                 f"unknown card {text!r}: expected rank and suit, e.g. 'Td' or '10h'"
             )
-        return cls(Rank.parse(text[:-1]), Suit.parse(text[-1]))
+        try:
+            return cls(Rank.parse(text[:-1]), Suit.parse(text[-1]))
+        except NotationError as error:
+            raise NotationError(f"unknown card {text!r}: {error}") from None
 
     @property
     def index(self) -> int:

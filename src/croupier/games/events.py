@@ -20,7 +20,7 @@ import types
 import typing
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, TypeVar, get_type_hints
+from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 
 from croupier.cards import Card
 from croupier.errors import NotationError
@@ -32,6 +32,7 @@ E = TypeVar("E", bound="Event")
 EVENT_KINDS: dict[str, type[Event]] = {}
 
 
+@dataclass_transform(frozen_default=True)  # so that type checkers see each event's fields
 def event(cls: type[E]) -> type[E]:
     """Register a frozen event class under its class name, the ``kind`` in JSON."""
     frozen = dataclass(frozen=True, slots=True)(cls)

@@ -1,0 +1,1067 @@
+"""Blackjack: one round as an explicit state machine in regulation order (RULES.md §1-3).
+
+Phases follow the regulation: betting, the deal, the 21+3 side bet, insurance (and even
+money), each player's hands in turn from the dealer's left, the dealer, settlement. Every
+step appends frozen events; ``replay(events)`` rebuilds the round from them alone.
+
+A whole round on a stacked shoe (peru-2016: hole card dealt, revealed after the players):
+
+>>> from croupier.rules import load_profile
+>>> from croupier.shoe import Shoe
+>>> profile = load_profile("peru-2016")
+>>> shoe = Shoe.parse("Th 9c 9d 7s Kd", decks=profile.decks)
+>>> game = BlackjackRound(profile, shoe)
+>>> _ = game.place_bet(1, "main", 10)
+>>> _ = game.deal()
+>>> game.phase, [str(action) for action in game.legal_actions()]
+(<Phase.PLAYER_TURNS: 'player_turns'>, ['hit', 'stand', 'double 10'])
+>>> _ = game.act(1, Action.parse("stand"))
+>>> game.is_done, game.dealer_cards
+(True, ['9c', '7s', 'Kd'])
+>>> [(w.result, w.stake, w.payout) for w in game.results().wagers]
+[('win', Fraction(10, 1), Fraction(20, 1))]
+>>> replay(game.events).events == game.events
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from croupier.cards import Card, Rank, format_cards, parse_cards
+from croupier.errors import BetError, IllegalActionError, SettleInputError
+from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
+from croupier.games.events import (
+    BetPlaced,
+    BetsClosed,
+    CardDrawn,
+    Decided,
+    Event,
+    RoundEnded,
+    RoundStarted,
+    Settled,
+    event,
+)
+from croupier.hands.blackjack import (
+    BLACKJACK,
+    dealer_should_draw,
+    hand_total,
+    is_bust,
+    is_hard_total_in,
+    is_natural,
+    is_pair,
+    is_veintiuno_real,
+)
+from croupier.hands.three_card import classify_three_card
+from croupier.money import json_number, parse_amount
+from croupier.randomness import RandomSource, uniform_below
+from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
+from croupier.rules.registry import load_profile_of
+from croupier.shoe import Shoe
+
+MAIN = "main"
+TWENTY_ONE_PLUS_THREE = "21+3"
+INSURANCE = "insurance"
+
+HIT = "hit"
+STAND = "stand"
+DOUBLE = "double"
+SPLIT = "split"
+NO_INSURANCE = "no-insurance"
+EVEN_MONEY = "even-money"
+
+PLAY_ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
+INSURANCE_ACTIONS = (INSURANCE, NO_INSURANCE, EVEN_MONEY)
+
+
+class Phase(StrEnum):
+    """The phases of a round, in the order the regulation deals them."""
+
+    BETTING = "betting"
+    DEAL = "deal"
+    SIDE_BETS = "side_bets"
+    INSURANCE = "insurance"
+    PLAYER_TURNS = "player_turns"
+    DEALER = "dealer"
+    SETTLEMENT = "settlement"
+    DONE = "done"
+
+
+class Result(StrEnum):
+    """What a main-bet hand came to (the ``result`` of ``croupier settle``)."""
+
+    BLACKJACK = "blackjack"
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+    BUST = "bust"
+    VEINTIUNO_REAL = "veintiuno-real"
+    EVEN_MONEY = "even-money"
+
+
+# --- events of this game --------------------------------------------------------------------
+
+
+@event
+class HoleCardRevealing(Event):
+    """The dealer turns the hole card over (Peru Art. 13: after every player has finished,
+    or at once under an Ace or ten where the profile peeks)."""
+
+    card: Card
+
+
+# --- pure settlement rules (reused by the analysis) -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What settling one main-bet hand needs to know about it."""
+
+    cards: tuple[Card, ...]
+    original_stake: int
+    increment: int
+    is_first_hand: bool
+    is_blackjack: bool
+    is_veintiuno_real: bool
+
+    @property
+    def stake(self) -> int:
+        return self.original_stake + self.increment
+
+
+def settle_hand(
+    hand: HandFacts, dealer_cards: Sequence[Card], dealer_blackjack: bool, profile: BlackjackRules
+) -> tuple[Result, Fraction]:
+    """The result and payout (stake included) of a hand still in play at settlement.
+
+    A bust never reaches here: it lost at once (Arts. 11, 14).
+    """
+    stake = Fraction(hand.stake)
+    if dealer_blackjack:
+        if hand.is_blackjack:
+            return Result.PUSH, stake  # Art. 13: a player blackjack pushes a dealer blackjack
+        if profile.dealer_blackjack_takes is DealerBlackjackTakes.ALL_BETS:
+            return Result.LOSE, Fraction(0)
+        # OBO (Art. 13, RULES.md §1 decision): only the original stake on the first hand is
+        # lost; doubling increments and the other split hands' bets are returned.
+        if hand.is_first_hand:
+            return Result.LOSE, Fraction(hand.increment)
+        return Result.PUSH, stake
+    if hand.is_blackjack:
+        return Result.BLACKJACK, profile.blackjack_pays.payout(stake)
+    if hand.is_veintiuno_real and profile.veintiuno_real is not None:
+        # Veintiuno Real loses only to a dealer blackjack (sheet item 13).
+        return Result.VEINTIUNO_REAL, profile.veintiuno_real.pays.payout(stake)
+    player = hand_total(hand.cards)
+    dealer = hand_total(dealer_cards)
+    if dealer > BLACKJACK or player > dealer:
+        return Result.WIN, 2 * stake  # Art. 15: wins pay 1:1
+    if player == dealer:
+        return Result.PUSH, stake  # Art. 17
+    return Result.LOSE, Fraction(0)  # Art. 16
+
+
+def insurance_payout(amount: int, dealer_blackjack: bool, profile: BlackjackRules) -> Fraction:
+    """Art. 10: insurance pays ``insurance_pays`` on a dealer blackjack, else it is lost."""
+    return profile.insurance_pays.payout(amount) if dealer_blackjack else Fraction(0)
+
+
+def twenty_one_plus_three(
+    player_cards: Sequence[Card], up_card: Card, stake: int, profile: BlackjackRules
+) -> tuple[str, Fraction]:
+    """Arts. 18-20: the category (or ``none``) and the payout of a 21+3 bet."""
+    side = profile.twenty_one_plus_three
+    if side is None:
+        raise BetError(f"{profile.name} has no 21+3 side bet")
+    category = classify_three_card((*player_cards[:2], up_card), side.ace_low_straight)
+    if category is None:
+        return "none", Fraction(0)
+    return str(category), side.paytable[category].payout(stake)
+
+
+# --- the round's state ----------------------------------------------------------------------
+
+
+@dataclass
+class Hand:
+    """One hand of a box; a split makes more. ``number`` is its order of creation."""
+
+    number: int
+    cards: list[Card]
+    stake: int
+    from_split: bool = False
+    split_aces: bool = False
+    increment: int = 0
+    finished: bool = False
+    result: Result | None = None
+    payout: Fraction | None = None
+
+    @property
+    def is_settled(self) -> bool:
+        return self.result is not None
+
+    @property
+    def total_stake(self) -> int:
+        return self.stake + self.increment
+
+
+@dataclass
+class Box:
+    """A betting box (a seat): its wagers and its hands in the order they are played."""
+
+    seat: int
+    bets: dict[str, int] = field(default_factory=dict)
+    hands: list[Hand] = field(default_factory=list)
+    insurance: int = 0
+    insurance_decided: bool = False
+    side_result: str | None = None
+    side_payout: Fraction | None = None
+    insurance_payout: Fraction | None = None
+    dealt: tuple[Card, ...] = ()
+    """The box's first two cards (what 21+3 reads), kept as dealt whatever splits follow."""
+
+    @property
+    def main(self) -> int:
+        return self.bets.get(MAIN, 0)
+
+
+class BlackjackRound(GameRound):
+    """One round of blackjack under ``profile``, dealt from ``shoe``.
+
+    ``new_shoe=True`` starts the shoe: the profile's burn cards leave it first (Spain: five).
+    """
+
+    game: ClassVar[str] = "blackjack"
+
+    def __init__(self, profile: BlackjackRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
+        if shoe.decks != profile.decks:
+            raise BetError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
+        self.profile: BlackjackRules = profile
+        self.shoe = shoe
+        self.events: list[Event] = []
+        self.phase = Phase.BETTING
+        self.boxes: dict[int, Box] = {}
+        self.dealer: list[Card] = []
+        self.hole_card_revealed = False
+        self._turn: tuple[int, int] | None = None  # (seat, index into box.hands)
+        self._record(RoundStarted(game=self.game, profile=profile.name))
+        if new_shoe:
+            for _ in range(profile.shoe.burn_on_new_shoe):
+                self._draw("burn")
+
+    # --- recording ----------------------------------------------------------------------
+    def _record(self, *new: Event) -> None:
+        self.events.extend(new)
+
+    def _draw(self, purpose: str, seat: int | None = None, hand: int | None = None) -> Card:
+        card = self.shoe.draw()
+        self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
+        return card
+
+    def _since(self, start: int) -> Sequence[Event]:
+        return tuple(self.events[start:])
+
+    @property
+    def is_last_round_of_shoe(self) -> bool:
+        """The cut card has come out: this round is the shoe's last (Spain Art. 03)."""
+        return self.shoe.is_cut_card_out
+
+    # === Phase BETTING =======================================================================
+    def wagers(self) -> tuple[str, ...]:
+        if self.profile.twenty_one_plus_three is None:
+            return (MAIN,)
+        return (MAIN, TWENTY_ONE_PLUS_THREE)
+
+    def _check_bet(self, seat: int, wager: str, amount: object) -> int:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"seat {seat}: bet on {wager!r} refused: bets are closed")
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 1 <= seat <= self.profile.boxes
+        ):
+            raise BetError(f"seat {seat!r}: boxes are numbered 1 to {self.profile.boxes}")
+        if wager not in self.wagers():
+            raise BetError(
+                f"seat {seat}: unknown wager {wager!r} under {self.profile.name} "
+                f"(wagers: {', '.join(self.wagers())})"
+            )
+        units = parse_amount(amount, f"seat {seat} {wager}")
+        limits = (
+            self.profile.limits
+            if wager == MAIN or self.profile.twenty_one_plus_three is None
+            else self.profile.twenty_one_plus_three.limits
+        )
+        if units and not limits.allows(units):
+            raise BetError(
+                f"seat {seat} {wager}: {units} is outside the limits "
+                f"{limits.minimum} to {limits.maximum}"
+            )
+        return units
+
+    def place_bet(self, seat: int, wager: str, amount: int) -> Sequence[Event]:
+        """Place a wager on a box; 0 withdraws it (RULES.md §6: 0 is no wager)."""
+        units = self._check_bet(seat, wager, amount)
+        start = len(self.events)
+        box = self.boxes.setdefault(seat, Box(seat))
+        if units:
+            box.bets[wager] = units
+        else:
+            box.bets.pop(wager, None)
+        if not box.bets:
+            del self.boxes[seat]
+        self._record(BetPlaced(seat=seat, wager=wager, amount=Fraction(units)))
+        return self._since(start)
+
+    def _check_can_deal(self) -> None:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"deal refused: the round is in {self.phase}, not betting")
+        for box in self.boxes.values():
+            if not box.main:
+                # Decision (croupier): a side bet rides on a main bet on the same box.
+                raise BetError(f"seat {box.seat}: 21+3 needs a main bet on the box")
+        if not self.boxes:
+            raise BetError("deal refused: no box has a main bet")
+
+    # === Phase DEAL ==========================================================================
+    def deal(self) -> Sequence[Event]:
+        """Close bets and deal: a card to each box from the dealer's left, the dealer's up
+        card, a second card to each box, then the hole card where the profile has one."""
+        self._check_can_deal()
+        start = len(self.events)
+        self._record(BetsClosed())
+        self.phase = Phase.DEAL
+        self.boxes = dict(sorted(self.boxes.items()))
+        for box in self.boxes.values():
+            box.hands.append(Hand(0, [], box.main))
+        for box in self.boxes.values():
+            box.hands[0].cards.append(self._draw("player", box.seat, 0))
+        self.dealer.append(self._draw("dealer"))
+        for box in self.boxes.values():
+            box.hands[0].cards.append(self._draw("player", box.seat, 0))
+        if self.profile.hole_card is not HoleCard.NONE:
+            self.dealer.append(self._draw("hole"))
+        for box in self.boxes.values():
+            box.dealt = tuple(box.hands[0].cards)
+        self._settle_side_bets()
+        self._proceed()
+        return self._since(start)
+
+    @property
+    def up_card(self) -> Card:
+        return self.dealer[0]
+
+    # === Phase SIDE_BETS =====================================================================
+    def _settle_side_bets(self) -> None:
+        """Arts. 19-20: 21+3 is settled right after the deal, before insurance."""
+        self.phase = Phase.SIDE_BETS
+        for box in self.boxes.values():
+            stake = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
+            if not stake:
+                continue
+            result, payout = twenty_one_plus_three(box.dealt, self.up_card, stake, self.profile)
+            box.side_result, box.side_payout = result, payout
+            self._record(
+                Settled(
+                    seat=box.seat,
+                    wager=TWENTY_ONE_PLUS_THREE,
+                    stake=Fraction(stake),
+                    payout=payout,
+                    result=result,
+                )
+            )
+
+    # --- moving on until somebody must decide --------------------------------------------
+    def _proceed(self) -> None:
+        """Play every step that needs no decision, until one is needed or the round ends."""
+        if self.phase is Phase.SIDE_BETS:
+            if self._offers_insurance():
+                self.phase = Phase.INSURANCE
+            else:
+                self._after_insurance()
+        if self.phase is Phase.INSURANCE:
+            if self._insurance_seat() is not None:
+                return
+            self._after_insurance()
+        if self.phase is Phase.PLAYER_TURNS:
+            if self._next_turn():
+                return
+            self.phase = Phase.DEALER
+        if self.phase is Phase.DEALER:
+            self._play_dealer()
+            self.phase = Phase.SETTLEMENT
+        if self.phase is Phase.SETTLEMENT:
+            self._settle()
+            self.phase = Phase.DONE
+            self._record(RoundEnded())
+
+    def _after_insurance(self) -> None:
+        if self._peeks() and self._dealer_has_blackjack():
+            # Peek: the dealer's blackjack ends the round before anyone plays.
+            self._reveal_hole_card()
+            self._settle_insurance()
+            self.phase = Phase.SETTLEMENT
+            return
+        if self._peeks():
+            self._settle_insurance()  # the hole card is known not to make a blackjack
+        self._pay_blackjacks_at_once()
+        self.phase = Phase.PLAYER_TURNS
+
+    # === Phase INSURANCE =====================================================================
+    def _offers_insurance(self) -> bool:
+        """Art. 10: insurance (and Art. 13 even money) when the dealer's up card is an Ace."""
+        return self.profile.insurance and self.up_card.rank is Rank.ACE
+
+    def _insurance_seat(self) -> int | None:
+        for box in self.boxes.values():
+            if not box.insurance_decided:
+                return box.seat
+        return None
+
+    def max_insurance(self, seat: int) -> int:
+        """Art. 10: up to ``insurance_max`` of the original bet, in whole units."""
+        return int(self.profile.insurance_max * self.boxes[seat].main)
+
+    def _why_not_insurance(self, seat: int, action: Action) -> str | None:
+        if self.phase is not Phase.INSURANCE:
+            return "insurance is offered only when the dealer shows an Ace, before play"
+        if self._insurance_seat() != seat:
+            return f"it is seat {self._insurance_seat()}'s turn to answer insurance"
+        box = self.boxes[seat]
+        if action.name == INSURANCE:
+            most = self.max_insurance(seat)
+            if most < 1:
+                return f"half of a bet of {box.main} is less than one unit"
+            if action.amount is not None and not 1 <= action.amount <= most:
+                return (
+                    f"insurance is 1 to {most} units (half the original bet), not {action.amount}"
+                )
+            return None
+        if action.name == EVEN_MONEY:
+            if not self.profile.even_money:
+                return f"{self.profile.name} offers no even money"
+            if not self._is_blackjack(box.hands[0]):
+                return "even money is for a blackjack"
+            return None if action.amount is None else "even money takes no amount"
+        if action.name == NO_INSURANCE:
+            return None if action.amount is None else "no-insurance takes no amount"
+        return f"the round is asking about insurance, not {action.name!r}"
+
+    def _insurance_options(self, seat: int) -> tuple[Action, ...]:
+        options = [
+            Action(INSURANCE, self.max_insurance(seat)),
+            Action(EVEN_MONEY),
+            Action(NO_INSURANCE),
+        ]
+        return tuple(option for option in options if self._why_not_insurance(seat, option) is None)
+
+    def _answer_insurance(self, seat: int, action: Action) -> None:
+        box = self.boxes[seat]
+        box.insurance_decided = True
+        self._record(Decided(seat=seat, action=str(action)))
+        if action.name == INSURANCE:
+            # 'insurance' with no amount insures the most allowed (half the original bet).
+            box.insurance = self.max_insurance(seat) if action.amount is None else action.amount
+            self._record(BetPlaced(seat=seat, wager=INSURANCE, amount=Fraction(box.insurance)))
+        elif action.name == EVEN_MONEY:
+            # Art. 13: 1:1 at once, before the voluntary draw.
+            self._settle_hand_now(box, box.hands[0], Result.EVEN_MONEY, Fraction(2 * box.main))
+
+    def _settle_insurance(self) -> None:
+        dealer_blackjack = self._dealer_has_blackjack()
+        for box in self.boxes.values():
+            if box.insurance and box.insurance_payout is None:
+                box.insurance_payout = insurance_payout(
+                    box.insurance, dealer_blackjack, self.profile
+                )
+                self._record(
+                    Settled(
+                        seat=box.seat,
+                        wager=INSURANCE,
+                        stake=Fraction(box.insurance),
+                        payout=box.insurance_payout,
+                        result="win" if dealer_blackjack else "lose",
+                    )
+                )
+
+    # === Phase PLAYER_TURNS ==================================================================
+    def _is_blackjack(self, hand: Hand) -> bool:
+        """Art. 13: a natural on the unsplit hand; a split Ace + ten only where the profile
+        says so (Veintiuno Real sheet item 10c)."""
+        if not is_natural(hand.cards):
+            return False
+        if not hand.from_split:
+            return True
+        return self.profile.split_ace_ten_is_blackjack and hand.split_aces
+
+    def _is_veintiuno_real(self, hand: Hand) -> bool:
+        rule = self.profile.veintiuno_real
+        if rule is None or not is_veintiuno_real(hand.cards):
+            return False
+        return not (rule.unsplit_hand_only and hand.from_split)
+
+    def _pays_blackjack_at_once(self) -> bool:
+        """Art. 13: paid at once unless the dealer's up card is an Ace or ten-valued."""
+        up = self.up_card.rank
+        return self.profile.blackjack_paid_at_once and not (up is Rank.ACE or up.is_ten_valued)
+
+    def _pay_blackjacks_at_once(self) -> None:
+        if not self._pays_blackjack_at_once():
+            return
+        for box in self.boxes.values():
+            hand = box.hands[0]
+            if not hand.is_settled and self._is_blackjack(hand):
+                payout = self.profile.blackjack_pays.payout(hand.stake)
+                self._settle_hand_now(box, hand, Result.BLACKJACK, payout)
+
+    def _settle_hand_now(self, box: Box, hand: Hand, result: Result, payout: Fraction) -> None:
+        hand.finished = True
+        hand.result, hand.payout = result, payout
+        self._record(
+            Settled(
+                seat=box.seat,
+                wager=MAIN,
+                stake=Fraction(hand.total_stake),
+                payout=payout,
+                result=str(result),
+                hand=hand.number,
+            )
+        )
+
+    def _next_turn(self) -> bool:
+        """Advance to the next hand that needs a decision, dealing and closing hands that
+        need none. ``False`` when every hand is finished."""
+        for box in self.boxes.values():
+            index = 0
+            while index < len(box.hands):
+                hand = box.hands[index]
+                if not hand.finished:
+                    if len(hand.cards) == 1:
+                        # Art. 11: a split hand receives its second card when its turn comes.
+                        hand.cards.append(self._draw("player", box.seat, hand.number))
+                    self._close_if_nothing_to_decide(box, hand)
+                    if not hand.finished:
+                        self._turn = (box.seat, index)
+                        return True
+                index += 1
+        self._turn = None
+        return False
+
+    def _close_if_nothing_to_decide(self, box: Box, hand: Hand) -> None:
+        if is_bust(hand.cards):
+            # Arts. 11, 14: a bust loses at once, whatever the dealer does.
+            self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
+        elif self._is_blackjack(hand) or hand_total(hand.cards) == BLACKJACK:
+            hand.finished = True  # RULES.md §1 decision: 21 stands automatically
+        elif (
+            hand.split_aces and len(hand.cards) >= 2 and self._why_not_split(box, hand) is not None
+        ):
+            hand.finished = True  # Art. 11: split Aces get exactly one more card each
+
+    def current(self) -> tuple[Box, Hand] | None:
+        if self.phase is not Phase.PLAYER_TURNS or self._turn is None:
+            return None
+        seat, index = self._turn
+        box = self.boxes[seat]
+        return box, box.hands[index]
+
+    # --- the legality of each decision, in one place ------------------------------------
+    def _why_not_turn(self, seat: int) -> str | None:
+        if self.phase is not Phase.PLAYER_TURNS:
+            return f"the round is in {self.phase}, not player turns"
+        turn = self.current()
+        assert turn is not None
+        if turn[0].seat != seat:
+            return f"it is seat {turn[0].seat}'s turn"
+        return None
+
+    def _why_not_hit(self, box: Box, hand: Hand) -> str | None:
+        if hand.split_aces:
+            return "split Aces receive exactly one card (Art. 11)"
+        return None
+
+    def _why_not_stand(self, box: Box, hand: Hand) -> str | None:
+        return None
+
+    def _why_not_double(self, box: Box, hand: Hand, amount: int | None) -> str | None:
+        rules = self.profile
+        if len(hand.cards) != 2:
+            return "a double is made on the first two cards (Art. 12)"
+        if hand.split_aces:
+            return "split Aces receive exactly one card (Art. 11)"
+        if hand.from_split and not rules.double_after_split:
+            return f"{rules.name} allows no double after a split"
+        if rules.double_on is DoubleOn.HARD_9_TO_11 and not is_hard_total_in(hand.cards, 9, 11):
+            return f"{rules.name} doubles only a hard 9, 10 or 11"
+        if amount is not None:
+            if not rules.double_for_less:
+                return f"{rules.name} doubles for the full bet only (write 'double', no amount)"
+            if not 1 <= amount <= hand.stake:
+                return f"a double is 1 to {hand.stake} units (up to the original bet), not {amount}"
+        return None
+
+    def _why_not_split(self, box: Box, hand: Hand) -> str | None:
+        rules = self.profile
+        if len(hand.cards) != 2:
+            return "only the first two cards of a hand may be split (Art. 11)"
+        if not is_pair(hand.cards, rules.split_by):
+            return f"{format_cards(hand.cards)} is not a pair by {rules.split_by}"
+        limit = rules.max_hands_per_box
+        if limit is not None and len(box.hands) >= limit:
+            return f"a box may split into at most {limit} hands"
+        if hand.split_aces and not rules.resplit_aces:
+            return f"{rules.name} does not re-split Aces"
+        return None
+
+    def _why_not_play(self, seat: int, action: Action) -> str | None:
+        reason = self._why_not_turn(seat)
+        if reason is not None:
+            return reason
+        turn = self.current()
+        assert turn is not None
+        box, hand = turn
+        if action.name == DOUBLE:
+            return self._why_not_double(box, hand, action.amount)
+        if action.amount is not None:
+            return f"{action.name!r} takes no amount"
+        if action.name == HIT:
+            return self._why_not_hit(box, hand)
+        if action.name == STAND:
+            return self._why_not_stand(box, hand)
+        if action.name == SPLIT:
+            return self._why_not_split(box, hand)
+        return f"{action.name!r} is not a decision of a hand (hit, stand, double, split)"
+
+    def _play_options(self, seat: int) -> tuple[Action, ...]:
+        turn = self.current()
+        assert turn is not None
+        hand = turn[1]
+        options = [Action(HIT), Action(STAND)]
+        options.append(
+            Action(DOUBLE, hand.stake) if self.profile.double_for_less else Action(DOUBLE)
+        )
+        options.append(Action(SPLIT))
+        return tuple(option for option in options if self._why_not_play(seat, option) is None)
+
+    def _apply_play(self, box: Box, hand: Hand, action: Action) -> None:
+        self._record(Decided(seat=box.seat, action=str(action), hand=hand.number))
+        if action.name == HIT:
+            hand.cards.append(self._draw("player", box.seat, hand.number))
+        elif action.name == STAND:
+            hand.finished = True
+        elif action.name == DOUBLE:
+            amount = hand.stake if action.amount is None else action.amount
+            hand.increment = amount
+            self._record(
+                BetPlaced(seat=box.seat, wager=DOUBLE, amount=Fraction(amount), hand=hand.number)
+            )
+            hand.cards.append(self._draw("player", box.seat, hand.number))
+            hand.finished = True
+        elif action.name == SPLIT:
+            # Art. 11: the original bet stays on this hand, an equal bet goes on the new one,
+            # which is played right after the hand it came from.
+            aces = hand.cards[0].rank is Rank.ACE
+            new = Hand(
+                number=max(h.number for h in box.hands) + 1,
+                cards=[hand.cards.pop()],
+                stake=hand.stake,
+                from_split=True,
+                split_aces=aces,
+            )
+            hand.from_split = True
+            hand.split_aces = aces
+            box.hands.insert(box.hands.index(hand) + 1, new)
+            self._record(
+                BetPlaced(seat=box.seat, wager=SPLIT, amount=Fraction(new.stake), hand=new.number)
+            )
+            hand.cards.append(self._draw("player", box.seat, hand.number))
+        self._close_if_nothing_to_decide(box, hand)
+
+    # --- the interface: pending decision, legal actions, acting -------------------------
+    def pending(self) -> Decision | None:
+        if self.phase is Phase.INSURANCE:
+            seat = self._insurance_seat()
+            assert seat is not None
+            return Decision(
+                seat=seat,
+                question="insurance",
+                legal=self._insurance_options(seat),
+                default=Action(NO_INSURANCE),
+            )
+        turn = self.current()
+        if turn is None:
+            return None
+        box, hand = turn
+        return Decision(
+            seat=box.seat,
+            question="play",
+            legal=self._play_options(box.seat),
+            default=Action(STAND),
+            hand=hand.number,
+        )
+
+    def why_not(self, seat: int, action: Action) -> str | None:
+        """Why ``action`` from ``seat`` is illegal now, or ``None`` when it is legal."""
+        if self.phase is Phase.INSURANCE:
+            if action.name not in INSURANCE_ACTIONS:
+                return f"the round is asking about insurance, not {action.name!r}"
+            return self._why_not_insurance(seat, action)
+        if self.phase is Phase.PLAYER_TURNS:
+            return self._why_not_play(seat, action)
+        return f"no decision is awaited: the round is in {self.phase}"
+
+    def can(self, seat: int, action: Action) -> bool:
+        return self.why_not(seat, action) is None
+
+    def act(self, seat: int, action: Action) -> Sequence[Event]:
+        """Apply a decision; an illegal one raises ``IllegalActionError`` and changes nothing."""
+        reason = self.why_not(seat, action)
+        if reason is not None:
+            raise IllegalActionError(f"seat {seat}: {action} refused: {reason}")
+        start = len(self.events)
+        if self.phase is Phase.INSURANCE:
+            self._answer_insurance(seat, action)
+        else:
+            turn = self.current()
+            assert turn is not None
+            self._apply_play(*turn, action)
+        self._proceed()
+        return self._since(start)
+
+    # === Phase DEALER ========================================================================
+    def _peeks(self) -> bool:
+        up = self.up_card.rank
+        return self.profile.hole_card is HoleCard.PEEK and (up is Rank.ACE or up.is_ten_valued)
+
+    def _dealer_has_blackjack(self) -> bool:
+        return is_natural(self.dealer[:2]) if len(self.dealer) >= 2 else False
+
+    def _reveal_hole_card(self) -> None:
+        if self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed:
+            self.hole_card_revealed = True
+            self._record(HoleCardRevealing(card=self.dealer[1]))
+
+    def _hands_in_play(self) -> bool:
+        return any(not hand.is_settled for box in self.boxes.values() for hand in box.hands)
+
+    def _play_dealer(self) -> None:
+        """Art. 14: after every player, the dealer reveals and draws to 17 (S17 or H17).
+
+        With no hand left in play the dealer draws nothing (``dealer_draws_when_no_hand_remains``);
+        without a hole card he still draws his second card if an insurance bet waits on it.
+        """
+        self._reveal_hole_card()
+        hands_left = self._hands_in_play() or self.profile.dealer_draws_when_no_hand_remains
+        insurance_left = any(
+            box.insurance and box.insurance_payout is None for box in self.boxes.values()
+        )
+        if len(self.dealer) == 1 and (hands_left or insurance_left):
+            self.dealer.append(self._draw("dealer"))
+        self._settle_insurance()
+        if not hands_left or self._dealer_has_blackjack():
+            return
+        while dealer_should_draw(self.dealer, self.profile):
+            self.dealer.append(self._draw("dealer"))
+
+    # === Phase SETTLEMENT ====================================================================
+    def _settle(self) -> None:
+        self._settle_insurance()
+        dealer_blackjack = self._dealer_has_blackjack()
+        for box in self.boxes.values():
+            for hand in box.hands:
+                if hand.is_settled:
+                    continue
+                facts = HandFacts(
+                    cards=tuple(hand.cards),
+                    original_stake=hand.stake,
+                    increment=hand.increment,
+                    is_first_hand=hand.number == 0,
+                    is_blackjack=self._is_blackjack(hand),
+                    is_veintiuno_real=self._is_veintiuno_real(hand),
+                )
+                result, payout = settle_hand(facts, self.dealer, dealer_blackjack, self.profile)
+                self._settle_hand_now(box, hand, result, payout)
+
+    # === Phase DONE ==========================================================================
+    @property
+    def is_done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def dealer_cards(self) -> list[str]:
+        return format_cards(self.dealer)
+
+    def results(self) -> RoundResult:
+        if not self.is_done:
+            raise IllegalActionError(f"the round is in {self.phase}: no results yet")
+        wagers: list[WagerResult] = []
+        for item in self.events:
+            if isinstance(item, Settled):
+                wagers.append(
+                    WagerResult(
+                        seat=item.seat,
+                        wager=item.wager,
+                        stake=item.stake,
+                        payout=item.payout,
+                        result=item.result,
+                        hand=item.hand,
+                    )
+                )
+        return RoundResult(wagers=tuple(wagers), details={"dealer": self.dealer_cards})
+
+    # --- what a seat may see --------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
+        never the shoe's order (only how many cards remain)."""
+        hole_hidden = self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed
+        dealer = format_cards(self.dealer[:1] if hole_hidden else self.dealer)
+        decision = self.pending()
+        boxes = []
+        for box in self.boxes.values():
+            boxes.append(
+                {
+                    "seat": box.seat,
+                    "bets": dict(box.bets),
+                    "insurance": box.insurance,
+                    "hands": [
+                        {
+                            "hand": hand.number,
+                            "cards": format_cards(hand.cards),
+                            "bet": hand.total_stake,
+                            "total": hand_total(hand.cards) if hand.cards else 0,
+                            "result": None if hand.result is None else str(hand.result),
+                            "payout": None if hand.payout is None else json_number(hand.payout),
+                        }
+                        for hand in box.hands
+                    ],
+                }
+            )
+        return {
+            "game": self.game,
+            "rules": self.profile.name,
+            "phase": str(self.phase),
+            "dealer": {
+                "cards": dealer,
+                "hole_card_hidden": hole_hidden and len(self.dealer) > 1,
+                "total": hand_total(self.dealer[:1] if hole_hidden else self.dealer)
+                if self.dealer
+                else None,
+            },
+            "boxes": boxes,
+            "to_act": None
+            if decision is None
+            else {"seat": decision.seat, "question": decision.question, "hand": decision.hand},
+            "legal_actions": []
+            if decision is None or decision.seat != seat
+            else [str(action) for action in decision.legal],
+            "cards_remaining": self.shoe.remaining,
+            "last_round_of_shoe": self.is_last_round_of_shoe,
+        }
+
+
+# --- a round of random legal decisions (simulation, property tests, benchmarks) -----------
+
+
+def random_round(
+    profile: BlackjackRules,
+    shoe: Shoe,
+    source: RandomSource,
+    *,
+    new_shoe: bool = False,
+    most_bet: int = 100,
+) -> BlackjackRound:
+    """A round with random boxes, bets and legal decisions drawn from ``source``.
+
+    Every choice comes from ``legal_actions()``; a ranged amount (``double N``,
+    ``insurance N``) is drawn uniformly within its range.
+    """
+    game = BlackjackRound(profile, shoe, new_shoe=new_shoe)
+    side = profile.twenty_one_plus_three
+    top = min(most_bet, profile.limits.maximum)
+    seats = [seat for seat in range(1, profile.boxes + 1) if uniform_below(source, 2)] or [1]
+    for seat in seats:
+        game.place_bet(seat, MAIN, profile.limits.minimum + uniform_below(source, top))
+        if side is not None and uniform_below(source, 2):
+            game.place_bet(
+                seat, TWENTY_ONE_PLUS_THREE, side.limits.minimum + uniform_below(source, 10)
+            )
+    game.deal()
+    while not game.is_done:
+        decision = game.pending()
+        assert decision is not None
+        choice = decision.legal[uniform_below(source, len(decision.legal))]
+        if choice.amount is not None:
+            choice = Action(choice.name, 1 + uniform_below(source, choice.amount))
+        game.act(decision.seat, choice)
+    return game
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+
+def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> BlackjackRound:
+    """Rebuild a round from its events alone: a shoe stacked from the cards drawn, then the
+    bets and decisions applied again. The rebuilt round must record the identical events."""
+    record = list(events)
+    if not record or not isinstance(record[0], RoundStarted):
+        raise SettleInputError("a round's record starts with RoundStarted")
+    if profile is None:
+        loaded = load_profile_of(BlackjackRound.game, record[0].profile)
+        assert isinstance(loaded, BlackjackRules)
+        profile = loaded
+    cards = [item.card for item in record if isinstance(item, CardDrawn)]
+    new_shoe = any(isinstance(item, CardDrawn) and item.purpose == "burn" for item in record)
+    game = BlackjackRound(profile, Shoe.stacked(cards, decks=profile.decks), new_shoe=new_shoe)
+    for item in record:
+        if isinstance(item, BetPlaced) and game.phase is Phase.BETTING:
+            game.place_bet(item.seat, item.wager, int(item.amount))
+        elif isinstance(item, BetsClosed):
+            game.deal()
+        elif isinstance(item, Decided):
+            game.act(item.seat, Action.parse(item.action))
+    if game.events != record:
+        diverging = next(
+            (i for i, (a, b) in enumerate(zip(game.events, record, strict=False)) if a != b),
+            min(len(game.events), len(record)),
+        )
+        raise SettleInputError(f"the record does not replay: it diverges at event {diverging}")
+    return game
+
+
+# --- croupier settle ------------------------------------------------------------------------
+
+DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
+SEAT_FIELDS = frozenset({"seat", "bets", "actions"})
+
+
+def _parse_seats(document: dict[str, Any], profile: BlackjackRules) -> list[dict[str, Any]]:
+    seats = document.get("seats")
+    if not isinstance(seats, list) or not seats:
+        raise SettleInputError("'seats' must be a non-empty list of seats")
+    parsed: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for entry in seats:
+        if not isinstance(entry, dict):
+            raise SettleInputError(
+                f"a seat is an object with 'seat', 'bets', 'actions', not {entry!r}"
+            )
+        unknown = sorted(set(entry) - SEAT_FIELDS)
+        if unknown:
+            raise SettleInputError(f"seat {entry.get('seat')!r}: unknown field {unknown[0]!r}")
+        seat = entry.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= profile.boxes:
+            raise SettleInputError(f"seat {seat!r}: boxes are numbered 1 to {profile.boxes}")
+        if seat in seen:
+            raise SettleInputError(f"seat {seat} is listed twice")
+        seen.add(seat)
+        bets = entry.get("bets", {})
+        if not isinstance(bets, dict):
+            raise SettleInputError(f"seat {seat}: 'bets' must be an object of wager: amount")
+        actions = entry.get("actions", [])
+        if not isinstance(actions, list):
+            raise SettleInputError(f"seat {seat}: 'actions' must be a list of decisions")
+        parsed.append(
+            {"seat": seat, "bets": bets, "actions": [Action.parse(text) for text in actions]}
+        )
+    return sorted(parsed, key=lambda item: item["seat"])
+
+
+def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
+    """Settle one round described as JSON (the fixed ``croupier settle`` contract)."""
+    if not isinstance(document, dict):
+        raise SettleInputError("a round is a JSON object")
+    unknown = sorted(set(document) - DOCUMENT_FIELDS)
+    if unknown:
+        raise SettleInputError(f"unknown field {unknown[0]!r} (fields: game, rules, shoe, seats)")
+    shoe_cards = document.get("shoe")
+    if not isinstance(shoe_cards, list) or not all(isinstance(c, str) for c in shoe_cards):
+        raise SettleInputError("'shoe' must be a list of cards such as \"Th\"")
+    shoe = Shoe.stacked(parse_cards(shoe_cards), decks=profile.decks)
+    seats = _parse_seats(document, profile)
+    game = BlackjackRound(profile, shoe)
+    for seat in seats:
+        for wager, amount in seat["bets"].items():
+            game.place_bet(seat["seat"], wager, amount)
+    game.deal()
+    queues = {seat["seat"]: list(seat["actions"]) for seat in seats}
+    while not game.is_done:
+        decision = game.pending()
+        assert decision is not None
+        queue = queues[decision.seat]
+        if not queue:
+            what = "insurance" if decision.question == "insurance" else f"hand {decision.hand}"
+            legal = ", ".join(str(option) for option in decision.legal)
+            raise SettleInputError(
+                f"seat {decision.seat}: a decision is needed on {what} ({legal}) but no action is left"
+            )
+        game.act(decision.seat, queue.pop(0))
+    for seat, queue in queues.items():
+        if queue:
+            raise SettleInputError(
+                f"seat {seat}: {len(queue)} action(s) left over, from {str(queue[0])!r}"
+            )
+    return settlement_json(game, [seat["seat"] for seat in seats])
+
+
+def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
+    """The finished round in the ``croupier settle`` output format."""
+    result = game.results()
+    dealer_total = hand_total(game.dealer)
+    out_seats = []
+    for seat in seats:
+        box = game.boxes.get(seat)
+        hands = []
+        side: dict[str, Any] = {}
+        insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
+        if box is not None:
+            for hand in box.hands:
+                assert hand.result is not None and hand.payout is not None
+                hands.append(
+                    {
+                        "hand": hand.number,
+                        "cards": format_cards(hand.cards),
+                        "bet": hand.total_stake,
+                        "total": hand_total(hand.cards),
+                        "result": str(hand.result),
+                        "payout": json_number(hand.payout),
+                    }
+                )
+            insurance = {
+                "bet": box.insurance,
+                "payout": json_number(box.insurance_payout or Fraction(0)),
+            }
+            side_rules = game.profile.twenty_one_plus_three
+            if side_rules is not None:
+                category = classify_three_card(
+                    (*box.dealt, game.up_card), side_rules.ace_low_straight
+                )
+                side[TWENTY_ONE_PLUS_THREE] = {
+                    "bet": box.bets.get(TWENTY_ONE_PLUS_THREE, 0),
+                    "result": "none" if category is None else str(category),
+                    "payout": json_number(box.side_payout or Fraction(0)),
+                }
+        out_seats.append(
+            {
+                "seat": seat,
+                "hands": hands,
+                "side_bets": side,
+                "insurance": insurance,
+                "staked": json_number(result.staked(seat)),
+                "returned": json_number(result.returned(seat)),
+                "net": json_number(result.net(seat)),
+            }
+        )
+    return {
+        "dealer": {
+            "cards": game.dealer_cards,
+            "total": dealer_total,
+            "blackjack": is_natural(game.dealer[:2]) if len(game.dealer) >= 2 else False,
+        },
+        "seats": out_seats,
+        "house_net": json_number(result.house_net),
+        "events": [item.to_json() for item in game.events],
+    }

@@ -1,0 +1,1 @@
+"""Hand evaluation shared by the engines, the analysis and the simulator."""

@@ -1,0 +1,1 @@
+"""Simulation: statistics over many dealt rounds and shuffles."""

@@ -1,0 +1,73 @@
+"""R1 (GLI-19 3.3.1-3.3.2): only the OS cryptographic source decides live outcomes.
+
+The lint half: nothing in the package imports ``random`` or ``numpy.random``, nor seeds from the
+clock. (The run half, rounds of every game with both modules patched to raise, lives beside
+each game's property tests.)
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from croupier.randomness import SystemRandomSource, shuffle_in_place
+
+PACKAGE = Path(__file__).parents[2] / "src" / "croupier"
+FORBIDDEN_MODULES = {"random", "numpy.random"}
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def attribute_chains(tree: ast.AST) -> set[str]:
+    chains: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            parts = [node.attr]
+            value = node.value
+            while isinstance(value, ast.Attribute):
+                parts.append(value.attr)
+                value = value.value
+            if isinstance(value, ast.Name):
+                parts.append(value.id)
+                chains.add(".".join(reversed(parts)))
+    return chains
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_r1_no_insecure_random_in_the_package(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules = imported_modules(tree)
+    assert not modules & FORBIDDEN_MODULES, f"{path.name} imports {modules & FORBIDDEN_MODULES}"
+    chains = attribute_chains(tree)
+    assert not {c for c in chains if c.startswith(("np.random", "numpy.random"))}, path.name
+    assert "time.time" not in chains or "seed" not in path.read_text(), path.name
+
+
+def test_r1_the_live_source_does_not_touch_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    import numpy as np
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a live shuffle used random or numpy.random")
+
+    for name in ("random", "randrange", "randint", "getrandbits", "shuffle", "choice", "seed"):
+        monkeypatch.setattr(random, name, refuse)
+    for name in ("random", "randint", "shuffle", "permutation", "default_rng", "seed"):
+        monkeypatch.setattr(np.random, name, refuse)
+    deck = list(range(416))
+    shuffle_in_place(deck, SystemRandomSource())
+    assert sorted(deck) == list(range(416))

@@ -1,0 +1,199 @@
+"""The blackjack round's machinery beyond the shipped profiles: the peek deal, H17, the
+strict state machine (R12) and what a seat may see (R6)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from croupier.cards import parse_cards
+from croupier.errors import AmountError, BetError, IllegalActionError
+from croupier.games.base import Action
+from croupier.games.blackjack import BlackjackRound, Phase, replay
+from croupier.games.events import Settled
+from croupier.hands.blackjack import dealer_should_draw, hand_value, is_hard_total_in
+from croupier.rules import load_profile
+from croupier.rules.blackjack import BlackjackRules, HoleCard
+from croupier.shoe import Shoe
+
+
+def _profile(name: str = "peru-2016", **changes: object) -> BlackjackRules:
+    profile = load_profile(name)
+    assert isinstance(profile, BlackjackRules)
+    return profile.model_copy(update=changes) if changes else profile
+
+
+def _round(profile: BlackjackRules, shoe: str, bets: dict[int, int]) -> BlackjackRound:
+    game = BlackjackRound(profile, Shoe.parse(shoe, decks=profile.decks))
+    for seat, amount in bets.items():
+        game.place_bet(seat, "main", amount)
+    game.deal()
+    return game
+
+
+def _snapshot(game: BlackjackRound) -> tuple[object, ...]:
+    return (
+        list(game.events),
+        game.phase,
+        copy.deepcopy(game.boxes),
+        list(game.dealer),
+        game.shoe.position,
+    )
+
+
+# --- peek ------------------------------------------------------------------------------------
+
+
+def test_peek_under_a_ten_a_dealer_blackjack_ends_the_round_at_once():
+    game = _round(_profile(hole_card=HoleCard.PEEK), "9s Kc 9d As 5h", {1: 10})
+    assert game.is_done
+    assert [(w.result, w.payout) for w in game.results().wagers] == [("lose", 0)]
+    assert game.shoe.position == 4  # nobody drew
+
+
+def test_peek_under_an_ace_the_round_ends_after_insurance():
+    game = _round(_profile(hole_card=HoleCard.PEEK), "9s Ac 9d Kh 5h", {1: 10})
+    assert game.phase is Phase.INSURANCE
+    game.act(1, Action("insurance", 5))
+    assert game.is_done
+    assert [(w.wager, w.result, w.payout) for w in game.results().wagers] == [
+        ("insurance", "win", 15),
+        ("main", "lose", 0),
+    ]
+
+
+def test_peek_without_a_blackjack_play_goes_on_and_the_hole_card_stays_hidden():
+    game = _round(_profile(hole_card=HoleCard.PEEK), "9s Ac 9d 7h 5h", {1: 10})
+    game.act(1, Action("insurance", 5))
+    assert game.phase is Phase.PLAYER_TURNS
+    assert next(e for e in game.events if isinstance(e, Settled)).result == "lose"
+    assert game.view(1)["dealer"]["cards"] == ["Ac"]
+    game.act(1, Action("stand"))
+    assert game.dealer_cards == ["Ac", "7h"]
+
+
+def test_dealer_hits_soft_17_where_the_profile_says_so():
+    profile = _profile(dealer_hits_soft_17=True)
+    assert dealer_should_draw(parse_cards("As 6d"), profile)
+    assert not dealer_should_draw(parse_cards("As 6d"), _profile())
+    assert not dealer_should_draw(parse_cards("Ts 7d"), profile)
+    game = _round(profile, "Th 6c 9d As 2s", {1: 10})
+    game.act(1, Action("stand"))
+    assert game.dealer_cards == ["6c", "As", "2s"]
+
+
+def test_hand_values():
+    assert hand_value(parse_cards("As Ad")) == (12, True)
+    assert hand_value(parse_cards("As Ad Kc")) == (12, False)
+    assert hand_value(parse_cards("As 5d 5c")) == (21, True)
+    assert not is_hard_total_in(parse_cards("As 8d"), 9, 11)
+    assert is_hard_total_in(parse_cards("4s 5d"), 9, 11)
+
+
+# --- R12: the strict state machine ---------------------------------------------------------
+
+
+def test_bets_after_no_more_bets_are_refused_and_change_nothing():
+    game = _round(_profile(), "Th 9c 9d 7s Kd", {1: 10})
+    before = _snapshot(game)
+    with pytest.raises(IllegalActionError, match="bets are closed"):
+        game.place_bet(2, "main", 10)
+    with pytest.raises(IllegalActionError, match="not betting"):
+        game.deal()
+    assert _snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("seat", "wager", "amount", "error", "why"),
+    [
+        (0, "main", 10, BetError, "boxes are numbered 1 to 7"),
+        (8, "main", 10, BetError, "boxes are numbered 1 to 7"),
+        (1, "tie", 10, BetError, "unknown wager 'tie'"),
+        (1, "main", 10001, BetError, "outside the limits 1 to 10000"),
+        (1, "main", -1, AmountError, "negative"),
+        (1, "main", 2.5, AmountError, "not a whole number"),
+        (1, "main", float("nan"), AmountError, "not a finite number"),
+        (1, "main", True, AmountError, "not a number"),
+    ],
+)
+def test_bad_bets_are_refused_and_change_nothing(seat, wager, amount, error, why):
+    game = BlackjackRound(_profile(), Shoe.parse("Th 9c 9d 7s", decks=6))
+    before = _snapshot(game)
+    with pytest.raises(error, match=why):
+        game.place_bet(seat, wager, amount)
+    assert _snapshot(game) == before
+
+
+def test_no_side_bet_where_the_profile_has_none():
+    game = BlackjackRound(_profile("spain-1979"), Shoe.parse("Th 9c 9d 7s", decks=6))
+    with pytest.raises(BetError, match="unknown wager '21\\+3' under spain-1979"):
+        game.place_bet(1, "21+3", 5)
+
+
+def test_actions_after_stand_or_bust_or_after_the_round_are_refused():
+    game = _round(_profile(), "Th 9c 6d 7s 5d Kd Ts 4h", {1: 10, 2: 10})
+    game.act(1, Action("stand"))
+    with pytest.raises(IllegalActionError, match="seat 1: hit refused: it is seat 2's turn"):
+        game.act(1, Action("hit"))
+    game.act(2, Action("hit"))  # 9 5 T: bust; the dealer plays against seat 1
+    assert game.is_done
+    before = _snapshot(game)
+    with pytest.raises(IllegalActionError, match="no decision is awaited: the round is in done"):
+        game.act(2, Action("stand"))
+    assert _snapshot(game) == before
+
+
+def test_double_after_hit_refused_and_unknown_actions_refused():
+    game = _round(_profile(), "5h 9c 4d 7s 2c Kd", {1: 10})
+    game.act(1, Action("hit"))
+    before = _snapshot(game)
+    for action in (Action("double"), Action("surrender"), Action("hit", 5), Action("insurance", 5)):
+        with pytest.raises(IllegalActionError, match=f"seat 1: {action} refused"):
+            game.act(1, action)
+    assert _snapshot(game) == before
+    assert [str(a) for a in game.legal_actions()] == ["hit", "stand"]
+
+
+def test_results_before_the_end_are_refused():
+    game = _round(_profile(), "Th 9c 9d 7s Kd", {1: 10})
+    with pytest.raises(IllegalActionError, match="no results yet"):
+        game.results()
+
+
+# --- R6: what a seat may see ---------------------------------------------------------------
+
+
+def test_view_hides_the_hole_card_and_the_shoe_until_revealed():
+    game = _round(_profile(), "Th 9c 9d Qs 5h 4h", {1: 10})
+    view = game.view(1)
+    assert view["dealer"] == {"cards": ["9c"], "hole_card_hidden": True, "total": 9}
+    assert "Qs" not in str(view) and "5h" not in str(view)
+    assert view["legal_actions"] == ["hit", "stand", "double 10"]
+    assert game.view(2)["legal_actions"] == []  # not seat 2's decision
+    assert view["cards_remaining"] == 2
+    game.act(1, Action("stand"))
+    assert game.view(None)["dealer"] == {
+        "cards": ["9c", "Qs"],
+        "hole_card_hidden": False,
+        "total": 19,
+    }
+
+
+def test_replay_refuses_a_tampered_record():
+    game = _round(_profile(), "Th 9c 9d 7s Kd", {1: 10})
+    game.act(1, Action("stand"))
+    tampered = list(game.events)
+    last_settled = max(i for i, e in enumerate(tampered) if isinstance(e, Settled))
+    item = tampered[last_settled]
+    assert isinstance(item, Settled)
+    tampered[last_settled] = Settled(
+        seat=item.seat,
+        wager=item.wager,
+        stake=item.stake,
+        payout=item.payout * 2,
+        result=item.result,
+        hand=item.hand,
+    )
+    with pytest.raises(Exception, match="diverges at event"):
+        replay(tampered)

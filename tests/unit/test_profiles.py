@@ -1,0 +1,112 @@
+"""Rule profiles are data: validated on load, every rule cited, errors name the file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from croupier.errors import ProfileError
+from croupier.rules import (
+    BaccaratRules,
+    BlackjackRules,
+    CasinoHoldemRules,
+    load_profile,
+    load_profile_of,
+    shipped_profile_names,
+)
+from croupier.rules.base import META_FIELDS
+
+SHIPPED = shipped_profile_names()
+PERU = (Path(__file__).parents[2] / "src/croupier/rules/profiles/peru-2016.toml").read_text()
+
+
+def test_the_six_profiles_of_the_regulations_ship() -> None:
+    assert SHIPPED == [
+        "casino-holdem-peru-2007",
+        "casino-holdem-standard",
+        "dragon-six-peru-2016",
+        "peru-2016",
+        "spain-1979",
+        "veintiuno-real",
+    ]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_rule_of_every_profile_cites_its_source(name: str) -> None:
+    profile = load_profile(name)
+    rules = set(type(profile).model_fields) - META_FIELDS
+    assert set(profile.sources) == rules
+    assert all(len(profile.source_of(rule)) > 10 for rule in rules)
+
+
+def test_profiles_load_as_their_games_models() -> None:
+    assert isinstance(load_profile("peru-2016"), BlackjackRules)
+    assert isinstance(load_profile("dragon-six-peru-2016"), BaccaratRules)
+    assert isinstance(load_profile("casino-holdem-standard"), CasinoHoldemRules)
+
+
+def test_rules_6_shipped_limits() -> None:
+    """RULES.md §6 decision: 1 to 10,000 on every wager, Spain 1 to 200 per box."""
+    spain = load_profile_of("blackjack", "spain-1979")
+    assert isinstance(spain, BlackjackRules)
+    assert (spain.limits.minimum, spain.limits.maximum) == (1, 200)
+    peru = load_profile_of("blackjack", "peru-2016")
+    assert isinstance(peru, BlackjackRules)
+    assert (peru.limits.minimum, peru.limits.maximum) == (1, 10000)
+    holdem = load_profile_of("casino-holdem", "casino-holdem-peru-2007")
+    assert isinstance(holdem, CasinoHoldemRules)
+    assert holdem.progressive.bet == 1
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_user_profile_file_loads(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        PERU.replace('name = "peru-2016"', 'name = "mine"').replace("decks = 6", "decks = 2"),
+    )
+    profile = load_profile(path)
+    assert isinstance(profile, BlackjackRules)
+    assert (profile.name, profile.decks) == ("mine", 2)
+
+
+def test_an_unknown_key_names_the_file_and_the_key(tmp_path: Path) -> None:
+    path = write(tmp_path, PERU.replace("decks = 6", "decks = 6\nsurrender = true"))
+    with pytest.raises(ProfileError, match=r"mine\.toml: key 'surrender': Extra inputs"):
+        load_profile(path)
+
+
+def test_an_impossible_value_names_the_file_and_the_key(tmp_path: Path) -> None:
+    path = write(tmp_path, PERU.replace('hole_card = "dealt"', 'hole_card = "sideways"'))
+    with pytest.raises(ProfileError, match=r"mine\.toml: key 'hole_card'"):
+        load_profile(path)
+    path = write(tmp_path, PERU.replace("decks = 6", "decks = 9"))
+    with pytest.raises(ProfileError, match=r"mine\.toml: .*decks: 1 to 8 allowed, not 9"):
+        load_profile(path)
+    path = write(
+        tmp_path, PERU.replace('blackjack_pays = "3:2"', 'blackjack_pays = "three to two"')
+    )
+    with pytest.raises(ProfileError, match=r"key 'blackjack_pays'.*'three to two'"):
+        load_profile(path)
+
+
+def test_a_rule_without_a_citation_is_refused(tmp_path: Path) -> None:
+    lines = [line for line in PERU.splitlines() if not line.startswith('decks = "Decision')]
+    with pytest.raises(ProfileError, match="no citation for decks"):
+        load_profile(write(tmp_path, "\n".join(lines)))
+
+
+def test_unknown_profiles_and_games_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError, match="unknown profile 'peru-2017'"):
+        load_profile("peru-2017")
+    with pytest.raises(ProfileError, match="unknown game 'poker'"):
+        load_profile(write(tmp_path, 'game = "poker"'))
+    with pytest.raises(ProfileError, match="is for blackjack, not baccarat"):
+        load_profile_of("baccarat", "peru-2016")
+    with pytest.raises(ProfileError, match="not valid TOML"):
+        load_profile(write(tmp_path, "decks = "))
