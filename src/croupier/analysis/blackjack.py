@@ -39,7 +39,7 @@ never better than hitting. The chart therefore doubles in full.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -226,24 +226,28 @@ def _total_values(
     draw: npt.NDArray[np.float64], dealer: npt.NDArray[np.float64], game: Game, original: float
 ) -> _TotalValues:
     values = _TotalValues()
-
-    def stand(total: int, bet: float) -> float:
-        return _stand_value(total, bet, original, dealer, game)
-
+    draws = [float(p) for p in draw]
+    # Standing values by total (4..31) for a single and a doubled bet, computed once.
+    single = {t: _stand_value(t, 1.0, original, dealer, game) for t in range(4, 32)}
+    doubled = {t: _stand_value(t, 2.0, original, dealer, game) for t in range(4, 32)}
+    after = {
+        (total, soft): [_after(total, soft, rank) for rank in range(10)]
+        for total in range(4, 22)
+        for soft in (False, True)
+    }
     states = [(t, False) for t in range(21, 10, -1)]
     states += [(t, True) for t in range(21, 11, -1)]
     states += [(t, False) for t in range(10, 3, -1)]
     for total, soft in states:
-        values.stand[(total, soft)] = stand(total, 1.0)
+        values.stand[(total, soft)] = single[total]
         hit = 0.0
         double = 0.0
-        for rank in range(10):
-            new_total, new_soft = _after(total, soft, rank)
+        for p, (new_total, new_soft) in zip(draws, after[(total, soft)], strict=True):
             if new_total > 21:
-                hit += draw[rank] * stand(new_total, 1.0)
+                hit += p * single[new_total]
             else:
-                hit += draw[rank] * values.best[(new_total, new_soft)]
-            double += draw[rank] * stand(new_total, 2.0)
+                hit += p * values.best[(new_total, new_soft)]
+            double += p * doubled[new_total]
         values.hit[(total, soft)] = hit
         values.double[(total, soft)] = double
         values.best[(total, soft)] = max(hit, values.stand[(total, soft)])
@@ -811,6 +815,41 @@ def evaluate_round(
         if p > 1e-15
     }
     return RoundResult(result, wagered, split_probability)
+
+
+def chart_action(
+    strategy: Strategy,
+    ranks: Sequence[int],
+    up: int,
+    legal: Collection[str],
+    *,
+    from_split: bool,
+) -> str:
+    """The chart's decision as an engine action name (``hit``, ``stand``, ``double``,
+    ``split``), for a hand of blackjack ``ranks`` (1 = Ace, 10 = ten-valued) against the up
+    card ``up``, given the action names the engine allows now."""
+    hard_sum = sum(ranks)
+    total, soft = _total(hard_sum, 1 in ranks)
+    up_label = "A" if up == 1 else ("T" if up == 10 else str(up))
+    if total >= 21:
+        return "stand"
+    letter: str | None = None
+    if len(ranks) == 2 and ranks[0] == ranks[1]:
+        pair_label = "A" if ranks[0] == 1 else ("T" if ranks[0] == 10 else str(ranks[0]))
+        pair_letter = strategy.pairs[pair_label][up_label]
+        if pair_letter == "P" and "split" in legal:
+            return "split"
+        if pair_letter != "P" and not from_split:
+            letter = pair_letter
+    if letter is None:
+        letter = strategy.soft[total][up_label] if soft else strategy.hard[max(total, 5)][up_label]
+    if letter in ("D", "Ds"):
+        if "double" in legal:
+            return "double"
+        letter = "H" if letter == "D" else "S"
+    if letter == "H" and "hit" in legal:
+        return "hit"
+    return "stand"
 
 
 def insurance_figures(game: Game) -> WagerFigures:

@@ -18,6 +18,7 @@ not computed here (see the report).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import numba
 import numpy as np
@@ -106,12 +107,17 @@ def five_card_category_counts() -> npt.NDArray[np.int64]:
     return result
 
 
+@cache
+def _category_counts() -> tuple[int, ...]:
+    return tuple(int(count) for count in five_card_category_counts())
+
+
 def analyse_progressive(rules: CasinoHoldemRules, meter: int | None = None) -> WagerFigures:
     """The progressive bet per unit staked, with the meter at ``meter`` (default: its seed)."""
     progressive = rules.progressive
     meter_value = progressive.meter_seed if meter is None else meter
-    counts = five_card_category_counts()
-    total = int(counts.sum())
+    counts = _category_counts()
+    total = sum(counts)
     distribution: dict[Fraction, Fraction] = {}
     for index, category in enumerate(CATEGORY_ORDER):
         prize = progressive.paytable.get(category)
