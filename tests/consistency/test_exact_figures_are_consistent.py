@@ -36,3 +36,21 @@ def test_baccarat_every_wager(decks: int) -> None:
 @pytest.mark.parametrize("decks", [1, 6, 8])
 def test_twenty_one_plus_three(decks: int) -> None:
     _check(analyse_twenty_one_plus_three(load_profile("peru-2016"), decks))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["peru-2016", "spain-1979", "veintiuno-real"])
+def test_blackjack_main_bet(name: str) -> None:
+    from croupier.analysis.blackjack import analyse_blackjack
+
+    analysis = analyse_blackjack(load_profile(name))  # type: ignore[arg-type]
+    _check(analysis.main)
+    _check(analysis.insurance)
+    # The element of risk divides the same loss by the average total wagered (> 1 unit).
+    assert analysis.main.element_of_risk is not None
+    assert 0 < analysis.main.element_of_risk < analysis.main.house_edge
+
+
+def test_casino_holdem_progressive() -> None:
+    from croupier.analysis.casino_holdem import analyse_progressive
+
+    _check(analyse_progressive(load_profile("casino-holdem-peru-2007")))  # type: ignore[arg-type]
