@@ -33,6 +33,8 @@ class WagerFigures:
     element_of_risk: float | None = None
     """Expected loss per unit of all money wagered (doubles and splits included)."""
     method: str = "exact enumeration of the finite shoe"
+    standard_error: float | None = None
+    """Set only for a Monte Carlo estimate: the standard error of its house edge."""
     notes: tuple[str, ...] = field(default=())
 
     @classmethod
@@ -98,6 +100,10 @@ class WagerFigures:
         if self.element_of_risk is not None:
             result["element_of_risk"] = self.element_of_risk
         result["method"] = self.method
+        result["exact"] = self.standard_error is None
+        if self.standard_error is not None:
+            result["monte_carlo"] = True
+            result["standard_error"] = self.standard_error
         if with_distribution:
             result["distribution"] = {
                 _net_key(net): p for net, p in sorted(self.distribution.items())

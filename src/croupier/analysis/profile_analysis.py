@@ -11,8 +11,10 @@ House edges, frequencies and probabilities are fractions of one (never percent).
 adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "soft": ...,
 "pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"`` and
 ``"even_money"``; 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
-Casino Hold'em reports ``"progressive"`` at the profile's meter seed, plus the break-even
-meter; its ``"ante"`` game is listed in ``"not_computed"``.
+Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
+break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante) as a Monte Carlo
+estimate: ``"exact": false``, ``"monte_carlo": true`` and its ``"standard_error"``. Every
+other figure has ``"exact": true``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,11 @@ from typing import Any
 
 from croupier.analysis.baccarat import analyse_baccarat
 from croupier.analysis.blackjack import BlackjackAnalysis, analyse_blackjack
-from croupier.analysis.casino_holdem import analyse_progressive, progressive_break_even_meter
+from croupier.analysis.casino_holdem import (
+    analyse_progressive,
+    estimate_ante_game,
+    progressive_break_even_meter,
+)
 from croupier.analysis.figures import WagerFigures
 from croupier.analysis.three_card import analyse_twenty_one_plus_three
 from croupier.errors import ProfileError
@@ -174,6 +180,7 @@ def analyse_profile(
         if decks not in (None, 1):
             raise ProfileError(f"--decks: Casino Hold'em is dealt from one deck, not {decks}")
         progressive = analyse_progressive(profile)
+        ante = estimate_ante_game(profile)
         break_even = progressive_break_even_meter(profile)
         extra: dict[str, Any] = {
             "progressive_meter": profile.progressive.meter_seed,
@@ -182,11 +189,11 @@ def analyse_profile(
         return ProfileAnalysis(
             profile,
             1,
-            {"progressive": progressive},
-            not_computed={
-                "ante": "the Ante + Bet game with the optimal call/fold decision is not computed "
-                "yet (a full enumeration of every flop, turn, river and dealer hand)"
-            },
+            {"ante": ante, "progressive": progressive},
+            notes=(
+                "ante: a MONTE CARLO ESTIMATE (not exact) of the Ante + Bet game per initial "
+                "Ante with a near-optimal call/fold strategy; the exact enumeration is not done",
+            ),
             extra=extra,
         )
     raise ProfileError(f"no analysis for game {profile.game!r}")

@@ -76,8 +76,11 @@ def write_report(
     ]
     for wager, figures in analysis.bets.items():
         risk = _percent(figures.element_of_risk) if figures.element_of_risk is not None else "-"
+        edge = _percent(figures.house_edge)
+        if figures.standard_error is not None:
+            edge = f"~{edge} ± {figures.standard_error:.2%} (Monte Carlo, not exact)"
         lines.append(
-            f"| {wager} | {_percent(figures.house_edge)} | {_percent(figures.hit_frequency)} | "
+            f"| {wager} | {edge} | {_percent(figures.hit_frequency)} | "
             f"{_percent(figures.push)} | {figures.std_dev:.4f} | {risk} | {figures.method} |"
         )
     for wager, reason in analysis.not_computed.items():

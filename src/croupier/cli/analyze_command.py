@@ -113,9 +113,12 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
     for column in ("wager", "house edge", "hit frequency", "push", "std dev", "element of risk"):
         table.add_column(column, justify="left" if column == "wager" else "right")
     for wager, figures in analysis.bets.items():
+        edge = f"{figures.house_edge:.4%}"
+        if figures.standard_error is not None:
+            edge = f"~{edge} +/- {figures.standard_error:.2%} (Monte Carlo)"
         table.add_row(
             wager,
-            f"{figures.house_edge:.4%}",
+            edge,
             f"{figures.hit_frequency:.4%}",
             f"{figures.push:.4%}",
             f"{figures.std_dev:.4f}",
