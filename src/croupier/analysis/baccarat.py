@@ -34,7 +34,6 @@ RANK_VALUE = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0], dtype=np.int64)
 """Art. 10: A=1, 2-9 face value, T/J/Q/K = 0."""
 
 
-@numba.njit(cache=True, inline="always")
 def _banker_draws(banker: int, player_third_value: int) -> bool:
     """Art. 11, the Banker's table when the Player drew (``player_third_value`` 0-9)."""
     if banker <= 2:
@@ -50,9 +49,20 @@ def _banker_draws(banker: int, player_third_value: int) -> bool:
     return False
 
 
+def banker_tableau() -> npt.NDArray[np.bool_]:
+    """``[banker two-card total 0-7, player's third card value 0-9]``: whether Banker draws
+    when Player drew (Art. 11's table), as data for the kernel."""
+    return np.array(
+        [[_banker_draws(banker, third) for third in range(10)] for banker in range(8)],
+        dtype=np.bool_,
+    )
+
+
 @numba.njit(cache=True)
 def outcome_counts(
-    rank_counts: npt.NDArray[np.int64], pair_by_value: bool
+    rank_counts: npt.NDArray[np.int64],
+    pair_by_value: bool,
+    banker_draws: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.int64]:
     """Ordered six-card-equivalent deal counts by (player total, banker total, pairs)."""
     counts = rank_counts.copy()
@@ -115,7 +125,7 @@ def outcome_counts(
                                     continue
                                 values[v] -= 1
                                 final_player = (player + v) % 10
-                                if _banker_draws(banker, v):
+                                if banker_draws[banker, v]:
                                     for u in range(10):
                                         w6 = w5 * values[u]
                                         if w6 > 0:
@@ -143,7 +153,7 @@ def shoe_rank_counts(decks: int) -> npt.NDArray[np.int64]:
 
 def deal_counts(decks: int, pair_by: PairBy) -> tuple[npt.NDArray[np.int64], int]:
     """The kernel's counts and their common denominator ``N (N-1) ... (N-5)``."""
-    counts = outcome_counts(shoe_rank_counts(decks), pair_by is PairBy.VALUE)
+    counts = outcome_counts(shoe_rank_counts(decks), pair_by is PairBy.VALUE, banker_tableau())
     n = 52 * decks
     denominator = 1
     for k in range(6):
