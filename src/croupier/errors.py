@@ -40,6 +40,10 @@ class SettleInputError(CroupierError, ValueError):
     """A round description for ``croupier settle`` that cannot be settled."""
 
 
+class ReplayError(CroupierError, ValueError):
+    """A recorded round that the engine does not reproduce: the record or the engine is wrong."""
+
+
 class InsufficientFunds(CroupierError):  # noqa: N818 - the domain's own word
     """A wallet that does not cover the amount asked of it."""
 

@@ -19,7 +19,8 @@ from croupier.games.blackjack import (
     random_round,
     replay,
 )
-from croupier.games.events import CardDrawn, Event
+from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event
+from croupier.money import json_number
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.rules.blackjack import BlackjackRules
@@ -38,12 +39,15 @@ def _check_round(game: BlackjackRound, shoe: Shoe, start: int) -> None:
     result = game.results()
     players = sum((result.net(seat) for seat in result.seats()), Fraction(0))
     assert players + result.house_net == 0
+    # Every stake is settled exactly once: during betting a BetPlaced sets its wager (the
+    # last one counts); after the deal each BetPlaced (split, double, insurance) adds a stake.
+    closed = next(i for i, e in enumerate(game.events) if isinstance(e, BetsClosed))
+    opening = {
+        (e.seat, e.wager): e.amount for e in game.events[:closed] if isinstance(e, BetPlaced)
+    }
+    added = sum((e.amount for e in game.events[closed:] if isinstance(e, BetPlaced)), Fraction(0))
     staked = sum((w.stake for w in result.wagers), Fraction(0))
-    bet = sum(
-        (e.amount for e in game.events if type(e).__name__ == "BetPlaced" and e.wager != "main"),
-        Fraction(0),
-    )
-    assert staked >= bet  # every side, double, split and insurance stake is settled
+    assert staked == sum(opening.values(), Fraction(0)) + added
     drawn = tuple(e.card for e in game.events if isinstance(e, CardDrawn))
     assert drawn == shoe.peek_order()[start : shoe.position]
     again = replay(game.events)
@@ -146,3 +150,102 @@ def test_no_illegal_action_is_ever_accepted(name: str, data: st.DataObject, seed
             # move the round on with a legal decision
             option = decision.legal[uniform_below(source, len(decision.legal))]
             game.act(decision.seat, option)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@given(seed=st.integers(min_value=0, max_value=2**32), steps=st.integers(0, 8))
+@settings(max_examples=25)
+def test_a_void_at_any_step_returns_what_is_in_play_and_replays(
+    name: str, seed: int, steps: int
+) -> None:
+    profile = _profile(name)
+    source = SeededRandomSource(seed)
+    game = BlackjackRound(profile, Shoe.shuffled(profile.decks, source))
+    game.place_bet(1, "main", 10)
+    game.place_bet(2, "main", 20)
+    game.deal()
+    for _ in range(steps):
+        decision = game.pending()
+        if decision is None:
+            break
+        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    if game.is_done:
+        return
+    game.void("interrupted")
+    result = game.results()
+    assert sum((result.net(seat) for seat in result.seats()), Fraction(0)) + result.house_net == 0
+    assert all(w.payout == w.stake for w in result.wagers if w.result == "void")
+    assert replay(game.events).events == game.events
+
+
+# --- R6: nothing hidden reaches a view -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+@settings(max_examples=30)
+def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
+    """Before the dealer plays, every view shows the dealer's up card only and no face-down
+    player card; of the shoe they say only how many cards remain."""
+    profile = _profile(name)
+    source = SeededRandomSource(seed)
+    game = BlackjackRound(profile, Shoe.shuffled(profile.decks, source))
+    for seat in (1, 3, 5):
+        game.place_bet(seat, "main", 10)
+    game.deal()
+    while not game.is_done:
+        for viewer in (None, 1, 3, 5):
+            view = game.view(viewer)
+            assert view["dealer"]["cards"] == [str(game.up_card)]
+            shown = {
+                (box["seat"], hand["hand"]): hand for box in view["boxes"] for hand in box["hands"]
+            }
+            for box in game.boxes.values():
+                for hand in box.hands:
+                    seen = shown[(box.seat, hand.number)]
+                    hidden = 0 if hand.face_down_card is None else 1
+                    assert seen["face_down"] == hidden
+                    assert len(seen["cards"]) == len(hand.cards) - hidden
+            assert view["cards_remaining"] == game.shoe.remaining
+        decision = game.pending()
+        assert decision is not None
+        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    assert game.view(1)["dealer"]["cards"] == game.dealer_cards
+
+
+# --- the settle contract deals the same rounds as the engine ---------------------------------
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+@settings(max_examples=40)
+def test_settle_documents_written_from_rounds_settle_the_same(name: str, seed: int) -> None:
+    """A random round, written as a ``croupier settle`` document (its cards as the shoe, each
+    seat's bets and decisions in order), settles to the same payouts and the same events."""
+    from croupier.games.events import Decided
+    from croupier.settle import settle_document
+
+    profile = _profile(name)
+    source = SeededRandomSource(seed)
+    game = random_round(profile, Shoe.shuffled(profile.decks, source), source)
+    closed = next(i for i, e in enumerate(game.events) if isinstance(e, BetsClosed))
+    seats: dict[int, dict[str, object]] = {}
+    for item in game.events[:closed]:
+        if isinstance(item, BetPlaced):
+            entry = seats.setdefault(item.seat, {"seat": item.seat, "bets": {}, "actions": []})
+            entry["bets"][item.wager] = int(item.amount)  # type: ignore[index]
+    for item in game.events:
+        if isinstance(item, Decided):
+            seats[item.seat]["actions"].append(item.action)  # type: ignore[attr-defined]
+    document = {
+        "game": "blackjack",
+        "rules": name,
+        "shoe": [str(e.card) for e in game.events if isinstance(e, CardDrawn)],
+        "seats": list(seats.values()),
+    }
+    out = settle_document(document)
+    result = game.results()
+    assert {s["seat"]: s["net"] for s in out["seats"]} == {
+        seat: json_number(result.net(seat)) for seat in result.seats()
+    }
+    assert out["events"] == [e.to_json() for e in game.events]

@@ -13,6 +13,7 @@ from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase, replay
 from croupier.games.events import Settled
 from croupier.hands.blackjack import dealer_should_draw, hand_value, is_hard_total_in
+from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules, HoleCard
 from croupier.shoe import Shoe
@@ -197,3 +198,120 @@ def test_replay_refuses_a_tampered_record():
     )
     with pytest.raises(Exception, match="diverges at event"):
         replay(tampered)
+
+
+# --- a round that cannot go on (R11; Veintiuno Real sheet item 14) ------------------------
+
+
+def test_void_returns_every_stake_still_in_play_and_replays():
+    """A bust and a settled 21+3 stand; the split hand still in play is returned."""
+    profile = _profile()
+    game = BlackjackRound(profile, Shoe.parse("8s 6c 8h Td 6d Kc 3h", decks=6))
+    game.place_bet(1, "main", 10)
+    game.place_bet(1, "21+3", 5)
+    game.deal()
+    game.act(1, Action("split"))
+    game.act(1, Action("hit"))  # 8s 6d Kc: bust, lost at once
+    assert game.pending() is not None and game.pending().hand == 1
+    game.void("confused deal")
+    assert game.is_done
+    assert [(w.wager, w.hand, w.result, w.stake, w.payout) for w in game.results().wagers] == [
+        ("21+3", None, "none", 5, 0),
+        ("main", 0, "bust", 10, 0),
+        ("main", 1, "void", 10, 10),
+    ]
+    assert replay(game.events).events == game.events
+    with pytest.raises(IllegalActionError, match="already over"):
+        game.void("again")
+
+
+def test_void_returns_an_open_insurance_bet():
+    game = _round(_profile(), "9s Ac 9d 7h", {1: 10})
+    game.act(1, Action("insurance", 5))
+    game.void("interrupted and not restorable")
+    assert [(w.wager, w.result, w.payout) for w in game.results().wagers] == [
+        ("insurance", "void", 5),
+        ("main", "void", 10),
+    ]
+    assert replay(game.events).events == game.events
+
+
+def test_named_predicates_agree_with_legal_actions():
+    game = _round(_profile(), "8s As 8h Kd 3c", {1: 10})
+    assert game.can_insure(1) and game.can_insure(1, 5) and not game.can_insure(1, 6)
+    assert not game.can_take_even_money(1) and not game.can_hit(1)
+    game.act(1, Action("no-insurance"))
+    assert [
+        game.can_hit(1),
+        game.can_stand(1),
+        game.can_double(1),
+        game.can_double(1, 10),
+        game.can_split(1),
+    ] == [
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
+    assert not game.can_double(1, 11) and not game.can_hit(2)
+    assert [str(a) for a in game.legal_actions()] == ["hit", "stand", "double 10", "split"]
+
+
+def test_a_bust_under_a_face_down_double_card_is_settled_when_turned():
+    """A profile that doubles any two cards face down: nobody knows of the bust until the
+    card is turned, so the dealer plays on and the bust is settled with the others (still a
+    bust: final, whatever the dealer holds)."""
+    profile = _profile(double_card_face_down=True)
+    game = _round(profile, "Th 9c 6d 7h Ks 2c", {1: 10})
+    game.act(1, Action("double"))
+    assert game.is_done
+    assert game.dealer_cards == ["9c", "7h", "2c"]  # the dealer drew against a hidden hand
+    kinds = [e.kind for e in game.events]
+    assert kinds.index("HoleCardRevealed") < kinds.index("Settled")
+    assert [(w.result, w.stake, w.payout) for w in game.results().wagers] == [("bust", 20, 0)]
+    assert replay(game.events, profile).events == game.events
+
+
+def test_a_profile_whose_dealer_draws_with_no_hand_left():
+    """``dealer_draws_when_no_hand_remains = true`` (no shipped profile): the dealer plays his
+    hand out even when every hand is settled; without it he only reveals."""
+    shoe = "Th 6c 6d Tc Ks 5h"
+    drawing = _round(_profile(dealer_draws_when_no_hand_remains=True), shoe, {1: 10})
+    drawing.act(1, Action("hit"))
+    assert drawing.dealer_cards == ["6c", "Tc", "5h"]
+    revealing = _round(_profile(), shoe, {1: 10})
+    revealing.act(1, Action("hit"))
+    assert revealing.dealer_cards == ["6c", "Tc"]
+    spain = _profile("spain-1979", dealer_draws_when_no_hand_remains=True)
+    game = _round(spain, "Th 6c 6d Ks 5h 9d", {1: 10})
+    game.act(1, Action("hit"))
+    assert game.dealer_cards == ["6c", "5h", "9d"]
+
+
+def test_an_unfinished_round_recovers_on_the_live_shoe_and_goes_on():
+    """R11/R14: the record of a round interrupted mid-play, replayed on the shoe rebuilt from
+    its seed, is the same round waiting for the same decision; it then finishes exactly as the
+    uninterrupted round does."""
+    profile = _profile("peru-2016")
+
+    def shoe() -> Shoe:
+        return Shoe.shuffled(6, SeededRandomSource("recovery"), cut_card_from_bottom=78)
+
+    original = BlackjackRound(profile, shoe(), new_shoe=True)
+    for seat in (2, 4, 6):
+        original.place_bet(seat, "main", 10)
+    original.deal()
+    interrupted_at = list(original.events)
+    recovered = replay(interrupted_at, shoe=shoe())
+    assert recovered.events == interrupted_at
+    assert recovered.pending() == original.pending()
+    choices = SeededRandomSource("choices")
+    while not original.is_done:
+        decision = original.pending()
+        assert decision is not None
+        action = decision.legal[uniform_below(choices, len(decision.legal))]
+        original.act(decision.seat, action)
+        recovered.act(decision.seat, action)
+    assert recovered.events == original.events
+    assert recovered.results() == original.results()

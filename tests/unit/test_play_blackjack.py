@@ -83,3 +83,16 @@ def test_a_new_shoe_with_its_burn_once_the_cut_card_is_out(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert result.output.count("New shoe: 1 decks, 1 card(s) burnt.") >= 2
     assert "The cut card came out: that was the last round of this shoe." in result.output
+
+
+def test_every_blackjack_profile_plays_through_scripted_input():
+    """Spain (no hole card, no 21+3) and Veintiuno Real (face-down cards) at the terminal:
+    every prompt answered '2' (bet 2, then option 2) until the input ends."""
+    for rules in ("spain-1979", "veintiuno-real"):
+        result = RUNNER.invoke(
+            app, ["play", "blackjack", "--rules", rules, "--seed", "11"], input="2\n" * 60
+        )
+        assert result.exit_code == 0, result.output
+        assert "21+3" not in result.output
+        assert result.output.count("Net this round:") >= 5
+        assert "You leave the table with" in result.output

@@ -83,7 +83,7 @@ def test_good_round_exact_json(tmp_path, capsys, monkeypatch):
         "CardDrawn",
         "Settled",
         "Decided",
-        "HoleCardRevealing",
+        "HoleCardRevealed",
         "CardDrawn",
         "Settled",
         "RoundEnded",

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from croupier.cards import Card, Rank, format_cards, parse_cards
-from croupier.errors import BetError, IllegalActionError, SettleInputError
+from croupier.errors import BetError, IllegalActionError, SettleInputError, ShoeError
 from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
 from croupier.games.events import (
     BetPlaced,
@@ -43,6 +43,7 @@ from croupier.games.events import (
     Event,
     RoundEnded,
     RoundStarted,
+    RoundVoided,
     Settled,
     event,
 )
@@ -74,7 +75,6 @@ SPLIT = "split"
 NO_INSURANCE = "no-insurance"
 EVEN_MONEY = "even-money"
 
-PLAY_ACTIONS = (HIT, STAND, DOUBLE, SPLIT)
 INSURANCE_ACTIONS = (INSURANCE, NO_INSURANCE, EVEN_MONEY)
 
 
@@ -101,13 +101,14 @@ class Result(StrEnum):
     BUST = "bust"
     VEINTIUNO_REAL = "veintiuno-real"
     EVEN_MONEY = "even-money"
+    VOID = "void"
 
 
 # --- events of this game --------------------------------------------------------------------
 
 
 @event
-class HoleCardRevealing(Event):
+class HoleCardRevealed(Event):
     """The dealer turns the hole card over (Peru Art. 13: after every player has finished,
     or at once under an Ace or ten where the profile peeks)."""
 
@@ -199,6 +200,9 @@ class Hand:
     finished: bool = False
     result: Result | None = None
     payout: Fraction | None = None
+    face_down_card: int | None = None
+    """Index of a card dealt face down (a split Ace's or a double's, where the profile says
+    so), hidden from every view until the dealer turns it after the players."""
 
     @property
     def is_settled(self) -> bool:
@@ -239,7 +243,7 @@ class BlackjackRound(GameRound):
 
     def __init__(self, profile: BlackjackRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
         if shoe.decks != profile.decks:
-            raise BetError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
+            raise ShoeError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
         self.profile: BlackjackRules = profile
         self.shoe = shoe
         self.events: list[Event] = []
@@ -261,6 +265,20 @@ class BlackjackRound(GameRound):
         card = self.shoe.draw()
         self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
         return card
+
+    def _record_settled(
+        self,
+        seat: int,
+        wager: str,
+        stake: Fraction,
+        payout: Fraction,
+        result: str,
+        *,
+        hand: int | None = None,
+    ) -> None:
+        self._record(
+            Settled(seat=seat, wager=wager, stake=stake, payout=payout, result=result, hand=hand)
+        )
 
     def _since(self, start: int) -> Sequence[Event]:
         return tuple(self.events[start:])
@@ -304,7 +322,9 @@ class BlackjackRound(GameRound):
         return units
 
     def place_bet(self, seat: int, wager: str, amount: int) -> Sequence[Event]:
-        """Place a wager on a box; 0 withdraws it (RULES.md §6: 0 is no wager)."""
+        """Set a wager on a box to ``amount`` while bets are open: a later bet on the same
+        wager replaces the earlier one, and 0 withdraws it (RULES.md §6: 0 is no wager). The
+        last ``BetPlaced`` of each wager before ``BetsClosed`` is its stake."""
         units = self._check_bet(seat, wager, amount)
         start = len(self.events)
         box = self.boxes.setdefault(seat, Box(seat))
@@ -357,23 +377,16 @@ class BlackjackRound(GameRound):
 
     # === Phase SIDE_BETS =====================================================================
     def _settle_side_bets(self) -> None:
-        """Arts. 19-20: 21+3 is settled right after the deal, before insurance."""
+        """Arts. 19-20: 21+3 is settled right after the deal, before insurance, 'de derecha a
+        izquierda' (from the dealer's right: the highest seat first)."""
         self.phase = Phase.SIDE_BETS
-        for box in self.boxes.values():
+        for box in reversed(self.boxes.values()):
             stake = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
             if not stake:
                 continue
             result, payout = twenty_one_plus_three(box.dealt, self.up_card, stake, self.profile)
             box.side_result, box.side_payout = result, payout
-            self._record(
-                Settled(
-                    seat=box.seat,
-                    wager=TWENTY_ONE_PLUS_THREE,
-                    stake=Fraction(stake),
-                    payout=payout,
-                    result=result,
-                )
-            )
+            self._record_settled(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
 
     # --- moving on until somebody must decide --------------------------------------------
     def _proceed(self) -> None:
@@ -435,10 +448,11 @@ class BlackjackRound(GameRound):
         if action.name == INSURANCE:
             most = self.max_insurance(seat)
             if most < 1:
-                return f"half of a bet of {box.main} is less than one unit"
+                return f"{self.profile.insurance_max} of a bet of {box.main} is less than one unit"
             if action.amount is not None and not 1 <= action.amount <= most:
                 return (
-                    f"insurance is 1 to {most} units (half the original bet), not {action.amount}"
+                    f"insurance is 1 to {most} units "
+                    f"({self.profile.insurance_max} of the original bet), not {action.amount}"
                 )
             return None
         if action.name == EVEN_MONEY:
@@ -473,19 +487,17 @@ class BlackjackRound(GameRound):
 
     def _settle_insurance(self) -> None:
         dealer_blackjack = self._dealer_has_blackjack()
-        for box in self.boxes.values():
+        for box in reversed(self.boxes.values()):
             if box.insurance and box.insurance_payout is None:
                 box.insurance_payout = insurance_payout(
                     box.insurance, dealer_blackjack, self.profile
                 )
-                self._record(
-                    Settled(
-                        seat=box.seat,
-                        wager=INSURANCE,
-                        stake=Fraction(box.insurance),
-                        payout=box.insurance_payout,
-                        result="win" if dealer_blackjack else "lose",
-                    )
+                self._record_settled(
+                    box.seat,
+                    INSURANCE,
+                    Fraction(box.insurance),
+                    box.insurance_payout,
+                    "win" if dealer_blackjack else "lose",
                 )
 
     # === Phase PLAYER_TURNS ==================================================================
@@ -521,15 +533,8 @@ class BlackjackRound(GameRound):
     def _settle_hand_now(self, box: Box, hand: Hand, result: Result, payout: Fraction) -> None:
         hand.finished = True
         hand.result, hand.payout = result, payout
-        self._record(
-            Settled(
-                seat=box.seat,
-                wager=MAIN,
-                stake=Fraction(hand.total_stake),
-                payout=payout,
-                result=str(result),
-                hand=hand.number,
-            )
+        self._record_settled(
+            box.seat, MAIN, Fraction(hand.total_stake), payout, str(result), hand=hand.number
         )
 
     def _next_turn(self) -> bool:
@@ -542,7 +547,7 @@ class BlackjackRound(GameRound):
                 if not hand.finished:
                     if len(hand.cards) == 1:
                         # Art. 11: a split hand receives its second card when its turn comes.
-                        hand.cards.append(self._draw("player", box.seat, hand.number))
+                        self._deal_second_card(box, hand)
                     self._close_if_nothing_to_decide(box, hand)
                     if not hand.finished:
                         self._turn = (box.seat, index)
@@ -551,11 +556,28 @@ class BlackjackRound(GameRound):
         self._turn = None
         return False
 
+    def _deal_to(self, box: Box, hand: Hand, *, face_down: bool = False) -> None:
+        hand.cards.append(self._draw("player", box.seat, hand.number))
+        if face_down:
+            hand.face_down_card = len(hand.cards) - 1
+
+    def _deal_second_card(self, box: Box, hand: Hand) -> None:
+        """A split hand's second card; a split Ace's is face down where the profile says so
+        (Veintiuno Real item 10c)."""
+        self._deal_to(
+            box, hand, face_down=hand.split_aces and self.profile.split_ace_card_face_down
+        )
+
     def _close_if_nothing_to_decide(self, box: Box, hand: Hand) -> None:
-        if is_bust(hand.cards):
+        total = hand_total(hand.cards)
+        if total > BLACKJACK and hand.face_down_card is not None:
+            # Nobody knows of a bust under a face-down card until it is turned after the
+            # players: it is settled, as a bust, with the others.
+            hand.finished = True
+        elif total > BLACKJACK:
             # Arts. 11, 14: a bust loses at once, whatever the dealer does.
             self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
-        elif self._is_blackjack(hand) or hand_total(hand.cards) == BLACKJACK:
+        elif total == BLACKJACK:
             hand.finished = True  # RULES.md §1 decision: 21 stands automatically
         elif (
             hand.split_aces and len(hand.cards) >= 2 and self._why_not_split(box, hand) is not None
@@ -659,7 +681,7 @@ class BlackjackRound(GameRound):
             self._record(
                 BetPlaced(seat=box.seat, wager=DOUBLE, amount=Fraction(amount), hand=hand.number)
             )
-            hand.cards.append(self._draw("player", box.seat, hand.number))
+            self._deal_to(box, hand, face_down=self.profile.double_card_face_down)
             hand.finished = True
         elif action.name == SPLIT:
             # Art. 11: the original bet stays on this hand, an equal bet goes on the new one,
@@ -678,7 +700,7 @@ class BlackjackRound(GameRound):
             self._record(
                 BetPlaced(seat=box.seat, wager=SPLIT, amount=Fraction(new.stake), hand=new.number)
             )
-            hand.cards.append(self._draw("player", box.seat, hand.number))
+            self._deal_second_card(box, hand)
         self._close_if_nothing_to_decide(box, hand)
 
     # --- the interface: pending decision, legal actions, acting -------------------------
@@ -717,6 +739,25 @@ class BlackjackRound(GameRound):
     def can(self, seat: int, action: Action) -> bool:
         return self.why_not(seat, action) is None
 
+    # The predicates by name, for callers that ask one question (the same checks as ``act``).
+    def can_hit(self, seat: int) -> bool:
+        return self.can(seat, Action(HIT))
+
+    def can_stand(self, seat: int) -> bool:
+        return self.can(seat, Action(STAND))
+
+    def can_double(self, seat: int, amount: int | None = None) -> bool:
+        return self.can(seat, Action(DOUBLE, amount))
+
+    def can_split(self, seat: int) -> bool:
+        return self.can(seat, Action(SPLIT))
+
+    def can_insure(self, seat: int, amount: int | None = None) -> bool:
+        return self.can(seat, Action(INSURANCE, amount))
+
+    def can_take_even_money(self, seat: int) -> bool:
+        return self.can(seat, Action(EVEN_MONEY))
+
     def act(self, seat: int, action: Action) -> Sequence[Event]:
         """Apply a decision; an illegal one raises ``IllegalActionError`` and changes nothing."""
         reason = self.why_not(seat, action)
@@ -743,7 +784,7 @@ class BlackjackRound(GameRound):
     def _reveal_hole_card(self) -> None:
         if self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed:
             self.hole_card_revealed = True
-            self._record(HoleCardRevealing(card=self.dealer[1]))
+            self._record(HoleCardRevealed(card=self.dealer[1]))
 
     def _hands_in_play(self) -> bool:
         return any(not hand.is_settled for box in self.boxes.values() for hand in box.hands)
@@ -769,11 +810,16 @@ class BlackjackRound(GameRound):
 
     # === Phase SETTLEMENT ====================================================================
     def _settle(self) -> None:
+        """Pay and collect from the dealer's right to his left, the highest seat first (Spain
+        Art. 03 V.1.a 'de derecha a izquierda', as Peru Art. 19 does for 21+3)."""
         self._settle_insurance()
         dealer_blackjack = self._dealer_has_blackjack()
-        for box in self.boxes.values():
+        for box in reversed(self.boxes.values()):
             for hand in box.hands:
                 if hand.is_settled:
+                    continue
+                if is_bust(hand.cards):  # a face-down card turned over: still final
+                    self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
                     continue
                 facts = HandFacts(
                     cards=tuple(hand.cards),
@@ -785,6 +831,45 @@ class BlackjackRound(GameRound):
                 )
                 result, payout = settle_hand(facts, self.dealer, dealer_blackjack, self.profile)
                 self._settle_hand_now(box, hand, result, payout)
+
+    # --- a round that cannot go on --------------------------------------------------------
+    def void(self, reason: str) -> Sequence[Event]:
+        """End a round that cannot go on (a confused deal, Veintiuno Real sheet item 14; an
+        interrupted round that cannot be restored, R11): every stake still in play is returned.
+        What was already settled (a 21+3 bet, a bust, a blackjack paid at once) stands."""
+        if self.phase is Phase.DONE:
+            raise IllegalActionError("void refused: the round is already over")
+        start = len(self.events)
+        self._record(RoundVoided(reason=reason))
+        for box in reversed(self.boxes.values()):
+            side = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
+            if side and box.side_payout is None:
+                box.side_result, box.side_payout = str(Result.VOID), Fraction(side)
+                self._record_settled(
+                    box.seat,
+                    TWENTY_ONE_PLUS_THREE,
+                    Fraction(side),
+                    Fraction(side),
+                    str(Result.VOID),
+                )
+            if box.insurance and box.insurance_payout is None:
+                box.insurance_payout = Fraction(box.insurance)
+                self._record_settled(
+                    box.seat,
+                    INSURANCE,
+                    Fraction(box.insurance),
+                    Fraction(box.insurance),
+                    str(Result.VOID),
+                )
+            if not box.hands:  # voided before the deal: the main bet was never dealt to
+                box.hands.append(Hand(0, [], box.main))
+            for hand in box.hands:
+                if not hand.is_settled:
+                    self._settle_hand_now(box, hand, Result.VOID, Fraction(hand.total_stake))
+        self.phase = Phase.DONE
+        self._turn = None
+        self._record(RoundEnded())
+        return self._since(start)
 
     # === Phase DONE ==========================================================================
     @property
@@ -818,6 +903,8 @@ class BlackjackRound(GameRound):
         """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
         never the shoe's order (only how many cards remain)."""
         hole_hidden = self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed
+        # Face-down player cards are turned once the players are done (the dealer's phase).
+        face_down_hidden = self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
         dealer = format_cards(self.dealer[:1] if hole_hidden else self.dealer)
         decision = self.pending()
         boxes = []
@@ -827,17 +914,7 @@ class BlackjackRound(GameRound):
                     "seat": box.seat,
                     "bets": dict(box.bets),
                     "insurance": box.insurance,
-                    "hands": [
-                        {
-                            "hand": hand.number,
-                            "cards": format_cards(hand.cards),
-                            "bet": hand.total_stake,
-                            "total": hand_total(hand.cards) if hand.cards else 0,
-                            "result": None if hand.result is None else str(hand.result),
-                            "payout": None if hand.payout is None else json_number(hand.payout),
-                        }
-                        for hand in box.hands
-                    ],
+                    "hands": [_hand_view(hand, face_down_hidden) for hand in box.hands],
                 }
             )
         return {
@@ -861,6 +938,20 @@ class BlackjackRound(GameRound):
             "cards_remaining": self.shoe.remaining,
             "last_round_of_shoe": self.is_last_round_of_shoe,
         }
+
+
+def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
+    hidden = face_down_hidden and hand.face_down_card is not None
+    cards = [card for i, card in enumerate(hand.cards) if not (hidden and i == hand.face_down_card)]
+    return {
+        "hand": hand.number,
+        "cards": format_cards(cards),
+        "face_down": 1 if hidden else 0,
+        "bet": hand.total_stake,
+        "total": None if hidden else hand_total(hand.cards),
+        "result": None if hand.result is None else str(hand.result),
+        "payout": None if hand.payout is None else json_number(hand.payout),
+    }
 
 
 # --- a round of random legal decisions (simulation, property tests, benchmarks) -----------
@@ -903,9 +994,16 @@ def random_round(
 # --- replay ---------------------------------------------------------------------------------
 
 
-def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> BlackjackRound:
+def replay(
+    events: Iterable[Event], profile: BlackjackRules | None = None, *, shoe: Shoe | None = None
+) -> BlackjackRound:
     """Rebuild a round from its events alone: a shoe stacked from the cards drawn, then the
-    bets and decisions applied again. The rebuilt round must record the identical events."""
+    bets and decisions applied again. The rebuilt round must record the identical events.
+
+    ``profile`` is needed only for a profile that is not shipped (the record names it).
+    To recover an unfinished round and go on with it (R11), pass the live ``shoe`` as it stood
+    when the round started (rebuilt from its seed): the replay deals from it, checks every
+    card against the record, and leaves the round waiting where it was, ready to continue."""
     record = list(events)
     if not record or not isinstance(record[0], RoundStarted):
         raise SettleInputError("a round's record starts with RoundStarted")
@@ -915,7 +1013,8 @@ def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> Bl
         profile = loaded
     cards = [item.card for item in record if isinstance(item, CardDrawn)]
     new_shoe = any(isinstance(item, CardDrawn) and item.purpose == "burn" for item in record)
-    game = BlackjackRound(profile, Shoe.stacked(cards, decks=profile.decks), new_shoe=new_shoe)
+    dealing = Shoe.stacked(cards, decks=profile.decks) if shoe is None else shoe
+    game = BlackjackRound(profile, dealing, new_shoe=new_shoe)
     for item in record:
         if isinstance(item, BetPlaced) and game.phase is Phase.BETTING:
             game.place_bet(item.seat, item.wager, int(item.amount))
@@ -923,6 +1022,8 @@ def replay(events: Iterable[Event], profile: BlackjackRules | None = None) -> Bl
             game.deal()
         elif isinstance(item, Decided):
             game.act(item.seat, Action.parse(item.action))
+        elif isinstance(item, RoundVoided):
+            game.void(item.reason)
     if game.events != record:
         diverging = next(
             (i for i, (a, b) in enumerate(zip(game.events, record, strict=False)) if a != b),

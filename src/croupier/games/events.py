@@ -88,7 +88,12 @@ def _encode(value: Any) -> JSON:
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Fraction):
-        return json_number(value)
+        number = json_number(value)
+        if isinstance(number, float) and Fraction(repr(number)) != value:
+            # A float would round it (a tenth of a jackpot meter fed by halves, many times
+            # over): written "n/d" so that the record replays exactly (R14); read back below.
+            return f"{value.numerator}/{value.denominator}"
+        return number
     if isinstance(value, tuple | list):
         return [_encode(item) for item in value]
     return value

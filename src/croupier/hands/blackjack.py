@@ -32,13 +32,21 @@ class HandValue(NamedTuple):
     soft: bool
 
 
+_VALUE_OF_RANK: tuple[int, ...] = tuple(
+    Rank(number).blackjack_value if number >= Rank.TWO else 0 for number in range(Rank.ACE + 1)
+)
+"""Each rank's value indexed by the rank itself (an ``IntEnum``): the hot path of every
+engine, kept free of enum property lookups."""
+
+
 def hand_value(cards: Sequence[Card]) -> HandValue:
     """Aces count 1, and one of them 11 when that does not pass 21."""
     total = 0
     has_ace = False
     for card in cards:
-        total += card.rank.blackjack_value
-        has_ace = has_ace or card.rank is Rank.ACE
+        value = _VALUE_OF_RANK[card.rank]
+        total += value
+        has_ace = has_ace or value == 1
     if has_ace and total + 10 <= BLACKJACK:
         return HandValue(total + 10, True)
     return HandValue(total, False)

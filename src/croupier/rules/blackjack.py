@@ -105,6 +105,10 @@ class BlackjackRules(Profile):
     max_hands: int | Literal["unlimited"]
     resplit_aces: bool
     split_ace_ten_is_blackjack: bool
+    split_ace_card_face_down: bool
+    """Each split Ace's one card is dealt face down and turned after the players."""
+    double_card_face_down: bool
+    """The one card of a double is dealt face down and turned after the players."""
 
     shoe: Shoe
     twenty_one_plus_three: TwentyOnePlusThree | None = None

@@ -116,7 +116,7 @@ def test_art11_a_split_hand_that_busts_loses_at_once_whatever_the_dealer_does(se
     bust = next(
         i for i, e in enumerate(out["events"]) if e["kind"] == "Settled" and e["result"] == "bust"
     )
-    assert bust < kinds.index("HoleCardRevealing")
+    assert bust < kinds.index("HoleCardRevealed")
 
 
 def test_art11_only_a_pair_may_split():

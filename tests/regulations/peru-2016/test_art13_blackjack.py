@@ -51,7 +51,7 @@ def test_art13_blackjack_paid_at_once_with_no_hand_left_the_dealer_draws_nothing
     out = settle(RULES, "As 9c Kd 7h 5s", [{"seat": 1, "bets": {"main": 10}, "actions": []}])
     assert settle.hands(out) == [("As Kd", 10, "blackjack", 25)]
     assert out["dealer"] == {"cards": ["9c", "7h"], "total": 16, "blackjack": False}
-    assert _settled_index(out, 1) < settle.kinds(out).index("HoleCardRevealing")
+    assert _settled_index(out, 1) < settle.kinds(out).index("HoleCardRevealed")
 
 
 def test_art13_blackjack_of_an_odd_bet_pays_half_units(settle):
@@ -65,7 +65,7 @@ def test_art13_blackjack_waits_for_the_hole_card_under_a_ten(settle):
     figura o un "10"; en cuyo caso deberá esperar'."""
     out = settle(RULES, "As Kc Qd 7h", [{"seat": 1, "bets": {"main": 10}, "actions": []}])
     assert settle.hands(out) == [("As Qd", 10, "blackjack", 25)]
-    assert _settled_index(out, 1) > settle.kinds(out).index("HoleCardRevealing")
+    assert _settled_index(out, 1) > settle.kinds(out).index("HoleCardRevealed")
 
 
 def test_art13_blackjack_waits_under_an_ace(settle):
@@ -73,7 +73,7 @@ def test_art13_blackjack_waits_under_an_ace(settle):
         RULES, "As Ac Kd 9h", [{"seat": 1, "bets": {"main": 10}, "actions": ["no-insurance"]}]
     )
     assert settle.hands(out) == [("As Kd", 10, "blackjack", 25)]
-    assert _settled_index(out, 1) > settle.kinds(out).index("HoleCardRevealing")
+    assert _settled_index(out, 1) > settle.kinds(out).index("HoleCardRevealed")
 
 
 def test_art13_player_blackjack_beats_a_three_card_21(settle):
@@ -93,7 +93,7 @@ def test_art13_even_money_pays_one_to_one_at_once(settle):
     )
     assert settle.hands(out) == [("As Kd", 10, "even-money", 20)]
     assert out["dealer"]["blackjack"] is True
-    assert _settled_index(out, 1) < settle.kinds(out).index("HoleCardRevealing")
+    assert _settled_index(out, 1) < settle.kinds(out).index("HoleCardRevealed")
     assert settle.money(out) == (10, 20, 10)
 
 

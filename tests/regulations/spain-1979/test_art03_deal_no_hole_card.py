@@ -26,7 +26,7 @@ def test_art03_the_dealers_second_card_is_drawn_after_the_players(settle):
     last_decision = max(i for i, e in enumerate(events) if e["kind"] == "Decided")
     assert dealer_cards[0] < last_decision < dealer_cards[1]
     assert out["dealer"] == {"cards": ["9c", "7s", "Kd"], "total": 26, "blackjack": False}
-    assert "HoleCardRevealing" not in settle.kinds(out)
+    assert "HoleCardRevealed" not in settle.kinds(out)
     assert settle.hands(out, 1) == [("Th 8d", 10, "win", 20)]
     assert settle.hands(out, 2) == [("8h 7d", 10, "win", 20)]
 
@@ -51,3 +51,17 @@ def test_art03_dealer_stands_on_soft_17(settle):
     out = settle(RULES, "Th 6c 9d As 5s", [{"seat": 1, "bets": {"main": 10}, "actions": ["stand"]}])
     assert out["dealer"] == {"cards": ["6c", "As"], "total": 17, "blackjack": False}
     assert settle.hands(out) == [("Th 9d", 10, "win", 20)]
+
+
+def test_decision_with_every_box_bust_an_open_insurance_still_gets_the_second_card(settle):
+    """Croupier decision: the insurance bet waits on the dealer's second card, so he draws it
+    (and no more) even when every box is bust."""
+    out = settle(
+        RULES,
+        "9s Ac 7d Kc Kh 5s",
+        [{"seat": 1, "bets": {"main": 10}, "actions": ["insurance 5", "hit"]}],
+    )
+    assert settle.hands(out) == [("9s 7d Kc", 10, "bust", 0)]
+    assert out["dealer"] == {"cards": ["Ac", "Kh"], "total": 21, "blackjack": True}
+    assert settle.seat(out, 1)["insurance"] == {"bet": 5, "payout": 15}
+    assert settle.money(out) == (15, 15, 0)

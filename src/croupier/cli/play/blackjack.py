@@ -185,8 +185,8 @@ class _Table:
             for hand in box["hands"]:
                 table.add_row(
                     f"Hand {hand['hand'] + 1}",
-                    " ".join(hand["cards"]),
-                    str(hand["total"]),
+                    " ".join(hand["cards"] + ["??"] * hand["face_down"]),
+                    "" if hand["total"] is None else str(hand["total"]),
                     str(hand["bet"]),
                     _result(hand),
                 )

@@ -1,0 +1,115 @@
+"""The reference engines' speed: rounds per second for each profile of each game.
+
+    uv run python benchmarks/engine.py [--rounds N] [--seed S]
+
+Each game module in ``croupier.games.GAME_MODULES`` that offers a round factory,
+``random_round(profile, shoe, source, *, new_shoe)`` (a round of random legal decisions), is
+timed on seeded shoes, a new shoe being shuffled when the cut card comes out. The reference
+measured in the same run is the bare cost of drawing the same cards from a ``Shoe``: the
+ratio says how many times slower a round is than merely dealing its cards, so it stays
+comparable across machines. Faster paths (compiled kernels) are measured against this.
+Times are the process's CPU time, so that other work on a shared machine weighs less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from croupier.games import GAME_MODULES
+from croupier.games.events import CardDrawn
+from croupier.randomness import SeededRandomSource
+from croupier.rules import load_profile, shipped_profile_names
+from croupier.shoe import Shoe
+
+
+def _new_shoe(profile: Any, source: SeededRandomSource) -> Shoe:
+    cut = getattr(getattr(profile, "shoe", None), "cut_card_from_bottom", None)
+    return Shoe.shuffled(profile.decks, source, cut_card_from_bottom=cut)
+
+
+def time_engine(
+    factory: Callable[..., Any], profile: Any, rounds: int, seed: str
+) -> tuple[float, int]:
+    """Seconds for ``rounds`` rounds, and how many cards they drew."""
+    source = SeededRandomSource(seed)
+    shoe = _new_shoe(profile, source)
+    new_shoe = True
+    cards = 0
+    start = time.process_time()
+    for _ in range(rounds):
+        if shoe.is_cut_card_out or shoe.remaining < 60:
+            shoe = _new_shoe(profile, source)
+            new_shoe = True
+        game = factory(profile, shoe, source, new_shoe=new_shoe)
+        new_shoe = False
+        cards += sum(1 for item in game.events if isinstance(item, CardDrawn))
+    return time.process_time() - start, cards
+
+
+def time_draws(profile: Any, cards: int, seed: str) -> float:
+    """Seconds to draw ``cards`` cards from seeded shoes of the same profile (the reference);
+    shuffling is included, as it is in the engine's time."""
+    source = SeededRandomSource(seed)
+    shoe = _new_shoe(profile, source)
+    start = time.process_time()
+    for _ in range(cards):
+        if shoe.is_cut_card_out:
+            shoe = _new_shoe(profile, source)
+        shoe.draw()
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20_000)
+    parser.add_argument("--seed", default="benchmark")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="best of this many runs (as timeit does)"
+    )
+    arguments = parser.parse_args()
+    header = f"{'game':<10} {'profile':<16} {'rounds/s':>10} {'cards/round':>12} {'draws/s':>11} {'round / its draws':>18}"
+    print(
+        f"reference engines, {arguments.rounds} rounds per profile, seed {arguments.seed!r}, "
+        f"best of {arguments.repeat}"
+    )
+    print(header)
+    print("-" * len(header))
+    for game, module_path in GAME_MODULES.items():
+        try:
+            module = importlib.import_module(module_path)
+        except ModuleNotFoundError:
+            continue  # that game's engine has not landed yet
+        factory = getattr(module, "random_round", None)
+        if factory is None:
+            continue
+        for name in shipped_profile_names():
+            profile = load_profile(name)
+            if profile.game != game:
+                continue
+            factory(
+                profile,
+                _new_shoe(profile, SeededRandomSource("warm-up")),
+                SeededRandomSource("warm-up"),
+                new_shoe=True,
+            )
+            runs = [
+                time_engine(factory, profile, arguments.rounds, arguments.seed)
+                for _ in range(arguments.repeat)
+            ]
+            seconds, cards = min(runs)
+            draw_seconds = min(
+                time_draws(profile, cards, arguments.seed) for _ in range(arguments.repeat)
+            )
+            print(
+                f"{game:<10} {name:<16} {arguments.rounds / seconds:>10,.0f} "
+                f"{cards / arguments.rounds:>12.2f} {cards / draw_seconds:>11,.0f} "
+                f"{seconds / draw_seconds:>17.1f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,654 @@
+"""Dragon Six Baccarat Plus (Peru, 2016): one round, laid out in the regulation's order.
+
+Description
+    Zones bet on Player (Punto), Banker (Banca), Tie and the two pair bets (Art. 8); bets close
+    when the first card leaves the shoe (Art. 7 d)); four cards are dealt P, B, P, B (Art. 10);
+    third cards follow the tableau of Art. 11 (``croupier.hands.baccarat``); every wager is
+    settled (Art. 8). Nobody decides anything: ``pending()`` is always ``None`` and ``deal()``
+    plays the whole round.
+Rewards
+    Player 1:1; Banker 1:1 but 1:2 on a Banker win with a total of 6; Tie 8:1, Player and
+    Banker push on a tie; each pair 11:1 (all from the profile's paytable).
+Shoe
+    ``new_shoe`` is the procedure of Art. 6 (shuffle, cut, cut card, burn); the round in which
+    the cut card comes out is the last of its shoe (``LastRoundOfShoe``).
+References
+    ``regulations/dragon-six-baccarat-plus-peru-2016.txt``; RULES.md §4 and §6.
+
+A whole round on a stacked shoe (Player K, 2 then 3 = 5; Banker 4, 2 = 6 stands on a Player
+third card of 3), where the Banker wins with 6 and pays half:
+
+>>> from croupier.rules.registry import load_profile_of
+>>> profile = load_profile_of("baccarat", "dragon-six-peru-2016")
+>>> round_ = BaccaratRound(profile, Shoe.parse("Ks 4h 2d 2c 3c 9s"))
+>>> _ = round_.place_bet(1, "banker", 10)
+>>> _ = round_.place_bet(1, "tie", 2)
+>>> _ = round_.deal()
+>>> [str(card) for card in round_.player_cards], [str(card) for card in round_.banker_cards]
+(['Ks', '2d', '3c'], ['4h', '2c'])
+>>> round_.player_total, round_.banker_total, round_.winner.value
+(5, 6, 'banker')
+>>> [(w.wager, w.stake, w.payout, w.result) for w in round_.results().wagers]
+[('banker', Fraction(10, 1), Fraction(15, 1), 'win'), ('tie', Fraction(2, 1), Fraction(0, 1), 'lose')]
+>>> round_.pending() is None and round_.is_done
+True
+>>> replay(round_.events).events == round_.events
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from croupier.cards import Card, format_cards
+from croupier.errors import (
+    BetError,
+    IllegalActionError,
+    NotationError,
+    ProfileError,
+    ReplayError,
+    SettleInputError,
+    ShoeError,
+)
+from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
+from croupier.games.events import (
+    BetPlaced,
+    BetsClosed,
+    CardDrawn,
+    Event,
+    RoundEnded,
+    RoundStarted,
+    RoundVoided,
+    Settled,
+    event,
+)
+from croupier.hands.baccarat import (
+    banker_draws,
+    burn_count,
+    play_coup,
+    player_draws,
+    points,
+    total,
+)
+from croupier.money import json_number, parse_amount
+from croupier.randomness import RandomSource, uniform_below
+from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
+from croupier.rules.registry import load_profile_of
+from croupier.shoe import Shoe
+
+GAME = "baccarat"
+WAGER_ORDER = tuple(BaccaratWager)
+"""The order in which a zone's wagers are settled and listed."""
+
+
+class Phase(StrEnum):
+    """The round's states, in the regulation's order."""
+
+    BETTING = "betting"
+    """Art. 7 d), Art. 8: zones place their wagers until the first card leaves the shoe."""
+    DEAL = "deal"
+    """Art. 10: four cards, 1st and 3rd to Player, 2nd and 4th to Banker."""
+    THIRD_CARDS = "third_cards"
+    """Art. 11: Player's third card, then Banker's, by the tableau."""
+    SETTLEMENT = "settlement"
+    """Art. 8: every wager is paid or collected."""
+    DONE = "done"
+
+
+class Winner(StrEnum):
+    PLAYER = "player"
+    BANKER = "banker"
+    TIE = "tie"
+
+
+class Purpose(StrEnum):
+    """Where a card goes: the ``purpose`` of its ``CardDrawn`` event."""
+
+    PLAYER = "player"
+    BANKER = "banker"
+    BURN = "burn"
+
+
+# --- events of this game -------------------------------------------------------------------
+
+
+@event
+class NewShoe(Event):
+    """Art. 6 a)-c): a shoe was shuffled, cut, given its cut card and put in the shoe box."""
+
+    decks: int
+    cards: int
+    cut_card_from_bottom: int
+
+
+@event
+class LastRoundOfShoe(Event):
+    """Art. 6: the cut card has come out; after this round the shoe is replaced."""
+
+
+@event
+class CoupDecided(Event):
+    """Art. 8: the higher total wins; equal totals are a tie."""
+
+    winner: str
+    player_total: int
+    banker_total: int
+
+
+# --- the new-shoe procedure (Art. 6) -------------------------------------------------------
+
+
+def burn(shoe: Shoe) -> tuple[CardDrawn, ...]:
+    """Art. 6 d): the dealer draws one card; its value (A=1, 2-9 face, ten and faces = 10) is
+    how many further cards are burnt. Every card taken out is a ``burn`` event."""
+    first = shoe.draw()
+    burnt = [CardDrawn(card=first, purpose=Purpose.BURN.value)]
+    for _ in range(burn_count(first)):
+        burnt.append(CardDrawn(card=shoe.draw(), purpose=Purpose.BURN.value))
+    return tuple(burnt)
+
+
+def new_shoe(profile: BaccaratRules, source: RandomSource) -> tuple[Shoe, tuple[Event, ...]]:
+    """Art. 6: shuffle, cut, place the cut card, burn. Returns the shoe and its events.
+
+    The table calls this before the first round and after every round whose
+    ``is_last_round_of_shoe`` is true.
+    """
+    rules = profile.shoe
+    if rules.cut_card_from_bottom < rules.minimum_cut_card_from_bottom:
+        # The profile model refuses this already; a shoe must never be made without it.
+        raise ProfileError(
+            f"shoe.cut_card_from_bottom {rules.cut_card_from_bottom}: Art. 6 b) needs at "
+            f"least {rules.minimum_cut_card_from_bottom}"
+        )
+    shoe = Shoe.shuffled(profile.decks, source, cut_card_from_bottom=rules.cut_card_from_bottom)
+    events: list[Event] = [
+        NewShoe(
+            decks=profile.decks, cards=shoe.size, cut_card_from_bottom=rules.cut_card_from_bottom
+        )
+    ]
+    if rules.burn_by_first_card_value:
+        events.extend(burn(shoe))
+    return shoe, tuple(events)
+
+
+# --- settlement of one wager (Art. 8) ------------------------------------------------------
+
+
+def is_pair(cards: Sequence[Card], pair_by: PairBy) -> bool:
+    """Art. 8 d): the first two cards make a pair (RULES.md §4 decision: by rank)."""
+    first, second = cards[0], cards[1]
+    if pair_by is PairBy.RANK:
+        return first.rank == second.rank
+    return points(first) == points(second)
+
+
+def settle_wager(
+    profile: BaccaratRules,
+    wager: BaccaratWager,
+    stake: Fraction,
+    coup: CoupDecided,
+    *,
+    player_pair: bool,
+    banker_pair: bool,
+) -> tuple[Fraction, str]:
+    """All that ``stake`` on ``wager`` returns (stake included) and ``win``/``lose``/``push``."""
+    paytable = profile.paytable
+    winner = Winner(coup.winner)
+    lost = (Fraction(0), "lose")
+    if wager in (BaccaratWager.PLAYER, BaccaratWager.BANKER):
+        if winner is Winner.TIE:
+            # RULES.md §4 decision: Player and Banker bets push on a tie.
+            return (stake, "push") if profile.player_and_banker_push_on_tie else lost
+        if winner.value != wager.value:
+            return lost
+        if wager is BaccaratWager.PLAYER:
+            return paytable.player.payout(stake), "win"
+        if coup.banker_total == 6:
+            # Art. 8 b): "cuando la Banca gana con el puntaje de seis" it pays half.
+            return paytable.banker_win_with_six.payout(stake), "win"
+        return paytable.banker.payout(stake), "win"
+    if wager is BaccaratWager.TIE:
+        return (paytable.tie.payout(stake), "win") if winner is Winner.TIE else lost
+    if wager is BaccaratWager.PLAYER_PAIR:
+        return (paytable.player_pair.payout(stake), "win") if player_pair else lost
+    return (paytable.banker_pair.payout(stake), "win") if banker_pair else lost
+
+
+# --- the round -----------------------------------------------------------------------------
+
+
+class BaccaratRound(GameRound):
+    """One coup of Dragon Six Baccarat Plus on ``shoe`` under ``profile``."""
+
+    game = GAME
+    profile: BaccaratRules
+
+    def __init__(self, profile: BaccaratRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
+        """``new_shoe=True``: the shoe is fresh from its shuffle and cut (``Shoe.shuffled``), so
+        the Art. 6 d) burn opens this round's record (as a blackjack round burns). A table that
+        keeps the shoe's record apart uses the function ``new_shoe`` instead."""
+        if not isinstance(profile, BaccaratRules):
+            raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
+        if shoe.decks != profile.decks:
+            raise ShoeError(f"a shoe of {shoe.decks} decks under a profile of {profile.decks}")
+        self.profile = profile
+        self.shoe = shoe
+        self.phase = Phase.BETTING
+        self.events: list[Event] = []
+        self.bets: dict[int, dict[BaccaratWager, int]] = {}
+        self.player_cards: list[Card] = []
+        self.banker_cards: list[Card] = []
+        self._coup: CoupDecided | None = None
+        self._result: RoundResult | None = None
+        self._last_round_signalled = False
+        self._record(RoundStarted(game=GAME, profile=profile.name))
+        # Art. 6: a shoe whose cut card is already out may finish this one round.
+        self._signal_cut_card()
+        if new_shoe and profile.shoe.burn_by_first_card_value:
+            # Art. 6 d): "Antes de iniciar la partida", before any bet of the first round.
+            self._record(*burn(shoe))
+            self._signal_cut_card()
+
+    def _record(self, *events: Event) -> tuple[Event, ...]:
+        self.events.extend(events)
+        return events
+
+    # --- betting (Art. 7 d), Art. 8) ---------------------------------------------------------
+    def verify_zone(self, seat: object) -> int:
+        """A betting zone of this table (1 to ``profile.zones``), or ``BetError``."""
+        zones = self.profile.zones
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= zones:
+            raise BetError(f"zone {seat!r} does not exist: zones are 1 to {zones}")
+        return seat
+
+    def verify_place_bet(
+        self, seat: object, wager: str, amount: object
+    ) -> tuple[int, BaccaratWager, int]:
+        """The bet as (zone, wager, whole amount), or a typed error naming what is wrong."""
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(
+                "bets are closed: the first card has left the shoe (Art. 7 d))"
+            )
+        seat = self.verify_zone(seat)
+        try:
+            kind = BaccaratWager(wager)
+        except ValueError:
+            known = ", ".join(BaccaratWager)
+            raise BetError(f"zone {seat}: unknown wager {wager!r} (known: {known})") from None
+        units = parse_amount(amount, f"zone {seat} {kind.value}")
+        limits = self.profile.limits[kind]
+        if units and not limits.allows(units):
+            raise BetError(
+                f"zone {seat} {kind.value}: {units} is outside the table limits "
+                f"{limits.minimum} to {limits.maximum}"
+            )
+        held = {name for name, stake in self.bets.get(seat, {}).items() if stake}
+        held = held | {kind} if units else held - {kind}
+        for combination in self.profile.forbidden_combinations:
+            if set(combination) <= held:
+                names = " and ".join(item.value for item in combination)
+                raise BetError(f"zone {seat}: {names} may not be bet together (Art. 8)")
+        return seat, kind, units
+
+    def can_place_bet(self, seat: int, wager: str, amount: object) -> bool:
+        try:
+            self.verify_place_bet(seat, wager, amount)
+        except (BetError, IllegalActionError, ValueError):
+            return False
+        return True
+
+    def place_bet(self, seat: int, wager: str, amount: int | Fraction) -> Sequence[Event]:
+        """Set zone ``seat``'s stake on ``wager`` to ``amount`` (0 withdraws it)."""
+        zone, kind, units = self.verify_place_bet(seat, wager, amount)
+        zone_bets = self.bets.setdefault(zone, {})
+        if not units and kind not in zone_bets:
+            return ()
+        if units:
+            zone_bets[kind] = units
+        else:
+            del zone_bets[kind]
+        return self._record(BetPlaced(seat=zone, wager=kind.value, amount=Fraction(units)))
+
+    # --- the deal (Art. 10) and third cards (Art. 11) ----------------------------------------
+    def _signal_cut_card(self) -> tuple[Event, ...]:
+        if self.shoe.is_cut_card_out and not self._last_round_signalled:
+            self._last_round_signalled = True
+            return self._record(LastRoundOfShoe())
+        return ()
+
+    def _draw(self, purpose: Purpose) -> list[Event]:
+        card = self.shoe.draw()
+        (self.player_cards if purpose is Purpose.PLAYER else self.banker_cards).append(card)
+        events: list[Event] = [*self._record(CardDrawn(card=card, purpose=purpose.value))]
+        events.extend(self._signal_cut_card())
+        return events
+
+    def deal(self) -> Sequence[Event]:
+        """Close bets, deal, draw third cards by the tableau and settle: the whole round."""
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"the round is past betting ({self.phase.value})")
+        start = len(self.events)
+        # Art. 7 d): bets are taken "hasta que se extrae la primera carta del zapato".
+        self._record(BetsClosed())
+        self.phase = Phase.DEAL
+        for purpose in (Purpose.PLAYER, Purpose.BANKER, Purpose.PLAYER, Purpose.BANKER):
+            self._draw(purpose)
+        self.phase = Phase.THIRD_CARDS
+        player_two, banker_two = total(self.player_cards), total(self.banker_cards)
+        player_third: int | None = None
+        if player_draws(player_two, banker_two):
+            self._draw(Purpose.PLAYER)
+            player_third = points(self.player_cards[2])
+        if banker_draws(banker_two, player_two, player_third):
+            self._draw(Purpose.BANKER)
+        self.phase = Phase.SETTLEMENT
+        self._settle()
+        self.phase = Phase.DONE
+        self._record(RoundEnded())
+        return tuple(self.events[start:])
+
+    # --- settlement (Art. 8) -----------------------------------------------------------------
+    def _settle(self) -> None:
+        player_total, banker_total = self.player_total, self.banker_total
+        if player_total > banker_total:
+            winner = Winner.PLAYER
+        elif banker_total > player_total:
+            winner = Winner.BANKER
+        else:
+            winner = Winner.TIE
+        coup = CoupDecided(
+            winner=winner.value, player_total=player_total, banker_total=banker_total
+        )
+        self._coup = coup
+        self._record(coup)
+        player_pair = is_pair(self.player_cards, self.profile.pair_by)
+        banker_pair = is_pair(self.banker_cards, self.profile.pair_by)
+        wagers: list[WagerResult] = []
+        for zone in sorted(self.bets):
+            for kind in WAGER_ORDER:
+                units = self.bets[zone].get(kind, 0)
+                if not units:
+                    continue
+                stake = Fraction(units)
+                payout, result = settle_wager(
+                    self.profile,
+                    kind,
+                    stake,
+                    coup,
+                    player_pair=player_pair,
+                    banker_pair=banker_pair,
+                )
+                wagers.append(WagerResult(zone, kind.value, stake, payout, result))
+                self._record(
+                    Settled(seat=zone, wager=kind.value, stake=stake, payout=payout, result=result)
+                )
+        details = {
+            "player": format_cards(self.player_cards),
+            "banker": format_cards(self.banker_cards),
+            "player_total": player_total,
+            "banker_total": banker_total,
+            "winner": winner.value,
+        }
+        self._result = RoundResult(tuple(wagers), details)
+
+    # --- a round that cannot go on (RULES.md §6; RELIABILITY R11) --------------------------
+    def void(self, reason: str) -> Sequence[Event]:
+        """End the round without a coup: every stake is returned (a shoe that ran out, an
+        interrupted round). Allowed at any point before the round is settled."""
+        if self.phase in (Phase.SETTLEMENT, Phase.DONE):
+            raise IllegalActionError("the round is already settled: it cannot be voided")
+        start = len(self.events)
+        self._record(RoundVoided(reason=reason))
+        wagers: list[WagerResult] = []
+        for zone in sorted(self.bets):
+            for kind in BaccaratWager:
+                units = self.bets[zone].get(kind, 0)
+                if units:
+                    stake = Fraction(units)
+                    wagers.append(WagerResult(zone, kind.value, stake, stake, "void"))
+                    self._record(
+                        Settled(
+                            seat=zone, wager=kind.value, stake=stake, payout=stake, result="void"
+                        )
+                    )
+        self._result = RoundResult(tuple(wagers), {"voided": reason})
+        self.phase = Phase.DONE
+        self._record(RoundEnded())
+        return tuple(self.events[start:])
+
+    # --- the interface -----------------------------------------------------------------------
+    def pending(self) -> Decision | None:
+        """Baccarat has no decisions: Art. 11 draws by rule."""
+        return None
+
+    def act(self, seat: int, action: Action) -> Sequence[Event]:
+        raise IllegalActionError(
+            f"zone {seat}: {action} is not a baccarat action; third cards follow Art. 11"
+        )
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def player_total(self) -> int:
+        return total(self.player_cards)
+
+    @property
+    def banker_total(self) -> int:
+        return total(self.banker_cards)
+
+    @property
+    def winner(self) -> Winner:
+        if self._coup is None:
+            raise IllegalActionError("the coup has not been decided yet")
+        return Winner(self._coup.winner)
+
+    @property
+    def is_last_round_of_shoe(self) -> bool:
+        """Art. 6: the cut card came out; the table makes a new shoe before the next round."""
+        return self._last_round_signalled
+
+    def results(self) -> RoundResult:
+        if self._result is None:
+            raise IllegalActionError("the round has not been settled yet")
+        return self._result
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Cards are dealt face up; the viewer sees its own zone's bets and results, and
+        nothing of the shoe but whether this is its last round (the cut card is visible)."""
+        state: dict[str, Any] = {
+            "game": GAME,
+            "profile": self.profile.name,
+            "phase": self.phase.value,
+            "player": {"cards": format_cards(self.player_cards), "total": self.player_total},
+            "banker": {"cards": format_cards(self.banker_cards), "total": self.banker_total},
+            "last_round_of_shoe": self._last_round_signalled,
+        }
+        if self._coup is not None:
+            state["winner"] = self._coup.winner
+        if seat is not None:
+            own = self.bets.get(seat, {})
+            state["seat"] = seat
+            state["bets"] = {kind.value: own[kind] for kind in BaccaratWager if kind in own}
+            if self._result is not None:
+                state["results"] = {
+                    wager.wager: {
+                        "bet": json_number(wager.stake),
+                        "payout": json_number(wager.payout),
+                        "result": wager.result,
+                    }
+                    for wager in self._result.wagers
+                    if wager.seat == seat
+                }
+        return state
+
+
+# --- random rounds (benchmarks, simulation checks) ---------------------------------------
+
+
+def random_round(
+    profile: BaccaratRules,
+    shoe: Shoe,
+    source: RandomSource,
+    *,
+    new_shoe: bool = False,
+    most_bet: int = 100,
+) -> BaccaratRound:
+    """A round with random legal bets drawn from ``source`` on random zones, dealt in full.
+
+    ``new_shoe``: the shoe is fresh from its shuffle, so the Art. 6 d) burn opens the round's
+    record. Each zone bets on one side or none (never
+    both: Art. 8), and on the Tie and each pair with even odds.
+    """
+    coup = BaccaratRound(profile, shoe, new_shoe=new_shoe)
+    for zone in range(1, profile.zones + 1):
+        if not uniform_below(source, 2):
+            continue
+        wagers = [BaccaratWager.TIE, BaccaratWager.PLAYER_PAIR, BaccaratWager.BANKER_PAIR]
+        chosen = [wager for wager in wagers if uniform_below(source, 2)]
+        side = uniform_below(source, 3)  # none, Player or Banker
+        if side:
+            chosen.append(BaccaratWager.PLAYER if side == 1 else BaccaratWager.BANKER)
+        for wager in chosen:
+            limits = profile.limits[wager]
+            top = max(1, min(most_bet, limits.maximum) - limits.minimum + 1)
+            coup.place_bet(zone, wager.value, limits.minimum + uniform_below(source, top))
+    coup.deal()
+    return coup
+
+
+# --- replay (RULES.md §6) ------------------------------------------------------------------
+
+
+def replay(events: Sequence[Event], profile: BaccaratRules | None = None) -> BaccaratRound:
+    """Rebuild a round from its events through the engine; the rebuilt round's events must be
+    exactly ``events`` or ``ReplayError`` says where they part."""
+    if not events or not isinstance(events[0], RoundStarted) or events[0].game != GAME:
+        raise ReplayError("a baccarat round's record starts with RoundStarted(game='baccarat')")
+    if profile is None:
+        loaded = load_profile_of(GAME, events[0].profile)
+        assert isinstance(loaded, BaccaratRules)
+        profile = loaded
+    elif profile.name != events[0].profile:
+        raise ReplayError(f"record is of profile {events[0].profile!r}, not {profile.name!r}")
+    cards: list[Card] = []
+    cut_card_at: int | None = None
+    burnt = False
+    for item in events:
+        if isinstance(item, CardDrawn):
+            cards.append(item.card)
+            burnt = burnt or item.purpose == Purpose.BURN.value
+        elif isinstance(item, LastRoundOfShoe) and cut_card_at is None:
+            cut_card_at = len(cards)
+    try:
+        shoe = Shoe(cards, profile.decks, cut_card_at=cut_card_at)
+        rebuilt = BaccaratRound(profile, shoe, new_shoe=burnt)
+        voided = any(isinstance(item, RoundVoided) for item in events)
+        for item in events:
+            if isinstance(item, BetPlaced):
+                rebuilt.place_bet(item.seat, item.wager, item.amount)
+            elif isinstance(item, BetsClosed):
+                try:
+                    rebuilt.deal()
+                except ShoeError:
+                    if not voided:  # only a voided round may have run out of cards
+                        raise
+                if rebuilt.is_done:
+                    break
+            elif isinstance(item, RoundVoided):
+                rebuilt.void(item.reason)
+                break
+    except (BetError, IllegalActionError, ShoeError, ValueError) as error:
+        raise ReplayError(f"the record does not replay: {error}") from None
+    for index, (recorded, replayed) in enumerate(zip(events, rebuilt.events, strict=False)):
+        if recorded != replayed:
+            raise ReplayError(f"event {index}: recorded {recorded!r}, replayed {replayed!r}")
+    if len(events) != len(rebuilt.events):
+        raise ReplayError(f"the record has {len(events)} events, its replay {len(rebuilt.events)}")
+    return rebuilt
+
+
+# --- croupier settle (the fixed contract) -------------------------------------------------
+
+_DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
+_SEAT_FIELDS = frozenset({"seat", "bets"})
+
+
+def _parse_shoe(listed: list[Any]) -> tuple[Card, ...]:
+    cards = []
+    for position, text in enumerate(listed, start=1):
+        try:
+            cards.append(Card.parse(text))
+        except NotationError as error:
+            raise NotationError(f"shoe card {position} {text!r}: {error}") from None
+    return tuple(cards)
+
+
+def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict[str, Any]:
+    """Settle one coup described in JSON: the shoe lists P1, B1, P2, B2 and then any third
+    cards in order (mid-shoe, no burn); every seat's bets are placed as at the table."""
+    if not isinstance(profile, BaccaratRules):
+        raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
+    unknown = sorted(set(document) - _DOCUMENT_FIELDS)
+    if unknown:
+        raise SettleInputError(f"unknown field {unknown[0]!r} (known: game, rules, shoe, seats)")
+    listed = document.get("shoe")
+    if not isinstance(listed, list):
+        raise SettleInputError(f"'shoe' must be a list of cards such as 'Td', not {listed!r}")
+    cards = _parse_shoe(listed)
+    shoe = Shoe.stacked(cards, profile.decks)
+    try:
+        play_coup([points(card) for card in cards])
+    except ShoeError as error:
+        raise SettleInputError(f"shoe: too few cards: {error}") from None
+    seats = document.get("seats")
+    if not isinstance(seats, list):
+        raise SettleInputError(f"'seats' must be a list of {{'seat', 'bets'}}, not {seats!r}")
+    coup = BaccaratRound(profile, shoe)
+    listed_seats: list[int] = []
+    for entry in seats:
+        if not isinstance(entry, dict):
+            raise SettleInputError(f"a seat is an object with 'seat' and 'bets', not {entry!r}")
+        extra = sorted(set(entry) - _SEAT_FIELDS)
+        if extra:
+            raise SettleInputError(f"seat entry: unknown field {extra[0]!r} (known: seat, bets)")
+        seat, bets = entry.get("seat"), entry.get("bets", {})
+        if seat in listed_seats:
+            raise SettleInputError(f"seat {seat!r} is listed twice")
+        if not isinstance(bets, dict):
+            raise SettleInputError(f"seat {seat!r}: 'bets' must be an object, not {bets!r}")
+        seat = coup.verify_zone(seat)
+        listed_seats.append(seat)
+        for wager, amount in bets.items():
+            coup.place_bet(seat, wager, amount)
+    coup.deal()
+    result = coup.results()
+    return {
+        "player": {"cards": format_cards(coup.player_cards), "total": coup.player_total},
+        "banker": {"cards": format_cards(coup.banker_cards), "total": coup.banker_total},
+        "winner": coup.winner.value,
+        "seats": [
+            {
+                "seat": seat,
+                "bets": {
+                    wager.wager: {
+                        "bet": json_number(wager.stake),
+                        "payout": json_number(wager.payout),
+                        "result": wager.result,
+                    }
+                    for wager in result.wagers
+                    if wager.seat == seat
+                },
+                "staked": json_number(result.staked(seat)),
+                "returned": json_number(result.returned(seat)),
+                "net": json_number(result.net(seat)),
+            }
+            for seat in listed_seats
+        ],
+        "events": [item.to_json() for item in coup.events],
+    }
