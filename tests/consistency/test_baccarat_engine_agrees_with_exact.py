@@ -1,10 +1,10 @@
 """Baccarat: the exact enumeration agrees with the reference engine (``croupier settle``'s).
 
-- The third-card tableau written in the compiled kernel is the one of
-  ``croupier.hands.baccarat`` (Art. 11 and its tables), cell by cell.
+- The third-card tableau the compiled kernel reads (taken from ``croupier.hands.baccarat``,
+  the engine's rule data) is Art. 11's printed table, cell by cell.
 - The engine, dealing seeded shoes to their cut card, lands within the 99% confidence interval
   of every wager's exact figure.
-Both skip (with the reason) only while the baccarat engine has not landed in this branch.
+The engine run skips (with the reason) only if the baccarat engine module is absent.
 """
 
 from __future__ import annotations
@@ -21,17 +21,29 @@ from croupier.randomness import SeededRandomSource
 from croupier.rules import BaccaratRules, load_profile
 from croupier.shoe import Shoe
 
-HAS_HANDS = importlib.util.find_spec("croupier.hands.baccarat") is not None
 HAS_ENGINE = importlib.util.find_spec("croupier.games.baccarat") is not None
 Z99 = 2.5758293035489004
 
 
-@pytest.mark.skipif(not HAS_HANDS, reason="croupier.hands.baccarat has not landed")
-def test_art_11_kernel_tableau_is_the_hands_module_tableau() -> None:
-    """Art. 11: Banker's draw by its total and Player's third card; Player's draw on 0-5."""
+def test_art_11_kernel_tableau_is_the_printed_table() -> None:
+    """Art. 11's table, as printed (Banker total down, Player's third card across; D draws),
+    is the one the kernel reads and the engine deals by; Player draws on 0-5."""
+    printed = {
+        0: "DDDDDDDDDD",
+        1: "DDDDDDDDDD",
+        2: "DDDDDDDDDD",
+        3: "DDDDDDDD-D",
+        4: "--DDDDDD--",
+        5: "----DDDD--",
+        6: "------DD--",
+        7: "----------",
+    }
+    tableau = banker_tableau()
+    assert {b: "".join("D" if tableau[b, t] else "-" for t in range(10)) for b in printed} == (
+        printed
+    )
     from croupier.hands import baccarat as hands
 
-    tableau = banker_tableau()
     for banker in range(8):
         for player in range(8):
             assert hands.player_draws(player, banker) == (player <= 5)

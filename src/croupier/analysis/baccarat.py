@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.figures import WagerFigures
+from croupier.hands.baccarat import banker_draws
 from croupier.money import Ratio
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
 
@@ -34,26 +35,13 @@ RANK_VALUE = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0], dtype=np.int64)
 """Art. 10: A=1, 2-9 face value, T/J/Q/K = 0."""
 
 
-def _banker_draws(banker: int, player_third_value: int) -> bool:
-    """Art. 11, the Banker's table when the Player drew (``player_third_value`` 0-9)."""
-    if banker <= 2:
-        return True
-    if banker == 3:
-        return player_third_value != 8
-    if banker == 4:
-        return 2 <= player_third_value <= 7
-    if banker == 5:
-        return 4 <= player_third_value <= 7
-    if banker == 6:
-        return 6 <= player_third_value <= 7
-    return False
-
-
 def banker_tableau() -> npt.NDArray[np.bool_]:
     """``[banker two-card total 0-7, player's third card value 0-9]``: whether Banker draws
-    when Player drew (Art. 11's table), as data for the kernel."""
+    when Player drew (Art. 11's table), read from the engine's rule data
+    (``croupier.hands.baccarat``) so that the analysis and the table deal by one tableau.
+    Player drew, so Player's two-card total is 0-5 (0 stands for any of them)."""
     return np.array(
-        [[_banker_draws(banker, third) for third in range(10)] for banker in range(8)],
+        [[banker_draws(banker, 0, third) for third in range(10)] for banker in range(8)],
         dtype=np.bool_,
     )
 
@@ -62,7 +50,7 @@ def banker_tableau() -> npt.NDArray[np.bool_]:
 def outcome_counts(
     rank_counts: npt.NDArray[np.int64],
     pair_by_value: bool,
-    banker_draws: npt.NDArray[np.bool_],
+    banker_table: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.int64]:
     """Ordered six-card-equivalent deal counts by (player total, banker total, pairs)."""
     counts = rank_counts.copy()
@@ -125,7 +113,7 @@ def outcome_counts(
                                     continue
                                 values[v] -= 1
                                 final_player = (player + v) % 10
-                                if banker_draws[banker, v]:
+                                if banker_table[banker, v]:
                                     for u in range(10):
                                         w6 = w5 * values[u]
                                         if w6 > 0:

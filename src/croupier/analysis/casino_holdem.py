@@ -2,7 +2,8 @@
 
 The progressive pays on the player's best five cards from the two hole cards and the flop:
 five cards dealt from one full deck (Art. 7, one deck shuffled before every game). The kernel
-classifies all C(52, 5) = 2,598,960 five-card hands; a prize is either a share of the meter
+classifies all C(52, 5) = 2,598,960 five-card hands with the game's own evaluator
+(``croupier.hands.poker.strength_of``); a prize is either a share of the meter
 or a fixed number of units (profile values, RULES.md §5 decision); the stake is always
 collected (so a winning hand nets its prize minus the stake).
 
@@ -31,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.figures import WagerFigures
-from croupier.analysis.poker_eval import score7
 from croupier.cards import Rank
+from croupier.hands.poker import CATEGORY_SHIFT, strength_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules.casino_holdem import (
     AnteWhenDealerDoesNotQualify,
@@ -44,61 +45,10 @@ CATEGORY_ORDER: tuple[PokerCategory, ...] = tuple(PokerCategory)
 """Index 0 = royal flush ... 9 = high card, as ``PokerCategory`` lists them."""
 
 
-@numba.njit(cache=True)
-def _category(cards: npt.NDArray[np.int64]) -> int:
-    counts = np.zeros(13, dtype=np.int64)
-    suit = cards[0] % 4
-    flush = True
-    for card in cards:
-        counts[card // 4] += 1
-        if card % 4 != suit:
-            flush = False
-    pairs = 0
-    trips = 0
-    quads = 0
-    distinct = 0
-    for rank in range(13):
-        if counts[rank] > 0:
-            distinct += 1
-        if counts[rank] == 2:
-            pairs += 1
-        elif counts[rank] == 3:
-            trips += 1
-        elif counts[rank] == 4:
-            quads += 1
-    straight = False
-    high = -1
-    if distinct == 5:
-        low = 0
-        while counts[low] == 0:
-            low += 1
-        top = 12
-        while counts[top] == 0:
-            top -= 1
-        if top - low == 4:
-            straight = True
-            high = top
-        elif top == 12 and counts[0] + counts[1] + counts[2] + counts[3] == 4:
-            # A-2-3-4-5, the lowest straight (RULES.md §5 decision).
-            straight = True
-            high = 3
-    if straight and flush:
-        return 0 if high == 12 else 1
-    if quads:
-        return 2
-    if trips and pairs:
-        return 3
-    if flush:
-        return 4
-    if straight:
-        return 5
-    if trips:
-        return 6
-    if pairs == 2:
-        return 7
-    if pairs == 1:
-        return 8
-    return 9
+@numba.njit(cache=True, inline="always")
+def _code(strength: int) -> int:
+    """``PokerCategory`` index (0 royal flush ... 9 high card) of a ``strength_of`` value."""
+    return 9 - (strength >> CATEGORY_SHIFT)
 
 
 @numba.njit(cache=True)
@@ -116,7 +66,7 @@ def five_card_category_counts() -> npt.NDArray[np.int64]:
                     hand[3] = d
                     for e in range(d + 1, 52):
                         hand[4] = e
-                        result[_category(hand)] += 1
+                        result[_code(strength_of(hand))] += 1
     return result
 
 
@@ -139,15 +89,6 @@ def _next_random(state: npt.NDArray[np.uint64]) -> int:
     x ^= x >> np.uint64(27)
     state[0] = x
     return int((x * np.uint64(2685821657736338717)) >> np.uint64(11))
-
-
-@numba.njit(cache=True, inline="always")
-def _code(score: int) -> int:
-    """``PokerCategory`` index (0 royal flush ... 9 high card) of a ``score7`` score."""
-    category = score >> 20
-    if category == 9:
-        return 0 if ((score >> 16) & 15) == 12 else 1
-    return 10 - category
 
 
 @numba.njit(cache=True)
@@ -227,7 +168,9 @@ def ante_game_bins(  # noqa: PLR0917 - numba kernels take positional arguments
             dealer[1] = rest[3]
             dealer[5] = rest[0]
             dealer[6] = rest[1]
-            outcome = _call_outcome(score7(player), score7(dealer), qualifier_code, qualifier_rank)
+            outcome = _call_outcome(
+                strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank
+            )
             total += bin_values[outcome]
         if total / inner <= bin_values[FOLD]:
             bins[FOLD] += 1
@@ -241,7 +184,9 @@ def ante_game_bins(  # noqa: PLR0917 - numba kernels take positional arguments
         dealer[1] = rest[3]
         dealer[5] = rest[0]
         dealer[6] = rest[1]
-        bins[_call_outcome(score7(player), score7(dealer), qualifier_code, qualifier_rank)] += 1
+        bins[
+            _call_outcome(strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank)
+        ] += 1
     return bins
 
 
