@@ -24,6 +24,7 @@ round is then valued on an independent completion.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
@@ -32,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.figures import WagerFigures
-from croupier.cards import Rank
+from croupier.cards import Card, Rank
 from croupier.hands.poker import CATEGORY_SHIFT, strength_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules.casino_holdem import (
@@ -111,6 +112,67 @@ def _call_outcome(
     return PUSH
 
 
+@numba.njit(cache=True)
+def _mean_call_value(  # noqa: PLR0917 - numba kernels take positional arguments
+    player: npt.NDArray[np.int64],
+    dealer: npt.NDArray[np.int64],
+    rest: npt.NDArray[np.int64],
+    inner: int,
+    state: npt.NDArray[np.uint64],
+    bin_values: npt.NDArray[np.float64],
+    qualifier_code: int,
+    qualifier_rank: int,
+) -> float:
+    """Mean net of calling over ``inner`` sampled turns, rivers and dealer hands; ``player``
+    and ``dealer`` hold the known cards in 0..4 and 2..4, ``rest`` the 47 unseen cards."""
+    total = 0.0
+    for _ in range(inner):
+        for i in range(4):
+            j = i + _next_random(state) % (47 - i)
+            rest[i], rest[j] = rest[j], rest[i]
+        player[5] = rest[0]
+        player[6] = rest[1]
+        dealer[0] = rest[2]
+        dealer[1] = rest[3]
+        dealer[5] = rest[0]
+        dealer[6] = rest[1]
+        outcome = _call_outcome(
+            strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank
+        )
+        total += bin_values[outcome]
+    return total / inner
+
+
+@numba.njit(cache=True)
+def _decide(  # noqa: PLR0917 - numba kernels take positional arguments
+    known: npt.NDArray[np.int64],
+    seed: np.uint64,
+    inner: int,
+    bin_values: npt.NDArray[np.float64],
+    qualifier_code: int,
+    qualifier_rank: int,
+) -> bool:
+    state = np.array([seed | np.uint64(1)], dtype=np.uint64)
+    player = np.zeros(7, dtype=np.int64)
+    dealer = np.zeros(7, dtype=np.int64)
+    rest = np.zeros(47, dtype=np.int64)
+    seen = np.zeros(52, dtype=np.bool_)
+    for i in range(5):
+        player[i] = known[i]
+        seen[known[i]] = True
+    for i in range(3):
+        dealer[2 + i] = known[2 + i]
+    k = 0
+    for card in range(52):
+        if not seen[card]:
+            rest[k] = card
+            k += 1
+    mean = _mean_call_value(
+        player, dealer, rest, inner, state, bin_values, qualifier_code, qualifier_rank
+    )
+    return bool(mean > bin_values[FOLD])
+
+
 @numba.njit(cache=True, parallel=True)
 def ante_game_bins_parallel(  # noqa: PLR0917 - numba kernels take positional arguments
     seeds: npt.NDArray[np.uint64],
@@ -157,22 +219,10 @@ def ante_game_bins(  # noqa: PLR0917 - numba kernels take positional arguments
             player[i] = deck[i]
         for i in range(3):
             dealer[2 + i] = deck[2 + i]
-        total = 0.0
-        for _ in range(inner):
-            for i in range(4):
-                j = i + _next_random(state) % (47 - i)
-                rest[i], rest[j] = rest[j], rest[i]
-            player[5] = rest[0]
-            player[6] = rest[1]
-            dealer[0] = rest[2]
-            dealer[1] = rest[3]
-            dealer[5] = rest[0]
-            dealer[6] = rest[1]
-            outcome = _call_outcome(
-                strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank
-            )
-            total += bin_values[outcome]
-        if total / inner <= bin_values[FOLD]:
+        mean = _mean_call_value(
+            player, dealer, rest, inner, state, bin_values, qualifier_code, qualifier_rank
+        )
+        if mean <= bin_values[FOLD]:
             bins[FOLD] += 1
             continue
         for i in range(4):
@@ -204,6 +254,33 @@ def _bin_values(rules: CasinoHoldemRules) -> list[Fraction]:
     return values
 
 
+def _qualifier(rules: CasinoHoldemRules) -> tuple[int, int]:
+    qualifier = rules.dealer_qualifier
+    code = CATEGORY_ORDER.index(qualifier.category)
+    rank = (
+        Rank.parse(qualifier.pair_rank_at_least).value - 2
+        if qualifier.category is PokerCategory.PAIR
+        else 0
+    )
+    return code, rank
+
+
+def should_call(
+    rules: CasinoHoldemRules,
+    hole_and_flop: Sequence[Card],
+    inner: int = 2000,
+    seed: str = "casino-holdem-decision",
+) -> bool:
+    """The estimate's call/fold rule for one player (Art. 13 d): call when calling loses
+    less than the folded Ante, over ``inner`` sampled completions (a Monte Carlo decision)."""
+    known = np.array([card.index for card in hole_and_flop], dtype=np.int64)
+    code, rank = _qualifier(rules)
+    values = np.array([float(v) for v in _bin_values(rules)])
+    return bool(
+        _decide(known, np.uint64(SeededRandomSource(seed).randbits(64)), inner, values, code, rank)
+    )
+
+
 def estimate_ante_game(
     rules: CasinoHoldemRules,
     rounds: int = 120_000,
@@ -213,13 +290,7 @@ def estimate_ante_game(
 ) -> WagerFigures:
     """The Ante + Bet game per initial Ante: a Monte Carlo estimate (NOT exact)."""
     values = _bin_values(rules)
-    qualifier = rules.dealer_qualifier
-    qualifier_code = CATEGORY_ORDER.index(qualifier.category)
-    qualifier_rank = (
-        Rank.parse(qualifier.pair_rank_at_least).value - 2
-        if qualifier.category is PokerCategory.PAIR
-        else 0
-    )
+    qualifier_code, qualifier_rank = _qualifier(rules)
     source = SeededRandomSource(seed)
     seeds = np.array([source.randbits(64) for _ in range(streams)], dtype=np.uint64)
     rounds_each = max(1, rounds // streams)
@@ -264,7 +335,9 @@ def _category_counts() -> tuple[int, ...]:
     return tuple(int(count) for count in five_card_category_counts())
 
 
-def analyse_progressive(rules: CasinoHoldemRules, meter: int | None = None) -> WagerFigures:
+def analyse_progressive(
+    rules: CasinoHoldemRules, meter: int | Fraction | None = None
+) -> WagerFigures:
     """The progressive bet per unit staked, with the meter at ``meter`` (default: its seed)."""
     progressive = rules.progressive
     meter_value = progressive.meter_seed if meter is None else meter
