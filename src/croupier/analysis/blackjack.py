@@ -895,6 +895,11 @@ def analyse_blackjack(
         distribution=main.distribution,
         element_of_risk=element_of_risk,
         method=main.method,
+        approximation=(
+            "split hands: played from the pre-split composition (their sibling hands' cards "
+            "not removed), re-split chances fixed, hands independent given the dealer's "
+            "result; every unsplit round is exact"
+        ),
         notes=(f"expected amount wagered per round: {evaluation.expected_wagered:.6f} units",),
     )
     return BlackjackAnalysis(

@@ -35,6 +35,8 @@ class WagerFigures:
     method: str = "exact enumeration of the finite shoe"
     standard_error: float | None = None
     """Set only for a Monte Carlo estimate: the standard error of its house edge."""
+    approximation: str | None = None
+    """What is approximated, if anything (blackjack: split hands)."""
     notes: tuple[str, ...] = field(default=())
 
     @classmethod
@@ -100,7 +102,9 @@ class WagerFigures:
         if self.element_of_risk is not None:
             result["element_of_risk"] = self.element_of_risk
         result["method"] = self.method
-        result["exact"] = self.standard_error is None
+        result["exact"] = self.standard_error is None and self.approximation is None
+        if self.approximation is not None:
+            result["approximation"] = self.approximation
         if self.standard_error is not None:
             result["monte_carlo"] = True
             result["standard_error"] = self.standard_error
