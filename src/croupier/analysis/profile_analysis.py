@@ -185,6 +185,12 @@ def analyse_profile(
         extra: dict[str, Any] = {
             "progressive_meter": profile.progressive.meter_seed,
             "progressive_break_even_meter": float(break_even) if break_even is not None else None,
+            "progressive_by_meter": {
+                meter: analyse_progressive(profile, meter).house_edge
+                for meter in sorted(
+                    {profile.progressive.meter_seed, 10_000, 50_000, 100_000, 200_000, 500_000}
+                )
+            },
         }
         return ProfileAnalysis(
             profile,

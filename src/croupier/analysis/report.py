@@ -35,7 +35,15 @@ PAYTABLE_RULES = {
         "split_ace_ten_is_blackjack",
         "even_money",
     ),
-    "casino-holdem": ("ante_paytable", "call_pays", "progressive", "decks"),
+    "casino-holdem": (
+        "ante_paytable",
+        "call_pays",
+        "call_multiple",
+        "dealer_qualifier",
+        "ante_when_dealer_does_not_qualify",
+        "progressive",
+        "decks",
+    ),
 }
 
 
@@ -89,8 +97,9 @@ def write_report(
     if analysis.published:
         lines += ["## Figures printed in the regulation", ""]
         lines += [f"- {item.sentence()}" for item in analysis.published]
-        lines += [f"- {note}" for note in analysis.notes]
         lines.append("")
+    if analysis.notes:
+        lines += ["## Notes", "", *(f"- {note}" for note in analysis.notes), ""]
     if isinstance(profile, BlackjackRules) and analysis.blackjack is not None:
         blackjack = analysis.blackjack
         chart = strategy_png(blackjack.strategy, name, directory / f"strategy-{name}.png")
@@ -134,6 +143,13 @@ def write_report(
             f"The progressive's return depends on the meter: figures above are at the profile's "
             f"seed of {profile.progressive.meter_seed} units; the bet breaks even when the meter "
             f"reaches {analysis.extra.get('progressive_break_even_meter', 0):,.0f} units.",
+            "",
+            "| meter (units) | house edge |",
+            "|---|---|",
+            *(
+                f"| {meter:,} | {_percent(edge)} |"
+                for meter, edge in analysis.extra.get("progressive_by_meter", {}).items()
+            ),
             "",
         ]
     if isinstance(profile, BaccaratRules):
