@@ -222,6 +222,14 @@ def _after(total: int, soft: bool, rank: int) -> tuple[int, bool]:
     return total + value, False
 
 
+_AFTER = {
+    (total, soft): [_after(total, soft, rank) for rank in range(10)]
+    for total in range(4, 22)
+    for soft in (False, True)
+}
+"""Each total's successor for each rank drawn, tabulated once."""
+
+
 def _total_values(
     draw: npt.NDArray[np.float64], dealer: npt.NDArray[np.float64], game: Game, original: float
 ) -> _TotalValues:
@@ -230,11 +238,7 @@ def _total_values(
     # Standing values by total (4..31) for a single and a doubled bet, computed once.
     single = {t: _stand_value(t, 1.0, original, dealer, game) for t in range(4, 32)}
     doubled = {t: _stand_value(t, 2.0, original, dealer, game) for t in range(4, 32)}
-    after = {
-        (total, soft): [_after(total, soft, rank) for rank in range(10)]
-        for total in range(4, 22)
-        for soft in (False, True)
-    }
+    after = _AFTER
     states = [(t, False) for t in range(21, 10, -1)]
     states += [(t, True) for t in range(21, 11, -1)]
     states += [(t, False) for t in range(10, 3, -1)]
