@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 from collections import defaultdict
 
 import pytest
@@ -101,6 +100,5 @@ def test_engine_lands_in_the_exact_figures_99_percent_interval_short() -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_ENGINE, reason="croupier.games.baccarat has not landed")
-@pytest.mark.skipif(not os.environ.get("CROUPIER_SLOW"), reason="10**6 coups: CROUPIER_SLOW=1")
 def test_engine_lands_in_the_exact_figures_99_percent_interval_million() -> None:
     _check(1_000_000)

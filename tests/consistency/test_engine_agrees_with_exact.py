@@ -5,14 +5,13 @@ Each shoe is shuffled from a seeded source and dealt to its cut card, one box, o
 the main bet (and on 21+3 where offered), insurance and even money declined as the strategy
 says. The exact figures are off the top of a full shoe; dealing down to the cut card moves the
 expectation by a few hundredths of a percent, far inside the interval. The short form runs
-in CI; the 10**6-round form is ``slow``.
+in CI; the 10**6-round form is ``slow`` (``benchmarks/slow_checks.py`` runs it).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import math
-import os
 from dataclasses import dataclass
 
 import pytest
@@ -125,10 +124,6 @@ def test_blackjack_engine_with_the_computed_strategy_short(name: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_BLACKJACK, reason="croupier.games.blackjack has not landed")
-@pytest.mark.skipif(
-    not os.environ.get("CROUPIER_SLOW"),
-    reason="10**6 rounds per profile take minutes: run with CROUPIER_SLOW=1",
-)
 @pytest.mark.parametrize("name", BLACKJACK_PROFILES)
 def test_blackjack_engine_with_the_computed_strategy_million(name: str) -> None:
     _check_blackjack(name, 1_000_000)
