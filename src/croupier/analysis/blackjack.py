@@ -5,10 +5,12 @@ Method (RULES.md §1-3; every rule read from the profile):
 1. **Dealer outcomes** come from ``croupier.analysis.dealer``: exact probabilities over the
    finite shoe by rank composition, with every known card removed.
 2. **Basic strategy** (a total-dependent chart: hard totals, soft totals, pairs, against each
-   up card) is derived from the composition of the full shoe minus the dealer's up card: the
-   dealer's probabilities are exact for that composition and the player's draws are taken
-   from it (the usual "basic strategy" convention). D means double, else hit; Ds double, else
-   stand; P split.
+   up card). Each two-card decision is weighed over the two-card hands that make it, each with
+   its own two cards and the up card removed from the shoe (a hard row averages its
+   compositions by probability; a soft row or a pair has one); within one composition the
+   values after the first decision are computed by totals, with the dealer's probabilities
+   exact for that composition. Rows no two-card hand reaches use the shoe minus the up card.
+   D means double, else hit; Ds double, else stand; P split.
 3. **The expected return of a round** off the top of a full shoe under that chart is then
    computed by a recursion over every player hand **by composition**, removing each card the
    player draws and recomputing the dealer's probabilities for the cards actually left, for
