@@ -4,8 +4,10 @@
 
 Each game module in ``croupier.games.GAME_MODULES`` that offers a round factory,
 ``random_round(profile, shoe, source, *, new_shoe)`` (a round of random legal decisions), is
-timed on seeded shoes, a new shoe being shuffled when the cut card comes out. The reference
-measured in the same run is the bare cost of drawing the same cards from a ``Shoe``: the
+timed on seeded shoes, a new shoe being shuffled when the cut card comes out (or, for a
+one-deck game without a cut card such as Casino Hold'em, for every round). The reference
+measured in the same run is the bare cost of shuffling the same shoes and drawing the same
+cards from them: the
 ratio says how many times slower a round is than merely dealing its cards, so it stays
 comparable across machines. Faster paths (compiled kernels) are measured against this.
 Times are the process's CPU time, so that other work on a shared machine weighs less.
@@ -33,33 +35,34 @@ def _new_shoe(profile: Any, source: SeededRandomSource) -> Shoe:
 
 def time_engine(
     factory: Callable[..., Any], profile: Any, rounds: int, seed: str
-) -> tuple[float, int]:
-    """Seconds for ``rounds`` rounds, and how many cards they drew."""
+) -> tuple[float, int, list[int]]:
+    """Seconds for ``rounds`` rounds, how many cards they drew, and how many from each shoe
+    (a one-deck game without a cut card, Casino Hold'em, shuffles for every round)."""
     source = SeededRandomSource(seed)
     shoe = _new_shoe(profile, source)
     new_shoe = True
-    cards = 0
+    per_shoe = [0]
     start = time.process_time()
     for _ in range(rounds):
         if shoe.is_cut_card_out or shoe.remaining < 60:
             shoe = _new_shoe(profile, source)
             new_shoe = True
+            per_shoe.append(0)
         game = factory(profile, shoe, source, new_shoe=new_shoe)
         new_shoe = False
-        cards += sum(1 for item in game.events if isinstance(item, CardDrawn))
-    return time.process_time() - start, cards
+        per_shoe[-1] += sum(1 for item in game.events if isinstance(item, CardDrawn))
+    return time.process_time() - start, sum(per_shoe), per_shoe
 
 
-def time_draws(profile: Any, cards: int, seed: str) -> float:
-    """Seconds to draw ``cards`` cards from seeded shoes of the same profile (the reference);
-    shuffling is included, as it is in the engine's time."""
+def time_draws(profile: Any, per_shoe: list[int], seed: str) -> float:
+    """Seconds to draw as many cards from as many seeded shoes of the same profile as the
+    engine did (the reference); shuffling is included, as it is in the engine's time."""
     source = SeededRandomSource(seed)
-    shoe = _new_shoe(profile, source)
     start = time.process_time()
-    for _ in range(cards):
-        if shoe.is_cut_card_out:
-            shoe = _new_shoe(profile, source)
-        shoe.draw()
+    for cards in per_shoe:
+        shoe = _new_shoe(profile, source)
+        for _ in range(cards):
+            shoe.draw()
     return time.process_time() - start
 
 
@@ -71,7 +74,7 @@ def main() -> None:
         "--repeat", type=int, default=3, help="best of this many runs (as timeit does)"
     )
     arguments = parser.parse_args()
-    header = f"{'game':<10} {'profile':<16} {'rounds/s':>10} {'cards/round':>12} {'draws/s':>11} {'round / its draws':>18}"
+    header = f"{'game':<13} {'profile':<23} {'rounds/s':>10} {'cards/round':>12} {'draws/s':>11} {'round / its draws':>18}"
     print(
         f"reference engines, {arguments.rounds} rounds per profile, seed {arguments.seed!r}, "
         f"best of {arguments.repeat}"
@@ -100,12 +103,12 @@ def main() -> None:
                 time_engine(factory, profile, arguments.rounds, arguments.seed)
                 for _ in range(arguments.repeat)
             ]
-            seconds, cards = min(runs)
+            seconds, cards, per_shoe = min(runs)
             draw_seconds = min(
-                time_draws(profile, cards, arguments.seed) for _ in range(arguments.repeat)
+                time_draws(profile, per_shoe, arguments.seed) for _ in range(arguments.repeat)
             )
             print(
-                f"{game:<10} {name:<16} {arguments.rounds / seconds:>10,.0f} "
+                f"{game:<13} {name:<23} {arguments.rounds / seconds:>10,.0f} "
                 f"{cards / arguments.rounds:>12.2f} {cards / draw_seconds:>11,.0f} "
                 f"{seconds / draw_seconds:>17.1f}x"
             )

@@ -176,32 +176,3 @@ def test_a_refused_bet_changes_nothing(bets: list[tuple[int, str, object]]) -> N
         assert 1 <= zone <= PROFILE.zones
     coup.deal()
     assert replay(coup.events, PROFILE).events == coup.events
-
-
-def test_r1_ten_thousand_live_rounds_never_touch_random_or_numpy_random(monkeypatch) -> None:
-    """R1 (GLI-19 3.3.1-3.3.2), the run half: live shoes (the OS source), Art. 6 preparation
-    and 10,000 rounds with random bets, while ``random`` and ``numpy.random`` raise if used."""
-    import random
-
-    import numpy as np
-
-    from croupier.games.baccarat import random_round
-    from croupier.randomness import SystemRandomSource
-
-    def refuse(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("baccarat dealing used random or numpy.random")
-
-    for name in ("random", "randrange", "randint", "getrandbits", "shuffle", "choice", "seed"):
-        monkeypatch.setattr(random, name, refuse)
-    for name in ("random", "randint", "shuffle", "permutation", "default_rng", "seed"):
-        monkeypatch.setattr(np.random, name, refuse)
-    source = SystemRandomSource()
-    shoe, _ = new_shoe(PROFILE, source)
-    shoes = 1
-    for _ in range(10_000):
-        coup = random_round(PROFILE, shoe, source)
-        assert coup.is_done
-        if coup.is_last_round_of_shoe:
-            shoe, _ = new_shoe(PROFILE, source)
-            shoes += 1
-    assert shoes > 100

@@ -233,3 +233,26 @@ def test_random_rounds_are_legal_reproducible_and_replay() -> None:
     assert first == session("random")
     assert first != session("other")
     assert sum(e.kind == "Settled" for coup in first for e in coup) > 30
+
+
+def test_a_round_interrupted_in_betting_is_recovered_on_its_live_shoe() -> None:
+    """R11: the record of a round whose bets were open, replayed on the live shoe as it stood
+    when the round started, gives back the round ready to go on, and it deals what the
+    uninterrupted round would have dealt."""
+    from croupier.randomness import SeededRandomSource
+
+    def live_shoe() -> Shoe:
+        return Shoe.shuffled(8, SeededRandomSource(b"interrupted"), cut_card_from_bottom=16)
+
+    original = BaccaratRound(PROFILE, live_shoe(), new_shoe=True)
+    original.place_bet(4, "banker", 25)
+    recovered = replay(list(original.events), shoe=live_shoe())
+    assert recovered.phase is Phase.BETTING
+    assert recovered.bets == {4: {"banker": 25}}
+    recovered.place_bet(5, "tie", 1)
+    original.place_bet(5, "tie", 1)
+    recovered.deal()
+    original.deal()
+    assert recovered.events == original.events
+    with pytest.raises(ReplayError, match="event"):
+        replay(list(original.events), shoe=Shoe.shuffled(8, SeededRandomSource(b"other")))

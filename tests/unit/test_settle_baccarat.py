@@ -112,11 +112,11 @@ def test_the_cli_prints_json_and_exits_0(monkeypatch, capsys) -> None:
 BAD_INPUTS = {
     "unknown card": (
         document(["9x", "6h", "Kd", "Qc"], {"seat": 1, "bets": {"player": 1}}),
-        "'9x'",
+        "shoe card 1: unknown card '9x': unknown suit 'x'",
     ),
     "card not text": (
         document([9, "6h", "Kd", "Qc"], {"seat": 1, "bets": {"player": 1}}),
-        "shoe card 1 9: unknown card 9",
+        "shoe card 1: unknown card 9",
     ),
     "unknown profile": (
         {**document(["9s", "6h", "Kd", "Qc"]), "rules": "dragon-seven"},

@@ -525,9 +525,16 @@ def random_round(
 # --- replay (RULES.md §6) ------------------------------------------------------------------
 
 
-def replay(events: Sequence[Event], profile: BaccaratRules | None = None) -> BaccaratRound:
+def replay(
+    events: Sequence[Event], profile: BaccaratRules | None = None, *, shoe: Shoe | None = None
+) -> BaccaratRound:
     """Rebuild a round from its events through the engine; the rebuilt round's events must be
-    exactly ``events`` or ``ReplayError`` says where they part."""
+    exactly ``events`` or ``ReplayError`` says where they part.
+
+    ``profile`` is needed only for a profile that is not shipped (the record names it). To
+    recover a round interrupted while bets were open and go on with it (R11), pass the live
+    ``shoe`` as it stood when the round started (rebuilt from its seed): the replay deals from
+    it, every card checked against the record, and the round is left where it was."""
     if not events or not isinstance(events[0], RoundStarted) or events[0].game != GAME:
         raise ReplayError("a baccarat round's record starts with RoundStarted(game='baccarat')")
     if profile is None:
@@ -546,8 +553,8 @@ def replay(events: Sequence[Event], profile: BaccaratRules | None = None) -> Bac
         elif isinstance(item, LastRoundOfShoe) and cut_card_at is None:
             cut_card_at = len(cards)
     try:
-        shoe = Shoe(cards, profile.decks, cut_card_at=cut_card_at)
-        rebuilt = BaccaratRound(profile, shoe, new_shoe=burnt)
+        dealing = Shoe(cards, profile.decks, cut_card_at=cut_card_at) if shoe is None else shoe
+        rebuilt = BaccaratRound(profile, dealing, new_shoe=burnt)
         voided = any(isinstance(item, RoundVoided) for item in events)
         for item in events:
             if isinstance(item, BetPlaced):
@@ -585,7 +592,7 @@ def _parse_shoe(listed: list[Any]) -> tuple[Card, ...]:
         try:
             cards.append(Card.parse(text))
         except NotationError as error:
-            raise NotationError(f"shoe card {position} {text!r}: {error}") from None
+            raise NotationError(f"shoe card {position}: {error}") from None
     return tuple(cards)
 
 

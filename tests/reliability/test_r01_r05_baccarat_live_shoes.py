@@ -1,0 +1,81 @@
+"""R1 (run half) and R5 for baccarat (``dragon-six-peru-2016``): whole live shoes.
+
+R1 (GLI-19 3.3.1-3.3.2): 10,000 rounds are dealt from shoes shuffled by
+``SystemRandomSource`` while ``random`` and ``numpy.random`` are patched to raise.
+R5 (GLI-19 4.4.4): a finite shoe of 8 decks; every card dealt at most once per shoe, the burn
+of Art. 6 d) included, in the shoe's order, never returned; a new shoe only after the round in
+which the cut card came out (Art. 6). CI deals 10,000 rounds; the slow form deals 10^5.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from croupier.cards import FULL_DECK
+from croupier.games.baccarat import random_round
+from croupier.games.events import CardDrawn
+from croupier.hands.baccarat import burn_count
+from croupier.randomness import SeededRandomSource, SystemRandomSource
+from croupier.rules import BaccaratRules, load_profile_of
+from croupier.shoe import Shoe
+
+PROFILE = load_profile_of("baccarat", "dragon-six-peru-2016")
+assert isinstance(PROFILE, BaccaratRules)
+
+
+@pytest.fixture
+def insecure_random_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a live deal used random or numpy.random")
+
+    for name in ("random", "randrange", "randint", "getrandbits", "shuffle", "choice", "sample"):
+        monkeypatch.setattr(random, name, refuse)
+    for name in ("random", "randint", "shuffle", "permutation", "choice", "default_rng"):
+        monkeypatch.setattr(np.random, name, refuse)
+
+
+def deal_live_shoes(rounds: int) -> tuple[int, int]:
+    """Deal ``rounds`` rounds shoe after shoe; check R5 on each shoe. Returns (rounds, shoes)."""
+    live = SystemRandomSource()
+    bets = SeededRandomSource(b"r5 bets")  # the players' bets, not the deal
+    dealt_rounds = shoes = 0
+    while dealt_rounds < rounds:
+        shoe = Shoe.shuffled(
+            PROFILE.decks, live, cut_card_from_bottom=PROFILE.shoe.cut_card_from_bottom
+        )
+        shoes += 1
+        drawn: list[CardDrawn] = []
+        new_shoe = True
+        while True:
+            assert not shoe.is_cut_card_out, "a round began after the cut card came out"
+            coup = random_round(PROFILE, shoe, bets, new_shoe=new_shoe)
+            new_shoe = False
+            dealt_rounds += 1
+            drawn.extend(event for event in coup.events if isinstance(event, CardDrawn))
+            if coup.is_last_round_of_shoe or dealt_rounds >= rounds:
+                break
+        # Every card drawn is the next card of the shoe: none skipped, none returned.
+        assert [event.card for event in drawn] == list(shoe.peek_order()[: shoe.position])
+        copies = Counter(event.card for event in drawn)
+        assert max(copies.values()) <= PROFILE.decks
+        assert set(copies) <= set(FULL_DECK)
+        # Art. 6 d): the shoe opens with the first card and as many more as its value.
+        burnt = 1 + burn_count(drawn[0].card)
+        assert [event.purpose for event in drawn[: burnt + 1]] == ["burn"] * burnt + ["player"]
+        assert all(event.purpose != "burn" for event in drawn[burnt:])
+    return dealt_rounds, shoes
+
+
+def test_r1_r5_ten_thousand_live_rounds(insecure_random_refused: None) -> None:
+    rounds, shoes = deal_live_shoes(10_000)
+    assert rounds == 10_000
+    assert shoes >= 10_000 // 90  # an 8-deck shoe to its cut card holds about 80 rounds
+
+
+@pytest.mark.slow
+def test_r5_a_hundred_thousand_live_rounds(insecure_random_refused: None) -> None:
+    assert deal_live_shoes(100_000)[0] == 100_000
