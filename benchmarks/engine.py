@@ -7,9 +7,8 @@ Each game module in ``croupier.games.GAME_MODULES`` that offers a round factory,
 timed on seeded shoes, a new shoe being shuffled when the cut card comes out (or, for a
 one-deck game without a cut card such as Casino Hold'em, for every round). The reference
 measured in the same run is the bare cost of shuffling the same shoes and drawing the same
-cards from them: the
-ratio says how many times slower a round is than merely dealing its cards, so it stays
-comparable across machines. Faster paths (compiled kernels) are measured against this.
+cards from them: the ratio says how many times slower a round is than merely dealing its
+cards, so it stays comparable across machines. Faster paths (compiled kernels) are measured against this.
 Times are the process's CPU time, so that other work on a shared machine weighs less.
 """
 
@@ -39,12 +38,12 @@ def time_engine(
     """Seconds for ``rounds`` rounds, how many cards they drew, and how many from each shoe
     (a one-deck game without a cut card, Casino Hold'em, shuffles for every round)."""
     source = SeededRandomSource(seed)
-    shoe = _new_shoe(profile, source)
+    shoe: Shoe | None = None
     new_shoe = True
-    per_shoe = [0]
+    per_shoe: list[int] = []
     start = time.process_time()
     for _ in range(rounds):
-        if shoe.is_cut_card_out or shoe.remaining < 60:
+        if shoe is None or shoe.is_cut_card_out or shoe.remaining < 60:
             shoe = _new_shoe(profile, source)
             new_shoe = True
             per_shoe.append(0)

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from croupier.cards import parse_cards
-from croupier.errors import AmountError, BetError, IllegalActionError
+from croupier.errors import AmountError, BetError, IllegalActionError, ReplayError
 from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase, replay
 from croupier.games.events import Settled
@@ -315,3 +315,30 @@ def test_an_unfinished_round_recovers_on_the_live_shoe_and_goes_on():
         recovered.act(decision.seat, action)
     assert recovered.events == original.events
     assert recovered.results() == original.results()
+
+
+def test_an_edited_record_does_not_replay() -> None:
+    """RULES.md §6: the record replays and audits; an edit (here, a payout) is caught."""
+    profile = load_profile("peru-2016")
+    assert isinstance(profile, BlackjackRules)
+    game = BlackjackRound(profile, Shoe.parse("Th 9c 9d 7s Kd", decks=6))
+    game.place_bet(1, "main", 10)
+    game.deal()
+    game.act(1, Action("stand"))
+    edited = [
+        Settled(
+            seat=e.seat,
+            wager=e.wager,
+            stake=e.stake,
+            payout=e.payout + 1,
+            result=e.result,
+            hand=e.hand,
+        )
+        if isinstance(e, Settled)
+        else e
+        for e in game.events
+    ]
+    with pytest.raises(ReplayError, match="diverges at event"):
+        replay(edited)
+    with pytest.raises(ReplayError, match="starts with RoundStarted"):
+        replay(game.events[1:])

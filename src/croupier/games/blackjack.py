@@ -33,7 +33,13 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from croupier.cards import Card, Rank, format_cards, parse_cards
-from croupier.errors import BetError, IllegalActionError, SettleInputError, ShoeError
+from croupier.errors import (
+    BetError,
+    IllegalActionError,
+    ReplayError,
+    SettleInputError,
+    ShoeError,
+)
 from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
 from croupier.games.events import (
     BetPlaced,
@@ -1006,7 +1012,7 @@ def replay(
     card against the record, and leaves the round waiting where it was, ready to continue."""
     record = list(events)
     if not record or not isinstance(record[0], RoundStarted):
-        raise SettleInputError("a round's record starts with RoundStarted")
+        raise ReplayError("a round's record starts with RoundStarted")
     if profile is None:
         loaded = load_profile_of(BlackjackRound.game, record[0].profile)
         assert isinstance(loaded, BlackjackRules)
@@ -1029,7 +1035,7 @@ def replay(
             (i for i, (a, b) in enumerate(zip(game.events, record, strict=False)) if a != b),
             min(len(game.events), len(record)),
         )
-        raise SettleInputError(f"the record does not replay: it diverges at event {diverging}")
+        raise ReplayError(f"the record does not replay: it diverges at event {diverging}")
     return game
 
 

@@ -1,0 +1,98 @@
+"""The house edge of each blackjack rule taken alone, against one common base game.
+
+The base is the American six-deck game most published rule tables start from: dealer stands
+on soft 17 and peeks for blackjack, blackjack pays 3:2, double any two cards and after a
+split, split to four hands, no re-split of Aces. Each row changes one rule (as the shipped
+profiles do) and reports the change in house edge, computed by the same analysis.
+Doubling for less and even money are listed with an effect of zero for the basic-strategy
+player, with the reason (analysis.blackjack: a double's value is linear in its amount; even
+money is worth less than a blackjack's 3:2 unless the dealer holds a ten more than a third of
+the time, which no full shoe does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.analysis.blackjack import analyse_blackjack
+from croupier.money import Ratio
+from croupier.rules import BlackjackRules, load_profile
+from croupier.rules.blackjack import (
+    DealerBlackjackTakes,
+    DoubleOn,
+    HoleCard,
+    VeintiunoReal,
+)
+
+
+@dataclass(frozen=True)
+class RuleEffect:
+    rule: str
+    house_edge: float
+    effect: float
+    """House edge of the changed game minus the base's (positive: worse for the player)."""
+    profiles: str
+    """Which shipped profiles have this rule."""
+
+
+def base_rules() -> BlackjackRules:
+    peru = load_profile("peru-2016")
+    assert isinstance(peru, BlackjackRules)
+    return peru.model_copy(
+        update={
+            "name": "base-6d-s17-das-peek",
+            "hole_card": HoleCard.PEEK,
+            "twenty_one_plus_three": None,
+            "veintiuno_real": None,
+        }
+    )
+
+
+VARIANTS: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("Dealer hits soft 17", {"dealer_hits_soft_17": True}, ""),
+    (
+        "Hole card dealt, never checked; OBO, a bust final",
+        {"hole_card": HoleCard.DEALT},
+        "peru-2016, veintiuno-real",
+    ),
+    (
+        "No hole card; every bet lost to a dealer blackjack",
+        {"hole_card": HoleCard.NONE, "dealer_blackjack_takes": DealerBlackjackTakes.ALL_BETS},
+        "spain-1979",
+    ),
+    (
+        "Double on hard 9-11 only",
+        {"double_on": DoubleOn.HARD_9_TO_11},
+        "spain-1979, veintiuno-real",
+    ),
+    ("No double after a split", {"double_after_split": False}, ""),
+    ("Split to two hands only", {"max_hands": 2}, ""),
+    ("Unlimited re-splits", {"max_hands": "unlimited"}, "spain-1979"),
+    ("Re-split Aces", {"resplit_aces": True}, "spain-1979"),
+    ("Split Ace + ten counts as blackjack", {"split_ace_ten_is_blackjack": True}, "veintiuno-real"),
+    (
+        "Veintiuno Real: three 7s pay 5:1",
+        {"veintiuno_real": VeintiunoReal(pays=Ratio(5, 1), unsplit_hand_only=True)},
+        "veintiuno-real",
+    ),
+    ("Blackjack pays 6:5", {"blackjack_pays": Ratio(6, 5)}, ""),
+    ("One deck", {"decks": 1}, ""),
+    ("Eight decks", {"decks": 8}, ""),
+)
+
+
+def rule_effects(progress: Callable[[str], None] | None = None) -> tuple[float, list[RuleEffect]]:
+    """(base house edge, one row per rule)."""
+    base = base_rules()
+    base_edge = analyse_blackjack(base).main.house_edge
+    rows: list[RuleEffect] = []
+    for label, update, profiles in VARIANTS:
+        if progress is not None:
+            progress(label)
+        edge = analyse_blackjack(base.model_copy(update=update)).main.house_edge
+        rows.append(RuleEffect(label, edge, edge - base_edge, profiles))
+    rows.append(RuleEffect("Double for less allowed", base_edge, 0.0, "peru-2016"))
+    rows.append(RuleEffect("Even money offered", base_edge, 0.0, "peru-2016"))
+    return base_edge, rows

@@ -1,0 +1,170 @@
+"""``croupier analyze PROFILE``: exact house edge, hit frequency, push, standard deviation and
+outcome distribution of every wager of a profile, and the basic strategy where there are
+decisions. ``--json`` prints the fixed JSON contract (``croupier.analysis.profile_analysis``);
+with ``--all`` the JSON is an object keyed by profile name. ``--report DIR`` writes one
+Markdown page per profile with its charts (PNG).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from croupier.analysis.blackjack import UP_LABELS
+from croupier.analysis.charts import ACTION_NAMES, RICH_STYLES, strategy_sections
+from croupier.analysis.profile_analysis import ProfileAnalysis, analyse_profile
+from croupier.analysis.report import write_report
+from croupier.analysis.rule_effects import RuleEffect, rule_effects
+from croupier.errors import ProfileError
+from croupier.rules import load_profile, shipped_profile_names
+
+
+def command(  # noqa: PLR0917 - Typer reads the options from the signature
+    profile: Annotated[
+        str | None,
+        typer.Argument(help="A shipped profile name or a .toml profile file (omit with --all)."),
+    ] = None,
+    decks: Annotated[
+        int | None, typer.Option(help="Analyse with this many decks instead of the profile's.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    report: Annotated[
+        Path | None, typer.Option(help="Write a Markdown page (and PNG charts) per profile here.")
+    ] = None,
+    every_profile: Annotated[
+        bool, typer.Option("--all", help="Analyse every shipped profile.")
+    ] = False,
+    with_rule_effects: Annotated[
+        bool,
+        typer.Option(
+            "--rule-effects",
+            help="Blackjack: also compute each rule's effect against a common base (slower).",
+        ),
+    ] = False,
+) -> None:
+    """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
+    if every_profile == (profile is not None):
+        raise ProfileError("analyze: give one PROFILE, or --all (not both)")
+    names = list(shipped_profile_names()) if every_profile else [str(profile)]
+    console = Console(stderr=as_json)
+    analyses: list[ProfileAnalysis] = []
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        for name in names:
+            rules = load_profile(name)
+            task = progress.add_task(f"analysing {rules.name}", total=10)
+
+            def advance(task_id: TaskID = task) -> None:
+                progress.advance(task_id)
+
+            analyses.append(analyse_profile(rules, decks, progress=advance))
+            progress.update(task, completed=10)
+        effects: tuple[float, list[RuleEffect]] | None = None
+        wants_effects = with_rule_effects or report is not None
+        if wants_effects and any(a.blackjack is not None for a in analyses):
+            task = progress.add_task("rule effects", total=16)
+            effects = rule_effects(
+                lambda label: progress.update(task, advance=1, description=f"rule: {label}")
+            )
+    if report is not None:
+        for analysis in analyses:
+            page = write_report(analysis, report, effects if analysis.blackjack else None)
+            console.print(f"wrote {page}")
+    if as_json:
+        documents: dict[str, Any] = {a.profile.name: a.as_json() for a in analyses}
+        if effects is not None:
+            for document in documents.values():
+                if document["game"] == "blackjack":
+                    document["rule_effects"] = {
+                        "base_house_edge": effects[0],
+                        "rules": [
+                            {"rule": r.rule, "house_edge": r.house_edge, "effect": r.effect}
+                            for r in effects[1]
+                        ],
+                    }
+        output = documents if every_profile else documents[analyses[0].profile.name]
+        print(json.dumps(output, indent=2))
+        return
+    for analysis in analyses:
+        _print(console, analysis)
+    if effects is not None:
+        _print_effects(console, effects)
+
+
+def _print(console: Console, analysis: ProfileAnalysis) -> None:
+    profile = analysis.profile
+    table = Table(
+        title=f"{profile.name}: {profile.title} ({analysis.decks} decks)",
+        title_justify="left",
+    )
+    for column in ("wager", "house edge", "hit frequency", "push", "std dev", "element of risk"):
+        table.add_column(column, justify="left" if column == "wager" else "right")
+    for wager, figures in analysis.bets.items():
+        edge = f"{figures.house_edge:.4%}"
+        if figures.standard_error is not None:
+            edge = f"~{edge} +/- {figures.standard_error:.2%} (Monte Carlo)"
+        table.add_row(
+            wager,
+            edge,
+            f"{figures.hit_frequency:.4%}",
+            f"{figures.push:.4%}",
+            f"{figures.std_dev:.4f}",
+            f"{figures.element_of_risk:.4%}" if figures.element_of_risk is not None else "",
+        )
+    for wager, reason in analysis.not_computed.items():
+        table.add_row(wager, "not computed", "", "", "", "")
+        console.print(f"[dim]{wager}: {reason}[/dim]")
+    console.print(table)
+    for item in analysis.published:
+        console.print(item.sentence())
+    for note in analysis.notes:
+        console.print(note)
+    if "progressive_break_even_meter" in analysis.extra:
+        console.print(
+            f"progressive: figures at the meter seed "
+            f"{analysis.extra['progressive_meter']} units; break-even meter "
+            f"{analysis.extra['progressive_break_even_meter']:,.0f} units."
+        )
+    if analysis.blackjack is not None:
+        strategy = analysis.blackjack.strategy
+        for title, rows in strategy_sections(strategy):
+            chart = Table(title=title, title_justify="left", padding=(0, 1))
+            chart.add_column("")
+            for up in UP_LABELS:
+                chart.add_column(up, justify="center")
+            for label, cells in rows:
+                chart.add_row(label, *(Text(f"{c:^2}", style=RICH_STYLES[c]) for c in cells))
+            console.print(chart)
+        console.print("; ".join(ACTION_NAMES.values()))
+        console.print(
+            f"insurance: {strategy.insurance} (house edge "
+            f"{analysis.blackjack.insurance.house_edge:.4%}); even money: {strategy.even_money}"
+        )
+
+
+def _print_effects(console: Console, effects: tuple[float, list[RuleEffect]]) -> None:
+    base, rows = effects
+    table = Table(
+        title=f"Rule effects against 6D S17 peek DAS 3:2 (house edge {base:.4%})",
+        title_justify="left",
+    )
+    table.add_column("rule")
+    table.add_column("house edge", justify="right")
+    table.add_column("effect", justify="right")
+    table.add_column("shipped in")
+    for row in rows:
+        table.add_row(row.rule, f"{row.house_edge:.4%}", f"{row.effect:+.3%}", row.profiles)
+    console.print(table)

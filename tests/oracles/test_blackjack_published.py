@@ -1,0 +1,119 @@
+"""Blackjack basic strategy and house edge against published combinatorial figures.
+
+Sources:
+- Wizard of Odds, "Blackjack Appendix 9 - Six deck, dealer hits on soft 17, no hole card"
+  (wizardofodds.com/games/blackjack/appendix/9/euro-6dh17r4/, updated 31 Oct 2019): rules 6
+  decks, dealer hits soft 17, no hole card and the player loses everything (doubles and
+  splits) to a dealer blackjack, double on any two cards, resplit to four hands except Aces,
+  no drawing to split Aces, blackjack 3:2. Expected return of the game: -0.0072705 with
+  double after split, -0.0086975 without. Those figures come from a recursive combinatorial
+  program with composition-dependent play; croupier plays a total-dependent chart and
+  approximates split hands (analysis.blackjack docstring). The published tolerance of the
+  approximation is taken as 0.0001 (one hundredth of a percent): composition-dependent play
+  is worth a few thousandths of a percent in a six-deck shoe.
+- The 4-8 deck, dealer stands on soft 17, double after split basic strategy chart (Wizard of
+  Odds, "4-Deck to 8-Deck Blackjack Strategy", wizardofodds.com/games/blackjack/strategy/
+  4-decks/; the same chart is printed on casino strategy cards): the program must derive it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from croupier.analysis.blackjack import UP_LABELS, Game, analyse_blackjack, derive_strategy
+from croupier.rules import load_profile
+from croupier.rules.blackjack import BlackjackRules
+
+PROFILES = Path(__file__).parents[2] / "src/croupier/rules/profiles"
+
+
+def _profile_file(tmp_path: Path, base: str, changes: dict[str, str]) -> BlackjackRules:
+    """A user's profile file: a shipped one with some rule lines rewritten."""
+    lines = (PROFILES / f"{base}.toml").read_text(encoding="utf-8").splitlines()
+    out = []
+    in_tables = False  # rule lines are the top-level ones, before the first [table]
+    for line in lines:
+        key = line.split("=")[0].strip()
+        in_tables = in_tables or line.startswith("[")
+        if key == "name":
+            out.append('name = "oracle"')
+        elif key in changes and not in_tables:
+            out.append(f"{key} = {changes[key]}")
+        else:
+            out.append(line)
+    path = tmp_path / "oracle.toml"
+    path.write_text("\n".join(out), encoding="utf-8")
+    profile = load_profile(path)
+    assert isinstance(profile, BlackjackRules)
+    return profile
+
+
+EURO_H17 = {
+    "dealer_hits_soft_17": "true",
+    "double_on": '"any-two"',
+    "max_hands": "4",
+    "resplit_aces": "false",
+}
+
+
+@pytest.mark.parametrize(
+    ("double_after_split", "published"), [("true", -0.0072705), ("false", -0.0086975)]
+)
+def test_six_deck_h17_no_hole_card_expected_return(
+    tmp_path: Path, double_after_split: str, published: float
+) -> None:
+    rules = _profile_file(
+        tmp_path, "spain-1979", EURO_H17 | {"double_after_split": double_after_split}
+    )
+    analysis = analyse_blackjack(rules)
+    assert -analysis.main.house_edge == pytest.approx(published, abs=1e-4)
+
+
+# The published chart, rows by player hand, columns dealer 2..9, T, A.
+PUBLISHED_HARD = {
+    8: "HHHHHHHHHH",
+    9: "HDDDDHHHHH",
+    10: "DDDDDDDDHH",
+    11: "DDDDDDDDDH",
+    12: "HHSSSHHHHH",
+    13: "SSSSSHHHHH",
+    14: "SSSSSHHHHH",
+    15: "SSSSSHHHHH",
+    16: "SSSSSHHHHH",
+    17: "SSSSSSSSSS",
+}
+PUBLISHED_SOFT = {  # "d" = double, else stand
+    13: "HHHDDHHHHH",
+    14: "HHHDDHHHHH",
+    15: "HHDDDHHHHH",
+    16: "HHDDDHHHHH",
+    17: "HDDDDHHHHH",
+    18: "SddddSSHHH",
+    19: "SSSSSSSSSS",
+}
+PUBLISHED_PAIRS = {
+    "2": "PPPPPPHHHH",
+    "3": "PPPPPPHHHH",
+    "4": "HHHPPHHHHH",
+    "5": "DDDDDDDDHH",
+    "6": "PPPPPHHHHH",
+    "7": "PPPPPPHHHH",
+    "8": "PPPPPPPPPP",
+    "9": "PPPPPSPPSS",
+    "T": "SSSSSSSSSS",
+    "A": "PPPPPPPPPP",
+}
+
+
+def _row(cells: dict[str, str]) -> str:
+    return "".join("d" if cells[up] == "Ds" else cells[up] for up in UP_LABELS)
+
+
+def test_derived_chart_is_the_published_six_deck_s17_das_basic_strategy(tmp_path: Path) -> None:
+    rules = _profile_file(tmp_path, "peru-2016", {"hole_card": '"peek"'})
+    strategy = derive_strategy(Game.of(rules))
+    assert {t: _row(strategy.hard[t]) for t in PUBLISHED_HARD} == PUBLISHED_HARD
+    assert {t: _row(strategy.soft[t]) for t in PUBLISHED_SOFT} == PUBLISHED_SOFT
+    assert {p: _row(strategy.pairs[p]) for p in PUBLISHED_PAIRS} == PUBLISHED_PAIRS

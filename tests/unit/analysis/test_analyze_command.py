@@ -1,0 +1,115 @@
+"""``croupier analyze``: the terminal tables, the fixed JSON contract, a user's own profile
+file, and the Markdown report with its charts."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli.main import app
+from croupier.errors import ProfileError
+
+PROFILES = Path(__file__).parents[3] / "src/croupier/rules/profiles"
+runner = CliRunner()
+
+
+def _json(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["analyze", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert isinstance(document, dict)
+    return document
+
+
+def test_json_contract_for_dragon_six() -> None:
+    """The fixed contract: profile, decks, bets by the names ``croupier settle`` uses, house
+    edge as a fraction (Art. 8 paytable: Banker 1:2 on a win with 6)."""
+    document = _json("dragon-six-peru-2016")
+    assert document["profile"] == "dragon-six-peru-2016"
+    assert document["decks"] == 8
+    bets = document["bets"]
+    assert isinstance(bets, dict)
+    assert set(bets) == {"player", "banker", "tie", "player_pair", "banker_pair"}
+    banker = bets["banker"]
+    assert round(banker["house_edge"], 7) == 0.0145810
+    assert {"hit_frequency", "push", "std_dev", "distribution"} <= set(banker)
+    assert banker["distribution"]["0.5"] == pytest.approx(0.053864, abs=1e-6)
+
+
+def test_decks_option_changes_the_shoe() -> None:
+    six = _json("dragon-six-peru-2016", "--decks", "6")
+    assert six["decks"] == 6
+    # Wizard of Odds, Baccarat Appendix 6: the same Banker bet with six decks, 1.4548%.
+    assert round(six["bets"]["banker"]["house_edge"] * 100, 4) == 1.4548  # type: ignore[index]
+
+
+def test_a_users_profile_file_with_another_tie_paytable(tmp_path: Path) -> None:
+    """A designer's paytable: tie at 9:1 instead of Art. 8's 8:1. Published 8-deck edge 4.84%
+    (Wizard of Odds, Baccarat); exactly 1 - 10 P(tie) with the published 8-deck tie count
+    475,627,426,473,216 of 4,998,398,275,503,360 ordered deals."""
+    text = (PROFILES / "dragon-six-peru-2016.toml").read_text(encoding="utf-8")
+    path = tmp_path / "tie-nine.toml"
+    path.write_text(
+        text.replace('name = "dragon-six-peru-2016"', 'name = "tie-nine"').replace(
+            'tie = "8:1"', 'tie = "9:1"'
+        ),
+        encoding="utf-8",
+    )
+    document = _json(str(path))
+    assert document["profile"] == "tie-nine"
+    tie = Fraction(475_627_426_473_216, 4_998_398_275_503_360)
+    assert document["bets"]["tie"]["house_edge_exact"] == str(1 - 10 * tie)  # type: ignore[index]
+    assert round(document["bets"]["tie"]["house_edge"] * 100, 2) == 4.84  # type: ignore[index]
+
+
+def test_blackjack_json_has_main_21_plus_3_strategy_and_the_regulations_figures() -> None:
+    document = _json("peru-2016")
+    bets = document["bets"]
+    assert isinstance(bets, dict)
+    assert set(bets) == {"main", "21+3"}
+    assert 0 < bets["main"]["house_edge"] < 0.01
+    assert "element_of_risk" in bets["main"]
+    strategy = document["strategy"]
+    assert isinstance(strategy, dict)
+    assert strategy["hard"]["16"]["T"] == "H"
+    assert strategy["hard"]["12"]["4"] == "S"
+    assert strategy["pairs"]["8"]["A"] == "P"
+    published = document["published"]
+    assert isinstance(published, list)
+    assert {item["figure"] for item in published} == {"house edge", "payout frequency"}
+    assert {item["published"] for item in published} == {0.0856, 0.0728}
+    assert all(item["agrees"] is False for item in published)
+
+
+def test_terminal_output_names_every_wager_and_the_strategy() -> None:
+    result = runner.invoke(app, ["analyze", "veintiuno-real"])
+    assert result.exit_code == 0, result.output
+    assert "main" in result.stdout
+    assert "Hard totals" in result.stdout and "Pairs" in result.stdout
+
+
+def test_profile_and_all_together_is_refused() -> None:
+    result = runner.invoke(app, ["analyze", "peru-2016", "--all"])
+    assert isinstance(result.exception, ProfileError)
+    result = runner.invoke(app, ["analyze"])
+    assert isinstance(result.exception, ProfileError)
+
+
+def test_unknown_profile_is_a_profile_error() -> None:
+    result = runner.invoke(app, ["analyze", "no-such-profile"])
+    assert isinstance(result.exception, ProfileError)
+    assert "no-such-profile" in str(result.exception)
+
+
+def test_report_page_cites_the_paytable_article_and_embeds_its_chart(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["analyze", "dragon-six-peru-2016", "--report", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "dragon-six-peru-2016.md").read_text(encoding="utf-8")
+    assert "Art. 8" in page
+    assert "1.4581%" in page
+    assert "outcomes-dragon-six-peru-2016.png" in page
+    assert (tmp_path / "outcomes-dragon-six-peru-2016.png").read_bytes()[:4] == b"\x89PNG"
