@@ -1,8 +1,8 @@
 """The app factory: database, migrations, operator, demo tables, the deadline clock, routes.
 
 >>> app = create_app(Settings(database_url="sqlite://", demo_tables=False))
->>> sorted(route.path for route in app.routes if "/tables/{table_id}/ws" in route.path)
-['/tables/{table_id}/ws']
+>>> "/tables/{table_id}/bets" in app.openapi()["paths"]
+True
 """
 
 from __future__ import annotations

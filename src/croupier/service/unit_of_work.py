@@ -7,6 +7,8 @@ Every money movement and the state change that causes it commit together or not 
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -40,13 +42,19 @@ class UnitOfWork:
         self.clock = clock
         self.attempts = attempts
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # SQLite has one writer at a time; its busy handler retries with growing sleeps and no
+        # order, so under contention one writer can starve for seconds. Queue this process's
+        # writers on a lock instead (other processes still meet the busy timeout).
+        self._writers: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
         self._read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def run(self, work: Callable[[Session], T]) -> T:
         for attempt in range(self.attempts):
             session = self._sessions()
             try:
-                with session.begin():
+                with self._writers, session.begin():
                     return work(session)
             except DBAPIError as error:
                 if attempt + 1 == self.attempts or not _is_retryable(error):
