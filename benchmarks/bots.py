@@ -1,0 +1,273 @@
+"""Players for a real ``croupier serve`` process: start it, sign players up, play rounds.
+
+Used by the load benchmark (``benchmarks/load.py``), its short form in CI, and the kill -9
+recovery test. A bot plays whatever game its table runs: it bets the table minimum on each
+of its seats, says ready, and answers each decision put to it with the regulation's
+default or (when ``bold``) the first legal action - it knows no game's rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+OPERATOR_TOKEN = "operator-token-for-bots-0123456789"
+WAGERS = {"blackjack": "main", "baccarat": "banker", "casino-holdem": "ante"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class ServerProcess:
+    database_url: str
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    log_path: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, *extra: str) -> None:
+        command = [
+            sys.executable,
+            "-c",
+            "from croupier.cli.main import main; main()",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            self.database_url,
+            "--operator-token",
+            OPERATOR_TOKEN,
+            "--no-demo-tables",
+            *extra,
+        ]
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **self.env}
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"croupier serve exited with {self.process.returncode}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("croupier serve did not answer within 60 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs (R10)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def headers(token: str, key: bool = True) -> dict[str, str]:
+    result = {"Authorization": f"Bearer {token}"}
+    if key:
+        result["Idempotency-Key"] = uuid.uuid4().hex
+    return result
+
+
+async def operator_post(
+    client: httpx.AsyncClient, path: str, body: dict[str, Any]
+) -> dict[str, Any]:
+    answer = await client.post(path, json=body, headers=headers(OPERATOR_TOKEN))
+    answer.raise_for_status()
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+async def create_table(
+    client: httpx.AsyncClient,
+    name: str,
+    profile: str,
+    betting: float = 30.0,
+    deciding: float = 30.0,
+) -> int:
+    body = {
+        "name": name,
+        "profile": profile,
+        "betting_seconds": betting,
+        "decision_seconds": deciding,
+    }
+    answer = await operator_post(client, "/operator/tables", body)
+    table: int = answer["table"]
+    return table
+
+
+async def new_player(client: httpx.AsyncClient, name: str, credit_minor: int) -> str:
+    password = f"password-of-{name}"
+    body = {"username": name, "password": password}
+    (await client.post("/auth/signup", json=body)).raise_for_status()
+    answer = await client.post("/auth/signin", json=body)
+    answer.raise_for_status()
+    await operator_post(client, f"/operator/wallets/{name}/credit", {"amount": credit_minor})
+    token: str = answer.json()["token"]
+    return token
+
+
+@dataclass
+class Bot:
+    """One player at one table, on the given seats."""
+
+    name: str
+    token: str
+    table: int
+    seats: list[int]
+    wager: str
+    stake: int = 1
+    bold: bool = False
+    think: float = 0.0
+    """Seconds a player takes before each move (uniform in 0.5x..1.5x): 0 is a stress test."""
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    rounds_bet: set[int] = field(default_factory=set)
+    retries: int = 0
+
+    async def _post(
+        self, client: httpx.AsyncClient, path: str, body: dict[str, Any]
+    ) -> httpx.Response:
+        """POST with one idempotency key; a dropped connection is retried with the same key
+        (R8 makes the retry safe), as a real client would."""
+        request_headers = headers(self.token)
+        started = time.perf_counter()
+        for attempt in range(3):
+            try:
+                answer = await client.post(path, json=body, headers=request_headers)
+                break
+            except (httpx.ReadError, httpx.RemoteProtocolError, httpx.ConnectError):
+                self.retries += 1
+                if attempt == 2:
+                    raise
+        self.latencies.append(time.perf_counter() - started)
+        return answer
+
+    async def sit(self, client: httpx.AsyncClient) -> None:
+        """Take the seats (not counted in the action latencies: it happens once, all at once)."""
+        for seat in self.seats:
+            answer = await client.post(
+                f"/tables/{self.table}/seats/{seat}", json={}, headers=headers(self.token)
+            )
+            answer.raise_for_status()
+
+    async def _think(self) -> None:
+        if self.think:
+            await asyncio.sleep(self.think * (0.5 + (time.perf_counter_ns() % 1000) / 1000))
+
+    async def on_state(
+        self, client: httpx.AsyncClient, state: dict[str, Any], rounds_left: int
+    ) -> None:
+        current = state["round"]
+        if (
+            current["status"] == "betting"
+            and current["id"] not in self.rounds_bet
+            and rounds_left > 0
+        ):
+            self.rounds_bet.add(current["id"])
+            await self._think()
+            for seat in self.seats:
+                answer = await self._post(
+                    client,
+                    f"/tables/{self.table}/bets",
+                    {"seat": seat, "wager": self.wager, "amount": self.stake},
+                )
+                if answer.status_code != 200:
+                    self.errors.append(f"bet: {answer.status_code} {answer.text}")
+            answer = await self._post(client, f"/tables/{self.table}/ready", {})
+            if answer.status_code != 200:
+                self.errors.append(f"ready: {answer.status_code} {answer.text}")
+        pending = current.get("pending")
+        if current["status"] == "playing" and pending and pending["seat"] in self.seats:
+            await self._think()
+            action = pending["legal"][0] if self.bold else pending["default"]
+            answer = await self._post(
+                client, f"/tables/{self.table}/actions", {"seat": pending["seat"], "action": action}
+            )
+            if answer.status_code not in (200, 409):  # 409: the state moved on meanwhile
+                self.errors.append(f"act: {answer.status_code} {answer.text}")
+
+
+async def play_table(base_url: str, bots: list[Bot], rounds: int, timeout: float = 120) -> None:
+    """The bots at one table each bet in ``rounds`` rounds and play them out, driven by the
+    table's WebSocket (each bot reacts to the state pushed to it)."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+        for bot in bots:
+            await bot.sit(client)
+        ws_url = base_url.replace("http", "ws")
+        deadline = time.monotonic() + timeout
+
+        async def drive(bot: Bot) -> None:
+            url = f"{ws_url}/tables/{bot.table}/ws?token={bot.token}"
+            async with websockets.connect(url, max_size=None) as socket_:
+                while time.monotonic() < deadline:
+                    try:
+                        message = await asyncio.wait_for(socket_.recv(), timeout=2)
+                    except TimeoutError:
+                        continue
+                    state = json.loads(message)
+                    current = state["round"]
+                    if len(bot.rounds_bet) >= rounds and current["id"] not in bot.rounds_bet:
+                        return
+                    await bot.on_state(client, state, rounds - len(bot.rounds_bet))
+                bot.errors.append("timed out")
+
+        await asyncio.gather(*(drive(bot) for bot in bots))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def reference_latency(base_url: str, samples: int = 300) -> list[float]:
+    """The no-op endpoint's latency: what any request costs on this machine."""
+    times = []
+    async with httpx.AsyncClient(base_url=base_url) as client:
+        for _ in range(samples):
+            started = time.perf_counter()
+            (await client.get("/health")).raise_for_status()
+            times.append(time.perf_counter() - started)
+    return times
+
+
+def summary(values: list[float]) -> str:
+    return (
+        f"p50 {percentile(values, 0.5) * 1000:.1f} ms, p99 {percentile(values, 0.99) * 1000:.1f} ms, "
+        f"mean {statistics.fmean(values) * 1000:.1f} ms"
+        if values
+        else "no samples"
+    )

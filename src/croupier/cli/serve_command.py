@@ -1,0 +1,62 @@
+"""``croupier serve``: the table server (HTTP and WebSocket), money in a real database."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from croupier.service.database import DEFAULT_URL
+
+
+def command(
+    *,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str,
+        typer.Option(
+            "--database",
+            help="SQLAlchemy URL: sqlite:///path (the default file) or postgresql+psycopg://...",
+        ),
+    ] = DEFAULT_URL,
+    operator_token: Annotated[
+        str | None, typer.Option("--operator-token", help="The operator's bearer token.")
+    ] = None,
+    betting_seconds: Annotated[float, typer.Option(help="Betting window of new tables.")] = 15.0,
+    decision_seconds: Annotated[float, typer.Option(help="Time for each decision.")] = 20.0,
+    demo_tables: Annotated[bool, typer.Option(help="Open one table per shipped profile.")] = True,
+) -> None:
+    """Run live tables of every profile for many players over HTTP and WebSocket."""
+    import uvicorn
+
+    from croupier.server.app import create_app, start
+    from croupier.server.context import Settings
+
+    settings = Settings(
+        database_url=database,
+        operator_token=operator_token,
+        betting_seconds=betting_seconds,
+        decision_seconds=decision_seconds,
+        demo_tables=demo_tables,
+    )
+    server = start(settings)
+    for note in server.notes:
+        typer.echo(note)
+    url = f"http://{host}:{port}"
+    typer.echo(f"croupier is serving {len(server.casino.tables)} tables at {url}")
+    typer.echo(
+        f"  API documentation: {url}/docs   tables: {url}/tables   WebSocket: {url.replace('http', 'ws')}/tables/{{id}}/ws?token=..."
+    )
+    typer.echo(f"  database: {database}")
+    if server.operator_token is not None:
+        typer.echo(f"  operator token (Authorization: Bearer ...): {server.operator_token}")
+    else:
+        typer.echo("  operator token: the one printed at first start (or pass --operator-token)")
+    uvicorn.run(
+        create_app(settings, server=server),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=30,  # clients keep connections between moves
+    )

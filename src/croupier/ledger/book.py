@@ -1,0 +1,133 @@
+"""The book: accounts and the posting of balanced transactions, atomically (R7, R9).
+
+A debit is one ``UPDATE ... WHERE balance + amount >= 0`` (unless the account may go
+negative): two concurrent bets that one balance covers cannot both pass, whatever the
+database's isolation. Legs are applied in account order so that two transactions never
+wait on each other's rows in opposite orders (no deadlock on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from croupier.errors import InsufficientFunds, LedgerError
+from croupier.ledger.postings import Leg, check_balanced
+from croupier.service.models import Account, LedgerEntry, LedgerTransaction
+
+HOUSE = ("house", "house")
+CASHIER = ("cashier", "cashier")
+"""Money from and to the outside world: its balance is minus all money inside."""
+
+
+def open_account(session: Session, kind: str, owner: str, *, may_go_negative: bool = False) -> int:
+    """The id of the account ``(kind, owner)``, created if it does not exist yet."""
+    found = session.scalar(select(Account.id).where(Account.kind == kind, Account.owner == owner))
+    if found is not None:
+        return found
+    try:
+        with session.begin_nested():
+            account = Account(kind=kind, owner=owner, balance=0, may_go_negative=may_go_negative)
+            session.add(account)
+            session.flush()
+            return account.id
+    except IntegrityError:
+        found = session.scalar(
+            select(Account.id).where(Account.kind == kind, Account.owner == owner)
+        )
+        if found is None:
+            raise
+        return found
+
+
+def post(
+    session: Session, kind: str, reference: str, legs: tuple[Leg, ...] | list[Leg], now: float
+) -> int:
+    """Record one balanced transaction; raise ``InsufficientFunds`` and change nothing if a
+    debit would take an account below zero. Returns the transaction id."""
+    check_balanced(legs)
+    merged: dict[int, int] = {}
+    for leg in legs:
+        merged[leg.account] = merged.get(leg.account, 0) + leg.amount
+    transaction = LedgerTransaction(kind=kind, reference=reference, created_at=now)
+    session.add(transaction)
+    session.flush()
+    entries = []
+    for account_id in sorted(merged):
+        amount = merged[account_id]
+        if amount == 0:
+            continue
+        statement = (
+            update(Account)
+            .where(Account.id == account_id)
+            .values(balance=Account.balance + amount)
+            .returning(Account.balance)
+            .execution_options(synchronize_session=False)
+        )
+        if amount < 0:
+            statement = statement.where(
+                or_(Account.may_go_negative.is_(True), Account.balance >= -amount)
+            )
+        after = session.execute(statement).scalar_one_or_none()
+        if after is None:
+            raise InsufficientFunds(
+                f"account {account_id} does not cover {-amount} minor units ({kind})"
+            )
+        entries.append(
+            LedgerEntry(
+                transaction_id=transaction.id,
+                account_id=account_id,
+                amount=amount,
+                balance_before=after - amount,
+                balance_after=after,
+            )
+        )
+    session.add_all(entries)
+    session.flush()
+    return transaction.id
+
+
+def balance(session: Session, account_id: int) -> int:
+    value = session.scalar(select(Account.balance).where(Account.id == account_id))
+    if value is None:
+        raise LedgerError(f"no account {account_id}")
+    return value
+
+
+def audit(session: Session) -> list[str]:
+    """Every breach of double entry (R9); an empty list when the books are sound.
+
+    The balances sum to zero; each transaction's legs sum to zero; each balance equals the
+    sum of its entries; each entry's balance before is the previous entry's balance after.
+    """
+    problems: list[str] = []
+    total = session.scalar(select(func.coalesce(func.sum(Account.balance), 0)))
+    if total != 0:
+        problems.append(f"balances sum to {total}, not 0")
+    unbalanced = session.execute(
+        select(LedgerEntry.transaction_id, func.sum(LedgerEntry.amount))
+        .group_by(LedgerEntry.transaction_id)
+        .having(func.sum(LedgerEntry.amount) != 0)
+    ).all()
+    problems += [f"transaction {tid} legs sum to {s}" for tid, s in unbalanced]
+    sums: dict[int, int] = dict(
+        session.execute(
+            select(LedgerEntry.account_id, func.sum(LedgerEntry.amount)).group_by(
+                LedgerEntry.account_id
+            )
+        ).all()
+    )
+    for account_id, value in session.execute(select(Account.id, Account.balance)).all():
+        if int(sums.get(account_id, 0)) != value:
+            problems.append(
+                f"account {account_id}: balance {value} but entries sum to {sums.get(account_id, 0)}"
+            )
+    previous: dict[int, int] = {}
+    for entry in session.scalars(select(LedgerEntry).order_by(LedgerEntry.id)):
+        if entry.balance_after - entry.balance_before != entry.amount:
+            problems.append(f"entry {entry.id}: before/after differ by other than its amount")
+        if previous.get(entry.account_id, 0) != entry.balance_before:
+            problems.append(f"entry {entry.id}: balance before does not follow the last entry")
+        previous[entry.account_id] = entry.balance_after
+    return problems

@@ -1,0 +1,425 @@
+"""HTTP routes: each reads its input, builds the service call, and returns its answer.
+
+Every mutating route takes an ``Idempotency-Key`` header (R8) except signing up, in and out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
+
+from croupier.errors import CroupierError
+from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep, bearer
+from croupier.service import history, idempotency, wallets
+from croupier.service.accounts import sign_in, sign_out, sign_up
+from croupier.service.errors import RequestError
+
+router = APIRouter()
+
+Answer = tuple[int, dict[str, Any]]
+
+
+def _once(  # noqa: PLR0917 - one call shape for every mutating route
+    server: ServerDep,
+    who: Any,
+    key: str | None,
+    request: Request,
+    body: dict[str, Any],
+    effect: Callable[[Session], Answer],
+    table_id: int | None = None,
+) -> JSONResponse:
+    checked = idempotency.check_key(key)
+    request_hash = idempotency.fingerprint(request.method, request.url.path, body)
+
+    def run(attempt: Callable[[Session], Answer]) -> Answer:
+        if table_id is None:
+            return server.uow.run(attempt)
+        answer: Answer = server.casino.run(table_id, lambda session, _live: attempt(session))
+        return answer
+
+    status, answer = idempotency.run_once(
+        run,
+        who.user_id,
+        key=checked,
+        request_hash=request_hash,
+        effect=effect,
+        now=server.settings.clock.now,
+    )
+    return JSONResponse(answer, status_code=status)
+
+
+def _int_field(body: dict[str, Any], name: str) -> Any:
+    if name not in body:
+        raise RequestError(f"the body needs {name!r}")
+    return body[name]
+
+
+# --- accounts and sessions ------------------------------------------------------------------
+@router.get("/health")
+def health() -> dict[str, str]:
+    """A no-op: the reference latency for benchmarks."""
+    return {"status": "ok"}
+
+
+@router.post("/auth/signup", status_code=201)
+def signup(*, server: ServerDep, body: Body) -> dict[str, Any]:
+    now = server.settings.clock.now()
+    who = server.uow.run(lambda s: sign_up(s, body.get("username"), body.get("password"), now))
+    return {"user": who.user_id, "username": who.username}
+
+
+@router.post("/auth/signin")
+def signin(*, server: ServerDep, body: Body) -> dict[str, Any]:
+    now = server.settings.clock.now()
+    outcome = server.uow.run(lambda s: sign_in(s, body.get("username"), body.get("password"), now))
+    if isinstance(outcome, CroupierError):
+        raise outcome
+    token, who = outcome
+    return {"token": token, "user": who.user_id, "username": who.username}
+
+
+@router.post("/auth/signout")
+def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, Any]:
+    token = bearer(request.headers.get("authorization")) or ""
+    server.uow.run(lambda s: sign_out(s, token))
+    return {"signed_out": who.username}
+
+
+@router.get("/me")
+def me(*, server: ServerDep, who: Caller) -> dict[str, Any]:
+    balance = server.uow.read(lambda s: wallets.balance_of(s, who.user_id))
+    return {"user": who.user_id, "username": who.username, "role": who.role, "balance": balance}
+
+
+@router.get("/me/rounds")
+def my_rounds(*, server: ServerDep, who: Caller, limit: int = 10) -> dict[str, Any]:
+    rounds = server.uow.read(lambda s: history.rounds_of(s, who.user_id, min(max(limit, 1), 100)))
+    return {"rounds": rounds}
+
+
+@router.get("/me/ledger")
+def my_ledger(*, server: ServerDep, who: Caller, limit: int = 50) -> dict[str, Any]:
+    entries = server.uow.read(lambda s: wallets.entries_of(s, who.user_id, min(max(limit, 1), 500)))
+    return {"entries": entries}
+
+
+# --- the operator --------------------------------------------------------------------------
+@router.post("/operator/wallets/{username}/credit")
+def credit(
+    *,
+    server: ServerDep,
+    who: Operator,
+    username: str,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, wallets.move(s, username, body.get("amount"), "credit", now())),
+    )
+
+
+@router.post("/operator/wallets/{username}/debit")
+def debit(
+    *,
+    server: ServerDep,
+    who: Operator,
+    username: str,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, wallets.move(s, username, body.get("amount"), "debit", now())),
+    )
+
+
+@router.post("/operator/tables")
+def create_table(
+    *, server: ServerDep, who: Operator, body: Body, request: Request, key: IdempotencyKey
+) -> JSONResponse:
+    settings = server.settings
+
+    def effect(session: Session) -> Answer:
+        name, profile = body.get("name"), body.get("profile")
+        if not isinstance(name, str) or not isinstance(profile, str):
+            raise RequestError("a table needs a 'name' and a 'profile' (text)")
+        betting = body.get("betting_seconds", settings.betting_seconds)
+        deciding = body.get("decision_seconds", settings.decision_seconds)
+        for label, value in (("betting_seconds", betting), ("decision_seconds", deciding)):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0.05 <= value <= 3600
+            ):
+                raise RequestError(f"{label} {value!r}: a number of seconds in 0.05..3600")
+        live = server.casino.create_table(session, name, profile, float(betting), float(deciding))
+        return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
+
+    return _once(server, who, key, request, body, effect)
+
+
+@router.post("/operator/tables/{table_id}/{state}")
+def open_or_close(
+    *,
+    server: ServerDep,
+    who: Operator,
+    table_id: int,
+    state: str,
+    request: Request,
+    key: IdempotencyKey = None,
+    body: Body,
+) -> JSONResponse:
+    if state not in ("open", "close"):
+        raise RequestError(f"{state!r}: a table is 'open'ed or 'close'd")
+
+    def effect(session: Session) -> Answer:
+        server.casino.set_open(session, table_id, state == "open")
+        return 200, {"table": table_id, "is_open": state == "open"}
+
+    return _once(server, who, key, request, body, effect, table_id)
+
+
+@router.get("/operator/audit")
+def audit(*, server: ServerDep, who: Operator) -> dict[str, Any]:
+    return server.uow.read(wallets.audit_report)
+
+
+# --- tables --------------------------------------------------------------------------------
+@router.get("/tables")
+def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
+    return {
+        "tables": [
+            {
+                "id": live.id,
+                "name": live.name,
+                "game": live.profile.game,
+                "profile": live.profile.name,
+                "is_open": live.is_open,
+                "seats": {
+                    str(s): server.casino.usernames.get(u, str(u)) for s, u in live.seats.items()
+                },
+            }
+            for live in server.casino.tables.values()
+        ]
+    }
+
+
+@router.get("/tables/{table_id}")
+def table_state(*, server: ServerDep, who: Caller, table_id: int) -> dict[str, Any]:
+    return server.casino.snapshot(server.casino.table(table_id), who)
+
+
+@router.post("/tables/{table_id}/seats/{seat}")
+def sit(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    seat: int,
+    request: Request,
+    key: IdempotencyKey = None,
+    body: Body,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, server.casino.sit(s, live, who, seat)),
+        table_id,
+    )
+
+
+@router.delete("/tables/{table_id}/seats/{seat}")
+def leave(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    seat: int,
+    request: Request,
+    key: IdempotencyKey = None,
+    body: Body,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, server.casino.leave(s, live, who, seat)),
+        table_id,
+    )
+
+
+@router.post("/tables/{table_id}/bets")
+def bet(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (
+            200,
+            server.casino.place_bet(
+                s,
+                live,
+                who,
+                seat=_int_field(body, "seat"),
+                wager=body.get("wager", "main"),
+                amount=_int_field(body, "amount"),
+            ),
+        ),
+        table_id,
+    )
+
+
+@router.post("/tables/{table_id}/ready")
+def ready(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, server.casino.ready(s, live, who)),
+        table_id,
+    )
+
+
+@router.post("/tables/{table_id}/actions")
+def act(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (
+            200,
+            server.casino.act(s, live, who, _int_field(body, "seat"), _int_field(body, "action")),
+        ),
+        table_id,
+    )
+
+
+@router.post("/tables/{table_id}/back-bets")
+def back_bet(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (
+            200,
+            server.casino.back_bet(
+                s,
+                live,
+                who,
+                seat=_int_field(body, "seat"),
+                wager=body.get("wager", "main"),
+                amount=_int_field(body, "amount"),
+            ),
+        ),
+        table_id,
+    )
+
+
+@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent")
+def consent(
+    *,
+    server: ServerDep,
+    who: Caller,
+    table_id: int,
+    back_bet_id: int,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    live = server.casino.table(table_id)
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (
+            200,
+            server.casino.consent(s, live, who, back_bet_id, _int_field(body, "accept")),
+        ),
+        table_id,
+    )
+
+
+# --- recall and fairness -------------------------------------------------------------------
+@router.get("/rounds/{round_id}")
+def round_record(*, server: ServerDep, who: Caller, round_id: int) -> dict[str, Any]:
+    return server.uow.read(lambda s: history.round_document(s, round_id, who))
+
+
+@router.get("/shoes/{shoe_id}")
+def shoe(*, server: ServerDep, who: Caller, shoe_id: int) -> dict[str, Any]:
+    return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=False))
+
+
+@router.get("/shoes/{shoe_id}/export")
+def shoe_export(*, server: ServerDep, who: Caller, shoe_id: int) -> dict[str, Any]:
+    return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=True))

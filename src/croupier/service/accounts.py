@@ -1,0 +1,201 @@
+"""Players, the operator, and sessions (R16).
+
+A wrong user name and a wrong password get the same error, after the same work (a hash is
+verified either way). Three failed sign-ins within 30 minutes lock the account for 30
+minutes. A session is a fresh random bearer token (only its SHA-256 is stored) that ends
+after 30 minutes without a request; the operator's token does not idle out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from contextlib import suppress
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from croupier.errors import CroupierError
+from croupier.ledger import book
+from croupier.service.errors import AccountLocked, AuthenticationError, Conflict, RequestError
+from croupier.service.models import Session as SessionRecord
+from croupier.service.models import User
+
+LOCK_AFTER_FAILURES = 3
+FAILURE_WINDOW_SECONDS = 30 * 60
+LOCK_SECONDS = 30 * 60
+IDLE_SECONDS = 30 * 60
+TOUCH_EVERY_SECONDS = 15.0
+"""A session's last-seen time is written at most this often (fewer writes under load)."""
+
+USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+OPERATOR_NAME = "operator"
+
+_hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+_DUMMY_HASH = _hasher.hash("not a password anyone has")
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: a player or the operator."""
+
+    user_id: int
+    username: str
+    role: str
+
+    @property
+    def is_operator(self) -> bool:
+        return self.role == "operator"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def wallet_of(session: Session, user_id: int) -> int:
+    return book.open_account(session, "wallet", str(user_id))
+
+
+def sign_up(session: Session, username: object, password: object, now: float) -> Principal:
+    if not isinstance(username, str) or not USERNAME.match(username):
+        raise RequestError(f"username {username!r}: 3 to 32 letters, digits, '_', '.' or '-'")
+    if not isinstance(password, str) or not 8 <= len(password) <= 256:
+        raise RequestError("password: 8 to 256 characters")
+    if username == OPERATOR_NAME:
+        raise Conflict(f"username {username!r} is taken")
+    user = User(
+        username=username,
+        password_hash=_hasher.hash(password),
+        role="player",
+        failure_times=[],
+        created_at=now,
+    )
+    try:
+        with session.begin_nested():
+            session.add(user)
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"username {username!r} is taken") from None
+    wallet_of(session, user.id)
+    return Principal(user.id, user.username, user.role)
+
+
+def _new_session(session: Session, user_id: int, now: float) -> str:
+    token = secrets.token_urlsafe(32)
+    session.add(
+        SessionRecord(
+            token_hash=token_hash(token), user_id=user_id, created_at=now, last_seen_at=now
+        )
+    )
+    return token
+
+
+def sign_in(
+    session: Session, username: object, password: object, now: float
+) -> tuple[str, Principal] | CroupierError:
+    """A fresh session token, or one error for any wrong name or password (R16).
+
+    The error is returned, not raised, so that the failure count it records is committed.
+    """
+    wrong = AuthenticationError("wrong user name or password")
+    if not isinstance(username, str) or not isinstance(password, str):
+        return wrong
+    user = session.scalar(select(User).where(User.username == username).with_for_update())
+    if user is None or user.role != "player":
+        with suppress(VerificationError, InvalidHashError):
+            _hasher.verify(_DUMMY_HASH, password)  # the same work as a real check (R16)
+        return wrong
+    if user.locked_until is not None and now < user.locked_until:
+        return AccountLocked(
+            f"account {username!r} is locked after {LOCK_AFTER_FAILURES} failed sign-ins; "
+            f"try again in {int(user.locked_until - now) // 60 + 1} minutes"
+        )
+    try:
+        _hasher.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        recent = [t for t in user.failure_times if now - float(t) < FAILURE_WINDOW_SECONDS]
+        recent.append(now)
+        user.failure_times = recent
+        if len(recent) >= LOCK_AFTER_FAILURES:
+            user.locked_until = now + LOCK_SECONDS
+            user.failure_times = []
+        return wrong
+    user.failure_times = []
+    user.locked_until = None
+    return _new_session(session, user.id, now), Principal(user.id, user.username, user.role)
+
+
+def needs_touch(session: Session, token: str | None, now: float) -> bool:
+    """Whether authenticating ``token`` now writes (ends an idle session or notes activity)."""
+    if not token:
+        return False
+    last_seen = session.scalar(
+        select(SessionRecord.last_seen_at).where(SessionRecord.token_hash == token_hash(token))
+    )
+    return last_seen is not None and now - last_seen > TOUCH_EVERY_SECONDS
+
+
+def authenticate(session: Session, token: str | None, now: float) -> Principal:
+    """The caller of a bearer token; an unknown, ended or idle session is refused (R16)."""
+    if not token:
+        raise AuthenticationError("sign in first: no bearer token")
+    row = session.execute(
+        select(SessionRecord, User)
+        .join(User, User.id == SessionRecord.user_id)
+        .where(SessionRecord.token_hash == token_hash(token))
+    ).first()
+    if row is None or row[0].ended:
+        raise AuthenticationError("unknown or ended session: sign in again")
+    record, user = row
+    if user.role != "operator" and now - record.last_seen_at > IDLE_SECONDS:
+        session.execute(
+            update(SessionRecord)
+            .where(SessionRecord.token_hash == record.token_hash)
+            .values(ended=True)
+        )
+        raise AuthenticationError("session ended after 30 minutes idle: sign in again")
+    if now - record.last_seen_at > TOUCH_EVERY_SECONDS:
+        session.execute(
+            update(SessionRecord)
+            .where(SessionRecord.token_hash == record.token_hash)
+            .values(last_seen_at=now)
+        )
+    return Principal(user.id, user.username, user.role)
+
+
+def sign_out(session: Session, token: str) -> None:
+    session.execute(
+        update(SessionRecord)
+        .where(SessionRecord.token_hash == token_hash(token))
+        .values(ended=True)
+    )
+
+
+def ensure_operator(session: Session, token: str | None, now: float) -> str | None:
+    """Create the operator on first start; returns a token to print when one was made or given."""
+    operator = session.scalar(select(User).where(User.username == OPERATOR_NAME))
+    if operator is None:
+        operator = User(
+            username=OPERATOR_NAME,
+            password_hash=_hasher.hash(secrets.token_urlsafe(32)),
+            role="operator",
+            failure_times=[],
+            created_at=now,
+        )
+        session.add(operator)
+        session.flush()
+        token = token or secrets.token_urlsafe(32)
+    if token is None:
+        return None
+    if session.get(SessionRecord, token_hash(token)) is None:
+        session.add(
+            SessionRecord(
+                token_hash=token_hash(token), user_id=operator.id, created_at=now, last_seen_at=now
+            )
+        )
+    return token

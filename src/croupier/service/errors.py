@@ -1,0 +1,37 @@
+"""Errors of the table server's service layer; the HTTP edge maps each to one status."""
+
+from __future__ import annotations
+
+from croupier.errors import CroupierError
+
+
+class AuthenticationError(CroupierError):
+    """No session, an expired one, or a wrong user name or password (one message for both)."""
+
+
+class AccountLocked(CroupierError):  # noqa: N818 - the domain's own word
+    """Three failed sign-ins within 30 minutes lock the account (R16)."""
+
+
+class Forbidden(CroupierError):  # noqa: N818 - the domain's own word
+    """The caller may not do this: another player's seat, or an operator's action."""
+
+
+class NotFound(CroupierError):  # noqa: N818 - the domain's own word
+    """No such table, round, shoe or user."""
+
+
+class Conflict(CroupierError):  # noqa: N818 - the domain's own word
+    """The request clashes with the state: a name taken, a seat occupied, a table closed."""
+
+
+class IdempotencyError(CroupierError, ValueError):
+    """A missing or malformed Idempotency-Key, or one reused with another request (R8)."""
+
+
+class RequestError(CroupierError, ValueError):
+    """A request body that is not what the route takes."""
+
+
+class IdempotencyKeyReused(IdempotencyError):  # noqa: N818 - the domain's own word
+    """The key was used before for a different request (R8)."""

@@ -1,0 +1,132 @@
+"""Recall (R14) and the shoes' commitments and reveals (R18).
+
+A round is shown whole (every event) only once it has ended; while it is under way the
+table's snapshot is what a seat may see. Burnt cards stay hidden until their shoe is
+revealed, and a live shoe shows only its commitment (R6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from croupier.fairness import revealed_document
+from croupier.service.accounts import Principal
+from croupier.service.errors import Conflict, Forbidden, NotFound
+from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRecord
+
+STATUS = {
+    "betting": "in progress",
+    "playing": "in progress",
+    "complete": "complete",
+    "interrupted": "interrupted",
+    "cancelled": "cancelled",
+}
+
+
+def _masked(events: list[dict[str, Any]], revealed: bool) -> list[dict[str, Any]]:
+    if revealed:
+        return events
+    return [
+        {**event, "card": "??"}
+        if event.get("kind") == "CardDrawn" and event.get("purpose") == "burn"
+        else event
+        for event in events
+    ]
+
+
+def round_document(session: Session, round_id: int, who: Principal | None) -> dict[str, Any]:
+    record = session.get(RoundRecord, round_id)
+    if record is None:
+        raise NotFound(f"no round {round_id}")
+    players = session.execute(
+        select(RoundPlayer.seat, RoundPlayer.user_id, RoundPlayer.role).where(
+            RoundPlayer.round_id == round_id
+        )
+    ).all()
+    if (
+        who is not None
+        and not who.is_operator
+        and who.user_id not in {user for _s, user, _r in players}
+    ):
+        raise Forbidden(f"round {round_id} is not one of yours")
+    if record.status in ("betting", "playing"):
+        raise Conflict(f"round {round_id} is in progress: its record opens when it ends")
+    table = session.get(GameTable, record.table_id)
+    shoe = session.get(ShoeRecord, record.shoe_id)
+    assert table is not None and shoe is not None
+    return {
+        "round": record.id,
+        "status": STATUS[record.status],
+        "table": table.name,
+        "table_id": table.id,
+        "game": table.game,
+        "rules_version": record.rules_version,
+        "shoe": record.shoe_id,
+        "start_position": record.start_position,
+        "seats": [{"seat": s, "user": u, "role": r} for s, u, r in sorted(players)],
+        # The inspector (operator) sees every card; a player sees burns once the shoe is revealed.
+        "events": _masked(record.events, shoe.is_revealed or (who is not None and who.is_operator)),
+        "inputs": record.inputs,
+        "started_at": record.created_at,
+        "ended_at": record.ended_at,
+    }
+
+
+def rounds_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
+    """The player's last rounds, newest first, each with its whole record when it has ended."""
+    round_ids = session.scalars(
+        select(RoundPlayer.round_id)
+        .where(RoundPlayer.user_id == user_id)
+        .distinct()
+        .order_by(RoundPlayer.round_id.desc())
+        .limit(limit)
+    ).all()
+    documents = []
+    for round_id in round_ids:
+        record = session.get(RoundRecord, round_id)
+        assert record is not None
+        if record.status in ("betting", "playing"):
+            documents.append({"round": round_id, "status": "in progress"})
+        else:
+            documents.append(round_document(session, round_id, Principal(user_id, "", "player")))
+    return documents
+
+
+def shoe_document(session: Session, shoe_id: int, *, with_rounds: bool) -> dict[str, Any]:
+    """A shoe's commitment; once it ended, its reveal and (for export) its rounds."""
+    shoe = session.get(ShoeRecord, shoe_id)
+    if shoe is None:
+        raise NotFound(f"no shoe {shoe_id}")
+    table = session.get(GameTable, shoe.table_id)
+    assert table is not None
+    document: dict[str, Any] = {
+        "shoe": shoe.id,
+        "table": table.name,
+        "commitment": shoe.commitment,
+        "rules_version": shoe.rules_version,
+        "is_revealed": shoe.is_revealed,
+    }
+    if not shoe.is_revealed:
+        if with_rounds:
+            raise Conflict(f"shoe {shoe_id} is still being dealt: it is revealed when it ends")
+        return document
+    document["revealed"] = revealed_document(
+        bytes.fromhex(shoe.seed_hex), shoe.decks, shoe.cut_card_from_bottom, shoe.rules_version
+    )
+    if with_rounds:
+        document["opening"] = shoe.opening
+        document["rounds"] = [
+            {
+                "round": r.id,
+                "start_position": r.start_position,
+                "status": STATUS[r.status],
+                "events": r.events,
+            }
+            for r in session.scalars(
+                select(RoundRecord).where(RoundRecord.shoe_id == shoe.id).order_by(RoundRecord.id)
+            )
+        ]
+    return document

@@ -1,0 +1,100 @@
+"""Exactly once (R8): a mutating request carries an ``Idempotency-Key``.
+
+The answer is stored in the same transaction as the request's effect, so a repeat - even
+after a crash and restart - returns the stored answer and moves no money twice; the same key
+with another request is refused. Two concurrent duplicates race on the primary key: the
+loser's transaction rolls back and it returns the winner's answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from croupier.errors import CroupierError
+from croupier.service.errors import IdempotencyError, IdempotencyKeyReused
+from croupier.service.models import IdempotencyRecord
+
+KEY = re.compile(r"^[A-Za-z0-9_.:-]{8,128}$")
+
+Answer = tuple[int, dict[str, Any]]
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def check_key(key: str | None) -> str:
+    if key is None:
+        raise IdempotencyError("a mutating request needs an Idempotency-Key header")
+    if not KEY.match(key):
+        raise IdempotencyError(
+            f"Idempotency-Key {key!r}: 8 to 128 letters, digits, '_', '.', ':' or '-'"
+        )
+    return key
+
+
+def stored(session: Session, user_id: int, key: str, request_hash: str) -> Answer | None:
+    record = session.get(IdempotencyRecord, (user_id, key))
+    if record is None:
+        return None
+    if record.request_hash != request_hash:
+        raise IdempotencyKeyReused(
+            f"Idempotency-Key {key!r} was used for another request; use a new key"
+        )
+    return record.status_code, record.response
+
+
+def record(
+    session: Session, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+) -> None:
+    session.add(
+        IdempotencyRecord(
+            user_id=user_id,
+            key=key,
+            request_hash=request_hash,
+            status_code=answer[0],
+            response=answer[1],
+            created_at=now,
+        )
+    )
+    session.flush()
+
+
+def run_once(
+    run: Callable[[Callable[[Session], Answer]], Answer],
+    user_id: int,
+    *,
+    key: str,
+    request_hash: str,
+    effect: Callable[[Session], Answer],
+    now: Callable[[], float],
+) -> Answer:
+    """``effect`` once per key: ``run`` executes a function in one transaction.
+
+    A domain error is not stored: nothing changed, and the client may fix and retry.
+    """
+
+    def attempt(session: Session) -> Answer:
+        previous = stored(session, user_id, key, request_hash)
+        if previous is not None:
+            return previous
+        answer = effect(session)
+        record(session, user_id, key, request_hash, answer=answer, now=now())
+        return answer
+
+    for _ in range(3):
+        try:
+            return run(attempt)
+        except IntegrityError:
+            continue  # a concurrent duplicate won the key: read its answer
+        except CroupierError:
+            raise
+    return run(attempt)

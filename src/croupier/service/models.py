@@ -1,0 +1,179 @@
+"""The table server's database: one SQLAlchemy model for SQLite and PostgreSQL.
+
+Money is integer minor units (``BigInteger``): SQLite stores ``Numeric`` as REAL and loses
+digits (STACK.md). A live table's whole state is here, deadlines included, so a restart
+resumes every table (R10, R11): a round keeps the commands it was given (``inputs``) and the
+events the engine produced; its shoe keeps the seed it was shuffled from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    role: Mapped[str] = mapped_column(String(16))  # "player" or "operator"
+    failure_times: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """When recent sign-ins failed (R16: 3 in 30 minutes lock the account)."""
+    locked_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the bearer token: a stolen database does not yield live tokens."""
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    last_seen_at: Mapped[float] = mapped_column(Float)
+    ended: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Account(Base):
+    """A ledger account: a wallet, a table's escrow, the house, the jackpot, the cashier."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (UniqueConstraint("kind", "owner"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    owner: Mapped[str] = mapped_column(String(64))
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    may_go_negative: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Only the house and the cashier (money from and to the outside) may."""
+
+
+class LedgerTransaction(Base):
+    __tablename__ = "ledger_transactions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    reference: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class LedgerEntry(Base):
+    __tablename__ = "ledger_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    balance_before: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+
+
+class IdempotencyRecord(Base):
+    """A mutating request's stored answer (R8), written in the transaction of its effect."""
+
+    __tablename__ = "idempotency_keys"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class GameTable(Base):
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    game: Mapped[str] = mapped_column(String(32))
+    profile: Mapped[str] = mapped_column(String(1024))
+    is_open: Mapped[bool] = mapped_column(Boolean, default=True)
+    betting_seconds: Mapped[float] = mapped_column(Float)
+    decision_seconds: Mapped[float] = mapped_column(Float)
+    seats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """Box or zone number (as text) -> the user id seated there."""
+
+
+class ShoeRecord(Base):
+    __tablename__ = "shoes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    seed_hex: Mapped[str] = mapped_column(String(64))
+    """Secret while the shoe is live (R6); revealed with the order when it ends (R18)."""
+    commitment: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[str] = mapped_column(String(96))
+    decks: Mapped[int] = mapped_column(Integer)
+    cut_card_from_bottom: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    opening: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """Events of the new-shoe procedure (burns), dealt before the first round."""
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    """Cards out of the shoe when its next round starts."""
+    is_revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class RoundRecord(Base):
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    shoe_id: Mapped[int] = mapped_column(ForeignKey("shoes.id"), index=True)
+    rules_version: Mapped[str] = mapped_column(String(96))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """betting, playing (both "in progress"), complete, interrupted, cancelled."""
+    start_position: Mapped[int] = mapped_column(Integer)
+    inputs: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """The commands the engine was given, in order: replaying them on the shoe rebuilds it."""
+    events: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    stakes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """Minor units held in escrow, by seat and by user: what a void returns."""
+    ready: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class RoundPlayer(Base):
+    """Who played which seat of a round: a player's history (R14)."""
+
+    __tablename__ = "round_players"
+
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16), default="owner")
+
+
+class BackBet(Base):
+    """A bet on another player's box, with the owner's consent (spain-1979)."""
+
+    __tablename__ = "back_bets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    wager: Mapped[str] = mapped_column(String(32))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    """Minor units."""
+    status: Mapped[str] = mapped_column(String(16))  # asked, accepted, refused, settled
+    payout: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -1,0 +1,834 @@
+"""Live tables: seats, the betting window, each decision in turn, settlement, the shoe's life.
+
+Each handler runs under its table's lock and inside one unit of work, so a state change and
+the money it moves commit together (R10). The engine (any ``GameRound``) is kept in memory
+for speed, and is rebuilt from the database - the shoe's seed, the round's starting place in
+the shoe and the commands it was given - after a restart or whenever a transaction fails.
+
+The round at a table, in order:
+
+1. **betting**: players on their seats place wagers; each stake moves wallet -> escrow in the
+   transaction that records the bet. The window closes at its deadline (counted from the
+   first bet), or at once when every seated player has said ``ready``.
+2. **playing**: ``deal()``; then each ``pending()`` decision waits for its seat's owner until
+   its deadline, when the regulation's default (``Decision.default``) is applied.
+3. **settlement**: one transaction moves escrow -> wallets and house from ``results()``.
+4. the shoe: once its cut card is out (or after every round where a game shuffles every
+   round), its seed and order are revealed and a new shoe, committed first, takes its place.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, cast
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError
+from croupier.fairness import commitment, revealed_document
+from croupier.games.base import Action, GameRound
+from croupier.games.events import Event, RoundVoided
+from croupier.ledger import book
+from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
+from croupier.money import parse_amount
+from croupier.rules.base import Profile
+from croupier.rules.registry import load_profile
+from croupier.service import engines
+from croupier.service.accounts import Principal, wallet_of
+from croupier.service.broadcast import Broadcaster
+from croupier.service.clock import Clock
+from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.faults import crash_point
+from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
+from croupier.service.unit_of_work import UnitOfWork
+from croupier.shoe import Shoe
+
+log = logging.getLogger("croupier.tables")
+
+IN_PROGRESS = ("betting", "playing")
+
+
+@dataclass
+class LiveTable:
+    """What a table's engine needs in memory; the database holds the same, durably."""
+
+    id: int
+    name: str
+    profile: Profile
+    is_open: bool
+    betting_seconds: float
+    decision_seconds: float
+    seats: dict[int, int]
+    escrow: int
+    shoe_id: int = 0
+    shoe: Shoe | None = None
+    round_id: int = 0
+    round: GameRound | None = None
+    status: str = "betting"
+    deadline: float | None = None
+    ready: set[int] = field(default_factory=set)
+    held: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    published: dict[str, Any] | None = None
+    """The table as of its last commit, for readers (see ``Casino.snapshot``)."""
+
+    @property
+    def game_round(self) -> GameRound:
+        if self.round is None:
+            raise Conflict(f"table {self.name!r} has no round under way")
+        return self.round
+
+
+def _voided(reason: str) -> Event:
+    # ``@event`` builds the dataclass at run time; mypy does not see its fields.
+    voided: Event = cast(Any, RoundVoided)(reason=reason)
+    return voided
+
+
+def _held_json(held: dict[int, dict[str, int]]) -> dict[str, Any]:
+    return {str(seat): dict(value) for seat, value in held.items()}
+
+
+def _events_json(events: list[Event]) -> list[dict[str, Any]]:
+    return [event.to_json() for event in events]
+
+
+class Casino:
+    """Every live table of one server process, and the handlers that drive them."""
+
+    def __init__(self, uow: UnitOfWork, clock: Clock, broadcaster: Broadcaster) -> None:
+        self.uow = uow
+        self.clock = clock
+        self.broadcaster = broadcaster
+        self.tables: dict[int, LiveTable] = {}
+        self.usernames: dict[int, str] = {}
+        self._registry_lock = threading.Lock()
+
+    # --- the registry -----------------------------------------------------------------
+    def table(self, table_id: int) -> LiveTable:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise NotFound(f"no table {table_id}")
+        return live
+
+    def create_table(
+        self,
+        session: Session,
+        name: str,
+        profile_name: str,
+        betting_seconds: float,
+        decision_seconds: float,
+    ) -> LiveTable:
+        profile = load_profile(profile_name)
+        engines.round_class(profile)  # the game must be playable before the table opens
+        if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
+            raise Conflict(f"a table named {name!r} exists")
+        record = GameTable(
+            name=name,
+            game=profile.game,
+            profile=profile_name,  # a shipped name, or the path of the operator's own file
+            is_open=True,
+            betting_seconds=betting_seconds,
+            decision_seconds=decision_seconds,
+            seats={},
+        )
+        session.add(record)
+        session.flush()
+        live = LiveTable(
+            id=record.id,
+            name=name,
+            profile=profile,
+            is_open=True,
+            betting_seconds=betting_seconds,
+            decision_seconds=decision_seconds,
+            seats={},
+            escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+        )
+        self._new_shoe(session, live)
+        self._new_round(session, live)
+        live.published = self._publishable(live)
+        self.tables[live.id] = live
+        return live
+
+    def set_open(self, session: Session, table_id: int, is_open: bool) -> None:
+        live = self.table(table_id)
+        record = session.get(GameTable, table_id)
+        assert record is not None
+        record.is_open = is_open
+        live.is_open = is_open
+
+    # --- recovery ---------------------------------------------------------------------
+    def load(self) -> list[str]:
+        """Bring every table back from the database (server start); returns what was done."""
+        notes: list[str] = []
+        table_ids = self.uow.read(
+            lambda s: list(s.scalars(select(GameTable.id).order_by(GameTable.id)))
+        )
+        for table_id in table_ids:
+            notes += self.uow.run(lambda s, tid=table_id: self._load_table(s, tid))  # type: ignore[misc]
+        return notes
+
+    def _load_table(self, session: Session, table_id: int) -> list[str]:
+        record = session.get(GameTable, table_id)
+        assert record is not None
+        profile = load_profile(record.profile)
+        live = LiveTable(
+            id=record.id,
+            name=record.name,
+            profile=profile,
+            is_open=record.is_open,
+            betting_seconds=record.betting_seconds,
+            decision_seconds=record.decision_seconds,
+            seats={int(seat): int(user) for seat, user in record.seats.items()},
+            escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+        )
+        for user in session.scalars(select(User).where(User.id.in_(live.seats.values()))):
+            self.usernames[user.id] = user.username
+        notes = self._restore_round(session, live, resuming=True)
+        live.published = self._publishable(live)
+        self.tables[live.id] = live
+        return notes
+
+    def _restore_round(self, session: Session, live: LiveTable, *, resuming: bool) -> list[str]:
+        """Rebuild the round under way from its record, or void it with every stake returned."""
+        current = session.scalar(
+            select(RoundRecord)
+            .where(RoundRecord.table_id == live.id, RoundRecord.status.in_(IN_PROGRESS))
+            .order_by(RoundRecord.id.desc())
+        )
+        if current is None:
+            self._new_shoe_if_needed(session, live)
+            self._new_round(session, live)
+            return [f"table {live.name}: no round under way; a new one is open for bets"]
+        shoe_record = session.get(ShoeRecord, current.shoe_id)
+        assert shoe_record is not None
+        live.shoe_id = shoe_record.id
+        live.round_id = current.id
+        live.status = current.status
+        live.deadline = current.deadline
+        live.ready = {int(user) for user in current.ready}
+        live.held = {int(seat): dict(value) for seat, value in current.stakes.items()}
+        try:
+            shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex)).shoe
+            while shoe.position < current.start_position:
+                shoe.draw()
+            game_round = engines.new_round(live.profile, shoe, self._meter(session, live))
+            for step in current.inputs:
+                engines.apply_input(game_round, step)
+            if _events_json(game_round.events) != current.events:
+                raise LedgerError("the rebuilt round's events differ from its record")
+        except (CroupierError, ValueError, KeyError) as error:
+            self._void(session, live, current, f"interrupted: cannot be rebuilt ({error})")
+            self._new_shoe_if_needed(session, live, force=True)
+            self._new_round(session, live)
+            return [f"table {live.name}: round {current.id} voided, stakes returned: {error}"]
+        live.shoe = shoe
+        live.round = game_round
+        if not resuming:
+            return []
+        now = self.clock.now()
+        if live.status == "playing" and live.deadline is not None and live.deadline < now:
+            # The outage is not the player's delay: the decision gets its full time again.
+            live.deadline = now + live.decision_seconds
+            current.deadline = live.deadline
+        if live.status == "playing" and game_round.is_done:
+            self._settle(session, live)  # the crash came between the last decision and settling
+            return [f"table {live.name}: round {current.id} settled on restart"]
+        return [f"table {live.name}: round {current.id} resumes ({live.status})"]
+
+    def reload(self, table_id: int) -> None:
+        """Throw the in-memory table away and rebuild it from the database."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return
+        with live.lock:
+            fresh = self.uow.run(lambda s: self._reloaded(s, live))
+            live.round, live.shoe = fresh.round, fresh.shoe
+            live.round_id, live.shoe_id, live.status = fresh.round_id, fresh.shoe_id, fresh.status
+            live.deadline, live.ready, live.held = fresh.deadline, fresh.ready, fresh.held
+            live.seats, live.is_open = fresh.seats, fresh.is_open
+
+    def _reloaded(self, session: Session, live: LiveTable) -> LiveTable:
+        record = session.get(GameTable, live.id)
+        assert record is not None
+        fresh = LiveTable(
+            id=live.id,
+            name=live.name,
+            profile=live.profile,
+            is_open=record.is_open,
+            betting_seconds=live.betting_seconds,
+            decision_seconds=live.decision_seconds,
+            seats={int(seat): int(user) for seat, user in record.seats.items()},
+            escrow=live.escrow,
+        )
+        self._restore_round(session, fresh, resuming=False)
+        return fresh
+
+    # --- the command wrapper ----------------------------------------------------------
+    def run(self, table_id: int, work: Any) -> Any:
+        """``work(session, live)`` under the table's lock in one transaction; on any failure
+        the in-memory table is rebuilt from what the database kept."""
+        live = self.table(table_id)
+        with live.lock:
+            before = self._fingerprint(live)
+            try:
+                result = self.uow.run(lambda session: work(session, live))
+            except BaseException:
+                # A refusal before anything changed needs no rebuild (most bad requests).
+                if self._fingerprint(live) != before:
+                    self.reload(table_id)
+                    self.publish(live)
+                raise
+            live.published = self._publishable(live)
+        self.broadcaster.publish(table_id)
+        return result
+
+    @staticmethod
+    def _fingerprint(live: LiveTable) -> tuple[Any, ...]:
+        events = -1 if live.round is None else len(live.round.events)
+        return (
+            id(live.round),
+            events,
+            live.round_id,
+            live.status,
+            live.deadline,
+            sorted(live.ready),
+            repr(sorted(live.held.items())),
+            sorted(live.seats.items()),
+            live.is_open,
+            live.shoe_id,
+        )
+
+    # --- shoes --------------------------------------------------------------------------
+    def _new_shoe(self, session: Session, live: LiveTable) -> None:
+        seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
+        version = engines.rules_version(live.profile)
+        document = revealed_document(
+            seed,
+            engines.decks(live.profile),
+            engines.cut_card_from_bottom(live.profile),
+            version,
+        )
+        opened = engines.open_shoe(live.profile, seed)
+        record = ShoeRecord(
+            table_id=live.id,
+            seed_hex=seed.hex(),
+            commitment=commitment(document),
+            rules_version=version,
+            decks=engines.decks(live.profile),
+            cut_card_from_bottom=engines.cut_card_from_bottom(live.profile),
+            opening=opened.opening,
+            position=opened.shoe.position,
+            is_revealed=False,
+            created_at=self.clock.now(),
+        )
+        session.add(record)
+        session.flush()
+        live.shoe_id = record.id
+        live.shoe = opened.shoe
+
+    def _new_shoe_if_needed(
+        self, session: Session, live: LiveTable, *, force: bool = False
+    ) -> None:
+        record = session.get(ShoeRecord, live.shoe_id) if live.shoe_id else None
+        if record is None:
+            record = session.scalar(
+                select(ShoeRecord)
+                .where(ShoeRecord.table_id == live.id, ShoeRecord.is_revealed.is_(False))
+                .order_by(ShoeRecord.id.desc())
+            )
+        needs_new = (
+            force
+            or record is None
+            or record.is_revealed
+            or (
+                engines.is_one_round_per_shoe(live.profile)
+                and session.scalar(select(RoundRecord.id).where(RoundRecord.shoe_id == record.id))
+                is not None
+            )
+        )
+        if record is not None and not needs_new:
+            if live.shoe is not None and live.shoe_id == record.id:
+                shoe = live.shoe
+            else:
+                shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex)).shoe
+                while shoe.position < record.position:
+                    shoe.draw()
+            # The round in which the cut card came out was the shoe's last (RULES.md §6).
+            needs_new = shoe.is_cut_card_out
+            live.shoe_id, live.shoe = record.id, shoe
+        if needs_new:
+            if record is not None:
+                record.is_revealed = True
+            self._new_shoe(session, live)
+
+    # --- rounds -------------------------------------------------------------------------
+    def _new_round(self, session: Session, live: LiveTable) -> None:
+        assert live.shoe is not None
+        version = engines.rules_version(live.profile)
+        start_position = live.shoe.position  # before the new-shoe procedure's burns
+        game_round = engines.new_round(live.profile, live.shoe, self._meter(session, live))
+        record = RoundRecord(
+            table_id=live.id,
+            shoe_id=live.shoe_id,
+            rules_version=version,
+            status="betting",
+            start_position=start_position,
+            inputs=[],
+            events=_events_json(game_round.events),
+            stakes={},
+            ready=[],
+            deadline=None,
+            created_at=self.clock.now(),
+        )
+        session.add(record)
+        session.flush()
+        live.round_id, live.round, live.status = record.id, game_round, "betting"
+        live.deadline, live.ready, live.held = None, set(), {}
+
+    def _jackpot(self, session: Session, live: LiveTable) -> int:
+        return book.open_account(session, "jackpot", f"table:{live.id}")
+
+    def _meter(self, session: Session, live: LiveTable) -> Fraction | None:
+        """The progressive meter as the jackpot account holds it; ``None`` before the house
+        first seeds it (the engine then opens at the profile's seed)."""
+        if not engines.has_meter(live.profile):
+            return None
+        held = book.balance(session, self._jackpot(session, live))
+        return Fraction(held, MINOR_PER_UNIT) if held else None
+
+    def _record(self, session: Session, live: LiveTable) -> RoundRecord:
+        record = session.get(RoundRecord, live.round_id)
+        assert record is not None
+        return record
+
+    def _save(self, session: Session, live: LiveTable, step: dict[str, Any] | None) -> RoundRecord:
+        record = self._record(session, live)
+        if step is not None:
+            record.inputs = [*record.inputs, step]
+        record.events = _events_json(live.game_round.events)
+        record.stakes = _held_json(live.held)
+        record.status = live.status
+        record.deadline = live.deadline
+        record.ready = sorted(live.ready)
+        return record
+
+    def _collect_stakes(self, session: Session, live: LiveTable, reason: str) -> None:
+        """Move what the engine now has at stake, seat by seat, between wallet and escrow."""
+        wanted = engines.stakes_by_seat(live.game_round)
+        legs: list[Leg] = []
+        for seat in sorted(set(wanted) | set(live.held)):
+            minor = to_minor(wanted.get(seat, Fraction(0)))
+            held = live.held.get(seat, {"user": live.seats.get(seat, 0), "minor": 0})
+            delta = minor - held["minor"]
+            if delta == 0:
+                continue
+            owner = held["user"] if held["minor"] else live.seats[seat]
+            legs += bet_legs(wallet=wallet_of(session, owner), escrow=live.escrow, minor=delta)
+            if minor:
+                live.held[seat] = {"user": owner, "minor": minor}
+            else:
+                live.held.pop(seat, None)
+        if legs:
+            book.post(session, "stake", f"round:{live.round_id}:{reason}", legs, self.clock.now())
+
+    def _advance(self, session: Session, live: LiveTable) -> None:
+        """After the deal or a decision: settle a finished round, else time the next decision."""
+        if live.game_round.is_done:
+            self._settle(session, live)
+        else:
+            live.deadline = self.clock.now() + live.decision_seconds
+
+    def _deal(self, session: Session, live: LiveTable) -> None:
+        events = live.game_round.deal()
+        del events
+        live.status = "playing"
+        live.ready = set()
+        self._collect_stakes(session, live, "deal")
+        self._advance(session, live)
+        if live.status == "playing":
+            self._save(session, live, {"op": "deal"})
+
+    def _settle(self, session: Session, live: LiveTable) -> None:
+        game_round = live.game_round
+        results = game_round.results()
+        staked = engines.stakes_by_seat(game_round)
+        for seat in sorted(set(staked) | set(live.held)):
+            if to_minor(staked.get(seat, Fraction(0))) != live.held.get(seat, {}).get("minor", 0):
+                raise LedgerError(f"seat {seat}: escrow holds other than the engine's stakes")
+        payouts: dict[int, int] = {}
+        for wager in results.wagers:
+            owner = live.held[wager.seat]["user"]
+            wallet = wallet_of(session, owner)
+            payouts[wallet] = payouts.get(wallet, 0) + to_minor(wager.payout)
+        held_total = sum(value["minor"] for value in live.held.values())
+        held_total += self._settle_back_bets(session, live, results, payouts)
+        house = book.open_account(session, *book.HOUSE, may_go_negative=True)
+        legs = list(
+            settlement_legs(escrow=live.escrow, house=house, held=held_total, payouts=payouts)
+        )
+        if "meter_after" in results.details:
+            # The meter's change (fed by stakes, paid out by prizes, reseeded by the house)
+            # moves between the house and the table's jackpot account.
+            jackpot = self._jackpot(session, live)
+            change = to_minor(results.details["meter_after"]) - book.balance(session, jackpot)
+            legs += [Leg(jackpot, change), Leg(house, -change)]
+        book.post(session, "settlement", f"round:{live.round_id}", legs, self.clock.now())
+        record = self._record(session, live)
+        live.status = "complete"
+        live.deadline = None
+        self._save(session, live, {"op": "deal"} if record.status == "betting" else None)
+        record.ended_at = self.clock.now()
+        shoe_record = session.get(ShoeRecord, live.shoe_id)
+        assert shoe_record is not None and live.shoe is not None
+        shoe_record.position = live.shoe.position
+        self._new_shoe_if_needed(session, live)
+        self._new_round(session, live)
+        crash_point("settlement")  # all written, nothing committed yet
+
+    def _settle_back_bets(
+        self, session: Session, live: LiveTable, results: Any, payouts: dict[int, int]
+    ) -> int:
+        """Back bets share their box's fortune: each returns its stake times the box's
+        return ratio (payouts over stakes), rounded down to the minor unit (a decision)."""
+        held = 0
+        for back in session.scalars(
+            select(BackBet).where(BackBet.round_id == live.round_id, BackBet.status == "accepted")
+        ):
+            stake = results.staked(back.seat)
+            ratio = results.returned(back.seat) / stake if stake else Fraction(1)
+            back.payout = int(back.amount * ratio)
+            back.status = "settled"
+            held += back.amount
+            wallet = wallet_of(session, back.user_id)
+            payouts[wallet] = payouts.get(wallet, 0) + back.payout
+        return held
+
+    def _void(self, session: Session, live: LiveTable, record: RoundRecord, reason: str) -> None:
+        """Return every stake held for the round (R11) and mark it interrupted."""
+        legs: list[Leg] = []
+        for value in record.stakes.values():
+            legs += bet_legs(
+                wallet=wallet_of(session, int(value["user"])),
+                escrow=live.escrow,
+                minor=-int(value["minor"]),
+            )
+        for back in session.scalars(
+            select(BackBet).where(BackBet.round_id == record.id, BackBet.status == "accepted")
+        ):
+            legs += bet_legs(
+                wallet=wallet_of(session, back.user_id), escrow=live.escrow, minor=-back.amount
+            )
+            back.status = "refunded"
+        if legs:
+            book.post(session, "void", f"round:{record.id}", legs, self.clock.now())
+        record.events = [*record.events, _voided(reason).to_json()]
+        record.status = "interrupted"
+        record.stakes = {}
+        record.deadline = None
+        record.ended_at = self.clock.now()
+        live.held = {}
+        log.warning("round %s voided: %s", record.id, reason)
+
+    # --- the handlers -------------------------------------------------------------------
+    def sit(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
+        if not live.is_open:
+            raise Conflict(f"table {live.name!r} is closed")
+        if not 1 <= seat <= engines.seat_count(live.profile):
+            raise RequestError(
+                f"seat {seat}: the table has seats 1 to {engines.seat_count(live.profile)}"
+            )
+        if seat in live.seats:
+            if live.seats[seat] == who.user_id:
+                return self.snapshot(live, who, fresh=True)
+            raise Conflict(f"seat {seat} is taken")
+        mine = [s for s, user in live.seats.items() if user == who.user_id]
+        if len(mine) >= engines.seats_per_player(live.profile):
+            raise Conflict(
+                f"a player holds at most {engines.seats_per_player(live.profile)} seat(s) here"
+            )
+        live.seats[seat] = who.user_id
+        self.usernames[who.user_id] = who.username
+        record = session.get(GameTable, live.id)
+        assert record is not None
+        record.seats = {str(s): u for s, u in live.seats.items()}
+        return self.snapshot(live, who, fresh=True)
+
+    def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
+        if live.seats.get(seat) != who.user_id:
+            raise Forbidden(f"seat {seat} is not yours")
+        if seat in live.held:
+            raise Conflict(f"seat {seat} has a bet in the round under way")
+        del live.seats[seat]
+        record = session.get(GameTable, live.id)
+        assert record is not None
+        record.seats = {str(s): u for s, u in live.seats.items()}
+        return self.snapshot(live, who, fresh=True)
+
+    def _own_seat(self, live: LiveTable, who: Principal, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise RequestError(f"seat {seat!r} is not a seat number")
+        if live.seats.get(seat) != who.user_id:
+            raise Forbidden(f"seat {seat} is not yours")
+        return seat
+
+    def place_bet(
+        self,
+        session: Session,
+        live: LiveTable,
+        who: Principal,
+        *,
+        seat: object,
+        wager: object,
+        amount: object,
+    ) -> dict[str, Any]:
+        """A wager in whole table units (RULES.md §6); 0 withdraws it while bets are open."""
+        seat = self._own_seat(live, who, seat)
+        if not live.is_open:
+            raise Conflict(f"table {live.name!r} is closed")
+        if live.status != "betting":
+            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+        if not isinstance(wager, str):
+            raise RequestError(f"wager {wager!r} is not a wager name")
+        units = parse_amount(amount, wager)
+        step = {"op": "bet", "seat": seat, "wager": wager, "amount": units}
+        engines.apply_input(live.game_round, step)
+        self._collect_stakes(session, live, "bet")
+        if live.deadline is None:
+            live.deadline = self.clock.now() + live.betting_seconds
+        self._save(session, live, step)
+        if session.get(RoundPlayer, (live.round_id, seat, who.user_id)) is None:
+            session.add(RoundPlayer(round_id=live.round_id, seat=seat, user_id=who.user_id))
+        return {
+            "round": live.round_id,
+            "seat": seat,
+            "wager": wager,
+            "amount": units,
+            "held": live.held.get(seat, {}).get("minor", 0),
+        }
+
+    def _enough_players(self, live: LiveTable) -> bool:
+        bettors = {value["user"] for value in live.held.values()}
+        return bool(bettors) and len(bettors) >= engines.min_players(live.profile)
+
+    def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
+        """The player is done betting; when every seated player is, the deal comes at once."""
+        if who.user_id not in live.seats.values():
+            raise Forbidden("only a seated player says ready")
+        if live.status != "betting":
+            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+        live.ready.add(who.user_id)
+        if set(live.seats.values()) <= live.ready and self._enough_players(live):
+            round_id = live.round_id
+            self._deal(session, live)
+            return {"round": round_id, "dealt": True}
+        self._save(session, live, None)
+        return {"round": live.round_id, "dealt": False}
+
+    def act(
+        self, session: Session, live: LiveTable, who: Principal, seat: object, action: object
+    ) -> dict[str, Any]:
+        seat = self._own_seat(live, who, seat)
+        if live.status != "playing":
+            raise IllegalActionError(f"round {live.round_id} is {live.status}: nothing to decide")
+        decision = live.game_round.pending()
+        if decision is None or decision.seat != seat:
+            waiting = "nobody" if decision is None else f"seat {decision.seat}"
+            raise IllegalActionError(f"not seat {seat}'s turn: the round waits for {waiting}")
+        if not isinstance(action, str):
+            raise RequestError(f"action {action!r} is not text such as 'hit'")
+        parsed = Action.parse(action)
+        return self._apply(session, live, seat, str(parsed), timeout=False)
+
+    def _apply(
+        self, session: Session, live: LiveTable, seat: int, action: str, *, timeout: bool
+    ) -> dict[str, Any]:
+        round_id = live.round_id
+        step: dict[str, Any] = {"op": "act", "seat": seat, "action": action}
+        if timeout:
+            step["timeout"] = True
+        engines.apply_input(live.game_round, step)
+        self._collect_stakes(session, live, "decision")
+        record = self._record(session, live)
+        record.inputs = [*record.inputs, step]
+        self._advance(session, live)
+        if live.round_id == round_id:
+            self._save(session, live, None)
+        return {"round": round_id, "seat": seat, "action": action, "timeout": timeout}
+
+    def back_bet(
+        self,
+        session: Session,
+        live: LiveTable,
+        who: Principal,
+        *,
+        seat: object,
+        wager: object,
+        amount: object,
+    ) -> dict[str, Any]:
+        """Ask to back-bet on another player's box (where the profile allows it)."""
+        if not engines.allows_back_betting(live.profile):
+            raise BetError(f"{live.profile.name} does not allow back betting")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in live.seats:
+            raise RequestError(f"seat {seat!r} has no player to back")
+        if live.seats[seat] == who.user_id:
+            raise BetError("a player does not back-bet on their own box")
+        if live.status != "betting":
+            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+        if not isinstance(wager, str):
+            raise RequestError(f"wager {wager!r} is not a wager name")
+        units = parse_amount(amount, wager)
+        if units == 0:
+            raise BetError("a back bet of 0 is no bet")
+        back = BackBet(
+            round_id=live.round_id,
+            seat=seat,
+            user_id=who.user_id,
+            wager=wager,
+            amount=to_minor(units),
+            status="asked",
+        )
+        session.add(back)
+        session.flush()
+        return {"back_bet": back.id, "status": back.status}
+
+    def consent(
+        self, session: Session, live: LiveTable, who: Principal, back_bet_id: int, accept: object
+    ) -> dict[str, Any]:
+        """The box owner accepts (the stake moves to escrow) or refuses a back bet."""
+        back = session.get(BackBet, back_bet_id)
+        if back is None or back.round_id != live.round_id or back.status != "asked":
+            raise NotFound(f"no back bet {back_bet_id} waiting for consent in this round")
+        if live.seats.get(back.seat) != who.user_id:
+            raise Forbidden(f"only the owner of box {back.seat} consents")
+        if live.status != "betting":
+            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+        if not isinstance(accept, bool):
+            raise RequestError("accept is true or false")
+        if accept:
+            limits = getattr(live.profile, "limits", None)
+            maximum = getattr(limits, "maximum", None)
+            box = live.held.get(back.seat, {}).get("minor", 0)
+            others = sum(
+                b.amount
+                for b in session.scalars(
+                    select(BackBet).where(
+                        BackBet.round_id == live.round_id,
+                        BackBet.seat == back.seat,
+                        BackBet.status == "accepted",
+                    )
+                )
+            )
+            if maximum is not None and box + others + back.amount > to_minor(maximum):
+                raise BetError(f"box {back.seat}: back bets would pass the box maximum {maximum}")
+            legs = bet_legs(
+                wallet=wallet_of(session, back.user_id), escrow=live.escrow, minor=back.amount
+            )
+            book.post(
+                session, "back-bet", f"round:{live.round_id}:back:{back.id}", legs, self.clock.now()
+            )
+            back.status = "accepted"
+            session.add(
+                RoundPlayer(
+                    round_id=live.round_id, seat=back.seat, user_id=back.user_id, role="backer"
+                )
+            )
+        else:
+            back.status = "refused"
+        return {"back_bet": back.id, "status": back.status}
+
+    # --- time -------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Apply every deadline that has passed: close betting, or a decision's default."""
+        now = self.clock.now()
+        for live in list(self.tables.values()):
+            if live.deadline is None or live.deadline > now:
+                continue
+            try:
+                self.run(live.id, self._expire)
+            except CroupierError as error:
+                log.warning("table %s: deadline: %s", live.name, error)
+
+    def _expire(self, session: Session, live: LiveTable) -> None:
+        if live.deadline is None or live.deadline > self.clock.now():
+            return
+        if live.status == "betting":
+            if self._enough_players(live):
+                self._deal(session, live)
+            else:
+                live.deadline = None  # wait for players (Casino Hold'em needs two)
+                self._save(session, live, None)
+        elif live.status == "playing":
+            decision = live.game_round.pending()
+            if decision is not None:
+                self._apply(session, live, decision.seat, str(decision.default), timeout=True)
+
+    # --- what clients see ---------------------------------------------------------------
+    def snapshot(
+        self, live: LiveTable, who: Principal | None, *, fresh: bool = False
+    ) -> dict[str, Any]:
+        """The table as ``who`` may see it now: public state and their own seats' views (R6).
+
+        Built from ``published``, the table as it stood at its last commit, so that readers
+        (the WebSocket pushes, GET) never wait on a command holding the table's lock.
+        """
+        published = self._publishable(live) if fresh or live.published is None else live.published
+        mine = sorted(
+            s for s, u in published["owners"].items() if who is not None and u == who.user_id
+        )
+        views = published["views"]
+        return {
+            "table": published["table"],
+            "round": {
+                **published["round"],
+                "mine": {str(seat): views[seat] for seat in mine if seat in views},
+            },
+        }
+
+    def _publishable(self, live: LiveTable) -> dict[str, Any]:
+        """Everything any client may be shown, computed once per change (under the lock)."""
+        game_round = live.game_round
+        decision = game_round.pending() if live.status == "playing" else None
+        return {
+            "owners": dict(live.seats),
+            "views": {seat: game_round.view(seat) for seat in sorted(live.seats)},
+            "table": {
+                "id": live.id,
+                "name": live.name,
+                "game": live.profile.game,
+                "profile": live.profile.name,
+                "is_open": live.is_open,
+                "seats": {
+                    str(s): self.usernames.get(u, str(u)) for s, u in sorted(live.seats.items())
+                },
+                "shoe": live.shoe_id,
+            },
+            "round": {
+                "id": live.round_id,
+                "status": live.status,
+                "deadline": live.deadline,
+                "stakes": {str(s): v["minor"] for s, v in sorted(live.held.items())},
+                "pending": None
+                if decision is None
+                else {
+                    "seat": decision.seat,
+                    "hand": decision.hand,
+                    "question": decision.question,
+                    "legal": [str(a) for a in decision.legal],
+                    "default": str(decision.default),
+                },
+                "public": game_round.view(None),
+            },
+        }
+
+    def publish(self, live: LiveTable) -> None:
+        """Freeze the table's committed state for readers, and tell the subscribers."""
+        with live.lock:
+            live.published = self._publishable(live)
+        self.broadcaster.publish(live.id)

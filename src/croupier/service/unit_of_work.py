@@ -1,0 +1,75 @@
+"""The unit of work: one database transaction around one command (cosmicpython).
+
+Every money movement and the state change that causes it commit together or not at all
+(R10). PostgreSQL serialization failures (40001) and deadlocks (40P01), and SQLite's
+"database is locked", are retried from the start with a fresh transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from croupier.service.clock import Clock
+
+T = TypeVar("T")
+
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+
+
+def _is_retryable(error: DBAPIError) -> bool:
+    code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+    if code in RETRYABLE_SQLSTATES:
+        return True
+    return isinstance(error, OperationalError) and "database is locked" in str(error.orig)
+
+
+class UnitOfWork:
+    """Runs ``work(session)`` in one transaction, committing on success."""
+
+    def __init__(
+        self, engine: Engine, clock: Clock, attempts: int = 8, read_engine: Engine | None = None
+    ) -> None:
+        self.engine = engine
+        self.read_engine = read_engine or engine
+        self.clock = clock
+        self.attempts = attempts
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # SQLite has one writer at a time; its busy handler retries with growing sleeps and no
+        # order, so under contention one writer can starve for seconds. Queue this process's
+        # writers on a lock instead (other processes still meet the busy timeout).
+        self._writers: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
+        self._read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    def run(self, work: Callable[[Session], T]) -> T:
+        for attempt in range(self.attempts):
+            session = self._sessions()
+            try:
+                with self._writers, session.begin():
+                    return work(session)
+            except DBAPIError as error:
+                if attempt + 1 == self.attempts or not _is_retryable(error):
+                    raise
+                time.sleep(0.005 * (attempt + 1))
+            finally:
+                session.close()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def read(self, work: Callable[[Session], T]) -> T:
+        """``work`` in a transaction that is rolled back: for reads only."""
+        with self._read_sessions() as session:
+            return work(session)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        if self.read_engine is not self.engine:
+            self.read_engine.dispose()

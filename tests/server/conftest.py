@@ -1,0 +1,65 @@
+"""Fixtures for the table server: a fresh database per test on SQLite and on PostgreSQL.
+
+PostgreSQL is a real server (the machine's at 127.0.0.1:5432, or a throwaway cluster that
+``tools/pg_cluster.py`` starts); each test gets its own schema, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from server_support import Api, make_api
+
+import pg_cluster
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    return pg_cluster.server_url()
+
+
+def fresh_database(kind: str, tmp_path: Path, pg_server_url: str | None) -> Iterator[str]:
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'croupier.sqlite'}"
+        return
+    assert pg_server_url is not None
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield pg_cluster.sqlalchemy_url(pg_server_url, schema)
+    finally:
+        with psycopg.connect(pg_server_url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    pg = request.getfixturevalue("pg_server") if request.param == "postgresql" else None
+    yield from fresh_database(request.param, tmp_path, pg)
+
+
+@pytest.fixture
+def api(database_url: str) -> Iterator[Api]:
+    yield from make_api(database_url)
+
+
+@pytest.fixture
+def database_url_for(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A factory of fresh databases by kind, for tests that choose their own parameters."""
+
+    def make(kind: str) -> Iterator[str]:
+        pg = request.getfixturevalue("pg_server") if kind == "postgresql" else None
+        yield from fresh_database(kind, tmp_path, pg)
+
+    return make

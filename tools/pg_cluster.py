@@ -1,0 +1,119 @@
+"""A PostgreSQL server for the tests: the machine's own, or a throwaway cluster of ours.
+
+``server_url()`` answers with a SQLAlchemy URL to a PostgreSQL server that accepts trust
+connections: 127.0.0.1:5432 (database ``test``, user ``root`` or ``postgres``) where one
+answers, else a cluster made with Debian's ``initdb``/``pg_ctl`` (as the ``postgres`` user when
+run as root, since initdb refuses root) on a free loopback port with ``fsync=off``, stopped
+at exit. Run as a script it starts a cluster and prints its URL until interrupted.
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import psycopg
+
+CANDIDATES = (
+    "postgresql://root@127.0.0.1:5432/test",
+    "postgresql://postgres@127.0.0.1:5432/test",
+    "postgresql://postgres@127.0.0.1:5432/postgres",
+)
+
+
+def _answers(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=2) as connection:
+            connection.execute("select 1")
+        return True
+    except psycopg.Error:
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return command
+    return ["runuser", "-u", "postgres", "--", *command]
+
+
+def start_cluster() -> str:
+    """A fresh throwaway cluster; returns its URL (libpq form)."""
+    binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+    if not binaries:
+        raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
+    bin_dir = binaries[-1]
+    base = tempfile.mkdtemp(prefix="croupier-pg-")
+    data = os.path.join(base, "data")
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres")
+    port = _free_port()
+    subprocess.run(
+        _as_postgres(
+            [f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    options = (
+        f"-p {port} -c listen_addresses=127.0.0.1 -c fsync=off -c unix_socket_directories={base}"
+    )
+    subprocess.run(
+        _as_postgres(
+            [f"{bin_dir}/pg_ctl", "-D", data, "-o", options, "-w", "-l", f"{base}/log", "start"]
+        ),
+        check=True,
+        capture_output=True,
+    )
+
+    def stop() -> None:
+        subprocess.run(
+            _as_postgres([f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "stop"]),
+            check=False,
+            capture_output=True,
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+    atexit.register(stop)
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    for _ in range(50):
+        if _answers(url):
+            return url
+        time.sleep(0.1)
+    raise RuntimeError(f"the throwaway cluster on port {port} does not answer")
+
+
+def server_url() -> str:
+    """A libpq URL to a PostgreSQL server the tests may create schemas in."""
+    for url in CANDIDATES:
+        if _answers(url):
+            return url
+    return start_cluster()
+
+
+def sqlalchemy_url(libpq_url: str, schema: str | None = None) -> str:
+    url = libpq_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    if schema is not None:
+        url += f"?options=-csearch_path%3D{schema}"
+    return url
+
+
+if __name__ == "__main__":
+    print(sqlalchemy_url(start_cluster()), flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
