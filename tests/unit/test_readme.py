@@ -1,0 +1,14 @@
+"""The README's Python example runs as written (STYLE.md 10: docs are executable)."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def test_readme_examples_run() -> None:
+    result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
