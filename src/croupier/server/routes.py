@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep, bearer
-from croupier.service import history, idempotency, wallets
+from croupier.service import history, idempotency, limits, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up
 from croupier.service.errors import RequestError
 
@@ -175,6 +175,29 @@ def create_table(
     return _once(server, who, key, request, body, effect)
 
 
+@router.post("/operator/tables/{table_id}/limits")
+def set_limits(
+    *,
+    server: ServerDep,
+    who: Operator,
+    table_id: int,
+    request: Request,
+    key: IdempotencyKey = None,
+    body: Body,
+) -> JSONResponse:
+    """One wager's table limits, in whole units, from the next round on (RULES.md §6)."""
+    server.casino.table(table_id)  # 404 before anything else
+
+    def effect(session: Session) -> Answer:
+        wager = body.get("wager")
+        if not isinstance(wager, str):
+            raise RequestError(f"wager {wager!r}: the body needs a wager name (text)")
+        minimum, maximum = _int_field(body, "minimum"), _int_field(body, "maximum")
+        return 200, server.casino.set_limits(session, table_id, wager, minimum, maximum)
+
+    return _once(server, who, key, request, body, effect, table_id)
+
+
 @router.post("/operator/tables/{table_id}/{state}")
 def open_or_close(
     *,
@@ -215,6 +238,10 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
                 "seats": {
                     str(s): server.casino.usernames.get(u, str(u)) for s, u in live.seats.items()
                 },
+                "limits": limits.wagers_json(live.profile),
+                "next_limits": None
+                if live.next_profile is None
+                else limits.wagers_json(live.next_profile),
             }
             for live in server.casino.tables.values()
         ]

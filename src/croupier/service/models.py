@@ -110,6 +110,9 @@ class GameTable(Base):
     decision_seconds: Mapped[float] = mapped_column(Float)
     seats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Box or zone number (as text) -> the user id seated there."""
+    limits: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The operator's limits over the profile's, by wager (``service.limits``); ``None``: the
+    profile's own."""
 
 
 class ShoeRecord(Base):

@@ -38,7 +38,7 @@ from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_l
 from croupier.money import parse_amount
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import engines
+from croupier.service import engines, limits
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
@@ -77,6 +77,9 @@ class LiveTable:
     lock: threading.RLock = field(default_factory=threading.RLock)
     published: dict[str, Any] | None = None
     """The table as of its last commit, for readers (see ``Casino.snapshot``)."""
+    next_profile: Profile | None = None
+    """The profile with the operator's new limits, adopted when the next round opens: a round
+    keeps the limits it opened with (RULES.md §6, limits are the operator's)."""
 
     @property
     def game_round(self) -> GameRound:
@@ -163,6 +166,33 @@ class Casino:
         record.is_open = is_open
         live.is_open = is_open
 
+    def set_limits(
+        self, session: Session, table_id: int, wager: str, minimum: object, maximum: object
+    ) -> dict[str, Any]:
+        """The operator's limits for one wager, from the table's next round on; an impossible
+        value is a ``ProfileError`` naming it, and changes nothing."""
+        live = self.table(table_id)
+        record = session.get(GameTable, table_id)
+        assert record is not None
+        overrides = {**(record.limits or {}), wager: {"minimum": minimum, "maximum": maximum}}
+        profile = limits.with_limits(load_profile(record.profile), overrides)
+        record.limits = overrides
+        live.next_profile = profile
+        return {
+            "table": table_id,
+            "wager": wager,
+            "minimum": minimum,
+            "maximum": maximum,
+            "from_round_after": live.round_id,
+            "limits": limits.wagers_json(profile),
+            "rules_version": engines.rules_version(profile),
+        }
+
+    @staticmethod
+    def _adopt_next_profile(live: LiveTable) -> None:
+        if live.next_profile is not None:
+            live.profile, live.next_profile = live.next_profile, None
+
     # --- recovery ---------------------------------------------------------------------
     def load(self) -> list[str]:
         """Bring every table back from the database (server start); returns what was done."""
@@ -177,7 +207,7 @@ class Casino:
     def _load_table(self, session: Session, table_id: int) -> list[str]:
         record = session.get(GameTable, table_id)
         assert record is not None
-        profile = load_profile(record.profile)
+        profile = limits.with_limits(load_profile(record.profile), record.limits or {})
         live = LiveTable(
             id=record.id,
             name=record.name,
@@ -336,6 +366,7 @@ class Casino:
     def _new_shoe_if_needed(
         self, session: Session, live: LiveTable, *, force: bool = False
     ) -> None:
+        self._adopt_next_profile(live)
         record = session.get(ShoeRecord, live.shoe_id) if live.shoe_id else None
         if record is None:
             record = session.scalar(
@@ -371,6 +402,7 @@ class Casino:
     # --- rounds -------------------------------------------------------------------------
     def _new_round(self, session: Session, live: LiveTable) -> None:
         assert live.shoe is not None
+        self._adopt_next_profile(live)
         version = engines.rules_version(live.profile)
         start_position = live.shoe.position  # before the new-shoe procedure's burns
         game_round = engines.new_round(live.profile, live.shoe, self._meter(session, live))
@@ -808,6 +840,10 @@ class Casino:
                     str(s): self.usernames.get(u, str(u)) for s, u in sorted(live.seats.items())
                 },
                 "shoe": live.shoe_id,
+                "limits": limits.wagers_json(live.profile),
+                "next_limits": None
+                if live.next_profile is None
+                else limits.wagers_json(live.next_profile),
             },
             "round": {
                 "id": live.round_id,

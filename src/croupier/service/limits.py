@@ -1,0 +1,102 @@
+"""A table's own limits: the operator's values laid over its profile's (RULES.md §6: "Table
+limits are the operator's (profile values)").
+
+The overrides are kept as data, ``{wager: {"minimum": m, "maximum": M}}`` in whole units, with
+wager names as ``settle`` and the bet route spell them: blackjack ``main`` and ``21+3``,
+baccarat's wagers (``player``, ``banker``, ...), Casino Hold'em ``ante`` and ``progressive``.
+A table's profile is the shipped (or operator's file) profile with them applied, re-validated
+as a whole, so every rule the profile model checks still holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from croupier.errors import ProfileError
+from croupier.rules.base import Limits, Profile
+
+Overrides = dict[str, dict[str, int]]
+
+
+def wager_limits(profile: Profile) -> dict[str, Limits]:
+    """Every wager of ``profile`` with its limits (the progressive: its fixed stake)."""
+    found: dict[str, Limits] = {}
+    limits: Any = getattr(profile, "limits", None)
+    if isinstance(limits, dict):
+        found.update({str(name): value for name, value in limits.items()})
+    elif isinstance(limits, Limits):
+        found["main"] = limits
+    side: Any = getattr(profile, "twenty_one_plus_three", None)
+    if side is not None:
+        found["21+3"] = side.limits
+    ante: Any = getattr(profile, "ante_limits", None)
+    if isinstance(ante, Limits):
+        found["ante"] = ante
+    progressive: Any = getattr(profile, "progressive", None)
+    if progressive is not None:
+        stake = int(progressive.bet)
+        found["progressive"] = Limits(minimum=stake, maximum=stake)
+    return found
+
+
+def _whole_units(label: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProfileError(f"{label} {value!r}: limits are whole units")
+    return value
+
+
+def _set(profile: Profile, wager: str, limits: Limits) -> Profile:
+    """``profile`` with one wager's limits replaced (``model_copy`` does not validate)."""
+    current: Any = profile
+    if wager == "progressive":
+        if limits.minimum != limits.maximum or limits.minimum != int(current.progressive.bet):
+            raise ProfileError(
+                f"progressive {limits.minimum}..{limits.maximum}: the progressive is a fixed "
+                f"bet of {current.progressive.bet} (RULES.md §6)"
+            )
+        return profile
+    if wager == "ante":
+        return profile.model_copy(update={"ante_limits": limits})
+    if wager == "21+3":
+        side = current.twenty_one_plus_three.model_copy(update={"limits": limits})
+        return profile.model_copy(update={"twenty_one_plus_three": side})
+    if wager == "main":
+        return profile.model_copy(update={"limits": limits})
+    table = dict(current.limits)
+    key = next(name for name in table if str(name) == wager)
+    table[key] = limits
+    return profile.model_copy(update={"limits": table})
+
+
+def with_limits(profile: Profile, overrides: Overrides) -> Profile:
+    """``profile`` with the operator's limits; a ``ProfileError`` names any impossible value."""
+    known = wager_limits(profile)
+    changed = profile
+    for wager, values in sorted(overrides.items()):
+        if wager not in known:
+            raise ProfileError(
+                f"wager {wager!r}: {profile.name} has {', '.join(sorted(known))} (no other)"
+            )
+        minimum = _whole_units("minimum", values.get("minimum"))
+        maximum = _whole_units("maximum", values.get("maximum"))
+        try:
+            limits = Limits(minimum=minimum, maximum=maximum)
+        except ValidationError as error:
+            raise ProfileError(
+                f"{wager} minimum {minimum}, maximum {maximum}: limits need 1 <= minimum <= maximum"
+            ) from error
+        changed = _set(changed, wager, limits)
+    try:
+        return type(profile).model_validate(changed.model_dump())
+    except ValidationError as error:
+        raise ProfileError(f"limits {overrides!r}: {error.errors()[0]['msg']}") from error
+
+
+def wagers_json(profile: Profile) -> dict[str, dict[str, int]]:
+    """The limits a client shows: ``{wager: {"minimum": m, "maximum": M}}``."""
+    return {
+        name: {"minimum": value.minimum, "maximum": value.maximum}
+        for name, value in wager_limits(profile).items()
+    }
