@@ -115,6 +115,16 @@ def credit(operator: Person, username: str, units: int) -> None:
     expect(row.locator(".balance")).to_have_text(shown_units(Fraction(units)))
 
 
+def set_limits(operator: Person, table: str, wager: str, maximum: int) -> None:
+    """RULES.md §6: the operator sets a wager's limits with the keyboard; the row shows them
+    waiting for the next round (the round under way keeps its own)."""
+    row = operator.page.locator("#operator-tables tbody tr", has_text=table)
+    row.locator("select[name=wager]").select_option(wager)
+    row.locator("input[name=maximum]").fill(str(maximum))
+    row.locator("input[name=maximum]").press("Enter")
+    expect(row.locator(".next-limits")).to_contain_text(str(maximum))
+
+
 def sit(someone: Person, table_id: int, seat: int) -> None:
     someone.go(f"/table/{table_id}")
     expect(someone.page.locator("#connection")).to_have_attribute("data-state", "connected")
@@ -281,6 +291,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     operator.go("/operator")
     for player in (alice, bob):
         credit(operator, player.name, CREDIT_UNITS)
+    set_limits(operator, "Blackjack E2E", "21+3", maximum=500)
 
     bob.keyboard_only = True  # Bob decides with the keyboard alone
     sit(alice, table_id, 1)

@@ -44,6 +44,10 @@ def test_limits_set_by_the_operator_bind_the_next_round(api: Api) -> None:
     assert [t["limits"]["main"] for t in listed if t["id"] == table.id] == [
         {"minimum": 5, "maximum": 50}
     ]
+    facts = api.get("/web/api/profiles", OPERATOR_TOKEN).json()["tables"][str(table.id)]
+    assert next(w for w in facts["wagers"] if w["name"] == "main")["minimum"] == 5
+    shipped = api.get("/web/api/profiles", OPERATOR_TOKEN).json()["profiles"]
+    assert [p["wagers"][0]["minimum"] for p in shipped if p["name"] == "spain-1979"] == [1]
     before = api.balance(table.tokens["ana"])
     for amount in (4, 51):
         refused = _bet(api, table, "ana", amount)

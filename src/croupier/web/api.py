@@ -2,7 +2,8 @@
 
 - ``GET /web/api/profiles``: the public facts of each shipped profile and of each table's own
   profile (an operator's file sets its own limits) for the lobby and the table page: its game,
-  seats, seats per player, and every wager with its limits (whole units).
+  seats, seats per player, and every wager with its limits (whole units); and under ``tables``,
+  each table's own (its limits as the operator set them for the round under way).
 - ``GET /web/api/operator/players``: every player with their wallet's balance (minor units).
 - ``GET /web/api/operator/shoes``: every shoe's commitment and whether it has been revealed.
 - ``GET /web/api/tables/{id}/back-bets``: the back bets of the round under way that concern the
@@ -87,7 +88,10 @@ def profiles(*, server: ServerDep) -> dict[str, Any]:
     found = {name: load_profile(name) for name in shipped_profile_names()}
     for live in list(server.casino.tables.values()):
         found.setdefault(live.profile.name, live.profile)
-    return {"profiles": [profile_facts(profile) for profile in found.values()]}
+    # A table's own limits (the operator's, RULES.md §6) make its profile differ from the
+    # shipped one of the same name: each table's facts, as its round under way is dealt.
+    by_table = {str(live.id): profile_facts(live.profile) for live in server.casino.tables.values()}
+    return {"profiles": [profile_facts(profile) for profile in found.values()], "tables": by_table}
 
 
 def _players(session: Session) -> list[dict[str, Any]]:

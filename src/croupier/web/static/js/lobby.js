@@ -1,5 +1,5 @@
 import { byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, t, tOr } from "./common.js";
-import { profilesByName, server } from "./server.js";
+import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, describeLimits, freeSeats } from "./tables.js";
 
 onSignOut(server.signOut);
@@ -16,7 +16,7 @@ async function showTables() {
   const body = byId("lobby-tables").querySelector("tbody");
   body.replaceChildren(
     ...answer.tables.map((table) => {
-      const profile = profiles.get(table.profile);
+      const profile = profileOfTable(table, profiles);
       return h(
         "tr",
         { dataset: { tableId: table.id, game: table.game } },

@@ -5,7 +5,7 @@ import {
   byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
-import { profilesByName, server } from "./server.js";
+import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, freeSeats } from "./tables.js";
 
 onSignOut(server.signOut);
@@ -26,12 +26,12 @@ async function loadTables() {
   const [answer, profiles] = await Promise.all([server.tables(), profilesByName(true)]);
   byId("operator-tables").querySelector("tbody").replaceChildren(
     ...answer.tables.map((table) => {
-      const profile = profiles.get(table.profile);
+      const profile = profileOfTable(table, profiles);
       return h("tr", { dataset: { tableId: table.id } },
         h("th", { scope: "row" }, h("a", { href: `/table/${table.id}` }, table.name)),
         h("td", {}, tOr(`game.${table.game}`, table.game)),
         h("td", {}, table.profile),
-        h("td", {}, describeAllLimits(profile)),
+        h("td", {}, describeAllLimits(profile), nextLimits(table), limitsForm(table, profile)),
         h("td", {}, table.is_open ? t("operator.is_open_seats", { free: freeSeats(table, profile), seats: profile?.seats ?? "?" }) : t("lobby.closed")),
         h("td", {},
           table.is_open
@@ -49,6 +49,57 @@ async function loadTables() {
       ),
     );
   }
+}
+
+function nextLimits(table) {
+  if (!table.next_limits) return "";
+  const text = Object.entries(table.next_limits)
+    .map(([wager, limits]) => `${tOr(`wager.${wager}`, wager)} ${t("lobby.limits_range", { minimum: limits.minimum, maximum: limits.maximum })}`)
+    .join(" · ");
+  return h("div", { class: "next-limits" }, t("operator.next_limits", { limits: text }));
+}
+
+/** One wager's minimum and maximum (whole units) from the table's next round (RULES.md §6).
+ * The progressive is a fixed bet: it is not offered. */
+function limitsForm(table, profile) {
+  const wagers = (profile?.wagers ?? []).filter((wager) => wager.name !== "progressive");
+  if (!wagers.length) return "";
+  const id = (part) => `limits-${table.id}-${part}`;
+  const wholeUnits = (text) => (/^[0-9]+$/.test(text) ? Number(text) : null);
+  const submit = (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const wager = form.wager.value;
+    const [minimum, maximum] = [form.minimum, form.maximum].map((input) => wholeUnits(input.value.trim()));
+    for (const [input, value] of [[form.minimum, minimum], [form.maximum, maximum]]) {
+      if (value === null) {
+        showNotice(t("operator.bad_limit", { value: input.value.trim() }), "error");
+        input.focus();
+        return;
+      }
+    }
+    act(() => server.setLimits(table.id, wager, minimum, maximum),
+      t("operator.limits_set", { name: table.name, wager: tOr(`wager.${wager}`, wager), minimum, maximum }));
+  };
+  const fill = (form) => {
+    const chosen = wagers.find((wager) => wager.name === form.wager.value) ?? wagers[0];
+    form.minimum.value = String(chosen.minimum);
+    form.maximum.value = String(chosen.maximum);
+  };
+  const form = h(
+    "form",
+    { class: "row inline limits-form", onsubmit: submit, "aria-label": t("operator.limits_of", { name: table.name }) },
+    h("label", { for: id("wager") }, t("operator.wager"), " ",
+      h("select", { id: id("wager"), name: "wager", onchange: (event) => fill(event.currentTarget.form) },
+        wagers.map((wager) => h("option", { value: wager.name }, tOr(`wager.${wager.name}`, wager.name))))),
+    h("label", { for: id("minimum") }, t("operator.minimum"), " ",
+      h("input", { id: id("minimum"), name: "minimum", inputmode: "numeric", autocomplete: "off", class: "narrow-input" })),
+    h("label", { for: id("maximum") }, t("operator.maximum"), " ",
+      h("input", { id: id("maximum"), name: "maximum", inputmode: "numeric", autocomplete: "off", class: "narrow-input" })),
+    h("button", { type: "submit", class: "set-limits" }, t("operator.set_limits")),
+  );
+  fill(form);
+  return form;
 }
 
 function adjustForm(player) {

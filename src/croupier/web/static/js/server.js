@@ -32,6 +32,7 @@ export const server = {
   credit: (username, minor) => api("POST", `/operator/wallets/${encodeURIComponent(username)}/credit`, { amount: minor }),
   debit: (username, minor) => api("POST", `/operator/wallets/${encodeURIComponent(username)}/debit`, { amount: minor }),
   openTable: (name, profile) => api("POST", "/operator/tables", { name, profile }),
+  setLimits: (id, wager, minimum, maximum) => api("POST", `/operator/tables/${id}/limits`, { wager, minimum, maximum }),
   setTableOpen: (id, isOpen) => api("POST", `/operator/tables/${id}/${isOpen ? "open" : "close"}`, {}),
   audit: () => api("GET", "/operator/audit"),
   shoes: () => api("GET", "/web/api/operator/shoes"),
@@ -41,10 +42,17 @@ export const server = {
 /** The profiles' public facts by name (seats, wagers and their limits), fetched once, or
  * again when `fresh` (a table opened since may deal under an operator's own profile). */
 let profileFacts = null;
+let tableFacts = new Map();
+
+/** A table's profile facts with the limits the operator set for it (RULES.md §6). */
+export function profileOfTable(table, profiles) {
+  return tableFacts.get(String(table.id)) ?? profiles.get(table.profile);
+}
 export async function profilesByName(fresh = false) {
   if (!profileFacts || fresh) {
     const answer = await server.profiles();
     profileFacts = new Map(answer.profiles.map((profile) => [profile.name, profile]));
+    tableFacts = new Map(Object.entries(answer.tables ?? {}));
   }
   return profileFacts;
 }

@@ -10,7 +10,7 @@ import {
 import { drawFelt } from "./felt.js";
 import { replay } from "./replay.js";
 import { centsOf, settledWagers } from "./rounds.js";
-import { profilesByName, server } from "./server.js";
+import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, seatMap } from "./tables.js";
 
 onSignOut(server.signOut);
@@ -413,11 +413,19 @@ async function noteRoundChange(previous) {
 }
 
 /** A snapshot from GET or from the socket. */
+/** The limits of the round under way, as the table reports them (the operator may change
+ * them between rounds, RULES.md §6). */
+function withTableLimits(profile, limits) {
+  if (!profile || !limits) return profile;
+  return { ...profile, wagers: profile.wagers.map((wager) => (limits[wager.name] ? { ...wager, ...limits[wager.name] } : wager)) };
+}
+
 function absorb(snapshot) {
   if (!snapshot?.table || !snapshot?.round) return;
   const previous = state.round;
   state.table = snapshot.table;
   state.round = snapshot.round;
+  state.profile = withTableLimits(state.profile, snapshot.table.limits);
   draw();
   noteRoundChange(previous).catch(reportError);
   refreshBackBets().catch(reportError);
@@ -547,7 +555,7 @@ function connect() {
 
 async function start() {
   const [snapshot, profiles] = await Promise.all([server.table(tableId), profilesByName()]);
-  state.profile = profiles.get(snapshot.table.profile) ?? null;
+  state.profile = profileOfTable(snapshot.table, profiles) ?? null;
   absorb(snapshot);
   connect();
   await Promise.all([showBalance(), recallLastRound()]);
