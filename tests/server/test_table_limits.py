@@ -161,17 +161,32 @@ def test_a_repeat_with_the_same_key_returns_the_stored_answer(api: Api) -> None:
     )
 
 
-def test_limits_survive_a_restart(database_url: str) -> None:
-    """The limits are stored on the table: a restarted server deals under them."""
+def test_limits_survive_a_restart_and_the_round_under_way_keeps_its_own(
+    database_url: str,
+) -> None:
+    """The limits are stored on the table. A restart while the round they were set in is
+    still betting rebuilds that round under the limits it opened with; the next one deals
+    under the new."""
     from server_support import make_api
 
     made = make_api(database_url)
     api = next(made)
     table = Table(api, "spain-1979", ["ana"])
+    assert _bet(api, table, "ana", 100).status_code == 200
+    assert _set(api, table, {"wager": "main", "minimum": 5, "maximum": 20}).status_code == 200
     assert _set(api, table, {"wager": "main", "minimum": 5, "maximum": 50}).status_code == 200
     made.close()
     made = make_api(database_url)
-    api = next(made)
-    state = api.get(f"/tables/{table.id}", OPERATOR_TOKEN).json()
-    assert state["table"]["limits"]["main"] == {"minimum": 5, "maximum": 50}
+    table.api = api = next(made)
+    state = table.state()
+    assert state["table"]["limits"]["main"] == {"minimum": 1, "maximum": 200}
+    assert state["table"]["next_limits"]["main"] == {"minimum": 5, "maximum": 50}
+    assert state["round"]["stakes"] == {"1": 100 * 100}  # the bet was not voided
+    first = state["round"]["id"]
+    table.ready_all()
+    table.play_out(first)
+    assert table.state()["table"]["limits"]["main"] == {"minimum": 5, "maximum": 50}
+    assert _bet(api, table, "ana", 51).status_code == 422
+    assert _bet(api, table, "ana", 50).status_code == 200
+    assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
     made.close()

@@ -94,6 +94,33 @@ def with_limits(profile: Profile, overrides: Overrides) -> Profile:
         raise ProfileError(f"limits {overrides!r}: {error.errors()[0]['msg']}") from error
 
 
+def stored(
+    previous: dict[str, Any] | None, wager: str, minimum: int, maximum: int, round_id: int
+) -> dict[str, Any]:
+    """What the table's ``limits`` column keeps after the operator sets one wager's limits
+    during round ``round_id``: every override (``wagers``), and those the round under way
+    opened with (``previous``), so a restart mid-round rebuilds it under its own limits."""
+    kept = previous or {}
+    wagers = dict(kept.get("wagers", {}))
+    if kept.get("set_during_round") == round_id:
+        opened_with = kept.get("previous", {})
+    else:
+        opened_with = dict(wagers)
+    wagers[wager] = {"minimum": minimum, "maximum": maximum}
+    return {"wagers": wagers, "previous": opened_with, "set_during_round": round_id}
+
+
+def profiles_at_start(
+    base: Profile, kept: dict[str, Any] | None, round_in_progress: int | None
+) -> tuple[Profile, Profile | None]:
+    """The profile of the round under way and the one waiting for the next round (or None)."""
+    kept = kept or {}
+    latest = with_limits(base, kept.get("wagers", {}))
+    if round_in_progress is not None and kept.get("set_during_round") == round_in_progress:
+        return with_limits(base, kept.get("previous", {})), latest
+    return latest, None
+
+
 def wagers_json(profile: Profile) -> dict[str, dict[str, int]]:
     """The limits a client shows: ``{wager: {"minimum": m, "maximum": M}}``."""
     return {

@@ -111,8 +111,8 @@ class GameTable(Base):
     seats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Box or zone number (as text) -> the user id seated there."""
     limits: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """The operator's limits over the profile's, by wager (``service.limits``); ``None``: the
-    profile's own."""
+    """The operator's limits over the profile's, by wager, and those the round under way opened
+    with (``service.limits.stored``); ``None``: the profile's own."""
 
 
 class ShoeRecord(Base):

@@ -174,9 +174,12 @@ class Casino:
         live = self.table(table_id)
         record = session.get(GameTable, table_id)
         assert record is not None
-        overrides = {**(record.limits or {}), wager: {"minimum": minimum, "maximum": maximum}}
+        kept = record.limits or {}
+        overrides = {**kept.get("wagers", {}), wager: {"minimum": minimum, "maximum": maximum}}
         profile = limits.with_limits(load_profile(record.profile), overrides)
-        record.limits = overrides
+        record.limits = limits.stored(
+            kept, wager, cast(int, minimum), cast(int, maximum), live.round_id
+        )
         live.next_profile = profile
         return {
             "table": table_id,
@@ -207,7 +210,14 @@ class Casino:
     def _load_table(self, session: Session, table_id: int) -> list[str]:
         record = session.get(GameTable, table_id)
         assert record is not None
-        profile = limits.with_limits(load_profile(record.profile), record.limits or {})
+        in_progress = session.scalar(
+            select(RoundRecord.id).where(
+                RoundRecord.table_id == table_id, RoundRecord.status.in_(IN_PROGRESS)
+            )
+        )
+        profile, next_profile = limits.profiles_at_start(
+            load_profile(record.profile), record.limits, in_progress
+        )
         live = LiveTable(
             id=record.id,
             name=record.name,
@@ -217,6 +227,7 @@ class Casino:
             decision_seconds=record.decision_seconds,
             seats={int(seat): int(user) for seat, user in record.seats.items()},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+            next_profile=next_profile,
         )
         for user in session.scalars(select(User).where(User.id.in_(live.seats.values()))):
             self.usernames[user.id] = user.username
