@@ -25,6 +25,9 @@ def main() -> None:
     os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".cache" / "numba"))
     run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools")
     run(sys.executable, "-m", "mypy")
+    from install_browser import install_browser  # Chromium for tests/e2e (browser marker)
+
+    install_browser()
     # Slow checks (full-size load tests and long simulations) run from benchmarks/slow_checks.py;
     # the suite runs their short forms. Pass your own -m to choose otherwise.
     selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]

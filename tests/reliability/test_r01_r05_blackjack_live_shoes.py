@@ -9,10 +9,8 @@ CI deals 10,000 rounds per profile; the slow form deals 10^5.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from croupier.cards import FULL_DECK
@@ -23,17 +21,6 @@ from croupier.rules import BlackjackRules, load_profile_of
 from croupier.shoe import Shoe
 
 PROFILES = ["peru-2016", "spain-1979", "veintiuno-real"]
-
-
-@pytest.fixture
-def insecure_random_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("a live deal used random or numpy.random")
-
-    for name in ("random", "randrange", "randint", "getrandbits", "shuffle", "choice", "sample"):
-        monkeypatch.setattr(random, name, refuse)
-    for name in ("random", "randint", "shuffle", "permutation", "choice", "default_rng"):
-        monkeypatch.setattr(np.random, name, refuse)
 
 
 def deal_live_shoes(profile: BlackjackRules, rounds: int) -> tuple[int, int]:

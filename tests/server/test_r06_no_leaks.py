@@ -128,3 +128,26 @@ def test_no_payload_to_any_player_holds_a_card_they_may_not_see(api: Api, tmp_pa
         assert watcher.checked > 50
         assert FULL_DECK  # the regex covers the whole deck
         assert cards_in(list(FULL_DECK)) == FULL_DECK
+
+
+def test_a_recalled_casino_holdem_game_shows_a_zone_only_its_own_hole_cards(api: Api) -> None:
+    """R6 and Casino Hold'em Art. 9d ("no pueden ... mostrar sus cartas a los demás"): after the
+    game, the recall gives each player the board, the dealer's cards and their own hole cards,
+    never another zone's; the inspector (operator) sees them all."""
+    table = Table(api, "casino-holdem-peru-2007", ["dia", "eli"])
+    round_id = table.play_round(choose=lambda pending: "call")
+
+    def hole_cards(document: dict[str, Any]) -> dict[int, list[str]]:
+        cards: dict[int, list[str]] = {}
+        for event in document["events"]:
+            if event["kind"] == "CardDrawn" and event["purpose"] == "player":
+                cards.setdefault(event["seat"], []).append(event["card"])
+        return cards
+
+    inspector = hole_cards(table.recall(round_id))
+    assert all(card != "??" for cards in inspector.values() for card in cards)
+    for name, seat in table.seat_of.items():
+        seen = hole_cards(table.recall(round_id, name))
+        assert seen[seat] == inspector[seat]
+        others = [other for other in inspector if other != seat]
+        assert others and all(seen[other] == ["??", "??"] for other in others)

@@ -114,6 +114,9 @@ class GameRound(ABC):
     """One round of one game under one profile."""
 
     game: ClassVar[str]
+    private_card_purposes: ClassVar[frozenset[str]] = frozenset()
+    """``CardDrawn`` purposes whose cards stay their seat's own even after the round (Casino
+    Hold'em's hole cards: Art. 9d forbids showing them to others); recall masks them."""
     profile: Profile
     events: list[Event]
 

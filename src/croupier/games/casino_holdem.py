@@ -214,6 +214,8 @@ class CasinoHoldemRound(GameRound):
     """One game of Casino Hold'em from a fresh deck; see the module docstring."""
 
     game = GAME
+    # Art. 9d: a player's hole cards are never shown to the others, during or after the game.
+    private_card_purposes = frozenset({Purpose.PLAYER.value})
 
     def __init__(
         self, profile: CasinoHoldemRules, shoe: Shoe, *, meter: Fraction | int | None = None

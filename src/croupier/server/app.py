@@ -28,6 +28,7 @@ from croupier.service.database import make_engine, upgrade
 from croupier.service.models import GameTable
 from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork
+from croupier.web import install as install_pages
 
 log = logging.getLogger("croupier.server")
 
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         app.state.server = server
     errors.install(app)
     app.include_router(router)
+    install_pages(app)
 
     @app.websocket("/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: int, token: str | None = None) -> None:

@@ -13,7 +13,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.fairness import revealed_document
+from croupier.rules.registry import load_profile
 from croupier.service.accounts import Principal
+from croupier.service.engines import round_class
 from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRecord
 
@@ -26,15 +28,25 @@ STATUS = {
 }
 
 
-def _masked(events: list[dict[str, Any]], revealed: bool) -> list[dict[str, Any]]:
-    if revealed:
-        return events
-    return [
-        {**event, "card": "??"}
-        if event.get("kind") == "CardDrawn" and event.get("purpose") == "burn"
-        else event
-        for event in events
-    ]
+def _masked(
+    events: list[dict[str, Any]],
+    *,
+    burns_revealed: bool,
+    private_purposes: frozenset[str],
+    own_seats: set[int] | None,
+) -> list[dict[str, Any]]:
+    """The record as one viewer may read it. Burns show once the shoe is revealed; cards a
+    game keeps private to their seat (Casino Hold'em hole cards) show only to that seat.
+    ``own_seats`` is ``None`` for the inspector (the operator), who sees everything."""
+
+    def hidden(event: dict[str, Any]) -> bool:
+        if own_seats is None or event.get("kind") != "CardDrawn":
+            return False
+        if event.get("purpose") == "burn":
+            return not burns_revealed
+        return event.get("purpose") in private_purposes and event.get("seat") not in own_seats
+
+    return [{**event, "card": "??"} if hidden(event) else event for event in events]
 
 
 def round_document(session: Session, round_id: int, who: Principal | None) -> dict[str, Any]:
@@ -67,8 +79,16 @@ def round_document(session: Session, round_id: int, who: Principal | None) -> di
         "shoe": record.shoe_id,
         "start_position": record.start_position,
         "seats": [{"seat": s, "user": u, "role": r} for s, u, r in sorted(players)],
-        # The inspector (operator) sees every card; a player sees burns once the shoe is revealed.
-        "events": _masked(record.events, shoe.is_revealed or (who is not None and who.is_operator)),
+        # The inspector (operator) sees every card; a player sees burns once the shoe is
+        # revealed, and never another zone's private cards (R6).
+        "events": _masked(
+            record.events,
+            burns_revealed=shoe.is_revealed,
+            private_purposes=round_class(load_profile(table.profile)).private_card_purposes,
+            own_seats=None
+            if who is not None and who.is_operator
+            else {seat for seat, user, _role in players if who is not None and user == who.user_id},
+        ),
         "inputs": record.inputs,
         "started_at": record.created_at,
         "ended_at": record.ended_at,

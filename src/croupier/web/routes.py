@@ -1,0 +1,130 @@
+"""The pages a person sits down at, served by ``croupier serve`` itself.
+
+Each page is a Jinja2 template in the browser's language (``Accept-Language``) with its
+messages handed to a plain JS module, which talks to the table server's JSON API and its
+table WebSocket. No build step: the modules and the stylesheet are served as they are.
+
+``install(app)`` adds the pages and the static assets to the server's app (one line in its
+factory). Page URLs:
+
+- ``/`` the lobby; ``/sign-in``, ``/sign-up``
+- ``/table/{table_id}`` a table (any game)
+- ``/account`` balance and history; ``/recall/{round_id}`` a past round, step by step
+- ``/operator`` tables, players, the ledger, the shoes' commitments and reveals
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Header, Request
+from fastapi import Path as PathParameter
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from croupier.web.api import router as api_router
+from croupier.web.language import Catalogue, negotiate
+
+HERE = Path(__file__).resolve().parent
+STATIC_URL = "/web/static"
+
+templates = Jinja2Templates(directory=HERE / "templates")
+
+# Scripts only from our own origin and no inline script; the catalogue travels as JSON data.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+router = APIRouter(include_in_schema=False)
+
+AcceptLanguage = Annotated[str | None, Header()]
+
+
+def _page(
+    request: Request,
+    template: str,
+    title_key: str,
+    accept_language: str | None,
+    **context: Any,
+) -> HTMLResponse:
+    catalogue = Catalogue.load(negotiate(accept_language))
+    response = templates.TemplateResponse(
+        request,
+        template,
+        {
+            "lang": catalogue.language,
+            "t": catalogue.text,
+            "messages_json": catalogue.as_json(),
+            "title_key": title_key,
+            "static": STATIC_URL,
+            **context,
+        },
+    )
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Content-Language"] = catalogue.language
+    response.headers["Vary"] = "Accept-Language"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+    return _page(request, "lobby.html", "lobby.title", accept_language, page="lobby")
+
+
+@router.get("/sign-in", response_class=HTMLResponse)
+def sign_in_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+    return _page(request, "sign_in.html", "auth.sign_in", accept_language, page="sign-in")
+
+
+@router.get("/sign-up", response_class=HTMLResponse)
+def sign_up_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+    return _page(request, "sign_up.html", "auth.sign_up", accept_language, page="sign-up")
+
+
+@router.get("/table/{table_id}", response_class=HTMLResponse)
+def table_page(
+    request: Request,
+    table_id: Annotated[int, PathParameter(ge=1)],
+    accept_language: AcceptLanguage = None,
+) -> HTMLResponse:
+    return _page(
+        request, "table.html", "table.title", accept_language, page="table", table_id=table_id
+    )
+
+
+@router.get("/account", response_class=HTMLResponse)
+def player_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+    return _page(request, "account.html", "me.title", accept_language, page="account")
+
+
+@router.get("/recall/{round_id}", response_class=HTMLResponse)
+def recall_page(
+    request: Request,
+    round_id: Annotated[int, PathParameter(ge=1)],
+    accept_language: AcceptLanguage = None,
+) -> HTMLResponse:
+    return _page(
+        request, "recall.html", "recall.title", accept_language, page="recall", round_id=round_id
+    )
+
+
+@router.get("/operator", response_class=HTMLResponse)
+def operator_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+    return _page(request, "operator.html", "operator.title", accept_language, page="operator")
+
+
+@router.get("/favicon.ico")
+def favicon() -> RedirectResponse:
+    # Browsers ask for it whatever the page says; a 404 would be a console error.
+    return RedirectResponse(f"{STATIC_URL}/favicon.svg", status_code=308)
+
+
+def install(app: FastAPI) -> None:
+    """Serve the pages and their assets from ``app`` (the table server's app factory)."""
+    app.include_router(router)
+    app.include_router(api_router)
+    app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")

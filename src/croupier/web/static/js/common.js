@@ -1,0 +1,258 @@
+// What every page shares: the catalogue, element building, the session, the API client.
+// Plain ES module, no build step.
+
+const messages = JSON.parse(document.getElementById("messages").textContent);
+
+/** The catalogue's text for `key`, `{name}` placeholders filled from `values`. */
+export function t(key, values = {}) {
+  const text = Object.hasOwn(messages, key) ? messages[key] : null;
+  if (text === null) {
+    return key;
+  }
+  return text.replace(/\{([a-z_]+)\}/g, (whole, name) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
+}
+
+/** The catalogue's text for `key` if there is one, else `fallback` (a code from the server). */
+export function tOr(key, fallback, values = {}) {
+  return Object.hasOwn(messages, key) ? t(key, values) : fallback;
+}
+
+export const language = document.documentElement.lang || "en";
+
+/** Build an element: h("button", {type: "button", onclick}, "text", child...). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      element.className = value;
+    } else if (name === "dataset") {
+      Object.assign(element.dataset, value);
+    } else if (value === true) {
+      element.setAttribute(name, "");
+    } else {
+      element.setAttribute(name, String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** Give each cell of `table` its column's heading as `data-label`: on a phone the rows
+ * are laid out as cards and the headings come back beside each value. */
+export function labelCells(table) {
+  const headings = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, index) => {
+      if (headings[index]) cell.dataset.label = headings[index];
+    });
+  }
+}
+
+export function byId(id) {
+  return document.getElementById(id);
+}
+
+/** Minor units (balances, credits, escrow; 100 to the unit) shown as units with cents. */
+export function moneyMinor(minor) {
+  if (minor === null || minor === undefined || minor === "") return "–";
+  const text = String(minor);
+  if (!/^-?\d+$/.test(text)) return text;
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).padStart(3, "0");
+  return money(`${negative ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`);
+}
+
+/** Whole or decimal units typed by a person ("12", "12.5") as minor units, or null. */
+export function minorOf(text) {
+  const match = /^(\d{1,11})(?:[.,](\d{1,2}))?$/.exec(String(text).trim());
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+/** Money as the server gives it (whole units, or an exact decimal string), localised. */
+export function money(value) {
+  if (value === null || value === undefined || value === "") return "–";
+  const text = String(value);
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const [whole, fraction] = text.split(".");
+  const negative = whole.startsWith("-");
+  const grouped = new Intl.NumberFormat(language).format(BigInt(negative ? whole.slice(1) : whole));
+  const sign = negative ? "-" : "";
+  if (!fraction) return sign + grouped;
+  const point = new Intl.NumberFormat(language).format(1.5).charAt(1);
+  return sign + grouped + point + fraction;
+}
+
+// --- the session --------------------------------------------------------------------------
+
+const TOKEN_KEY = "croupier.token";
+const ROLE_KEY = "croupier.role";
+const NAME_KEY = "croupier.username";
+
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  get role() {
+    return localStorage.getItem(ROLE_KEY);
+  },
+  get username() {
+    return localStorage.getItem(NAME_KEY);
+  },
+  start(token, role, username) {
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(ROLE_KEY, role);
+    localStorage.setItem(NAME_KEY, username);
+  },
+  end() {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(ROLE_KEY);
+    localStorage.removeItem(NAME_KEY);
+  },
+};
+
+// --- the API ------------------------------------------------------------------------------
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+function detailOf(body, status) {
+  if (body && typeof body === "object") {
+    const detail = body.detail ?? body.error ?? body.message;
+    if (typeof detail === "string") return detail;
+    if (Array.isArray(detail)) {
+      return detail.map((item) => item.msg ?? JSON.stringify(item)).join("; ");
+    }
+    if (detail) return JSON.stringify(detail);
+  }
+  return t("error.http", { status });
+}
+
+/** Call the JSON API. Mutating calls carry a fresh Idempotency-Key (R8) unless given one. */
+export async function api(method, path, body = undefined, { idempotencyKey, quiet, withDate } = {}) {
+  const headers = { Accept: "application/json" };
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") headers["Idempotency-Key"] = idempotencyKey ?? crypto.randomUUID();
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, t("error.network"));
+  }
+  const text = await response.text();
+  let parsed = null;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  if (!response.ok) {
+    const error = new ApiError(response.status, detailOf(parsed, response.status));
+    if (response.status === 401 && !quiet) {
+      session.end();
+      showNotice(t("auth.signed_out_notice"), "error");
+    }
+    throw error;
+  }
+  if (withDate) noteServerClock(response.headers.get("Date"));
+  return parsed;
+}
+
+// The server's clock, as far as its Date header tells (to the second): deadlines are its times.
+let serverOffsetMs = 0;
+
+function noteServerClock(header) {
+  const told = header ? Date.parse(header) : NaN;
+  if (Number.isNaN(told)) return;
+  const offset = told - Date.now();
+  // A Date header is truncated to the second: only a larger gap is a real skew.
+  serverOffsetMs = Math.abs(offset) > 1500 ? offset : 0;
+}
+
+/** Milliseconds on this browser's clock at the server's epoch time `seconds`. */
+export function localTimeOf(seconds) {
+  return seconds * 1000 - serverOffsetMs;
+}
+
+// --- page chrome --------------------------------------------------------------------------
+
+export function showNotice(text, kind = "info") {
+  const notice = byId("notice");
+  if (!notice) return;
+  notice.textContent = text;
+  notice.dataset.kind = kind;
+  notice.hidden = !text;
+}
+
+export function clearNotice() {
+  showNotice("");
+}
+
+/** Show the navigation that fits who is signed in; wire "sign out". */
+export function setUpChrome() {
+  const role = session.token ? session.role : null;
+  for (const element of document.querySelectorAll("[data-when]")) {
+    const when = element.dataset.when;
+    element.hidden = !(
+      (when === "anonymous" && !role) ||
+      (when === "signed-in" && role) ||
+      (when === "player" && role === "player") ||
+      (when === "operator" && role === "operator")
+    );
+  }
+  const who = byId("who");
+  if (who) who.textContent = role ? t("nav.signed_in_as", { name: session.username }) : "";
+  const signOut = byId("sign-out");
+  if (signOut) {
+    signOut.addEventListener("click", async () => {
+      try {
+        await signOutRequest();
+      } catch {
+        // the session is ended on this side whatever the server says
+      }
+      session.end();
+      location.assign("/sign-in");
+    });
+  }
+}
+
+let signOutRequest = async () => {};
+
+export function onSignOut(request) {
+  signOutRequest = request;
+}
+
+/** Send the visitor to sign in (and back here afterwards) unless signed in as `role`. */
+export function requireSession(role = null) {
+  if (!session.token || (role && session.role !== role)) {
+    const back = encodeURIComponent(location.pathname + location.search);
+    location.replace(`/sign-in?next=${back}`);
+    return false;
+  }
+  return true;
+}
+
+export function reportError(error) {
+  const text = error instanceof ApiError ? error.detail : t("error.unexpected");
+  showNotice(text, "error");
+}

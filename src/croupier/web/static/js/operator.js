@@ -1,0 +1,175 @@
+// The operator's page: tables (open, close; their limits), players (credit, debit), the
+// ledger's balances and its zero-sum check, each shoe's commitment and, once it ends, its reveal.
+
+import {
+  byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
+  showNotice, t, tOr,
+} from "./common.js";
+import { profilesByName, server } from "./server.js";
+import { describeAllLimits, freeSeats } from "./tables.js";
+
+onSignOut(server.signOut);
+setUpChrome();
+
+async function act(request, done) {
+  clearNotice();
+  try {
+    await request();
+    showNotice(done, "ok");
+  } catch (error) {
+    reportError(error);
+  }
+  await loadAll();
+}
+
+async function loadTables() {
+  const [answer, profiles] = await Promise.all([server.tables(), profilesByName(true)]);
+  byId("operator-tables").querySelector("tbody").replaceChildren(
+    ...answer.tables.map((table) => {
+      const profile = profiles.get(table.profile);
+      return h("tr", { dataset: { tableId: table.id } },
+        h("th", { scope: "row" }, h("a", { href: `/table/${table.id}` }, table.name)),
+        h("td", {}, tOr(`game.${table.game}`, table.game)),
+        h("td", {}, table.profile),
+        h("td", {}, describeAllLimits(profile)),
+        h("td", {}, table.is_open ? t("operator.is_open_seats", { free: freeSeats(table, profile), seats: profile?.seats ?? "?" }) : t("lobby.closed")),
+        h("td", {},
+          table.is_open
+            ? h("button", { type: "button", class: "close-table", "aria-label": t("operator.close_table", { name: table.name }), onclick: () => act(() => server.setTableOpen(table.id, false), t("operator.table_closed", { name: table.name })) }, t("operator.close"))
+            : h("button", { type: "button", class: "open-table", "aria-label": t("operator.open_table_named", { name: table.name }), onclick: () => act(() => server.setTableOpen(table.id, true), t("operator.table_opened", { name: table.name })) }, t("operator.open")),
+        ),
+      );
+    }),
+  );
+  const select = byId("profile-select");
+  if (!select.childElementCount) {
+    select.replaceChildren(
+      ...[...profiles.values()].filter((profile) => profile.playable).map((profile) =>
+        h("option", { value: profile.name }, `${profile.title} (${profile.name})`),
+      ),
+    );
+  }
+}
+
+function adjustForm(player) {
+  const id = `adjust-${player.id}`;
+  const submit = (direction) => (event) => {
+    const form = event.currentTarget.form;
+    const text = form.amount.value.trim();
+    const minor = minorOf(text);
+    if (minor === null || minor === 0) {
+      showNotice(t("operator.bad_amount", { value: text }), "error");
+      form.amount.focus();
+      return;
+    }
+    const request = direction === "credit" ? () => server.credit(player.username, minor) : () => server.debit(player.username, minor);
+    act(request, t(direction === "credit" ? "operator.credited" : "operator.debited", { name: player.username, amount: moneyMinor(minor) }));
+  };
+  return h(
+    "form",
+    { class: "row inline", onsubmit: (event) => event.preventDefault(), "aria-label": t("operator.adjust_of", { name: player.username }) },
+    h("label", { for: id }, h("span", { class: "sr-only" }, t("operator.amount_of", { name: player.username })),
+      h("input", { id, name: "amount", inputmode: "decimal", autocomplete: "off", class: "narrow-input", placeholder: "0.00" })),
+    h("button", { type: "button", class: "credit", onclick: submit("credit") }, t("operator.credit")),
+    h("button", { type: "button", class: "debit", onclick: submit("debit") }, t("operator.debit")),
+  );
+}
+
+async function loadPlayers() {
+  const answer = await server.players();
+  byId("operator-players").querySelector("tbody").replaceChildren(
+    ...answer.players.map((player) =>
+      h("tr", { dataset: { player: player.username } },
+        h("th", { scope: "row" }, player.username),
+        h("td", { class: "amount balance" }, moneyMinor(player.balance)),
+        h("td", {}, adjustForm(player)),
+      ),
+    ),
+  );
+  byId("players-empty").hidden = answer.players.length > 0;
+}
+
+function accountRow(name, balance, players, tables) {
+  const colon = name.indexOf(":");
+  const kind = name.slice(0, colon);
+  const owner = name.slice(colon + 1);
+  let who = owner;
+  if (kind === "wallet") who = players.get(owner) ?? owner;
+  if (owner.startsWith("table:")) who = tables.get(owner.slice(6)) ?? owner; // escrow, jackpot
+  return h("tr", { dataset: { account: name } },
+    h("td", {}, tOr(`account.${kind}`, kind)),
+    h("td", {}, who),
+    h("td", { class: "amount" }, moneyMinor(balance)),
+  );
+}
+
+async function loadLedger() {
+  const [audit, answer, listed] = await Promise.all([server.audit(), server.players(), server.tables()]);
+  const players = new Map(answer.players.map((player) => [String(player.id), player.username]));
+  const tables = new Map(listed.tables.map((table) => [String(table.id), table.name]));
+  byId("operator-accounts").querySelector("tbody").replaceChildren(
+    ...Object.entries(audit.accounts).map(([name, balance]) => accountRow(name, balance, players, tables)),
+  );
+  const problems = audit.problems ?? [];
+  const sound = String(audit.sum) === "0" && problems.length === 0;
+  const check = byId("zero-sum");
+  check.dataset.ok = sound ? "true" : "false";
+  check.replaceChildren(
+    h("strong", {}, sound ? t("operator.zero_sum_ok") : t("operator.zero_sum_broken")),
+    " ",
+    h("span", { id: "ledger-sum" }, t("operator.sum_of_balances", { total: moneyMinor(audit.sum) })),
+    problems.length ? h("ul", { class: "problems" }, problems.map((problem) => h("li", {}, problem))) : "",
+  );
+}
+
+async function showReveal(shoe, cell) {
+  try {
+    const document = await server.shoe(shoe.id);
+    const revealed = document.revealed;
+    cell.replaceChildren(
+      h("div", {}, t("operator.seed"), " ", h("code", { class: "hash" }, revealed.seed)),
+      h("div", {}, t("operator.order_cards", { cards: revealed.order.length, decks: revealed.decks })),
+    );
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+async function loadShoes() {
+  const answer = await server.shoes();
+  byId("operator-shoes").querySelector("tbody").replaceChildren(
+    ...answer.shoes.map((shoe) => {
+      const cell = h("td", {});
+      if (shoe.is_revealed) {
+        cell.append(h("button", { type: "button", class: "link", onclick: () => showReveal(shoe, cell) }, t("operator.show_reveal")));
+      } else {
+        cell.append(t("operator.not_revealed"));
+      }
+      return h("tr", { dataset: { shoe: shoe.id } },
+        h("th", { scope: "row" }, `#${shoe.id}`),
+        h("td", {}, shoe.table),
+        h("td", {}, h("code", { class: "hash" }, shoe.commitment)),
+        cell,
+      );
+    }),
+  );
+}
+
+async function loadAll() {
+  const results = await Promise.allSettled([loadTables(), loadPlayers(), loadLedger(), loadShoes()]);
+  for (const table of document.querySelectorAll("table.stack-on-phone")) labelCells(table);
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed) reportError(failed.reason);
+}
+
+byId("new-table-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const name = form.name.value.trim();
+  // An operator's own profile file (its limits, say) wins over the shipped profile chosen.
+  const profile = form.profile_file.value.trim() || form.profile.value;
+  act(() => server.openTable(name, profile), t("operator.table_opened", { name }));
+});
+byId("refresh-ledger").addEventListener("click", () => loadLedger().catch(reportError));
+
+if (requireSession("operator")) loadAll();

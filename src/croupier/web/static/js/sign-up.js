@@ -1,0 +1,25 @@
+import { byId, session, setUpChrome, clearNotice } from "./common.js";
+import { server } from "./server.js";
+
+setUpChrome();
+
+byId("sign-up-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearNotice();
+  const form = event.currentTarget;
+  const error = byId("form-error");
+  error.hidden = true;
+  const username = form.username.value.trim();
+  const password = form.password.value;
+  try {
+    await server.signUp(username, password);
+    const answer = await server.signIn(username, password);
+    session.start(answer.token, "player", answer.username ?? username);
+    const me = await server.me();
+    session.start(answer.token, me.role, me.username);
+    location.assign("/");
+  } catch (failure) {
+    error.textContent = failure.detail ?? String(failure);
+    error.hidden = false;
+  }
+});

@@ -1,0 +1,556 @@
+// A live table: the felt, the seats, the timer, the bets and the decisions the server says
+// are legal, kept current over the table's WebSocket. The socket sends the whole table as
+// this player may see it on connecting and after every change, so a reload (or a dropped
+// connection) carries on where the round was.
+
+import {
+  ApiError, byId, clearNotice, h, localTimeOf, money, moneyMinor, onSignOut, reportError,
+  requireSession, session, setUpChrome, showNotice, t, tOr,
+} from "./common.js";
+import { drawFelt } from "./felt.js";
+import { replay } from "./replay.js";
+import { centsOf, settledWagers } from "./rounds.js";
+import { profilesByName, server } from "./server.js";
+import { describeAllLimits, seatMap } from "./tables.js";
+
+onSignOut(server.signOut);
+setUpChrome();
+
+const tableId = Number(document.body.dataset.tableId);
+const CHIP_VALUES = [1, 5, 25, 100, 500];
+const SEAT_LISTS = ["boxes", "zones", "seats", "players"];
+
+const state = {
+  table: null,
+  profile: null,
+  round: null, // the snapshot's round: id, status, deadline, stakes, pending, public, mine
+  lastRound: null, // the record of the last round this player had a stake in, once ended
+  backBets: [], // back bets of the round under way that concern this player
+  busy: false,
+};
+let focusedWager = null;
+let lastRoundAsked = 0;
+
+// --- reading the server's snapshot ---------------------------------------------------------
+
+function mySeats() {
+  const seats = new Set();
+  for (const [seat, who] of Object.entries(state.table?.seats ?? {})) {
+    if (who === session.username) seats.add(Number(seat));
+  }
+  for (const seat of Object.keys(state.round?.mine ?? {})) seats.add(Number(seat));
+  return seats;
+}
+
+/** The round as this player sees it: the public view with each own seat's view laid over. */
+function currentView() {
+  const round = state.round;
+  if (!round?.public) return null;
+  const view = structuredClone(round.public);
+  for (const [seat, own] of Object.entries(round.mine ?? {})) {
+    for (const key of SEAT_LISTS) {
+      if (!Array.isArray(own[key])) continue;
+      const mine = own[key].filter((entry) => Number(entry.seat) === Number(seat));
+      const others = (view[key] ?? []).filter((entry) => Number(entry.seat) !== Number(seat));
+      view[key] = [...others, ...mine].sort((a, b) => a.seat - b.seat);
+    }
+    if (own.seat !== undefined && (own.bets || own.results)) {
+      // Baccarat: a zone's own bets and results come only with its own view.
+      view.zones = [...(view.zones ?? []).filter((entry) => Number(entry.seat) !== Number(seat)), { seat: Number(seat), bets: own.bets, results: own.results }];
+    }
+    for (const [key, value] of Object.entries(own)) {
+      if (!(key in view)) view[key] = value;
+    }
+  }
+  // Another zone's stake shows as a chip even where its view keeps the wagers to itself.
+  const listed = SEAT_LISTS.find((key) => Array.isArray(view[key])) ?? "zones";
+  view[listed] = view[listed] ?? [];
+  for (const [seat, minor] of Object.entries(round.stakes ?? {})) {
+    let entry = view[listed].find((item) => Number(item.seat) === Number(seat));
+    if (!entry) {
+      entry = { seat: Number(seat) };
+      view[listed].push(entry);
+    }
+    if (!entry.bets || !Object.keys(entry.bets).length) entry.stake = moneyMinor(minor);
+  }
+  view.to_act = round.pending ? { seat: round.pending.seat, hand: round.pending.hand, question: round.pending.question } : null;
+  return view;
+}
+
+function hasCards(view) {
+  if (!view) return false;
+  return JSON.stringify(view).includes('"cards":["');
+}
+
+function isBetting() {
+  return state.round?.status === "betting" && state.table?.is_open !== false;
+}
+
+function myLegalActions() {
+  const pending = state.round?.pending;
+  if (!pending || !mySeats().has(Number(pending.seat))) return [];
+  return pending.legal ?? [];
+}
+
+function wagersOfTable() {
+  return state.profile?.wagers ?? [{ name: "main", minimum: 1, maximum: null }];
+}
+
+// --- drawing --------------------------------------------------------------------------------
+
+function drawHead() {
+  const table = state.table ?? {};
+  byId("table-name").textContent = table.name ?? t("table.title");
+  document.title = `${table.name ?? t("table.title")} · croupier`;
+  byId("table-game").textContent = tOr(`game.${table.game}`, table.game ?? "");
+  byId("table-profile").textContent = state.profile?.title ?? table.profile ?? "";
+  byId("table-limits").textContent = describeAllLimits(state.profile);
+  const status = state.round?.status;
+  const phase = state.round?.public?.phase;
+  let text = t("phase.waiting");
+  if (table.is_open === false) text = t("lobby.closed");
+  else if (status === "betting") text = t("phase.betting");
+  else if (phase) text = tOr(`phase.${phase}`, phase);
+  else if (status) text = tOr(`phase.${status}`, status);
+  byId("phase").textContent = text;
+}
+
+function sitButtonFor(seat) {
+  const seats = mySeats();
+  if (state.table?.is_open === false || seats.size >= (state.profile?.seats_per_player ?? 1)) return null;
+  return h("button", { type: "button", class: "sit", dataset: { focusKey: `sit-${seat}` }, onclick: () => run(() => server.sit(tableId, seat)) }, t("table.sit_here", { seat }));
+}
+
+function drawFeltNow() {
+  const live = currentView();
+  const showLast = !hasCards(live) && state.lastRound;
+  const view = showLast ? replay(state.lastRound.events, state.lastRound.events.length) : live;
+  byId("felt").dataset.showing = showLast ? "last-round" : "live";
+  byId("felt").dataset.round = showLast ? state.lastRound.round : (state.round?.id ?? "");
+  drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
+    mySeats: mySeats(),
+    sitButtonFor,
+    caption: showLast ? t("table.last_round", { round: state.lastRound.round }) : null,
+  });
+}
+
+function drawSeatControls() {
+  const box = byId("seat-controls");
+  const mine = [...mySeats()].sort((a, b) => a - b);
+  if (!mine.length) {
+    box.replaceChildren(h("p", { class: "hint" }, state.table?.is_open === false ? t("lobby.closed") : t("table.choose_seat")));
+    return;
+  }
+  const held = state.round?.stakes ?? {};
+  box.replaceChildren(
+    h("p", {}, t("table.you_sit_at", { seats: mine.join(", ") })),
+    isBetting()
+      ? h("div", { class: "row wrap" }, mine.filter((seat) => !held[String(seat)]).map((seat) => h("button", { type: "button", class: "leave", dataset: { focusKey: `leave-${seat}` }, onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
+      : "",
+  );
+}
+
+function drawBetForm() {
+  const form = byId("bet-form");
+  const seats = [...mySeats()].sort((a, b) => a - b);
+  const show = seats.length > 0 && isBetting();
+  form.hidden = !show;
+  if (!show) return;
+  const inputs = byId("wager-inputs");
+  const wagers = wagersOfTable();
+  const wanted = seats.flatMap((seat) => wagers.map((wager) => `${seat}:${wager.name}`));
+  const present = [...inputs.querySelectorAll("input")].map((input) => input.name);
+  if (wanted.join("|") !== present.join("|")) {
+    inputs.replaceChildren(
+      ...seats.flatMap((seat) =>
+        wagers.map((wager) => {
+          const id = `wager-${seat}-${wager.name.replace(/[^a-z0-9]/gi, "_")}`;
+          const name = tOr(`wager.${wager.name}`, wager.name);
+          const label = seats.length > 1 ? t("table.wager_on_seat", { wager: name, seat }) : name;
+          return h(
+            "label",
+            { for: id, class: "wager" },
+            h("span", {}, label),
+            h("input", {
+              id, name: `${seat}:${wager.name}`, type: "number", inputmode: "numeric", min: 0, step: 1,
+              max: wager.maximum ?? null, value: wager.optional ? 0 : wager.minimum,
+              dataset: { seat, wager: wager.name },
+              onfocus: (event) => { focusedWager = event.currentTarget; },
+            }),
+            h("small", {}, t("lobby.limits_range", { minimum: money(wager.minimum), maximum: money(wager.maximum) })),
+          );
+        }),
+      ),
+    );
+    focusedWager = inputs.querySelector("input");
+  }
+  const chips = byId("chip-buttons");
+  if (!chips.childElementCount) {
+    chips.replaceChildren(
+      ...CHIP_VALUES.map((value) =>
+        h("button", {
+          type: "button", class: `chip chip-${value}`, "aria-label": t("table.add_chip", { amount: money(value) }),
+          onclick: () => {
+            const input = focusedWager ?? byId("wager-inputs").querySelector("input");
+            if (input) input.value = String((Number(input.value) || 0) + value);
+          },
+        }, money(value)),
+      ),
+      h("button", { type: "button", class: "clear-bets", onclick: () => {
+        for (const input of byId("wager-inputs").querySelectorAll("input")) input.value = "0";
+      } }, t("table.clear")),
+    );
+  }
+  const staked = seats.some((seat) => state.round?.stakes?.[String(seat)]);
+  byId("ready").hidden = !staked;
+}
+
+/** How many hands a seat plays now (more than one after a split). */
+function handCount(seat) {
+  const view = currentView();
+  for (const key of SEAT_LISTS) {
+    const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === Number(seat));
+    if (entry?.hands) return entry.hands.length;
+  }
+  return 1;
+}
+
+function actionLabel(action) {
+  const [name, amount] = action.split(" ");
+  return amount === undefined
+    ? tOr(`action.${name}`, name)
+    : t("action.with_amount", { action: tOr(`action.${name}`, name), amount: money(amount) });
+}
+
+function drawActions() {
+  const box = byId("actions");
+  const pending = state.round?.pending;
+  const legal = myLegalActions();
+  const key = legal.length ? `${state.round.id}|${pending.seat}|${pending.hand}|${legal.join("|")}` : "";
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    const hadFocus = box.contains(document.activeElement);
+    box.replaceChildren(
+      ...legal.map((action, index) =>
+        h("button", {
+          type: "button", class: "action", dataset: { action, focusKey: `action-${action.split(" ")[0]}` },
+          "aria-keyshortcuts": index < 9 ? String(index + 1) : null,
+          onclick: () => run(() => server.act(tableId, Number(pending.seat), action)),
+        }, actionLabel(action)),
+      ),
+    );
+    const first = box.querySelector("button");
+    if (first && (hadFocus || !document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
+  }
+  const prompt = byId("prompt");
+  if (legal.length) {
+    const question = tOr(`question.${pending.question}`, pending.question ?? "");
+    const many = pending.hand !== null && pending.hand !== undefined && handCount(pending.seat) > 1;
+    prompt.textContent = many ? t("table.your_turn_hand", { hand: pending.hand + 1, question }) : t("table.your_turn", { question });
+  } else if (pending) {
+    prompt.textContent = t("table.waiting_for_seat", { seat: pending.seat });
+  } else if (isBetting() && Object.keys(state.round?.stakes ?? {}).length) {
+    prompt.textContent = t("table.waiting_for_bets");
+  } else {
+    prompt.textContent = "";
+  }
+}
+
+function drawResults() {
+  const record = state.lastRound;
+  const rows = record ? settledWagers(record.events) : [];
+  byId("results").hidden = rows.length === 0;
+  if (!record) return;
+  byId("results-heading").textContent = t("table.results_of", { round: record.round });
+  const seats = mySeats();
+  byId("results-body").replaceChildren(
+    ...rows.map((r) =>
+      h("tr", { class: seats.has(Number(r.seat)) ? "mine" : "" },
+        h("td", {}, r.hand !== null && r.hand !== undefined ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 }) : String(r.seat)),
+        h("td", {}, tOr(`wager.${r.wager}`, r.wager)),
+        h("td", { class: "amount" }, money(r.stake)),
+        h("td", {}, h("span", { class: `result result-${r.result}` }, tOr(`result.${r.result}`, r.result))),
+        h("td", { class: "amount" }, money(r.payout)),
+      ),
+    ),
+  );
+  const net = rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
+  byId("results-net").textContent = t(net >= 0 ? "table.net_won" : "table.net_lost", { amount: moneyMinor(Math.abs(net)) });
+  byId("recall-link").href = `/recall/${record.round}`;
+}
+
+/** While a request is under way its buttons are disabled, not silently ignored. */
+function applyBusy() {
+  document.body.toggleAttribute("aria-busy", state.busy);
+  for (const button of document.querySelectorAll(".controls button, #felt button.sit")) {
+    button.disabled = state.busy;
+  }
+}
+
+// --- back bets (spain-1979: a bet on another player's box, with the owner's consent) ----------
+
+let backBetsInFlight = false;
+let backBetsAgain = false;
+
+/** Ask again which back bets concern this player (after every change at the table). */
+async function refreshBackBets() {
+  if (!state.profile?.back_betting) return;
+  if (backBetsInFlight) {
+    backBetsAgain = true;
+    return;
+  }
+  backBetsInFlight = true;
+  try {
+    do {
+      backBetsAgain = false;
+      state.backBets = (await server.backBets(tableId)).back_bets;
+    } while (backBetsAgain);
+  } finally {
+    backBetsInFlight = false;
+  }
+  drawBackBets();
+  applyBusy();
+}
+
+function drawBackBets() {
+  const section = byId("back-bets");
+  section.hidden = !state.profile?.back_betting;
+  if (section.hidden) return;
+  const list = byId("back-bet-list");
+  list.replaceChildren(
+    ...(state.backBets ?? []).map((back) => {
+      if (back.awaits_my_consent) {
+        return h("li", { dataset: { backBet: back.id } },
+          t("table.back_ask", { backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount) }), " ",
+          h("button", { type: "button", class: "accept", onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
+          " ",
+          h("button", { type: "button", class: "refuse", onclick: () => run(() => server.consent(tableId, back.id, false)) }, t("table.refuse")),
+        );
+      }
+      return h("li", { dataset: { backBet: back.id, status: back.status } },
+        t(back.is_mine ? "table.my_back_bet" : "table.back_on_my_box", {
+          backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount), status: tOr(`backstatus.${back.status}`, back.status),
+        }));
+    }),
+  );
+  const mine = mySeats();
+  const others = [...seatMap(state.table, state.profile).entries()].filter(([seat, who]) => who !== null && !mine.has(seat));
+  const form = byId("back-bet-form");
+  form.hidden = !isBetting() || others.length === 0;
+  const select = byId("back-seat");
+  const wanted = others.map(([seat, who]) => `${seat}:${who}`).join("|");
+  if (select.dataset.options !== wanted) {
+    select.dataset.options = wanted;
+    select.replaceChildren(...others.map(([seat, who]) => h("option", { value: seat }, t("table.seat_of_player", { seat, player: who }))));
+  }
+}
+
+byId("back-bet-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const text = form.amount.value.trim();
+  if (!/^\d+$/.test(text) || Number(text) === 0) {
+    showNotice(t("table.whole_amount", { value: text }), "error");
+    return;
+  }
+  run(() => server.askBackBet(tableId, Number(form.seat.value), Number(text)));
+});
+
+function draw() {
+  // Redrawing replaces buttons; the one a keyboard user was on keeps the focus.
+  const focusKey = document.activeElement?.dataset?.focusKey;
+  drawHead();
+  drawFeltNow();
+  drawSeatControls();
+  drawBetForm();
+  drawActions();
+  drawResults();
+  drawBackBets();
+  applyBusy();
+  tick();
+  if (focusKey && document.activeElement?.dataset?.focusKey !== focusKey) {
+    document.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+  }
+}
+
+// --- the timer --------------------------------------------------------------------------------
+
+function tick() {
+  const timer = byId("timer");
+  const deadline = state.round?.deadline;
+  if (deadline === null || deadline === undefined) {
+    timer.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((localTimeOf(deadline) - Date.now()) / 1000));
+  timer.hidden = false;
+  timer.dataset.urgent = left <= 5 ? "true" : "false";
+  byId("timer-seconds").textContent = t("table.seconds", { seconds: left });
+}
+setInterval(tick, 250);
+
+// --- talking to the server ---------------------------------------------------------------------
+
+async function showBalance() {
+  const me = await server.me();
+  byId("balance").textContent = moneyMinor(me.balance);
+}
+
+/** When a round this player staked in has ended, fetch its record: results and last cards. */
+async function noteRoundChange(previous) {
+  if (!previous || !state.round || previous.id === state.round.id) return;
+  const hadStake = [...mySeats()].some((seat) => previous.stakes?.[String(seat)]);
+  if (!hadStake || lastRoundAsked >= previous.id) return;
+  lastRoundAsked = previous.id;
+  try {
+    state.lastRound = await server.round(previous.id);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return;
+  }
+  draw();
+  showBalance().catch(reportError);
+}
+
+/** A snapshot from GET or from the socket. */
+function absorb(snapshot) {
+  if (!snapshot?.table || !snapshot?.round) return;
+  const previous = state.round;
+  state.table = snapshot.table;
+  state.round = snapshot.round;
+  draw();
+  noteRoundChange(previous).catch(reportError);
+  refreshBackBets().catch(reportError);
+  // A backer without a seat still sees the round's end in the balance.
+  if (previous && previous.id !== state.round.id) showBalance().catch(reportError);
+}
+
+async function refresh() {
+  absorb(await server.table(tableId));
+}
+
+/** The round this player last staked in, if it has ended (after a reload). */
+async function recallLastRound() {
+  const answer = await server.myRounds(1);
+  const last = answer.rounds?.[0];
+  if (last && Array.isArray(last.events) && last.table_id === tableId) {
+    lastRoundAsked = last.round;
+    state.lastRound = last;
+    draw();
+  }
+}
+
+async function run(request) {
+  if (state.busy) return;
+  state.busy = true;
+  applyBusy();
+  clearNotice();
+  try {
+    await request();
+    // With the socket open, the change comes over it, in order; an HTTP snapshot could
+    // arrive after a newer pushed one and draw the table as it was.
+    if (!socketOpen) await refresh();
+  } catch (error) {
+    reportError(error);
+    if (error instanceof ApiError && error.status === 401) location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
+  } finally {
+    state.busy = false;
+    applyBusy();
+  }
+  showBalance().catch(reportError);
+}
+
+byId("bet-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const inputs = [...byId("wager-inputs").querySelectorAll("input")];
+  const bets = inputs.map((input) => ({ seat: Number(input.dataset.seat), wager: input.dataset.wager, text: input.value.trim() }));
+  for (const bet of bets) {
+    if (!/^\d+$/.test(bet.text || "0")) {
+      showNotice(t("table.whole_amount", { value: bet.text }), "error");
+      return;
+    }
+  }
+  const view = currentView();
+  const placed = (bet) => {
+    for (const key of SEAT_LISTS) {
+      const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === bet.seat);
+      if (entry?.bets?.[bet.wager] !== undefined) return Number(entry.bets[bet.wager]);
+      if (typeof entry?.[bet.wager] === "number") return entry[bet.wager]; // Casino Hold'em zones
+    }
+    return 0;
+  };
+  // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
+  // and a 0 never placed is no wager (RULES.md §6).
+  const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
+  run(async () => {
+    for (const bet of wanted) await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+  });
+});
+byId("ready").addEventListener("click", () => run(() => server.ready(tableId)));
+
+// Keys 1-9 press the decision buttons (they are real buttons: Tab and Enter work too).
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  const index = Number(event.key) - 1;
+  if (Number.isInteger(index) && index >= 0 && index < 9) {
+    const button = byId("actions").querySelectorAll("button")[index];
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  }
+});
+
+let retry = 0;
+let socketOpen = false;
+
+function setConnection(kind) {
+  const element = byId("connection");
+  element.dataset.state = kind;
+  element.textContent = t(`table.${kind}`);
+}
+
+function connect() {
+  setConnection(retry ? "reconnecting" : "connecting");
+  const socket = new WebSocket(server.tableSocketUrl(tableId, session.token));
+  socket.addEventListener("open", () => {
+    retry = 0;
+    socketOpen = true;
+    setConnection("connected");
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "state") absorb(message);
+  });
+  socket.addEventListener("close", (event) => {
+    socketOpen = false;
+    if (event.code === 4401) {
+      session.end();
+      location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
+      return;
+    }
+    if (event.code === 4404) {
+      showNotice(event.reason, "error");
+      return;
+    }
+    retry += 1;
+    setConnection("reconnecting");
+    setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+  });
+}
+
+async function start() {
+  const [snapshot, profiles] = await Promise.all([server.table(tableId), profilesByName()]);
+  state.profile = profiles.get(snapshot.table.profile) ?? null;
+  absorb(snapshot);
+  connect();
+  await Promise.all([showBalance(), recallLastRound()]);
+}
+
+if (requireSession()) start().catch(reportError);

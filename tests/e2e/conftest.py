@@ -1,0 +1,172 @@
+"""End-to-end: a real table server (uvicorn in a thread, SQLite in a temporary folder) and
+Debian's Chromium driven by Playwright, with a person's pages as they would see them.
+
+Chromium comes from ``tools/install_browser.py`` (``tools/check.py`` runs it first);
+``playwright install`` cannot download here. Without ``/usr/bin/chromium`` these tests skip.
+
+Shoes are stacked the one way a live server allows: the seed a new shoe is shuffled from.
+``StackedSeeds`` stands in for the module ``secrets`` inside ``croupier.service.tables`` (in
+the tests only) so that the test chooses the next shoe's seed; the round is then dealt by the
+real server from ``SeededRandomSource(seed)`` exactly as in play.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OPERATOR_TOKEN = "e2e-operator-token-" + "x" * 16
+PASSWORD = "correct horse battery"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+class StackedSeeds:
+    """The next shoes' seeds, chosen by the test; any other call goes to ``secrets``."""
+
+    def __init__(self) -> None:
+        self.queue: list[bytes] = []
+
+    def token_bytes(self, count: int | None = None) -> bytes:
+        if self.queue:
+            return self.queue.pop(0)
+        return secrets.token_bytes(count)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(secrets, name)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    seeds: StackedSeeds
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    import uvicorn
+
+    from croupier.server.app import create_app, start
+    from croupier.server.context import Settings
+    from croupier.service import tables
+
+    seeds = StackedSeeds()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tables, "secrets", seeds)
+        database = tmp_path_factory.mktemp("e2e") / "croupier.sqlite"
+        settings = Settings(
+            database_url=f"sqlite:///{database}",
+            operator_token=OPERATOR_TOKEN,
+            demo_tables=False,
+            betting_seconds=120.0,
+            decision_seconds=120.0,
+        )
+        app = create_app(settings, server=start(settings))
+        port = _free_port()
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        )
+        thread = threading.Thread(target=server.run, name="e2e-server", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("the table server did not start")
+            time.sleep(0.05)
+        try:
+            yield LiveServer(f"http://127.0.0.1:{port}", seeds)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"Chromium not found at {CHROMIUM}: run `python tools/install_browser.py` "
+            "(apt-get install chromium; tools/check.py does it before the tests)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Person:
+    """One browser (its own context: storage, cookies) and what its pages complained of."""
+
+    name: str
+    page: Any
+    base: str
+    errors: list[str] = field(default_factory=list)
+    keyboard_only: bool = False
+
+    def go(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def person(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., Person]]:
+    """Open a browser for someone: ``person("alice", phone=True, locale="es-ES")``."""
+    opened: list[tuple[Any, Person]] = []
+
+    def open_browser(name: str, *, phone: bool = False, locale: str = "en-US") -> Person:
+        context = browser.new_context(
+            viewport=PHONE if phone else DESKTOP, locale=locale, reduced_motion="reduce"
+        )
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        someone = Person(name, page, live_server.url)
+
+        def on_console(message: Any) -> None:
+            if message.type == "error":
+                someone.errors.append(f"console error: {message.text} ({message.location})")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: someone.errors.append(f"page error: {error}"))
+        opened.append((context, someone))
+        return someone
+
+    yield open_browser
+    for context, someone in opened:
+        # The last sight of every page, for whoever reads a failure.
+        someone.screenshot(f"last-{someone.name}")
+        context.close()
+    complaints = {someone.name: someone.errors for _context, someone in opened if someone.errors}
+    assert not complaints, f"the browser console reported errors: {complaints}"

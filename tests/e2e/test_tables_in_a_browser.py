@@ -1,0 +1,676 @@
+"""People at the tables, in a real browser: sign up, get credit, sit, bet, decide, settle,
+reload mid-round, recall the round, and the operator's books at zero.
+
+Each round is dealt by the live server from a seed the test chose (see ``conftest``); the
+test plays the same round through the engine beside it, so every button offered and every
+payout shown is checked against the rules, not against the page itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from croupier.fairness import commitment, revealed_document
+from croupier.games.base import Action, GameRound
+from croupier.rules.registry import load_profile
+from croupier.service import engines
+
+from .conftest import OPERATOR_TOKEN, PASSWORD, LiveServer, Person
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+CREDIT_UNITS = 1000
+SHIPPED_PROFILES = Path(engines.__file__).resolve().parents[1] / "rules" / "profiles"
+
+
+# --- the engine beside the browser -----------------------------------------------------------
+
+
+def needs_engine(profile_name: str) -> None:
+    """Skip, saying so, where this build has no engine for the profile's game yet."""
+    try:
+        engines.round_class(load_profile(profile_name))
+    except (ModuleNotFoundError, LookupError):
+        pytest.skip(f"no engine for {profile_name} in this build yet")
+
+
+def seeded_round(profile_name: str, seed: bytes) -> GameRound:
+    """The round the server deals first on a new table whose shoe is shuffled from ``seed``."""
+    profile = load_profile(profile_name)
+    return engines.new_round(profile, engines.open_shoe(profile, seed).shoe)
+
+
+def seed_where(profile_name: str, wanted: Callable[[bytes], bool]) -> bytes:
+    for attempt in range(20_000):
+        seed = hashlib.sha256(f"croupier e2e {profile_name} {attempt}".encode()).digest()
+        if wanted(seed):
+            return seed
+    raise AssertionError(f"no seed found for {profile_name}")
+
+
+def number(text: str) -> Fraction:
+    """A shown amount back to an exact number: "1,005.50" (en), "1.005,50" or "995,00" (es)."""
+    cleaned = text.strip().replace("\u00a0", "").replace(" ", "")
+    if "," in cleaned and cleaned.rfind(",") > cleaned.rfind("."):
+        cleaned = cleaned.replace(".", "").replace(",", ".")
+    else:
+        cleaned = cleaned.replace(",", "")
+    return Fraction(cleaned)
+
+
+def shown_units(amount: Fraction) -> str:
+    """An exact amount as the English pages show it: grouped, two decimals (1,005.00)."""
+    cents = amount * 100
+    assert cents.denominator == 1, amount
+    whole, part = divmod(abs(cents.numerator), 100)
+    return f"{'-' if amount < 0 else ''}{whole:,}.{part:02d}"
+
+
+# --- what a person does on the pages ---------------------------------------------------------
+
+
+def sign_up(someone: Person) -> None:
+    someone.go("/sign-up")
+    someone.page.fill("input[name=username]", someone.name)
+    someone.page.fill("input[name=password]", PASSWORD)
+    someone.page.click("#sign-up-form button[type=submit]")
+    someone.page.wait_for_url(someone.base + "/")
+    expect(someone.page.locator("#lobby-tables")).to_be_visible()
+
+
+def operator_signs_in(operator: Person) -> None:
+    operator.go("/sign-in")
+    operator.page.click("details.operator-sign-in summary")
+    operator.page.fill("input[name=token]", OPERATOR_TOKEN)
+    operator.page.click("#operator-form button[type=submit]")
+    operator.page.wait_for_url(operator.base + "/operator")
+    expect(operator.page.locator("#zero-sum")).to_contain_text("0.00")
+
+
+def open_table(operator: Person, server: LiveServer, name: str, profile: str, seed: bytes) -> int:
+    """The operator opens a table on the operator page; its first shoe comes from ``seed``."""
+    server.seeds.queue.append(seed)
+    operator.go("/operator")
+    operator.page.fill("#new-table-form input[name=name]", name)
+    operator.page.select_option("#profile-select", profile)
+    operator.page.click("#new-table-form button[type=submit]")
+    row = operator.page.locator("#operator-tables tbody tr", has_text=name)
+    expect(row).to_have_count(1)
+    assert not server.seeds.queue, "the new table's shoe took the stacked seed"
+    return int(row.get_attribute("data-table-id") or 0)
+
+
+def credit(operator: Person, username: str, units: int) -> None:
+    row = operator.page.locator(f"#operator-players tr[data-player='{username}']")
+    row.locator("input[name=amount]").fill(str(units))
+    row.locator("button.credit").click()
+    expect(row.locator(".balance")).to_have_text(shown_units(Fraction(units)))
+
+
+def sit(someone: Person, table_id: int, seat: int) -> None:
+    someone.go(f"/table/{table_id}")
+    expect(someone.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    someone.page.click(f"li[data-seat='{seat}'] button.sit")
+    expect(someone.page.locator(f"li[data-seat='{seat}']")).to_have_class(re.compile(r"\bmine\b"))
+
+
+def bet(someone: Person, seat: int, wager: str, amount: int) -> None:
+    page = someone.page
+    page.fill(f"input[name='{seat}:{wager}']", str(amount))
+    page.click("#place-bets")
+    expect(page.locator("#ready")).to_be_visible()
+
+
+def say_ready(someone: Person) -> None:
+    someone.page.click("#ready")
+
+
+def shown_actions(someone: Person) -> list[str]:
+    buttons = someone.page.locator("#actions button")
+    return [
+        buttons.nth(index).get_attribute("data-action") or "" for index in range(buttons.count())
+    ]
+
+
+def wait_for_turn(someone: Person, legal: list[str]) -> None:
+    """The page offers exactly the decisions the engine calls legal, as buttons."""
+    expect(someone.page.locator("#actions button")).to_have_count(len(legal))
+    assert shown_actions(someone) == legal
+
+
+def decide(someone: Person, action: str) -> None:
+    someone.page.click(f"#actions button[data-action='{action}']")
+
+
+def decide_by_keyboard(someone: Person, action: str) -> None:
+    """Tab to the decision's button (its focus ring visible) and press Enter: no mouse."""
+    page = someone.page
+    for _ in range(30):
+        focused = page.evaluate("document.activeElement?.dataset?.action ?? null")
+        if focused == action:
+            outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+            assert outline != "none", "the focused button shows where the focus is"
+            page.keyboard.press("Enter")
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{action!r} cannot be reached with the Tab key")
+
+
+def assert_fits_the_screen(someone: Person) -> None:
+    """Nothing sticks out sideways: the page reads on a phone without scrolling across."""
+    widths = someone.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"{someone.name}'s page is {widths[0]} px wide on {widths[1]}"
+
+
+def felt_cards(someone: Person) -> list[str]:
+    cards = someone.page.locator("#felt .card")
+    return [cards.nth(index).get_attribute("data-card") or "" for index in range(cards.count())]
+
+
+def shown_results(someone: Person) -> list[tuple[str, str, Fraction, Fraction]]:
+    rows = someone.page.locator("#results-body tr")
+    shown = []
+    for index in range(rows.count()):
+        cells = [rows.nth(index).locator("td").nth(column).inner_text() for column in range(5)]
+        shown.append((cells[0], cells[1], number(cells[2]), number(cells[4])))
+    return shown
+
+
+def wait_for_balance(someone: Person, expected: Fraction) -> None:
+    """The balance on the page comes to ``expected`` (it follows the settlement)."""
+    balance = someone.page.locator("#balance")
+    for _ in range(100):
+        text = balance.inner_text()
+        if text != "…" and number(text) == expected:
+            return
+        someone.page.wait_for_timeout(100)
+    raise AssertionError(f"{someone.name}'s balance shows {balance.inner_text()}, not {expected}")
+
+
+def play_along(
+    round_: GameRound, players: dict[int, Person], choose: Callable[[int, list[str]], str]
+) -> None:
+    """Each pending decision: the seat's page offers exactly the legal actions; it clicks
+    the one ``choose`` picks, and the engine beside it applies the same."""
+    while not round_.is_done:
+        decision = round_.pending()
+        assert decision is not None
+        legal = [str(option) for option in decision.legal]
+        someone = players[decision.seat]
+        wait_for_turn(someone, legal)
+        choice = choose(decision.seat, legal)
+        if someone.keyboard_only:
+            decide_by_keyboard(someone, choice)
+        else:
+            decide(someone, choice)
+        round_.act(decision.seat, Action.parse(choice))
+
+
+def stand_if_you_may(seat: int, legal: list[str]) -> str:
+    for choice in ("stand", "no-insurance"):
+        if choice in legal:
+            return choice
+    return legal[0]
+
+
+def expected_rows(
+    round_: GameRound, seats: set[int] | None = None
+) -> list[tuple[int, str, Fraction, Fraction]]:
+    return [
+        (wager.seat, wager.wager, wager.stake, wager.payout)
+        for wager in round_.results().wagers
+        if seats is None or wager.seat in seats
+    ]
+
+
+def assert_results_shown(someone: Person, round_: GameRound) -> None:
+    expect(someone.page.locator("#results")).to_be_visible()
+    expected = expected_rows(round_)
+    expect(someone.page.locator("#results-body tr")).to_have_count(len(expected))
+    shown = shown_results(someone)
+    assert sorted(
+        (int(seat.split()[0]), stake, payout) for seat, _w, stake, payout in shown
+    ) == sorted((seat, stake, payout) for seat, _w, stake, payout in expected)
+
+
+# --- blackjack: two players, a split and a double, a reload mid-round -------------------------
+
+
+def _pair_for_seat_one(seed: bytes) -> bool:
+    """Seat 1 is dealt a pair it may split (not Aces: they draw one card each), and the
+    dealer shows no Ace (no insurance question first)."""
+    round_ = seeded_round("peru-2016", seed)
+    round_.place_bet(1, "main", 10)
+    round_.place_bet(2, "main", 10)
+    round_.deal()
+    decision = round_.pending()
+    if decision is None or decision.seat != 1 or decision.question != "play":
+        return False
+    if Action("split") not in decision.legal:
+        return False
+    view = round_.view(1)
+    if view["boxes"][0]["hands"][0]["cards"][0].startswith("A"):
+        return False
+    round_.act(1, Action("split"))
+    after = round_.pending()
+    return after is not None and after.seat == 1 and any(a.name == "double" for a in after.legal)
+
+
+def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine("peru-2016")
+    seed = seed_where("peru-2016", _pair_for_seat_one)
+    operator = person("operator")
+    alice = person("alice")
+    bob = person("bob", phone=True, locale="es-ES")
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Blackjack E2E", "peru-2016", seed)
+    for player in (alice, bob):
+        sign_up(player)
+    lobby_row = alice.page.locator("#lobby-tables tbody tr", has_text="Blackjack E2E")
+    expect(lobby_row.locator(".free-seats")).to_have_text("7 / 7")
+    operator.go("/operator")
+    for player in (alice, bob):
+        credit(operator, player.name, CREDIT_UNITS)
+
+    bob.keyboard_only = True  # Bob decides with the keyboard alone
+    sit(alice, table_id, 1)
+    sit(bob, table_id, 2)
+    expect(bob.page.locator("li[data-seat='1'] .seat-player")).to_have_text("alice")
+    expect(bob.page.locator("#phase")).to_have_text("Hagan sus apuestas")  # Accept-Language: es
+    bet(alice, 1, "main", 10)
+    bet(bob, 2, "main", 10)
+    say_ready(alice)
+    say_ready(bob)
+
+    engine = seeded_round("peru-2016", seed)
+    engine.place_bet(1, "main", 10)
+    engine.place_bet(2, "main", 10)
+    engine.deal()
+    # Both see the same cards: the dealer's up card and a face-down hole card, both boxes.
+    expect(alice.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
+    expect(bob.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
+    expect(alice.page.locator("#timer")).to_be_visible()
+
+    steps = iter(["double", "stand"])  # after the split below: double hand 1, stand on hand 2
+
+    def alice_then_bob(seat: int, legal: list[str]) -> str:
+        if seat == 2:
+            return "stand" if "stand" in legal else legal[0]
+        wanted = next(steps, "stand")
+        choice = next((option for option in legal if option.split()[0] == wanted), None)
+        return choice or ("stand" if "stand" in legal else legal[0])
+
+    # The split, seen by both; then Bob reloads his page mid-round and carries on.
+    decision = engine.pending()
+    assert decision is not None and decision.seat == 1
+    wait_for_turn(alice, [str(a) for a in decision.legal])
+    decide(alice, "split")
+    engine.act(1, Action("split"))
+    expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    alice.screenshot("blackjack-table")
+    bob.screenshot("blackjack-table-phone-es")
+    before = felt_cards(bob)
+    bob.page.reload()
+    expect(bob.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    assert felt_cards(bob) == before
+    assert_fits_the_screen(bob)
+
+    play_along(engine, {1: alice, 2: bob}, alice_then_bob)
+    doubled = [
+        e
+        for e in engine.events
+        if e.kind == "Decided" and str(getattr(e, "action", "")).startswith("double")
+    ]
+    assert doubled, "seat 1 doubled a split hand"
+
+    for player in (alice, bob):
+        assert_results_shown(player, engine)
+    first_round_id = int(alice.page.get_attribute("#recall-link", "href").rsplit("/", 1)[1])
+    result = engine.results()
+    for player, seat in ((alice, 1), (bob, 2)):
+        wait_for_balance(player, CREDIT_UNITS + result.net(seat))
+
+    # A second round from the same shoe: both stand (or take what is offered).
+    bet(alice, 1, "main", 10)
+    bet(bob, 2, "main", 10)
+    say_ready(alice)
+    say_ready(bob)
+    # The server deals the next round on from the same shoe; so does the engine beside it.
+    second = engines.new_round(load_profile("peru-2016"), engine.shoe)  # type: ignore[attr-defined]
+    second.place_bet(1, "main", 10)
+    second.place_bet(2, "main", 10)
+    second.deal()
+    play_along(second, {1: alice, 2: bob}, stand_if_you_may)
+    for player in (alice, bob):
+        assert_results_shown(player, second)
+    for player, seat in ((alice, 1), (bob, 2)):
+        wait_for_balance(player, CREDIT_UNITS + result.net(seat) + second.results().net(seat))
+
+    # The recall of the first round, step by step.
+    alice.go(f"/recall/{first_round_id}")
+    events = alice.page.locator("#event-list li")
+    expect(events).to_have_count(len(engine.events))
+    alice.page.click("#first-step")
+    expect(alice.page.locator("#felt .card")).to_have_count(0)
+    alice.page.click("#next-step")
+    alice.page.keyboard.press("ArrowRight")
+    expect(alice.page.locator("#step-counter")).to_have_text(f"Step 2 of {len(engine.events)}")
+    alice.page.keyboard.press("End")
+    expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    expect(alice.page.locator("#next-step")).to_be_disabled()
+
+    # The player's history, and the operator's books.
+    alice.go("/account")
+    expect(alice.page.locator("#history tbody tr")).to_have_count(2)
+    operator.go("/operator")
+    expect(operator.page.locator("#zero-sum")).to_have_attribute("data-ok", "true")
+    expect(operator.page.locator("#ledger-sum")).to_contain_text("0.00")
+    for player, seat in ((alice, 1), (bob, 2)):
+        balance = operator.page.locator(
+            f"#operator-players tr[data-player='{player.name}'] .balance"
+        )
+        net = result.net(seat) + second.results().net(seat)
+        expect(balance).to_have_text(shown_units(CREDIT_UNITS + net))
+
+    # The operator closes the table: the lobby says so.
+    operator.page.click(f"#operator-tables tr[data-table-id='{table_id}'] button.close-table")
+    expect(
+        operator.page.locator(f"#operator-tables tr[data-table-id='{table_id}'] button.open-table")
+    ).to_be_visible()
+    alice.go("/")
+    expect(lobby_row.locator(".free-seats")).to_have_text("Closed")
+
+
+# --- baccarat: a coup on Banca -----------------------------------------------------------------
+
+
+def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine("dragon-six-peru-2016")
+    seed = hashlib.sha256(b"croupier e2e baccarat").digest()
+    operator = person("operator")
+    carol = person("carol", phone=True)
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Baccarat E2E", "dragon-six-peru-2016", seed)
+    sign_up(carol)
+    operator.go("/operator")
+    credit(operator, carol.name, CREDIT_UNITS)
+
+    sit(carol, table_id, 1)
+    bet(carol, 1, "banker", 10)
+    bet(carol, 1, "tie", 2)
+    carol.screenshot("baccarat-betting")
+    say_ready(carol)
+
+    engine = seeded_round("dragon-six-peru-2016", seed)
+    engine.place_bet(1, "banker", 10)
+    engine.place_bet(1, "tie", 2)
+    engine.deal()
+    assert engine.is_done
+    assert_results_shown(carol, engine)
+    # The last coup stays on the felt while the next round takes bets: Punto and Banca.
+    view = engine.view(1)
+    for side in ("player", "banker"):
+        cards = carol.page.locator(f"#felt [data-side='{side}'] .card")
+        expect(cards).to_have_count(len(view[side]["cards"]))
+        shown = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+        assert shown == view[side]["cards"]
+    wait_for_balance(carol, CREDIT_UNITS + engine.results().net(1))
+    carol.screenshot("baccarat-table")
+    assert_fits_the_screen(carol)
+
+    # The coup's recall names the winner and both totals, as Art. 8 decides them.
+    coup = next(event for event in engine.events if event.kind == "CoupDecided")
+    carol.page.click("#recall-link")
+    winner = {"player": "Player wins", "banker": "Banker wins", "tie": "Tie"}[coup.winner]  # type: ignore[attr-defined]
+    totals = f"Player {coup.player_total}, Banker {coup.banker_total}"  # type: ignore[attr-defined]
+    expect(carol.page.locator("#event-list")).to_contain_text(f"{winner}: {totals}.")
+    expect(carol.page.locator("#event-list li")).to_have_count(len(engine.events))
+    assert_fits_the_screen(carol)
+    carol.go("/")
+    assert_fits_the_screen(carol)
+
+
+# --- Casino Hold'em: two players, one calls and one folds --------------------------------------
+
+
+def test_casino_holdem_round_with_a_call_and_a_fold(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine("casino-holdem-peru-2007")
+    seed = hashlib.sha256(b"croupier e2e casino holdem").digest()
+    operator = person("operator")
+    dave = person("dave")
+    erin = person("erin", locale="es")
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Hold'em E2E", "casino-holdem-peru-2007", seed)
+    for player in (dave, erin):
+        sign_up(player)
+    operator.go("/operator")
+    for player in (dave, erin):
+        credit(operator, player.name, CREDIT_UNITS)
+    # Erin's table socket passes through the test, which can cut it as a network would.
+    erin_sockets: list[Any] = []
+
+    def through_the_test(socket: Any) -> None:
+        socket.connect_to_server()
+        erin_sockets.append(socket)
+
+    erin.page.route_web_socket(re.compile(r"/tables/\d+/ws"), through_the_test)
+
+    sit(dave, table_id, 1)
+    sit(erin, table_id, 2)
+    bet(dave, 1, "ante", 5)
+    bet(erin, 2, "ante", 5)
+    say_ready(dave)
+    say_ready(erin)
+
+    engine = seeded_round("casino-holdem-peru-2007", seed)
+    engine.place_bet(1, "ante", 5)
+    engine.place_bet(2, "ante", 5)
+    engine.deal()
+    # Each sees their own two cards and only the backs of the other's (R6) and the dealer's.
+    own = engine.view(1)["zones"][0]["cards"]
+    expect(dave.page.locator("li[data-seat='1'] .card.face")).to_have_count(2)
+    dave_cards = dave.page.locator("li[data-seat='1'] .card.face")
+    assert [dave_cards.nth(i).get_attribute("data-card") for i in range(2)] == own
+    expect(dave.page.locator("li[data-seat='2'] .card.back")).to_have_count(2)
+    expect(erin.page.locator("li[data-seat='1'] .card.back")).to_have_count(2)
+    expect(dave.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(2)
+    expect(dave.page.locator("#felt [data-side='board'] .card.face")).to_have_count(3)
+    dave.screenshot("casino-holdem-table")
+
+    # Erin's connection drops; Dave calls meanwhile. Her page reconnects and finds her turn.
+    connected = len(erin_sockets)
+    erin_sockets[-1].close(code=1012, reason="the test cuts the connection")
+    expect(erin.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+    decision = engine.pending()
+    assert decision is not None and decision.seat == 1
+    wait_for_turn(dave, [str(option) for option in decision.legal])
+    decide(dave, "call")
+    engine.act(1, Action("call"))
+    expect(erin.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    assert len(erin_sockets) == connected + 1
+
+    play_along(engine, {1: dave, 2: erin}, lambda seat, legal: "call" if seat == 1 else "fold")
+    for player in (dave, erin):
+        assert_results_shown(player, engine)
+    for player, seat in ((dave, 1), (erin, 2)):
+        wait_for_balance(player, CREDIT_UNITS + engine.results().net(seat))
+
+    # One deck per game (Art. 7): the shoe ended with the round and is revealed (R18). The
+    # operator sees the seed the test stacked, and the commitment published before the deal
+    # is the SHA-256 of what is now revealed.
+    profile = load_profile("casino-holdem-peru-2007")
+    revealed = revealed_document(
+        seed,
+        engines.decks(profile),
+        engines.cut_card_from_bottom(profile),
+        engines.rules_version(profile),
+    )
+    operator.go("/operator")
+    shoe_row = operator.page.locator("#operator-shoes tbody tr", has_text="Hold'em E2E").last
+    expect(shoe_row.locator("code.hash")).to_have_text(commitment(revealed))
+    shoe_row.locator("button", has_text="Show the reveal").click()
+    expect(shoe_row).to_contain_text(seed.hex())
+
+
+# --- the operator's limits: a table opened under the operator's own profile file -----------------
+
+
+def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
+    live_server: LiveServer, person: Callable[..., Person], tmp_path: Path
+) -> None:
+    """RULES.md §6: "Table limits are the operator's (profile values)". The operator copies a
+    shipped profile with a 5 to 500 box bet and opens a table with it."""
+    needs_engine("peru-2016")
+    shipped = (SHIPPED_PROFILES / "peru-2016.toml").read_text(encoding="utf-8")
+    own = shipped.replace('name = "peru-2016"', 'name = "peru-2016-high-floor"', 1).replace(
+        "limits = { minimum = 1, maximum = 10000 }", "limits = { minimum = 5, maximum = 500 }", 1
+    )
+    profile_file = tmp_path / "peru-2016-high-floor.toml"
+    profile_file.write_text(own, encoding="utf-8")
+
+    operator = person("operator")
+    frank = person("frank", locale="es-ES")
+    operator_signs_in(operator)
+    operator.page.fill("#new-table-form input[name=name]", "High floor")
+    operator.page.fill("#new-table-form input[name=profile_file]", str(profile_file))
+    operator.page.click("#new-table-form button[type=submit]")
+    row = operator.page.locator("#operator-tables tbody tr", has_text="High floor")
+    expect(row).to_contain_text("5 – 500")
+    table_id = int(row.get_attribute("data-table-id") or 0)
+
+    sign_up(frank)
+    lobby_row = frank.page.locator("#lobby-tables tbody tr", has_text="High floor")
+    expect(lobby_row).to_contain_text("5 – 500")
+    sit(frank, table_id, 1)
+    box_bet = frank.page.locator("input[name='1:main']")
+    expect(box_bet).to_have_value("5")
+    expect(box_bet).to_have_attribute("max", "500")
+
+    # Frank signs out, and signs in again (in Spanish, as his browser asks) to his seat.
+    frank.page.click("#sign-out")
+    frank.page.wait_for_url(re.compile(r"/sign-in"))
+    expect(frank.page.locator("h1")).to_have_text("Entrar")
+    frank.page.fill("input[name=username]", frank.name)
+    frank.page.fill("input[name=password]", PASSWORD)
+    frank.page.click("#sign-in-form button[type=submit]")
+    frank.page.wait_for_url(frank.base + "/")
+    frank.go(f"/table/{table_id}")
+    expect(frank.page.locator("li[data-seat='1']")).to_have_class(re.compile(r"\bmine\b"))
+
+
+# --- blackjack: insurance under a dealer's Ace (Art. 10) -------------------------------------------
+
+
+def _dealer_shows_an_ace(seed: bytes) -> bool:
+    round_ = seeded_round("peru-2016", seed)
+    round_.place_bet(1, "main", 10)
+    round_.deal()
+    decision = round_.pending()
+    return decision is not None and decision.question == "insurance"
+
+
+def test_blackjack_insurance_offered_under_an_ace_up_to_half_the_bet(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    """Art. 10: with the dealer's Ace up, insurance is offered, up to half the original bet;
+    the button offers exactly the amount the server allows, and the result is paid as the
+    engine pays it."""
+    needs_engine("peru-2016")
+    seed = seed_where("peru-2016", _dealer_shows_an_ace)
+    operator = person("operator")
+    gina = person("gina", phone=True)
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Insurance E2E", "peru-2016", seed)
+    sign_up(gina)
+    operator.go("/operator")
+    credit(operator, gina.name, CREDIT_UNITS)
+    sit(gina, table_id, 1)
+    bet(gina, 1, "main", 10)
+    say_ready(gina)
+
+    engine = seeded_round("peru-2016", seed)
+    engine.place_bet(1, "main", 10)
+    engine.deal()
+    expect(gina.page.locator("#felt [data-side='dealer'] .card.face")).to_have_attribute(
+        "data-card", re.compile(r"^A")
+    )
+    decision = engine.pending()
+    assert decision is not None and decision.question == "insurance"
+    offered = [str(option) for option in decision.legal]
+    assert "insurance 5" in offered  # half of the bet of 10
+    wait_for_turn(gina, offered)
+    expect(gina.page.locator("#actions button[data-action='insurance 5']")).to_have_text(
+        "Insurance (5)"
+    )
+    decide(gina, "insurance 5")
+    engine.act(1, Action.parse("insurance 5"))
+    play_along(engine, {1: gina}, stand_if_you_may)
+    assert_results_shown(gina, engine)
+    assert any(wager.wager == "insurance" for wager in engine.results().wagers)
+    wait_for_balance(gina, CREDIT_UNITS + engine.results().net(1))
+
+
+# --- spain-1979: a back bet on another player's box, with the owner's consent ---------------------
+
+
+def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    """spain-1979 Art. 03: others may back-bet on a box with the box owner's consent; the back
+    bet returns its stake times the box's return (rounded down to the cent: the server's
+    decision)."""
+    needs_engine("spain-1979")
+    seed = hashlib.sha256(b"croupier e2e back bet").digest()
+    operator = person("operator")
+    hank = person("hank")
+    ivy = person("ivy", phone=True)
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Back bet E2E", "spain-1979", seed)
+    for player in (hank, ivy):
+        sign_up(player)
+    operator.go("/operator")
+    for player in (hank, ivy):
+        credit(operator, player.name, CREDIT_UNITS)
+
+    sit(hank, table_id, 1)
+    bet(hank, 1, "main", 10)
+    ivy.go(f"/table/{table_id}")
+    expect(ivy.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    ivy.page.select_option("#back-seat", "1")
+    ivy.page.fill("#back-bet-form input[name=amount]", "5")
+    ivy.page.click("#back-bet-form button[type=submit]")
+    expect(ivy.page.locator("#back-bet-list")).to_contain_text("waiting for consent")
+    asking = hank.page.locator("#back-bet-list li", has_text="ivy asks to back seat 1 with 5.00")
+    asking.locator("button.accept").click()
+    expect(hank.page.locator("#back-bet-list")).to_contain_text(
+        "ivy backs seat 1 with 5.00, accepted"
+    )
+    expect(ivy.page.locator("#back-bet-list")).to_contain_text("accepted")
+    say_ready(hank)
+
+    engine = seeded_round("spain-1979", seed)
+    engine.place_bet(1, "main", 10)
+    engine.deal()
+    play_along(engine, {1: hank}, stand_if_you_may)
+    assert_results_shown(hank, engine)
+    result = engine.results()
+    wait_for_balance(hank, CREDIT_UNITS + result.net(1))
+    ratio = result.returned(1) / result.staked(1)
+    back_payout_minor = int(500 * ratio)
+    wait_for_balance(ivy, CREDIT_UNITS + Fraction(back_payout_minor - 500, 100))
