@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,11 @@ def test_twenty_players_at_four_tables(tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'load.sqlite'}", log_path=tmp_path / "serve.log")
     server.start()
     try:
-        figures = asyncio.run(run_load(server.url, 20, 4, 3, playable_profiles()))
+        # Its own thread: Playwright's sync API (tests/e2e) keeps an event loop running on the
+        # main thread of the pytest worker that ran it, where ``asyncio.run`` refuses to start.
+        with ThreadPoolExecutor(1) as pool:
+            load = run_load(server.url, 20, 4, 3, playable_profiles())
+            figures = pool.submit(asyncio.run, load).result()
     finally:
         server.stop()
     assert figures["errors"] == []

@@ -8,7 +8,9 @@ wait on each other's rows in opposite orders (no deadlock on PostgreSQL).
 
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select, update
+from typing import cast
+
+from sqlalchemy import Table, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -19,6 +21,10 @@ from croupier.service.models import Account, LedgerEntry, LedgerTransaction
 HOUSE = ("house", "house")
 CASHIER = ("cashier", "cashier")
 """Money from and to the outside world: its balance is minus all money inside."""
+
+ACCOUNTS = cast(Table, Account.__table__)
+TRANSACTIONS = cast(Table, LedgerTransaction.__table__)
+ENTRIES = cast(Table, LedgerEntry.__table__)
 
 
 def open_account(session: Session, kind: str, owner: str, *, may_go_negative: bool = False) -> int:
@@ -50,42 +56,47 @@ def post(
     merged: dict[int, int] = {}
     for leg in legs:
         merged[leg.account] = merged.get(leg.account, 0) + leg.amount
-    transaction = LedgerTransaction(kind=kind, reference=reference, created_at=now)
-    session.add(transaction)
-    session.flush()
-    entries = []
+    # Core statements on the session's connection (same transaction, R10): the ORM's unit of
+    # work per row (flush, identity map, fetching the new keys) cost more than the SQL itself.
+    accounts = ACCOUNTS.c
+    connection = session.connection()
+    new_key = connection.execute(
+        insert(TRANSACTIONS).values(kind=kind, reference=reference, created_at=now)
+    ).inserted_primary_key
+    assert new_key is not None
+    transaction_id = int(new_key[0])
+    entries: list[dict[str, int]] = []
     for account_id in sorted(merged):
         amount = merged[account_id]
         if amount == 0:
             continue
         statement = (
-            update(Account)
-            .where(Account.id == account_id)
-            .values(balance=Account.balance + amount)
-            .returning(Account.balance)
-            .execution_options(synchronize_session=False)
+            update(ACCOUNTS)
+            .where(accounts.id == account_id)
+            .values(balance=accounts.balance + amount)
+            .returning(accounts.balance)
         )
         if amount < 0:
             statement = statement.where(
-                or_(Account.may_go_negative.is_(True), Account.balance >= -amount)
+                or_(accounts.may_go_negative.is_(True), accounts.balance >= -amount)
             )
-        after = session.execute(statement).scalar_one_or_none()
+        after = connection.execute(statement).scalar_one_or_none()
         if after is None:
             raise InsufficientFunds(
                 f"account {account_id} does not cover {-amount} minor units ({kind})"
             )
         entries.append(
-            LedgerEntry(
-                transaction_id=transaction.id,
-                account_id=account_id,
-                amount=amount,
-                balance_before=after - amount,
-                balance_after=after,
-            )
+            {
+                "transaction_id": transaction_id,
+                "account_id": account_id,
+                "amount": amount,
+                "balance_before": after - amount,
+                "balance_after": after,
+            }
         )
-    session.add_all(entries)
-    session.flush()
-    return transaction.id
+    if entries:
+        connection.execute(insert(ENTRIES), entries)
+    return transaction_id
 
 
 def balance(session: Session, account_id: int) -> int:
