@@ -9,52 +9,27 @@ which the cut card came out (Art. 6). CI deals 10,000 rounds; the slow form deal
 
 from __future__ import annotations
 
-from collections import Counter
-
+import live_shoes
 import pytest
 
-from croupier.cards import FULL_DECK
 from croupier.games.baccarat import random_round
 from croupier.games.events import CardDrawn
 from croupier.hands.baccarat import burn_count
-from croupier.randomness import SeededRandomSource, SystemRandomSource
 from croupier.rules import BaccaratRules, load_profile_of
-from croupier.shoe import Shoe
 
 PROFILE = load_profile_of("baccarat", "dragon-six-peru-2016")
 assert isinstance(PROFILE, BaccaratRules)
 
 
+def check_opening(drawn: list[CardDrawn]) -> None:
+    # Art. 6 d): the shoe opens with the first card and as many more as its value.
+    burnt = 1 + burn_count(drawn[0].card)
+    assert [event.purpose for event in drawn[: burnt + 1]] == ["burn"] * burnt + ["player"]
+    assert all(event.purpose != "burn" for event in drawn[burnt:])
+
+
 def deal_live_shoes(rounds: int) -> tuple[int, int]:
-    """Deal ``rounds`` rounds shoe after shoe; check R5 on each shoe. Returns (rounds, shoes)."""
-    live = SystemRandomSource()
-    bets = SeededRandomSource(b"r5 bets")  # the players' bets, not the deal
-    dealt_rounds = shoes = 0
-    while dealt_rounds < rounds:
-        shoe = Shoe.shuffled(
-            PROFILE.decks, live, cut_card_from_bottom=PROFILE.shoe.cut_card_from_bottom
-        )
-        shoes += 1
-        drawn: list[CardDrawn] = []
-        new_shoe = True
-        while True:
-            assert not shoe.is_cut_card_out, "a round began after the cut card came out"
-            coup = random_round(PROFILE, shoe, bets, new_shoe=new_shoe)
-            new_shoe = False
-            dealt_rounds += 1
-            drawn.extend(event for event in coup.events if isinstance(event, CardDrawn))
-            if coup.is_last_round_of_shoe or dealt_rounds >= rounds:
-                break
-        # Every card drawn is the next card of the shoe: none skipped, none returned.
-        assert [event.card for event in drawn] == list(shoe.peek_order()[: shoe.position])
-        copies = Counter(event.card for event in drawn)
-        assert max(copies.values()) <= PROFILE.decks
-        assert set(copies) <= set(FULL_DECK)
-        # Art. 6 d): the shoe opens with the first card and as many more as its value.
-        burnt = 1 + burn_count(drawn[0].card)
-        assert [event.purpose for event in drawn[: burnt + 1]] == ["burn"] * burnt + ["player"]
-        assert all(event.purpose != "burn" for event in drawn[burnt:])
-    return dealt_rounds, shoes
+    return live_shoes.deal_live_shoes(PROFILE, random_round, rounds, check_opening)
 
 
 def test_r1_r5_ten_thousand_live_rounds(insecure_random_refused: None) -> None:

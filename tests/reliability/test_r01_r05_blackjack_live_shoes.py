@@ -9,48 +9,22 @@ CI deals 10,000 rounds per profile; the slow form deals 10^5.
 
 from __future__ import annotations
 
-from collections import Counter
-
+import live_shoes
 import pytest
 
-from croupier.cards import FULL_DECK
 from croupier.games.blackjack import random_round
 from croupier.games.events import CardDrawn
-from croupier.randomness import SeededRandomSource, SystemRandomSource
 from croupier.rules import BlackjackRules, load_profile_of
-from croupier.shoe import Shoe
 
 PROFILES = ["peru-2016", "spain-1979", "veintiuno-real"]
 
 
 def deal_live_shoes(profile: BlackjackRules, rounds: int) -> tuple[int, int]:
-    """Deal ``rounds`` rounds shoe after shoe; check R5 on each shoe. Returns (rounds, shoes)."""
-    live = SystemRandomSource()
-    decisions = SeededRandomSource(b"r5 decisions")  # the players' choices, not the deal
-    dealt_rounds = shoes = 0
-    while dealt_rounds < rounds:
-        shoe = Shoe.shuffled(
-            profile.decks, live, cut_card_from_bottom=profile.shoe.cut_card_from_bottom
-        )
-        shoes += 1
-        drawn: list[CardDrawn] = []
-        new_shoe = True
-        while True:
-            assert not shoe.is_cut_card_out, "a round began after the cut card came out"
-            game = random_round(profile, shoe, decisions, new_shoe=new_shoe)
-            new_shoe = False
-            dealt_rounds += 1
-            drawn.extend(event for event in game.events if isinstance(event, CardDrawn))
-            if game.is_last_round_of_shoe or dealt_rounds >= rounds:
-                break
-        # Every card drawn is the next card of the shoe: none skipped, none returned.
-        assert [event.card for event in drawn] == list(shoe.peek_order()[: shoe.position])
-        copies = Counter(event.card for event in drawn)
-        assert max(copies.values()) <= profile.decks
-        assert set(copies) <= set(FULL_DECK)
+    def check_opening(drawn: list[CardDrawn]) -> None:
         burns = drawn[: profile.shoe.burn_on_new_shoe]
         assert [event.purpose for event in burns] == ["burn"] * profile.shoe.burn_on_new_shoe
-    return dealt_rounds, shoes
+
+    return live_shoes.deal_live_shoes(profile, random_round, rounds, check_opening)
 
 
 @pytest.mark.parametrize("name", PROFILES)
