@@ -84,6 +84,13 @@ class ServerProcess:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server process has used so far (Linux /proc): a cost
+        that other load on the machine disturbs far less than latency."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -152,6 +159,8 @@ class Bot:
     think: float = 0.0
     """Seconds a player takes before each move (uniform in 0.5x..1.5x): 0 is a stress test."""
     latencies: list[float] = field(default_factory=list)
+    timeline: list[tuple[str, float, float]] = field(default_factory=list)
+    """(request kind, start on the monotonic clock, latency) of every timed request."""
     errors: list[str] = field(default_factory=list)
     rounds_bet: set[int] = field(default_factory=set)
     retries: int = 0
@@ -171,7 +180,9 @@ class Bot:
                 self.retries += 1
                 if attempt == 2:
                     raise
-        self.latencies.append(time.perf_counter() - started)
+        latency = time.perf_counter() - started
+        self.latencies.append(latency)
+        self.timeline.append((path.rsplit("/", 1)[-1], started, latency))
         return answer
 
     async def sit(self, client: httpx.AsyncClient) -> None:
@@ -219,9 +230,13 @@ class Bot:
                 self.errors.append(f"act: {answer.status_code} {answer.text}")
 
 
-async def play_table(base_url: str, bots: list[Bot], rounds: int, timeout: float = 120) -> None:
+async def play_table(
+    base_url: str, bots: list[Bot], rounds: int, timeout: float = 120, start_after: float = 0.0
+) -> None:
     """The bots at one table each bet in ``rounds`` rounds and play them out, driven by the
-    table's WebSocket (each bot reacts to the state pushed to it)."""
+    table's WebSocket (each bot reacts to the state pushed to it). They sit down
+    ``start_after`` seconds from now (players arrive over time, not all in one instant)."""
+    await asyncio.sleep(start_after)
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
         for bot in bots:
             await bot.sit(client)

@@ -59,4 +59,7 @@ def command(
         port=port,
         log_level="warning",
         timeout_keep_alive=30,  # clients keep connections between moves
+        # A state push is a few hundred bytes of JSON on a local network: compressing each
+        # one for every seat cost more CPU than it saved.
+        ws_per_message_deflate=False,
     )

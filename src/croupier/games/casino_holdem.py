@@ -245,6 +245,8 @@ class CasinoHoldemRound(GameRound):
         self.dealer_qualifies: bool | None = None
         self._wagers: list[WagerResult] = []
         self._house_net = Fraction(0)
+        self._hands: dict[tuple[int, int], HandValue] = {}
+        """``hand_of`` by (seat, board size): every view shows it, and the cards never change."""
         self._record(RoundStarted(game=GAME, profile=profile.name), MeterOpened(meter=opening))
 
     def _record(self, *new: Event) -> list[Event]:
@@ -533,7 +535,10 @@ class CasinoHoldemRound(GameRound):
     # --- reading the round ---------------------------------------------------------------
     def hand_of(self, seat: int) -> HandValue:
         """The zone's best five of its two cards and the board as dealt so far."""
-        return evaluate([*self.hole_cards[seat], *self.board])
+        key = (seat, len(self.board))
+        if key not in self._hands:
+            self._hands[key] = evaluate([*self.hole_cards[seat], *self.board])
+        return self._hands[key]
 
     def seat_result(self, seat: int) -> str:
         """``fold``, or the Ante's result for a caller: ``win``, ``lose`` or ``push``."""

@@ -27,9 +27,20 @@ TRANSACTIONS = cast(Table, LedgerTransaction.__table__)
 ENTRIES = cast(Table, LedgerEntry.__table__)
 
 
+def find_account(session: Session, kind: str, owner: str) -> int | None:
+    """The id of the account ``(kind, owner)``, or ``None`` if there is none yet."""
+    accounts = ACCOUNTS.c
+    found = (
+        session.connection()
+        .execute(select(accounts.id).where(accounts.kind == kind, accounts.owner == owner))
+        .scalar()
+    )
+    return None if found is None else int(found)
+
+
 def open_account(session: Session, kind: str, owner: str, *, may_go_negative: bool = False) -> int:
     """The id of the account ``(kind, owner)``, created if it does not exist yet."""
-    found = session.scalar(select(Account.id).where(Account.kind == kind, Account.owner == owner))
+    found = find_account(session, kind, owner)
     if found is not None:
         return found
     try:

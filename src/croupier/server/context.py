@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 
-from croupier.service.accounts import Principal, authenticate, needs_touch
+from croupier.service.accounts import Principal, authenticate, identify
 from croupier.service.broadcast import InProcessBroadcaster
 from croupier.service.clock import Clock, SystemClock
 from croupier.service.errors import Forbidden, RequestError
@@ -37,7 +37,8 @@ class Server:
     notes: list[str] = field(default_factory=list)
 
 
-def server_of(request: Request) -> Server:
+async def server_of(request: Request) -> Server:
+    # ``async``: a plain function dependency would cost a hop to the thread pool.
     server: Server = request.app.state.server
     return server
 
@@ -56,15 +57,16 @@ def caller(server: ServerDep, authorization: Annotated[str | None, Header()] = N
     token = bearer(authorization)
     now = server.settings.clock.now()
     # Most requests only read the session; the write (activity, idle end) is rare (R16).
-    if server.uow.read(lambda session: needs_touch(session, token, now)):
-        return server.uow.run(lambda session: authenticate(session, token, now))
-    return server.uow.read(lambda session: authenticate(session, token, now))
+    found = server.uow.read(lambda session: identify(session, token, now))
+    if found is not None:
+        return found
+    return server.uow.run(lambda session: authenticate(session, token, now))
 
 
 Caller = Annotated[Principal, Depends(caller)]
 
 
-def operator(who: Caller) -> Principal:
+async def operator(who: Caller) -> Principal:
     if not who.is_operator:
         raise Forbidden("only the operator may do this")
     return who

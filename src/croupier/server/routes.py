@@ -33,7 +33,7 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
     table_id: int | None = None,
 ) -> JSONResponse:
     checked = idempotency.check_key(key)
-    request_hash = idempotency.fingerprint(request.method, request.url.path, body)
+    request_hash = idempotency.fingerprint(request.method, request.scope["path"], body)
 
     def run(attempt: Callable[[Session], Answer]) -> Answer:
         if table_id is None:

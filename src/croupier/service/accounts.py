@@ -13,10 +13,11 @@ import re
 import secrets
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -130,14 +131,38 @@ def sign_in(
     return _new_session(session, user.id, now), Principal(user.id, user.username, user.role)
 
 
-def needs_touch(session: Session, token: str | None, now: float) -> bool:
-    """Whether authenticating ``token`` now writes (ends an idle session or notes activity)."""
+SESSIONS = cast(Table, SessionRecord.__table__)
+USERS = cast(Table, User.__table__)
+
+
+def identify(session: Session, token: str | None, now: float) -> Principal | None:
+    """The caller of ``token`` from one read, or ``None`` when authenticating it must write
+    (the session idled out, or its activity is due to be noted): then ``authenticate``.
+
+    Most requests come here only: one Core statement, no ORM objects, no write (R16).
+    """
     if not token:
-        return False
-    last_seen = session.scalar(
-        select(SessionRecord.last_seen_at).where(SessionRecord.token_hash == token_hash(token))
+        raise AuthenticationError("sign in first: no bearer token")
+    row = (
+        session.connection()
+        .execute(
+            select(
+                SESSIONS.c.ended,
+                SESSIONS.c.last_seen_at,
+                USERS.c.id,
+                USERS.c.username,
+                USERS.c.role,
+            )
+            .join(USERS, USERS.c.id == SESSIONS.c.user_id)
+            .where(SESSIONS.c.token_hash == token_hash(token))
+        )
+        .first()
     )
-    return last_seen is not None and now - last_seen > TOUCH_EVERY_SECONDS
+    if row is None or row.ended:
+        raise AuthenticationError("unknown or ended session: sign in again")
+    if now - row.last_seen_at > TOUCH_EVERY_SECONDS:
+        return None
+    return Principal(row.id, row.username, row.role)
 
 
 def authenticate(session: Session, token: str | None, now: float) -> Principal:

@@ -102,6 +102,17 @@ def shoe_order(profile: Profile, seed: bytes) -> list[str]:
     return [str(card) for card in shoe.peek_order()]
 
 
+def warm_up(profile: Profile) -> None:
+    """Deal and settle one seeded round of ``profile`` off the record, so that what an engine
+    loads on first use (the poker evaluator's compiled code: about a second) is ready before
+    the first player at a live table waits on it."""
+    source = SeededRandomSource(b"warm-up")
+    shoe = Shoe.shuffled(decks(profile), source, cut_card_from_bottom=cut_card_from_bottom(profile))
+    game_round: GameRound = module_of(profile).random_round(profile, shoe, source)
+    for seat in range(seat_count(profile) + 1):
+        game_round.view(seat or None)
+
+
 def has_meter(profile: Profile) -> bool:
     """A game with a progressive meter (Casino Hold'em) takes it as ``meter=``."""
     return "meter" in inspect.signature(round_class(profile)).parameters

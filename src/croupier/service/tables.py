@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.orm import Session
 
 from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError
@@ -52,6 +52,11 @@ log = logging.getLogger("croupier.tables")
 
 IN_PROGRESS = ("betting", "playing")
 
+# The hot path writes these with Core statements: loading a round's record into the ORM to
+# change it cost more than the write itself.
+ROUNDS = cast(Table, RoundRecord.__table__)
+PLAYERS = cast(Table, RoundPlayer.__table__)
+
 
 @dataclass
 class LiveTable:
@@ -74,6 +79,10 @@ class LiveTable:
     ready: set[int] = field(default_factory=set)
     held: dict[int, dict[str, int]] = field(default_factory=dict)
     """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    """The round's commands so far, as its record holds them (written, never read back)."""
+    players: set[tuple[int, int]] = field(default_factory=set)
+    """(seat, user) pairs the round's record already lists as players."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     published: dict[str, Any] | None = None
     """The table as of its last commit, for readers (see ``Casino.snapshot``)."""
@@ -112,6 +121,21 @@ class Casino:
         self.tables: dict[int, LiveTable] = {}
         self.usernames: dict[int, str] = {}
         self._registry_lock = threading.Lock()
+        self._wallets: dict[int, int] = {}
+        """User -> wallet account id, for accounts that existed before (see ``_wallet``)."""
+
+    def _wallet(self, session: Session, user_id: int) -> int:
+        """The player's wallet account. An account is never deleted or renumbered, so an id
+        found in the database is kept; one created in this transaction is not (a rollback
+        would unmake it)."""
+        cached = self._wallets.get(user_id)
+        if cached is not None:
+            return cached
+        found = book.find_account(session, "wallet", str(user_id))
+        if found is None:
+            return wallet_of(session, user_id)
+        self._wallets[user_id] = found
+        return found
 
     # --- the registry -----------------------------------------------------------------
     def table(self, table_id: int) -> LiveTable:
@@ -255,6 +279,15 @@ class Casino:
         live.deadline = current.deadline
         live.ready = {int(user) for user in current.ready}
         live.held = {int(seat): dict(value) for seat, value in current.stakes.items()}
+        live.inputs = list(current.inputs)
+        live.players = {
+            (int(seat), int(user))
+            for seat, user in session.execute(
+                select(RoundPlayer.seat, RoundPlayer.user_id).where(
+                    RoundPlayer.round_id == current.id
+                )
+            )
+        }
         try:
             shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex)).shoe
             while shoe.position < current.start_position:
@@ -434,6 +467,7 @@ class Casino:
         session.flush()
         live.round_id, live.round, live.status = record.id, game_round, "betting"
         live.deadline, live.ready, live.held = None, set(), {}
+        live.inputs, live.players = [], set()
 
     def _jackpot(self, session: Session, live: LiveTable) -> int:
         return book.open_account(session, "jackpot", f"table:{live.id}")
@@ -446,21 +480,32 @@ class Casino:
         held = book.balance(session, self._jackpot(session, live))
         return Fraction(held, MINOR_PER_UNIT) if held else None
 
-    def _record(self, session: Session, live: LiveTable) -> RoundRecord:
-        record = session.get(RoundRecord, live.round_id)
-        assert record is not None
-        return record
-
-    def _save(self, session: Session, live: LiveTable, step: dict[str, Any] | None) -> RoundRecord:
-        record = self._record(session, live)
+    def _save(
+        self,
+        session: Session,
+        live: LiveTable,
+        step: dict[str, Any] | None,
+        *,
+        ended_at: float | None = None,
+    ) -> None:
+        """Write the round as it now stands (after ``step``, when given) to its record: one
+        Core UPDATE from what is in memory, without loading the record first."""
         if step is not None:
-            record.inputs = [*record.inputs, step]
-        record.events = _events_json(live.game_round.events)
-        record.stakes = _held_json(live.held)
-        record.status = live.status
-        record.deadline = live.deadline
-        record.ready = sorted(live.ready)
-        return record
+            live.inputs.append(step)
+        values: dict[str, Any] = {
+            "inputs": list(live.inputs),
+            "events": _events_json(live.game_round.events),
+            "stakes": _held_json(live.held),
+            "status": live.status,
+            "deadline": live.deadline,
+            "ready": sorted(live.ready),
+        }
+        if ended_at is not None:
+            values["ended_at"] = ended_at
+        session.flush()  # ORM changes made earlier in the transaction land first
+        session.connection().execute(
+            update(ROUNDS).where(ROUNDS.c.id == live.round_id).values(**values)
+        )
 
     def _collect_stakes(self, session: Session, live: LiveTable, reason: str) -> None:
         """Move what the engine now has at stake, seat by seat, between wallet and escrow."""
@@ -473,7 +518,7 @@ class Casino:
             if delta == 0:
                 continue
             owner = held["user"] if held["minor"] else live.seats[seat]
-            legs += bet_legs(wallet=wallet_of(session, owner), escrow=live.escrow, minor=delta)
+            legs += bet_legs(wallet=self._wallet(session, owner), escrow=live.escrow, minor=delta)
             if minor:
                 live.held[seat] = {"user": owner, "minor": minor}
             else:
@@ -508,7 +553,7 @@ class Casino:
         payouts: dict[int, int] = {}
         for wager in results.wagers:
             owner = live.held[wager.seat]["user"]
-            wallet = wallet_of(session, owner)
+            wallet = self._wallet(session, owner)
             payouts[wallet] = payouts.get(wallet, 0) + to_minor(wager.payout)
         held_total = sum(value["minor"] for value in live.held.values())
         held_total += self._settle_back_bets(session, live, results, payouts)
@@ -523,11 +568,11 @@ class Casino:
             change = to_minor(results.details["meter_after"]) - book.balance(session, jackpot)
             legs += [Leg(jackpot, change), Leg(house, -change)]
         book.post(session, "settlement", f"round:{live.round_id}", legs, self.clock.now())
-        record = self._record(session, live)
         live.status = "complete"
         live.deadline = None
-        self._save(session, live, {"op": "deal"} if record.status == "betting" else None)
-        record.ended_at = self.clock.now()
+        # A round settled by its deal (nothing to decide) has not recorded the deal yet.
+        dealt = any(step["op"] == "deal" for step in live.inputs)
+        self._save(session, live, None if dealt else {"op": "deal"}, ended_at=self.clock.now())
         shoe_record = session.get(ShoeRecord, live.shoe_id)
         assert shoe_record is not None and live.shoe is not None
         shoe_record.position = live.shoe.position
@@ -549,7 +594,7 @@ class Casino:
             back.payout = int(back.amount * ratio)
             back.status = "settled"
             held += back.amount
-            wallet = wallet_of(session, back.user_id)
+            wallet = self._wallet(session, back.user_id)
             payouts[wallet] = payouts.get(wallet, 0) + back.payout
         return held
 
@@ -558,7 +603,7 @@ class Casino:
         legs: list[Leg] = []
         for value in record.stakes.values():
             legs += bet_legs(
-                wallet=wallet_of(session, int(value["user"])),
+                wallet=self._wallet(session, int(value["user"])),
                 escrow=live.escrow,
                 minor=-int(value["minor"]),
             )
@@ -566,7 +611,7 @@ class Casino:
             select(BackBet).where(BackBet.round_id == record.id, BackBet.status == "accepted")
         ):
             legs += bet_legs(
-                wallet=wallet_of(session, back.user_id), escrow=live.escrow, minor=-back.amount
+                wallet=self._wallet(session, back.user_id), escrow=live.escrow, minor=-back.amount
             )
             back.status = "refunded"
         if legs:
@@ -646,8 +691,11 @@ class Casino:
         if live.deadline is None:
             live.deadline = self.clock.now() + live.betting_seconds
         self._save(session, live, step)
-        if session.get(RoundPlayer, (live.round_id, seat, who.user_id)) is None:
-            session.add(RoundPlayer(round_id=live.round_id, seat=seat, user_id=who.user_id))
+        if (seat, who.user_id) not in live.players:
+            session.connection().execute(
+                insert(PLAYERS).values(round_id=live.round_id, seat=seat, user_id=who.user_id)
+            )
+            live.players.add((seat, who.user_id))
         return {
             "round": live.round_id,
             "seat": seat,
@@ -698,8 +746,7 @@ class Casino:
             step["timeout"] = True
         engines.apply_input(live.game_round, step)
         self._collect_stakes(session, live, "decision")
-        record = self._record(session, live)
-        record.inputs = [*record.inputs, step]
+        live.inputs.append(step)
         self._advance(session, live)
         if live.round_id == round_id:
             self._save(session, live, None)
@@ -771,7 +818,7 @@ class Casino:
             if maximum is not None and box + others + back.amount > to_minor(maximum):
                 raise BetError(f"box {back.seat}: back bets would pass the box maximum {maximum}")
             legs = bet_legs(
-                wallet=wallet_of(session, back.user_id), escrow=live.escrow, minor=back.amount
+                wallet=self._wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
             )
             book.post(
                 session, "back-bet", f"round:{live.round_id}:back:{back.id}", legs, self.clock.now()
