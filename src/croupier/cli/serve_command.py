@@ -26,6 +26,14 @@ def command(
     betting_seconds: Annotated[float, typer.Option(help="Betting window of new tables.")] = 15.0,
     decision_seconds: Annotated[float, typer.Option(help="Time for each decision.")] = 20.0,
     demo_tables: Annotated[bool, typer.Option(help="Open one table per shipped profile.")] = True,
+    broadcast: Annotated[
+        str | None,
+        typer.Option(
+            "--broadcast",
+            help="redis://host:port/db: publish table changes over Redis pub/sub, for several "
+            "server processes (default: within this process).",
+        ),
+    ] = None,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import uvicorn
@@ -39,6 +47,7 @@ def command(
         betting_seconds=betting_seconds,
         decision_seconds=decision_seconds,
         demo_tables=demo_tables,
+        broadcast_url=broadcast,
     )
     server = start(settings)
     for note in server.notes:
@@ -49,6 +58,8 @@ def command(
         f"  API documentation: {url}/docs   tables: {url}/tables   WebSocket: {url.replace('http', 'ws')}/tables/{{id}}/ws?token=..."
     )
     typer.echo(f"  database: {database}")
+    if broadcast:
+        typer.echo(f"  table changes published over Redis: {broadcast}")
     if server.operator_token is not None:
         typer.echo(f"  operator token (Authorization: Bearer ...): {server.operator_token}")
     else:

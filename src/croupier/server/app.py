@@ -23,7 +23,7 @@ from croupier.server.context import Server, Settings
 from croupier.server.routes import router
 from croupier.service import engines
 from croupier.service.accounts import authenticate, ensure_operator
-from croupier.service.broadcast import InProcessBroadcaster
+from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.database import make_engine, upgrade
 from croupier.service.models import GameTable
 from croupier.service.tables import Casino
@@ -55,7 +55,11 @@ def start(settings: Settings) -> Server:
         else None
     )
     uow = UnitOfWork(engine, settings.clock, read_engine=read_engine)
-    broadcaster = InProcessBroadcaster()
+    broadcaster: Broadcaster = (
+        RedisBroadcaster(settings.broadcast_url)
+        if settings.broadcast_url
+        else InProcessBroadcaster()
+    )
     casino = Casino(uow, settings.clock, broadcaster)
     now = settings.clock.now()
     token = uow.run(lambda s: ensure_operator(s, settings.operator_token, now))
@@ -101,6 +105,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             stop.set()
             ticker.join(timeout=2)
             running.uow.dispose()
+            if isinstance(running.broadcaster, RedisBroadcaster):
+                running.broadcaster.close()
 
     app = FastAPI(title="croupier", version="1", lifespan=lifespan)
     if server is not None:

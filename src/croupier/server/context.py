@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request
 
 from croupier.service.accounts import Principal, authenticate, identify
-from croupier.service.broadcast import InProcessBroadcaster
+from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock, SystemClock
 from croupier.service.errors import Forbidden, RequestError
 from croupier.service.tables import Casino
@@ -25,6 +25,9 @@ class Settings:
     decision_seconds: float = 20.0
     demo_tables: bool = True
     tick_seconds: float = 0.1
+    broadcast_url: str | None = None
+    """``redis://...``: publish table changes over Redis pub/sub (several server processes);
+    ``None``: within this process."""
 
 
 @dataclass
@@ -32,7 +35,7 @@ class Server:
     settings: Settings
     uow: UnitOfWork
     casino: Casino
-    broadcaster: InProcessBroadcaster
+    broadcaster: Broadcaster
     operator_token: str | None = None
     notes: list[str] = field(default_factory=list)
 
