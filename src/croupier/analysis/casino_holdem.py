@@ -7,9 +7,10 @@ classifies all C(52, 5) = 2,598,960 five-card hands with the game's own evaluato
 or a fixed number of units (profile values, RULES.md §5 decision); the stake is always
 collected (so a winning hand nets its prize minus the stake).
 
-The Ante + Bet game with the optimal call/fold decision needs a far larger enumeration (every
-flop, then every turn, river and dealer hand: about 10**12 hand comparisons); until it is
-done, ``estimate_ante_game`` gives a **Monte Carlo estimate, not an exact figure**: for each
+The Ante + Bet game with the optimal call/fold decision is exact in
+``croupier.analysis.casino_holdem_exact`` (every flop, turn, river and dealer hand, cached on
+disk after its first run). ``estimate_ante_game`` here is the quick cross-check (``croupier
+analyze --ante-monte-carlo``): a **Monte Carlo estimate, not an exact figure**: for each
 sampled hole cards + flop the call is made when an inner sample of completions says calling
 loses less than the folded Ante (a near-optimal strategy: sampling noise near the margin
 costs the player a little, so the estimate leans slightly against the player), and the
@@ -322,6 +323,7 @@ def estimate_ante_game(
         distribution=distribution,
         method=figures.method,
         standard_error=standard_error,
+        fold_frequency=Fraction(int(bins[FOLD]), rounds),
         notes=(
             "Monte Carlo estimate, not exact",
             f"standard error of the house edge: {standard_error:.5f}",

@@ -230,7 +230,7 @@ def flop_table(flop: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.in
     return table
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True, parallel=True)
 def flop_tables(flops: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
     """``flop_table`` for each row of ``flops``, spread over every core."""
     result = np.empty((flops.shape[0], 1176, 22), dtype=np.int32)
@@ -371,6 +371,7 @@ def analyse_ante_game(
         "ante",
         distribution,
         element_of_risk=float(element_of_risk),
+        fold_frequency=fold_frequency,
         method=(
             "exact enumeration of every flop (1,755 suit classes), turn, river and dealer "
             "hand, optimal call/fold"
