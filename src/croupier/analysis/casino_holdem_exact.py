@@ -42,7 +42,7 @@ import inspect
 import itertools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -54,7 +54,8 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.figures import WagerFigures
-from croupier.cards import Rank
+from croupier.cards import Card, Rank
+from croupier.errors import NotationError
 from croupier.hands import poker
 from croupier.hands.poker import CATEGORY_SHIFT, CODE_OF_CATEGORY, strength_of
 from croupier.rules.casino_holdem import (
@@ -237,6 +238,38 @@ def flop_tables(flops: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.
     for f in numba.prange(flops.shape[0]):
         result[f] = flop_table(flops[f], threshold)
     return result
+
+
+def hole_row(flop: Sequence[int], hole: Sequence[int]) -> int:
+    """The row of ``flop_table(flop)`` that holds the player's ``hole`` (card indices)."""
+    rest = [card for card in range(52) if card not in flop]
+    i, j = sorted(rest.index(card) for card in hole)
+    return i * (97 - i) // 2 + j - i - 1
+
+
+def completion_counts(
+    rules: CasinoHoldemRules, hole_and_flop: Sequence[Card]
+) -> npt.NDArray[np.int32]:
+    """Counts by bin of the 1,070,190 turns, rivers and dealer hands after these five cards."""
+    indices = [card.index for card in hole_and_flop]
+    if len(indices) != 5 or len(set(indices)) != 5:
+        raise NotationError("two hole cards and a three-card flop, all different, are needed")
+    flop = np.array(sorted(indices[2:]), dtype=np.int64)
+    row: npt.NDArray[np.int32] = flop_table(flop, qualifier_threshold(rules))[
+        hole_row(indices[2:], indices[:2])
+    ]
+    return row
+
+
+def call_value(rules: CasinoHoldemRules, hole_and_flop: Sequence[Card]) -> Fraction:
+    """The exact expected net, per Ante, of calling with these hole cards and this flop (the
+    optimal player calls when it is above -1, the folded Ante)."""
+    counts = completion_counts(rules, hole_and_flop)
+    total = sum(
+        (int(count) * value for count, value in zip(counts, bin_values(rules), strict=True)),
+        Fraction(0),
+    )
+    return total / COMPLETIONS
 
 
 # --- the cache -----------------------------------------------------------------------------
