@@ -137,4 +137,3 @@ def test_the_decision_calls_only_when_calling_beats_the_folded_ante() -> None:
     table[:, :, LOSE] = COMPLETIONS // 3
     calls, counts, folds = decide(table, standard)
     assert not calls.any() and sum(counts) == 0 and folds == 22_100 * 1176 * COMPLETIONS
-

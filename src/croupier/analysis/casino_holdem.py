@@ -282,6 +282,26 @@ def should_call(
     )
 
 
+def estimate_call_value(
+    rules: CasinoHoldemRules,
+    hole_and_flop: Sequence[Card],
+    samples: int,
+    seed: str = "casino-holdem-call-value",
+) -> float:
+    """The estimate's mean net of calling, per Ante, over ``samples`` sampled turns, rivers
+    and dealer hands after these five cards (what ``should_call`` compares with -1)."""
+    known = [card.index for card in hole_and_flop]
+    player = np.zeros(7, dtype=np.int64)
+    dealer = np.zeros(7, dtype=np.int64)
+    player[:5] = known
+    dealer[2:5] = known[2:]
+    rest = np.array([card for card in range(52) if card not in known], dtype=np.int64)
+    state = np.array([SeededRandomSource(seed).randbits(64) | 1], dtype=np.uint64)
+    code, rank = _qualifier(rules)
+    values = np.array([float(v) for v in _bin_values(rules)])
+    return float(_mean_call_value(player, dealer, rest, samples, state, values, code, rank))
+
+
 def estimate_ante_game(
     rules: CasinoHoldemRules,
     rounds: int = 120_000,

@@ -122,7 +122,9 @@ def qualifier_threshold(rules: CasinoHoldemRules) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def flop_table(flop: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
+def flop_table(
+    flop: npt.NDArray[np.int64], threshold: int
+) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
     """Counts by bin (see the module docstring) for each player hole beside ``flop``.
 
     Row ``i * (97 - i) // 2 + j - i - 1`` is the hole made of the ``i``-th and ``j``-th
@@ -162,7 +164,7 @@ def flop_table(flop: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.in
             seven[4] = rest[river]
             k = 0
             for i in range(49):
-                if i != turn and i != river:
+                if i != turn and i != river:  # noqa: PLR1714 - plain compares in the kernel
                     left[k] = i
                     k += 1
             hand = 0
@@ -232,7 +234,9 @@ def flop_table(flop: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.in
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def flop_tables(flops: npt.NDArray[np.int64], threshold: int) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
+def flop_tables(
+    flops: npt.NDArray[np.int64], threshold: int
+) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
     """``flop_table`` for each row of ``flops``, spread over every core."""
     result = np.empty((flops.shape[0], 1176, 22), dtype=np.int32)
     for f in numba.prange(flops.shape[0]):
@@ -366,20 +370,70 @@ class AnteGame:
     table_was_cached: bool
 
 
+@numba.njit(cache=True, nogil=True)
+def _choose(
+    table: npt.NDArray[np.int32], values: npt.NDArray[np.int64], bar: int
+) -> npt.NDArray[np.bool_]:  # pragma: no cover - compiled
+    calls = np.empty(table.shape[:2], dtype=np.bool_)
+    for f in range(table.shape[0]):
+        for h in range(table.shape[1]):
+            total = 0
+            for b in range(table.shape[2]):
+                total += np.int64(table[f, h, b]) * values[b]
+            calls[f, h] = total > bar
+    return calls
+
+
+@numba.njit(cache=True, nogil=True)
+def _tally(
+    table: npt.NDArray[np.int32], calls: npt.NDArray[np.bool_], weights: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], int]:  # pragma: no cover - compiled
+    counts = np.zeros(table.shape[2], dtype=np.int64)
+    folded = 0
+    for f in range(table.shape[0]):
+        for h in range(table.shape[1]):
+            if calls[f, h]:
+                for b in range(table.shape[2]):
+                    counts[b] += weights[f] * np.int64(table[f, h, b])
+            else:
+                folded += weights[f]
+    return counts, folded
+
+
+def choose(table: npt.NDArray[np.int32], values: list[Fraction]) -> npt.NDArray[np.bool_]:
+    """Call (True) or fold per (flop class, hole): call iff the expected net of calling is
+    above -1, the folded Ante. Exact: the values are scaled to integers."""
+    scale = lcm(*(value.denominator for value in values))
+    integers = [int(value * scale) for value in values]
+    if max(abs(value) for value in integers) * COMPLETIONS * BINS >= 2**62:
+        raise ValueError("paytable ratios too fine for exact 64-bit sums; simplify them")
+    calls: npt.NDArray[np.bool_] = _choose(
+        table, np.array(integers, dtype=np.int64), -scale * COMPLETIONS
+    )
+    return calls
+
+
+def tally(table: npt.NDArray[np.int32], calls: npt.NDArray[np.bool_]) -> tuple[list[int], int]:
+    """Under the strategy ``calls``: the class-weighted count of called completions in each
+    bin, and of folded completions (together every deal: ``DEALS``)."""
+    _, weights = flop_classes()
+    counts, folded = _tally(table, calls, weights)
+    return [int(count) for count in counts], int(folded) * COMPLETIONS
+
+
 def decide(
     table: npt.NDArray[np.int32], values: list[Fraction]
 ) -> tuple[npt.NDArray[np.bool_], list[int], int]:
-    """Call or fold per (flop class, hole); the class-weighted bin counts of the calls and
-    the weighted number of folded completions. Exact: the values are scaled to integers."""
-    _, weights = flop_classes()
-    scale = lcm(*(value.denominator for value in values))
-    integers = np.array([int(value * scale) for value in values], dtype=np.int64)
-    totals = table.reshape(-1, BINS).astype(np.int64) @ integers  # fits: 1e6 x 1e4 x 22
-    calls = (totals > -scale * COMPLETIONS).reshape(table.shape[:2])
-    by_class = (calls[:, :, None] * table).sum(axis=1, dtype=np.int64)
-    counts = [int(x) for x in (weights[:, None] * by_class).sum(axis=0)]
-    folds = int((weights * (~calls).sum(axis=1)).sum()) * COMPLETIONS
+    """The optimal strategy (``choose``) and its ``tally``."""
+    calls = choose(table, values)
+    counts, folds = tally(table, calls)
     return calls, counts, folds
+
+
+def expected_net(counts: list[int], folds: int, values: list[Fraction]) -> Fraction:
+    """The expected net per initial Ante of a ``tally``."""
+    total = sum((count * value for count, value in zip(counts, values, strict=True)), Fraction(0))
+    return (total - folds) / DEALS
 
 
 def analyse_ante_game(

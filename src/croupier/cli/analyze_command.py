@@ -88,15 +88,20 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
             enumeration: list[TaskID] = []
 
-            def enumerated(done: int, total: int, name: str = rules.name) -> None:
-                if not enumeration:
-                    enumeration.append(
+            def enumerated(
+                done: int,
+                total: int,
+                name: str = rules.name,
+                tasks: list[TaskID] = enumeration,
+            ) -> None:
+                if not tasks:
+                    tasks.append(
                         progress.add_task(
                             f"{name}: enumerating every deal (first run; cached after)",
                             total=total,
                         )
                     )
-                progress.update(enumeration[0], completed=done)
+                progress.update(tasks[0], completed=done)
 
             analyses.append(
                 analyse_profile(
