@@ -33,8 +33,11 @@ from croupier.analysis.casino_holdem_exact import (
     qualifier_threshold,
 )
 from croupier.cards import parse_cards
+from croupier.games.casino_holdem import CALL, FOLD, CasinoHoldemRound, new_shoe
 from croupier.hands.poker import evaluate_many
+from croupier.randomness import SeededRandomSource
 from croupier.rules import CasinoHoldemRules, load_profile
+from croupier.shoe import Shoe
 
 
 def _rules(name: str) -> CasinoHoldemRules:
@@ -60,7 +63,11 @@ def brute_force_row(flop: list[int], hole: list[int]) -> npt.NDArray[np.int64]:
             rows.append([d1, d2, *flop, t, r])
             player_of_row.append(board)
     dealer = evaluate_many(np.array(rows))
-    mine = player[np.array(player_of_row)]
+    return bins_of(player[np.array(player_of_row)], dealer)
+
+
+def bins_of(mine: npt.NDArray[np.int64], dealer: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """How many (player, dealer) strength pairs fall in each bin, RULES.md §5 read plainly."""
     category = 9 - (mine >> 20)  # PokerCategory order: 0 royal flush ... 9 high card
     qualified = dealer >= THRESHOLD
     result = np.zeros(BINS, dtype=np.int64)
@@ -137,3 +144,30 @@ def test_the_decision_calls_only_when_calling_beats_the_folded_ante() -> None:
     table[:, :, LOSE] = COMPLETIONS // 3
     calls, counts, folds = decide(table, standard)
     assert not calls.any() and sum(counts) == 0 and folds == 22_100 * 1176 * COMPLETIONS
+
+
+@pytest.mark.parametrize("name", ["casino-holdem-peru-2007", "casino-holdem-standard"])
+def test_each_bins_value_is_what_the_engine_pays_a_caller(name: str) -> None:
+    """The bins' nets (``bin_values``) against the reference engine (``croupier settle``'s),
+    deal by deal on seeded decks: Art. 13g (Peru: Ante 1:1, Bet returned, when the dealer
+    does not qualify) or the common game's paytable; a win pays the Ante by the paytable and
+    the Bet 1:1; a loss loses both; a tie pushes."""
+    rules = _rules(name)
+    values = bin_values(rules)
+    source = SeededRandomSource(f"bins-{name}")
+    seen = set()
+    for _ in range(400):
+        deck = new_shoe(source).peek_order()
+        game = CasinoHoldemRound(rules, Shoe.stacked(deck, decks=1))
+        for seat in (1, 2):  # Art. 9: at least two players
+            game.place_bet(seat, "ante", 1)
+        game.deal()
+        while (decision := game.pending()) is not None:
+            game.act(decision.seat, CALL if decision.seat == 1 else FOLD)
+        board = [card.index for card in game.board]
+        mine = evaluate_many(np.array([[*(c.index for c in game.hole_cards[1]), *board]]))
+        dealer = evaluate_many(np.array([[*(c.index for c in game.dealer_cards), *board]]))
+        (index,) = np.flatnonzero(bins_of(mine, dealer))
+        seen.add(int(index))
+        assert game.results().net(1) == values[index]
+    assert {LOSE, PUSH, WIN_BASE + 8, NOT_QUALIFIED_BASE + 9} <= seen  # the common outcomes
