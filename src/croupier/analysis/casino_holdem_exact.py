@@ -330,7 +330,8 @@ def load_or_compute_table(
             table = np.load(path, mmap_mode="r")
         except (OSError, ValueError):
             table = None
-        if table is not None and table.shape == (len(flop_classes()[0]), HOLES, BINS):
+        expected = (len(flop_classes()[0]), HOLES, BINS)
+        if table is not None and table.shape == expected and table.dtype == np.int32:
             return np.asarray(table), True
     table = compute_table(threshold, progress)
     path.parent.mkdir(parents=True, exist_ok=True)
