@@ -171,3 +171,16 @@ def test_each_bins_value_is_what_the_engine_pays_a_caller(name: str) -> None:
         seen.add(int(index))
         assert game.results().net(1) == values[index]
     assert {LOSE, PUSH, WIN_BASE + 8, NOT_QUALIFIED_BASE + 9} <= seen  # the common outcomes
+
+
+@pytest.mark.parametrize("name", ["casino-holdem-peru-2007", "casino-holdem-standard"])
+def test_the_qualifier_is_the_engines(name: str) -> None:
+    """Art. 13 g: "un par de cuatros '4' o más"; a pair of 4s with the lowest kickers is the
+    weakest qualifying hand, a pair of 3s with the highest does not qualify."""
+    rules = _rules(name)
+    threshold = qualifier_threshold(rules)
+    game = CasinoHoldemRound(rules, new_shoe(SeededRandomSource("qualifier")))
+    assert threshold == game.qualifying_strength
+    weakest = evaluate_many(np.array([[c.index for c in parse_cards("4s 4d 2c 3h 5d")]]))
+    best_threes = evaluate_many(np.array([[c.index for c in parse_cards("3s 3d Ac Kh Qd")]]))
+    assert best_threes[0] < threshold <= weakest[0]

@@ -109,13 +109,11 @@ def flop_classes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 
 
 def qualifier_threshold(rules: CasinoHoldemRules) -> int:
-    """The lowest ``strength_of`` value with which the dealer qualifies (Art. 13: 4-4)."""
+    """The lowest ``strength_of`` value with which the dealer qualifies (Art. 13 g: a pair
+    of 4s or better), read as the engine reads it (``CasinoHoldemRound.qualifying_strength``)."""
     qualifier = rules.dealer_qualifier
-    code = CODE_OF_CATEGORY[qualifier.category]
-    if qualifier.category is PokerCategory.PAIR:
-        rank = Rank.parse(qualifier.pair_rank_at_least).value - 2
-        return (code << CATEGORY_SHIFT) | (rank << 16)
-    return code << CATEGORY_SHIFT
+    rank = Rank.parse(qualifier.pair_rank_at_least).value - 2
+    return (CODE_OF_CATEGORY[qualifier.category] << CATEGORY_SHIFT) | (rank << 16)
 
 
 # --- the kernel ----------------------------------------------------------------------------
