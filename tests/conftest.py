@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -39,3 +41,20 @@ def insecure_random_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(random, name, refuse)
     for name in ("random", "randint", "shuffle", "permutation", "choice", "default_rng", "seed"):
         monkeypatch.setattr(np.random, name, refuse)
+
+
+@pytest.fixture(scope="session")
+def casino_holdem_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh disk cache for the exact Casino Hold'em table, filled once per session (the
+    slow tests that need the whole game share it; the first one pays the enumeration)."""
+    from croupier.analysis.casino_holdem_exact import load_or_compute_table, qualifier_threshold
+    from croupier.rules import CasinoHoldemRules, load_profile
+
+    directory = tmp_path_factory.mktemp("croupier-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROUPIER_CACHE_DIR", str(directory))
+        rules = load_profile("casino-holdem-standard")
+        assert isinstance(rules, CasinoHoldemRules)
+        _, cached = load_or_compute_table(qualifier_threshold(rules))
+        assert not cached
+        yield directory

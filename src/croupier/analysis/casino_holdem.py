@@ -7,9 +7,10 @@ classifies all C(52, 5) = 2,598,960 five-card hands with the game's own evaluato
 or a fixed number of units (profile values, RULES.md §5 decision); the stake is always
 collected (so a winning hand nets its prize minus the stake).
 
-The Ante + Bet game with the optimal call/fold decision needs a far larger enumeration (every
-flop, then every turn, river and dealer hand: about 10**12 hand comparisons); until it is
-done, ``estimate_ante_game`` gives a **Monte Carlo estimate, not an exact figure**: for each
+The Ante + Bet game with the optimal call/fold decision is exact in
+``croupier.analysis.casino_holdem_exact`` (every flop, turn, river and dealer hand, cached on
+disk after its first run). ``estimate_ante_game`` here is the quick cross-check (``croupier
+analyze --ante-monte-carlo``): a **Monte Carlo estimate, not an exact figure**: for each
 sampled hole cards + flop the call is made when an inner sample of completions says calling
 loses less than the folded Ante (a near-optimal strategy: sampling noise near the margin
 costs the player a little, so the estimate leans slightly against the player), and the
@@ -281,6 +282,26 @@ def should_call(
     )
 
 
+def estimate_call_value(
+    rules: CasinoHoldemRules,
+    hole_and_flop: Sequence[Card],
+    samples: int,
+    seed: str = "casino-holdem-call-value",
+) -> float:
+    """The estimate's mean net of calling, per Ante, over ``samples`` sampled turns, rivers
+    and dealer hands after these five cards (what ``should_call`` compares with -1)."""
+    known = [card.index for card in hole_and_flop]
+    player = np.zeros(7, dtype=np.int64)
+    dealer = np.zeros(7, dtype=np.int64)
+    player[:5] = known
+    dealer[2:5] = known[2:]
+    rest = np.array([card for card in range(52) if card not in known], dtype=np.int64)
+    state = np.array([SeededRandomSource(seed).randbits(64) | 1], dtype=np.uint64)
+    code, rank = _qualifier(rules)
+    values = np.array([float(v) for v in _bin_values(rules)])
+    return float(_mean_call_value(player, dealer, rest, samples, state, values, code, rank))
+
+
 def estimate_ante_game(
     rules: CasinoHoldemRules,
     rounds: int = 120_000,
@@ -322,6 +343,7 @@ def estimate_ante_game(
         distribution=distribution,
         method=figures.method,
         standard_error=standard_error,
+        fold_frequency=Fraction(int(bins[FOLD]), rounds),
         notes=(
             "Monte Carlo estimate, not exact",
             f"standard error of the house edge: {standard_error:.5f}",

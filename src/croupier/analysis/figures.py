@@ -38,6 +38,8 @@ class WagerFigures:
     approximation: str | None = None
     """What is approximated, if anything (blackjack: split hands)."""
     notes: tuple[str, ...] = field(default=())
+    fold_frequency: Fraction | None = None
+    """Where the player may fold (Casino Hold'em): how often the optimal player does."""
 
     @classmethod
     def exact(
@@ -101,6 +103,9 @@ class WagerFigures:
             result["house_edge_exact"] = str(self.exact_house_edge)
         if self.element_of_risk is not None:
             result["element_of_risk"] = self.element_of_risk
+        if self.fold_frequency is not None:
+            result["fold_frequency"] = float(self.fold_frequency)
+            result["fold_frequency_exact"] = str(self.fold_frequency)
         result["method"] = self.method
         result["exact"] = self.standard_error is None and self.approximation is None
         if self.approximation is not None:

@@ -12,9 +12,14 @@ adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "
 "pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"`` and
 ``"even_money"``; 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
-break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante) as a Monte Carlo
-estimate: ``"exact": false``, ``"monte_carlo": true`` and its ``"standard_error"``. Every
-other figure has ``"exact": true``.
+break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante, under the optimal
+call/fold decision) exactly (``croupier.analysis.casino_holdem_exact``), with its
+``"element_of_risk"`` and ``"fold_frequency"`` (with ``"fold_frequency_exact"``).
+The first exact run enumerates every deal (about a minute and a half on two cores) and caches
+a paytable-independent table on disk; later runs, and other paytables with the same dealer
+qualifier, take seconds. ``ante_method="monte-carlo"`` (``croupier analyze
+--ante-monte-carlo``) gives the earlier Monte Carlo estimate instead: ``"exact": false``,
+``"monte_carlo": true`` and its ``"standard_error"``. Every other figure has ``"exact": true``.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from croupier.analysis.casino_holdem import (
     estimate_ante_game,
     progressive_break_even_meter,
 )
+from croupier.analysis.casino_holdem_exact import analyse_ante_game
 from croupier.analysis.figures import WagerFigures
 from croupier.analysis.three_card import analyse_twenty_one_plus_three
 from croupier.errors import ProfileError
@@ -122,8 +128,17 @@ def analyse_profile(
     profile: Profile,
     decks: int | None = None,
     progress: Callable[[], None] | None = None,
+    *,
+    ante_method: str = "exact",
+    enumeration_progress: Callable[[int, int], None] | None = None,
 ) -> ProfileAnalysis:
-    """All wagers of ``profile`` (``decks`` overrides the profile's deck count)."""
+    """All wagers of ``profile`` (``decks`` overrides the profile's deck count).
+
+    Casino Hold'em: ``ante_method`` is ``"exact"`` (the default) or ``"monte-carlo"``;
+    ``enumeration_progress(done, total)`` follows the first exact enumeration (flop classes).
+    """
+    if ante_method not in ("exact", "monte-carlo"):
+        raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")
     if decks is not None and not 1 <= decks <= 8:
         raise ProfileError(f"--decks: 1 to 8 allowed, not {decks}")
     if isinstance(profile, BaccaratRules):
@@ -180,9 +195,24 @@ def analyse_profile(
         if decks not in (None, 1):
             raise ProfileError(f"--decks: Casino Hold'em is dealt from one deck, not {decks}")
         progressive = analyse_progressive(profile)
-        ante = estimate_ante_game(profile)
+        extra: dict[str, Any] = {}
+        if ante_method == "exact":
+            game = analyse_ante_game(profile, enumeration_progress)
+            ante = game.figures
+            note = (
+                "ante: exact, per initial Ante, under the optimal call/fold decision (call "
+                "when calling loses less than the folded Ante); fold frequency "
+                f"{float(game.fold_frequency):.4%}, element of risk "
+                f"{ante.element_of_risk or 0:.4%}"
+            )
+        else:
+            ante = estimate_ante_game(profile)
+            note = (
+                "ante: a MONTE CARLO ESTIMATE (not exact, --ante-monte-carlo) of the Ante + Bet "
+                "game per initial Ante with a near-optimal call/fold strategy"
+            )
         break_even = progressive_break_even_meter(profile)
-        extra: dict[str, Any] = {
+        extra |= {
             "progressive_meter": profile.progressive.meter_seed,
             "progressive_break_even_meter": float(break_even) if break_even is not None else None,
             "progressive_by_meter": {
@@ -196,10 +226,7 @@ def analyse_profile(
             profile,
             1,
             {"ante": ante, "progressive": progressive},
-            notes=(
-                "ante: a MONTE CARLO ESTIMATE (not exact) of the Ante + Bet game per initial "
-                "Ante with a near-optimal call/fold strategy; the exact enumeration is not done",
-            ),
+            notes=(note,),
             extra=extra,
         )
     raise ProfileError(f"no analysis for game {profile.game!r}")

@@ -113,3 +113,56 @@ def test_report_page_cites_the_paytable_article_and_embeds_its_chart(tmp_path: P
     assert "1.4581%" in page
     assert "outcomes-dragon-six-peru-2016.png" in page
     assert (tmp_path / "outcomes-dragon-six-peru-2016.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_casino_holdem_ante_monte_carlo_option_keeps_the_estimate() -> None:
+    """``--ante-monte-carlo``: the quick estimate, marked as such; the progressive stays exact."""
+    document = _json("casino-holdem-peru-2007", "--ante-monte-carlo")
+    ante = document["bets"]["ante"]  # type: ignore[index]
+    assert ante["exact"] is False and ante["monte_carlo"] is True
+    assert 0 < ante["standard_error"] < 0.02
+    assert 0.1 < ante["fold_frequency"] < 0.3
+    assert document["bets"]["progressive"]["exact"] is True  # type: ignore[index]
+
+
+@pytest.mark.slow
+def test_casino_holdem_json_is_exact_and_a_new_paytable_reuses_the_table(
+    tmp_path: Path, casino_holdem_cache: Path
+) -> None:
+    """The standard game exactly (Wizard of Odds: 2.16% per Ante); a designer's profile that
+    pays a flush 3:1 instead of 2:1 reuses the cached table (same deck and qualifier) and
+    costs the house, exactly, more than the flush line's share at the old strategy."""
+    from croupier.analysis.casino_holdem_exact import analyse_ante_game
+    from croupier.rules import CasinoHoldemRules, load_profile
+
+    cached = sorted(casino_holdem_cache.iterdir())
+    document = _json("casino-holdem-standard")
+    ante = document["bets"]["ante"]  # type: ignore[index]
+    assert ante["exact"] is True and "monte_carlo" not in ante
+    assert round(ante["house_edge"] * 100, 2) == 2.16
+    assert {"house_edge_exact", "element_of_risk", "fold_frequency", "distribution"} <= set(ante)
+    text = (PROFILES / "casino-holdem-standard.toml").read_text(encoding="utf-8")
+    path = tmp_path / "flush-three.toml"
+    path.write_text(
+        text.replace('name = "casino-holdem-standard"', 'name = "flush-three"').replace(
+            '"flush" = "2:1"', '"flush" = "3:1"', 1
+        ),
+        encoding="utf-8",
+    )
+    designer = load_profile(str(path))
+    assert isinstance(designer, CasinoHoldemRules)
+    game = analyse_ante_game(designer)
+    assert game.table_was_cached
+    assert sorted(casino_holdem_cache.iterdir()) == cached  # no second table
+    standard = load_profile("casino-holdem-standard")
+    assert isinstance(standard, CasinoHoldemRules)
+    before = analyse_ante_game(standard).figures
+    assert before.exact_distribution is not None
+    assert str(before.exact_house_edge) == ante["house_edge_exact"]
+    after = game.figures.exact_house_edge
+    assert after is not None
+    # A flush paid on the Ante now pays one Ante more: net +4 (a win: 2 on the Ante, 2 on the
+    # Bet) and +2 (dealer not qualified) are exactly those outcomes. At the old strategy the
+    # edge drops by their probability; re-choosing call or fold can only lower it further.
+    flush_paid = before.exact_distribution[Fraction(4)] + before.exact_distribution[Fraction(2)]
+    assert after <= before.exact_house_edge - flush_paid  # type: ignore[operator]
