@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -23,13 +23,12 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 from rich.text import Text
 
-from croupier.analysis.blackjack import UP_LABELS
-from croupier.analysis.charts import ACTION_NAMES, RICH_STYLES, strategy_sections
-from croupier.analysis.profile_analysis import ProfileAnalysis, analyse_profile
-from croupier.analysis.report import write_report
-from croupier.analysis.rule_effects import RuleEffect, rule_effects
 from croupier.errors import ProfileError
 from croupier.rules import load_profile, shipped_profile_names
+
+if TYPE_CHECKING:  # the analysis (numba, matplotlib) loads when the command runs, not with the CLI
+    from croupier.analysis.profile_analysis import ProfileAnalysis
+    from croupier.analysis.rule_effects import RuleEffect
 
 
 def command(  # noqa: PLR0917 - Typer reads the options from the signature
@@ -66,6 +65,10 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
+    from croupier.analysis.profile_analysis import analyse_profile
+    from croupier.analysis.report import write_report
+    from croupier.analysis.rule_effects import rule_effects
+
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
@@ -148,6 +151,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
 
 def _print(console: Console, analysis: ProfileAnalysis) -> None:
+    from croupier.analysis.blackjack import UP_LABELS
+    from croupier.analysis.charts import ACTION_NAMES, RICH_STYLES, strategy_sections
+
     profile = analysis.profile
     table = Table(
         title=f"{profile.name}: {profile.title} ({analysis.decks} decks)",
