@@ -23,6 +23,10 @@ def run(*command: str) -> None:
 
 def main() -> None:
     os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".cache" / "numba"))
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+        # The suite starts many processes (servers, CLI runs): each would compile every module
+        # from source again. Their bytecode goes to the project's own cache folder instead.
+        os.environ.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / ".cache" / "pycache"))
     run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools")
     run(sys.executable, "-m", "mypy")
     from install_browser import install_browser  # Chromium for tests/e2e (browser marker)

@@ -64,8 +64,6 @@ def start(settings: Settings) -> Server:
     now = settings.clock.now()
     token = uow.run(lambda s: ensure_operator(s, settings.operator_token, now))
     server = Server(settings, uow, casino, broadcaster, operator_token=token)
-    for profile_name in playable_profiles():
-        engines.warm_up(load_profile(profile_name))
     server.notes += casino.load()
     if settings.demo_tables:
         existing = set(uow.read(lambda s: list(s.scalars(select(GameTable.name)))))
@@ -78,6 +76,8 @@ def start(settings: Settings) -> Server:
                 )
             )
             server.notes.append(f"demo table {name} opened")
+    for profile_name in sorted({live.profile.name for live in casino.tables.values()}):
+        engines.warm_up(load_profile(profile_name))
     return server
 
 

@@ -13,8 +13,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
+from croupier.rules.base import Profile
 from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep, bearer
-from croupier.service import history, idempotency, limits, wallets
+from croupier.service import engines, history, idempotency, limits, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up
 from croupier.service.errors import RequestError
 
@@ -155,6 +156,7 @@ def create_table(
     *, server: ServerDep, who: Operator, body: Body, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
     settings = server.settings
+    opened: list[Profile] = []
 
     def effect(session: Session) -> Answer:
         name, profile = body.get("name"), body.get("profile")
@@ -170,9 +172,13 @@ def create_table(
             ):
                 raise RequestError(f"{label} {value!r}: a number of seconds in 0.05..3600")
         live = server.casino.create_table(session, name, profile, float(betting), float(deciding))
+        opened.append(live.profile)
         return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
 
-    return _once(server, who, key, request, body, effect)
+    answer = _once(server, who, key, request, body, effect)
+    for profile in opened:  # the engine ready before the table's first player waits on it
+        engines.warm_up(profile)
+    return answer
 
 
 @router.post("/operator/tables/{table_id}/limits")
