@@ -1,7 +1,7 @@
 """R10 full form: kill -9 ``croupier serve`` at random instants under load, many times.
 
 ``uv run python benchmarks/kill_recovery.py [kills] [--database URL]`` (default 50 kills on
-a SQLite file; the R10 figure is 1,000, which takes about 6 s a kill on 2 cores).
+a SQLite file; the R10 figure is 1,000, which takes about 3 s a kill on 2 cores).
 
 Each cycle starts the server on the same database, lets 5 players play live blackjack
 rounds over HTTP and WebSocket for a random 0.3-3 s, kills the process with SIGKILL, and
@@ -78,6 +78,8 @@ def main() -> None:
             if report["problems"] or report["sum"] != 0:
                 failures += 1
                 print(f"kill {cycle + 1}: {report['problems']} sum {report['sum']}")
+            if (cycle + 1) % 50 == 0:
+                print(f"... {cycle + 1} kills, {failures} failures", flush=True)
         server.stop()
     elapsed = time.perf_counter() - started
     print(
