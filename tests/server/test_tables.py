@@ -95,3 +95,18 @@ def test_betting_closes_at_its_deadline_and_decisions_default_at_theirs(api: Api
     assert table.recall(round_id)["status"] == "complete"
     timeouts = [step for step in table.recall(round_id)["inputs"] if step.get("timeout")]
     assert timeouts or table.recall(round_id)["inputs"][-1]["op"] == "deal"
+
+
+def test_the_pushed_state_is_exactly_what_the_table_endpoint_shows_that_player(api: Api) -> None:
+    # The push is encoded from shared parts once per change (Casino.state_message); it must say
+    # exactly what the snapshot says to the same player: nothing more (R6), nothing less.
+    table = Table(api, PROFILES[0], ["ann", "ben"])
+    table.bet_all()
+    for name in ("ann", "ben"):
+        with api.client.websocket_connect(
+            f"/tables/{table.id}/ws?token={table.tokens[name]}"
+        ) as socket:
+            pushed = socket.receive_json()
+        shown = api.get(f"/tables/{table.id}", table.tokens[name]).json()
+        assert pushed == {"type": "state", **shown}
+        assert set(pushed["round"]["mine"]) == {str(table.seat_of[name])}

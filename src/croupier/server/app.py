@@ -132,12 +132,12 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             return
         await websocket.accept()
 
-        def snapshot() -> dict[str, object]:
-            return {"type": "state", **running.casino.snapshot(live, who)}
+        def state() -> str:
+            return running.casino.state_message(live, who)
 
         async with running.broadcaster.subscribe(table_id) as changes:
             try:
-                await websocket.send_json(snapshot())
+                await websocket.send_text(state())
                 receiving = asyncio.ensure_future(websocket.receive_text())
                 while True:
                     waiting = asyncio.ensure_future(changes.get())
@@ -150,7 +150,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
                     if waiting in done:
                         while not changes.empty():
                             changes.get_nowait()
-                        await websocket.send_json(snapshot())
+                        await websocket.send_text(state())
                     else:
                         waiting.cancel()
             except (WebSocketDisconnect, RuntimeError):

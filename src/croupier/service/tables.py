@@ -19,6 +19,7 @@ The round at a table, in order:
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -105,6 +106,10 @@ def _voided(reason: str) -> Event:
 
 def _held_json(held: dict[int, dict[str, int]]) -> dict[str, Any]:
     return {str(seat): dict(value) for seat, value in held.items()}
+
+
+def _compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _events_json(events: list[Event]) -> list[dict[str, Any]]:
@@ -880,6 +885,26 @@ class Casino:
                 "mine": {str(seat): views[seat] for seat in mine if seat in views},
             },
         }
+
+    def state_message(self, live: LiveTable, who: Principal | None) -> str:
+        """``{"type": "state", ...}`` with ``snapshot(live, who)``, as JSON text for a WebSocket
+        push. What every client shares is encoded once per change, not once per client."""
+        published = live.published if live.published is not None else self._publishable(live)
+        shared: str | None = published.get("encoded")
+        if shared is None:
+            public_round = _compact_json(published["round"])
+            shared = (
+                f'{{"type":"state","table":{_compact_json(published["table"])},'
+                f'"round":{public_round[:-1]}'  # the round object, still open for "mine"
+            )
+            published["encoded"] = shared
+        views = published["views"]
+        mine = {
+            str(seat): views[seat]
+            for seat, user in sorted(published["owners"].items())
+            if who is not None and user == who.user_id and seat in views
+        }
+        return f'{shared},"mine":{_compact_json(mine)}}}}}'
 
     def _publishable(self, live: LiveTable) -> dict[str, Any]:
         """Everything any client may be shown, computed once per change (under the lock)."""
