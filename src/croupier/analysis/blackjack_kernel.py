@@ -27,7 +27,15 @@ import numpy.typing as npt
 from numba import types
 from numba.typed import Dict, List
 
-from croupier.analysis.dealer import ACE, BLACKJACK, BUST, OUTCOMES, TEN, dealer_outcomes
+from croupier.analysis.dealer import (
+    ACE,
+    BLACKJACK,
+    BUST,
+    OUTCOMES,
+    TEN,
+    dealer_outcomes,
+    dealer_outcomes_many,
+)
 
 HIT = 0
 STAND = 1
@@ -50,7 +58,8 @@ G_VEINTIUNO_REAL_INDEX = 9
 G_SCALE = 10
 G_OFFSET = 11
 G_SIZE = 12
-G_FIELDS = 13
+G_COLLECT = 13
+G_FIELDS = 14
 
 _MATRIX = types.float64[:, ::1]
 _VECTOR = types.float64[::1]
@@ -121,114 +130,136 @@ def _dealer(
     dealer_slots: Dict[int, int],
     dealers: List[npt.NDArray[np.float64]],
 ) -> npt.NDArray[np.float64]:
+    """The dealer's outcomes for the shoe less ``removed``; in a collecting walk
+    (``game[G_COLLECT]``) only noted, as zeros, to be computed all at once."""
     key = _key(removed)
     if key in dealer_slots:
         known: npt.NDArray[np.float64] = dealers[dealer_slots[key]]
         return known
-    found = dealer_outcomes(shoe - removed, game[G_UP], game[G_HITS_SOFT_17] != 0)
+    if game[G_COLLECT]:
+        found = np.zeros(OUTCOMES)
+    else:
+        found = dealer_outcomes(shoe - removed, game[G_UP], game[G_HITS_SOFT_17] != 0)
     dealer_slots[key] = len(dealers)
     dealers.append(found)
     return found
 
 
 @numba.njit(cache=True, nogil=True)
-def _add_world(
-    matrix: npt.NDArray[np.float64], probability: float, net: float, game: npt.NDArray[np.int64]
-) -> None:
-    """``_Evaluator._blackjack_world``: the dealer-blackjack row."""
-    if probability <= 0:
-        return
-    if net == np.floor(net):
-        matrix[BLACKJACK, _index(net, game)] += probability
-    else:
-        low, high = np.floor(net), np.ceil(net)
-        matrix[BLACKJACK, _index(low, game)] += probability * (high - net)
-        matrix[BLACKJACK, _index(high, game)] += probability * (net - low)
+def _add(
+    matrix: npt.NDArray[np.float64], row: int, column: int, p: float, value: float
+) -> tuple[int, int]:
+    """A leaf's entry ``value`` (``matrix[row, column]`` of the Python version's leaf matrix)
+    added with weight ``p``: ``p * leaf`` entry by entry, without the leaf's zeros; the
+    column range that holds it (empty for a zero)."""
+    if value == 0.0:
+        return matrix.shape[1], -1
+    matrix[row, column] += p * value
+    return column, column
 
 
 @numba.njit(cache=True, nogil=True)
-def _stand_leaf(
+def _add_world(  # noqa: PLR0917
+    matrix: npt.NDArray[np.float64],
+    p: float,
+    probability: float,
+    net: float,
+    game: npt.NDArray[np.int64],
+    low: int,
+    high: int,
+) -> tuple[int, int]:
+    """``_Evaluator._blackjack_world``: the dealer-blackjack row."""
+    if probability <= 0:
+        return low, high
+    if net == np.floor(net):
+        column = _index(net, game)
+        first, last = _add(matrix, BLACKJACK, column, p, probability)
+        return min(low, first), max(high, last)
+    below, above = np.floor(net), np.ceil(net)
+    first, last = _add(matrix, BLACKJACK, _index(below, game), p, probability * (above - net))
+    low, high = min(low, first), max(high, last)
+    first, last = _add(matrix, BLACKJACK, _index(above, game), p, probability * (net - below))
+    return min(low, first), max(high, last)
+
+
+@numba.njit(cache=True, nogil=True)
+def _stand_leaf(  # noqa: PLR0917
+    matrix: npt.NDArray[np.float64],
+    p: float,
     dealer: npt.NDArray[np.float64],
     total: int,
     bet: int,
     original: float,
     game: npt.NDArray[np.int64],
-) -> npt.NDArray[np.float64]:
-    matrix = np.zeros((OUTCOMES, game[G_SIZE]))
+) -> tuple[int, int]:
+    """A hand standing on ``total`` with ``bet`` on it, added with weight ``p``."""
+    low, high = matrix.shape[1], -1
     for index in range(5):
         final = 17 + index
         net = bet if total > final else (-bet if total < final else 0)
-        matrix[index, _index(net, game)] += dealer[index]
-    matrix[BUST, _index(bet, game)] += dealer[BUST]
-    _add_world(matrix, dealer[BLACKJACK], _world_stand(bet, original, game), game)
-    return matrix
+        first, last = _add(matrix, index, _index(net, game), p, dealer[index])
+        low, high = min(low, first), max(high, last)
+    first, last = _add(matrix, BUST, _index(bet, game), p, dealer[BUST])
+    low, high = min(low, first), max(high, last)
+    world = _world_stand(bet, original, game)
+    return _add_world(matrix, p, dealer[BLACKJACK], world, game, low, high)
 
 
 @numba.njit(cache=True, nogil=True)
 def _bust_leaf(  # noqa: PLR0917
+    matrix: npt.NDArray[np.float64],
+    p: float,
     shoe: npt.NDArray[np.int64],
     removed: npt.NDArray[np.int64],
     bet: int,
     original: float,
     base: npt.NDArray[np.float64],
     game: npt.NDArray[np.int64],
-) -> npt.NDArray[np.float64]:
-    counts = shoe - removed
+) -> tuple[int, int]:
+    """A busted hand, added with weight ``p``: only the chance of a dealer blackjack (that of
+    the cards left) matters; the rest is spread as the dealer's outcomes off the deal."""
+    left = 0
+    for rank in range(10):
+        left += shoe[rank] - removed[rank]
     blackjack = 0.0
     if game[G_UP] == ACE:
-        blackjack = counts[TEN] / counts.sum()
+        blackjack = (shoe[TEN] - removed[TEN]) / left
     elif game[G_UP] == TEN:
-        blackjack = counts[ACE] / counts.sum()
-    matrix = np.zeros((OUTCOMES, game[G_SIZE]))
+        blackjack = (shoe[ACE] - removed[ACE]) / left
+    low, high = matrix.shape[1], -1
     column = _index(-bet, game)
     for index in range(BLACKJACK):
-        matrix[index, column] += (1 - blackjack) * base[index]
-    _add_world(matrix, blackjack, _world_bust(bet, original, game), game)
-    return matrix
+        first, last = _add(matrix, index, column, p, (1 - blackjack) * base[index])
+        low, high = min(low, first), max(high, last)
+    world = _world_bust(bet, original, game)
+    return _add_world(matrix, p, blackjack, world, game, low, high)
 
 
 @numba.njit(cache=True, nogil=True)
-def _paid_leaf(
+def _paid_leaf(  # noqa: PLR0917
+    matrix: npt.NDArray[np.float64],
+    p: float,
     dealer: npt.NDArray[np.float64],
     pays_index: int,
     loses_to_blackjack: float,
     game: npt.NDArray[np.int64],
-) -> npt.NDArray[np.float64]:
-    matrix = np.zeros((OUTCOMES, game[G_SIZE]))
+) -> tuple[int, int]:
+    """A hand paid at a fixed ratio unless the dealer has blackjack, added with weight ``p``."""
+    low, high = matrix.shape[1], -1
     for index in range(BLACKJACK):
-        matrix[index, pays_index] += dealer[index]
-    _add_world(matrix, dealer[BLACKJACK], loses_to_blackjack, game)
-    return matrix
+        first, last = _add(matrix, index, pays_index, p, dealer[index])
+        low, high = min(low, first), max(high, last)
+    return _add_world(matrix, p, dealer[BLACKJACK], loses_to_blackjack, game, low, high)
 
 
 @numba.njit(cache=True, nogil=True)
-def _add_leaf(
-    matrix: npt.NDArray[np.float64], p: float, leaf: npt.NDArray[np.float64]
-) -> tuple[int, int]:
-    """``matrix += p * leaf`` over the leaf's non-zero entries; their column range."""
-    low = leaf.shape[1]
-    high = -1
+def _add_matrix(matrix: npt.NDArray[np.float64], p: float, sub: npt.NDArray[np.float64]) -> None:
+    """``matrix += p * sub`` over ``sub``'s non-zero entries."""
     for row in range(OUTCOMES):
-        for column in range(leaf.shape[1]):
-            value = leaf[row, column]
+        for column in range(sub.shape[1]):
+            value = sub[row, column]
             if value != 0.0:
                 matrix[row, column] += p * value
-                low = min(low, column)
-                high = max(high, column)
-    return low, high
-
-
-@numba.njit(cache=True, nogil=True)
-def _bounds(matrix: npt.NDArray[np.float64]) -> tuple[int, int]:
-    """The range of a matrix's non-zero columns."""
-    low = matrix.shape[1]
-    high = -1
-    for row in range(OUTCOMES):
-        for column in range(matrix.shape[1]):
-            if matrix[row, column] != 0.0:
-                low = min(low, column)
-                high = max(high, column)
-    return low, high
 
 
 @numba.njit(cache=True, nogil=True)
@@ -328,8 +359,8 @@ def _play(  # noqa: PLR0917
             if action == STAND:
                 total, _ = _total(hand_hard, hand_ace)
                 dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
-                matrix = _stand_leaf(dealer, total, 1, original, game)
-                lowest, highest = _bounds(matrix)
+                matrix = np.zeros((OUTCOMES, size))
+                lowest, highest = _stand_leaf(matrix, 1.0, dealer, total, 1, original, game)
                 result = _store(
                     matrix, 1.0, lowest, highest, key, hand_slots, matrices, wagered, low, high
                 )
@@ -381,14 +412,16 @@ def _play(  # noqa: PLR0917
                 # Veintiuno Real: a third 7 on the unsplit 7-7 pays 5:1, losing only to a
                 # dealer blackjack.
                 dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
-                leaf = _paid_leaf(dealer, game[G_VEINTIUNO_REAL_INDEX], -1.0, game)
+                sub_low, sub_high = _paid_leaf(
+                    matrix, p, dealer, game[G_VEINTIUNO_REAL_INDEX], -1.0, game
+                )
                 sub_wagered = 1.0
             elif new_hard > 21:
-                leaf = _bust_leaf(shoe, removed, bet, original, base, game)
+                sub_low, sub_high = _bust_leaf(matrix, p, shoe, removed, bet, original, base, game)
                 sub_wagered = float(bet)
             elif action == DOUBLE:
                 dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
-                leaf = _stand_leaf(dealer, new_total, 2, original, game)
+                sub_low, sub_high = _stand_leaf(matrix, p, dealer, new_total, 2, original, game)
                 sub_wagered = 2.0
             else:
                 # Draw on: a child frame; this one resumes at ``rank`` when it is done.
@@ -401,7 +434,6 @@ def _play(  # noqa: PLR0917
                 frame_sevens[depth] = False
                 descended = True
                 break
-            sub_low, sub_high = _add_leaf(matrix, p, leaf)
             frame_low[depth] = min(frame_low[depth], sub_low)
             frame_high[depth] = max(frame_high[depth], sub_high)
             frame_wagered[depth] += p * sub_wagered
@@ -485,10 +517,49 @@ def evaluate_up(  # noqa: PLR0917
     whose second card is not the pair card, kind 1: one that is) and ``split_wagered`` alike.
     ``pairs[card]`` is the pair row's action code, ``SPLIT`` for split; ``wanted[first, second]``
     says which initial hands the shoe can deal.
+
+    The dealer's outcomes are needed for hundreds to thousands of compositions; a first
+    walk over the same hands (the chart's actions do not depend on them) lists those
+    compositions, ``dealer_outcomes_many`` computes them together, and a second walk uses
+    them.
     """
-    size = game[G_SIZE]
     dealer_slots = Dict.empty(key_type=types.int64, value_type=types.int64)
     dealers = List.empty_list(_VECTOR)
+    collecting = game.copy()
+    collecting[G_COLLECT] = 1
+    _walk(shoe, collecting, hard, soft, pairs, max_hands, wanted, dealer_slots, dealers)
+    compositions = np.empty((len(dealers), 10), dtype=np.int64)
+    for key, slot in dealer_slots.items():
+        code = key
+        for rank in range(9, -1, -1):
+            compositions[slot, rank] = shoe[rank] - code % 32
+            code //= 32
+    outcomes = dealer_outcomes_many(compositions, game[G_UP], game[G_HITS_SOFT_17] != 0)
+    for slot in range(len(dealers)):
+        dealers[slot] = outcomes[slot].copy()
+    return _walk(shoe, game, hard, soft, pairs, max_hands, wanted, dealer_slots, dealers)
+
+
+@numba.njit(cache=True, nogil=True)
+def _walk(  # noqa: PLR0917
+    shoe: npt.NDArray[np.int64],
+    game: npt.NDArray[np.int64],
+    hard: npt.NDArray[np.int64],
+    soft: npt.NDArray[np.int64],
+    pairs: npt.NDArray[np.int64],
+    max_hands: int,
+    wanted: npt.NDArray[np.bool_],
+    dealer_slots: Dict[int, int],
+    dealers: List[npt.NDArray[np.float64]],
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+]:
+    """``evaluate_up``'s walk over the initial hands, with the dealer's table given."""
+    size = game[G_SIZE]
     hand_slots = Dict.empty(key_type=types.int64, value_type=types.int64)
     matrices = List.empty_list(_MATRIX)
     wagered = List.empty_list(types.float64)
@@ -515,7 +586,8 @@ def evaluate_up(  # noqa: PLR0917
             has_ace = first == ACE
             if has_ace and hard_sum == 11:
                 dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
-                leaf = _paid_leaf(dealer, game[G_BLACKJACK_INDEX], 0.0, game)
+                leaf = np.zeros((OUTCOMES, size))
+                _paid_leaf(leaf, 1.0, dealer, game[G_BLACKJACK_INDEX], 0.0, game)
                 rows[first, second] = _column_sums(leaf)
                 hand_wagered[first, second] = 1.0
             elif first == second and max_hands >= 2 and pairs[first] == SPLIT:
@@ -587,7 +659,7 @@ def _split(  # noqa: PLR0917
                 shoe, removed, card, rank, original, hard, soft, game, base, dealer_slots,
                 dealers, hand_slots, matrices, wagered, low, high,
             )  # fmt: skip
-            _add_leaf(other, q, sub)
+            _add_matrix(other, q, sub)
             other_wagered += q * sub_wagered
         for row in range(OUTCOMES):
             for column in range(other.shape[1]):
@@ -632,10 +704,12 @@ def _second_card_hand(  # noqa: PLR0917
     if card == ACE:
         dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
         if rank == TEN and game[G_ACE_TEN_IS_BLACKJACK]:
-            result = _paid_leaf(dealer, game[G_BLACKJACK_INDEX], 0.0, game)
+            result = np.zeros((OUTCOMES, game[G_SIZE]))
+            _paid_leaf(result, 1.0, dealer, game[G_BLACKJACK_INDEX], 0.0, game)
         else:
             total, _ = _total(hard_sum, has_ace)
-            result = _stand_leaf(dealer, total, 1, original, game)
+            result = np.zeros((OUTCOMES, game[G_SIZE]))
+            _stand_leaf(result, 1.0, dealer, total, 1, original, game)
         removed[rank] -= 1
         return result, 1.0
     slot = _play(
