@@ -40,6 +40,7 @@ never better than hitting. The chart therefore doubles in full.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Collection, Sequence
@@ -569,29 +570,47 @@ def _split_round(
     pair_probability = counts[card] / remaining
     may_resplit = card != ACE or game.resplit_aces
     dealer = hands.split_dealer[card]
-    counts_by_kind = _resplit_distribution(pair_probability, game.max_hands, may_resplit)
+    counts_by_kind = _resplit_distribution(float(pair_probability), game.max_hands, may_resplit)
     # conditional[index][original][kind]: a split hand's net given the dealer's result.
     conditional = [
         [[_row(hands.split_hands[card, which, kind], index) for kind in (0, 1)] for which in (0, 1)]
         for index in range(OUTCOMES)
     ]
 
-    def convolve(left: npt.NDArray[np.float64], right: npt.NDArray[np.float64]) -> Any:
-        return np.convolve(left, right)[offset : offset + size]
+    # chains[(index, first kind, others, stucks)]: the first hand's row convolved with the
+    # rows of ``others`` more hands of kind 0, then ``stucks`` of kind 1 (as many rounds
+    # share their beginnings, each is convolved once, in the order the sum takes it).
+    chains: dict[tuple[int, int, int, int], npt.NDArray[np.float64]] = {}
+
+    def chain(index: int, first_kind: int, others: int, stucks: int) -> npt.NDArray[np.float64]:
+        key = (index, first_kind, others, stucks)
+        found = chains.get(key)
+        if found is None:
+            if stucks > 0:
+                found = chain(index, first_kind, others, stucks - 1)
+                found = np.convolve(found, conditional[index][0][1])[offset : offset + size]
+            elif others > 0:
+                found = chain(index, first_kind, others - 1, 0)
+                found = np.convolve(found, conditional[index][0][0])[offset : offset + size]
+            else:
+                found = conditional[index][1][first_kind]
+            chains[key] = found
+        return found
 
     round_matrix = np.zeros(size)
     expected_wagered = 0.0
-    for (n_other, n_stuck), probability in counts_by_kind.items():
+    for (n_other, n_stuck), probability in counts_by_kind:
         first_is_other = n_other > 0
         for index in range(OUTCOMES):
             weight = dealer[index]
             if weight <= 0:
                 continue
-            total = conditional[index][1][0 if first_is_other else 1]
-            for _ in range(n_other - (1 if first_is_other else 0)):
-                total = convolve(total, conditional[index][0][0])
-            for _ in range(n_stuck - (0 if first_is_other else 1)):
-                total = convolve(total, conditional[index][0][1])
+            total = chain(
+                index,
+                0 if first_is_other else 1,
+                n_other - (1 if first_is_other else 0),
+                n_stuck - (0 if first_is_other else 1),
+            )
             round_matrix += probability * weight * total
         expected_wagered += probability * (
             n_other * hands.split_wagered[card, 0, 0] + n_stuck * hands.split_wagered[card, 0, 1]
@@ -605,10 +624,12 @@ def _row(matrix: npt.NDArray[np.float64], index: int) -> npt.NDArray[np.float64]
     return row / total if total > 0 else row
 
 
+@functools.lru_cache(maxsize=4096)
 def _resplit_distribution(
     pair_probability: float, max_hands: int, may_resplit: bool
-) -> dict[tuple[int, int], float]:
-    """Probability of each (hands not re-paired, hands re-paired but stuck) at the end."""
+) -> tuple[tuple[tuple[int, int], float], ...]:
+    """Probability of each (hands not re-paired, hands re-paired but stuck) at the end, in
+    the order the states finish (the order the split round's sum takes them)."""
     finished: dict[tuple[int, int], float] = {}
     states: dict[tuple[int, int, int, int], float] = {(2, 2, 0, 0): 1.0}
     while states:
@@ -628,7 +649,7 @@ def _resplit_distribution(
                 else:
                     next_states[state] = next_states.get(state, 0.0) + probability * p
         states = next_states
-    return finished
+    return tuple(finished.items())
 
 
 def _grid_denominator(game: Game) -> int:

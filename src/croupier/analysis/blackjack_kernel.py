@@ -331,6 +331,9 @@ def _play(  # noqa: PLR0917
     frame_high = np.empty(MAX_DEPTH, dtype=np.int64)
     frame_wagered = np.empty(MAX_DEPTH)
     work = np.empty((MAX_DEPTH, OUTCOMES, size))
+    # A collecting walk only notes the dealer compositions: no matrices, one shared blank.
+    collecting = game[G_COLLECT] != 0
+    blank = np.zeros((OUTCOMES, size))
     depth = 0
     frame_hard[0] = hard_sum
     frame_ace[0] = has_ace
@@ -359,8 +362,11 @@ def _play(  # noqa: PLR0917
             if action == STAND:
                 total, _ = _total(hand_hard, hand_ace)
                 dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
-                matrix = np.zeros((OUTCOMES, size))
-                lowest, highest = _stand_leaf(matrix, 1.0, dealer, total, 1, original, game)
+                if collecting:
+                    matrix, lowest, highest = blank, size, -1
+                else:
+                    matrix = np.zeros((OUTCOMES, size))
+                    lowest, highest = _stand_leaf(matrix, 1.0, dealer, total, 1, original, game)
                 result = _store(
                     matrix, 1.0, lowest, highest, key, hand_slots, matrices, wagered, low, high
                 )
@@ -372,11 +378,15 @@ def _play(  # noqa: PLR0917
             frame_key[depth] = key
             frame_action[depth] = action
             frame_rank[depth] = 0
-            frame_remaining[depth] = (shoe - removed).sum()
+            left = 0
+            for rank in range(10):
+                left += shoe[rank] - removed[rank]
+            frame_remaining[depth] = left
             frame_low[depth] = size
             frame_high[depth] = -1
             frame_wagered[depth] = 0.0
-            work[depth] = 0.0
+            if not collecting:
+                work[depth] = 0.0
         else:
             # Back from the hand drawn at ``frame_rank``: add it, in its place in the sum.
             rank = frame_rank[depth]
@@ -412,10 +422,17 @@ def _play(  # noqa: PLR0917
                 # Veintiuno Real: a third 7 on the unsplit 7-7 pays 5:1, losing only to a
                 # dealer blackjack.
                 dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
-                sub_low, sub_high = _paid_leaf(
-                    matrix, p, dealer, game[G_VEINTIUNO_REAL_INDEX], -1.0, game
-                )
+                sub_low, sub_high = size, -1
+                if not collecting:
+                    sub_low, sub_high = _paid_leaf(
+                        matrix, p, dealer, game[G_VEINTIUNO_REAL_INDEX], -1.0, game
+                    )
                 sub_wagered = 1.0
+            elif collecting and (new_hard > 21 or action == DOUBLE):
+                if new_hard <= 21:
+                    _dealer(shoe, removed, game, dealer_slots, dealers)
+                sub_low, sub_high = size, -1
+                sub_wagered = 0.0
             elif new_hard > 21:
                 sub_low, sub_high = _bust_leaf(matrix, p, shoe, removed, bet, original, base, game)
                 sub_wagered = float(bet)
@@ -443,7 +460,7 @@ def _play(  # noqa: PLR0917
             entering = True
             continue
         result = _store(
-            matrix.copy(),
+            blank if collecting else matrix.copy(),
             frame_wagered[depth],
             frame_low[depth],
             frame_high[depth],
