@@ -23,14 +23,34 @@ Method (RULES.md §1-3; every rule read from the profile):
    *OBO* (the original stake only, but a busted hand is already lost, doubles included: Peru
    Art. 13 and the RULES.md §1 decision), *all bets* (doubles and splits lost too, Spain).
 
-   **Split hands use the standard approximation** of combinatorial analysers: each split hand
-   is played (by composition, with removal of its own cards) from the composition left after
-   removing the dealer's up card and both cards of the pair; the other split hands' drawn
-   cards are not removed. Re-splits follow a fixed probability of drawing the pair card again
-   (that of the pre-split composition) up to ``max_hands`` hands (``unlimited`` counts to 8
-   hands; more has negligible probability). The outcome distribution of a split round treats
-   the hands as independent given the dealer's final result. The expected value of unsplit
-   rounds is exact; split rounds (about 2.5% of rounds) carry this approximation.
+   **Split hands use the standard approximation** of combinatorial analysers. Exactly what
+   is approximated, and nothing else:
+
+   - each split hand is played by the chart (by composition, removing its own cards) from
+     the shoe less the up card and both pair cards; the cards the *other* split hands drew
+     are not removed from it (a real shoe has lost them);
+   - the chance of drawing the pair card again, and so of re-splitting (up to ``max_hands``;
+     ``unlimited`` counts to 8 hands), is that of the shoe less the up card and both pair
+     cards for every re-split, not lowered as pair cards come out;
+   - the round's outcome distribution treats the split hands as independent given the
+     dealer's final result (17..21, bust, blackjack), each hand's chance of a result being
+     that of its own composition.
+
+   Every unsplit round is exact. Its size: against the figures of a combinatorial analyser
+   with exact composition-dependent play (Wizard of Odds, 6 decks, H17, no hole card, all
+   bets lost to a dealer blackjack; ``tests/oracles/test_blackjack_published.py``) the
+   expected return here is 0.0039% of a unit lower with double after split (-0.73095%
+   against -0.72705%) and 0.0034% lower without (-0.87320% against -0.86975%); that gap
+   holds this approximation and the cost of total-dependent play together. Split rounds
+   are about 2.3% of rounds.
+
+   **Computation.** The recursion over compositions runs compiled
+   (``croupier.analysis.blackjack_kernel``), one up card per thread; the dealer's
+   probabilities for all the compositions one up card needs are computed together
+   (``dealer_outcomes_many``, vectorised). The sums are taken term for term in the order of
+   the pure-Python recursion it replaced (``benchmarks/blackjack_python_reference.py``), so
+   the figures are the same to the last bit; the split rounds are assembled here, in Python,
+   with ``np.convolve`` as before.
 
 Doubling for less (Peru Art. 12) is never better than doubling in full or not at all: a
 double's value is linear in the amount added (each outcome pays or loses the increment, or
@@ -58,7 +78,7 @@ from croupier.analysis.dealer import (
     BLACKJACK,
     OUTCOMES,
     TEN,
-    dealer_outcomes,
+    dealer_outcomes_many,
     full_shoe,
 )
 from croupier.analysis.figures import WagerFigures
@@ -301,11 +321,8 @@ def derive_strategy(game: Game) -> Strategy:
     for up, up_label in zip(UP_ORDER, UP_LABELS, strict=True):
         counts = shoe.copy()
         counts[up] -= 1
-        top_values = _total_values(
-            counts / counts.sum(), dealer_outcomes(counts, up, game.hits_soft_17), game, 1.0
-        )
-        # hard total -> summed (weight, stand, hit, double) over its two-card hands
-        sums: dict[int, npt.NDArray[np.float64]] = {}
+        # Each two-card hand that needs a decision: (first, second, weight, shoe left).
+        hands: list[tuple[int, int, float, npt.NDArray[np.int64]]] = []
         for first in range(10):
             for second in range(first, 10):
                 hand = counts.copy()
@@ -317,32 +334,39 @@ def derive_strategy(game: Game) -> Strategy:
                     continue
                 if first != second:
                     weight *= 2
-                hard_sum = first + second + 2
-                has_ace = first == ACE
-                if has_ace and hard_sum == 11:
+                if first == ACE and second == TEN:
                     continue  # a natural: no decision
-                draw = hand / hand.sum()
-                dealer = dealer_outcomes(hand, up, game.hits_soft_17)
-                values = _total_values(draw, dealer, game, 1.0)
-                total, is_soft = _total(hard_sum, has_ace)
-                if is_soft and first != second:
-                    soft[total][up_label] = _letter(
-                        values, total, True, game.can_double(hard_sum, True, split=False)
-                    )[0]
-                elif not is_soft:
-                    row = sums.setdefault(total, np.zeros(4))
-                    row += weight * np.array(
-                        [
-                            1.0,
-                            values.stand[(total, False)],
-                            values.hit[(total, False)],
-                            values.double[(total, False)],
-                        ]
-                    )
-                if first == second:
-                    pairs[PAIR_ROWS[(first - 1) % 10]][up_label] = _pair_letter(
-                        first, draw, dealer, values, game
-                    )
+                hands.append((first, second, weight, hand))
+        dealers = dealer_outcomes_many(
+            np.array([counts] + [hand for *_, hand in hands]), up, game.hits_soft_17
+        )
+        top_values = _total_values(counts / counts.sum(), dealers[0], game, 1.0)
+        # hard total -> summed (weight, stand, hit, double) over its two-card hands
+        sums: dict[int, npt.NDArray[np.float64]] = {}
+        for (first, second, weight, hand), dealer in zip(hands, dealers[1:], strict=True):
+            hard_sum = first + second + 2
+            has_ace = first == ACE
+            draw = hand / hand.sum()
+            values = _total_values(draw, dealer, game, 1.0)
+            total, is_soft = _total(hard_sum, has_ace)
+            if is_soft and first != second:
+                soft[total][up_label] = _letter(
+                    values, total, True, game.can_double(hard_sum, True, split=False)
+                )[0]
+            elif not is_soft:
+                row = sums.setdefault(total, np.zeros(4))
+                row += weight * np.array(
+                    [
+                        1.0,
+                        values.stand[(total, False)],
+                        values.hit[(total, False)],
+                        values.double[(total, False)],
+                    ]
+                )
+            if first == second:
+                pairs[PAIR_ROWS[(first - 1) % 10]][up_label] = _pair_letter(
+                    first, draw, dealer, values, game
+                )
         for total in HARD_ROWS:
             may_double = game.can_double(total, False, split=False)
             if total in sums and total < 21:
