@@ -1,6 +1,6 @@
 """The compiled player recursion against a brute force written apart from it, on tiny shoes.
 
-For every initial two-card hand a 13-card shoe can deal against an up card, the brute force
+For every initial two-card hand a 15-card shoe can deal against an up card, the brute force
 plays the chart card by card (hit, stand, double by the chart's letters and the profile's
 doubling rule), then deals the dealer's hole card and draws (S17 or H17), enumerating every
 sequence of cards with exact fractions, and settles by RULES.md: a natural pays the
