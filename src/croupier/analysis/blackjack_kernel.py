@@ -310,6 +310,7 @@ def _play(  # noqa: PLR0917
     wagered: List[float],
     low: List[int],
     high: List[int],
+    work: npt.NDArray[np.float64],
 ) -> int:
     """``_Evaluator.play``: the slot of the hand's (matrix, expected amount wagered).
 
@@ -330,7 +331,6 @@ def _play(  # noqa: PLR0917
     frame_low = np.empty(MAX_DEPTH, dtype=np.int64)
     frame_high = np.empty(MAX_DEPTH, dtype=np.int64)
     frame_wagered = np.empty(MAX_DEPTH)
-    work = np.empty((MAX_DEPTH, OUTCOMES, size))
     # A collecting walk only notes the dealer compositions: no matrices, one shared blank.
     collecting = game[G_COLLECT] != 0
     blank = np.zeros((OUTCOMES, size))
@@ -385,8 +385,6 @@ def _play(  # noqa: PLR0917
             frame_low[depth] = size
             frame_high[depth] = -1
             frame_wagered[depth] = 0.0
-            if not collecting:
-                work[depth] = 0.0
         else:
             # Back from the hand drawn at ``frame_rank``: add it, in its place in the sum.
             rank = frame_rank[depth]
@@ -471,6 +469,8 @@ def _play(  # noqa: PLR0917
             low,
             high,
         )
+        # Leave the frame's matrix blank for the next hand at this depth.
+        work[depth, :, frame_low[depth] : frame_high[depth] + 1] = 0.0
         entering = False
         depth -= 1
         if depth < 0:
@@ -577,6 +577,8 @@ def _walk(  # noqa: PLR0917
 ]:
     """``evaluate_up``'s walk over the initial hands, with the dealer's table given."""
     size = game[G_SIZE]
+    # Each depth's matrix of ``_play``, kept blank between hands.
+    work = np.zeros((MAX_DEPTH, OUTCOMES, size))
     hand_slots = Dict.empty(key_type=types.int64, value_type=types.int64)
     matrices = List.empty_list(_MATRIX)
     wagered = List.empty_list(types.float64)
@@ -610,7 +612,7 @@ def _walk(  # noqa: PLR0917
             elif first == second and max_hands >= 2 and pairs[first] == SPLIT:
                 _split(
                     shoe, removed, first, hard, soft, game, base, dealer_slots, dealers,
-                    hand_slots, matrices, wagered, low, high,
+                    hand_slots, matrices, wagered, low, high, work,
                     split_dealer, split_hands, split_wagered,
                 )  # fmt: skip
             else:
@@ -630,7 +632,7 @@ def _walk(  # noqa: PLR0917
                 slot = _play(
                     shoe, removed, hard_sum, has_ace, 2, False, 1.0, forced, sevens,
                     hard, soft, game, base, dealer_slots, dealers, hand_slots, matrices,
-                    wagered, low, high,
+                    wagered, low, high, work,
                 )  # fmt: skip
                 rows[first, second] = _column_sums(matrices[slot])
                 hand_wagered[first, second] = wagered[slot]
@@ -655,6 +657,7 @@ def _split(  # noqa: PLR0917
     wagered: List[float],
     low: List[int],
     high: List[int],
+    work: npt.NDArray[np.float64],
     split_dealer: npt.NDArray[np.float64],
     split_hands: npt.NDArray[np.float64],
     split_wagered: npt.NDArray[np.float64],
@@ -674,7 +677,7 @@ def _split(  # noqa: PLR0917
             q = counts[rank] / remaining
             sub, sub_wagered = _second_card_hand(
                 shoe, removed, card, rank, original, hard, soft, game, base, dealer_slots,
-                dealers, hand_slots, matrices, wagered, low, high,
+                dealers, hand_slots, matrices, wagered, low, high, work,
             )  # fmt: skip
             _add_matrix(other, q, sub)
             other_wagered += q * sub_wagered
@@ -686,7 +689,7 @@ def _split(  # noqa: PLR0917
         if pair_probability > 0:
             sub, sub_wagered = _second_card_hand(
                 shoe, removed, card, card, original, hard, soft, game, base, dealer_slots,
-                dealers, hand_slots, matrices, wagered, low, high,
+                dealers, hand_slots, matrices, wagered, low, high, work,
             )  # fmt: skip
             split_hands[card, which, 1] = sub
             split_wagered[card, which, 1] = sub_wagered
@@ -713,6 +716,7 @@ def _second_card_hand(  # noqa: PLR0917
     wagered: List[float],
     low: List[int],
     high: List[int],
+    work: npt.NDArray[np.float64],
 ) -> tuple[npt.NDArray[np.float64], float]:
     """One split hand after its second card ``rank`` (split Aces take one card each)."""
     removed[rank] += 1
@@ -731,7 +735,7 @@ def _second_card_hand(  # noqa: PLR0917
         return result, 1.0
     slot = _play(
         shoe, removed, hard_sum, has_ace, 2, True, original, NONE, False, hard, soft, game,
-        base, dealer_slots, dealers, hand_slots, matrices, wagered, low, high,
+        base, dealer_slots, dealers, hand_slots, matrices, wagered, low, high, work,
     )  # fmt: skip
     removed[rank] -= 1
     return matrices[slot], wagered[slot]
