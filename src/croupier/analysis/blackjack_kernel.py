@@ -1,20 +1,35 @@
 """The player's side of ``croupier.analysis.blackjack`` compiled (numba): hands played by the
 chart over every composition, for one dealer up card.
 
-This is the recursion of ``blackjack.py`` step 3 (``_Evaluator.play``, its leaves and the
-per-hand part of a split), moved here unchanged in its arithmetic: every sum is taken over
-the same terms in the same order as the pure-Python version it replaced (kept as the
-reference in ``benchmarks/analyze.py``), so the figures are bit for bit the same. Two
-liberties that cannot change a bit: a matrix entry that would receive ``p * 0.0`` is skipped
-(adding +0.0 to a non-negative sum leaves it as it is), and columns outside a matrix's
-non-zero range are not visited.
+This is the recursion of ``blackjack.py`` step 3 (the former ``_Evaluator.play``, its leaves
+and the per-hand part of a split), moved here unchanged in its arithmetic: every sum is taken
+over the same terms in the same order as the pure-Python version it replaced (kept as the
+reference in ``benchmarks/blackjack_python_reference.py``), so the figures are bit for bit
+the same. What changed cannot change a bit:
+
+- the recursion is an explicit stack (numba's cache cannot hold a recursive function) that
+  visits the ranks in the same order;
+- a leaf (a stand, a double, a bust, a paid hand) is added into its parent's matrix entry by
+  entry instead of being built first; an entry that would receive ``p * 0.0`` is skipped
+  (adding +0.0 to a non-negative sum leaves it as it is), and columns outside a matrix's
+  non-zero range are not visited;
+- the dealer's outcomes for all the compositions an up card needs are computed together by
+  ``dealer_outcomes_many`` (bit for bit ``dealer_outcomes``), after a first walk over the
+  same hands that only lists those compositions (the chart's actions do not depend on them).
 
 A hand's result is a matrix ``[dealer outcome, net]`` (``OUTCOMES`` rows, nets on a grid of
 ``1 / scale`` from ``-offset / scale``), stored once per (cards removed, hard total, split
-hand or not, original-stake share) in a table: ``_Table`` below.
+hand or not, original-stake share). The functions share their state as arguments: ``shoe``
+the counts without the up card; ``removed`` the player's cards (changed and restored);
+``dealer_slots``/``dealers`` the dealer's probabilities by composition;
+``hand_slots``/``matrices``/``wagered``/``low``/``high`` each played hand's matrix, its
+expected amount wagered and the range of its non-zero columns; ``work`` a blank matrix per
+depth of the stack; ``base`` the dealer's outcomes off the top given no blackjack (spread
+over a busted hand).
 
-Actions in the chart arrays: ``HIT``, ``STAND``, ``DOUBLE`` (double, else hit) and
-``DOUBLE_ELSE_STAND``; a pair's forced action may also be ``NONE`` (play by the chart).
+Actions in the chart arrays: ``HIT``, ``STAND``, ``DOUBLE`` (double, else hit),
+``DOUBLE_ELSE_STAND`` and ``SPLIT``; a hand's forced action may also be ``NONE`` (play by the
+chart). The game's rules come packed in an int64 array indexed by the ``G_*`` constants.
 
 The functions release the GIL (``nogil``): the caller runs the ten up cards on threads.
 """
@@ -109,17 +124,6 @@ def _world_bust(bet: float, original: float, game: npt.NDArray[np.int64]) -> flo
     if game[G_PEEK]:
         return -original
     return -bet
-
-
-class _Table:
-    """Documentation only: the state the functions below share, as separate arguments.
-
-    ``shoe`` the counts without the up card; ``removed`` the player's cards (mutated and
-    restored); ``dealer_slots``/``dealers`` the dealer's probabilities by composition;
-    ``hand_slots``/``matrices``/``wagered``/``low``/``high`` each played hand's matrix, its
-    expected amount wagered and the range of its non-zero columns; ``base`` the dealer's
-    outcomes off the top given no blackjack (spread over a busted hand).
-    """
 
 
 @numba.njit(cache=True, nogil=True)
