@@ -172,7 +172,7 @@ def _add_world(  # noqa: PLR0917
     low: int,
     high: int,
 ) -> tuple[int, int]:
-    """``_Evaluator._blackjack_world``: the dealer-blackjack row."""
+    """The dealer-blackjack row (the former ``_Evaluator._blackjack_world``)."""
     if probability <= 0:
         return low, high
     if net == np.floor(net):
@@ -276,7 +276,7 @@ def _action(  # noqa: PLR0917
     soft: npt.NDArray[np.int64],
     game: npt.NDArray[np.int64],
 ) -> int:
-    """``_Evaluator.action``: HIT, STAND or DOUBLE by the chart."""
+    """HIT, STAND or DOUBLE by the chart (the former ``_Evaluator.action``)."""
     total, is_soft = _total(hard_sum, has_ace)
     if total >= 21:
         return STAND
