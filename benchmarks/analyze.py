@@ -3,33 +3,45 @@ straightforward pure-Python reference measured in the same run.
 
 - Baccarat: the compiled enumeration against a pure-Python recursive enumeration of the same
   shoe (same order of loops, same exact integer counts; the results are compared too).
-- Blackjack: the whole analysis (strategy + round value) against the time a pure-Python
-  dealer-probability recursion would take for the dealer computations the analysis makes:
-  each up card's pure-Python time is measured once on the full shoe and multiplied by the
-  number of dealer computations the analysis made for that up card (counted in this run).
-  This scales only the dealer part; the player recursion (already Python) is not counted in
-  the reference, so the ratio understates the speed-up.
+- Blackjack: the analysis (basic strategy + the round's value) against the previous
+  implementation, kept in ``benchmarks/blackjack_python_reference.py``: the player's
+  recursion in pure Python over every composition, the dealer's probabilities compiled one
+  composition at a time. Both run here on the same profile; their figures must be identical
+  (checked). A second, estimated reference adds what the dealer's computations of that
+  reference would cost in pure Python too: each up card's pure-Python dealer time on the full
+  shoe, times the number of dealer computations the reference made for that up card.
+  Untimed, the figures of both are also compared on 15 other deck counts and rule sets.
 
 Run: ``uv run python benchmarks/analyze.py``
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-import croupier.analysis.blackjack as blackjack_module
+import blackjack_python_reference as reference
 from croupier.analysis.baccarat import RANK_VALUE, deal_counts
-from croupier.analysis.blackjack import analyse_blackjack
+from croupier.analysis.blackjack import (
+    Game,
+    RoundResult,
+    Strategy,
+    derive_strategy,
+    evaluate_round,
+)
 from croupier.analysis.dealer import full_shoe
 from croupier.analysis.profile_analysis import analyse_profile
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.rules.baccarat import PairBy
+from croupier.rules.blackjack import BlackjackRules, HoleCard
 
 
 def best_of(function: Callable[[], Any], repeat: int = 5) -> float:
@@ -135,11 +147,11 @@ def main() -> None:
     for decks in (8,):
         compiled = best_of(lambda decks=decks: deal_counts(decks, PairBy.RANK))
         start = time.perf_counter()
-        reference = python_baccarat(decks)
+        baccarat_reference = python_baccarat(decks)
         python_time = time.perf_counter() - start
         counts, _ = deal_counts(decks, PairBy.RANK)
         same = all(
-            int(counts[p, b].sum()) == reference.get((p, b), 0)
+            int(counts[p, b].sum()) == baccarat_reference.get((p, b), 0)
             for p in range(10)
             for b in range(10)
         )
@@ -161,35 +173,96 @@ def main() -> None:
     for name in shipped_profile_names():
         profile = load_profile(name)
         whole = best_of(lambda profile=profile: analyse_profile(profile), repeat=3)
-        line = f"{name:<26} analyze: {whole * 1e3:8.1f} ms"
-        if profile.game == "blackjack":
-            calls: Counter[int] = Counter()
-            original = blackjack_module.dealer_outcomes
-
-            def counting(
-                counts: np.ndarray,
-                up: int,
-                h17: bool,
-                original: Any = original,
-                calls: Counter[int] = calls,
-            ) -> Any:
-                calls[int(up)] += 1
-                return original(counts, up, h17)
-
-            blackjack_module.dealer_outcomes = counting  # type: ignore[assignment]
-            try:
-                analyse_blackjack(profile)  # type: ignore[arg-type]
-            finally:
-                blackjack_module.dealer_outcomes = original
-            reference = sum(python_per_up[up] * count for up, count in calls.items())
-            line += (
-                f"; {sum(calls.values()):,} dealer computations would take {reference:.1f} s "
-                f"in pure Python: x{reference / whole:,.1f}"
-            )
-        print(line)
+        print(f"{name:<26} analyze: {whole * 1e3:8.1f} ms")
+        if isinstance(profile, BlackjackRules):
+            blackjack_line(profile, python_per_up)
+    print(f"\n{variants_line()}")
     print(
-        "\n(one core of this machine; blackjack times include the Python player recursion; "
-        f"median of per-up pure-Python dealer times: {statistics.median(python_per_up.values()) * 1e3:.1f} ms)"
+        f"\n({os.cpu_count()} cores seen; load averages {os.getloadavg()}; the compiled "
+        "analysis runs the ten up cards on threads; median pure-Python dealer time per up "
+        f"card: {statistics.median(python_per_up.values()) * 1e3:.1f} ms)"
+    )
+
+
+def variants_line() -> str:
+    """The compiled analysis against the previous Python one on other deck counts and rules
+    (figures only, untimed): every deck count and rule branch the kernel reads."""
+    base = Game.of(_blackjack_rules("peru-2016"))
+    variants = [
+        Game.of(_blackjack_rules(name), decks)
+        for name in ("peru-2016", "spain-1979", "veintiuno-real")
+        for decks in (1, 2, 8)
+    ]
+    variants += [
+        dataclasses.replace(base, hits_soft_17=True, hole_card=HoleCard.PEEK),
+        dataclasses.replace(base, double_any_two=True, double_after_split=False),
+        dataclasses.replace(base, resplit_aces=True, max_hands=4),
+        dataclasses.replace(base, blackjack_pays=Fraction(6, 5)),
+        dataclasses.replace(Game.of(_blackjack_rules("spain-1979")), max_hands=1),
+        dataclasses.replace(Game.of(_blackjack_rules("veintiuno-real")), all_bets_lost=True),
+    ]
+    identical = 0
+    for game in variants:
+        strategy = derive_strategy(game)
+        result = evaluate_round(game, strategy)
+        reference_strategy = reference.derive_strategy(game)
+        reference_result = reference.evaluate_round(game, reference_strategy)
+        identical += (
+            strategy == reference_strategy
+            and result.distribution == reference_result.distribution
+            and result.expected_wagered == reference_result.expected_wagered
+            and result.split_probability == reference_result.split_probability
+        )
+    return (
+        f"blackjack: compiled figures identical to the previous Python ones on {identical} of "
+        f"{len(variants)} variants (1, 2, 8 decks of each profile; H17 with peek; any two "
+        "without DAS; re-split Aces to 4 hands; 6:5; no split; Veintiuno Real with all bets)"
+    )
+
+
+def _blackjack_rules(name: str) -> BlackjackRules:
+    rules = load_profile(name)
+    assert isinstance(rules, BlackjackRules)
+    return rules
+
+
+def blackjack_line(rules: BlackjackRules, python_per_up: dict[int, float]) -> None:
+    game = Game.of(rules)
+
+    def compiled_analysis() -> tuple[Strategy, RoundResult]:
+        strategy = derive_strategy(game)
+        return strategy, evaluate_round(game, strategy)
+
+    compiled = best_of(compiled_analysis, repeat=5)
+    calls: Counter[int] = Counter()
+    original = reference.dealer_outcomes
+
+    def counting(counts: np.ndarray, up: int, hits_soft_17: bool) -> Any:
+        calls[int(up)] += 1
+        return original(counts, up, hits_soft_17)
+
+    reference.dealer_outcomes = counting
+    try:
+        start = time.perf_counter()
+        reference_strategy = reference.derive_strategy(game)
+        reference_result = reference.evaluate_round(game, reference_strategy)
+        python_time = time.perf_counter() - start
+    finally:
+        reference.dealer_outcomes = original
+    strategy, result = compiled_analysis()
+    identical = (
+        strategy == reference_strategy
+        and result.distribution == reference_result.distribution
+        and result.expected_wagered == reference_result.expected_wagered
+        and result.split_probability == reference_result.split_probability
+    )
+    all_python = python_time + sum(python_per_up[up] * count for up, count in calls.items())
+    print(
+        f"{'':<26} blackjack analysis {compiled * 1e3:.1f} ms compiled; the previous "
+        f"Python player recursion {python_time * 1e3:.0f} ms: x{python_time / compiled:,.1f} "
+        f"(identical figures: {identical}); with its {sum(calls.values()):,} dealer "
+        f"computations in pure Python too, about {all_python:.0f} s: "
+        f"x{all_python / compiled:,.0f}"
     )
 
 

@@ -23,14 +23,34 @@ Method (RULES.md §1-3; every rule read from the profile):
    *OBO* (the original stake only, but a busted hand is already lost, doubles included: Peru
    Art. 13 and the RULES.md §1 decision), *all bets* (doubles and splits lost too, Spain).
 
-   **Split hands use the standard approximation** of combinatorial analysers: each split hand
-   is played (by composition, with removal of its own cards) from the composition left after
-   removing the dealer's up card and both cards of the pair; the other split hands' drawn
-   cards are not removed. Re-splits follow a fixed probability of drawing the pair card again
-   (that of the pre-split composition) up to ``max_hands`` hands (``unlimited`` counts to 8
-   hands; more has negligible probability). The outcome distribution of a split round treats
-   the hands as independent given the dealer's final result. The expected value of unsplit
-   rounds is exact; split rounds (about 2.5% of rounds) carry this approximation.
+   **Split hands use the standard approximation** of combinatorial analysers. Exactly what
+   is approximated, and nothing else:
+
+   - each split hand is played by the chart (by composition, removing its own cards) from
+     the shoe less the up card and both pair cards; the cards the *other* split hands drew
+     are not removed from it (a real shoe has lost them);
+   - the chance of drawing the pair card again, and so of re-splitting (up to ``max_hands``;
+     ``unlimited`` counts to 8 hands), is that of the shoe less the up card and both pair
+     cards for every re-split, not lowered as pair cards come out;
+   - the round's outcome distribution treats the split hands as independent given the
+     dealer's final result (17..21, bust, blackjack), each hand's chance of a result being
+     that of its own composition.
+
+   Every unsplit round is exact. Its size: against the figures of a combinatorial analyser
+   with exact composition-dependent play (Wizard of Odds, 6 decks, H17, no hole card, all
+   bets lost to a dealer blackjack; ``tests/oracles/test_blackjack_published.py``) the
+   expected return here is 0.0039% of a unit lower with double after split (-0.73095%
+   against -0.72705%) and 0.0034% lower without (-0.87320% against -0.86975%); that gap
+   holds this approximation and the cost of total-dependent play together. Split rounds
+   are about 2.3% of rounds.
+
+   **Computation.** The recursion over compositions runs compiled
+   (``croupier.analysis.blackjack_kernel``), one up card per thread; the dealer's
+   probabilities for all the compositions one up card needs are computed together
+   (``dealer_outcomes_many``, vectorised). The sums are taken term for term in the order of
+   the pure-Python recursion it replaced (``benchmarks/blackjack_python_reference.py``), so
+   the figures are the same to the last bit; the split rounds are assembled here, in Python,
+   with ``np.convolve`` as before.
 
 Doubling for less (Peru Art. 12) is never better than doubling in full or not at all: a
 double's value is linear in the amount added (each outcome pays or loses the increment, or
@@ -40,22 +60,25 @@ never better than hitting. The chart therefore doubles in full.
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier.analysis import blackjack_kernel as kernel
 from croupier.analysis.dealer import (
     ACE,
     BLACKJACK,
-    BUST,
     OUTCOMES,
     TEN,
-    dealer_outcomes,
+    dealer_outcomes_many,
     full_shoe,
 )
 from croupier.analysis.figures import WagerFigures
@@ -185,17 +208,17 @@ def _total(hard_sum: int, has_ace: bool) -> tuple[int, bool]:
 def _stand_value(
     total: int, bet: float, original: float, dealer: npt.NDArray[np.float64], game: Game
 ) -> float:
-    if total > 21:
-        blackjack = float(dealer[BLACKJACK])
-        return (1 - blackjack) * -bet + blackjack * game.blackjack_world_bust(bet, original)
-    value = dealer[BUST] * bet + dealer[BLACKJACK] * game.blackjack_world_stand(bet, original)
-    for index in range(5):
-        final = 17 + index
-        if total > final:
-            value += dealer[index] * bet
-        elif total < final:
-            value -= dealer[index] * bet
-    return float(value)
+    """A hand of ``total`` standing (busted above 21) with ``bet`` on it: its expected net."""
+    return float(
+        kernel.stand_value(
+            total,
+            float(bet),
+            float(original),
+            dealer,
+            game.hole_card is HoleCard.PEEK,
+            game.all_bets_lost,
+        )
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -203,61 +226,46 @@ def _stand_value(
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
+class _ByTotal:
+    """Values read as ``values[(total, soft)]``."""
+
+    table: npt.NDArray[np.float64]
+
+    def __getitem__(self, key: tuple[int, bool]) -> float:
+        total, soft = key
+        return float(self.table[total, int(soft)])
+
+
+@dataclass(frozen=True)
 class _TotalValues:
     """Hit/stand/double values by total for one up card and one ``original`` share."""
 
-    stand: dict[tuple[int, bool], float] = field(default_factory=dict)
-    best: dict[tuple[int, bool], float] = field(default_factory=dict)
-    hit: dict[tuple[int, bool], float] = field(default_factory=dict)
-    double: dict[tuple[int, bool], float] = field(default_factory=dict)
+    stand: _ByTotal
+    hit: _ByTotal
+    double: _ByTotal
+    best: _ByTotal
 
 
 def _after(total: int, soft: bool, rank: int) -> tuple[int, bool]:
     """The total after drawing ``rank`` (0 = Ace) onto a hand of ``total`` (soft or hard)."""
-    value = rank + 1
-    if soft:
-        new = total + value
-        return (new, True) if new <= 21 else (new - 10, False)
-    if rank == ACE and total + 11 <= 21:
-        return total + 11, True
-    return total + value, False
-
-
-_AFTER = {
-    (total, soft): [_after(total, soft, rank) for rank in range(10)]
-    for total in range(4, 22)
-    for soft in (False, True)
-}
-"""Each total's successor for each rank drawn, tabulated once."""
+    new_total, new_soft = kernel.after(total, soft, rank)
+    return int(new_total), bool(new_soft)
 
 
 def _total_values(
     draw: npt.NDArray[np.float64], dealer: npt.NDArray[np.float64], game: Game, original: float
 ) -> _TotalValues:
-    values = _TotalValues()
-    draws = [float(p) for p in draw]
-    # Standing values by total (4..31) for a single and a doubled bet, computed once.
-    single = {t: _stand_value(t, 1.0, original, dealer, game) for t in range(4, 32)}
-    doubled = {t: _stand_value(t, 2.0, original, dealer, game) for t in range(4, 32)}
-    after = _AFTER
-    states = [(t, False) for t in range(21, 10, -1)]
-    states += [(t, True) for t in range(21, 11, -1)]
-    states += [(t, False) for t in range(10, 3, -1)]
-    for total, soft in states:
-        values.stand[(total, soft)] = single[total]
-        hit = 0.0
-        double = 0.0
-        for p, (new_total, new_soft) in zip(draws, after[(total, soft)], strict=True):
-            if new_total > 21:
-                hit += p * single[new_total]
-            else:
-                hit += p * values.best[(new_total, new_soft)]
-            double += p * doubled[new_total]
-        values.hit[(total, soft)] = hit
-        values.double[(total, soft)] = double
-        values.best[(total, soft)] = max(hit, values.stand[(total, soft)])
-    return values
+    """Each total's stand, hit and double values, hitting on by the best of hit and stand
+    (``blackjack_kernel.total_values``)."""
+    table = kernel.total_values(
+        np.ascontiguousarray(draw, dtype=np.float64),
+        dealer,
+        float(original),
+        game.hole_card is HoleCard.PEEK,
+        game.all_bets_lost,
+    )
+    return _TotalValues(*(_ByTotal(table[what]) for what in range(4)))
 
 
 def _letter(values: _TotalValues, total: int, soft: bool, may_double: bool) -> tuple[str, float]:
@@ -313,11 +321,8 @@ def derive_strategy(game: Game) -> Strategy:
     for up, up_label in zip(UP_ORDER, UP_LABELS, strict=True):
         counts = shoe.copy()
         counts[up] -= 1
-        top_values = _total_values(
-            counts / counts.sum(), dealer_outcomes(counts, up, game.hits_soft_17), game, 1.0
-        )
-        # hard total -> summed (weight, stand, hit, double) over its two-card hands
-        sums: dict[int, npt.NDArray[np.float64]] = {}
+        # Each two-card hand that needs a decision: (first, second, weight, shoe left).
+        hands: list[tuple[int, int, float, npt.NDArray[np.int64]]] = []
         for first in range(10):
             for second in range(first, 10):
                 hand = counts.copy()
@@ -329,32 +334,39 @@ def derive_strategy(game: Game) -> Strategy:
                     continue
                 if first != second:
                     weight *= 2
-                hard_sum = first + second + 2
-                has_ace = first == ACE
-                if has_ace and hard_sum == 11:
+                if first == ACE and second == TEN:
                     continue  # a natural: no decision
-                draw = hand / hand.sum()
-                dealer = dealer_outcomes(hand, up, game.hits_soft_17)
-                values = _total_values(draw, dealer, game, 1.0)
-                total, is_soft = _total(hard_sum, has_ace)
-                if is_soft and first != second:
-                    soft[total][up_label] = _letter(
-                        values, total, True, game.can_double(hard_sum, True, split=False)
-                    )[0]
-                elif not is_soft:
-                    row = sums.setdefault(total, np.zeros(4))
-                    row += weight * np.array(
-                        [
-                            1.0,
-                            values.stand[(total, False)],
-                            values.hit[(total, False)],
-                            values.double[(total, False)],
-                        ]
-                    )
-                if first == second:
-                    pairs[PAIR_ROWS[(first - 1) % 10]][up_label] = _pair_letter(
-                        first, draw, dealer, values, game
-                    )
+                hands.append((first, second, weight, hand))
+        dealers = dealer_outcomes_many(
+            np.array([counts] + [hand for *_, hand in hands]), up, game.hits_soft_17
+        )
+        top_values = _total_values(counts / counts.sum(), dealers[0], game, 1.0)
+        # hard total -> summed (weight, stand, hit, double) over its two-card hands
+        sums: dict[int, npt.NDArray[np.float64]] = {}
+        for (first, second, weight, hand), dealer in zip(hands, dealers[1:], strict=True):
+            hard_sum = first + second + 2
+            has_ace = first == ACE
+            draw = hand / hand.sum()
+            values = _total_values(draw, dealer, game, 1.0)
+            total, is_soft = _total(hard_sum, has_ace)
+            if is_soft and first != second:
+                soft[total][up_label] = _letter(
+                    values, total, True, game.can_double(hard_sum, True, split=False)
+                )[0]
+            elif not is_soft:
+                row = sums.setdefault(total, np.zeros(4))
+                row += weight * np.array(
+                    [
+                        1.0,
+                        values.stand[(total, False)],
+                        values.hit[(total, False)],
+                        values.double[(total, False)],
+                    ]
+                )
+            if first == second:
+                pairs[PAIR_ROWS[(first - 1) % 10]][up_label] = _pair_letter(
+                    first, draw, dealer, values, game
+                )
         for total in HARD_ROWS:
             may_double = game.can_double(total, False, split=False)
             if total in sums and total < 21:
@@ -467,242 +479,167 @@ class RoundResult:
     split_probability: float
 
 
-class _Evaluator:
-    """Plays the chart over every composition for one up card."""
+_LETTER_CODES = {
+    "H": kernel.HIT,
+    "S": kernel.STAND,
+    "D": kernel.DOUBLE,
+    "Ds": kernel.DOUBLE_ELSE_STAND,
+    "P": kernel.SPLIT,
+}
 
-    def __init__(self, game: Game, strategy: Strategy, up: int, grid_denominator: int) -> None:
-        self.game = game
-        self.strategy = strategy
-        self.up = up
-        self.up_label = UP_LABELS[UP_ORDER.index(up)]
-        self.shoe = full_shoe(game.decks)
-        self.shoe[up] -= 1
-        self.scale = grid_denominator
-        self.offset = 2 * UNLIMITED_HANDS * grid_denominator
-        self.size = 2 * self.offset + 1
-        self._dealer: dict[tuple[int, ...], npt.NDArray[np.float64]] = {}
-        self._memo: dict[tuple[Any, ...], tuple[npt.NDArray[np.float64], float]] = {}
-        self.base_noblackjack = np.zeros(OUTCOMES)
 
-    # -- helpers ------------------------------------------------------------------------
-    def index(self, net: Fraction | float) -> int:
-        return round(float(net) * self.scale) + self.offset
+def _grid_index(net: Fraction | float, scale: int, offset: int) -> int:
+    return round(float(net) * scale) + offset
 
-    def dealer(self, removed: tuple[int, ...]) -> npt.NDArray[np.float64]:
-        found = self._dealer.get(removed)
+
+def _kernel_game(game: Game, up: int, scale: int) -> npt.NDArray[np.int64]:
+    """The game's parameters as the kernel reads them (``blackjack_kernel.G_*``)."""
+    offset = 2 * UNLIMITED_HANDS * scale
+    fields = np.zeros(kernel.G_FIELDS, dtype=np.int64)
+    fields[kernel.G_UP] = up
+    fields[kernel.G_HITS_SOFT_17] = game.hits_soft_17
+    fields[kernel.G_PEEK] = game.hole_card is HoleCard.PEEK
+    fields[kernel.G_ALL_BETS_LOST] = game.all_bets_lost
+    fields[kernel.G_DOUBLE_ANY_TWO] = game.double_any_two
+    fields[kernel.G_DOUBLE_AFTER_SPLIT] = game.double_after_split
+    fields[kernel.G_ACE_TEN_IS_BLACKJACK] = game.ace_ten_is_blackjack
+    fields[kernel.G_BLACKJACK_INDEX] = _grid_index(game.blackjack_pays, scale, offset)
+    if game.veintiuno_real_pays is not None:
+        fields[kernel.G_HAS_VEINTIUNO_REAL] = 1
+        fields[kernel.G_VEINTIUNO_REAL_INDEX] = _grid_index(game.veintiuno_real_pays, scale, offset)
+    fields[kernel.G_SCALE] = scale
+    fields[kernel.G_OFFSET] = offset
+    fields[kernel.G_SIZE] = 2 * offset + 1
+    return fields
+
+
+def _kernel_chart(
+    strategy: Strategy, up_label: str
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The chart's column for one up card as action codes: by hard total, soft total, pair."""
+    hard = np.full(22, kernel.STAND, dtype=np.int64)
+    soft = np.full(22, kernel.STAND, dtype=np.int64)
+    pairs = np.full(10, kernel.STAND, dtype=np.int64)
+    for total, row in strategy.hard.items():
+        hard[total] = _LETTER_CODES[row[up_label]]
+    for total, row in strategy.soft.items():
+        soft[total] = _LETTER_CODES[row[up_label]]
+    for rank in range(10):
+        pairs[rank] = _LETTER_CODES[strategy.pairs[PAIR_ROWS[(rank - 1) % 10]][up_label]]
+    return hard, soft, pairs
+
+
+def _initial_hands(shoe: npt.NDArray[np.int64], up: int) -> list[tuple[int, int, float]]:
+    """Each initial two-card hand (first <= second) the shoe can deal with ``up``, and its
+    probability, in the order the round's figures are summed."""
+    total_cards = int(shoe.sum())
+    hands = []
+    for first in range(10):
+        for second in range(first, 10):
+            counts = shoe.copy()
+            weight = float(counts[first])
+            counts[first] -= 1
+            weight *= counts[up]
+            counts[up] -= 1
+            weight *= counts[second]
+            if weight == 0:
+                continue
+            probability = weight / (total_cards * (total_cards - 1) * (total_cards - 2))
+            if first != second:
+                probability *= 2
+            hands.append((first, second, probability))
+    return hands
+
+
+@dataclass(frozen=True)
+class _UpCardHands:
+    """The kernel's results for one up card (``blackjack_kernel.evaluate_up``)."""
+
+    rows: npt.NDArray[np.float64]
+    hand_wagered: npt.NDArray[np.float64]
+    split_dealer: npt.NDArray[np.float64]
+    split_hands: npt.NDArray[np.float64]
+    split_wagered: npt.NDArray[np.float64]
+
+
+def _evaluate_up(game: Game, strategy: Strategy, up: int, scale: int) -> _UpCardHands:
+    shoe = full_shoe(game.decks)
+    wanted = np.zeros((10, 10), dtype=np.bool_)
+    for first, second, _ in _initial_hands(shoe, up):
+        wanted[first, second] = True
+    shoe[up] -= 1
+    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
+    return _UpCardHands(
+        *kernel.evaluate_up(
+            shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
+        )
+    )
+
+
+def _split_round(
+    game: Game,
+    up: int,
+    card: int,
+    hands: _UpCardHands,
+    scale: int,
+) -> tuple[npt.NDArray[np.float64], float]:
+    """A split pair's round: outcome distribution (summed over the dealer) and expected
+    amount wagered, from the split hands' matrices (module docstring, split hands)."""
+    offset = 2 * UNLIMITED_HANDS * scale
+    size = 2 * offset + 1
+    counts = full_shoe(game.decks)
+    counts[up] -= 1
+    counts[card] -= 2
+    remaining = counts.sum()
+    pair_probability = counts[card] / remaining
+    may_resplit = card != ACE or game.resplit_aces
+    dealer = hands.split_dealer[card]
+    counts_by_kind = _resplit_distribution(float(pair_probability), game.max_hands, may_resplit)
+    # conditional[index][original][kind]: a split hand's net given the dealer's result.
+    conditional = [
+        [[_row(hands.split_hands[card, which, kind], index) for kind in (0, 1)] for which in (0, 1)]
+        for index in range(OUTCOMES)
+    ]
+
+    # chains[(index, first kind, others, stucks)]: the first hand's row convolved with the
+    # rows of ``others`` more hands of kind 0, then ``stucks`` of kind 1 (as many rounds
+    # share their beginnings, each is convolved once, in the order the sum takes it).
+    chains: dict[tuple[int, int, int, int], npt.NDArray[np.float64]] = {}
+
+    def chain(index: int, first_kind: int, others: int, stucks: int) -> npt.NDArray[np.float64]:
+        key = (index, first_kind, others, stucks)
+        found = chains.get(key)
         if found is None:
-            counts = self.shoe - np.array(removed, dtype=np.int64)
-            found = dealer_outcomes(counts, self.up, self.game.hits_soft_17)
-            self._dealer[removed] = found
+            if stucks > 0:
+                found = chain(index, first_kind, others, stucks - 1)
+                found = np.convolve(found, conditional[index][0][1])[offset : offset + size]
+            elif others > 0:
+                found = chain(index, first_kind, others - 1, 0)
+                found = np.convolve(found, conditional[index][0][0])[offset : offset + size]
+            else:
+                found = conditional[index][1][first_kind]
+            chains[key] = found
         return found
 
-    def remaining(self, removed: tuple[int, ...]) -> npt.NDArray[np.int64]:
-        return self.shoe - np.array(removed, dtype=np.int64)
-
-    def _matrix(self) -> npt.NDArray[np.float64]:
-        return np.zeros((OUTCOMES, self.size))
-
-    def stand_leaf(
-        self, removed: tuple[int, ...], total: int, bet: int, original: float
-    ) -> npt.NDArray[np.float64]:
-        dealer = self.dealer(removed)
-        matrix = self._matrix()
-        for index in range(5):
-            final = 17 + index
-            net = bet if total > final else (-bet if total < final else 0)
-            matrix[index, self.index(net)] += dealer[index]
-        matrix[BUST, self.index(bet)] += dealer[BUST]
-        self._blackjack_world(
-            matrix, dealer[BLACKJACK], self.game.blackjack_world_stand(bet, original)
-        )
-        return matrix
-
-    def _blackjack_world(
-        self, matrix: npt.NDArray[np.float64], probability: float, net: float
-    ) -> None:
-        if probability <= 0:
-            return
-        if net == int(net):
-            matrix[BLACKJACK, self.index(net)] += probability
-        else:
-            # An OBO share of the original stake (split hands): spread over the grid ends.
-            low, high = math.floor(net), math.ceil(net)
-            matrix[BLACKJACK, self.index(low)] += probability * (high - net)
-            matrix[BLACKJACK, self.index(high)] += probability * (net - low)
-
-    def bust_leaf(
-        self, removed: tuple[int, ...], bet: int, original: float
-    ) -> npt.NDArray[np.float64]:
-        # Only the chance of a dealer blackjack matters to a busted hand; it is that of the
-        # cards left. The rest is spread as the dealer's outcomes off the initial deal.
-        counts = self.remaining(removed)
-        blackjack = 0.0
-        if self.up == ACE:
-            blackjack = counts[TEN] / counts.sum()
-        elif self.up == TEN:
-            blackjack = counts[ACE] / counts.sum()
-        matrix = self._matrix()
-        matrix[:BLACKJACK, self.index(-bet)] += (1 - blackjack) * self.base_noblackjack[:BLACKJACK]
-        self._blackjack_world(matrix, blackjack, self.game.blackjack_world_bust(bet, original))
-        return matrix
-
-    def paid_leaf(
-        self, removed: tuple[int, ...], pays: Fraction, loses_to_blackjack: float
-    ) -> npt.NDArray[np.float64]:
-        """A hand paid at a fixed ratio unless the dealer has blackjack (then ``loses...``)."""
-        dealer = self.dealer(removed)
-        matrix = self._matrix()
-        matrix[:BLACKJACK, self.index(pays)] += dealer[:BLACKJACK]
-        self._blackjack_world(matrix, dealer[BLACKJACK], loses_to_blackjack)
-        return matrix
-
-    # -- playing a hand by the chart ----------------------------------------------------
-    def action(self, hard_sum: int, has_ace: bool, cards: int, split: bool) -> str:
-        total, soft = _total(hard_sum, has_ace)
-        if total >= 21:
-            return "S"
-        letter = (
-            self.strategy.soft[total][self.up_label]
-            if soft
-            else self.strategy.hard[max(total, 5)][self.up_label]
-        )
-        if letter in ("D", "Ds"):
-            if cards == 2 and self.game.can_double(hard_sum, soft, split):
-                return "D"
-            return "H" if letter == "D" else "S"
-        return letter
-
-    def play(  # noqa: PLR0917
-        self,
-        removed: tuple[int, ...],
-        hard_sum: int,
-        has_ace: bool,
-        cards: int,
-        split: bool,
-        original: float,
-        forced: str | None = None,
-        sevens: bool = False,
-    ) -> tuple[npt.NDArray[np.float64], float]:
-        """(outcome matrix, expected amount wagered) of a hand played by the chart."""
-        key = (removed, hard_sum, has_ace, cards, split, original, forced, sevens)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        action = forced or self.action(hard_sum, has_ace, cards, split)
-        total, _ = _total(hard_sum, has_ace)
-        if action == "S":
-            result = (self.stand_leaf(removed, total, 1, original), 1.0)
-        else:
-            bet = 2 if action == "D" else 1
-            counts = self.remaining(removed)
-            remaining = counts.sum()
-            matrix = self._matrix()
-            wagered = 0.0
-            for rank in range(10):
-                if counts[rank] == 0:
-                    continue
-                p = counts[rank] / remaining
-                after = list(removed)
-                after[rank] += 1
-                new_removed = tuple(after)
-                new_hard = hard_sum + rank + 1
-                new_ace = has_ace or rank == ACE
-                new_total, _ = _total(new_hard, new_ace)
-                if sevens and rank == 6 and self.game.veintiuno_real_pays is not None:
-                    # Veintiuno Real: a third 7 on the unsplit 7-7 pays 5:1, losing only to
-                    # a dealer blackjack.
-                    sub = self.paid_leaf(new_removed, self.game.veintiuno_real_pays, -1.0)
-                    sub_wagered = 1.0
-                elif new_hard > 21:
-                    sub = self.bust_leaf(new_removed, bet, original)
-                    sub_wagered = float(bet)
-                elif action == "D":
-                    sub = self.stand_leaf(new_removed, new_total, 2, original)
-                    sub_wagered = 2.0
-                else:
-                    sub, sub_wagered = self.play(
-                        new_removed, new_hard, new_ace, cards + 1, split, original
-                    )
-                matrix += p * sub
-                wagered += p * sub_wagered
-            result = (matrix, wagered)
-        self._memo[key] = result
-        return result
-
-    # -- splitting ----------------------------------------------------------------------
-    def split(self, card: int) -> tuple[npt.NDArray[np.float64], float]:
-        """The round's outcome distribution (summed over the dealer) for a split pair."""
-        removed_list = [0] * 10
-        removed_list[card] = 2
-        removed = tuple(removed_list)
-        counts = self.remaining(removed)
-        remaining = counts.sum()
-        pair_probability = counts[card] / remaining
-        may_resplit = card != ACE or self.game.resplit_aces
-        dealer = self.dealer(removed)
-
-        def second_card_hand(rank: int, original: float) -> tuple[npt.NDArray[np.float64], float]:
-            after = list(removed)
-            after[rank] += 1
-            new_removed = tuple(after)
-            hard_sum = card + rank + 2
-            has_ace = ACE in (card, rank)
-            if card == ACE:
-                if rank == TEN and self.game.ace_ten_is_blackjack:
-                    return self.paid_leaf(new_removed, self.game.blackjack_pays, 0.0), 1.0
-                total, _ = _total(hard_sum, has_ace)
-                return self.stand_leaf(new_removed, total, 1, original), 1.0
-            return self.play(new_removed, hard_sum, has_ace, 2, True, original)
-
-        hands: dict[
-            float, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float, float]
-        ] = {}
-        for original in (0.0, 1.0):
-            other = self._matrix()
-            other_wagered = 0.0
-            for rank in range(10):
-                if rank == card or counts[rank] == 0:
-                    continue
-                sub, sub_wagered = second_card_hand(rank, original)
-                other += counts[rank] / remaining * sub
-                other_wagered += counts[rank] / remaining * sub_wagered
-            other /= 1 - pair_probability
-            other_wagered /= 1 - pair_probability
-            stuck, stuck_wagered = (
-                second_card_hand(card, original) if pair_probability > 0 else (other, 0.0)
+    round_matrix = np.zeros(size)
+    expected_wagered = 0.0
+    for (n_other, n_stuck), probability in counts_by_kind:
+        first_is_other = n_other > 0
+        for index in range(OUTCOMES):
+            weight = dealer[index]
+            if weight <= 0:
+                continue
+            total = chain(
+                index,
+                0 if first_is_other else 1,
+                n_other - (1 if first_is_other else 0),
+                n_stuck - (0 if first_is_other else 1),
             )
-            hands[original] = (other, stuck, other_wagered, stuck_wagered)
-        counts_by_kind = _resplit_distribution(pair_probability, self.game.max_hands, may_resplit)
-        round_matrix = np.zeros(self.size)
-        expected_wagered = 0.0
-        for (n_other, n_stuck), probability in counts_by_kind.items():
-            first_is_other = n_other > 0
-            for index in range(OUTCOMES):
-                weight = dealer[index]
-                if weight <= 0:
-                    continue
-                conditional = {
-                    original: (
-                        _row(hands[original][0], index),
-                        _row(hands[original][1], index),
-                    )
-                    for original in (0.0, 1.0)
-                }
-                first = conditional[1.0][0 if first_is_other else 1]
-                total = first
-                for _ in range(n_other - (1 if first_is_other else 0)):
-                    total = self._convolve(total, conditional[0.0][0])
-                for _ in range(n_stuck - (0 if first_is_other else 1)):
-                    total = self._convolve(total, conditional[0.0][1])
-                round_matrix += probability * weight * total
-            expected_wagered += probability * (n_other * hands[0.0][2] + n_stuck * hands[0.0][3])
-        return round_matrix, expected_wagered
-
-    def _convolve(
-        self, left: npt.NDArray[np.float64], right: npt.NDArray[np.float64]
-    ) -> npt.NDArray[np.float64]:
-        full = np.convolve(left, right)
-        return full[self.offset : self.offset + self.size]
+            round_matrix += probability * weight * total
+        expected_wagered += probability * (
+            n_other * hands.split_wagered[card, 0, 0] + n_stuck * hands.split_wagered[card, 0, 1]
+        )
+    return round_matrix, expected_wagered
 
 
 def _row(matrix: npt.NDArray[np.float64], index: int) -> npt.NDArray[np.float64]:
@@ -711,10 +648,12 @@ def _row(matrix: npt.NDArray[np.float64], index: int) -> npt.NDArray[np.float64]
     return row / total if total > 0 else row
 
 
+@functools.lru_cache(maxsize=4096)
 def _resplit_distribution(
     pair_probability: float, max_hands: int, may_resplit: bool
-) -> dict[tuple[int, int], float]:
-    """Probability of each (hands not re-paired, hands re-paired but stuck) at the end."""
+) -> tuple[tuple[tuple[int, int], float], ...]:
+    """Probability of each (hands not re-paired, hands re-paired but stuck) at the end, in
+    the order the states finish (the order the split round's sum takes them)."""
     finished: dict[tuple[int, int], float] = {}
     states: dict[tuple[int, int, int, int], float] = {(2, 2, 0, 0): 1.0}
     while states:
@@ -734,7 +673,7 @@ def _resplit_distribution(
                 else:
                     next_states[state] = next_states.get(state, 0.0) + probability * p
         states = next_states
-    return finished
+    return tuple(finished.items())
 
 
 def _grid_denominator(game: Game) -> int:
@@ -748,73 +687,37 @@ def _grid_denominator(game: Game) -> int:
 def evaluate_round(
     game: Game, strategy: Strategy, progress: Callable[[], None] | None = None
 ) -> RoundResult:
-    """The distribution of a round's net result off the top of a full shoe under ``strategy``."""
+    """The distribution of a round's net result off the top of a full shoe under ``strategy``.
+
+    The ten up cards are evaluated on threads (the kernel releases the GIL); their figures
+    are then summed in a fixed order, so the result does not depend on the threads.
+    """
     shoe = full_shoe(game.decks)
-    total_cards = int(shoe.sum())
     scale = _grid_denominator(game)
     offset = 2 * UNLIMITED_HANDS * scale
     distribution = np.zeros(2 * offset + 1)
     wagered = 0.0
     split_probability = 0.0
-    for up in UP_ORDER:
-        evaluator = _Evaluator(game, strategy, up, scale)
-        base_dealer = evaluator.dealer((0,) * 10)
-        noblackjack = 1 - base_dealer[BLACKJACK]
-        evaluator.base_noblackjack = base_dealer / noblackjack if noblackjack > 0 else base_dealer
-        for first in range(10):
-            for second in range(first, 10):
-                counts = shoe.copy()
-                weight = float(counts[first])
-                counts[first] -= 1
-                weight *= counts[up]
-                counts[up] -= 1
-                weight *= counts[second]
-                if weight == 0:
-                    continue
-                probability = weight / (total_cards * (total_cards - 1) * (total_cards - 2))
-                if first != second:
-                    probability *= 2
-                removed_list = [0] * 10
-                removed_list[first] += 1
-                removed_list[second] += 1
-                removed = tuple(removed_list)
-                hard_sum = first + second + 2
-                has_ace = ACE in (first, second)
-                if has_ace and hard_sum == 11:
-                    # A natural: paid 3:2 (or as the profile says), pushes a dealer blackjack.
-                    row = evaluator.paid_leaf(removed, game.blackjack_pays, 0.0).sum(axis=0)
-                    hand_wagered = 1.0
-                elif first == second and game.max_hands >= 2:
-                    label = PAIR_ROWS[(first - 1) % 10] if first != ACE else "A"
-                    letter = strategy.pairs[label][evaluator.up_label]
-                    if letter == "P":
-                        row, hand_wagered = evaluator.split(first)
-                        split_probability += probability
-                    else:
-                        if letter in ("D", "Ds") and not game.can_double(
-                            hard_sum, has_ace and hard_sum + 10 <= 21, False
-                        ):
-                            letter = "H" if letter == "D" else "S"
-                        matrix, hand_wagered = evaluator.play(
-                            removed,
-                            hard_sum,
-                            has_ace,
-                            2,
-                            False,
-                            1.0,
-                            forced=letter,
-                            sevens=first == 6,
-                        )
-                        row = matrix.sum(axis=0)
+    workers = min(len(UP_ORDER), os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale), UP_ORDER)
+        for up, hands in zip(UP_ORDER, by_up, strict=True):
+            up_label = UP_LABELS[UP_ORDER.index(up)]
+            for first, second, probability in _initial_hands(shoe, up):
+                if (
+                    first == second
+                    and game.max_hands >= 2
+                    and strategy.pairs[PAIR_ROWS[(first - 1) % 10]][up_label] == "P"
+                ):
+                    row, hand_wagered = _split_round(game, up, first, hands, scale)
+                    split_probability += probability
                 else:
-                    matrix, hand_wagered = evaluator.play(
-                        removed, hard_sum, has_ace, 2, False, 1.0, sevens=False
-                    )
-                    row = matrix.sum(axis=0)
+                    row = hands.rows[first, second]
+                    hand_wagered = float(hands.hand_wagered[first, second])
                 distribution += probability * row
                 wagered += probability * hand_wagered
-        if progress is not None:
-            progress()
+            if progress is not None:
+                progress()
     result = {
         Fraction(index - offset, scale): float(p)
         for index, p in enumerate(distribution)
