@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from server_support import Api, Table, make_api
@@ -18,8 +19,16 @@ import redis_server
 from croupier.server.app import playable_profiles
 from croupier.service.broadcast import RedisBroadcaster
 
+T = TypeVar("T")
 REDIS_URL = redis_server.server_url()
 pytestmark = pytest.mark.skipif(REDIS_URL is None, reason="no Redis server and no redis-server")
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: the browser tests leave an event loop running in
+    the main thread of the same pytest process."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=30)
 
 
 def namespace() -> str:
@@ -39,7 +48,7 @@ def test_a_change_published_by_one_process_reaches_the_subscribers_of_another() 
             return heard, eight.empty()
 
     try:
-        heard, other_table_quiet = asyncio.run(scenario())
+        heard, other_table_quiet = run(scenario())
     finally:
         publisher.close()
         listener.close()
@@ -59,7 +68,7 @@ def test_another_namespace_hears_nothing() -> None:
             return seven.empty()
 
     try:
-        assert asyncio.run(scenario())
+        assert run(scenario())
     finally:
         publisher.close()
         listener.close()
@@ -76,7 +85,7 @@ def test_without_redis_a_change_still_reaches_this_process_and_publish_never_rai
             return await asyncio.wait_for(three.get(), timeout=5)
 
     try:
-        assert asyncio.run(scenario()) == 3
+        assert run(scenario()) == 3
     finally:
         broadcaster.close()
 
