@@ -69,7 +69,13 @@ class Watcher:
 
 
 @pytest.mark.skipif(not playable_profiles(), reason="no game engine has landed yet")
-def test_no_payload_to_any_player_holds_a_card_they_may_not_see(api: Api, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "rounds",
+    [6, pytest.param(300, marks=pytest.mark.slow, id="full")],  # CI form, R6's full form
+)
+def test_no_payload_to_any_player_holds_a_card_they_may_not_see(
+    api: Api, tmp_path: Path, rounds: int
+) -> None:
     profiles = profiles_under_test(tmp_path)
     assert profiles, "no one-deck game to test with"
     for number, profile in enumerate(profiles):
@@ -79,7 +85,7 @@ def test_no_payload_to_any_player_holds_a_card_they_may_not_see(api: Api, tmp_pa
             set()
         )  # cards of ended rounds of the live shoe, shown at the table
         shoe = table.state()["table"]["shoe"]
-        for _round in range(6):
+        for _round in range(rounds):
             round_id = table.state()["round"]["id"]
             for name, token in table.tokens.items():
                 answer = api.post(

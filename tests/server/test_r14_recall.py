@@ -6,9 +6,10 @@ engine from its events alone and its payouts diffed against the ledger."""
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
-from server_support import Api, Table
+from server_support import Api, Table, make_api
 from sqlalchemy import select
 
 from croupier.games.events import Event
@@ -43,9 +44,23 @@ def ledger_payouts(api: Api, round_id: int) -> dict[str, int]:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_every_round_replays_from_its_record_and_matches_the_ledger(api: Api, profile: str) -> None:
-    table = Table(api, profile, ["ann", "ben"])
+    replay_and_diff(api, profile, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", PROFILES)
+def test_ten_thousand_rounds_replay_from_their_records_and_match_the_ledger(
+    tmp_path: Path, profile: str
+) -> None:
+    # R14's full form: 10,002 rounds over the six profiles, on SQLite.
+    for api in make_api(f"sqlite:///{tmp_path}/recall.sqlite"):
+        replay_and_diff(api, profile, -(-10_000 // len(PROFILES)))
+
+
+def replay_and_diff(api: Api, profile: str, count: int) -> None:
+    table = Table(api, profile, ["ann", "ben"], credit_minor=max(1_000_000, count * 2_000))
     user_ids = {name: api.get("/me", token).json()["user"] for name, token in table.tokens.items()}
-    rounds = [table.play_round(lambda pending: pending["legal"][0]) for _ in range(12)]
+    rounds = [table.play_round(lambda pending: pending["legal"][0]) for _ in range(count)]
     module = engines.module_of(table.profile)
     for round_id in rounds:
         document = table.recall(round_id)  # the inspector's recall: every card
