@@ -36,6 +36,8 @@ def command(
     ] = None,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
+    import gc
+
     import uvicorn
 
     from croupier.server.app import create_app, start
@@ -64,8 +66,14 @@ def command(
         typer.echo(f"  operator token (Authorization: Bearer ...): {server.operator_token}")
     else:
         typer.echo("  operator token: the one printed at first start (or pass --operator-token)")
+    app = create_app(settings, server=server)
+    # What start-up built (modules, the app, the engines) lives as long as the process: moved
+    # out of the collector's sight, a full collection scans only what requests made since.
+    # Scanning it all stopped every request for 50-150 ms a few times a minute under load.
+    gc.collect()
+    gc.freeze()
     uvicorn.run(
-        create_app(settings, server=server),
+        app,
         host=host,
         port=port,
         log_level="warning",
