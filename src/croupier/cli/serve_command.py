@@ -37,6 +37,7 @@ def command(
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
+    import threading
 
     import uvicorn
 
@@ -72,6 +73,12 @@ def command(
     # Scanning it all stopped every request for 50-150 ms a few times a minute under load.
     gc.collect()
     gc.freeze()
+    # Once more when the first requests have made what the web stack builds lazily on first
+    # use (protocol modules, caches). Only objects still alive after a full collection are
+    # frozen; refcounting still frees them when they go.
+    later = threading.Timer(30, lambda: (gc.collect(), gc.freeze()))
+    later.daemon = True
+    later.start()
     uvicorn.run(
         app,
         host=host,
