@@ -76,7 +76,11 @@ def command(
     # Once more when the first requests have made what the web stack builds lazily on first
     # use (protocol modules, caches). Only objects still alive after a full collection are
     # frozen; refcounting still frees them when they go.
-    later = threading.Timer(30, lambda: (gc.collect(), gc.freeze()))
+    def freeze_survivors() -> None:
+        gc.collect()
+        gc.freeze()
+
+    later = threading.Timer(30, freeze_survivors)
     later.daemon = True
     later.start()
     uvicorn.run(
