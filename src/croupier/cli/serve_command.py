@@ -73,6 +73,7 @@ def command(
     # Scanning it all stopped every request for 50-150 ms a few times a minute under load.
     gc.collect()
     gc.freeze()
+
     # Once more when the first requests have made what the web stack builds lazily on first
     # use (protocol modules, caches). Only objects still alive after a full collection are
     # frozen; refcounting still frees them when they go.
