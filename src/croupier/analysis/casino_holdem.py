@@ -114,6 +114,29 @@ def _call_outcome(
 
 
 @numba.njit(cache=True)
+def _sampled_completion(  # noqa: PLR0917 - numba kernels take positional arguments
+    player: npt.NDArray[np.int64],
+    dealer: npt.NDArray[np.int64],
+    rest: npt.NDArray[np.int64],
+    state: npt.NDArray[np.uint64],
+    qualifier_code: int,
+    qualifier_rank: int,
+) -> int:
+    """The outcome bin of calling, over one sampled turn, river and dealer hand: four cards
+    drawn from the front of ``rest`` (the unseen cards) into both seven-card hands."""
+    for i in range(4):
+        j = i + _next_random(state) % (47 - i)
+        rest[i], rest[j] = rest[j], rest[i]
+    player[5] = rest[0]
+    player[6] = rest[1]
+    dealer[0] = rest[2]
+    dealer[1] = rest[3]
+    dealer[5] = rest[0]
+    dealer[6] = rest[1]
+    return _call_outcome(strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank)
+
+
+@numba.njit(cache=True)
 def _mean_call_value(  # noqa: PLR0917 - numba kernels take positional arguments
     player: npt.NDArray[np.int64],
     dealer: npt.NDArray[np.int64],
@@ -128,19 +151,9 @@ def _mean_call_value(  # noqa: PLR0917 - numba kernels take positional arguments
     and ``dealer`` hold the known cards in 0..4 and 2..4, ``rest`` the 47 unseen cards."""
     total = 0.0
     for _ in range(inner):
-        for i in range(4):
-            j = i + _next_random(state) % (47 - i)
-            rest[i], rest[j] = rest[j], rest[i]
-        player[5] = rest[0]
-        player[6] = rest[1]
-        dealer[0] = rest[2]
-        dealer[1] = rest[3]
-        dealer[5] = rest[0]
-        dealer[6] = rest[1]
-        outcome = _call_outcome(
-            strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank
-        )
-        total += bin_values[outcome]
+        total += bin_values[
+            _sampled_completion(player, dealer, rest, state, qualifier_code, qualifier_rank)
+        ]
     return total / inner
 
 
@@ -226,18 +239,7 @@ def ante_game_bins(  # noqa: PLR0917 - numba kernels take positional arguments
         if mean <= bin_values[FOLD]:
             bins[FOLD] += 1
             continue
-        for i in range(4):
-            j = i + _next_random(state) % (47 - i)
-            rest[i], rest[j] = rest[j], rest[i]
-        player[5] = rest[0]
-        player[6] = rest[1]
-        dealer[0] = rest[2]
-        dealer[1] = rest[3]
-        dealer[5] = rest[0]
-        dealer[6] = rest[1]
-        bins[
-            _call_outcome(strength_of(player), strength_of(dealer), qualifier_code, qualifier_rank)
-        ] += 1
+        bins[_sampled_completion(player, dealer, rest, state, qualifier_code, qualifier_rank)] += 1
     return bins
 
 
