@@ -1,7 +1,7 @@
 // A round rebuilt from its record, event by event, in the shape the felt draws: the recall
 // page steps through it, and the table page shows the last round's end while bets are open.
 
-const BOARD_PURPOSES = new Set(["board", "community", "flop", "turn", "river"]);
+const BOARD_PURPOSES = new Set(["board"]);
 
 function blackjackTotal(cards) {
   let sum = 0;
@@ -100,7 +100,7 @@ export function replay(record, count) {
         table.dealerHand = event.hand;
         table.dealerQualifies = event.qualifies;
         break;
-      case "HoleCardRevealing":
+      case "HoleCardRevealed":
         table.dealer.push(event.card);
         table.dealerHidden = 0;
         break;
