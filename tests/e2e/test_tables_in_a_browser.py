@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
 from croupier.games.base import Action, GameRound
+from croupier.hands.blackjack import hand_total
 from croupier.rules.registry import load_profile
 from croupier.service import engines
 
@@ -251,6 +253,19 @@ def assert_results_shown(someone: Person, round_: GameRound) -> None:
     ) == sorted((seat, stake, payout) for seat, _w, stake, payout in expected)
 
 
+def assert_settled_dealer_shown(someone: Person, engine: Any) -> None:
+    """Peru 2016 Art. 13: once the players have finished, the dealer turns the hole card over.
+    After settlement the felt shows every dealer card face up and the total that counts them
+    (it once waited for an event the engine never records, and kept the hole card down)."""
+    side = someone.page.locator("#felt [data-side='dealer']")
+    expect(side.locator(".card.back")).to_have_count(0)
+    cards = [Card.parse(code) for code in engine.dealer_cards]
+    expect(side.locator(".card")).to_have_count(len(cards))
+    shown = [side.locator(".card").nth(i).get_attribute("data-card") for i in range(len(cards))]
+    assert shown == engine.dealer_cards
+    expect(side.locator(".total")).to_have_text(f"Total {hand_total(cards)}")
+
+
 # --- blackjack: two players, a split and a double, a reload mid-round -------------------------
 
 
@@ -348,6 +363,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
 
     for player in (alice, bob):
         assert_results_shown(player, engine)
+        assert_settled_dealer_shown(player, engine)
     first_round_id = int(alice.page.get_attribute("#recall-link", "href").rsplit("/", 1)[1])
     result = engine.results()
     for player, seat in ((alice, 1), (bob, 2)):
