@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from croupier.errors import ProfileError
-from croupier.rules import load_profile, shipped_profile_names
+from croupier.rules import citations, load_profile, shipped_profile_names
 from croupier.rules.citations import anchors_of, cited_anchors, decision_anchors
 
 ROOT = Path(__file__).parents[2]
@@ -125,6 +125,16 @@ def test_a_user_profile_citing_an_existing_decision_loads(tmp_path: Path) -> Non
 def test_anchors_are_read_from_empty_html_anchors_only() -> None:
     text = '<a id="D-X-1"></a>\n**D-X-1 · a**\n<a id="D-X-2">x</a> `D-X-3` <a id="D-X-4"></a>'
     assert anchors_of(text) == frozenset({"D-X-1", "D-X-4"})
+
+
+def test_without_the_document_no_citation_can_be_checked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Outside a checkout the loader reads the copy the wheel packages (pyproject's
+    force-include); with neither, it says so instead of passing every citation unread."""
+    monkeypatch.setattr(citations, "__file__", str(tmp_path / "a" / "b" / "c" / "citations.py"))
+    with pytest.raises(ProfileError, match=r"docs/rules\.md is missing"):
+        citations._document_text()
 
 
 # --- each regulation's official citation -------------------------------------------------
