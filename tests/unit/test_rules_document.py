@@ -87,6 +87,49 @@ def test_every_shipped_citation_is_an_article_or_a_decision_of_the_document(name
             assert cited_anchors(text), (rule, text)
 
 
+def _scopes() -> dict[str, set[str]]:
+    """Decision -> the profiles it is written for: those its title names in backticks, every
+    blackjack profile where it says so, else its section's profiles (by its prefix)."""
+    games = {name: load_profile(name).game for name in SHIPPED}
+    by_prefix = {
+        "BJ": {name for name, game in games.items() if game == "blackjack"},
+        "BAC": {name for name, game in games.items() if game == "baccarat"},
+        "CH": {name for name, game in games.items() if game == "casino-holdem"},
+        "GEN": set(SHIPPED),
+    }
+    scopes = {}
+    for anchor, scope in re.findall(
+        r"^\*\*(D-[A-Z]+-[0-9]+) · [^*]+\*\*(?: \(([^)]*)\))?", RULES_TEXT, re.MULTILINE
+    ):
+        named = set(re.findall(r"`([a-z0-9-]+)`", scope))
+        if scope.startswith("every blackjack profile") or not named:
+            scopes[anchor] = by_prefix[anchor.split("-")[1]]
+        else:
+            scopes[anchor] = named
+    return scopes
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_cited_decision_is_written_for_the_profile_that_cites_it(name: str) -> None:
+    """A profile cites only decisions made for it: D-BJ-17 (Spain's dealer blackjack) cited
+    by peru-2016 would be a wrong citation even though the anchor exists."""
+    scopes = _scopes()
+    assert set(scopes) == {a for a in decision_anchors() if a.startswith("D-")}
+    for rule, text in load_profile(name).sources.items():
+        for anchor in cited_anchors(text):
+            assert name in scopes[anchor], (rule, anchor, sorted(scopes[anchor]))
+
+
+def test_the_scope_of_a_decision_is_read_from_its_title() -> None:
+    scopes = _scopes()
+    assert scopes["D-BJ-17"] == {"spain-1979"}
+    assert scopes["D-BJ-10"] == {"peru-2016", "veintiuno-real"}
+    assert scopes["D-BJ-6"] == {"peru-2016", "spain-1979", "veintiuno-real"}
+    assert scopes["D-CH-5"] == {"casino-holdem-standard"}
+    assert scopes["D-BAC-1"] == {"dragon-six-peru-2016"}
+    assert scopes["D-GEN-2"] == set(SHIPPED)
+
+
 # --- the loader refuses a citation of a decision that is not there ---------------------------
 
 
