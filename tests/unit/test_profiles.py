@@ -96,7 +96,7 @@ def test_an_impossible_value_names_the_file_and_the_key(tmp_path: Path) -> None:
 
 
 def test_a_rule_without_a_citation_is_refused(tmp_path: Path) -> None:
-    lines = [line for line in PERU.splitlines() if not line.startswith('decks = "Decision')]
+    lines = [line for line in PERU.splitlines() if not line.startswith('decks = "')]
     with pytest.raises(ProfileError, match="no citation for decks"):
         load_profile(write(tmp_path, "\n".join(lines)))
 

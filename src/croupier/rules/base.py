@@ -1,9 +1,11 @@
 """What every rule profile shares: its identity, its sources, and strict validation.
 
 A profile is a frozen pydantic model read from TOML. Every rule field must carry a citation in
-the profile's ``[sources]`` table (the article of the regulation, or the RULES.md decision it
-follows), so that each setting can be traced to its text; an unknown key, a missing citation
-or an impossible value is an error naming the file and the key.
+the profile's ``[sources]`` table (the article of the regulation, or the decision of
+``docs/rules.md`` it follows, cited by its anchor: ``docs/rules.md#D-BJ-4``), so that each
+setting can be traced to its text; an unknown key, a missing citation, a citation of a
+decision the rules document does not have, or an impossible value is an error naming the file
+and the key.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
 
 from croupier.money import Ratio
+from croupier.rules.citations import verify_citation
 
 META_FIELDS = frozenset({"name", "game", "title", "regulation", "sources"})
 
@@ -101,8 +104,13 @@ class Profile(Strict):
         unknown = sorted(set(self.sources) - rules)
         if unknown:
             raise ValueError(f"sources: citation for unknown rule {', '.join(unknown)}")
+        for rule, citation in sorted(self.sources.items()):
+            try:
+                verify_citation(citation)
+            except ValueError as error:
+                raise ValueError(f"sources.{rule}: {error}") from None
         return self
 
     def source_of(self, rule: str) -> str:
-        """The article or decision a rule comes from."""
+        """The article or decision (``docs/rules.md#...``) a rule comes from."""
         return self.sources[rule]
