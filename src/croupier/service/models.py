@@ -18,6 +18,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -105,6 +106,14 @@ class GameTable(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     game: Mapped[str] = mapped_column(String(32))
     profile: Mapped[str] = mapped_column(String(1024))
+    """Where the rules came from: a shipped profile's name or the path of the operator's file.
+    Only a record: the rules themselves are ``profile_document``."""
+    profile_document: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The validated profile the table opened with, as canonical JSON
+    (``service.table_rules``): start-up and recovery read the rules from here, never from a
+    file. ``None`` only for a table from before revision 0003 whose file could not be read."""
+    rules_version: Mapped[str | None] = mapped_column(String(96), nullable=True)
+    """``profile_document``'s name and hash (``engines.rules_version`` of the profile)."""
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     betting_seconds: Mapped[float] = mapped_column(Float)
     decision_seconds: Mapped[float] = mapped_column(Float)
