@@ -162,6 +162,7 @@ class Casino:
         self.tables: dict[int, LiveTable] = {}
         self.usernames: dict[int, str] = {}
         self._registry_lock = threading.Lock()
+        self._ticking = threading.Lock()
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``_wallet``)."""
 
@@ -956,11 +957,13 @@ class Casino:
                 session, "back-bet", f"round:{live.round_id}:back:{back.id}", legs, self.clock.now()
             )
             back.status = "accepted"
-            session.add(
-                RoundPlayer(
-                    round_id=live.round_id, seat=back.seat, user_id=back.user_id, role="backer"
+            if (back.seat, back.user_id) not in live.players:  # a second back bet on the box
+                session.add(
+                    RoundPlayer(
+                        round_id=live.round_id, seat=back.seat, user_id=back.user_id, role="backer"
+                    )
                 )
-            )
+                live.players.add((back.seat, back.user_id))
         else:
             back.status = "refused"
         return {"back_bet": back.id, "status": back.status}
@@ -971,7 +974,16 @@ class Casino:
 
         A deadline that fails (a database fault, a round the engine refuses) is tried again
         after 1 s, 2 s, 4 s ... at most every minute, and logged once when it starts failing
-        and once when it is applied again: never a tight loop of the same line."""
+        and once when it is applied again: never a tight loop of the same line. One tick at
+        a time: a second caller meanwhile returns at once."""
+        if not self._ticking.acquire(blocking=False):
+            return
+        try:
+            self._tick()
+        finally:
+            self._ticking.release()
+
+    def _tick(self) -> None:
         now = self.clock.now()
         for live in list(self.tables.values()):
             if live.deadline is None or live.deadline > now:
