@@ -414,7 +414,7 @@ def test_a_failure_at_any_write_of_any_command_leaves_memory_as_the_database(rig
         "consent", "ready, deal and settle", "limits", "close", "void at start",
     }  # fmt: skip
     assert expected <= set(rig.failures), expected - set(rig.failures)
-    assert all(count >= 3 for count in rig.failures.values()), rig.failures
+    assert all(count >= 2 for count in rig.failures.values()), rig.failures
     print(f"\n{sum(rig.failures.values())} failures injected: {dict(rig.failures)}")
 
 

@@ -9,20 +9,34 @@ is now stored with the table (revision 0003) and start-up reads only the databas
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import command
-from server_support import OPERATOR_TOKEN, Table, make_api
+from server_support import OPERATOR_TOKEN, Api, Table, make_api
 
+from croupier.games import game_module
+from croupier.games.events import Event
 from croupier.rules.registry import _shipped_dir, load_profile
 from croupier.server.app import start
 from croupier.server.context import Settings
 from croupier.service import engines, table_rules
 from croupier.service.clock import ManualClock
 from croupier.service.database import alembic_config, make_engine
-from croupier.service.models import GameTable
+from croupier.service.models import GameTable, RuleSet
+
+
+@contextmanager
+def serving(database_url: str) -> Iterator[Api]:
+    """A server on the database, stopped at the end of the block (a restart: the next)."""
+    made = make_api(database_url)
+    try:
+        yield next(made)
+    finally:
+        made.close()
 
 
 def house_rules(folder: Path, *, decks: int = 4, maximum: int = 50) -> Path:
@@ -55,41 +69,37 @@ def test_a_table_from_an_operators_file_keeps_its_rules_when_the_file_goes_or_ch
     database_url: str, tmp_path: Path
 ) -> None:
     path = house_rules(tmp_path)
-    made = make_api(database_url)
-    api = next(made)
+    with serving(database_url) as api:
+        house, shipped, before = _open_and_bet(api, path)
+    path.unlink()  # the operator's file is gone
+    with serving(database_url) as api:
+        house.api = shipped.api = api
+        assert tables_now(api) == before
+        assert house.state()["round"]["stakes"] == {"1": 50 * 100}  # resumed, not voided
+    house_rules(tmp_path, decks=8, maximum=500)  # a file of the same name, other rules
+    with serving(database_url) as api:
+        house.api = shipped.api = api
+        assert tables_now(api) == before
+        round_id = house.state()["round"]["id"]
+        house.ready_all()
+        house.play_out(round_id)
+        assert house.recall(round_id)["rules_version"] == before[house.id][0]
+        body = {"seat": 1, "wager": "main", "amount": 51}
+        too_much = api.post(f"/tables/{house.id}/bets", house.tokens["ana"], body)
+        assert too_much.status_code == 422, too_much.text  # still the stored maximum, 50
+        assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
+
+
+def _open_and_bet(api: Api, path: Path) -> tuple[Table, Table, dict[int, Any]]:
     house = Table(api, str(path), ["ana"])
     shipped = Table(api, "peru-2016", ["ben"])
     assert api.server.casino.table(house.id).profile.name == "house-rules"
-    answer = api.post(
-        f"/tables/{house.id}/bets", house.tokens["ana"], {"seat": 1, "wager": "main", "amount": 50}
-    )
+    body = {"seat": 1, "wager": "main", "amount": 50}
+    answer = api.post(f"/tables/{house.id}/bets", house.tokens["ana"], body)
     assert answer.status_code == 200, answer.text
     before = tables_now(api)
     assert before[house.id][1] == 4 and before[house.id][2]["main"]["maximum"] == 50
-    made.close()
-
-    path.unlink()  # the operator's file is gone
-    made = make_api(database_url)
-    api = house.api = shipped.api = next(made)
-    assert tables_now(api) == before
-    assert house.state()["round"]["stakes"] == {"1": 50 * 100}  # the round resumed, not voided
-    made.close()
-
-    house_rules(tmp_path, decks=8, maximum=500)  # a file of the same name, other rules
-    made = make_api(database_url)
-    api = house.api = shipped.api = next(made)
-    assert tables_now(api) == before
-    round_id = house.state()["round"]["id"]
-    house.ready_all()
-    house.play_out(round_id)
-    recalled = house.recall(round_id)
-    assert recalled["rules_version"] == before[house.id][0]
-    too_much = api.post(
-        f"/tables/{house.id}/bets", house.tokens["ana"], {"seat": 1, "wager": "main", "amount": 51}
-    )
-    assert too_much.status_code == 422, too_much.text  # still the stored maximum, 50
-    assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
-    made.close()
+    return house, shipped, before
 
 
 def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
@@ -133,6 +143,12 @@ def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
         assert stored[name] == (text, engines.rules_version(profile))
         assert table_rules.from_document("blackjack", text, stored[name][1]) == profile
     assert stored["lost"] == (None, None)
+    engine = make_engine(database_url)
+    with engine.begin() as connection:
+        selected = connection.execute(sa.select(RuleSet.rules_version, RuleSet.document))
+        rule_sets = {version: text for version, text in selected}
+    engine.dispose()
+    assert rule_sets == {version: text for text, version in (stored["shipped"], stored["house"])}
 
     path.unlink()
     server = start(Settings(database_url=database_url, clock=ManualClock(), demo_tables=False))
@@ -166,10 +182,8 @@ def test_revision_0003_downgrades_and_upgrades_again(database_url: str) -> None:
 def test_an_edited_rules_row_is_caught_by_its_hash(database_url: str) -> None:
     """The stored text must hash to the stored version: a row changed behind the server's
     back keeps its table out of play rather than dealing under rules no round recorded."""
-    made = make_api(database_url)
-    api = next(made)
-    table = Table(api, "peru-2016", ["ana"])
-    made.close()
+    with serving(database_url) as api:
+        table = Table(api, "peru-2016", ["ana"])
     engine = make_engine(database_url)
     with engine.begin() as connection:
         text = connection.execute(
@@ -187,3 +201,34 @@ def test_an_edited_rules_row_is_caught_by_its_hash(database_url: str) -> None:
         assert any("does not match its hash" in note for note in server.notes), server.notes
     finally:
         server.uow.dispose()
+
+
+def test_every_round_is_replayed_under_rules_the_database_holds(
+    database_url: str, tmp_path: Path
+) -> None:
+    """R14 with the operator's own file: each round names its rules version, and the
+    database holds those rules (the file's, then with the operator's limits), so every
+    round replays from its record alone once the file is gone."""
+    path = house_rules(tmp_path)
+    with serving(database_url) as api:
+        table = Table(api, str(path), ["ana"])
+        first = table.play_round()
+        limits = {"wager": "main", "minimum": 1, "maximum": 20}
+        changed = api.post(f"/operator/tables/{table.id}/limits", OPERATOR_TOKEN, limits)
+        assert changed.status_code == 200, changed.text
+        second = table.play_round()
+    path.unlink()
+    with serving(database_url) as api:
+        table.api = api
+        third = table.play_round()
+        versions = set()
+        for round_id in (first, second, third):
+            record = table.recall(round_id)
+            versions.add(record["rules_version"])
+            profile = api.server.uow.read(
+                lambda s, v=record["rules_version"]: table_rules.rules_of(s, v)
+            )
+            assert engines.rules_version(profile) == record["rules_version"]
+            events = [Event.from_json(item) for item in record["events"]]
+            assert game_module(profile.game).replay(events, profile).events == events
+        assert len(versions) == 2  # the file's limits, then the operator's (second round on)

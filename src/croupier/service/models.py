@@ -124,6 +124,19 @@ class GameTable(Base):
     with (``service.limits.stored``); ``None``: the profile's own."""
 
 
+class RuleSet(Base):
+    """Every set of rules a shoe or round was dealt under, by its ``rules_version``: a
+    round's record names its version and this row holds the rules (a table's profile with
+    the operator's limits then), so no round needs a file to be replayed (R14, issue 10)."""
+
+    __tablename__ = "rule_sets"
+
+    rules_version: Mapped[str] = mapped_column(String(96), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    document: Mapped[str] = mapped_column(Text)
+    """Canonical JSON (``service.table_rules.document``); it hashes to ``rules_version``."""
+
+
 class ShoeRecord(Base):
     __tablename__ = "shoes"
 

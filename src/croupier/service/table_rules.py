@@ -18,10 +18,12 @@ import hashlib
 import json
 
 from pydantic import ValidationError
+from sqlalchemy.orm import Session
 
 from croupier.errors import ProfileError
 from croupier.rules.base import Profile
 from croupier.rules.registry import PROFILE_MODELS
+from croupier.service.models import RuleSet
 
 
 def document(profile: Profile) -> str:
@@ -52,3 +54,11 @@ def from_document(game: str, text: str, rules_version: str) -> Profile:
         return model.model_validate(data)
     except ValidationError as error:
         raise ProfileError(f"stored rules {rules_version}: {error.errors()[0]['msg']}") from None
+
+
+def rules_of(session: Session, rules_version: str) -> Profile:
+    """The rules a shoe or round recorded as ``rules_version``, from the database alone."""
+    found = session.get(RuleSet, rules_version)
+    if found is None:
+        raise ProfileError(f"no rules are stored as {rules_version}")
+    return from_document(found.game, found.document, found.rules_version)

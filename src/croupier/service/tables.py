@@ -45,7 +45,15 @@ from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.faults import crash_point
-from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
+from croupier.service.models import (
+    BackBet,
+    GameTable,
+    RoundPlayer,
+    RoundRecord,
+    RuleSet,
+    ShoeRecord,
+    User,
+)
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.shoe import Shoe
 
@@ -163,6 +171,8 @@ class Casino:
         self.usernames: dict[int, str] = {}
         self._registry_lock = threading.Lock()
         self._ticking = threading.Lock()
+        self._rule_sets: set[str] = set()
+        """Rules versions known to be stored (``_recorded_rules``)."""
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``_wallet``)."""
 
@@ -493,7 +503,7 @@ class Casino:
     # --- shoes --------------------------------------------------------------------------
     def _new_shoe(self, session: Session, live: LiveTable) -> None:
         seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
-        version = engines.rules_version(live.profile)
+        version = self._recorded_rules(session, live.profile)
         document = revealed_document(
             seed,
             engines.decks(live.profile),
@@ -558,7 +568,7 @@ class Casino:
     def _new_round(self, session: Session, live: LiveTable) -> None:
         assert live.shoe is not None
         self._adopt_next_profile(live)
-        version = engines.rules_version(live.profile)
+        version = self._recorded_rules(session, live.profile)
         start_position = live.shoe.position  # before the new-shoe procedure's burns
         game_round = engines.new_round(live.profile, live.shoe, self._meter(session, live))
         record = RoundRecord(
@@ -579,6 +589,25 @@ class Casino:
         live.round_id, live.round, live.status = record.id, game_round, "betting"
         live.deadline, live.ready, live.held = None, set(), {}
         live.inputs, live.players = [], set()
+
+    def _recorded_rules(self, session: Session, profile: Profile) -> str:
+        """``profile``'s rules version, its rules stored under it (``RuleSet``) if they are
+        not yet: whatever a shoe or round records, the database can give its rules back."""
+        text = table_rules.document(profile)
+        version = table_rules.version_of(profile.name, text)
+        if version in self._rule_sets:
+            return version
+        if session.get(RuleSet, version) is None:
+            session.add(RuleSet(rules_version=version, game=profile.game, document=text))
+            session.flush()
+
+            def known(_session: Session) -> None:  # a rollback would unmake the row
+                self._rule_sets.add(version)
+
+            event.listen(session, "after_commit", known, once=True)
+        else:
+            self._rule_sets.add(version)
+        return version
 
     def _jackpot(self, session: Session, live: LiveTable) -> int:
         return book.open_account(session, "jackpot", f"table:{live.id}")
