@@ -9,11 +9,13 @@ is now stored with the table (revision 0003) and start-up reads only the databas
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import sqlalchemy as sa
 from alembic import command
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
@@ -232,3 +234,35 @@ def test_every_round_is_replayed_under_rules_the_database_holds(
             events = [Event.from_json(item) for item in record["events"]]
             assert game_module(profile.game).replay(events, profile).events == events
         assert len(versions) == 2  # the file's limits, then the operator's (second round on)
+
+
+def test_croupier_serve_starts_again_once_the_operators_file_is_deleted(tmp_path: Path) -> None:
+    """The issue's own symptom, with the real ``croupier serve``: the start after the file
+    went used to exit with status 2 (``unknown profile``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bots import OPERATOR_TOKEN as SERVE_TOKEN
+    from bots import ServerProcess
+
+    path = house_rules(tmp_path)
+    server = ServerProcess(f"sqlite:///{tmp_path / 'serve.sqlite'}", log_path=tmp_path / "log")
+    headers = {"Authorization": f"Bearer {SERVE_TOKEN}"}
+    body = {"name": "house", "profile": str(path)}
+    server.start()
+    try:
+        made = httpx.post(
+            f"{server.url}/operator/tables",
+            json=body,
+            headers={**headers, "Idempotency-Key": "open-the-house-table"},
+        )
+        assert made.status_code == 201, made.text
+    finally:
+        server.stop()
+    path.unlink()
+    server.start()  # raised "croupier serve exited with 2" before revision 0003
+    try:
+        listed = httpx.get(f"{server.url}/tables", headers=headers).json()
+        (house,) = [table for table in listed["tables"] if table["name"] == "house"]
+        assert house["profile"] == "house-rules"
+        assert house["limits"]["main"] == {"minimum": 1, "maximum": 50}
+    finally:
+        server.stop()
