@@ -93,7 +93,7 @@ class LiveTable:
     held: dict[int, dict[str, int]] = field(default_factory=dict)
     """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
     inputs: list[dict[str, Any]] = field(default_factory=list)
-    """The round's commands so far, as its record holds them (written, never read back)."""
+    """The round's commands so far, as its record holds them: ``_save`` writes them whole."""
     players: set[tuple[int, int]] = field(default_factory=set)
     """(seat, user) pairs the round's record already lists as players."""
     lock: threading.RLock = field(default_factory=threading.RLock)
