@@ -90,6 +90,22 @@ def test_a_baccarat_pair_bet_alone_is_a_bet_that_deals(api: Api) -> None:
     assert table.recall(round_id)["status"] == "complete"
 
 
+def test_consent_to_a_back_bet_on_a_box_without_a_bet_is_refused(api: Api) -> None:
+    """spain-1979: a back bet shares its box's fortune; on a box with no bet of its own it
+    could never be dealt, so the owner's consent is refused until the box has one."""
+    table = Table(api, "spain-1979", ["ana"], credit_minor=CREDIT)
+    ben = api.player("ben", CREDIT)
+    asked = api.post(f"/tables/{table.id}/back-bets", ben, {"seat": 1, "amount": 5})
+    assert asked.status_code == 200, asked.text
+    consent = f"/tables/{table.id}/back-bets/{asked.json()['back_bet']}/consent"
+    refused = api.post(consent, table.tokens["ana"], {"accept": True})
+    assert refused.status_code == 422 and refused.json()["error"] == "BetError", refused.text
+    assert api.balance(ben) == CREDIT
+    assert bet(api, table, "ana", "main", 10).status_code == 200
+    assert api.post(consent, table.tokens["ana"], {"accept": True}).status_code == 200
+    assert api.balance(ben) == CREDIT - 500
+
+
 def leave(api: Api, table: Table, name: str) -> Any:
     return api.client.request(
         "DELETE",
