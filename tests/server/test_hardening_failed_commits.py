@@ -237,9 +237,10 @@ def play_out(
     round_id = rig.state(table_id)["round"]["id"]
     for _ in range(40):
         state = rig.state(table_id)
-        if state["round"]["id"] != round_id:
-            return
+        if state["round"]["id"] != round_id or state["round"]["status"] != "playing":
+            return  # settled (perhaps by the deal itself: the next round is betting)
         pending = state["round"]["pending"]
+        assert pending is not None, state
         action = choose(pending)
         rig.post(
             f"act {action.split()[0]}",
