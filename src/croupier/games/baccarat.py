@@ -57,6 +57,7 @@ from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerR
 from croupier.games.events import (
     BetPlaced,
     BetsClosed,
+    BetsReturned,
     CardDrawn,
     Event,
     RoundEnded,
@@ -313,6 +314,12 @@ class BaccaratRound(GameRound):
             del zone_bets[kind]
         return self._record(BetPlaced(seat=zone, wager=kind.value, amount=Fraction(units)))
 
+    def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"zone {seat}: bets are closed: nothing to return")
+        self.bets.pop(seat, None)
+        return self._record(BetsReturned(seat=seat, reason=reason))
+
     # --- the deal (Art. 10) and third cards (Art. 11) ----------------------------------------
     def _signal_cut_card(self) -> tuple[Event, ...]:
         if self.shoe.is_cut_card_out and not self._last_round_signalled:
@@ -559,6 +566,8 @@ def replay(
         for item in events:
             if isinstance(item, BetPlaced):
                 rebuilt.place_bet(item.seat, item.wager, item.amount)
+            elif isinstance(item, BetsReturned):
+                rebuilt.return_bets(item.seat, item.reason)
             elif isinstance(item, BetsClosed):
                 try:
                     rebuilt.deal()

@@ -128,6 +128,18 @@ class GameRound(ABC):
     def deal(self) -> Sequence[Event]:
         """Close bets and play on until a decision is needed or the round is done."""
 
+    def undealable(self) -> dict[int, str]:
+        """Seats whose bets cannot be dealt as they stand, each with the reason: a side bet
+        without the main wager it rides on. ``deal()`` refuses while any is left; a live table
+        refuses the bet that makes one, and at its deadline returns what is left
+        (``return_bets``). A game without such a bet has none."""
+        return {}
+
+    @abstractmethod
+    def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
+        """Give back every bet of ``seat`` while bets are open (``BetsReturned``): the round
+        goes on without the box."""
+
     @abstractmethod
     def pending(self) -> Decision | None:
         """The decision the round waits for, or ``None`` (betting, or done)."""

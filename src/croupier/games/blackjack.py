@@ -44,6 +44,7 @@ from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerR
 from croupier.games.events import (
     BetPlaced,
     BetsClosed,
+    BetsReturned,
     CardDrawn,
     Decided,
     Event,
@@ -343,13 +344,27 @@ class BlackjackRound(GameRound):
         self._record(BetPlaced(seat=seat, wager=wager, amount=Fraction(units)))
         return self._since(start)
 
+    def undealable(self) -> dict[int, str]:
+        # Decision (croupier): a side bet rides on a main bet on the same box.
+        return {
+            box.seat: "21+3 needs a main bet on the box (place the main bet first)"
+            for box in self.boxes.values()
+            if not box.main
+        }
+
+    def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"seat {seat}: bets are closed: nothing to return")
+        start = len(self.events)
+        self.boxes.pop(seat, None)
+        self._record(BetsReturned(seat=seat, reason=reason))
+        return self._since(start)
+
     def _check_can_deal(self) -> None:
         if self.phase is not Phase.BETTING:
             raise IllegalActionError(f"deal refused: the round is in {self.phase}, not betting")
-        for box in self.boxes.values():
-            if not box.main:
-                # Decision (croupier): a side bet rides on a main bet on the same box.
-                raise BetError(f"seat {box.seat}: 21+3 needs a main bet on the box")
+        for seat, reason in sorted(self.undealable().items()):
+            raise BetError(f"seat {seat}: {reason}")
         if not self.boxes:
             raise BetError("deal refused: no box has a main bet")
 
@@ -1024,6 +1039,8 @@ def replay(
     for item in record:
         if isinstance(item, BetPlaced) and game.phase is Phase.BETTING:
             game.place_bet(item.seat, item.wager, int(item.amount))
+        elif isinstance(item, BetsReturned):
+            game.return_bets(item.seat, item.reason)
         elif isinstance(item, BetsClosed):
             game.deal()
         elif isinstance(item, Decided):
@@ -1091,7 +1108,8 @@ def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     seats = _parse_seats(document, profile)
     game = BlackjackRound(profile, shoe)
     for seat in seats:
-        for wager, amount in seat["bets"].items():
+        # The main bet first: a side bet rides on it (the file may list them in any order).
+        for wager, amount in sorted(seat["bets"].items(), key=lambda item: item[0] != MAIN):
             game.place_bet(seat["seat"], wager, amount)
     game.deal()
     queues = {seat["seat"]: list(seat["actions"]) for seat in seats}

@@ -89,6 +89,7 @@ from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerR
 from croupier.games.events import (
     BetPlaced,
     BetsClosed,
+    BetsReturned,
     CardDrawn,
     Decided,
     Event,
@@ -306,15 +307,25 @@ class CasinoHoldemRound(GameRound):
         """The zones in play, in dealing order (Art. 12: from the dealer's left)."""
         return sorted(self.antes)
 
+    def undealable(self) -> dict[int, str]:
+        return {
+            zone: "a progressive bet needs an Ante (Art. 9 e: 'Para participar los jugadores "
+            "deben colocar el Ante')"
+            for zone in sorted(set(self.progressive_bets) - set(self.antes))
+        }
+
+    def return_bets(self, seat: int, reason: str) -> list[Event]:
+        if self.phase is not Phase.BETTING:
+            raise IllegalActionError(f"zone {seat}: bets are closed: nothing to return")
+        self.antes.pop(seat, None)
+        self.progressive_bets.pop(seat, None)
+        return self._record(BetsReturned(seat=seat, reason=reason))
+
     def verify_deal(self) -> None:
         if self.phase is not Phase.BETTING:
             raise IllegalActionError(f"the cards are already dealt ({self.phase.value})")
-        orphans = sorted(set(self.progressive_bets) - set(self.antes))
-        if orphans:
-            raise BetError(
-                f"zone {orphans[0]}: a progressive bet needs an Ante (Art. 9 e: "
-                f"'Para participar los jugadores deben colocar el Ante')"
-            )
+        for zone, reason in sorted(self.undealable().items()):
+            raise BetError(f"zone {zone}: {reason}")
         if len(self.antes) < self.profile.min_players:
             raise TooFewPlayersError(
                 f"{len(self.antes)} player(s) with an Ante: a game needs at least "
@@ -714,6 +725,8 @@ def replay(events: Sequence[Event], profile: CasinoHoldemRules | None = None) ->
         for item in events:
             if isinstance(item, BetPlaced) and rebuilt.phase is Phase.BETTING:
                 rebuilt.place_bet(item.seat, item.wager, int(item.amount))
+            elif isinstance(item, BetsReturned):
+                rebuilt.return_bets(item.seat, item.reason)
             elif isinstance(item, BetsClosed):
                 rebuilt.deal()
             elif isinstance(item, Decided):

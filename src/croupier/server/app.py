@@ -76,8 +76,9 @@ def start(settings: Settings) -> Server:
                 )
             )
             server.notes.append(f"demo table {name} opened")
-    for profile_name in sorted({live.profile.name for live in casino.tables.values()}):
-        engines.warm_up(load_profile(profile_name))
+    # The tables' own rules, as the database holds them: never a profile file (issue 10).
+    for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
+        engines.warm_up(profile)
     return server
 
 
