@@ -16,6 +16,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ class ServerProcess:
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     log_path: Path | None = None
+    code_manifest: Path = field(
+        default_factory=lambda: Path(tempfile.mkdtemp(prefix="croupier-code-")) / "manifest.json"
+    )
 
     @property
     def url(self) -> str:
@@ -61,6 +65,10 @@ class ServerProcess:
             "--operator-token",
             OPERATOR_TOKEN,
             "--no-demo-tables",
+            # R17's code manifest: one per server (written at its first start, checked at each
+            # restart), never the working folder's, which an edit of the code would make stale.
+            "--code-manifest",
+            str(self.code_manifest),
             *extra,
         ]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115

@@ -31,6 +31,7 @@ def _register_optional() -> None:
         ("croupier.cli.verify_command", "verify"),
         ("croupier.cli.backup_command", "backup"),
         ("croupier.cli.backup_command", "restore"),
+        ("croupier.cli.manifest_command", "manifest"),
     ):
         try:
             module = importlib.import_module(module_name)

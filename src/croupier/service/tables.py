@@ -44,6 +44,7 @@ from croupier.service.accounts import Principal, wallet_of
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.fail_safe import FailSafe
 from croupier.service.faults import crash_point
 from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
 from croupier.service.unit_of_work import UnitOfWork
@@ -128,6 +129,8 @@ class Casino:
         self._registry_lock = threading.Lock()
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``_wallet``)."""
+        self.fail_safe = FailSafe()
+        """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
 
     def _wallet(self, session: Session, user_id: int) -> int:
         """The player's wallet account. An account is never deleted or renumbered, so an id
@@ -352,7 +355,18 @@ class Casino:
     # --- the command wrapper ----------------------------------------------------------
     def run(self, table_id: int, work: Any) -> Any:
         """``work(session, live)`` under the table's lock in one transaction; on any failure
-        the in-memory table is rebuilt from what the database kept."""
+        the in-memory table is rebuilt from what the database kept. While the fail safe is
+        engaged, or when the failure was a fault it finds, the answer is ``FailSafeEngaged``."""
+        self.fail_safe.verify_clear()
+        try:
+            return self._run(table_id, work)
+        except Exception as error:
+            refusal = self.fail_safe.refusal_for(error)
+            if refusal is None:
+                raise
+            raise refusal from error
+
+    def _run(self, table_id: int, work: Any) -> Any:
         live = self.table(table_id)
         with live.lock:
             before = self._fingerprint(live)
@@ -841,6 +855,8 @@ class Casino:
     # --- time -------------------------------------------------------------------------
     def tick(self) -> None:
         """Apply every deadline that has passed: close betting, or a decision's default."""
+        if self.fail_safe.is_engaged:
+            return  # R17: time stands still for rounds interrupted by a fault
         now = self.clock.now()
         for live in list(self.tables.values()):
             if live.deadline is None or live.deadline > now:
