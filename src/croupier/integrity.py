@@ -87,6 +87,7 @@ def hashes(root: Path = PACKAGE_ROOT) -> Manifest:
 def write_manifest(path: Path, root: Path = PACKAGE_ROOT) -> Manifest:
     """Record the code under ``root`` as it is now (atomically: a reader never sees half)."""
     manifest = hashes(root)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     partial = Path(path).with_name(Path(path).name + ".partial")
     partial.write_text(manifest.to_json(), encoding="utf-8")
     os.replace(partial, path)

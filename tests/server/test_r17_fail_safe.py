@@ -13,6 +13,7 @@ the rounds' results make it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
 import time
@@ -24,11 +25,15 @@ from typing import Any
 import psycopg
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
+from sqlalchemy import event
 from typer.testing import CliRunner
 
 from croupier import integrity
 from croupier.cli.main import app
+from croupier.server.app import start
+from croupier.server.context import Settings
 from croupier.service.fail_safe import FailSafeEngaged, Fault
+from croupier.service.models import RoundRecord
 
 BETS = 1_000
 PROBE_SECONDS = 0.05
@@ -204,7 +209,20 @@ def test_r17_database_unavailable_refuses_bets_until_it_is_back(
 
         run_on(url, tmp_path, caplog, make, repair)
         return
-    server = request.getfixturevalue("pg_server")
+    with dedicated_database(request.getfixturevalue("pg_server")) as (url, refuse_connections):
+        run_on(
+            url,
+            tmp_path,
+            caplog,
+            lambda: refuse_connections(False),
+            lambda: refuse_connections(True),
+        )
+
+
+@contextlib.contextmanager
+def dedicated_database(server: str) -> Iterator[tuple[str, Callable[[bool], None]]]:
+    """A PostgreSQL database of its own (the shared one must keep serving other tests), and
+    the switch that makes it refuse every connection, cutting those open."""
     name = f"r17_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
@@ -213,24 +231,75 @@ def test_r17_database_unavailable_refuses_bets_until_it_is_back(
     def refuse_connections(allowed: bool) -> None:
         with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS {str(allowed).lower()}")
-            if not allowed:  # and every connection open to it is cut
+            if not allowed:
                 admin.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
                     (name,),
                 )
 
     try:
-        run_on(
-            url,
-            tmp_path,
-            caplog,
-            lambda: refuse_connections(False),
-            lambda: refuse_connections(True),
-        )
+        yield url, refuse_connections
     finally:
         with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.mark.postgres
+def test_r17_a_bet_in_flight_when_the_database_goes_is_refused_and_leaves_nothing_behind(
+    pg_server: str, tmp_path: Path
+) -> None:
+    """The database goes in the middle of a bet's transaction (after its postings, at the
+    round's write): the bet answers 503, not 500; once the database is back the table holds
+    exactly what the database holds, the bet can be placed again, and a restart rebuilds the
+    round instead of voiding it."""
+    with dedicated_database(pg_server) as (url, refuse_connections):
+        made = make_api(url, fail_safe_seconds=PROBE_SECONDS)
+        api = next(made)
+        try:
+            table = Table(api, "dragon-six-peru-2016", ["ana", "bruno"])
+            table.bet_all()
+            armed = [True]
+
+            def database_goes(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+                if armed[0] and statement.startswith("UPDATE rounds"):
+                    armed[0] = False
+                    refuse_connections(False)
+
+            event.listen(api.server.uow.engine, "before_cursor_execute", database_goes)
+            answer = api.post(
+                f"/tables/{table.id}/bets",
+                table.tokens["ana"],
+                {"seat": 1, "wager": "tie", "amount": 1},
+            )
+            assert answer.status_code == 503, answer.text
+            assert (
+                answer.json()["error"] == "FailSafeEngaged"
+                and "database" in answer.json()["faults"]
+            )
+            safe = api.server.casino.fail_safe
+            assert safe.is_engaged
+            refuse_connections(True)
+            wait_for(lambda: not safe.is_engaged)
+            live = api.server.casino.table(table.id)
+            recorded = api.server.uow.read(lambda s: s.get(RoundRecord, live.round_id))
+            assert live.inputs == recorded.inputs and "tie" not in repr(live.inputs)
+            again = api.post(
+                f"/tables/{table.id}/bets",
+                table.tokens["ana"],
+                {"seat": 1, "wager": "tie", "amount": 1},
+            )
+            assert again.status_code == 200, again.text
+            round_id = live.round_id
+            notes = start(Settings(database_url=url, demo_tables=False)).notes
+            assert [n for n in notes if "voided" in n] == [], notes
+            table.ready_all()
+            assert table.recall(round_id)["status"] == "complete"
+            assert table.balances() == table.expected_balances([round_id])
+            report = api.audit()
+            assert report["problems"] == [] and report["sum"] == 0
+        finally:
+            made.close()
 
 
 def run_on(url: str, tmp_path: Path, caplog: Any, make: Any, repair: Any) -> None:

@@ -335,6 +335,7 @@ class Casino:
             live.round_id, live.shoe_id, live.status = fresh.round_id, fresh.shoe_id, fresh.status
             live.deadline, live.ready, live.held = fresh.deadline, fresh.ready, fresh.held
             live.seats, live.is_open = fresh.seats, fresh.is_open
+            live.inputs, live.players = fresh.inputs, fresh.players
 
     def _reloaded(self, session: Session, live: LiveTable) -> LiveTable:
         record = session.get(GameTable, live.id)
