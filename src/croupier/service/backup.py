@@ -354,3 +354,55 @@ def differences(first: str, second: str) -> list[str]:
             if rows.get(key) != others.get(key):
                 found.append(f"{name} {key}: {rows.get(key)} != {others.get(key)}")
     return found
+
+
+# Rows that never change once written; rounds and shoes too once finished. A sign-in after the
+# backup moves only a user's failure count and lock, so those two are left out.
+APPEND_ONLY = (
+    "users",
+    "ledger_transactions",
+    "ledger_entries",
+    "idempotency_keys",
+    "round_players",
+)
+MOVING_USER_COLUMNS = ("failure_times", "locked_until")
+
+
+def _settled(rows: dict[str, dict[tuple[Any, ...], dict[str, Any]]]) -> dict[str, dict[Any, Any]]:
+    kept = {name: rows[name] for name in APPEND_ONLY}
+    kept["users"] = {
+        key: {**row, **dict.fromkeys(MOVING_USER_COLUMNS)} for key, row in rows["users"].items()
+    }
+    kept["rounds"] = {
+        key: row
+        for key, row in rows["rounds"].items()
+        if row["status"] in {"complete", "interrupted", "cancelled"}
+    }
+    kept["shoes"] = {key: row for key, row in rows["shoes"].items() if row["is_revealed"]}
+    return kept
+
+
+def reconcile(restored: str, live: str) -> list[str]:
+    """Every way a restore of a backup taken while tables played disagrees with the live
+    database it came from (empty: none): a row that cannot have changed since the backup
+    (a ledger transaction or entry, a user, an idempotent answer, a round's players, a finished
+    round with its whole event record, a revealed shoe) differs from the live row with the
+    same key or is not there; and every breach of double entry in the restore's own books."""
+    from sqlalchemy.orm import Session
+
+    from croupier.ledger import book
+
+    settled_live = _settled(table_rows(live))
+    found = [
+        f"{name} {key}: restored {row} but live {settled_live[name].get(key)}"
+        for name, rows in _settled(table_rows(restored)).items()
+        for key, row in rows.items()
+        if settled_live[name].get(key) != row
+    ]
+    engine = make_engine(restored, read_only=True)
+    try:
+        with Session(engine) as session:
+            found += [f"audit of the restore: {problem}" for problem in book.audit(session)]
+    finally:
+        engine.dispose()
+    return found
