@@ -32,7 +32,7 @@ from croupier import integrity
 from croupier.cli.main import app
 from croupier.server.app import start
 from croupier.server.context import Settings
-from croupier.service.fail_safe import FailSafeEngaged, Fault
+from croupier.service.fail_safe import PUBLIC_REASONS, FailSafeEngaged, Fault
 from croupier.service.models import RoundRecord
 
 BETS = 1_000
@@ -369,7 +369,10 @@ def test_r17_the_code_is_checked_at_start(tmp_path: Path) -> None:
             api.player("ana", 10_000),
             {"seat": 1, "wager": "banker", "amount": 5},
         )
-        assert answer.status_code == 503 and "croupier manifest --write" in answer.json()["detail"]
+        assert answer.status_code == 503
+        assert answer.json()["faults"] == {"code": PUBLIC_REASONS[Fault.CODE]}
+        assert "attacker" not in answer.text  # the file names are for the operator's log
+        assert "croupier manifest --write" in refusal.faults[Fault.CODE]
     finally:
         made.close()
 

@@ -26,7 +26,7 @@ def refusal_response(refusal: FailSafeEngaged) -> JSONResponse:
         {
             "error": type(refusal).__name__,
             "detail": str(refusal),
-            "faults": {str(fault): reason for fault, reason in sorted(refusal.faults.items())},
+            "faults": refusal.public(),
         },
         status_code=503,
         headers={"Retry-After": str(refusal.retry_after)},

@@ -26,7 +26,7 @@ True
 >>> safe.verify_clear()
 Traceback (most recent call last):
 ...
-croupier.service.fail_safe.FailSafeEngaged: tables take no bets (fail safe): entropy: the source raised OSError
+croupier.service.fail_safe.FailSafeEngaged: tables take no bets until this clears (fail safe): entropy: the random number source failed
 >>> safe.check()  # the probe passes again
 [<Fault.ENTROPY: 'entropy'>]
 >>> safe.is_engaged
@@ -68,14 +68,29 @@ class FaultFound(Exception):  # noqa: N818 - what a probe reports
     """Raised by a probe: the reason the fault stands."""
 
 
+PUBLIC_REASONS = {
+    Fault.ENTROPY: "the random number source failed",
+    Fault.DATABASE: "the database is unavailable",
+    Fault.CODE: "the installed software differs from its recorded hashes",
+}
+"""What a client is told. The full reason (a file name, a database host) goes to the log only:
+it would tell an attacker about the server."""
+
+
 class FailSafeEngaged(CroupierError):  # noqa: N818 - the domain's own word
-    """The fail safe is engaged: tables take no bets until every fault clears (R17)."""
+    """The fail safe is engaged: tables take no bets until every fault clears (R17). The
+    message says which faults stand in public words; ``faults`` has the full reasons."""
 
     def __init__(self, faults: dict[Fault, str], retry_after: int) -> None:
         self.faults = dict(faults)
         self.retry_after = retry_after
-        reasons = "; ".join(f"{fault}: {reason}" for fault, reason in sorted(self.faults.items()))
-        super().__init__(f"tables take no bets (fail safe): {reasons}")
+        super().__init__(
+            "tables take no bets until this clears (fail safe): "
+            + "; ".join(f"{fault}: {PUBLIC_REASONS[fault]}" for fault in sorted(self.faults))
+        )
+
+    def public(self) -> dict[str, str]:
+        return {str(fault): PUBLIC_REASONS[fault] for fault in sorted(self.faults)}
 
 
 Probe = Callable[[], None]
@@ -176,6 +191,7 @@ class FailSafe:
         self.on_cleared = on_cleared
         self._lock = threading.Lock()
         self._checking = threading.Lock()
+        self._checked_at = -math.inf
 
     @property
     def is_engaged(self) -> bool:
@@ -196,7 +212,7 @@ class FailSafe:
         with self._lock:
             self.refused += 1
         refusal = self.refusal()
-        log.info("refused a %s: %s", what, refusal)
+        log.info("refused a %s: fail safe engaged (%s)", what, ", ".join(refusal.public()))
         raise refusal
 
     def engage(self, fault: Fault, reason: str) -> bool:
@@ -218,6 +234,7 @@ class FailSafe:
     def check(self) -> list[Fault]:
         """Run every probe: engage what fails, clear what passes; returns the faults cleared."""
         with self._checking:
+            self._checked_at = time.monotonic()
             cleared = []
             for fault, probe in self.probes.items():
                 try:
@@ -266,6 +283,8 @@ class FailSafe:
             return error
         if isinstance(error, CroupierError) or not isinstance(error, Exception):
             return None
+        if self.faults and time.monotonic() - self._checked_at < self.interval:
+            return self.refusal()  # probed moments ago: many failing requests, one probe
         self.check()
         return self.refusal() if self.faults else None
 
@@ -283,7 +302,7 @@ def interrupt_tables(casino: Casino, safe: FailSafe) -> None:
     """Show every table as stopped and each round in flight as ``interrupted``; its stakes
     stay in escrow. Only what readers see changes: nothing is written (the database may be
     the fault), so the round resumes from its record when the fault clears."""
-    reasons = {str(fault): reason for fault, reason in safe.faults.items()}
+    reasons = safe.refusal().public()
     for live in list(casino.tables.values()):
         published = live.published
         if published is None:
