@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--database", default=None, help="default: a fresh SQLite file")
     arguments = parser.parse_args()
     from croupier.server.app import playable_profiles
-    from croupier.service.backup import backup, differences, reconcile, restore
+    from croupier.service.backup import backup, differences, reconcile, restore, table_rows
 
     profiles = playable_profiles()
     with tempfile.TemporaryDirectory() as name:
@@ -109,10 +109,11 @@ def main() -> None:
         quiet = folder / "quiet.backup"
         backup(database, quiet)
         problems = 0
+        live_rows = table_rows(database)
         for number, (path, _) in enumerate(taken):
             target = fresh_like(database, folder, number)
             restore(path, target)
-            problems += len(reconcile(target, database))
+            problems += len(reconcile(target, database, live_rows))
         target = fresh_like(database, folder, len(taken))
         restore(quiet, target)
         quiet_differences = len(differences(database, target))

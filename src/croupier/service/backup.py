@@ -382,17 +382,23 @@ def _settled(rows: dict[str, dict[tuple[Any, ...], dict[str, Any]]]) -> dict[str
     return kept
 
 
-def reconcile(restored: str, live: str) -> list[str]:
+def reconcile(
+    restored: str,
+    live: str,
+    live_rows: dict[str, dict[tuple[Any, ...], dict[str, Any]]] | None = None,
+) -> list[str]:
     """Every way a restore of a backup taken while tables played disagrees with the live
     database it came from (empty: none): a row that cannot have changed since the backup
     (a ledger transaction or entry, a user, an idempotent answer, a round's players, a finished
     round with its whole event record, a revealed shoe) differs from the live row with the
-    same key or is not there; and every breach of double entry in the restore's own books."""
+    same key or is not there; and every breach of double entry in the restore's own books.
+    ``live_rows`` (``table_rows(live)``, read once) saves reading the live database again
+    when several restores are reconciled with it."""
     from sqlalchemy.orm import Session
 
     from croupier.ledger import book
 
-    settled_live = _settled(table_rows(live))
+    settled_live = _settled(live_rows if live_rows is not None else table_rows(live))
     found = [
         f"{name} {key}: restored {row} but live {settled_live[name].get(key)}"
         for name, rows in _settled(table_rows(restored)).items()
