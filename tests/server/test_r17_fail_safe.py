@@ -13,15 +13,18 @@ the rounds' results make it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import shutil
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
@@ -412,3 +415,49 @@ def test_r17_the_operator_regenerates_the_manifest_after_an_upgrade(tmp_path: Pa
     assert runner.invoke(app, ["manifest", str(manifest), "--write"]).exit_code == 0
     again = runner.invoke(app, ["manifest", str(manifest)])
     assert again.exit_code == 0 and "matches" in again.output
+
+
+def test_r17_croupier_serve_records_the_code_then_checks_it_at_each_start(tmp_path: Path) -> None:
+    """A real ``croupier serve``: the first start writes the manifest; a start on code that no
+    longer matches it serves, but refuses every bet with the fault named."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bots import ServerProcess, create_table, headers, new_player
+
+    manifest = tmp_path / "code.manifest.json"
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'serve.sqlite'}",
+        log_path=tmp_path / "serve.log",
+        code_manifest=manifest,
+    )
+
+    async def open_and_bet() -> httpx.Response:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+            table = await create_table(client, f"t-{uuid.uuid4().hex[:6]}", "dragon-six-peru-2016")
+            token = await new_player(client, f"p{uuid.uuid4().hex[:6]}", 10_000)
+            assert (
+                await client.post(f"/tables/{table}/seats/1", headers=headers(token))
+            ).status_code in {200, 503}
+            return await client.post(
+                f"/tables/{table}/bets",
+                json={"seat": 1, "wager": "banker", "amount": 5},
+                headers=headers(token),
+            )
+
+    server.start()
+    try:
+        assert manifest.exists()  # the first start recorded the code
+        assert asyncio.run(open_and_bet()).status_code == 200
+    finally:
+        server.stop()
+    files = integrity.Manifest.read(manifest).files
+    manifest.write_text(integrity.Manifest({**files, "games/blackjack.py": "3" * 64}).to_json())
+    server.start()
+    try:
+        refused = asyncio.run(open_and_bet())
+    finally:
+        server.stop()
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["faults"] == {"code": PUBLIC_REASONS[Fault.CODE]}
+    logged = (tmp_path / "serve.log").read_text()
+    assert "fail safe engaged: code" in logged and "changed: games/blackjack.py" in logged
+    assert "INFO croupier.fail_safe: refused a POST /tables/" in logged

@@ -52,6 +52,7 @@ def command(
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
+    import logging
     import threading
 
     import uvicorn
@@ -59,6 +60,10 @@ def command(
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
 
+    # Warnings and errors of every part, with the time; the fail safe's refusals too (R17:
+    # every bet refused while a fault stands is on the record).
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("croupier.fail_safe").setLevel(logging.INFO)
     settings = Settings(
         database_url=database,
         operator_token=operator_token,
