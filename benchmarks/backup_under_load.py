@@ -60,10 +60,32 @@ async def load_with_backups(
     return figures, taken
 
 
+SCHEMAS: list[str] = []
+"""The PostgreSQL schemas this run made (on the machine's shared server): dropped at the end."""
+
+
+def fresh_schema() -> str:
+    url = fresh_postgres_schema()
+    SCHEMAS.append(url.rsplit("search_path%3D", 1)[1])
+    return url
+
+
+def drop_schemas() -> None:
+    if not SCHEMAS:
+        return
+    import psycopg
+
+    import pg_cluster  # on the path since fresh_postgres_schema
+
+    with psycopg.connect(pg_cluster.server_url(), autocommit=True) as connection:
+        for schema in SCHEMAS:
+            connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
 def fresh_like(database: str, folder: Path, number: int) -> str:
     if database.startswith("sqlite"):
         return f"sqlite:///{folder / f'restored-{number}.sqlite'}"
-    return fresh_postgres_schema()
+    return fresh_schema()
 
 
 def main() -> None:
@@ -75,6 +97,13 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=0.5, help="seconds between backups")
     parser.add_argument("--database", default=None, help="default: a fresh SQLite file")
     arguments = parser.parse_args()
+    try:
+        run(arguments)
+    finally:
+        drop_schemas()
+
+
+def run(arguments: Any) -> None:
     from croupier.server.app import playable_profiles
     from croupier.service.backup import backup, differences, reconcile, restore, table_rows
 
@@ -83,7 +112,7 @@ def main() -> None:
         folder = Path(name)
         database = arguments.database or f"sqlite:///{folder}/live.sqlite"
         if database == "postgresql":
-            database = fresh_postgres_schema()
+            database = fresh_schema()
         server = ServerProcess(database, log_path=folder / "serve.log")
         server.start("--betting-seconds", "30", "--decision-seconds", "30")
 
