@@ -29,6 +29,9 @@ def _register_optional() -> None:
         ("croupier.cli.analyze_command", "analyze"),
         ("croupier.cli.serve_command", "serve"),
         ("croupier.cli.verify_command", "verify"),
+        ("croupier.cli.backup_command", "backup"),
+        ("croupier.cli.backup_command", "restore"),
+        ("croupier.cli.manifest_command", "manifest"),
     ):
         try:
             module = importlib.import_module(module_name)
@@ -36,7 +39,7 @@ def _register_optional() -> None:
             if error.name != module_name:
                 raise
             continue
-        app.command(command)(module.command)
+        app.command(command)(getattr(module, command, None) or module.command)
 
 
 _register_optional()

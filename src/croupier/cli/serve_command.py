@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from croupier.integrity import default_manifest
 from croupier.service.database import DEFAULT_URL
 
 
@@ -34,9 +36,23 @@ def command(
             "server processes (default: within this process).",
         ),
     ] = None,
+    code_manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--code-manifest",
+            help="The SHA-256 manifest of the installed code (R17), written at first start and "
+            "checked at every start and while serving; after a deliberate upgrade run "
+            "`croupier manifest --write PATH`. Default: beside the SQLite database file "
+            "(croupier.sqlite.manifest.json), else ./croupier.manifest.json.",
+        ),
+    ] = None,
+    code_check: Annotated[
+        bool, typer.Option(help="Check the installed code against its manifest (R17).")
+    ] = True,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
+    import logging
     import threading
 
     import uvicorn
@@ -44,6 +60,10 @@ def command(
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
 
+    # Warnings and errors of every part, with the time; the fail safe's refusals too (R17:
+    # every bet refused while a fault stands is on the record).
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("croupier.fail_safe").setLevel(logging.INFO)
     settings = Settings(
         database_url=database,
         operator_token=operator_token,
@@ -51,6 +71,7 @@ def command(
         decision_seconds=decision_seconds,
         demo_tables=demo_tables,
         broadcast_url=broadcast,
+        code_manifest=(code_manifest or default_manifest(database)) if code_check else None,
     )
     server = start(settings)
     for note in server.notes:
@@ -61,6 +82,8 @@ def command(
         f"  API documentation: {url}/docs   tables: {url}/tables   WebSocket: {url.replace('http', 'ws')}/tables/{{id}}/ws?token=..."
     )
     typer.echo(f"  database: {database}")
+    if settings.code_manifest is not None:
+        typer.echo(f"  code verified against its SHA-256 manifest: {settings.code_manifest}")
     if broadcast:
         typer.echo(f"  table changes published over Redis: {broadcast}")
     if server.operator_token is not None:

@@ -18,10 +18,10 @@ from sqlalchemy import select
 
 from croupier.errors import CroupierError
 from croupier.rules.registry import load_profile, shipped_profile_names
-from croupier.server import errors
+from croupier.server import errors, fail_safe_http
 from croupier.server.context import Server, Settings
 from croupier.server.routes import router
-from croupier.service import engines
+from croupier.service import engines, fail_safe
 from croupier.service.accounts import authenticate, ensure_operator
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.database import make_engine, upgrade
@@ -79,6 +79,12 @@ def start(settings: Settings) -> Server:
     # The tables' own rules, as the database holds them: never a profile file (issue 10).
     for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
         engines.warm_up(profile)
+    fail_safe.install(
+        casino,
+        database_url=settings.database_url,
+        code_manifest=settings.code_manifest,
+        interval=settings.fail_safe_seconds,
+    )
     return server
 
 
@@ -100,11 +106,14 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         stop = threading.Event()
         ticker = threading.Thread(target=_tick_forever, args=(running, stop), daemon=True)
         ticker.start()
+        watcher = threading.Thread(target=running.casino.fail_safe.watch, args=(stop,), daemon=True)
+        watcher.start()
         try:
             yield
         finally:
             stop.set()
             ticker.join(timeout=2)
+            watcher.join(timeout=5)
             running.uow.dispose()
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
@@ -113,6 +122,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     if server is not None:
         app.state.server = server
     errors.install(app)
+    fail_safe_http.install(app)
     app.include_router(router)
     install_pages(app)
 

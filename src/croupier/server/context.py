@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
@@ -28,6 +29,11 @@ class Settings:
     broadcast_url: str | None = None
     """``redis://...``: publish table changes over Redis pub/sub (several server processes);
     ``None``: within this process."""
+    code_manifest: Path | None = None
+    """R17: the SHA-256 manifest of the installed code, written at first start and checked at
+    every start and while serving (``croupier serve`` passes one; ``None``: no check)."""
+    fail_safe_seconds: float = 1.0
+    """R17: how often the fail safe probes the entropy source, the database and the code."""
 
 
 @dataclass

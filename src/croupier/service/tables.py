@@ -44,6 +44,7 @@ from croupier.service.accounts import Principal, wallet_of
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.fail_safe import FailSafe
 from croupier.service.faults import crash_point
 from croupier.service.models import (
     BackBet,
@@ -175,6 +176,8 @@ class Casino:
         """Rules versions known to be stored (``_recorded_rules``)."""
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``_wallet``)."""
+        self.fail_safe = FailSafe()
+        """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
 
     def _wallet(self, session: Session, user_id: int) -> int:
         """The player's wallet account. An account is never deleted or renumbered, so an id
@@ -445,7 +448,20 @@ class Casino:
         failed statement, flush or commit, or a refusal after the engine changed, rebuilds the
         table from the database; a transaction retried ("database is locked", 40001, 40P01)
         starts again from the rebuilt table, so nothing of the failed attempt is applied twice.
+
+        While the fail safe is engaged (R17), or when the failure was a fault it finds, the
+        answer is ``FailSafeEngaged``.
         """
+        self.fail_safe.verify_clear()
+        try:
+            return self._run(table_id, work)
+        except Exception as error:
+            refusal = self.fail_safe.refusal_for(error)
+            if refusal is None:
+                raise
+            raise refusal from error
+
+    def _run(self, table_id: int, work: Any) -> Any:
         live = self.table(table_id)
         with live.lock:
             if live.is_stale:
@@ -1005,6 +1021,8 @@ class Casino:
         after 1 s, 2 s, 4 s ... at most every minute, and logged once when it starts failing
         and once when it is applied again: never a tight loop of the same line. One tick at
         a time: a second caller meanwhile returns at once."""
+        if self.fail_safe.is_engaged:
+            return  # R17: time stands still for rounds interrupted by a fault
         if not self._ticking.acquire(blocking=False):
             return
         try:
