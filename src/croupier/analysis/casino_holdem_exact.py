@@ -54,7 +54,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import WagerFigures
+from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.cards import Card, Rank
 from croupier.errors import NotationError
 from croupier.hands import poker
@@ -359,6 +359,16 @@ def bin_values(rules: CasinoHoldemRules) -> list[Fraction]:
     return values
 
 
+def bin_labels() -> list[str]:
+    """What each bin of a called hand is, in ``bin_values`` order."""
+    labels = ["call, dealer qualifies and wins", "call, push"]
+    labels += [f"call, win with {category.value}" for category in CATEGORY_ORDER]
+    labels += [
+        f"call, dealer does not qualify, player has {category.value}" for category in CATEGORY_ORDER
+    ]
+    return labels
+
+
 @dataclass(frozen=True)
 class AnteGame:
     """The exact Ante + Bet game: its figures and the optimal strategy's fold frequency."""
@@ -448,8 +458,11 @@ def analyse_ante_game(
     if sum(counts) + folds != DEALS:
         raise AssertionError("the completions do not add up to every deal")  # pragma: no cover
     distribution: dict[Fraction, Fraction] = {Fraction(-1): Fraction(folds, DEALS)}
-    for value, count in zip(values, counts, strict=True):
+    outcomes = [Outcome("fold", Fraction(-1), Fraction(folds, DEALS))]
+    for label, value, count in zip(bin_labels(), values, counts, strict=True):
         distribution[value] = distribution.get(value, Fraction(0)) + Fraction(count, DEALS)
+        if count:
+            outcomes.append(Outcome(label, value, Fraction(count, DEALS)))
     fold_frequency = Fraction(folds, DEALS)
     call_frequency = 1 - fold_frequency
     expected = sum((net * p for net, p in distribution.items()), Fraction(0))
@@ -468,6 +481,7 @@ def analyse_ante_game(
             f"fold frequency: {float(fold_frequency):.6f} (exactly {fold_frequency})",
             f"element of risk: {float(element_of_risk):.6f} (exactly {element_of_risk})",
         ),
+        outcomes=tuple(outcomes),
     )
     return AnteGame(
         figures,

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import WagerFigures
+from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.rules.blackjack import BlackjackRules, ThreeCardHand, TwentyOnePlusThree
 
 CATEGORIES: tuple[ThreeCardHand, ...] = (
@@ -102,14 +102,18 @@ def category_probabilities(decks: int, ace_low: bool) -> dict[ThreeCardHand | No
 def figures_for_paytable(side_bet: TwentyOnePlusThree, decks: int) -> WagerFigures:
     probabilities = category_probabilities(decks, side_bet.ace_low_straight)
     distribution: dict[Fraction, Fraction] = {}
+    outcomes: list[Outcome] = []
     for category, probability in probabilities.items():
         ratio = side_bet.paytable.get(category) if category is not None else None
         net = ratio.multiplier if ratio is not None else Fraction(-1)
         distribution[net] = distribution.get(net, Fraction(0)) + probability
+        label = category.value.replace("_", " ") if category is not None else "none of these"
+        outcomes.append(Outcome(label, net, probability))
     return WagerFigures.exact(
         "21+3",
         distribution,
         method=f"exact combinatorics of the first three cards of a {decks}-deck shoe",
+        outcomes=tuple(outcomes),
     )
 
 

@@ -2,7 +2,8 @@
 outcome distribution of every wager of a profile, and the basic strategy where there are
 decisions. ``--json`` prints the fixed JSON contract (``croupier.analysis.profile_analysis``);
 with ``--all`` the JSON is an object keyed by profile name. ``--report DIR`` writes one
-Markdown page per profile with its charts (PNG).
+Markdown page per profile with its charts (PNG); ``--par DIR`` writes each profile's PAR
+sheet (``croupier.analysis.par``) as Markdown and PDF.
 
 Casino Hold'em's Ante + Bet game is exact: the first run enumerates every deal (a progress
 bar on stderr, about a minute and a half on two cores) and caches a table under
@@ -53,6 +54,10 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help="Blackjack: also compute each rule's effect against a common base (slower).",
         ),
     ] = False,
+    par: Annotated[
+        Path | None,
+        typer.Option(help="Write a PAR sheet (Markdown and PDF) per profile in this folder."),
+    ] = None,
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -129,6 +134,11 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         for analysis in analyses:
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")
+    if par is not None:
+        from croupier.analysis.par import write_par
+
+        for analysis in analyses:
+            console.print("wrote " + " and ".join(map(str, write_par(analysis, par))))
     if as_json:
         documents: dict[str, Any] = {a.profile.name: a.as_json() for a in analyses}
         if effects is not None:
