@@ -157,6 +157,29 @@ def analyse_baccarat(rules: BaccaratRules, decks: int | None = None) -> dict[str
     """Every wager of the profile, exactly, off the top of a full shoe of ``decks`` decks."""
     shoe_decks = rules.decks if decks is None else decks
     counts, denominator = deal_counts(shoe_decks, rules.pair_by)
+    method = f"exact enumeration of a {shoe_decks}-deck shoe, off the top"
+    return _figures(rules, counts, denominator, method)
+
+
+def analyse_baccarat_composition(
+    rules: BaccaratRules, rank_counts: npt.NDArray[np.int64]
+) -> dict[str, WagerFigures]:
+    """Every wager, exactly, dealt from a shoe of any composition (count per rank, A to K):
+    the value of each bet as cards leave the shoe (``croupier.counting``)."""
+    counts = outcome_counts(
+        np.asarray(rank_counts, dtype=np.int64), rules.pair_by is PairBy.VALUE, banker_tableau()
+    )
+    n = int(rank_counts.sum())
+    denominator = 1
+    for k in range(6):
+        denominator *= n - k
+    method = f"exact enumeration of a shoe of {n} cards of the given composition"
+    return _figures(rules, counts, denominator, method)
+
+
+def _figures(
+    rules: BaccaratRules, counts: npt.NDArray[np.int64], denominator: int, method: str
+) -> dict[str, WagerFigures]:
     paytable = rules.paytable
     lose_on_tie = Fraction(0) if rules.player_and_banker_push_on_tie else Fraction(-1)
     lines: dict[BaccaratWager, dict[tuple[str, Fraction], int]] = {
@@ -202,7 +225,6 @@ def analyse_baccarat(rules: BaccaratRules, decks: int | None = None) -> dict[str
                         _net(paytable.banker_pair) if banker_pair else Fraction(-1),
                         count,
                     )
-    method = f"exact enumeration of a {shoe_decks}-deck shoe, off the top"
     figures = {}
     for wager, table in lines.items():
         outcomes = tuple(

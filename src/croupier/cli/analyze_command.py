@@ -58,6 +58,16 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         Path | None,
         typer.Option(help="Write a PAR sheet (Markdown and PDF) per profile in this folder."),
     ] = None,
+    count: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "Value by count: each wager's effects of removal and its expected value by "
+                "true count for this counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, "
+                "wong-halves, or all); with --json a 'by_count' key, with --par a chart too."
+            ),
+        ),
+    ] = None,
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -139,6 +149,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
         for analysis in analyses:
             console.print("wrote " + " and ".join(map(str, write_par(analysis, par))))
+    by_count = _by_count(analyses, count, par, console, printing=not as_json)
     if as_json:
         documents: dict[str, Any] = {a.profile.name: a.as_json() for a in analyses}
         if effects is not None:
@@ -151,6 +162,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                             for r in effects[1]
                         ],
                     }
+        for name, value in by_count.items():
+            documents[name]["by_count"] = value
         output = documents if every_profile else documents[analyses[0].profile.name]
         print(json.dumps(output, indent=2))
         return
@@ -158,6 +171,41 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         _print(console, analysis)
     if effects is not None:
         _print_effects(console, effects)
+
+
+def _by_count(
+    analyses: list[ProfileAnalysis],
+    system: str | None,
+    directory: Path | None,
+    console: Console,
+    *,
+    printing: bool,
+) -> dict[str, Any]:
+    """``--count``: the ``by_count`` JSON per profile; prints the tables, writes the charts."""
+    if system is None:
+        return {}
+    from croupier.analysis import by_count
+    from croupier.counting import counting_system, counting_systems
+
+    systems = list(counting_systems().values()) if system == "all" else [counting_system(system)]
+    documents: dict[str, Any] = {}
+    for analysis in analyses:
+        effects = by_count.removal_effects(analysis)
+        name = analysis.profile.name
+        documents[name] = by_count.by_count_json(effects, systems)
+        if not effects:
+            documents[name]["not_applicable"] = "one deck shuffled before every game (Art. 7)"
+            continue
+        page = by_count.by_count_markdown(name, effects, systems)
+        if printing:
+            console.print(page, markup=False, highlight=False)
+        if directory is not None:
+            (directory / f"{name}-by-count.md").write_text(
+                page + f"\n![Value by count, {name}]({name}-by-count.png)\n", encoding="utf-8"
+            )
+            by_count.by_count_png(name, effects, systems, directory / f"{name}-by-count.png")
+            console.print(f"wrote {directory / f'{name}-by-count.md'} and its chart")
+    return documents
 
 
 def _print(console: Console, analysis: ProfileAnalysis) -> None:
