@@ -6,7 +6,7 @@ Markdown page per profile with its charts (PNG); ``--par DIR`` writes each profi
 sheet (``croupier.analysis.par``) as Markdown and PDF.
 
 Casino Hold'em's Ante + Bet game is exact: the first run enumerates every deal (a progress
-bar on stderr, about a minute and a half on two cores) and caches a table under
+bar on stderr, about 35 s on two cores) and caches a table under
 ``~/.cache/croupier`` (``$CROUPIER_CACHE_DIR`` moves it); later runs, and a designer's profile
 with another paytable but the same dealer qualifier, take seconds. ``--ante-monte-carlo``
 gives the quick Monte Carlo estimate instead (marked ``"exact": false``).
@@ -245,6 +245,14 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
             f"{analysis.extra['progressive_meter']} units; break-even meter "
             f"{analysis.extra['progressive_break_even_meter']:,.0f} units."
         )
+    short = analysis.extra.get("short_strategy")
+    if short is not None:
+        console.print(
+            f"short strategy (house edge {short['house_edge']:.4%}, "
+            f"{short['cost_against_optimal']:.4%} more than optimal):"
+        )
+        for number, rule in enumerate(short["rules"], start=1):
+            console.print(f"  {number}. {rule}")
     if analysis.blackjack is not None:
         strategy = analysis.blackjack.strategy
         for title, rows in strategy_sections(strategy):
