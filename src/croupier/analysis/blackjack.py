@@ -131,7 +131,7 @@ class Game:
     """The composition the round is dealt from (count per rank, Ace first, ten-valued last);
     ``None``: a full shoe of ``decks``. The strategy is always derived from the full shoe
     (basic strategy), so a depleted shoe values the round under the full shoe's chart (the
-    effects of removal, ``croupier.counting.effects``)."""
+    effects of removal, ``croupier.analysis.by_count``)."""
 
     def shoe_counts(self) -> npt.NDArray[np.int64]:
         if self.shoe is None:

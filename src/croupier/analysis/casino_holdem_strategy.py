@@ -18,7 +18,7 @@ The rules (first that applies):
 5. Fold anything else.
 
 It folds about 15.8% of hands where the optimal player folds 18.0%, and decides as the
-optimal player does on 93.5% of them; its cost, about 0.92 points of house edge, is
+optimal player does on 93.4% of them; its cost, about 0.92 points of house edge, is
 printed exactly by ``croupier analyze``. No rule on ranks alone does much better: the best
 call/fold choice for each combination of hole ranks, flop ranks and the draws above still
 costs about 0.21 points (the suits and the dealer's qualifying chances make the rest).

@@ -68,6 +68,15 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             ),
         ),
     ] = None,
+    count_shoes: Annotated[
+        int,
+        typer.Option(
+            help=(
+                "With --count: also value every exact wager exactly on the compositions of "
+                "this many seeded shoes, averaged per true count (0: the linear figures only)."
+            ),
+        ),
+    ] = 0,
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -149,7 +158,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
         for analysis in analyses:
             console.print("wrote " + " and ".join(map(str, write_par(analysis, par))))
-    by_count = _by_count(analyses, count, par, console, printing=not as_json)
+    by_count = _by_count(analyses, count, count_shoes, par, console, printing=not as_json)
     if as_json:
         documents: dict[str, Any] = {a.profile.name: a.as_json() for a in analyses}
         if effects is not None:
@@ -176,6 +185,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 def _by_count(
     analyses: list[ProfileAnalysis],
     system: str | None,
+    shoes: int,
     directory: Path | None,
     console: Console,
     *,
@@ -184,6 +194,8 @@ def _by_count(
     """``--count``: the ``by_count`` JSON per profile; prints the tables, writes the charts."""
     if system is None:
         return {}
+    if shoes < 0:
+        raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {shoes}")
     from croupier.analysis import by_count
     from croupier.counting import counting_system, counting_systems
 
@@ -192,18 +204,23 @@ def _by_count(
     for analysis in analyses:
         effects = by_count.removal_effects(analysis)
         name = analysis.profile.name
-        documents[name] = by_count.by_count_json(effects, systems)
+        sampled = (
+            by_count.sample_by_true_count(analysis, systems, shoes) if effects and shoes else None
+        )
+        documents[name] = by_count.by_count_json(effects, systems, sampled)
         if not effects:
             documents[name]["not_applicable"] = "one deck shuffled before every game (Art. 7)"
             continue
-        page = by_count.by_count_markdown(name, effects, systems)
+        page = by_count.by_count_markdown(name, effects, systems, sampled)
         if printing:
             console.print(page, markup=False, highlight=False)
         if directory is not None:
             (directory / f"{name}-by-count.md").write_text(
                 page + f"\n![Value by count, {name}]({name}-by-count.png)\n", encoding="utf-8"
             )
-            by_count.by_count_png(name, effects, systems, directory / f"{name}-by-count.png")
+            by_count.by_count_png(
+                name, effects, systems, directory / f"{name}-by-count.png", sampled
+            )
             console.print(f"wrote {directory / f'{name}-by-count.md'} and its chart")
     return documents
 

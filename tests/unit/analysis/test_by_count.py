@@ -13,7 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.analysis.baccarat import analyse_baccarat, analyse_baccarat_composition
-from croupier.analysis.by_count import RANKS, RemovalEffects, removal_effects
+from croupier.analysis.by_count import (
+    RANKS,
+    RemovalEffects,
+    removal_effects,
+    sample_by_true_count,
+)
 from croupier.analysis.profile_analysis import analyse_profile
 from croupier.analysis.three_card import category_probabilities_of
 from croupier.cli.main import app
@@ -118,3 +123,18 @@ def test_count_option_adds_by_count_and_keeps_the_contract() -> None:
     assert hi_lo["by_true_count"]["2"] == pytest.approx(
         tie["expected_value"] + 2 * hi_lo["ev_per_true_count"]
     )
+
+
+def test_sampled_compositions_are_valued_exactly_and_the_count_sorts_them() -> None:
+    """Seeded shoes dealt half a deck at a time to 75% (6 decks: 9 depths each); each
+    composition's insurance is valued exactly, so the sampled means rise with the Hi-Lo count
+    from a loss to a gain (the insurance index near +3), as the linear figures say."""
+    analysis = analyse_profile(load_profile("peru-2016"))
+    hi_lo = counting_system("hi-lo")
+    sampled = sample_by_true_count(analysis, [hi_lo], shoes=40)
+    cells = sampled.values["insurance"]["hi-lo"]
+    assert sum(size for _, size in cells.values()) == 40 * 9
+    assert cells[-3][0] < cells[0][0] < 0 < cells[5][0]
+    linear = removal_effects(analysis)["insurance"].by_true_count(hi_lo)
+    assert abs(cells[0][0] - linear[0]) < 0.01
+    assert sample_by_true_count(analysis, [hi_lo], shoes=40) == sampled  # seeded: reproducible
