@@ -230,6 +230,15 @@ def profile_par(analysis: ProfileAnalysis) -> ProfilePar:
     if analysis.blackjack is not None:
         wagers.insert(1, wager_par(analysis.blackjack.insurance))
     profile = analysis.profile
+    notes = list(analysis.notes) + [item.sentence() for item in analysis.published]
+    short = analysis.extra.get("short_strategy")
+    if short is not None:
+        rules = " ".join(f"{n}. {rule}" for n, rule in enumerate(short["rules"], start=1))
+        notes.append(
+            f"ante with the short strategy instead: house edge {short['house_edge']:.4%}, "
+            f"{short['cost_against_optimal']:.4%} above the optimal decision (exact, same "
+            f"enumeration). Its rules: {rules}"
+        )
     return ProfilePar(
         profile_name=profile.name,
         title=profile.title,
@@ -237,7 +246,7 @@ def profile_par(analysis: ProfileAnalysis) -> ProfilePar:
         regulation=profile.regulation,
         decks=analysis.decks,
         wagers=tuple(wagers),
-        notes=tuple(analysis.notes) + tuple(item.sentence() for item in analysis.published),
+        notes=tuple(notes),
     )
 
 
