@@ -95,6 +95,12 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
+    if count is not None and count != "all":
+        from croupier.counting import counting_system
+
+        counting_system(count)  # an unknown system is refused before anything is computed
+    if count_shoes < 0:
+        raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {count_shoes}")
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
     console = Console(stderr=as_json)
     analyses: list[ProfileAnalysis] = []
@@ -194,8 +200,6 @@ def _by_count(
     """``--count``: the ``by_count`` JSON per profile; prints the tables, writes the charts."""
     if system is None:
         return {}
-    if shoes < 0:
-        raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {shoes}")
     from croupier.analysis import by_count
     from croupier.counting import counting_system, counting_systems
 

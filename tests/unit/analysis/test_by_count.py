@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from croupier.analysis.profile_analysis import analyse_profile
 from croupier.analysis.three_card import category_probabilities_of
 from croupier.cli.main import app
 from croupier.counting import counting_system
+from croupier.errors import ProfileError
 from croupier.rules import BaccaratRules, load_profile
 from croupier.rules.blackjack import ThreeCardHand
 
@@ -138,3 +140,12 @@ def test_sampled_compositions_are_valued_exactly_and_the_count_sorts_them() -> N
     linear = removal_effects(analysis)["insurance"].by_true_count(hi_lo)
     assert abs(cells[0][0] - linear[0]) < 0.01
     assert sample_by_true_count(analysis, [hi_lo], shoes=40) == sampled  # seeded: reproducible
+
+
+def test_an_unknown_counting_system_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["analyze", "dragon-six-peru-2016", "--count", "red-seven", "--par", str(tmp_path)]
+    )
+    assert result.exit_code != 0
+    assert isinstance(result.exception, ProfileError)
+    assert list(tmp_path.iterdir()) == []
