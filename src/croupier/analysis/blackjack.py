@@ -127,6 +127,16 @@ class Game:
     veintiuno_real_pays: Fraction | None
     insurance_pays: Fraction
     even_money: bool
+    shoe: tuple[int, ...] | None = None
+    """The composition the round is dealt from (count per rank, Ace first, ten-valued last);
+    ``None``: a full shoe of ``decks``. The strategy is always derived from the full shoe
+    (basic strategy), so a depleted shoe values the round under the full shoe's chart (the
+    effects of removal, ``croupier.analysis.by_count``)."""
+
+    def shoe_counts(self) -> npt.NDArray[np.int64]:
+        if self.shoe is None:
+            return full_shoe(self.decks)
+        return np.array(self.shoe, dtype=np.int64)
 
     @classmethod
     def of(cls, rules: BlackjackRules, decks: int | None = None) -> Game:
@@ -563,7 +573,7 @@ class _UpCardHands:
 
 
 def _evaluate_up(game: Game, strategy: Strategy, up: int, scale: int) -> _UpCardHands:
-    shoe = full_shoe(game.decks)
+    shoe = game.shoe_counts()
     wanted = np.zeros((10, 10), dtype=np.bool_)
     for first, second, _ in _initial_hands(shoe, up):
         wanted[first, second] = True
@@ -587,7 +597,7 @@ def _split_round(
     amount wagered, from the split hands' matrices (module docstring, split hands)."""
     offset = 2 * UNLIMITED_HANDS * scale
     size = 2 * offset + 1
-    counts = full_shoe(game.decks)
+    counts = game.shoe_counts()
     counts[up] -= 1
     counts[card] -= 2
     remaining = counts.sum()
@@ -692,7 +702,7 @@ def evaluate_round(
     The ten up cards are evaluated on threads (the kernel releases the GIL); their figures
     are then summed in a fixed order, so the result does not depend on the threads.
     """
-    shoe = full_shoe(game.decks)
+    shoe = game.shoe_counts()
     scale = _grid_denominator(game)
     offset = 2 * UNLIMITED_HANDS * scale
     distribution = np.zeros(2 * offset + 1)

@@ -23,6 +23,16 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """One line of a wager's paytable as dealt: what happened, its net result per initial
+    unit and its exact probability (several lines may share a net: a PAR sheet lists each)."""
+
+    label: str
+    net: Fraction
+    probability: Fraction
+
+
+@dataclass(frozen=True)
 class WagerFigures:
     """The figures of one wager. ``exact_*`` are set where the math is exact in fractions."""
 
@@ -40,6 +50,10 @@ class WagerFigures:
     notes: tuple[str, ...] = field(default=())
     fold_frequency: Fraction | None = None
     """Where the player may fold (Casino Hold'em): how often the optimal player does."""
+    outcomes: tuple[Outcome, ...] = field(default=())
+    """The paytable's lines with their exact probabilities, where the analysis names them
+    (``distribution`` merges lines that pay the same); empty where it does not (blackjack's
+    main wager, whose results combine hands)."""
 
     @classmethod
     def exact(

@@ -14,8 +14,10 @@ adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
 break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante, under the optimal
 call/fold decision) exactly (``croupier.analysis.casino_holdem_exact``), with its
-``"element_of_risk"`` and ``"fold_frequency"`` (with ``"fold_frequency_exact"``).
-The first exact run enumerates every deal (about a minute and a half on two cores) and caches
+``"element_of_risk"`` and ``"fold_frequency"`` (with ``"fold_frequency_exact"``), and
+``"short_strategy"``: a few rules a person can follow, with their exact house edge and cost
+against the optimal decision (``croupier.analysis.casino_holdem_strategy``).
+The first exact run enumerates every deal (about 35 s on two cores) and caches
 a paytable-independent table on disk; later runs, and other paytables with the same dealer
 qualifier, take seconds. ``ante_method="monte-carlo"`` (``croupier analyze
 --ante-monte-carlo``) gives the earlier Monte Carlo estimate instead: ``"exact": false``,
@@ -199,6 +201,8 @@ def analyse_profile(
         if ante_method == "exact":
             game = analyse_ante_game(profile, enumeration_progress)
             ante = game.figures
+            if game.short_strategy is not None:
+                extra["short_strategy"] = game.short_strategy.as_json()
             note = (
                 "ante: exact, per initial Ante, under the optimal call/fold decision (call "
                 "when calling loses less than the folded Ante); fold frequency "

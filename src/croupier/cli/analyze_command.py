@@ -2,10 +2,11 @@
 outcome distribution of every wager of a profile, and the basic strategy where there are
 decisions. ``--json`` prints the fixed JSON contract (``croupier.analysis.profile_analysis``);
 with ``--all`` the JSON is an object keyed by profile name. ``--report DIR`` writes one
-Markdown page per profile with its charts (PNG).
+Markdown page per profile with its charts (PNG); ``--par DIR`` writes each profile's PAR
+sheet (``croupier.analysis.par``) as Markdown and PDF.
 
 Casino Hold'em's Ante + Bet game is exact: the first run enumerates every deal (a progress
-bar on stderr, about a minute and a half on two cores) and caches a table under
+bar on stderr, about 35 s on two cores) and caches a table under
 ``~/.cache/croupier`` (``$CROUPIER_CACHE_DIR`` moves it); later runs, and a designer's profile
 with another paytable but the same dealer qualifier, take seconds. ``--ante-monte-carlo``
 gives the quick Monte Carlo estimate instead (marked ``"exact": false``).
@@ -53,6 +54,29 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help="Blackjack: also compute each rule's effect against a common base (slower).",
         ),
     ] = False,
+    par: Annotated[
+        Path | None,
+        typer.Option(help="Write a PAR sheet (Markdown and PDF) per profile in this folder."),
+    ] = None,
+    count: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "Value by count: each wager's effects of removal and its expected value by "
+                "true count for this counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, "
+                "wong-halves, or all); with --json a 'by_count' key, with --par a chart too."
+            ),
+        ),
+    ] = None,
+    count_shoes: Annotated[
+        int,
+        typer.Option(
+            help=(
+                "With --count: also value every exact wager exactly on the compositions of "
+                "this many seeded shoes, averaged per true count (0: the linear figures only)."
+            ),
+        ),
+    ] = 0,
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -71,6 +95,12 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
+    if count is not None and count != "all":
+        from croupier.counting import counting_system
+
+        counting_system(count)  # an unknown system is refused before anything is computed
+    if count_shoes < 0:
+        raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {count_shoes}")
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
     console = Console(stderr=as_json)
     analyses: list[ProfileAnalysis] = []
@@ -129,6 +159,12 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         for analysis in analyses:
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")
+    if par is not None:
+        from croupier.analysis.par import write_par
+
+        for analysis in analyses:
+            console.print("wrote " + " and ".join(map(str, write_par(analysis, par))))
+    by_count = _by_count(analyses, count, count_shoes, par, console, printing=not as_json)
     if as_json:
         documents: dict[str, Any] = {a.profile.name: a.as_json() for a in analyses}
         if effects is not None:
@@ -141,6 +177,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                             for r in effects[1]
                         ],
                     }
+        for name, value in by_count.items():
+            documents[name]["by_count"] = value
         output = documents if every_profile else documents[analyses[0].profile.name]
         print(json.dumps(output, indent=2))
         return
@@ -148,6 +186,47 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         _print(console, analysis)
     if effects is not None:
         _print_effects(console, effects)
+
+
+def _by_count(
+    analyses: list[ProfileAnalysis],
+    system: str | None,
+    shoes: int,
+    directory: Path | None,
+    console: Console,
+    *,
+    printing: bool,
+) -> dict[str, Any]:
+    """``--count``: the ``by_count`` JSON per profile; prints the tables, writes the charts."""
+    if system is None:
+        return {}
+    from croupier.analysis import by_count
+    from croupier.counting import counting_system, counting_systems
+
+    systems = list(counting_systems().values()) if system == "all" else [counting_system(system)]
+    documents: dict[str, Any] = {}
+    for analysis in analyses:
+        effects = by_count.removal_effects(analysis)
+        name = analysis.profile.name
+        sampled = (
+            by_count.sample_by_true_count(analysis, systems, shoes) if effects and shoes else None
+        )
+        documents[name] = by_count.by_count_json(effects, systems, sampled)
+        if not effects:
+            documents[name]["not_applicable"] = "one deck shuffled before every game (Art. 7)"
+            continue
+        page = by_count.by_count_markdown(name, effects, systems, sampled)
+        if printing:
+            console.print(page, markup=False, highlight=False)
+        if directory is not None:
+            (directory / f"{name}-by-count.md").write_text(
+                page + f"\n![Value by count, {name}]({name}-by-count.png)\n", encoding="utf-8"
+            )
+            by_count.by_count_png(
+                name, effects, systems, directory / f"{name}-by-count.png", sampled
+            )
+            console.print(f"wrote {directory / f'{name}-by-count.md'} and its chart")
+    return documents
 
 
 def _print(console: Console, analysis: ProfileAnalysis) -> None:
@@ -187,6 +266,14 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
             f"{analysis.extra['progressive_meter']} units; break-even meter "
             f"{analysis.extra['progressive_break_even_meter']:,.0f} units."
         )
+    short = analysis.extra.get("short_strategy")
+    if short is not None:
+        console.print(
+            f"short strategy (house edge {short['house_edge']:.4%}, "
+            f"{short['cost_against_optimal']:.4%} more than optimal):"
+        )
+        for number, rule in enumerate(short["rules"], start=1):
+            console.print(f"  {number}. {rule}")
     if analysis.blackjack is not None:
         strategy = analysis.blackjack.strategy
         for title, rows in strategy_sections(strategy):
