@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.server.rate_limits import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.database import DEFAULT_URL
 
 
@@ -34,6 +35,21 @@ def command(
             "server processes (default: within this process).",
         ),
     ] = None,
+    rate_limit: Annotated[
+        str,
+        typer.Option(
+            "--rate-limit",
+            help="Sign-ins, and apart from them sign-ups, per client address, e.g. '10/minute' "
+            "(429 with Retry-After past it; counted in Redis with --broadcast).",
+        ),
+    ] = DEFAULT_RATE_LIMIT,
+    token_rate_limit: Annotated[
+        str,
+        typer.Option(
+            "--token-rate-limit",
+            help="Requests with an unknown, ended or idle token per client address.",
+        ),
+    ] = DEFAULT_TOKEN_RATE_LIMIT,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
@@ -51,7 +67,16 @@ def command(
         decision_seconds=decision_seconds,
         demo_tables=demo_tables,
         broadcast_url=broadcast,
+        rate_limit=rate_limit,
+        token_rate_limit=token_rate_limit,
     )
+    from croupier.server.rate_limits import parse_limit
+
+    for limit in (rate_limit, token_rate_limit):
+        try:
+            parse_limit(limit)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
     server = start(settings)
     for note in server.notes:
         typer.echo(note)

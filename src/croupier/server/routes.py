@@ -9,17 +9,33 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
+from croupier.money import parse_amount
 from croupier.rules.base import Profile
-from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep, bearer
+from croupier.server.context import (
+    Body,
+    Caller,
+    IdempotencyKey,
+    Operator,
+    ServerDep,
+    bearer,
+    password_work,
+)
+from croupier.server.rate_limits import client_address
 from croupier.service import engines, history, idempotency, limits, wallets
-from croupier.service.accounts import sign_in, sign_out, sign_up
+from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
 from croupier.service.errors import RequestError
 
 router = APIRouter()
+
+MAX_TABLE_NAME = 64
+"""A table's name is 1 to 64 printable characters (it is listed to every player)."""
+MAX_PROFILE_TEXT = 1024
+"""A profile is named, or given as a file path of at most this many characters."""
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -59,6 +75,11 @@ def _int_field(body: dict[str, Any], name: str) -> Any:
     return body[name]
 
 
+def _amount_field(body: dict[str, Any], name: str) -> int:
+    """A whole number of table units: a JSON integer from 0 to ``MAX_UNITS`` (R13)."""
+    return parse_amount(_int_field(body, name), name)
+
+
 # --- accounts and sessions ------------------------------------------------------------------
 @router.get("/health")
 def health() -> dict[str, str]:
@@ -67,16 +88,34 @@ def health() -> dict[str, str]:
 
 
 @router.post("/auth/signup", status_code=201)
-def signup(*, server: ServerDep, body: Body) -> dict[str, Any]:
+async def signup(*, server: ServerDep, body: Body, request: Request) -> dict[str, Any]:
+    """Argon2 work runs in its own worker thread, one hash at a time, after the address's
+    rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
+    serve the tables (issue 10, item 6)."""
+    await run_in_threadpool(server.rate_limits.hit, "signup", client_address(request))
     now = server.settings.clock.now()
-    who = server.uow.run(lambda s: sign_up(s, body.get("username"), body.get("password"), now))
+    who = await password_work(
+        server,
+        lambda: server.uow.run(
+            lambda s: sign_up(s, body.get("username"), body.get("password"), now)
+        ),
+    )
     return {"user": who.user_id, "username": who.username}
 
 
 @router.post("/auth/signin")
-def signin(*, server: ServerDep, body: Body) -> dict[str, Any]:
+async def signin(*, server: ServerDep, body: Body, request: Request) -> dict[str, Any]:
+    """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
+    item 5); rate limited per client address before any hash is computed (item 6)."""
+    address = client_address(request)
+    await run_in_threadpool(server.rate_limits.hit, "signin", address)
     now = server.settings.clock.now()
-    outcome = server.uow.run(lambda s: sign_in(s, body.get("username"), body.get("password"), now))
+    outcome = await password_work(
+        server,
+        lambda: server.uow.run(
+            lambda s: sign_in(s, body.get("username"), body.get("password"), now, address)
+        ),
+    )
     if isinstance(outcome, CroupierError):
         raise outcome
     token, who = outcome
@@ -85,8 +124,10 @@ def signin(*, server: ServerDep, body: Body) -> dict[str, Any]:
 
 @router.post("/auth/signout")
 def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, Any]:
+    """Ends the session and closes its WebSockets (close code 4401, issue 10 item 4)."""
     token = bearer(request.headers.get("authorization")) or ""
     server.uow.run(lambda s: sign_out(s, token))
+    server.sockets.end(token_hash(token))
     return {"signed_out": who.username}
 
 
@@ -162,6 +203,13 @@ def create_table(
         name, profile = body.get("name"), body.get("profile")
         if not isinstance(name, str) or not isinstance(profile, str):
             raise RequestError("a table needs a 'name' and a 'profile' (text)")
+        if not 1 <= len(name) <= MAX_TABLE_NAME or not name.isprintable() or name != name.strip():
+            raise RequestError(
+                f"table name {name[:MAX_TABLE_NAME]!r}...: 1 to {MAX_TABLE_NAME} printable "
+                "characters, no leading or trailing space"
+            )
+        if not 1 <= len(profile) <= MAX_PROFILE_TEXT or "\x00" in profile:
+            raise RequestError(f"profile: a name or a path of 1 to {MAX_PROFILE_TEXT} characters")
         betting = body.get("betting_seconds", settings.betting_seconds)
         deciding = body.get("decision_seconds", settings.decision_seconds)
         for label, value in (("betting_seconds", betting), ("decision_seconds", deciding)):
@@ -198,7 +246,7 @@ def set_limits(
         wager = body.get("wager")
         if not isinstance(wager, str):
             raise RequestError(f"wager {wager!r}: the body needs a wager name (text)")
-        minimum, maximum = _int_field(body, "minimum"), _int_field(body, "maximum")
+        minimum, maximum = _amount_field(body, "minimum"), _amount_field(body, "maximum")
         return 200, server.casino.set_limits(session, table_id, wager, minimum, maximum)
 
     return _once(server, who, key, request, body, effect, table_id)
