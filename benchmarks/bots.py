@@ -43,6 +43,9 @@ class ServerProcess:
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     log_path: Path | None = None
+    rate_limit: str = "100000/minute"
+    """Load signs hundreds of players up and in from 127.0.0.1: the per-address limit is
+    raised here; ``sign_in_flood.py`` runs with the real default."""
 
     @property
     def url(self) -> str:
@@ -61,6 +64,10 @@ class ServerProcess:
             "--operator-token",
             OPERATOR_TOKEN,
             "--no-demo-tables",
+            "--rate-limit",
+            self.rate_limit,
+            "--token-rate-limit",
+            self.rate_limit,
             *extra,
         ]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
