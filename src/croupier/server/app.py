@@ -26,10 +26,11 @@ from croupier.server.routes import router
 from croupier.server.sockets import SESSION_ENDED
 from croupier.service import engines
 from croupier.service.accounts import (
+    IDLE_SECONDS,
     Principal,
     authenticate,
     ensure_operator,
-    is_live,
+    last_seen,
     token_hash,
 )
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
@@ -130,9 +131,8 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
-def _session_is_live(running: Server, token: str | None) -> bool:
-    now = running.settings.clock.now()
-    return bool(running.uow.read(lambda s: is_live(s, token, now)))
+def _last_seen(running: Server, token: str | None) -> float | None:
+    return running.uow.read(lambda s: last_seen(s, token))
 
 
 async def _push_table(  # noqa: PLR0917 - the socket's whole context
@@ -147,8 +147,10 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
         return running.casino.state_message(live, who)
 
     checking = running.settings.session_check_seconds
+    clock = running.settings.clock
     loop = asyncio.get_running_loop()
     checked_at = loop.time()
+    seen_at = await asyncio.to_thread(_last_seen, running, token)
     async with running.broadcaster.subscribe(live.id) as changes:
         receiving = asyncio.ensure_future(websocket.receive_text())
         ending = asyncio.ensure_future(ended.wait())
@@ -164,10 +166,14 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                 if receiving in done:
                     receiving.result()  # raises on disconnect; messages are pings
                     receiving = asyncio.ensure_future(websocket.receive_text())
-                if not ended.is_set() and loop.time() - checked_at >= checking:
-                    # The session may have idled out, or ended in another server process.
+                # Ask the database now and then (another server process may have ended the
+                # session), and whenever the last activity seen is 30 minutes old: activity
+                # only moves it later, so no view is pushed past the idle end (R16).
+                idle = seen_at is None or clock.now() - seen_at > IDLE_SECONDS
+                if not ended.is_set() and (idle or loop.time() - checked_at >= checking):
                     checked_at = loop.time()
-                    if not await asyncio.to_thread(_session_is_live, running, token):
+                    seen_at = await asyncio.to_thread(_last_seen, running, token)
+                    if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
                         ended.set()
                 if ended.is_set():
                     waiting.cancel()
@@ -227,12 +233,13 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         try:
             who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
             live = running.casino.table(table_id)
-        except AuthenticationError:
+        except AuthenticationError as refused:
+            reason = str(refused)
             try:
                 running.rate_limits.hit("token", client_address(websocket))
             except RateLimited as limited:
-                error = limited
-            await websocket.close(code=SESSION_ENDED, reason=str(error)[:120])
+                reason = str(limited)
+            await websocket.close(code=SESSION_ENDED, reason=reason[:120])
             return
         except CroupierError as error:
             await websocket.close(code=4404, reason=str(error)[:120])

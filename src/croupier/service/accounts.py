@@ -13,6 +13,7 @@ operator's token does not idle out.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 from contextlib import suppress
@@ -218,11 +219,12 @@ def authenticate(session: Session, token: str | None, now: float) -> Principal:
     return Principal(user.id, user.username, user.role)
 
 
-def is_live(session: Session, token: str | None, now: float) -> bool:
-    """Whether ``token`` is a session that may still be used now, read without a write (an
-    open WebSocket asks this; watching a table is not activity that keeps a session alive)."""
+def last_seen(session: Session, token: str | None) -> float | None:
+    """When ``token``'s session was last used (``inf`` for the operator, who does not idle
+    out), or ``None`` when it is unknown or ended; read without a write. An open WebSocket
+    asks this: watching a table is not activity that keeps a session alive (R16)."""
     if not token:
-        return False
+        return None
     row = (
         session.connection()
         .execute(
@@ -233,8 +235,8 @@ def is_live(session: Session, token: str | None, now: float) -> bool:
         .first()
     )
     if row is None or row.ended:
-        return False
-    return bool(row.role == "operator" or now - row.last_seen_at <= IDLE_SECONDS)
+        return None
+    return math.inf if row.role == "operator" else float(row.last_seen_at)
 
 
 def sign_out(session: Session, token: str) -> None:
