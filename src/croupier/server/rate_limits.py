@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from starlette.concurrency import run_in_threadpool
 
 from croupier.service.errors import RateLimited
 
@@ -89,6 +90,13 @@ class RateLimits:
             f"too many {kind} requests from {address} ({item}); retry in {retry_after} s",
             retry_after=retry_after,
         )
+
+    async def hit_async(self, kind: str, address: str) -> None:
+        """``hit`` from the event loop: at once in memory, in a worker thread for Redis."""
+        if isinstance(self.storage, MemoryStorage):
+            self.hit(kind, address)
+        else:
+            await run_in_threadpool(self.hit, kind, address)
 
 
 def client_address(connection: HTTPConnection) -> str:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
@@ -92,7 +91,7 @@ async def signup(*, server: ServerDep, body: Body, request: Request) -> dict[str
     """Argon2 work runs in its own worker thread, one hash at a time, after the address's
     rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
     serve the tables (issue 10, item 6)."""
-    await run_in_threadpool(server.rate_limits.hit, "signup", client_address(request))
+    await server.rate_limits.hit_async("signup", client_address(request))
     now = server.settings.clock.now()
     who = await password_work(
         server,
@@ -108,7 +107,7 @@ async def signin(*, server: ServerDep, body: Body, request: Request) -> dict[str
     """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
     item 5); rate limited per client address before any hash is computed (item 6)."""
     address = client_address(request)
-    await run_in_threadpool(server.rate_limits.hit, "signin", address)
+    await server.rate_limits.hit_async("signin", address)
     now = server.settings.clock.now()
     outcome = await password_work(
         server,
