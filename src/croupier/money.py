@@ -19,6 +19,7 @@ Fraction(25, 1)
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,9 +55,13 @@ def parse_amount(value: object, what: str) -> int:
     ``1.0000000000000001``, which JSON gives as the float 1.0), as are booleans, text and
     anything above ``MAX_UNITS`` (a ``BetError``, as a table limit refuses).
     """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise AmountError(f"{what}: amount {value!r} is not a finite number")
+        if value != int(value):
+            raise AmountError(f"{what}: amount {value!r} is not a whole number of units")
+        raise AmountError(f"{what}: amount {value!r} is a float: only an integer is an amount")
     if isinstance(value, bool) or not isinstance(value, int | Fraction):
-        if isinstance(value, float):
-            raise AmountError(f"{what}: amount {value!r} is not an integer number of units")
         raise AmountError(f"{what}: amount {value!r} is not a number")
     if value < 0:
         raise AmountError(f"{what}: amount {value!r} is negative")
