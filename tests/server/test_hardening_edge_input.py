@@ -120,9 +120,11 @@ def test_a_superscript_or_fullwidth_digit_in_an_action_is_a_422(api: Api) -> Non
             break
     assert pending is not None
     before = table.state("ann")
-    for action in ("double ²", "double ５", "hit ²", "double " + "9" * 5000):
+    for action in ("double ²", "double ５", "hit ²", "double " + "9" * 20):
         answer = api.post(f"/tables/{table.id}/actions", ann, {"seat": 1, "action": action})
         refused(answer, 422, "NotationError")
+    long = {"seat": 1, "action": "double " + "9" * 5000}  # the body's bound comes first
+    refused(api.post(f"/tables/{table.id}/actions", ann, long), 422, "RequestError")
     assert table.state("ann") == before
     table.play_out(round_id)
 
@@ -268,3 +270,25 @@ def test_every_write_path_answers_503_when_the_database_cannot_write(
     assert api.balance(ann) == 10_000
     audit = api.audit()
     assert audit["problems"] == [] and audit["sum"] == 0
+
+
+def test_every_body_the_api_reads_is_a_typed_model_in_the_schema(api: Api) -> None:
+    """Each POST that reads a body documents it (strict integers for amounts)."""
+    paths = api.client.app.openapi()["paths"]  # type: ignore[attr-defined]
+    for path in (
+        "/auth/signup",
+        "/auth/signin",
+        "/operator/wallets/{username}/credit",
+        "/operator/tables",
+        "/operator/tables/{table_id}/limits",
+        "/tables/{table_id}/bets",
+        "/tables/{table_id}/actions",
+        "/tables/{table_id}/back-bets",
+        "/tables/{table_id}/back-bets/{back_bet_id}/consent",
+    ):
+        schema = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert schema["type"] == "object" and schema["properties"], path
+    amount = paths["/tables/{table_id}/bets"]["post"]["requestBody"]["content"]["application/json"][
+        "schema"
+    ]["properties"]["amount"]
+    assert amount["type"] == "integer" and amount["maximum"] == MAX_UNITS
