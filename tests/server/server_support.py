@@ -90,7 +90,6 @@ def make_api(database_url: str, *, demo_tables: bool = False, **settings: Any) -
     clock = ManualClock()
     settings.setdefault("rate_limit", GENEROUS_RATE_LIMIT)
     settings.setdefault("token_rate_limit", GENEROUS_RATE_LIMIT)
-    settings.setdefault("session_check_seconds", 0.05)
     config = Settings(
         database_url=database_url,
         operator_token=OPERATOR_TOKEN,

@@ -131,6 +131,10 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
+TRY_AGAIN_LATER = 1013
+"""WebSocket close code (RFC 6455 registry): the server cannot serve the socket now."""
+
+
 def _last_seen(running: Server, token: str | None) -> float | None:
     return running.uow.read(lambda s: last_seen(s, token))
 
@@ -150,11 +154,11 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
     clock = running.settings.clock
     loop = asyncio.get_running_loop()
     checked_at = loop.time()
-    seen_at = await asyncio.to_thread(_last_seen, running, token)
     async with running.broadcaster.subscribe(live.id) as changes:
         receiving = asyncio.ensure_future(websocket.receive_text())
         ending = asyncio.ensure_future(ended.wait())
         try:
+            seen_at = await asyncio.to_thread(_last_seen, running, token)
             await websocket.send_text(state())
             while True:
                 waiting = asyncio.ensure_future(changes.get())
@@ -187,6 +191,10 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     waiting.cancel()
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except errors.UNAVAILABLE:
+            # The session cannot be checked: close rather than push a view it may not see.
+            with suppress(Exception):
+                await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
         finally:
             with suppress(Exception):
                 receiving.cancel()
@@ -243,6 +251,10 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             return
         except CroupierError as error:
             await websocket.close(code=4404, reason=str(error)[:120])
+            return
+        except errors.UNAVAILABLE as trouble:  # the database is away: "try again later"
+            errors.log.warning("socket refused, database unavailable: %s", type(trouble).__name__)
+            await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
             return
         session = token_hash(token or "")
         ended = running.sockets.register(session)
