@@ -106,3 +106,23 @@ def test_with_redis_the_counts_are_shared_by_every_server_process(tmp_path: Path
     assert refused.value.retry_after >= 1
     for api in make_api(f"sqlite:///{tmp_path}/r.sqlite", broadcast_url=REDIS_URL):
         assert isinstance(api.server.rate_limits.storage, RedisStorage)
+
+
+def test_forged_socket_tokens_count_as_failed_tokens(limited_api: Api) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from croupier.server.sockets import SESSION_ENDED
+
+    api = limited_api
+    reasons = []
+    for number in range(allowed(DEFAULT_TOKEN_RATE_LIMIT) + 1):
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            api.client.websocket_connect(f"/tables/1/ws?token=forged-{number}") as socket,
+        ):
+            socket.receive_json()
+        assert closed.value.code == SESSION_ENDED
+        reasons.append(closed.value.reason)
+    assert "too many token requests" in reasons[-1]
+    assert not any("too many" in reason for reason in reasons[:-1])
+    assert api.get("/me", "forged-over-http").status_code == 429  # one count for both
