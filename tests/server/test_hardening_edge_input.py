@@ -292,3 +292,20 @@ def test_every_body_the_api_reads_is_a_typed_model_in_the_schema(api: Api) -> No
         "schema"
     ]["properties"]["amount"]
     assert amount["type"] == "integer" and amount["maximum"] == MAX_UNITS
+
+
+@pytest.mark.parametrize("number", [str(2**63), "99999999999999999999999", "-1"])
+def test_a_number_in_a_path_beyond_a_database_integer_is_a_422(api: Api, number: str) -> None:
+    """Found by the fuzz over TCP: ``GET /rounds/99999999999999999999999`` was SQLite's
+    OverflowError, a 500 (and the client's connection reset)."""
+    token = api.player("ann")
+    for path in (
+        f"/rounds/{number}",
+        f"/shoes/{number}",
+        f"/shoes/{number}/export",
+        f"/tables/{number}",
+        f"/web/api/tables/{number}/back-bets",
+    ):
+        refused(api.get(path, OPERATOR_TOKEN), 422, "RequestError")
+    refused(api.post(f"/tables/{number}/seats/1", token), 422, "RequestError")
+    refused(api.post(f"/tables/1/seats/{number}", token), 422, "RequestError")

@@ -23,6 +23,7 @@ from croupier.server import errors
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.routes import router
+from croupier.server.schemas import Id
 from croupier.server.sockets import SESSION_ENDED
 from croupier.service import engines
 from croupier.service.accounts import (
@@ -230,7 +231,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     install_pages(app)
 
     @app.websocket("/tables/{table_id}/ws")
-    async def table_socket(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
+    async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}``: the table as this client may see it, at once on
         connecting (so a reconnecting client has the current state) and after every change.
 

@@ -146,6 +146,13 @@ def install(app: FastAPI) -> None:
         async def _unavailable(_request: Request, error: Exception) -> JSONResponse:
             return unavailable(error)
 
+    @app.exception_handler(OverflowError)
+    async def _overflow(_request: Request, error: OverflowError) -> JSONResponse:
+        # A number too large for the database (every bound at the edge should stop it first).
+        log.warning("a number too large reached the database: %s", error)
+        refusal = RequestError("a number in the request is too large")
+        return JSONResponse(error_body(refusal), status_code=422)
+
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, error: Exception) -> JSONResponse:
         # The target is that none happen: each one is a bug, logged with its traceback.

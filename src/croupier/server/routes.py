@@ -30,6 +30,7 @@ from croupier.server.schemas import (
     BetBody,
     Consent,
     Credentials,
+    Id,
     Limits,
     Move,
     NewTable,
@@ -221,7 +222,7 @@ def set_limits(
     *,
     server: ServerDep,
     who: Operator,
-    table_id: int,
+    table_id: Id,
     request: Request,
     key: IdempotencyKey = None,
     body: Body,
@@ -245,7 +246,7 @@ def open_or_close(
     *,
     server: ServerDep,
     who: Operator,
-    table_id: int,
+    table_id: Id,
     state: str,
     request: Request,
     key: IdempotencyKey = None,
@@ -291,7 +292,7 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}")
-def table_state(*, server: ServerDep, who: Caller, table_id: int) -> dict[str, Any]:
+def table_state(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     return server.casino.snapshot(server.casino.table(table_id), who)
 
 
@@ -300,8 +301,8 @@ def sit(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
-    seat: int,
+    table_id: Id,
+    seat: Id,
     request: Request,
     key: IdempotencyKey = None,
     body: Body,
@@ -323,8 +324,8 @@ def leave(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
-    seat: int,
+    table_id: Id,
+    seat: Id,
     request: Request,
     key: IdempotencyKey = None,
     body: Body,
@@ -346,7 +347,7 @@ def bet(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
@@ -374,7 +375,7 @@ def ready(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
@@ -396,7 +397,7 @@ def act(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
@@ -422,7 +423,7 @@ def back_bet(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
@@ -450,8 +451,8 @@ def consent(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
-    back_bet_id: int,
+    table_id: Id,
+    back_bet_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
@@ -474,15 +475,15 @@ def consent(
 
 # --- recall and fairness -------------------------------------------------------------------
 @router.get("/rounds/{round_id}")
-def round_record(*, server: ServerDep, who: Caller, round_id: int) -> dict[str, Any]:
+def round_record(*, server: ServerDep, who: Caller, round_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.round_document(s, round_id, who))
 
 
 @router.get("/shoes/{shoe_id}")
-def shoe(*, server: ServerDep, who: Caller, shoe_id: int) -> dict[str, Any]:
+def shoe(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=False))
 
 
 @router.get("/shoes/{shoe_id}/export")
-def shoe_export(*, server: ServerDep, who: Caller, shoe_id: int) -> dict[str, Any]:
+def shoe_export(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=True))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, TypeVar
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from croupier.ledger.postings import MAX_MINOR_AMOUNT, parse_minor_amount
@@ -37,6 +38,13 @@ MAX_PROFILE_TEXT = 1024
 """A profile is named, or given as a file path of at most this many characters."""
 MAX_SEAT = 1_000
 """No table has more seats or boxes than this; a larger number is no seat."""
+
+MAX_ID = 2**53
+"""The largest table, seat, round, shoe or back-bet number a path may name: a database
+integer holds it (a larger one was SQLite's OverflowError, a 500)."""
+
+Id = Annotated[int, Path(ge=0, le=MAX_ID)]
+"""A number in a path (``/tables/{table_id}``): 0 to ``MAX_ID``."""
 
 Units = Annotated[StrictInt, Field(ge=0, le=MAX_UNITS)]
 """Whole table units, 0 to ``MAX_UNITS`` (RULES.md §6; R13)."""
