@@ -245,7 +245,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         except AuthenticationError as refused:
             reason = str(refused)
             try:
-                running.rate_limits.hit("token", client_address(websocket))
+                if token:
+                    running.rate_limits.hit("token", client_address(websocket))
             except RateLimited as limited:
                 reason = str(limited)
             await websocket.close(code=SESSION_ENDED, reason=reason[:120])

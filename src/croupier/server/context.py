@@ -101,8 +101,10 @@ def caller(
             return found
         return server.uow.run(lambda session: authenticate(session, token, now))
     except AuthenticationError:
-        # A forged or stale token costs the address one of its failures (issue 10, item 6).
-        server.rate_limits.hit("token", client_address(request))
+        # A forged or stale token costs the address one of its failures (issue 10, item 6);
+        # no token at all costs nothing to refuse and is not counted.
+        if token:
+            server.rate_limits.hit("token", client_address(request))
         raise
 
 
