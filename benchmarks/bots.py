@@ -46,6 +46,9 @@ class ServerProcess:
     code_manifest: Path | None = None
     """R17's code manifest, when a test checks it; by default no check: a benchmark runs for
     minutes from a working tree that its author may be editing meanwhile."""
+    rate_limit: str = "100000/minute"
+    """Load signs hundreds of players up and in from 127.0.0.1: the per-address limit is
+    raised here; ``sign_in_flood.py`` runs with the real default."""
 
     @property
     def url(self) -> str:
@@ -69,6 +72,10 @@ class ServerProcess:
                 if self.code_manifest
                 else ("--no-code-check",)
             ),
+            "--rate-limit",
+            self.rate_limit,
+            "--token-rate-limit",
+            self.rate_limit,
             *extra,
         ]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from croupier.integrity import default_manifest
+from croupier.server.rate_limits import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.database import DEFAULT_URL
 
 
@@ -49,6 +50,21 @@ def command(
     code_check: Annotated[
         bool, typer.Option(help="Check the installed code against its manifest (R17).")
     ] = True,
+    rate_limit: Annotated[
+        str,
+        typer.Option(
+            "--rate-limit",
+            help="Sign-ins, and apart from them sign-ups, per client address, e.g. '10/minute' "
+            "(429 with Retry-After past it; counted in Redis with --broadcast).",
+        ),
+    ] = DEFAULT_RATE_LIMIT,
+    token_rate_limit: Annotated[
+        str,
+        typer.Option(
+            "--token-rate-limit",
+            help="Requests with an unknown, ended or idle token per client address.",
+        ),
+    ] = DEFAULT_TOKEN_RATE_LIMIT,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
@@ -72,7 +88,16 @@ def command(
         demo_tables=demo_tables,
         broadcast_url=broadcast,
         code_manifest=(code_manifest or default_manifest(database)) if code_check else None,
+        rate_limit=rate_limit,
+        token_rate_limit=token_rate_limit,
     )
+    from croupier.server.rate_limits import parse_limit
+
+    for limit in (rate_limit, token_rate_limit):
+        try:
+            parse_limit(limit)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
     server = start(settings)
     for note in server.notes:
         typer.echo(note)

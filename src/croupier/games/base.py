@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from croupier.errors import NotationError
 from croupier.games.events import Event
+from croupier.money import is_ascii_number
 from croupier.rules.base import Profile
 
 
@@ -42,7 +43,7 @@ class Action:
         parts = text.strip().split()
         if len(parts) == 1 and parts[0]:
             return cls(parts[0].lower())
-        if len(parts) == 2 and parts[1].isdigit():
+        if len(parts) == 2 and is_ascii_number(parts[1]):
             return cls(parts[0].lower(), int(parts[1]))
         raise NotationError(
             f"unknown action {text!r}: expected a name and an optional whole amount"
