@@ -53,6 +53,17 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help="Blackjack: also compute each rule's effect against a common base (slower).",
         ),
     ] = False,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            help=(
+                "Blackjack: the player's strategy for the house edge: 'basic' (the "
+                "total-dependent chart) or 'composition' (CDZ-: each hand's best play for its "
+                "cards, the unsplit hand's play reused after a split)."
+            ),
+        ),
+    ] = "basic",
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -65,10 +76,11 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
+    from croupier.analysis.blackjack import Play
     from croupier.analysis.profile_analysis import analyse_profile
-    from croupier.analysis.report import write_report
-    from croupier.analysis.rule_effects import rule_effects
 
+    if strategy not in {play.value for play in Play}:
+        raise ProfileError(f"--strategy: 'basic' or 'composition', not {strategy!r}")
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
@@ -113,6 +125,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                     progress=advance,
                     ante_method="monte-carlo" if ante_monte_carlo else "exact",
                     enumeration_progress=enumerated,
+                    play=Play(strategy),
                 )
             )
             for task_id in enumeration:
@@ -121,11 +134,15 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         effects: tuple[float, list[RuleEffect]] | None = None
         wants_effects = with_rule_effects or report is not None
         if wants_effects and any(a.blackjack is not None for a in analyses):
+            from croupier.analysis.rule_effects import rule_effects
+
             task = progress.add_task("rule effects", total=16)
             effects = rule_effects(
                 lambda label: progress.update(task, advance=1, description=f"rule: {label}")
             )
     if report is not None:
+        from croupier.analysis.report import write_report
+
         for analysis in analyses:
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")

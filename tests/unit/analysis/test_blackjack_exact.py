@@ -1,0 +1,219 @@
+"""Blackjack's exact values (``analysis.blackjack_exact``): split hands exact, and the three
+figures that were wrong before them (issue 12, item 3)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from croupier.analysis import blackjack_exact as exact
+from croupier.analysis.blackjack import UP_LABELS, Game, analyse_blackjack, derive_strategy
+from croupier.analysis.dealer import ACE, TEN
+from croupier.analysis.rule_effects import base_rules
+from croupier.rules.blackjack import BlackjackRules
+
+ONE_DECK = {"decks": 1, "shoe": {"cut_card_from_bottom": 13, "burn_on_new_shoe": 1}}
+
+
+def _one_deck(rules: BlackjackRules) -> BlackjackRules:
+    return BlackjackRules.model_validate(rules.model_dump() | ONE_DECK)
+
+
+def test_split_ace_ten_as_blackjack_never_meets_a_dealer_blackjack_in_a_peek_game() -> None:
+    """RULES.md §3 (an Ace split that draws a ten is paid as a blackjack) in the peek base game
+    of the rule table: the dealer who peeks has no blackjack when a split is played, so the
+    rule is worth 1:2 more on every split Ace + ten, never a push. Its effect, against the
+    base game, is -0.1943 points (it was -0.2026 when the split hand was counted as pushing
+    against a dealer blackjack it cannot meet)."""
+    base = base_rules()
+    changed = base.model_copy(update={"split_ace_ten_is_blackjack": True})
+    effect = analyse_blackjack(changed).main.house_edge - analyse_blackjack(base).main.house_edge
+    assert effect * 100 == pytest.approx(-0.19431, abs=5e-5)
+
+
+# Wizard of Odds, "Blackjack Strategy for One Deck" (wizardofodds.com/games/blackjack/
+# strategy/1-deck/): one deck, dealer stands on soft 17 and peeks, double any two cards,
+# double after split, blackjack 3:2. Rows: player hand; columns: dealer 2..9, T, A;
+# "d": double, else stand.
+PUBLISHED_ONE_DECK_HARD = {
+    8: "HHHDDHHHHH",
+    9: "DDDDDHHHHH",
+    10: "DDDDDDDDHH",
+    11: "DDDDDDDDDD",
+    12: "HHSSSHHHHH",
+    13: "SSSSSHHHHH",
+    16: "SSSSSHHHHH",
+    17: "SSSSSSSSSS",
+}
+PUBLISHED_ONE_DECK_SOFT = {
+    13: "HHDDDHHHHH",
+    14: "HHDDDHHHHH",
+    15: "HHDDDHHHHH",
+    16: "HHDDDHHHHH",
+    17: "DDDDDHHHHH",
+    18: "SddddSSHHS",
+    19: "SSSSdSSSSS",
+    20: "SSSSSSSSSS",
+}
+PUBLISHED_ONE_DECK_PAIRS = {
+    "2": "PPPPPPHHHH",
+    "3": "PPPPPPPHHH",
+    "4": "HHPPPHHHHH",
+    "5": "DDDDDDDDHH",
+    "6": "PPPPPPHHHH",
+    "7": "PPPPPPPHSH",
+    "8": "PPPPPPPPPP",
+    "9": "PPPPPSPPSS",
+    "T": "SSSSSSSSSS",
+    "A": "PPPPPPPPPP",
+}
+
+
+def _row(cells: dict[str, str]) -> str:
+    return "".join("d" if cells[up] == "Ds" else cells[up] for up in UP_LABELS)
+
+
+def test_one_deck_chart_is_the_published_one() -> None:
+    """Soft 13 v 4 and soft 19 v 6 double in the published chart: they did not when the
+    chart was derived without taking each drawn card out of the shoe."""
+    strategy = derive_strategy(Game.of(_one_deck(base_rules())))
+    assert _row(strategy.soft[13]) == PUBLISHED_ONE_DECK_SOFT[13]
+    assert _row(strategy.soft[19]) == PUBLISHED_ONE_DECK_SOFT[19]
+    assert {t: _row(strategy.hard[t]) for t in PUBLISHED_ONE_DECK_HARD} == PUBLISHED_ONE_DECK_HARD
+    assert {t: _row(strategy.soft[t]) for t in PUBLISHED_ONE_DECK_SOFT} == PUBLISHED_ONE_DECK_SOFT
+    assert {p: _row(strategy.pairs[p]) for p in PUBLISHED_ONE_DECK_PAIRS} == (
+        PUBLISHED_ONE_DECK_PAIRS
+    )
+
+
+# --- Split hands against a brute-force enumeration of every deal --------------------------
+
+SMALL_SHOE = np.array([1, 1, 0, 0, 1, 1, 0, 5, 0, 9], dtype=np.int64)
+"""A, 2, 5, 6, 8 x5, T x9 (the up card included): few enough cards to deal every round, and
+enough that no round runs out of cards (the enumeration checks it)."""
+
+
+def _rules(*, peek: bool, max_hands: int) -> exact.Rules:
+    return exact.Rules(
+        decks=1, hits_soft_17=False, peek=peek, all_bets_lost=False, blackjack_pays=1.5,
+        double_any_two=True, double_after_split=True, max_hands=max_hands,
+        resplit_aces=False, ace_ten_is_blackjack=False, sevens_pays=0.0,
+    )  # fmt: skip
+
+
+def _simple_play() -> np.ndarray:
+    """Double a two-card hard 10 or 11, hit below 17, stand on 17 or more."""
+    table = exact.compositions()
+    action = np.full(len(table.cards), exact.STAND, dtype=np.int64)
+    for i, (hard, cards) in enumerate(zip(table.hard, table.cards, strict=True)):
+        soft = table.counts[i, ACE] > 0 and hard + 10 <= 21
+        total = hard + 10 if soft else hard
+        if cards == 2 and not soft and hard in (10, 11):
+            action[i] = exact.DOUBLE
+        elif total < 17:
+            action[i] = exact.HIT
+    return action
+
+
+def _total(cards: list[int]) -> int:
+    hard = sum(card + 1 for card in cards)
+    return hard + 10 if ACE in cards and hard + 10 <= 21 else hard
+
+
+def _brute_force_split(rules: exact.Rules, up: int, pair: int, action: np.ndarray) -> float:
+    """Every deal of a split pair of ``pair`` against ``up``, in the order of the table: the
+    hole card with the deal (checked at once if ``rules.peek``, else under OBO), each split
+    hand's second card (another ``pair`` splits again while the box may hold more hands),
+    the hand played out, the next hand, the dealer last."""
+    table = exact.compositions()
+    shoe = [int(c) for c in SMALL_SHOE]
+    shoe[up] -= 1
+    shoe[pair] -= 2
+
+    def draws(counts: list[int]):  # type: ignore[no-untyped-def]
+        left = sum(counts)
+        assert left > 0, "the shoe ran out"
+        for rank in range(10):
+            if counts[rank]:
+                p = counts[rank] / left
+                counts[rank] -= 1
+                yield rank, p
+                counts[rank] += 1
+
+    def dealer(cards: list[int], counts: list[int]):  # type: ignore[no-untyped-def]
+        total = _total(cards)
+        if total >= 17:
+            yield total, 1.0
+            return
+        for rank, p in draws(counts):
+            for final, q in dealer([*cards, rank], counts):
+                yield final, p * q
+
+    def settle(hands: list[tuple[list[int], int]], hole: int, counts: list[int]) -> float:
+        dealer_blackjack = {up, hole} == {ACE, TEN}
+        if dealer_blackjack:  # OBO (Peru Art. 13): busts lost, else the first stake only
+            return math.fsum(
+                (float(-bet) if _total(cards) > 21 else (-1.0 if i == 0 else 0.0))
+                for i, (cards, bet) in enumerate(hands)
+            )
+        value = 0.0
+        for final, p in dealer([up, hole], counts):
+            for cards, bet in hands:
+                mine = _total(cards)
+                if mine > 21 or (final <= 21 and mine < final):
+                    value -= p * bet
+                elif final > 21 or mine > final:
+                    value += p * bet
+        return value
+
+    def play(
+        hands: list[tuple[list[int], int]], current: int, hole: int, counts: list[int]
+    ) -> float:
+        if current == len(hands):
+            return settle(hands, hole, counts)
+        cards, bet = hands[current]
+        if len(cards) == 1:
+            value = 0.0
+            for rank, p in draws(counts):
+                if rank == pair and len(hands) < rules.max_hands:
+                    value += p * play([*hands, ([pair], 1)], current, hole, counts)
+                else:
+                    changed = [*hands]
+                    changed[current] = ([*cards, rank], 1)
+                    value += p * play(changed, current, hole, counts)
+            return value
+        what = action[table.of(*cards)] if _total(cards) < 21 else exact.STAND
+        if what == exact.STAND:
+            return play(hands, current + 1, hole, counts)
+        value = 0.0
+        for rank, p in draws(counts):
+            changed = [*hands]
+            changed[current] = ([*cards, rank], 2 if what == exact.DOUBLE else bet)
+            if what == exact.DOUBLE or _total([*cards, rank]) > 21:
+                value += p * play(changed, current + 1, hole, counts)
+            else:
+                value += p * play(changed, current, hole, counts)
+        return value
+
+    value = 0.0
+    for hole, p in draws(shoe):
+        if rules.peek and {up, hole} == {ACE, TEN}:
+            value -= p
+        else:
+            value += p * play([([pair], 1), ([pair], 1)], 0, hole, shoe)
+    return value
+
+
+@pytest.mark.parametrize(
+    ("peek", "max_hands", "up"),
+    [(True, 2, TEN), (True, 4, TEN), (True, 3, 4), (False, 4, ACE), (False, 3, TEN)],
+)
+def test_split_value_is_every_deal_enumerated(peek: bool, max_hands: int, up: int) -> None:
+    """The recursion over shoes less more pair cards (``blackjack_exact`` docstring) against
+    dealing every card of a small shoe, a pair of 8s split up to ``max_hands`` hands."""
+    rules = _rules(peek=peek, max_hands=max_hands)
+    action = _simple_play()
+    value, _ = exact._UpCard(rules, up, SMALL_SHOE).split_value(7, action)
+    assert value == pytest.approx(_brute_force_split(rules, up, 7, action), abs=1e-12)
