@@ -363,6 +363,8 @@ def derive_strategy(game: Game) -> Strategy:
         chart = Strategy(hard=hard, soft=soft, pairs=pairs)
         hard_codes, soft_codes, _ = _kernel_chart(chart, up_label, with_pairs=False)
         split_play = exact.chart_split_play(rules, hard_codes, soft_codes)
+        if game.max_hands >= 2:
+            exact.up_card(rules, up).prepare(pair_hands, split_play)
         for pair in pair_hands:
             hand = table.of(pair, pair)
             total, is_soft = _total(2 * (pair + 1), pair == ACE)

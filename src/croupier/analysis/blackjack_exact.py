@@ -45,7 +45,7 @@ peeks taking only the original stake.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numba
@@ -373,33 +373,45 @@ def fixed_values(  # noqa: PLR0917
 
 class DealerTable:
     """The dealer's outcomes for the shoe less ``removed`` cards (up card excluded), computed
-    in batches (``dealer_outcomes_many``) and kept for the up card."""
+    in batches (``dealer_outcomes_many``) and kept for the up card: ``table[row]``, the rows
+    found by their keys (the removed counts in base 64) in a sorted array."""
 
     def __init__(self, shoe: npt.NDArray[np.int64], up: int, hits_soft_17: bool) -> None:
         self.shoe = shoe
         self.up = up
         self.hits_soft_17 = hits_soft_17
-        self.rows: dict[int, int] = {}
         self.table = np.zeros((0, 7))
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._rows = np.zeros(0, dtype=np.int64)
         self._weights = _KEY_BASE ** np.arange(10, dtype=np.int64)
+
+    def _find(
+        self, keys: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        position = np.searchsorted(self._keys, keys)
+        if not self._keys.size:
+            return position, np.zeros(keys.shape, dtype=np.bool_)
+        known = self._keys[np.minimum(position, self._keys.size - 1)] == keys
+        return position, known
 
     def slots(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The table's row for each row of ``removed`` (computing the new ones)."""
         keys = removed @ self._weights
-        missing = [k for k in dict.fromkeys(keys.tolist()) if k not in self.rows]
-        if missing:
-            start = len(self.rows)
-            for offset, key in enumerate(missing):
-                self.rows[key] = start + offset
-            compositions = np.empty((len(missing), 10), dtype=np.int64)
-            for offset, key in enumerate(missing):
-                code = key
-                for rank in range(10):
-                    compositions[offset, rank] = self.shoe[rank] - code % _KEY_BASE
-                    code //= _KEY_BASE
-            found = dealer_outcomes_many(compositions, self.up, self.hits_soft_17)
+        unique, inverse = np.unique(keys, return_inverse=True)
+        position, known = self._find(unique)
+        missing = unique[~known]
+        if missing.size:
+            counts = self.shoe - (missing[:, None] // self._weights) % _KEY_BASE
+            found = dealer_outcomes_many(counts, self.up, self.hits_soft_17)
+            rows = np.arange(len(self.table), len(self.table) + missing.size, dtype=np.int64)
             self.table = np.concatenate([self.table, found])
-        return np.array([self.rows[k] for k in keys.tolist()], dtype=np.int64)
+            keys_now = np.concatenate([self._keys, missing])
+            rows_now = np.concatenate([self._rows, rows])
+            order = np.argsort(keys_now, kind="stable")
+            self._keys, self._rows = keys_now[order], rows_now[order]
+            position, known = self._find(unique)
+        slots: npt.NDArray[np.int64] = self._rows[position][inverse.reshape(-1)]
+        return slots
 
     def outcomes(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """The dealer's outcomes for each row of ``removed``."""
@@ -497,6 +509,7 @@ class _UpCard:
         self.shoe = (full_shoe(rules.decks) if shoe is None else shoe).copy()
         self.shoe[up] -= 1
         self.dealer = DealerTable(self.shoe, up, rules.hits_soft_17)
+        self._splits: dict[tuple[int, bytes], tuple[float, float]] = {}
 
     def optimal(self) -> npt.NDArray[np.float64]:
         table = self.table
@@ -525,19 +538,67 @@ class _UpCard:
             self.rules.blackjack_pays,
         )  # fmt: skip
 
+    def _levels(self, card: int) -> list[int]:
+        """The ``j`` (more pair cards out) whose shoes the split of ``card`` needs."""
+        hands = self.rules.max_hands
+        may_resplit = card != ACE or self.rules.resplit_aces
+        found: set[int] = set()
+
+        @functools.cache
+        def visit(j: int, n: int, p: int) -> None:
+            if p == 0:
+                return
+            found.add(j)
+            visit(j, n, p - 1)
+            if n < hands and may_resplit and self.shoe[card] - (j + 2) > 0:
+                visit(j + 1, n + 1, p + 1)
+                visit(j + 1, n, p - 1)
+
+        visit(0, 2, 2)
+        return sorted(found)
+
+    def prepare(self, cards: Sequence[int], action: npt.NDArray[np.int64]) -> None:
+        """Compute at once the dealer's outcomes that splitting each of ``cards`` will need
+        (one batch runs much faster than many small ones)."""
+        table = self.table
+        wanted = []
+        for card in cards:
+            played = self._split_action(card, action)
+            seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
+            for j in self._levels(card):
+                base = self.shoe.copy()
+                base[card] -= j + 1
+                if base[card] < 1:
+                    continue
+                _, needs = reached(base, table.counts, table.child, played, seeds)
+                wanted.append(table.counts[needs] + (self.shoe - base))
+        if wanted:
+            self.dealer.slots(np.concatenate(wanted))
+
+    def _split_action(self, card: int, action: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        if card != ACE:
+            return action
+        # Split Aces take one card each (Peru Art. 11); Ace + ten may be a blackjack.
+        table = self.table
+        aces = np.full(len(table.cards), STAND, dtype=np.int64)
+        if self.rules.ace_ten_is_blackjack:
+            aces[table.of(ACE, TEN)] = PAID
+        return aces
+
     def split_value(self, card: int, split_action: npt.NDArray[np.int64]) -> tuple[float, float]:
         """The exact value and amount wagered of splitting a pair of ``card`` (module
-        docstring), each split hand played by ``split_action``."""
+        docstring), each split hand played by ``split_action`` (kept for the next call)."""
+        key = (card, split_action.tobytes())
+        if key not in self._splits:
+            self._splits[key] = self._split_value(card, split_action)
+        return self._splits[key]
+
+    def _split_value(self, card: int, split_action: npt.NDArray[np.int64]) -> tuple[float, float]:
         rules = self.rules
         table = self.table
         may_resplit = card != ACE or rules.resplit_aces
         hands = rules.max_hands
-        action = split_action
-        if card == ACE:
-            # Split Aces take one card each (Peru Art. 11); Ace + ten may be a blackjack.
-            action = np.full(len(table.cards), STAND, dtype=np.int64)
-            if rules.ace_ten_is_blackjack:
-                action[table.of(ACE, TEN)] = PAID
+        action = self._split_action(card, split_action)
         # Only OBO with an unchecked hole card tells the first hand from the others.
         distinct_first = not rules.peek and not rules.all_bets_lost
         seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
@@ -621,23 +682,18 @@ def chart_split_play(
     ``blackjack_kernel`` codes (HIT, STAND, DOUBLE = double else hit, DOUBLE_ELSE_STAND = 3),
     doubling on two cards only and only if the rules allow it after a split."""
     table = compositions()
-    size = len(table.cards)
-    action = np.full(size, STAND, dtype=np.int64)
-    for i in range(size):
-        total, is_soft = _total(int(table.hard[i]), bool(table.counts[i, ACE] > 0))
-        if total >= 21:
-            continue
-        letter = int(soft[total] if is_soft else hard[max(total, 5)])
-        if letter in (DOUBLE, 3):
-            doubles = (
-                table.cards[i] == 2
-                and rules.double_after_split
-                and _can_double(rules, int(table.hard[i]), is_soft)
-            )
-            action[i] = DOUBLE if doubles else (HIT if letter == DOUBLE else STAND)
-        else:
-            action[i] = letter
-    return action
+    is_soft = (table.counts[:, ACE] > 0) & (table.hard + 10 <= 21)
+    total = np.where(is_soft, table.hard + 10, table.hard)
+    letter = np.where(is_soft, soft[np.minimum(total, 21)], hard[np.clip(total, 5, 21)])
+    doubles = (table.cards == 2) & rules.double_after_split
+    if not rules.double_any_two:
+        doubles &= ~is_soft & (table.hard >= 9) & (table.hard <= 11)
+    wants_double = (letter == DOUBLE) | (letter == 3)
+    action = np.where(letter == 3, STAND, letter)
+    action = np.where(wants_double & doubles, DOUBLE, action)
+    action = np.where(total >= 21, STAND, action)
+    result: npt.NDArray[np.int64] = action.astype(np.int64)
+    return result
 
 
 @dataclass(frozen=True)
@@ -673,9 +729,11 @@ def initial_hands(shoe: npt.NDArray[np.int64], up: int) -> list[tuple[int, int, 
 def composition_up_card(rules: Rules, up: int) -> tuple[float, float, float]:
     """Against ``up``: the sum over initial hands of probability times value, times amount
     wagered, and the probability of a split, under CDZ-."""
-    card = _UpCard(rules, up)
+    card = up_card(rules, up)
     values = card.optimal()
     unsplit, split = composition_play(rules, values)
+    if rules.max_hands >= 2:
+        card.prepare(range(10), split)
     table = card.table
     full = full_shoe(rules.decks)
     value_sum = wagered_sum = split_probability = 0.0
