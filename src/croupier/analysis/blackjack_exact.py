@@ -689,7 +689,8 @@ def chart_split_play(
     if not rules.double_any_two:
         doubles &= ~is_soft & (table.hard >= 9) & (table.hard <= 11)
     wants_double = (letter == DOUBLE) | (letter == 3)
-    action = np.where(letter == 3, STAND, letter)
+    # A double not allowed here: "D" hits, "Ds" stands.
+    action = np.where(letter == DOUBLE, HIT, np.where(letter == 3, STAND, letter))
     action = np.where(wants_double & doubles, DOUBLE, action)
     action = np.where(total >= 21, STAND, action)
     result: npt.NDArray[np.int64] = action.astype(np.int64)

@@ -217,3 +217,34 @@ def test_split_value_is_every_deal_enumerated(peek: bool, max_hands: int, up: in
     action = _simple_play()
     value, _ = exact._UpCard(rules, up, SMALL_SHOE).split_value(7, action)
     assert value == pytest.approx(_brute_force_split(rules, up, 7, action), abs=1e-12)
+
+
+@pytest.mark.parametrize(("double_any_two", "double_after_split"), [(True, True), (False, False)])
+def test_split_hands_play_the_chart_as_the_kernel_does(
+    double_any_two: bool, double_after_split: bool
+) -> None:
+    """Two implementations of "a split hand plays the chart" (STYLE: a second implementation
+    gets a consistency test): ``chart_split_play`` by composition against the kernel's
+    ``_action`` by total, for every hand of two or more cards and every up card."""
+    from croupier.analysis import blackjack_kernel as kernel
+    from croupier.analysis.blackjack import _kernel_chart
+
+    rules = base_rules().model_copy(
+        update={"double_on": "any-two" if double_any_two else "hard-9-11"}
+        | {"double_after_split": double_after_split}
+    )
+    game = Game.of(rules)
+    strategy = derive_strategy(game)
+    table = exact.compositions()
+    fields = np.zeros(kernel.G_FIELDS, dtype=np.int64)
+    fields[kernel.G_DOUBLE_ANY_TWO] = double_any_two
+    fields[kernel.G_DOUBLE_AFTER_SPLIT] = double_after_split
+    for up_label in UP_LABELS:
+        hard, soft, _ = _kernel_chart(strategy, up_label)
+        play = exact.chart_split_play(game.exact_rules(), hard, soft)
+        for i in np.flatnonzero(table.cards >= 2):
+            expected = kernel._action(
+                int(table.hard[i]), bool(table.counts[i, ACE] > 0), int(table.cards[i]), True,
+                hard, soft, fields,
+            )  # fmt: skip
+            assert play[i] == expected, (up_label, table.counts[i])
