@@ -210,6 +210,16 @@ class Strategy:
         }
 
 
+class Play(StrEnum):
+    """How the player plays (``croupier analyze --strategy``)."""
+
+    BASIC = "basic"
+    """The total-dependent basic strategy chart (``derive_strategy``), split hands too."""
+    COMPOSITION = "composition"
+    """CDZ-: each hand's best play for its cards as an unsplit hand, reused after a split
+    (``blackjack_exact``)."""
+
+
 def _total(hard_sum: int, has_ace: bool) -> tuple[int, bool]:
     if has_ace and hard_sum + 10 <= 21:
         return hard_sum + 10, True
@@ -493,20 +503,6 @@ class _UpCardHands:
     split_wagered: npt.NDArray[np.float64]
 
 
-def _evaluate_up(game: Game, strategy: Strategy, up: int, scale: int) -> _UpCardHands:
-    shoe = full_shoe(game.decks)
-    wanted = np.zeros((10, 10), dtype=np.bool_)
-    for first, second, _ in _initial_hands(shoe, up):
-        wanted[first, second] = True
-    shoe[up] -= 1
-    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
-    return _UpCardHands(
-        *kernel.evaluate_up(
-            shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
-        )
-    )
-
-
 def _split_round(
     game: Game,
     up: int,
@@ -615,12 +611,172 @@ def _grid_denominator(game: Game) -> int:
     return denominator
 
 
-def evaluate_round(
-    game: Game, strategy: Strategy, progress: Callable[[], None] | None = None
-) -> RoundResult:
-    """The distribution of a round's net result off the top of a full shoe under ``strategy``.
+@dataclass(frozen=True)
+class _UpCardPlay:
+    """One up card's hands under a play (``_evaluate_up``): the arrays ``_split_round`` reads,
+    the pairs split, and each split's exact value and amount wagered."""
 
-    The ten up cards are evaluated on threads (the kernel releases the GIL); their figures
+    hands: _UpCardHands
+    splits: frozenset[int]
+    split_values: dict[int, tuple[float, float]]
+
+
+def _chart_unsplit_play(
+    game: Game, strategy: Strategy, up_label: str
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The chart as actions by composition: (unsplit hands, split hands). An unsplit pair
+    plays its pair row; doubling as the rules allow on two cards (after a split only with
+    double after split)."""
+    rules = game.exact_rules()
+    table = exact.compositions()
+    hard, soft, pairs = _kernel_chart(strategy, up_label)
+    unsplit = exact.chart_split_play(
+        dataclasses.replace(rules, double_after_split=True), hard, soft
+    )
+    for rank in range(10):
+        letter = int(pairs[rank])
+        if letter == kernel.SPLIT:
+            continue
+        hand = table.of(rank, rank)
+        _, is_soft = _total(2 * (rank + 1), rank == ACE)
+        may_double = game.can_double(2 * (rank + 1), is_soft, split=False)
+        if letter in (kernel.DOUBLE, kernel.DOUBLE_ELSE_STAND) and may_double:
+            unsplit[hand] = exact.DOUBLE
+        else:
+            unsplit[hand] = exact.HIT if letter in (kernel.HIT, kernel.DOUBLE) else exact.STAND
+    return unsplit, exact.chart_split_play(rules, hard, soft)
+
+
+def _evaluate_up(
+    game: Game, strategy: Strategy, up: int, scale: int, play: Play = Play.BASIC
+) -> _UpCardPlay:
+    """Every initial hand against ``up`` under ``play``, by composition
+    (``blackjack_exact``): unsplit hands' distributions exact, split hands' matrices for the
+    approximate split round (``_split_round``), split values exact."""
+    rules = game.exact_rules()
+    card = exact.up_card(rules, up)
+    table = card.table
+    size = len(table.cards)
+    offset = 2 * UNLIMITED_HANDS * scale
+    grid = np.array([scale, offset, 2 * offset + 1], dtype=np.int64)
+    up_label = UP_LABELS[UP_ORDER.index(up)]
+    full = full_shoe(game.decks)
+    dealt = [(first, second) for first, second, _ in _initial_hands(full, up)]
+    paid = np.zeros(2 * size)
+    if play is Play.BASIC:
+        unsplit, split_play = _chart_unsplit_play(game, strategy, up_label)
+        chosen = [
+            pair
+            for pair in range(10)
+            if game.max_hands >= 2 and strategy.pairs[PAIR_ROWS[(pair - 1) % 10]][up_label] == "P"
+        ]
+    else:
+        values = card.optimal()
+        unsplit, split_play = exact.composition_play(rules, values)
+        chosen = list(range(10)) if game.max_hands >= 2 else []
+    if rules.sevens_pays:
+        sevens = table.of(6, 6, 6)
+        unsplit[sevens] = exact.PAID  # Veintiuno Real: the unsplit 7-7's third 7
+        paid[sevens], paid[size + sevens] = rules.sevens_pays, -1.0
+    card.prepare([pair for first, pair in dealt if first == pair and pair in chosen], split_play)
+    split_values = {
+        pair: card.split_value(pair, split_play)
+        for first, pair in dealt
+        if first == pair and pair in chosen
+    }
+    seeds = np.array([table.of(a, b) for a, b in dealt if (a, b) != (ACE, TEN)], dtype=np.int64)
+    rows_of, matrices, wagered = card.matrices(card.shoe, unsplit, seeds, 1.0, paid, grid)
+    rows = np.zeros((10, 10, grid[2]))
+    hand_wagered = np.zeros((10, 10))
+    nets = (np.arange(grid[2]) - offset) / scale
+    for first, second in dealt:
+        if (first, second) == (ACE, TEN):
+            left = card.shoe.copy()
+            left[ACE] -= 1
+            left[TEN] -= 1
+            blackjack = exact._chance(left, up)
+            rows[first, second, _grid_index(game.blackjack_pays, scale, offset)] = 1 - blackjack
+            rows[first, second, offset] += blackjack
+            hand_wagered[first, second] = 1.0
+            continue
+        hand = table.of(first, second)
+        rows[first, second] = matrices[rows_of[hand]].sum(axis=0)
+        hand_wagered[first, second] = wagered[hand]
+        # CDZ- splits only when splitting is worth more; the chart as it says.
+        worth_less = first in split_values and split_values[first][0] <= rows[first, second] @ nets
+        if first == second and play is Play.COMPOSITION and worth_less:
+            del split_values[first]
+    split_dealer = np.zeros((10, OUTCOMES))
+    split_hands = np.zeros((10, 2, 2, OUTCOMES, grid[2]))
+    split_wagered = np.zeros((10, 2, 2))
+    for pair in split_values:
+        _split_hands(card, pair, split_play, grid, split_dealer, split_hands, split_wagered)
+    hands = _UpCardHands(rows, hand_wagered, split_dealer, split_hands, split_wagered)
+    return _UpCardPlay(hands, frozenset(split_values), split_values)
+
+
+def _split_hands(  # noqa: PLR0917
+    card: exact.UpCard,
+    pair: int,
+    split_play: npt.NDArray[np.int64],
+    grid: npt.NDArray[np.int64],
+    split_dealer: npt.NDArray[np.float64],
+    split_hands: npt.NDArray[np.float64],
+    split_wagered: npt.NDArray[np.float64],
+) -> None:
+    """One split hand's matrices for ``_split_round`` (the approximation of the module
+    docstring): drawn from the shoe less the up card and both pair cards; kind 0 its second
+    card not the pair card (normalised), kind 1 the pair card; by original-stake share."""
+    table = card.table
+    size = len(table.cards)
+    rules = card.rules
+    base = card.shoe.copy()
+    base[pair] -= 1
+    left = base.copy()
+    left[pair] -= 1
+    removed = np.zeros((1, 10), dtype=np.int64)
+    removed[0, pair] = 2
+    split_dealer[pair] = card.dealer.outcomes(removed)[0]
+    remaining = left.sum()
+    pair_probability = left[pair] / remaining
+    action = card.split_action(pair, split_play)
+    seeds = np.array([table.of(pair, rank) for rank in range(10) if left[rank] > 0])
+    for which in range(2):
+        paid = np.zeros(2 * size)
+        if pair == ACE and rules.ace_ten_is_blackjack:
+            ace_ten = table.of(ACE, TEN)
+            # It pushes against a dealer blackjack it meets; in a peek game it never meets one.
+            paid[ace_ten] = rules.blackjack_pays
+            paid[size + ace_ten] = -float(which) if rules.peek else 0.0
+        rows_of, matrices, wagered = card.matrices(base, action, seeds, float(which), paid, grid)
+        other = split_hands[pair, which, 0]
+        other_wagered = 0.0
+        for rank in range(10):
+            if rank == pair or left[rank] == 0:
+                continue
+            hand = table.of(pair, rank)
+            other += (left[rank] / remaining) * matrices[rows_of[hand]]
+            other_wagered += (left[rank] / remaining) * wagered[hand]
+        other /= 1 - pair_probability
+        split_wagered[pair, which, 0] = other_wagered / (1 - pair_probability)
+        if pair_probability > 0:
+            hand = table.of(pair, pair)
+            split_hands[pair, which, 1] = matrices[rows_of[hand]]
+            split_wagered[pair, which, 1] = wagered[hand]
+        else:
+            split_hands[pair, which, 1] = other
+
+
+def evaluate_round(
+    game: Game,
+    strategy: Strategy,
+    progress: Callable[[], None] | None = None,
+    play: Play = Play.BASIC,
+) -> RoundResult:
+    """The distribution of a round's net result off the top of a full shoe under ``play``
+    (the chart ``strategy``, or CDZ-), with its exact expected value and amount wagered.
+
+    The ten up cards are evaluated on threads (the kernels release the GIL); their figures
     are then summed in a fixed order, so the result does not depend on the threads.
     """
     shoe = full_shoe(game.decks)
@@ -631,27 +787,16 @@ def evaluate_round(
     split_probability = 0.0
     exact_value = exact_wagered = 0.0
     nets = (np.arange(2 * offset + 1) - offset) / scale
-    rules = game.exact_rules()
     workers = min(len(UP_ORDER), os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale), UP_ORDER)
-        for up, hands in zip(UP_ORDER, by_up, strict=True):
-            up_label = UP_LABELS[UP_ORDER.index(up)]
-            splits = {
-                first
-                for first in range(10)
-                if game.max_hands >= 2
-                and strategy.pairs[PAIR_ROWS[(first - 1) % 10]][up_label] == "P"
-            }
-            hard, soft, _ = _kernel_chart(strategy, up_label)
-            split_play = exact.chart_split_play(rules, hard, soft)
+        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play), UP_ORDER)
+        for up, evaluated in zip(UP_ORDER, by_up, strict=True):
+            hands = evaluated.hands
             for first, second, probability in _initial_hands(shoe, up):
-                if first == second and first in splits:
+                if first == second and first in evaluated.splits:
                     row, hand_wagered = _split_round(game, up, first, hands, scale)
                     split_probability += probability
-                    value, exact_hand_wagered = exact.up_card(rules, up).split_value(
-                        first, split_play
-                    )
+                    value, exact_hand_wagered = evaluated.split_values[first]
                 else:
                     row = hands.rows[first, second]
                     hand_wagered = float(hands.hand_wagered[first, second])
@@ -718,16 +863,6 @@ def insurance_figures(game: Game) -> WagerFigures:
     )
 
 
-class Play(StrEnum):
-    """How the player plays (``croupier analyze --strategy``)."""
-
-    BASIC = "basic"
-    """The total-dependent basic strategy chart (``derive_strategy``), split hands too."""
-    COMPOSITION = "composition"
-    """CDZ-: each hand's best play for its cards as an unsplit hand, reused after a split
-    (``blackjack_exact``)."""
-
-
 @dataclass(frozen=True)
 class BlackjackAnalysis:
     game: Game
@@ -749,7 +884,7 @@ def analyse_blackjack(
     with the split rounds approximated (module docstring)."""
     game = Game.of(rules, decks)
     strategy = derive_strategy(game)
-    evaluation = evaluate_round(game, strategy, progress)
+    evaluation = evaluate_round(game, strategy, progress, play)
     expected_value, expected_wagered = evaluation.expected_value, evaluation.exact_wagered
     method = (
         f"basic strategy from exact dealer probabilities; round value by composition over a "
@@ -757,17 +892,14 @@ def analyse_blackjack(
         "limit (see module docs)"
     )
     if play is Play.COMPOSITION:
-        composition = exact.composition_round(game.exact_rules())
-        expected_value, expected_wagered = composition.expected_value, composition.expected_wagered
         method = (
             "composition-dependent strategy (CDZ-: each hand's best play as an unsplit hand "
             "of its cards, reused after a split); exact dealer probabilities, every hand by "
             f"composition over a {game.decks}-deck shoe, off the top; split hands exact"
         )
     distribution_note = (
-        "the distribution (hit frequency, push, standard deviation) is the basic strategy's"
-        + (" (not the composition strategy's)" if play is Play.COMPOSITION else "")
-        + " with split rounds approximated: split hands played from the pre-split "
+        "the distribution (hit frequency, push, standard deviation) approximates the split "
+        "rounds: split hands played from the pre-split "
         "composition, re-split chances fixed, hands independent given the dealer's result; "
         "the house edge and element of risk are exact"
     )

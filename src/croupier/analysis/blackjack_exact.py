@@ -281,7 +281,7 @@ def reached(
     for i in range(size - 1, -1, -1):  # smaller totals first: parents before children
         if not reach[i]:
             continue
-        if action[i] == STAND:
+        if action[i] in (STAND, PAID):
             needs[i] = True
         elif action[i] in (HIT, DOUBLE):
             for rank in range(10):
@@ -364,6 +364,128 @@ def fixed_values(  # noqa: PLR0917
                 left[rank] += 1
                 wagered[i] += p * _wagered(2.0, original, chance, peek)
     return value, wagered
+
+
+# --------------------------------------------------------------------------------------------
+# A hand's outcomes jointly with the dealer's (for the round's distribution).
+# --------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, nogil=True)
+def _put(
+    matrix: npt.NDArray[np.float64], row: int, net: float, p: float, grid: npt.NDArray[np.int64]
+) -> None:
+    """``p`` at the net ``net`` of dealer outcome ``row``; a net between two grid points (a
+    world's share of a stake) is split between them as its mean requires."""
+    if p == 0.0:
+        return
+    scale, offset = grid[0], grid[1]
+    below = np.floor(net * scale)
+    if below == net * scale:
+        matrix[row, int(below) + offset] += p
+        return
+    above = below + 1
+    matrix[row, int(below) + offset] += p * (above - net * scale)
+    matrix[row, int(above) + offset] += p * (net * scale - below)
+
+
+@numba.njit(cache=True, nogil=True)
+def hand_matrices(  # noqa: PLR0917
+    base: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    hard: npt.NDArray[np.int64],
+    cards: npt.NDArray[np.int64],
+    child: npt.NDArray[np.int64],
+    action: npt.NDArray[np.int64],
+    reach: npt.NDArray[np.bool_],
+    slot: npt.NDArray[np.int64],
+    dealers: npt.NDArray[np.float64],
+    up: int,
+    original: float,
+    peek: bool,
+    all_bets_lost: bool,
+    top: npt.NDArray[np.float64],
+    paid: npt.NDArray[np.float64],
+    grid: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Each reached hand's probabilities ``[dealer outcome, net]`` (nets on the grid
+    ``index = net * grid[0] + grid[1]``, ``grid[2]`` points) under ``action``, as
+    ``blackjack_kernel`` builds them: a busted hand's dealer outcomes are ``top`` (off the
+    deal, given no blackjack) below the chance of a blackjack from the cards left.
+    ``paid[hand]`` is a ``PAID`` hand's pay and ``paid[size + hand]`` its net against a
+    dealer blackjack. Returns each hand's row in the matrices (-1: not reached) and the
+    matrices."""
+    size = counts.shape[0]
+    row_of = np.full(size, -1, dtype=np.int64)
+    rows = 0
+    for i in range(size):
+        if reach[i]:
+            row_of[i] = rows
+            rows += 1
+    matrices = np.zeros((rows, 7, grid[2]))
+    total_cards = base.sum()
+    left = np.empty(10, dtype=np.int64)
+    for i in range(size):
+        if not reach[i]:
+            continue
+        matrix = matrices[row_of[i]]
+        for rank in range(10):
+            left[rank] = base[rank] - counts[i, rank]
+        remaining = total_cards - cards[i]
+        what = action[i]
+        if what == STAND:
+            total, _ = _total(hard[i], counts[i, ACE] > 0)
+            _stand_matrix(matrix, 1.0, dealers[slot[i]], total, 1.0, original, peek,
+                          all_bets_lost, grid)  # fmt: skip
+            continue
+        if what == PAID:
+            dealer = dealers[slot[i]]
+            for outcome in range(BLACKJACK):
+                _put(matrix, outcome, paid[i], dealer[outcome], grid)
+            _put(matrix, BLACKJACK, paid[size + i], dealer[BLACKJACK], grid)
+            continue
+        bet = 2.0 if what == DOUBLE else 1.0
+        for rank in range(10):
+            if left[rank] == 0:
+                continue
+            p = left[rank] / remaining
+            after = child[i, rank]
+            if after < 0:
+                left[rank] -= 1
+                chance = _blackjack_chance(left, remaining - 1, up)
+                left[rank] += 1
+                for outcome in range(BLACKJACK):
+                    _put(matrix, outcome, -bet, p * (1 - chance) * top[outcome], grid)
+                world = -original if peek else -bet
+                _put(matrix, BLACKJACK, world, p * chance, grid)
+            elif what == HIT:
+                matrix += p * matrices[row_of[after]]
+            else:
+                after_total, _ = _total(hard[after], counts[after, ACE] > 0)
+                _stand_matrix(matrix, p, dealers[slot[after]], after_total, 2.0, original,
+                              peek, all_bets_lost, grid)  # fmt: skip
+    return row_of, matrices
+
+
+@numba.njit(cache=True, nogil=True)
+def _stand_matrix(  # noqa: PLR0917
+    matrix: npt.NDArray[np.float64],
+    p: float,
+    dealer: npt.NDArray[np.float64],
+    total: int,
+    bet: float,
+    original: float,
+    peek: bool,
+    all_bets_lost: bool,
+    grid: npt.NDArray[np.int64],
+) -> None:
+    for outcome in range(5):
+        final = 17 + outcome
+        net = bet if total > final else (-bet if total < final else 0.0)
+        _put(matrix, outcome, net, p * dealer[outcome], grid)
+    _put(matrix, BUST, bet, p * dealer[BUST], grid)
+    world = -original if peek else (-bet if all_bets_lost else -original)
+    _put(matrix, BLACKJACK, world, p * dealer[BLACKJACK], grid)
 
 
 # --------------------------------------------------------------------------------------------
@@ -497,7 +619,7 @@ def composition_play(
     return unsplit, split
 
 
-class _UpCard:
+class UpCard:
     """The computations for one up card."""
 
     def __init__(self, rules: Rules, up: int, shoe: npt.NDArray[np.int64] | None = None) -> None:
@@ -538,6 +660,33 @@ class _UpCard:
             self.rules.blackjack_pays,
         )  # fmt: skip
 
+    def matrices(  # noqa: PLR0917
+        self, base: npt.NDArray[np.int64], action: npt.NDArray[np.int64],
+        seeds: npt.NDArray[np.int64], original: float, paid: npt.NDArray[np.float64],
+        grid: npt.NDArray[np.int64],
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:  # fmt: skip
+        """``hand_matrices`` of the hands ``seeds`` drawing from ``base``: (row of each hand,
+        the matrices, each hand's amount wagered)."""
+        table = self.table
+        reach, needs = reached(base, table.counts, table.child, action, seeds)
+        slot = np.zeros(len(table.cards), dtype=np.int64)
+        wanted = np.flatnonzero(needs)
+        slot[wanted] = self.dealer.slots(table.counts[wanted] + (self.shoe - base))
+        top = self.dealer.outcomes(np.zeros((1, 10), dtype=np.int64))[0]
+        no_blackjack = 1 - top[BLACKJACK]
+        top = top / no_blackjack if no_blackjack > 0 else top
+        rows, matrices = hand_matrices(
+            base, table.counts, table.hard, table.cards, table.child, action, reach, slot,
+            self.dealer.table, self.up, original, self.rules.peek, self.rules.all_bets_lost,
+            top, paid, grid,
+        )  # fmt: skip
+        _, wagered = fixed_values(
+            base, table.counts, table.hard, table.cards, table.child, action, reach, slot,
+            self.dealer.table, self.up, original, self.rules.peek, self.rules.all_bets_lost,
+            self.rules.blackjack_pays,
+        )  # fmt: skip
+        return rows, matrices, wagered
+
     def _levels(self, card: int) -> list[int]:
         """The ``j`` (more pair cards out) whose shoes the split of ``card`` needs."""
         hands = self.rules.max_hands
@@ -563,7 +712,7 @@ class _UpCard:
         table = self.table
         wanted = []
         for card in cards:
-            played = self._split_action(card, action)
+            played = self.split_action(card, action)
             seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
             for j in self._levels(card):
                 base = self.shoe.copy()
@@ -575,7 +724,7 @@ class _UpCard:
         if wanted:
             self.dealer.slots(np.concatenate(wanted))
 
-    def _split_action(self, card: int, action: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    def split_action(self, card: int, action: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         if card != ACE:
             return action
         # Split Aces take one card each (Peru Art. 11); Ace + ten may be a blackjack.
@@ -598,7 +747,7 @@ class _UpCard:
         table = self.table
         may_resplit = card != ACE or rules.resplit_aces
         hands = rules.max_hands
-        action = self._split_action(card, split_action)
+        action = self.split_action(card, split_action)
         # Only OBO with an unchecked hole card tells the first hand from the others.
         distinct_first = not rules.peek and not rules.all_bets_lost
         seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
@@ -657,10 +806,10 @@ class _UpCard:
 
 
 @functools.lru_cache(maxsize=32)
-def up_card(rules: Rules, up: int) -> _UpCard:
+def up_card(rules: Rules, up: int) -> UpCard:
     """The computations for one up card, kept (with their dealer table) while the same rules
     are analysed."""
-    return _UpCard(rules, up)
+    return UpCard(rules, up)
 
 
 def _chance(shoe: npt.NDArray[np.int64], up: int) -> float:
@@ -781,6 +930,6 @@ def chart_split_values(
 ) -> dict[int, tuple[float, float]]:
     """The exact value and amount wagered of splitting each pair of ``cards`` against ``up``,
     the split hands played by the chart."""
-    card = _UpCard(rules, up)
+    card = UpCard(rules, up)
     action = chart_split_play(rules, hard, soft)
     return {pair: card.split_value(pair, action) for pair in cards}

@@ -215,7 +215,7 @@ def test_split_value_is_every_deal_enumerated(peek: bool, max_hands: int, up: in
     dealing every card of a small shoe, a pair of 8s split up to ``max_hands`` hands."""
     rules = _rules(peek=peek, max_hands=max_hands)
     action = _simple_play()
-    value, _ = exact._UpCard(rules, up, SMALL_SHOE).split_value(7, action)
+    value, _ = exact.UpCard(rules, up, SMALL_SHOE).split_value(7, action)
     assert value == pytest.approx(_brute_force_split(rules, up, 7, action), abs=1e-12)
 
 
@@ -248,3 +248,46 @@ def test_split_hands_play_the_chart_as_the_kernel_does(
                 hard, soft, fields,
             )  # fmt: skip
             assert play[i] == expected, (up_label, table.counts[i])
+
+
+@pytest.mark.parametrize("profile", ["peru-2016", "spain-1979", "veintiuno-real"])
+@pytest.mark.parametrize("up", [0, 4, 9])
+def test_distribution_by_composition_is_the_kernels(profile: str, up: int) -> None:
+    """The round's distribution is now built by composition (``hand_matrices``); the compiled
+    recursion by card sequence it replaced (``blackjack_kernel.evaluate_up``, itself held to
+    a brute force) must give the same unsplit hands and the same split-hand matrices."""
+    from croupier.analysis import blackjack_kernel as kernel
+    from croupier.analysis.blackjack import (
+        UP_ORDER,
+        _evaluate_up,
+        _grid_denominator,
+        _kernel_chart,
+        _kernel_game,
+    )
+    from croupier.analysis.dealer import full_shoe
+    from croupier.rules import load_profile
+
+    rules = load_profile(profile)
+    assert isinstance(rules, BlackjackRules)
+    game = Game.of(rules)
+    strategy = derive_strategy(game)
+    scale = _grid_denominator(game)
+    evaluated = _evaluate_up(game, strategy, up, scale)
+    mine = evaluated.hands
+    for pair in evaluated.splits:  # the kernel leaves a split pair's unsplit row blank
+        mine.rows[pair, pair] = 0.0
+        mine.hand_wagered[pair, pair] = 0.0
+    shoe = full_shoe(game.decks)
+    wanted = np.zeros((10, 10), dtype=np.bool_)
+    for first in range(10):
+        for second in range(first, 10):
+            wanted[first, second] = True
+    shoe[up] -= 1
+    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
+    rows, hand_wagered, split_dealer, split_hands, _ = kernel.evaluate_up(
+        shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
+    )
+    np.testing.assert_allclose(mine.rows, rows, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(mine.hand_wagered, hand_wagered, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(mine.split_dealer, split_dealer, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(mine.split_hands, split_hands, rtol=0, atol=1e-13)
