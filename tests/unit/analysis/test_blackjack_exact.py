@@ -4,12 +4,13 @@ figures that were wrong before them (issue 12, item 3)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from croupier.analysis import blackjack_exact as exact
-from croupier.analysis.blackjack import UP_LABELS, Game, analyse_blackjack, derive_strategy
+from croupier.analysis.blackjack import UP_LABELS, Game, Play, analyse_blackjack, derive_strategy
 from croupier.analysis.dealer import ACE, TEN
 from croupier.analysis.rule_effects import base_rules
 from croupier.rules.blackjack import BlackjackRules
@@ -291,3 +292,54 @@ def test_distribution_by_composition_is_the_kernels(profile: str, up: int) -> No
     np.testing.assert_allclose(mine.hand_wagered, hand_wagered, rtol=0, atol=1e-13)
     np.testing.assert_allclose(mine.split_dealer, split_dealer, rtol=0, atol=1e-13)
     np.testing.assert_allclose(mine.split_hands, split_hands, rtol=0, atol=1e-13)
+
+
+def test_composition_round_two_ways() -> None:
+    """CDZ-'s expected value summed straight from the best values (``composition_round``)
+    and from the round's distribution and split values (``evaluate_round``) agree."""
+    from croupier.analysis.blackjack import evaluate_round
+
+    game = Game.of(_one_deck(base_rules()))
+    direct = exact.composition_round(game.exact_rules())
+    evaluated = evaluate_round(game, derive_strategy(game), play=Play.COMPOSITION)
+    assert evaluated.expected_value == pytest.approx(direct.expected_value, abs=1e-13)
+    assert evaluated.exact_wagered == pytest.approx(direct.expected_wagered, abs=1e-13)
+    assert evaluated.split_probability == pytest.approx(direct.split_probability, abs=1e-15)
+
+
+def test_a_blackjack_json_run_before_prints_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``analysis.result_cache``: the same command again prints the same document without
+    analysing; another deck count is another key, so it is analysed."""
+    from typer.testing import CliRunner
+
+    from croupier.analysis import profile_analysis
+    from croupier.cli.main import app
+
+    monkeypatch.setenv("CROUPIER_CACHE_DIR", str(tmp_path))
+    runner = CliRunner()
+    first = runner.invoke(app, ["analyze", "spain-1979", "--decks", "2", "--json"])
+    assert first.exit_code == 0, first.output
+    assert len(list(tmp_path.glob("analyze-*.json"))) == 1
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr(profile_analysis, "analyse_profile", refuse)
+    again = runner.invoke(app, ["analyze", "spain-1979", "--decks", "2", "--json"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout == first.stdout
+    other = runner.invoke(app, ["analyze", "spain-1979", "--decks", "3", "--json"])
+    assert isinstance(other.exception, AssertionError)
+
+
+def test_an_unknown_strategy_is_a_profile_error() -> None:
+    from typer.testing import CliRunner
+
+    from croupier.cli.main import app
+    from croupier.errors import ProfileError
+
+    result = CliRunner().invoke(app, ["analyze", "peru-2016", "--strategy", "optimal"])
+    assert isinstance(result.exception, ProfileError)
+    assert "optimal" in str(result.exception)
