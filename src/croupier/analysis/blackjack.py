@@ -329,7 +329,9 @@ def derive_strategy(game: Game) -> Strategy:
     hard: dict[int, dict[str, str]] = {t: {} for t in HARD_ROWS}
     soft: dict[int, dict[str, str]] = {t: {} for t in SOFT_ROWS}
     pairs: dict[str, dict[str, str]] = {label: {} for label in PAIR_ROWS}
-    for up, up_label in zip(UP_ORDER, UP_LABELS, strict=True):
+
+    def column(up: int, up_label: str) -> None:
+        """The chart's column for one up card (each thread writes its own cells)."""
         counts = shoe.copy()
         counts[up] -= 1
         card = exact.up_card(plain, up)
@@ -387,6 +389,11 @@ def derive_strategy(game: Game) -> Strategy:
                 if split_value > value:
                     letter = "P"
             pairs[PAIR_ROWS[(pair - 1) % 10]][up_label] = letter
+
+    # The up cards on threads, as in ``evaluate_round`` (the kernels release the GIL).
+    workers = min(len(UP_ORDER), os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(column, UP_ORDER, UP_LABELS))
     tens, cards = 16 * game.decks, 52 * game.decks
     insured = Fraction(tens, cards - 1)  # dealer Ace up, nothing else seen
     insurance = "take" if game.insurance_pays * insured > 1 - insured else "decline"
