@@ -77,6 +77,17 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             ),
         ),
     ] = 0,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            help=(
+                "Blackjack: the player's strategy for the house edge: 'basic' (the "
+                "total-dependent chart) or 'composition' (CDZ-: each hand's best play for its "
+                "cards, the unsplit hand's play reused after a split)."
+            ),
+        ),
+    ] = "basic",
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -89,10 +100,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
-    from croupier.analysis.profile_analysis import analyse_profile
-    from croupier.analysis.report import write_report
-    from croupier.analysis.rule_effects import rule_effects
-
+    if strategy not in {"basic", "composition"}:  # blackjack.Play, not loaded yet
+        raise ProfileError(f"--strategy: 'basic' or 'composition', not {strategy!r}")
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
     if count is not None and count != "all":
@@ -101,6 +110,28 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         counting_system(count)  # an unknown system is refused before anything is computed
     if count_shoes < 0:
         raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {count_shoes}")
+    cache_key = None
+    if (
+        as_json
+        and not every_profile
+        and report is None
+        and par is None
+        and count is None
+        and not with_rule_effects
+    ):
+        from croupier.analysis import result_cache
+
+        rules = load_profile(str(profile))
+        if rules.game == "blackjack":
+            # A blackjack analysis run before prints from the disk (analysis.result_cache).
+            cache_key = result_cache.document_key(rules, decks, strategy)
+            cached = result_cache.load_document(cache_key)
+            if cached is not None:
+                print(json.dumps(cached, indent=2))
+                return
+    from croupier.analysis.blackjack import Play
+    from croupier.analysis.profile_analysis import analyse_profile
+
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
     console = Console(stderr=as_json)
     analyses: list[ProfileAnalysis] = []
@@ -143,6 +174,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                     progress=advance,
                     ante_method="monte-carlo" if ante_monte_carlo else "exact",
                     enumeration_progress=enumerated,
+                    play=Play(strategy),
                 )
             )
             for task_id in enumeration:
@@ -151,11 +183,15 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         effects: tuple[float, list[RuleEffect]] | None = None
         wants_effects = with_rule_effects or report is not None
         if wants_effects and any(a.blackjack is not None for a in analyses):
+            from croupier.analysis.rule_effects import rule_effects
+
             task = progress.add_task("rule effects", total=16)
             effects = rule_effects(
                 lambda label: progress.update(task, advance=1, description=f"rule: {label}")
             )
     if report is not None:
+        from croupier.analysis.report import write_report
+
         for analysis in analyses:
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")
@@ -180,6 +216,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         for name, value in by_count.items():
             documents[name]["by_count"] = value
         output = documents if every_profile else documents[analyses[0].profile.name]
+        if cache_key is not None:
+            result_cache.store_document(cache_key, output)
         print(json.dumps(output, indent=2))
         return
     for analysis in analyses:
