@@ -59,7 +59,6 @@ import numpy.typing as npt
 from croupier.analysis.baccarat import analyse_baccarat_composition
 from croupier.analysis.blackjack import evaluate_round
 from croupier.analysis.dealer import full_shoe
-from croupier.analysis.figures import WagerFigures
 from croupier.analysis.profile_analysis import ProfileAnalysis
 from croupier.analysis.three_card import category_probabilities_of, figures_for_probabilities
 from croupier.counting import TEN_VALUED, CountingSystem
@@ -184,7 +183,8 @@ def _blackjack_effects(
         round_result = evaluate_round(
             replace(game, shoe=tuple(int(c) for c in depleted)), blackjack.strategy
         )
-        main_value = WagerFigures("main", round_result.distribution).expected_value
+        # The exact expected value (split rounds exact), as the full shoe's base figure is.
+        main_value = round_result.expected_value
         insurance_ev = float(insurance_value(depleted, game.insurance_pays))
         for rank in RANKS:
             if _blackjack_index(rank) == index:
@@ -198,7 +198,7 @@ def _blackjack_effects(
             _per_rank(main, analysis.bets["main"].expected_value),
             game.decks,
             exact=False,
-            how="basic strategy of the full shoe over the depleted shoe (split hands as approximated by analyze)",
+            how="basic strategy of the full shoe over the depleted shoe (split rounds exact)",
         ),
         "insurance": RemovalEffects(
             "insurance",
