@@ -159,8 +159,8 @@ def _executor(options: SimulationOptions) -> tuple[Executor | None, Callable[[],
             raise SimulationError(
                 "--dask needs the optional extra: pip install 'croupier[dask]'"
             ) from None
-        client = Client(options.dask)
-        return client.get_executor(), client.close
+        client = Client(options.dask)  # type: ignore[no-untyped-call]
+        return client.get_executor(), client.close  # type: ignore[no-untyped-call]
     if options.workers < 1:
         raise SimulationError(f"--workers: at least 1, not {options.workers}")
     if options.workers == 1:
