@@ -208,7 +208,7 @@ def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
     return np.floor(rc / p[P_TAG_SCALE] / decks)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_block(  # noqa: PLR0917
     p: Array,
     state: Array,
@@ -261,6 +261,9 @@ def play_block(  # noqa: PLR0917
     shoe = np.empty(size, dtype=np.int8)
     for i in range(size):
         shoe[i] = i % 52
+    value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
+    for i in range(52):
+        value_of[i] = _value(i)
     # Hands: slot = box * max_hands + position in the box's list.
     h_hard = np.zeros(n_slots, dtype=np.int64)
     h_ace = np.zeros(n_slots, dtype=np.bool_)
@@ -299,6 +302,10 @@ def play_block(  # noqa: PLR0917
     wonged_in = wong_in == -np.inf
     n_decisions = 0
     shoe_no = -1
+    main_net = main_net2 = main_hits = 0
+    side_sum = side_sum2 = side_hits = 0
+    ins_played = ins_net = ins_net2 = ins_hits = 0
+    total_net = total_net2 = 0
     for rnd in range(rounds):
         if pos >= cut_at:
             shuffle(shoe, state)
@@ -363,7 +370,7 @@ def play_block(  # noqa: PLR0917
                 card = np.int64(shoe[pos])
                 pos += 1
                 s = b * max_hands
-                v = _value(card)
+                v = value_of[card]
                 h_hard[s] += v
                 h_ace[s] = h_ace[s] or v == 1
                 if second == 0:
@@ -387,7 +394,7 @@ def play_block(  # noqa: PLR0917
                     rc += tags[card >> 2]
                 else:
                     rc_hidden += tags[card >> 2]
-        up = _value(dealer[0])
+        up = value_of[dealer[0]]
         # --- 21+3 -----------------------------------------------------------------------------
         if p[P_HAS_SIDE] != 0:
             for b in range(players):
@@ -424,8 +431,8 @@ def play_block(  # noqa: PLR0917
                     decision_log[n_decisions, 2] = code
                 n_decisions += 1
         dealer_bj = n_dealer == 2 and (
-            (_value(dealer[0]) == 1 and _value(dealer[1]) == 10)
-            or (_value(dealer[0]) == 10 and _value(dealer[1]) == 1)
+            (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+            or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
         )
         peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
         skip_players = False
@@ -468,7 +475,7 @@ def play_block(  # noqa: PLR0917
                                     exhausted = True
                                 card = np.int64(shoe[pos])
                                 pos += 1
-                                v = _value(card)
+                                v = value_of[card]
                                 h_hard[s] += v
                                 h_ace[s] = h_ace[s] or v == 1
                                 h_c2[s] = card
@@ -485,7 +492,7 @@ def play_block(  # noqa: PLR0917
                         pair = h_n[s] == 2 and (
                             (h_c1[s] >> 2) == (h_c2[s] >> 2)
                             if p[P_SPLIT_BY_RANK] != 0
-                            else _value(h_c1[s]) == _value(h_c2[s])
+                            else value_of[h_c1[s]] == value_of[h_c2[s]]
                         )
                         can_split = (
                             pair
@@ -520,8 +527,8 @@ def play_block(  # noqa: PLR0917
                             tc = _true_count(rc, size - pos, p)
                         u = up - 1
                         letter = -1
-                        if h_n[s] == 2 and _value(h_c1[s]) == _value(h_c2[s]):
-                            pv = _value(h_c1[s]) - 1
+                        if h_n[s] == 2 and value_of[h_c1[s]] == value_of[h_c2[s]]:
+                            pv = value_of[h_c1[s]] - 1
                             pl = (
                                 pair_above[pv, u]
                                 if tc >= pair_threshold[pv, u]
@@ -581,9 +588,9 @@ def play_block(  # noqa: PLR0917
                                 h_down[t] = h_down[t - 1]
                                 h_net[t] = h_net[t - 1]
                             n_hands[b] += 1
-                            aces = _value(h_c1[s]) == 1
+                            aces = value_of[h_c1[s]] == 1
                             t = s + 1
-                            v = _value(h_c2[s])
+                            v = value_of[h_c2[s]]
                             h_hard[t] = v
                             h_ace[t] = v == 1
                             h_n[t] = 1
@@ -596,7 +603,7 @@ def play_block(  # noqa: PLR0917
                             h_settled[t] = False
                             h_down[t] = False
                             h_net[t] = 0
-                            v = _value(h_c1[s])
+                            v = value_of[h_c1[s]]
                             h_hard[s] = v
                             h_ace[s] = v == 1
                             h_n[s] = 1
@@ -610,7 +617,7 @@ def play_block(  # noqa: PLR0917
                             exhausted = True
                         card = np.int64(shoe[pos])
                         pos += 1
-                        v = _value(card)
+                        v = value_of[card]
                         h_hard[s] += v
                         h_ace[s] = h_ace[s] or v == 1
                         h_n[s] += 1
@@ -657,8 +664,8 @@ def play_block(  # noqa: PLR0917
                 n_dealer += 1
                 rc += tags[card >> 2]
             dealer_bj = n_dealer == 2 and (
-                (_value(dealer[0]) == 1 and _value(dealer[1]) == 10)
-                or (_value(dealer[0]) == 10 and _value(dealer[1]) == 1)
+                (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+                or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
             )
             for b in range(players):
                 if b_ins[b] == 1 and not b_ins_settled[b]:
@@ -667,7 +674,7 @@ def play_block(  # noqa: PLR0917
         d_hard = 0
         d_ace = False
         for k in range(n_dealer):
-            v = _value(dealer[k])
+            v = value_of[dealer[k]]
             d_hard += v
             d_ace = d_ace or v == 1
         if hands_left and not dealer_bj and not skip_players:
@@ -682,7 +689,7 @@ def play_block(  # noqa: PLR0917
                     exhausted = True
                 card = np.int64(shoe[pos])
                 pos += 1
-                v = _value(card)
+                v = value_of[card]
                 d_hard += v
                 d_ace = d_ace or v == 1
                 if n_dealer < MAX_CARDS_PER_HAND:
@@ -733,25 +740,19 @@ def play_block(  # noqa: PLR0917
             box_total = main + side
             if b_ins[b] == 1:
                 box_total += ins * p[P_INSURANCE_SHARE] // unit
-            wager_sums[0, 0] += 1
-            wager_sums[1, 0] += main
-            wager_sums[2, 0] += main * main
-            if main > 0:
-                wager_sums[3, 0] += 1
-            if p[P_HAS_SIDE] != 0:
-                wager_sums[0, 1] += 1
-                wager_sums[1, 1] += side
-                wager_sums[2, 1] += side * side
-                if side > 0:
-                    wager_sums[3, 1] += 1
+            main_net += main
+            main_net2 += main * main
+            main_hits += main > 0
+            side_sum += side
+            side_sum2 += side * side
+            side_hits += side > 0
             if b_ins[b] == 1:
-                wager_sums[0, 2] += 1
-                wager_sums[1, 2] += ins
-                wager_sums[2, 2] += ins * ins
-                if ins > 0:
-                    wager_sums[3, 2] += 1
-            totals[0] += box_total
-            totals[1] += box_total * box_total
+                ins_played += 1
+                ins_net += ins
+                ins_net2 += ins * ins
+                ins_hits += ins > 0
+            total_net += box_total
+            total_net2 += box_total * box_total
             if counting:
                 weighted = b_bet[b] * box_total
                 sums[S_BET] += b_bet[b]
@@ -792,6 +793,22 @@ def play_block(  # noqa: PLR0917
                 seg_rounds = 0
                 seg_sum = 0
                 seg_low = 0
+    box_rounds = rounds * players
+    wager_sums[0, 0] += box_rounds
+    wager_sums[1, 0] += main_net
+    wager_sums[2, 0] += main_net2
+    wager_sums[3, 0] += main_hits
+    if p[P_HAS_SIDE] != 0:
+        wager_sums[0, 1] += box_rounds
+        wager_sums[1, 1] += side_sum
+        wager_sums[2, 1] += side_sum2
+        wager_sums[3, 1] += side_hits
+    wager_sums[0, 2] += ins_played
+    wager_sums[1, 2] += ins_net
+    wager_sums[2, 2] += ins_net2
+    wager_sums[3, 2] += ins_hits
+    totals[0] += total_net
+    totals[1] += total_net2
     sums[S_ROUNDS] += rounds * players
     sums[S_HANDS] += rounds * players
     sums[S_SHOES] += shoes
