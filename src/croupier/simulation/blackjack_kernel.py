@@ -22,7 +22,8 @@ test_simulator_blackjack_matches_engine.py`` can require the same rounds card fo
 Nets are integers in ``1 / denominator`` units of the one-unit stake. Counting, when on, runs
 beside the play: the running count over the cards the player has seen (never the burns; the
 hole card and face-down cards once turned), the true count with the deck estimation given, a
-bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums.
+bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
+counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
@@ -754,15 +755,18 @@ def play_block(  # noqa: PLR0917
             total_net += box_total
             total_net2 += box_total * box_total
             if counting:
-                weighted = b_bet[b] * box_total
+                # The counter's own game: the main bet and insurance at the ramp's bet
+                # (21+3 stays one flat unit and is not part of it).
+                own = box_total - side
+                weighted = b_bet[b] * own
                 sums[S_BET] += b_bet[b]
                 sums[S_BET_NET] += weighted
                 sums[S_BET_NET2] += weighted * weighted
                 if b_bet[b] > 0:
                     sums[S_ROUNDS_PLAYED] += 1
                 by_count[b_tc_bin[b], 0] += 1
-                by_count[b_tc_bin[b], 1] += box_total
-                by_count[b_tc_bin[b], 2] += box_total * box_total
+                by_count[b_tc_bin[b], 1] += own
+                by_count[b_tc_bin[b], 2] += own * own
                 round_total += weighted
             else:
                 round_total += box_total

@@ -244,6 +244,10 @@ def result_json(result: SimulationResult) -> dict[str, Any]:
         "hands": tally.hands,
         "seconds": seconds,
         "hands_per_second": tally.hands / seconds if seconds > 0 else None,
+        "cpu_seconds": getattr(tally, "cpu_seconds", None),
+        "hands_per_cpu_second": (
+            tally.hands / tally.cpu_seconds if getattr(tally, "cpu_seconds", 0) else None
+        ),
         "wall_seconds": result.wall_seconds,
         "seed": result.seed,
         "workers": result.options.workers,
