@@ -346,8 +346,9 @@ def parameters(
             system.tag_scale
         )
         if counting.indices is not None and counting.indices.insurance is not None:
-            p[kernel.P_INSURE_MODE] = 2
-            p[kernel.P_EVEN_MONEY_MODE] = 2
+            # By the count, unless the chart takes them every time anyway.
+            p[kernel.P_INSURE_MODE] = 1 if chart.insurance == "take" else 2
+            p[kernel.P_EVEN_MONEY_MODE] = 1 if chart.even_money == "take" else 2
         p[kernel.P_HORIZON] = horizon
     return p
 
