@@ -464,11 +464,25 @@ def play_block(  # noqa: PLR0917
                     if h_done[s]:
                         i += 1
                         continue
+                    # The hand in play lives in locals (registers), stored back when it is done.
+                    x_hard = h_hard[s]
+                    x_ace = h_ace[s]
+                    x_n = h_n[s]
+                    x_c1 = h_c1[s]
+                    x_c2 = h_c2[s]
+                    x_sevens = h_sevens[s]
+                    x_stake = h_stake[s]
+                    x_split = h_split[s]
+                    x_aces = h_aces[s]
+                    x_done = h_done[s]
+                    x_settled = h_settled[s]
+                    x_down = h_down[s]
+                    x_net = h_net[s]
                     first_pass = True
                     while True:
                         if first_pass:
                             first_pass = False
-                            if h_n[s] == 1:
+                            if x_n == 1:
                                 # A split hand's second card, when its turn comes.
                                 if pos >= size:
                                     shuffle(shoe, state)
@@ -477,50 +491,50 @@ def play_block(  # noqa: PLR0917
                                 card = np.int64(shoe[pos])
                                 pos += 1
                                 v = value_of[card]
-                                h_hard[s] += v
-                                h_ace[s] = h_ace[s] or v == 1
-                                h_c2[s] = card
-                                h_n[s] += 1
-                                if v == 7 and h_sevens[s] == 1:
-                                    h_sevens[s] = 2
-                                if h_aces[s] and p[P_ACE_FACE_DOWN] != 0:
-                                    h_down[s] = True
+                                x_hard += v
+                                x_ace = x_ace or v == 1
+                                x_c2 = card
+                                x_n += 1
+                                if v == 7 and x_sevens == 1:
+                                    x_sevens = 2
+                                if x_aces and p[P_ACE_FACE_DOWN] != 0:
+                                    x_down = True
                                     rc_hidden += tags[card >> 2]
                                 else:
                                     rc += tags[card >> 2]
                         # Close a hand with nothing to decide.
-                        total = _best(h_hard[s], h_ace[s])
-                        pair = h_n[s] == 2 and (
-                            (h_c1[s] >> 2) == (h_c2[s] >> 2)
+                        total = _best(x_hard, x_ace)
+                        pair = x_n == 2 and (
+                            (x_c1 >> 2) == (x_c2 >> 2)
                             if p[P_SPLIT_BY_RANK] != 0
-                            else value_of[h_c1[s]] == value_of[h_c2[s]]
+                            else value_of[x_c1] == value_of[x_c2]
                         )
                         can_split = (
                             pair
                             and n_hands[b] < max_hands
-                            and not (h_aces[s] and p[P_RESPLIT_ACES] == 0)
+                            and not (x_aces and p[P_RESPLIT_ACES] == 0)
                         )
                         if total > 21:
-                            h_done[s] = True
-                            if not h_down[s]:
-                                h_settled[s] = True
-                                h_net[s] = -h_stake[s] * unit
+                            x_done = True
+                            if not x_down:
+                                x_settled = True
+                                x_net = -x_stake * unit
                             break
                         if total == 21:
-                            h_done[s] = True
+                            x_done = True
                             break
-                        if h_aces[s] and h_n[s] >= 2 and not can_split:
-                            h_done[s] = True
+                        if x_aces and x_n >= 2 and not can_split:
+                            x_done = True
                             break
-                        if h_done[s]:
+                        if x_done:
                             break
                         # Decide by the chart (``chart_action``) with the index plays.
-                        can_hit = not h_aces[s]
-                        soft = h_ace[s] and h_hard[s] + 10 <= 21
+                        can_hit = not x_aces
+                        soft = x_ace and x_hard + 10 <= 21
                         can_double = (
-                            h_n[s] == 2
-                            and not h_aces[s]
-                            and (not h_split[s] or p[P_DAS] != 0)
+                            x_n == 2
+                            and not x_aces
+                            and (not x_split or p[P_DAS] != 0)
                             and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
                         )
                         tc = 0.0
@@ -528,8 +542,8 @@ def play_block(  # noqa: PLR0917
                             tc = _true_count(rc, size - pos, p)
                         u = up - 1
                         letter = -1
-                        if h_n[s] == 2 and value_of[h_c1[s]] == value_of[h_c2[s]]:
-                            pv = value_of[h_c1[s]] - 1
+                        if x_n == 2 and value_of[x_c1] == value_of[x_c2]:
+                            pv = value_of[x_c1] - 1
                             pl = (
                                 pair_above[pv, u]
                                 if tc >= pair_threshold[pv, u]
@@ -537,7 +551,7 @@ def play_block(  # noqa: PLR0917
                             )
                             if pl == SPLIT and can_split:
                                 letter = SPLIT
-                            elif pl != SPLIT and not h_split[s]:
+                            elif pl != SPLIT and not x_split:
                                 letter = pl
                         if letter == -1:
                             if soft:
@@ -569,7 +583,7 @@ def play_block(  # noqa: PLR0917
                             decision_log[n_decisions, 2] = action
                         n_decisions += 1
                         if action == DO_STAND:
-                            h_done[s] = True
+                            x_done = True
                             break
                         if action == DO_SPLIT:
                             # The new hand goes right after this one with the second card.
@@ -589,13 +603,13 @@ def play_block(  # noqa: PLR0917
                                 h_down[t] = h_down[t - 1]
                                 h_net[t] = h_net[t - 1]
                             n_hands[b] += 1
-                            aces = value_of[h_c1[s]] == 1
+                            aces = value_of[x_c1] == 1
                             t = s + 1
-                            v = value_of[h_c2[s]]
+                            v = value_of[x_c2]
                             h_hard[t] = v
                             h_ace[t] = v == 1
                             h_n[t] = 1
-                            h_c1[t] = h_c2[s]
+                            h_c1[t] = x_c2
                             h_sevens[t] = 1 if v == 7 else 0
                             h_stake[t] = 1
                             h_split[t] = True
@@ -604,13 +618,13 @@ def play_block(  # noqa: PLR0917
                             h_settled[t] = False
                             h_down[t] = False
                             h_net[t] = 0
-                            v = value_of[h_c1[s]]
-                            h_hard[s] = v
-                            h_ace[s] = v == 1
-                            h_n[s] = 1
-                            h_sevens[s] = 1 if v == 7 else 0
-                            h_split[s] = True
-                            h_aces[s] = aces
+                            v = value_of[x_c1]
+                            x_hard = v
+                            x_ace = v == 1
+                            x_n = 1
+                            x_sevens = 1 if v == 7 else 0
+                            x_split = True
+                            x_aces = aces
                         # A card: the hit, the double's one card, or a split hand's second.
                         if pos >= size:
                             shuffle(shoe, state)
@@ -619,28 +633,41 @@ def play_block(  # noqa: PLR0917
                         card = np.int64(shoe[pos])
                         pos += 1
                         v = value_of[card]
-                        h_hard[s] += v
-                        h_ace[s] = h_ace[s] or v == 1
-                        h_n[s] += 1
-                        if h_n[s] == 2:
-                            h_c2[s] = card
-                        if v == 7 and h_sevens[s] == h_n[s] - 1:
-                            h_sevens[s] += 1
+                        x_hard += v
+                        x_ace = x_ace or v == 1
+                        x_n += 1
+                        if x_n == 2:
+                            x_c2 = card
+                        if v == 7 and x_sevens == x_n - 1:
+                            x_sevens += 1
                         face_down = (action == DO_DOUBLE and p[P_DOUBLE_FACE_DOWN] != 0) or (
-                            action == DO_SPLIT and h_aces[s] and p[P_ACE_FACE_DOWN] != 0
+                            action == DO_SPLIT and x_aces and p[P_ACE_FACE_DOWN] != 0
                         )
                         if face_down:
-                            h_down[s] = True
+                            x_down = True
                             rc_hidden += tags[card >> 2]
                         else:
                             rc += tags[card >> 2]
                         if action == DO_DOUBLE:
-                            h_stake[s] = 2
-                            h_done[s] = True
-                            if _best(h_hard[s], h_ace[s]) > 21 and not h_down[s]:
-                                h_settled[s] = True
-                                h_net[s] = -2 * unit
+                            x_stake = 2
+                            x_done = True
+                            if _best(x_hard, x_ace) > 21 and not x_down:
+                                x_settled = True
+                                x_net = -2 * unit
                             break
+                    h_hard[s] = x_hard
+                    h_ace[s] = x_ace
+                    h_n[s] = x_n
+                    h_c1[s] = x_c1
+                    h_c2[s] = x_c2
+                    h_sevens[s] = x_sevens
+                    h_stake[s] = x_stake
+                    h_split[s] = x_split
+                    h_aces[s] = x_aces
+                    h_done[s] = x_done
+                    h_settled[s] = x_settled
+                    h_down[s] = x_down
+                    h_net[s] = x_net
                     i += 1
         # --- the dealer --------------------------------------------------------------------
         rc += rc_hidden  # the hole card and face-down cards are turned now
