@@ -116,7 +116,7 @@ def main() -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        figure, axes = plt.subplots(figsize=(7, 3.6))
+        figure, axes = plt.subplots(figsize=(7, 4.2))
         x = np.arange(len(rows))
         axes.bar(x - 0.27, [r[1] for r in rows], 0.27, label="kernel, basic strategy")
         axes.bar(x, [r[2] for r in rows], 0.27, label="kernel, Hi-Lo + I18 + ramp")
@@ -125,7 +125,7 @@ def main() -> None:
         axes.set_xticks(x, [r[0] for r in rows])
         axes.set_ylabel("hands per CPU second, one core")
         axes.set_title("croupier simulate: hands/s per core (loaded 2-core machine)")
-        axes.legend(fontsize=8)
+        axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3)
         figure.tight_layout()
         figure.savefig(args.chart, dpi=110, metadata={"Software": None})
         print(f"chart: {args.chart}")
