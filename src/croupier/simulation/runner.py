@@ -112,9 +112,7 @@ def _simulate_block(block: Block) -> Tally:
         from croupier.simulation.blackjack_sim import simulate_blackjack
 
         # Compile (or load numba's cache) on an empty block first: never timed.
-        simulate_blackjack(
-            profile, 0, block.seed, block.players, block.strategy, block.counting
-        )
+        simulate_blackjack(profile, 0, block.seed, block.players, block.strategy, block.counting)
         return simulate_blackjack(
             profile, block.rounds, block.seed, block.players, block.strategy, block.counting
         )
