@@ -11,6 +11,7 @@ any ``--workers`` (and on a Dask cluster with ``--dask``).
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -144,12 +145,25 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help="Run the blocks on a Dask cluster at this address (the dask extra of croupier)."
         ),
     ] = None,
+    generate_index: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "Blackjack with --count: find by simulation the true count at which a play "
+                "changes, e.g. '16vT:S/H' (stand on hard 16 against a ten from the index up, "
+                "hit below); plays S, H, D."
+            )
+        ),
+    ] = None,
 ) -> None:
     """Simulate rounds of a profile: return, SD and hit frequency of every wager."""
     from croupier.simulation.blackjack_sim import SimulationError
     from croupier.simulation.runner import SimulationOptions, result_json, run_simulation
 
     rules = load_profile(profile)
+    if generate_index is not None:
+        _generate_index(rules, generate_index, count, rounds, seed, deck_estimation, as_json)
+        return
     counting = _counting(count, ramp, indices, deck_estimation, wong_in, wong_out, horizon)
     if bankroll is not None and counting is None:
         raise SimulationError("--bankroll needs --count SYSTEM (the counter's bankroll)")
@@ -187,6 +201,63 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         typer.echo(json.dumps(document, indent=2))
         return
     _print(Console(), document)
+
+
+CELL = re.compile(r"^\s*(\d{1,2})\s*v\s*([2-9TA])\s*:\s*(S|H|D)\s*/\s*(S|H|D)\s*$")
+
+
+def _generate_index(  # noqa: PLR0917 - the command's options, passed on
+    rules: Any,
+    cell: str,
+    count: str | None,
+    rounds: int,
+    seed: int | None,
+    deck_estimation: str,
+    as_json: bool,
+) -> None:
+    from croupier.counting import load_counting_system
+    from croupier.rules.blackjack import BlackjackRules
+    from croupier.simulation.blackjack_sim import SimulationError
+    from croupier.simulation.indices import generate_index
+
+    match = CELL.match(cell)
+    if match is None:
+        raise SimulationError(f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H")
+    if not isinstance(rules, BlackjackRules) or count is None:
+        raise SimulationError("--generate-index is for a blackjack profile with --count SYSTEM")
+    hard, up_label, above, below = match.groups()
+    up = 1 if up_label == "A" else (10 if up_label == "T" else int(up_label))
+    found = generate_index(
+        rules,
+        load_counting_system(count),
+        hard=int(hard),
+        up=up,
+        plays=(above, below),
+        rounds=rounds,
+        seed=0 if seed is None else seed,
+        estimation=deck_estimation,
+    )
+    document = {
+        "profile": rules.name,
+        "count": count,
+        "cell": found.cell,
+        "plays": list(found.plays),
+        "index": found.index,
+        "standard_error": found.standard_error,
+        "probes": found.probes,
+        "rounds": rounds,
+        "by_true_count": found.by_true_count,
+    }
+    if as_json:
+        typer.echo(json.dumps(document, indent=2))
+        return
+    index = "no crossing" if found.index is None else f"{found.index:+.2f}"
+    if found.standard_error is not None:
+        index += f" (standard error {found.standard_error:.2f})"
+    Console().print(
+        f"{rules.name}, {count}: {found.cell}: {above} rather than {below} from a true count "
+        f"of {index} ({found.probes:,} hands played both ways)"
+    )
 
 
 def _print(console: Console, document: dict[str, Any]) -> None:

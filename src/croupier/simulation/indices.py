@@ -7,7 +7,8 @@ ways from the same cards** (the same hole card, the same cards to come: common r
 numbers), by the chart after the first decision, the dealer drawing as the profile says;
 the difference of the two nets is recorded against the true count at the decision. The
 index is where a weighted straight line through the mean difference by true count crosses
-zero (the method of the usual index generators; the crossing of the least-squares line).
+zero, the line fitted again to the counts within three of the crossing (the difference bends
+over the whole range of counts).
 
 Simplifications, all in the rounds that are not measured: one box; the hand plays by the
 chart's hard and soft totals without splitting; the deal follows the engine's order (player,
@@ -238,6 +239,33 @@ def _probe(  # noqa: PLR0917
             rc += tag_of[hole_card]
 
 
+WINDOW = 3.0
+"""Half-width (in true counts) of the bins the line is fitted to around the crossing."""
+
+
+def _crossing(x: Array, y: Array, weights: Array) -> tuple[float | None, float | None]:
+    """Where a weighted line through ``(x, y)`` crosses zero, and its standard error (from the
+    fit's covariance, ``weights`` being one over each point's variance): fitted to every bin
+    first, then twice more to the bins within ``WINDOW`` of the last crossing (the
+    difference is not a straight line over the whole range of counts)."""
+    chosen = np.ones(x.size, dtype=bool)
+    index: float | None = None
+    error: float | None = None
+    for _ in range(3):
+        if chosen.sum() < 3:
+            break
+        (slope, intercept), cov = np.polyfit(
+            x[chosen], y[chosen], 1, w=np.sqrt(weights[chosen]), cov="unscaled"
+        )
+        if slope <= 0:
+            break
+        index = float(-intercept / slope)
+        variance = (cov[1, 1] + index * index * cov[0, 0] + 2 * index * cov[0, 1]) / slope**2
+        error = float(math.sqrt(max(variance, 0.0)))
+        chosen = np.abs(x - index) <= WINDOW
+    return index, error
+
+
 @dataclass(frozen=True)
 class GeneratedIndex:
     cell: str
@@ -245,6 +273,8 @@ class GeneratedIndex:
     index: float | None
     """The true count (before flooring) from which the first play is better (``None`` if
     the fitted line does not cross zero)."""
+    standard_error: float | None
+    """The index's standard error from the fit (the simulation's own uncertainty)."""
     probes: int
     by_true_count: list[dict[str, float]]
 
@@ -292,13 +322,8 @@ def generate_index(
             xs.append(centre)
             ys.append(mean)
             ws.append(n / var)
-    index = None
-    if len(xs) >= 3:
-        w = np.array(ws)
-        x = np.array(xs, dtype=np.float64)
-        y = np.array(ys)
-        slope, intercept = np.polyfit(x, y, 1, w=np.sqrt(w))
-        if slope != 0:
-            index = float(-intercept / slope)
+    index, error = _crossing(np.array(xs, dtype=np.float64), np.array(ys), np.array(ws))
     label = "A" if up == 1 else ("T" if up == 10 else str(up))
-    return GeneratedIndex(f"hard {hard} v {label}", plays, index, int(sums[:, 0].sum()), rows)
+    return GeneratedIndex(
+        f"hard {hard} v {label}", plays, index, error, int(sums[:, 0].sum()), rows
+    )
