@@ -154,10 +154,11 @@ def _next(s: Array) -> Any:
 
 
 @njit(inline="always")
-def _below(s: Array, n: int) -> int:
-    """Uniform on 0..n-1 without bias (Lemire's multiply-and-reject, 32-bit)."""
+def _scale(s: Array, x: Any, n: int) -> int:
+    """Uniform on 0..n-1 from the 32 random bits ``x``, without bias (Lemire's
+    multiply-and-reject: a rejected draw takes 32 fresh bits from ``s``)."""
     bound = uint64(n)
-    m = (_next(s) >> uint64(32)) * bound
+    m = x * bound
     low = m & uint64(0xFFFFFFFF)
     if low < bound:
         threshold = (uint64(0x100000000) - bound) % bound
@@ -167,13 +168,32 @@ def _below(s: Array, n: int) -> int:
     return int(m >> uint64(32))
 
 
+@njit(inline="always")
+def _below(s: Array, n: int) -> int:
+    """Uniform on 0..n-1 without bias."""
+    return _scale(s, _next(s) >> uint64(32), n)
+
+
 @njit(cache=True)
 def shuffle(shoe: Array, state: Array) -> None:
-    """Fisher-Yates in place."""
-    for i in range(shoe.size - 1, 0, -1):
-        j = _below(state, i + 1)
+    """Fisher-Yates in place, two positions from each 64-bit output (its high and low 32
+    bits: xoshiro256**'s output is good in every bit)."""
+    i = shoe.size - 1
+    while i > 1:
+        x = _next(state)
+        j = _scale(state, x >> uint64(32), i + 1)
         card = shoe[i]
         shoe[i] = shoe[j]
+        shoe[j] = card
+        j = _scale(state, x & uint64(0xFFFFFFFF), i)
+        card = shoe[i - 1]
+        shoe[i - 1] = shoe[j]
+        shoe[j] = card
+        i -= 2
+    if i == 1:
+        j = _below(state, 2)
+        card = shoe[1]
+        shoe[1] = shoe[j]
         shoe[j] = card
 
 
