@@ -7,8 +7,7 @@ ways from the same cards** (the same hole card, the same cards to come: common r
 numbers), by the chart after the first decision, the dealer drawing as the profile says;
 the difference of the two nets is recorded against the true count at the decision. The
 index is where a weighted straight line through the mean difference by true count crosses
-zero, the line fitted again to the counts within three of the crossing (the difference bends
-over the whole range of counts).
+zero, the line fitted over the counts from -6 to +10 (the difference bends beyond them).
 
 Simplifications, all in the rounds that are not measured: one box; the hand plays by the
 chart's hard and soft totals without splitting; the deal follows the engine's order (player,
@@ -239,31 +238,28 @@ def _probe(  # noqa: PLR0917
             rc += tag_of[hole_card]
 
 
-WINDOW = 3.0
-"""Half-width (in true counts) of the bins the line is fitted to around the crossing."""
+FIT_LOW, FIT_HIGH, FIT_PROBES = -6.0, 10.0, 200
+"""The true counts the line is fitted over, and the least probes a count needs to count."""
 
 
-def _crossing(x: Array, y: Array, weights: Array) -> tuple[float | None, float | None]:
+def _crossing(
+    x: Array, y: Array, weights: Array, probes: Array
+) -> tuple[float | None, float | None]:
     """Where a weighted line through ``(x, y)`` crosses zero, and its standard error (from the
-    fit's covariance, ``weights`` being one over each point's variance): fitted to every bin
-    first, then twice more to the bins within ``WINDOW`` of the last crossing (the
-    difference is not a straight line over the whole range of counts)."""
-    chosen = np.ones(x.size, dtype=bool)
-    index: float | None = None
-    error: float | None = None
-    for _ in range(3):
-        if chosen.sum() < 3:
-            break
-        (slope, intercept), cov = np.polyfit(
-            x[chosen], y[chosen], 1, w=np.sqrt(weights[chosen]), cov="unscaled"
-        )
-        if slope <= 0:
-            break
-        index = float(-intercept / slope)
-        variance = (cov[1, 1] + index * index * cov[0, 0] + 2 * index * cov[0, 1]) / slope**2
-        error = float(math.sqrt(max(variance, 0.0)))
-        chosen = np.abs(x - index) <= WINDOW
-    return index, error
+    fit's covariance, ``weights`` being one over each point's variance), fitted to the counts
+    from ``FIT_LOW`` to ``FIT_HIGH`` with at least ``FIT_PROBES`` probes (the difference
+    bends beyond them, and sparse bins far out only add noise)."""
+    chosen = (x >= FIT_LOW) & (x <= FIT_HIGH) & (probes >= FIT_PROBES)
+    if chosen.sum() < 3:
+        return None, None
+    (slope, intercept), cov = np.polyfit(
+        x[chosen], y[chosen], 1, w=np.sqrt(weights[chosen]), cov="unscaled"
+    )
+    if slope <= 0:
+        return None, None
+    index = float(-intercept / slope)
+    variance = (cov[1, 1] + index * index * cov[0, 0] + 2 * index * cov[0, 1]) / slope**2
+    return index, float(math.sqrt(max(variance, 0.0)))
 
 
 @dataclass(frozen=True)
@@ -306,7 +302,7 @@ def generate_index(
         _PLAY_CODES[plays[0]], _PLAY_CODES[plays[1]], sums, counts,
     )  # fmt: skip
     rows = []
-    xs, ys, ws = [], [], []
+    xs, ys, ws, ns = [], [], [], []
     for b, (n, total, squares) in enumerate(sums.tolist()):
         if n < 30:
             continue
@@ -322,7 +318,10 @@ def generate_index(
             xs.append(centre)
             ys.append(mean)
             ws.append(n / var)
-    index, error = _crossing(np.array(xs, dtype=np.float64), np.array(ys), np.array(ws))
+            ns.append(n)
+    index, error = _crossing(
+        np.array(xs, dtype=np.float64), np.array(ys), np.array(ws), np.array(ns)
+    )
     label = "A" if up == 1 else ("T" if up == 10 else str(up))
     return GeneratedIndex(
         f"hard {hard} v {label}", plays, index, error, int(sums[:, 0].sum()), rows

@@ -6,8 +6,8 @@ the fitted difference is the index. The published indices are whole numbers, and
 peeking American game; peru-2016 deals its hole card without a peek (OBO). The criterion:
 the published index within half a count (its rounding) plus two standard errors of the
 generated one (the fit's own uncertainty, required below 2.5 counts so that the check can
-fail). On 10**7 rounds all ten cells pass (errors 0.02-0.99, standard errors 0.4-2.2); CI
-checks the three cells nearest a zero count on 4 x 10**6 rounds.
+fail). On 10**7 rounds all ten cells pass (differences 0.04-1.89, standard errors
+0.33-1.36); CI checks the three cells nearest a zero count on 4 x 10**6 rounds.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _generated(hard: int, up: int, plays: tuple[str, str], rounds: int) -> tuple
     return found.index, found.standard_error
 
 
-NEAR_ZERO = [ILLUSTRIOUS[0], ILLUSTRIOUS[2], ILLUSTRIOUS[7]]
+NEAR_ZERO = [ILLUSTRIOUS[0], ILLUSTRIOUS[7], ILLUSTRIOUS[9]]
 
 
 @pytest.mark.parametrize(("hard", "up", "above", "below", "published"), NEAR_ZERO)
