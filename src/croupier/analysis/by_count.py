@@ -37,11 +37,11 @@ it shows what the linear approximation misses (the tie's curve), with its sample
 Casino Hold'em is dealt from one deck shuffled before every game (Art. 7): nothing to count.
 
 >>> from croupier.analysis.profile_analysis import analyse_profile
->>> from croupier.counting import counting_system
+>>> from croupier.counting import load_counting_system
 >>> from croupier.rules import load_profile
 >>> effects = removal_effects(analyse_profile(load_profile("dragon-six-peru-2016")))
 >>> tie = effects["tie"]
->>> round(tie.effect("6") * 100, 4), round(tie.slope(counting_system("hi-lo")) * 100, 4)
+>>> round(tie.effect("6") * 100, 4), round(tie.slope(load_counting_system("hi-lo")) * 100, 4)
 (-0.116, -0.348)
 """
 
@@ -61,7 +61,7 @@ from croupier.analysis.blackjack import evaluate_round
 from croupier.analysis.dealer import full_shoe
 from croupier.analysis.profile_analysis import ProfileAnalysis
 from croupier.analysis.three_card import category_probabilities_of, figures_for_probabilities
-from croupier.counting import TEN_VALUED, CountingSystem
+from croupier.counting import CountingSystem
 from croupier.randomness import SeededRandomSource, shuffle_in_place
 from croupier.rules import BaccaratRules, BlackjackRules
 
@@ -90,7 +90,7 @@ class RemovalEffects:
         return self.effects[RANKS.index(rank)]
 
     def _centred(self, system: CountingSystem) -> tuple[list[float], list[float]]:
-        tags = [float(system.tag(rank)) for rank in RANKS]
+        tags = [float(_tag(system, rank)) for rank in RANKS]
         mean_tag = math.fsum(tags) / len(tags)
         mean_effect = math.fsum(self.effects) / len(self.effects)
         return [t - mean_tag for t in tags], [e - mean_effect for e in self.effects]
@@ -144,6 +144,23 @@ def _without(counts: npt.NDArray[np.int64], index: int) -> npt.NDArray[np.int64]
     depleted = counts.copy()
     depleted[index] -= 1
     return depleted
+
+
+TEN_VALUED = ("T", "J", "Q", "K")
+
+
+def _tag(system: CountingSystem, rank: str) -> Fraction:
+    """The system's tag of a rank (``"A"``, ``"2"``-``"9"``, ten-valued)."""
+    return system.tag(_blackjack_index(rank) + 1)
+
+
+def _true_count(system: CountingSystem, seen: list[str], unseen: int) -> Fraction:
+    """Running count per deck unseen, less an unbalanced system's drift over the cards seen
+    (so that every system's true count is centred on 0 off the top, as the linear figures
+    assume)."""
+    deck_sum = sum(system.tags[:9], Fraction(0)) + 4 * system.tags[9]
+    running = sum((_tag(system, rank) for rank in seen), Fraction(0))
+    return (running - deck_sum * len(seen) / 52) * 52 / unseen
 
 
 def _blackjack_index(rank: str) -> int:
@@ -306,7 +323,7 @@ def sample_by_true_count(
             seen = [THREE_CARD_RANKS[card >> 2] for card in cards[:depth]]
             values = _exact_values(analysis, cards[depth:])
             for system in systems:
-                true = system.true_count(system.running_count(seen), depth, len(full) - depth)
+                true = _true_count(system, seen, len(full) - depth)
                 bucket = max(TRUE_COUNTS[0], min(TRUE_COUNTS[-1], round(true)))
                 for wager, value in values.items():
                     cell = sums.setdefault(wager, {}).setdefault(system.name, {})
@@ -340,8 +357,8 @@ def by_count_json(
         "systems": {
             system.name: {
                 "title": system.title,
-                "tags": {rank: float(system.tag(rank)) for rank in RANKS[:10]},
-                "balanced": system.is_balanced,
+                "tags": {rank: float(_tag(system, rank)) for rank in RANKS[:10]},
+                "balanced": system.balanced,
                 "source": system.source,
             }
             for system in systems
@@ -389,8 +406,8 @@ def by_count_markdown(
             f"## {system.title}",
             "",
             "Tags: "
-            + ", ".join(f"{rank} {float(system.tag(rank)):+g}" for rank in RANKS[:10])
-            + f" ({'balanced' if system.is_balanced else 'unbalanced'}; {system.source}).",
+            + ", ".join(f"{rank} {float(_tag(system, rank)):+g}" for rank in RANKS[:10])
+            + f" ({'balanced' if system.balanced else 'unbalanced'}; {system.source}).",
             "",
             "| wager | EV per true count | correlation | break-even TC | "
             + " | ".join(f"TC {count:+d}" for count in TRUE_COUNTS[::2])

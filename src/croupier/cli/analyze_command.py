@@ -105,9 +105,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
     if count is not None and count != "all":
-        from croupier.counting import counting_system
+        from croupier.counting import load_counting_system
 
-        counting_system(count)  # an unknown system is refused before anything is computed
+        load_counting_system(count)  # an unknown system is refused before anything is computed
     if count_shoes < 0:
         raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {count_shoes}")
     cache_key = None
@@ -239,9 +239,11 @@ def _by_count(
     if system is None:
         return {}
     from croupier.analysis import by_count
-    from croupier.counting import counting_system, counting_systems
+    from croupier.counting import load_counting_system, shipped_systems
 
-    systems = list(counting_systems().values()) if system == "all" else [counting_system(system)]
+    systems = (
+        list(shipped_systems().values()) if system == "all" else [load_counting_system(system)]
+    )
     documents: dict[str, Any] = {}
     for analysis in analyses:
         effects = by_count.removal_effects(analysis)

@@ -17,6 +17,7 @@ app = typer.Typer(
 )
 
 _COMMANDS = {"play": "play_command", "analyze": "analyze_command", "serve": "serve_command"}
+_COMMANDS |= {"simulate": "simulate_command"}
 _COMMANDS |= {"verify": "verify_command", "backup": "backup_command"}
 _COMMANDS |= {"restore": "backup_command", "manifest": "manifest_command"}
 

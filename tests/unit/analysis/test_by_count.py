@@ -23,7 +23,7 @@ from croupier.analysis.by_count import (
 from croupier.analysis.profile_analysis import analyse_profile
 from croupier.analysis.three_card import category_probabilities_of
 from croupier.cli.main import app
-from croupier.counting import counting_system
+from croupier.counting import load_counting_system
 from croupier.errors import ProfileError
 from croupier.rules import BaccaratRules, load_profile
 from croupier.rules.blackjack import ThreeCardHand
@@ -102,12 +102,12 @@ def test_published_correlations_of_the_counting_systems(peru: dict[str, RemovalE
         "wong-halves": (0.99, 0.72),
     }
     for name, (betting, insuring) in published.items():
-        system = counting_system(name)
+        system = load_counting_system(name)
         assert round(main.correlation(system), 2) == betting, name
         assert round(insurance.correlation(system), 2) == insuring, name
-    assert round(insurance.correlation(counting_system("ko")), 2) == 0.78
+    assert round(insurance.correlation(load_counting_system("ko")), 2) == 0.78
     # About half a point per Hi-Lo true count, the rule of thumb counters use.
-    assert 0.0045 < main.slope(counting_system("hi-lo")) < 0.0055
+    assert 0.0045 < main.slope(load_counting_system("hi-lo")) < 0.0055
 
 
 def test_count_option_adds_by_count_and_keeps_the_contract() -> None:
@@ -132,7 +132,7 @@ def test_sampled_compositions_are_valued_exactly_and_the_count_sorts_them() -> N
     composition's insurance is valued exactly, so the sampled means rise with the Hi-Lo count
     from a loss to a gain (the insurance index near +3), as the linear figures say."""
     analysis = analyse_profile(load_profile("peru-2016"))
-    hi_lo = counting_system("hi-lo")
+    hi_lo = load_counting_system("hi-lo")
     sampled = sample_by_true_count(analysis, [hi_lo], shoes=40)
     cells = sampled.values["insurance"]["hi-lo"]
     assert sum(size for _, size in cells.values()) == 40 * 9
