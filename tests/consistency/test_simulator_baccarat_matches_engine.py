@@ -1,0 +1,172 @@
+"""The baccarat simulator's kernel against the reference engine, coup for coup.
+
+The kernel deals whole shoes from a seed and records each shoe's order; every recorded shoe
+then goes through ``croupier.games.baccarat.BaccaratRound`` as a stacked ``Shoe`` with the
+kernel's cut card (Art. 6: burn by the first card's value, coups until the cut card comes out).
+Each coup must take the same cards from the same place, settle every wager to the same net,
+and end its shoe at the same coup; the engine's Tally must equal the kernel's exactly. Then
+the kernel's returns must fall inside the 99% interval of ``analyze``'s exact figures.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from croupier.analysis.baccarat import analyse_baccarat
+from croupier.cards import FULL_DECK
+from croupier.games.baccarat import BaccaratRound
+from croupier.games.events import CardDrawn
+from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
+from croupier.rules.registry import load_profile_of
+from croupier.shoe import Shoe
+from croupier.simulation.baccarat_sim import (
+    WAGERS,
+    BaccaratTables,
+    outcome_index,
+    run_kernel,
+    simulate_baccarat,
+)
+from croupier.simulation.tally import Tally
+
+Z99 = 2.5758293035489004
+_LOADED = load_profile_of("baccarat", "dragon-six-peru-2016")
+assert isinstance(_LOADED, BaccaratRules)
+PROFILE: BaccaratRules = _LOADED
+# A variant of the same regulation's text with other shoe settings, pairs by value and
+# Player/Banker losing on a tie: the kernel must follow every field, not the shipped values.
+VARIANT = PROFILE.model_copy(
+    update={
+        "name": "dragon-six-variant",
+        "decks": 6,
+        "pair_by": PairBy.VALUE,
+        "player_and_banker_push_on_tie": False,
+        "shoe": PROFILE.shoe.model_copy(update={"cut_card_from_bottom": 30}),
+    }
+)
+
+
+class Seed:
+    """A stand-in SeedSequence whose state is given outright."""
+
+    def __init__(self, *words: int) -> None:
+        self.words = words
+
+    def generate_state(self, n_words: int, dtype: type) -> npt.NDArray[np.uint64]:
+        return np.array(self.words[:n_words], dtype=dtype)
+
+
+def sums(tally: Tally) -> tuple[object, ...]:
+    """A Tally's every field as plain values (its arrays do not compare with ``==``)."""
+    return (
+        tally.wagers, tally.denominator, tally.rounds, tally.hands, tally.played.tolist(),
+        tally.net.tolist(), tally.net_squared.tolist(), tally.hits.tolist(),
+        tally.total_net, tally.total_net_squared,
+    )  # fmt: skip
+
+
+def engine_replays(profile: BaccaratRules, rounds: int, seed: Seed) -> tuple[Tally, int]:
+    """Deal ``rounds`` in the kernel, replay its shoes through the engine coup by coup
+    (asserting card for card and net for net); the engine's Tally and the coups checked."""
+    tables = BaccaratTables.of(profile)
+    by_count, _, trace_rounds, trace_shoes = run_kernel(tables, rounds, seed, trace=True)
+    kernel_tally = tables.tally(by_count.sum(axis=0))
+    engine_tally = Tally.empty(WAGERS, tables.denominator)
+    shoe: Shoe | None = None
+    current = -1
+    last_round_signalled = True
+    for coup in range(rounds):
+        shoe_number, start, used, outcome = (int(x) for x in trace_rounds[coup])
+        if shoe_number != current:
+            # The engine opened a new shoe exactly when the kernel did (Art. 6).
+            assert last_round_signalled, f"coup {coup}: the kernel opened a shoe too early"
+            cards = [FULL_DECK[int(i)] for i in trace_shoes[shoe_number]]
+            shoe = Shoe(cards, profile.decks, cut_card_at=tables.cut_card_at)
+            round_ = BaccaratRound(profile, shoe, new_shoe=True)
+            current = shoe_number
+        else:
+            assert not last_round_signalled, f"coup {coup}: the engine's shoe had ended"
+            assert shoe is not None
+            round_ = BaccaratRound(profile, shoe)
+        assert shoe.position == start, f"coup {coup}: the burn or the last coup differ"
+        for wager in (
+            BaccaratWager.PLAYER,
+            BaccaratWager.TIE,
+            BaccaratWager.PLAYER_PAIR,
+            BaccaratWager.BANKER_PAIR,
+        ):
+            round_.place_bet(1, wager.value, 1)
+        round_.place_bet(2, BaccaratWager.BANKER.value, 1)  # Art. 8: not in zone 1's hands
+        round_.deal()
+        dealt = [e.card for e in round_.events if isinstance(e, CardDrawn) and e.purpose != "burn"]
+        assert [c.index for c in dealt] == [int(i) for i in trace_shoes[current][start:][:used]]
+        player_pair = round_.player_cards[0].rank == round_.player_cards[1].rank
+        banker_pair = round_.banker_cards[0].rank == round_.banker_cards[1].rank
+        if profile.pair_by is PairBy.VALUE:
+            player_pair = round_.player_cards[0].rank.baccarat_value == (
+                round_.player_cards[1].rank.baccarat_value
+            )
+            banker_pair = round_.banker_cards[0].rank.baccarat_value == (
+                round_.banker_cards[1].rank.baccarat_value
+            )
+        assert outcome == outcome_index(
+            round_.player_total, round_.banker_total, player_pair, banker_pair
+        ), f"coup {coup}"
+        nets_by_wager = {w.wager: w.payout - w.stake for w in round_.results().wagers}
+        nets = np.array(
+            [int(nets_by_wager[name] * tables.denominator) for name in WAGERS], dtype=np.int64
+        )
+        assert nets.tolist() == tables.nets[outcome].tolist(), f"coup {coup}"
+        assert all(
+            Fraction(int(n), tables.denominator) == nets_by_wager[w]
+            for w, n in zip(WAGERS, nets, strict=True)
+        )
+        engine_tally = engine_tally.add_round(nets, hands=1, played=np.ones(len(WAGERS), bool))
+        last_round_signalled = round_.is_last_round_of_shoe
+    assert sums(engine_tally) == sums(kernel_tally)
+    return engine_tally, rounds
+
+
+@pytest.mark.parametrize("profile", [PROFILE, VARIANT], ids=lambda p: p.name)
+def test_the_kernel_deals_the_engines_coups(profile: BaccaratRules) -> None:
+    tally, checked = engine_replays(profile, 20_000, Seed(2016, 8))
+    assert checked == 20_000 and tally.rounds == 20_000
+    # Whole shoes were dealt: about 80 coups a shoe, so hundreds of burns and cut cards.
+    assert tally.hits[WAGERS.index("tie")] > 1_000
+
+
+@pytest.mark.slow
+def test_the_kernel_deals_the_engines_coups_at_length() -> None:
+    engine_replays(PROFILE, 100_000, Seed(2016, 9))
+
+
+def test_a_block_depends_only_on_its_seed() -> None:
+    first = sums(simulate_baccarat(PROFILE, 5_000, Seed(1, 2), players=1))
+    assert first == sums(simulate_baccarat(PROFILE, 5_000, Seed(1, 2), players=1))
+    assert first != sums(simulate_baccarat(PROFILE, 5_000, Seed(1, 3), players=1))
+
+
+def assert_inside_the_exact_interval(profile: BaccaratRules, rounds: int, seed: Seed) -> None:
+    tally = simulate_baccarat(profile, rounds, seed, players=1)
+    exact = analyse_baccarat(profile)
+    for name, figures in tally.figures().items():
+        expected = -float(exact[name].exact_house_edge or 0)
+        half = Z99 * figures["sd"] / math.sqrt(tally.rounds)
+        assert abs(figures["ev_per_round"] - expected) < half, (name, figures, expected)
+
+
+@pytest.mark.parametrize("profile", [PROFILE, VARIANT], ids=lambda p: p.name)
+def test_the_simulated_returns_agree_with_the_exact_analysis(profile: BaccaratRules) -> None:
+    assert_inside_the_exact_interval(profile, 1_000_000, Seed(42, 6))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", [PROFILE, VARIANT], ids=lambda p: p.name)
+def test_the_simulated_returns_agree_with_the_exact_analysis_at_length(
+    profile: BaccaratRules,
+) -> None:
+    assert_inside_the_exact_interval(profile, 10_000_000, Seed(42, 7))
