@@ -28,12 +28,19 @@ def test_art_8_banker_win_with_six_pays_half() -> None:
 
 def test_art_8_tie_pays_8_to_1_and_player_banker_push() -> None:
     tie = outcome_index(4, 4, False, False)
-    assert (net(tie, "tie"), net(tie, "player"), net(tie, "banker")) == (Fraction(8), Fraction(0), Fraction(0))
+    assert (net(tie, "tie"), net(tie, "player"), net(tie, "banker")) == (
+        Fraction(8),
+        Fraction(0),
+        Fraction(0),
+    )
 
 
 def test_art_8_pairs_pay_11_to_1() -> None:
     outcome = outcome_index(2, 3, True, False)
-    assert (net(outcome, "player_pair"), net(outcome, "banker_pair")) == (Fraction(11), Fraction(-1))
+    assert (net(outcome, "player_pair"), net(outcome, "banker_pair")) == (
+        Fraction(11),
+        Fraction(-1),
+    )
 
 
 def test_art_6_burn_counts_and_cut_card() -> None:
