@@ -18,12 +18,18 @@ import numpy.typing as npt
 import pytest
 
 from croupier.analysis.baccarat import analyse_baccarat
-from croupier.cards import FULL_DECK
+from croupier.cards import FULL_DECK, Card, Rank
 from croupier.games.baccarat import BaccaratRound
 from croupier.games.events import CardDrawn
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
+from croupier.simulation.baccarat_counting import (
+    PAIR_BUCKETS,
+    TIE_COUNT,
+    TRUE_COUNT_LIMIT,
+    count_tables,
+)
 from croupier.simulation.baccarat_sim import (
     WAGERS,
     BaccaratTables,
@@ -69,18 +75,47 @@ def sums(tally: Tally) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def engine_replays(profile: BaccaratRules, rounds: int, seed: Seed) -> tuple[Tally, int]:
+class EngineCount:
+    """The tie count and the pair probability kept from the engine's events, exactly."""
+
+    def __init__(self, decks: int) -> None:
+        self.running = 0
+        self.unseen = 52 * decks
+        self.ranks = dict.fromkeys(Rank, 4 * decks)
+
+    def see(self, card: Card) -> None:
+        self.running += TIE_COUNT[card.rank.baccarat_value]
+        self.unseen -= 1
+        self.ranks[card.rank] -= 1
+
+    def buckets(self) -> tuple[int, int]:
+        true_count = math.floor(Fraction(52 * self.running, self.unseen) + Fraction(1, 2))
+        true_count = max(-TRUE_COUNT_LIMIT, min(TRUE_COUNT_LIMIT, true_count))
+        pairs = Fraction(sum(n * (n - 1) for n in self.ranks.values()))
+        probability = pairs / (self.unseen * (self.unseen - 1))
+        pair_bucket = min(PAIR_BUCKETS - 1, math.floor(probability * 4 * PAIR_BUCKETS))
+        return true_count + TRUE_COUNT_LIMIT, pair_bucket
+
+
+def engine_replays(
+    profile: BaccaratRules, rounds: int, seed: Seed, *, counting: bool = False
+) -> tuple[Tally, int]:
     """Deal ``rounds`` in the kernel, replay its shoes through the engine coup by coup
-    (asserting card for card and net for net); the engine's Tally and the coups checked."""
+    (asserting card for card and net for net, and with ``counting`` the count before each
+    coup); the engine's Tally and the coups checked."""
     tables = BaccaratTables.of(profile)
-    by_count, _, trace_rounds, trace_shoes = run_kernel(tables, rounds, seed, trace=True)
+    count = count_tables() if counting else None
+    by_count, _, trace_rounds, trace_shoes = run_kernel(
+        tables, rounds, seed, count=count, trace=True
+    )
+    engine_count = EngineCount(profile.decks)
     kernel_tally = tables.tally(by_count.sum(axis=0))
     engine_tally = Tally.empty(WAGERS, tables.denominator)
     shoe: Shoe | None = None
     current = -1
     last_round_signalled = True
     for coup in range(rounds):
-        shoe_number, start, used, outcome = (int(x) for x in trace_rounds[coup])
+        shoe_number, start, used, outcome = (int(x) for x in trace_rounds[coup, :4])
         if shoe_number != current:
             # The engine opened a new shoe exactly when the kernel did (Art. 6).
             assert last_round_signalled, f"coup {coup}: the kernel opened a shoe too early"
@@ -88,11 +123,17 @@ def engine_replays(profile: BaccaratRules, rounds: int, seed: Seed) -> tuple[Tal
             shoe = Shoe(cards, profile.decks, cut_card_at=tables.cut_card_at)
             round_ = BaccaratRound(profile, shoe, new_shoe=True)
             current = shoe_number
+            engine_count = EngineCount(profile.decks)
+            burnt = [e.card for e in round_.events if isinstance(e, CardDrawn)]
+            if burnt:  # Art. 6 d): the first card is turned up; the burnt ones stay unseen
+                engine_count.see(burnt[0])
         else:
             assert not last_round_signalled, f"coup {coup}: the engine's shoe had ended"
             assert shoe is not None
             round_ = BaccaratRound(profile, shoe)
         assert shoe.position == start, f"coup {coup}: the burn or the last coup differ"
+        if counting:
+            assert engine_count.buckets() == tuple(trace_rounds[coup, 4:]), f"coup {coup}"
         for wager in (
             BaccaratWager.PLAYER,
             BaccaratWager.TIE,
@@ -104,6 +145,8 @@ def engine_replays(profile: BaccaratRules, rounds: int, seed: Seed) -> tuple[Tal
         round_.deal()
         dealt = [e.card for e in round_.events if isinstance(e, CardDrawn) and e.purpose != "burn"]
         assert [c.index for c in dealt] == [int(i) for i in trace_shoes[current][start:][:used]]
+        for card in dealt:
+            engine_count.see(card)
         player_pair = round_.player_cards[0].rank == round_.player_cards[1].rank
         banker_pair = round_.banker_cards[0].rank == round_.banker_cards[1].rank
         if profile.pair_by is PairBy.VALUE:
@@ -137,6 +180,14 @@ def test_the_kernel_deals_the_engines_coups(profile: BaccaratRules) -> None:
     assert checked == 20_000 and tally.rounds == 20_000
     # Whole shoes were dealt: about 80 coups a shoe, so hundreds of burns and cut cards.
     assert tally.hits[WAGERS.index("tie")] > 1_000
+
+
+def test_counting_deals_the_same_coups_and_counts_as_the_engine() -> None:
+    """With the tie count and the pair probability kept, the same seed deals the same coups,
+    and before each coup the kernel's count is the one kept from the engine's cards."""
+    counted, _ = engine_replays(PROFILE, 10_000, Seed(2016, 8), counting=True)
+    plain, _ = engine_replays(PROFILE, 10_000, Seed(2016, 8))
+    assert sums(counted) == sums(plain)
 
 
 @pytest.mark.slow

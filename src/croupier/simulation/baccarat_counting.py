@@ -9,9 +9,9 @@ Theory of Blackjack*, 6th ed., 1999, on baccarat's effects of removal): scaled a
 to a balanced level-4 count. At 8 decks removing a 6 or a 7 costs the tie about 0.11% each,
 removing an 8, a 9 or a ten-value card gains 0.04-0.07%; the tags follow those signs.
 
-The pair bets have no linear count: one card of any rank lowers the chance of a pair of its
-rank as much as any other (their linear effects of removal are all equal, so zero for a
-balanced count). Their count is the exact pair probability of the unseen cards, the sum
+The pair bets have no linear count: one card of any rank removed from a full shoe leaves
+the chance of a pair exactly as it was (31/415 at 8 decks, before and after: every effect
+of removal is zero). Their count is the exact pair probability of the unseen cards, the sum
 over ranks of n (n - 1) / (N (N - 1)), a number a player can keep with a rank tally; the
 simulator buckets it in steps of 1/400.
 
@@ -54,7 +54,7 @@ TIE_COUNT: Mapping[int, int] = MappingProxyType(
     {0: 2, 1: 0, 2: -1, 3: -1, 4: -1, 5: -1, 6: -4, 7: -4, 8: 2, 9: 2}
 )
 """Point value -> tag (ten-value cards are 0). Derived from ``tie_effects_of_removal``."""
-TRUE_COUNT_LIMIT = 20
+TRUE_COUNT_LIMIT = 30
 PAIR_BUCKETS = 100
 """The pair probability in steps of 1/400 over [0, 1/4] (a full 8-deck shoe: 0.0747)."""
 

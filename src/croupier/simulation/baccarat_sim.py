@@ -217,7 +217,8 @@ def run_kernel(
     trace: bool = False,
 ) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.int8]]:
     """Deal ``rounds`` coups: ``(by_true_count[bucket, outcome], by_pair[bucket, pp, bp],
-    trace_rounds[coup] = (shoe, first position, cards used, outcome), trace_shoes)``."""
+    trace_rounds[coup] = (shoe, first position, cards used, outcome, true count bucket,
+    pair bucket), trace_shoes)``."""
     if rounds < 0:
         raise ValueError(f"rounds: at least 0, not {rounds}")
     counting = count is not None
@@ -227,7 +228,7 @@ def run_kernel(
     by_pair = np.zeros((used.pair_buckets, 2, 2), dtype=np.int64)
     most_rounds_per_shoe_low = max(1, (tables.cut_card_at - 11) // MOST_CARDS_PER_COUP)
     shoes_bound = rounds // most_rounds_per_shoe_low + 2 if trace else 0
-    trace_rounds = np.zeros((rounds if trace else 0, 4), dtype=np.int64)
+    trace_rounds = np.zeros((rounds if trace else 0, 6), dtype=np.int64)
     trace_shoes = np.zeros((shoes_bound, size), dtype=np.int8)
     _deal_shoes(
         state_of(seed),
@@ -322,12 +323,13 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
             true_bucket = 0
             pair_bucket = 0
             if counting:
-                true_count = running * 52.0 / unseen
-                rounded = int(np.floor(true_count + 0.5))
+                # In integers, so that a count on a bucket's edge falls as the exact one does:
+                # the true count rounded half up, the pair probability's bucket floored.
+                rounded = (2 * 52 * running + unseen) // (2 * unseen)
                 rounded = max(-true_count_limit, min(true_count_limit, rounded))
                 true_bucket = rounded + true_count_limit
-                probability = pair_sum / (unseen * (unseen - 1.0))
-                pair_bucket = min(pair_buckets - 1, int(probability * 4.0 * pair_buckets))
+                pair_bucket = (4 * pair_buckets * pair_sum) // (unseen * (unseen - 1))
+                pair_bucket = min(pair_buckets - 1, pair_bucket)
             player_first = shoe[position]
             banker_first = shoe[position + 1]
             player_second = shoe[position + 2]
@@ -362,6 +364,8 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
                 trace_rounds[done, 1] = start
                 trace_rounds[done, 2] = position - start
                 trace_rounds[done, 3] = outcome
+                trace_rounds[done, 4] = true_bucket
+                trace_rounds[done, 5] = pair_bucket
             done += 1
             # Art. 6: the round in which the cut card came out was the shoe's last.
             if done == rounds or position >= cut_card_at:
