@@ -27,6 +27,7 @@ def _register_optional() -> None:
     for module_name, command in (
         ("croupier.cli.play_command", "play"),
         ("croupier.cli.analyze_command", "analyze"),
+        ("croupier.cli.simulate_command", "simulate"),
         ("croupier.cli.serve_command", "serve"),
         ("croupier.cli.verify_command", "verify"),
     ):
