@@ -92,14 +92,18 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         typer.Option(
             help=(
                 "Blackjack: 'basic' (analyze's derived chart) or a JSON chart file (the "
-                "'strategy' object of 'croupier analyze --json'; missing rows stay basic)."
+                "'strategy' object of 'croupier analyze --json'; missing rows stay basic). "
+                "Casino Hold'em: optimal (also 'basic'), always-call or computer."
             )
         ),
     ] = "basic",
     count: Annotated[
         str | None,
         typer.Option(
-            help="A counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, wong-halves) or a .toml file."
+            help=(
+                "A counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, wong-halves) or a "
+                ".toml file; baccarat: croupier-tie (its tie and pair bets by count)."
+            )
         ),
     ] = None,
     ramp: Annotated[
@@ -148,7 +152,10 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     from croupier.simulation.runner import SimulationOptions, result_json, run_simulation
 
     rules = load_profile(profile)
-    counting = _counting(count, ramp, indices, deck_estimation, wong_in, wong_out, horizon)
+    game_count = count if rules.game == "baccarat" else None  # baccarat's own count
+    counting = _counting(
+        None if game_count else count, ramp, indices, deck_estimation, wong_in, wong_out, horizon
+    )
     if bankroll is not None and counting is None:
         raise SimulationError("--bankroll needs --count SYSTEM (the counter's bankroll)")
     options = SimulationOptions(
@@ -160,6 +167,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         counting=counting,
         bankroll=bankroll,
         dask=dask,
+        game_count=game_count,
     )
     console = Console(stderr=True)
     with Progress(
@@ -222,7 +230,9 @@ def _print(console: Console, document: dict[str, Any]) -> None:
         else ""
     )
     counting = document.get("counting")
-    if counting is not None:
+    if counting is not None and "by_true_count" in counting:  # baccarat's count
+        _print_baccarat_counting(console, counting)
+    elif counting is not None:
         console.print(
             f"{counting['title']}: win rate {counting['win_rate_per_100']:+.3f} units per 100 "
             f"rounds (SD {counting['sd_per_100']:.2f}), average bet {counting['average_bet']:.3f}, "
@@ -238,3 +248,25 @@ def _print(console: Console, document: dict[str, Any]) -> None:
             f"({risk['sessions']} sessions), formula {risk['risk_of_ruin_formula']:.4f}; "
             f"without end {risk['risk_of_ruin_formula_without_end']:.4f}"
         )
+
+
+def _print_baccarat_counting(console: Console, counting: dict[str, Any]) -> None:
+    table = Table(title=f"{counting['system']}: the tie's EV per round by true count")
+    for column in ("true count", "frequency", "tie", "player", "banker"):
+        table.add_column(column, justify="right")
+    for row in counting["by_true_count"]:
+        if row["frequency"] >= 0.005:
+            ev = row["ev_per_round"]
+            table.add_row(
+                f"{row['true_count']:+d}",
+                f"{row['frequency']:.4f}",
+                f"{ev['tie']:+.4f}",
+                f"{ev['player']:+.4f}",
+                f"{ev['banker']:+.4f}",
+            )
+    console.print(table)
+    positive = [
+        row for row in counting["by_pair_probability"] if row["ev_per_round"]["player_pair"] > 0
+    ]
+    share = sum(row["frequency"] for row in positive)
+    console.print(f"pair bets: EV above 0 in {share:.2%} of coups (exact pair probability)")

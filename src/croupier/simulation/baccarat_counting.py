@@ -44,7 +44,7 @@ from croupier.simulation.baccarat_sim import (
     WAGERS,
     BaccaratTables,
     CountTables,
-    run_kernel,
+    simulate_baccarat,
 )
 from croupier.simulation.kernel_random import SeedStream
 from croupier.simulation.tally import Tally
@@ -171,10 +171,7 @@ def _pair_net(tables: BaccaratTables, wager: str, hits: int, rounds: int) -> int
 def simulate_baccarat_counting(
     profile: BaccaratRules, rounds: int, seed: SeedStream, players: int
 ) -> BaccaratCounting:
-    """As ``simulate_baccarat``, the coups counted by the tie count and the pair probability
-    (the same seed deals the same coups: ``counting.tally(tables)`` is its Tally)."""
-    if not 1 <= players <= profile.zones:
-        raise ValueError(f"players: 1 to {profile.zones} zones, not {players}")
-    tables = BaccaratTables.of(profile)
-    by_true_count, by_pair, _, _ = run_kernel(tables, rounds, seed, count=count_tables())
-    return BaccaratCounting(by_true_count, by_pair)
+    """As ``simulate_baccarat`` with the count kept: the coups by count."""
+    counting = simulate_baccarat(profile, rounds, seed, players, count=SYSTEM).counting
+    assert counting is not None
+    return counting

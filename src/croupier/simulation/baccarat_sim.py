@@ -49,6 +49,7 @@ from croupier.errors import ProfileError
 from croupier.games.baccarat import CoupDecided, Winner, is_pair, settle_wager
 from croupier.hands.baccarat import POINT_VALUES, banker_draws, burn_count, player_draws, points
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager
+from croupier.simulation.game_tally import BaccaratTally, timed
 from croupier.simulation.kernel_random import SeedStream, shuffle, state_of
 from croupier.simulation.tally import Tally
 
@@ -253,18 +254,50 @@ def run_kernel(
     return by_true_count, by_pair, trace_rounds, trace_shoes
 
 
-def simulate_baccarat(profile: BaccaratRules, rounds: int, seed: SeedStream, players: int) -> Tally:
+_TABLES: dict[str, BaccaratTables] = {}
+
+
+def tables_of(profile: BaccaratRules) -> BaccaratTables:
+    """``BaccaratTables.of(profile)``, built once per profile in a process (every block of
+    a run asks for them)."""
+    key = profile.model_dump_json()
+    if key not in _TABLES:
+        _TABLES[key] = BaccaratTables.of(profile)
+    return _TABLES[key]
+
+
+def simulate_baccarat(
+    profile: BaccaratRules,
+    rounds: int,
+    seed: SeedStream,
+    players: int,
+    count: str | None = None,
+) -> BaccaratTally:
     """``rounds`` coups from whole shoes dealt from ``seed``, one unit on every wager.
 
     ``players``: the zones betting (1 to ``profile.zones``). Every zone bets on the same coup
     and the coup takes its cards whatever the bets, so the zones change nothing of the deal:
-    the Tally is the one coup's, and ``hands`` counts each coup once.
+    the Tally is the one coup's, and ``hands`` counts each coup once. ``count``: the name of
+    baccarat's count (``croupier.simulation.baccarat_counting.SYSTEM``), kept before every
+    coup; the same seed deals the same coups with or without it.
     """
+    from croupier.simulation.baccarat_counting import SYSTEM, BaccaratCounting, count_tables
+    from croupier.simulation.blackjack_sim import SimulationError
+
     if not 1 <= players <= profile.zones:
-        raise ValueError(f"players: 1 to {profile.zones} zones, not {players}")
-    tables = BaccaratTables.of(profile)
-    by_true_count, _, _, _ = run_kernel(tables, rounds, seed)
-    return tables.tally(by_true_count.sum(axis=0))
+        raise SimulationError(f"--players: 1 to {profile.zones} zones, not {players}")
+    if count is not None and count != SYSTEM:
+        raise SimulationError(f"--count {count!r}: baccarat's count is {SYSTEM!r}")
+    tables = tables_of(profile)
+    counter = count_tables() if count is not None else None
+    run_kernel(tables, 0, seed, count=counter)  # compiled (or loaded) outside the clock
+    with timed() as clock:
+        by_true_count, by_pair, _, _ = run_kernel(tables, rounds, seed, count=counter)
+    counting = BaccaratCounting(by_true_count, by_pair) if count is not None else None
+    tally: BaccaratTally = BaccaratTally.of(
+        tables.tally(by_true_count.sum(axis=0)), clock[0], counting=counting
+    )
+    return tally
 
 
 @njit(cache=True, nogil=True)
