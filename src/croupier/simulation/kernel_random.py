@@ -22,7 +22,7 @@ recurrence.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +33,7 @@ class SeedStream(Protocol):
     """What the kernels need of a ``numpy.random.SeedSequence`` (named structurally: the
     package never imports ``numpy.random``, R1)."""
 
-    def generate_state(self, n_words: int, dtype: type) -> npt.NDArray[np.uint64]: ...
+    def generate_state(self, n_words: int, dtype: Any) -> npt.NDArray[Any]: ...
 
 
 def state_of(seed: SeedStream) -> npt.NDArray[np.uint64]:
