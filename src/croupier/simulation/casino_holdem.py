@@ -8,7 +8,8 @@ and settles by the profile's paytable, all inside numba with the evaluator's
 Ante (the least common multiple of the paytable's ratio stakes), so that the consistency
 test compares them with the engine's ``Fraction``s exactly, game for game.
 
-The progressive is not simulated here: its return is exact (``croupier.analysis``).
+The progressive is not played here: ``croupier.simulation.casino_holdem_sim`` plays it with its
+meter (its return at a given meter is exact in ``croupier.analysis``).
 
 Strategies: ``ALWAYS_CALL``; ``COMPUTER`` (the ``croupier play`` computer player: call with a
 pair or better on hole cards and flop, or an Ace or a King in hand); ``OPTIMAL`` (the exact
