@@ -243,3 +243,44 @@ def test_kernel_deals_the_engine_game_with_an_unbalanced_count() -> None:
 @pytest.mark.parametrize("mode", ["basic", "hi-lo"])
 def test_kernel_deals_the_engine_game_100k(name: str, mode: str) -> None:
     _check(name, 100_000, None if mode == "basic" else _hi_lo())
+
+
+VARIANTS = {
+    "peek-h17-even-money": (
+        "peru-2016",
+        {"hole_card": "peek", "dealer_hits_soft_17": True, "blackjack_paid_at_once": False},
+    ),
+    "rank-pairs-no-das-one-split": (
+        "spain-1979",
+        {
+            "split_by": "rank",
+            "max_hands": 2,
+            "resplit_aces": False,
+            "double_after_split": False,
+            "dealer_draws_when_no_hand_remains": True,
+            "double_on": "any-two",
+        },
+    ),
+    "six-to-five-face-down": ("veintiuno-real", {"blackjack_pays": "6:5", "max_hands": 3}),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_kernel_deals_the_engine_game_on_rule_variants(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules no shipped profile has (a peek, H17, pairs by rank, one split only, no double
+    after a split, 6:5), with insurance and even money always taken, on two boxes."""
+    name, changes = VARIANTS[variant]
+    base = load_profile(name)
+    assert isinstance(base, BlackjackRules)
+    profile = BlackjackRules.model_validate(
+        {**base.model_dump(mode="json"), **changes, "name": f"{name}-{variant}"}
+    )
+    chart = BlackjackStrategy.basic(profile).chart
+    taking = BlackjackStrategy(
+        "basic, insuring", replace(chart, insurance="take", even_money="take")
+    )
+    monkeypatch.setattr(BlackjackStrategy, "basic", classmethod(lambda cls, rules: taking))
+    assert _replay(profile, 3_000, 2, None, seed=23) == 3_000
+    assert _replay(profile, 2_000, 1, _hi_lo(), seed=24) == 2_000

@@ -222,13 +222,13 @@ def _print(console: Console, document: dict[str, Any]) -> None:
         "",
     )
     console.print(table)
-    rate = document["hands_per_second"]
-    console.print(
-        f"{document['seconds']:.2f} s of simulation (core-seconds, shuffling included), "
-        f"{rate / 1e6:.2f} M hands/s per core"
-        if rate
-        else ""
-    )
+    rate, cpu_rate = document["hands_per_second"], document["hands_per_cpu_second"]
+    if rate and cpu_rate:
+        console.print(
+            f"simulation {document['seconds']:.2f} s summed over blocks "
+            f"({rate / 1e6:.2f} M hands/s), {document['cpu_seconds']:.2f} CPU-s "
+            f"({cpu_rate / 1e6:.2f} M hands per CPU-second); shuffling included"
+        )
     counting = document.get("counting")
     if counting is not None and "by_true_count" in counting:  # baccarat's count
         _print_baccarat_counting(console, counting)

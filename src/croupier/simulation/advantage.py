@@ -1,5 +1,8 @@
 """The counter's figures from a ``BlackjackTally``: win rate, SD, SCORE, N0, DI, risk of ruin.
 
+The counter's game is the main bet and insurance at the ramp's bet (21+3, where the
+profile has it, stays one flat unit and is not part of these figures).
+
 Definitions (Don Schlesinger, Blackjack Attack, 3rd ed., 2005, ch. 10), per box-round, in
 units of the ramp's smallest bet (1), ``ev`` and ``sd`` of the bet-weighted result:
 

@@ -22,7 +22,8 @@ test_simulator_blackjack_matches_engine.py`` can require the same rounds card fo
 Nets are integers in ``1 / denominator`` units of the one-unit stake. Counting, when on, runs
 beside the play: the running count over the cards the player has seen (never the burns; the
 hole card and face-down cards once turned), the true count with the deck estimation given, a
-bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums.
+bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
+counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
@@ -208,7 +209,7 @@ def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
     return np.floor(rc / p[P_TAG_SCALE] / decks)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_block(  # noqa: PLR0917
     p: Array,
     state: Array,
@@ -261,6 +262,9 @@ def play_block(  # noqa: PLR0917
     shoe = np.empty(size, dtype=np.int8)
     for i in range(size):
         shoe[i] = i % 52
+    value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
+    for i in range(52):
+        value_of[i] = _value(i)
     # Hands: slot = box * max_hands + position in the box's list.
     h_hard = np.zeros(n_slots, dtype=np.int64)
     h_ace = np.zeros(n_slots, dtype=np.bool_)
@@ -299,6 +303,10 @@ def play_block(  # noqa: PLR0917
     wonged_in = wong_in == -np.inf
     n_decisions = 0
     shoe_no = -1
+    main_net = main_net2 = main_hits = 0
+    side_sum = side_sum2 = side_hits = 0
+    ins_played = ins_net = ins_net2 = ins_hits = 0
+    total_net = total_net2 = 0
     for rnd in range(rounds):
         if pos >= cut_at:
             shuffle(shoe, state)
@@ -363,7 +371,7 @@ def play_block(  # noqa: PLR0917
                 card = np.int64(shoe[pos])
                 pos += 1
                 s = b * max_hands
-                v = _value(card)
+                v = value_of[card]
                 h_hard[s] += v
                 h_ace[s] = h_ace[s] or v == 1
                 if second == 0:
@@ -387,7 +395,7 @@ def play_block(  # noqa: PLR0917
                     rc += tags[card >> 2]
                 else:
                     rc_hidden += tags[card >> 2]
-        up = _value(dealer[0])
+        up = value_of[dealer[0]]
         # --- 21+3 -----------------------------------------------------------------------------
         if p[P_HAS_SIDE] != 0:
             for b in range(players):
@@ -424,8 +432,8 @@ def play_block(  # noqa: PLR0917
                     decision_log[n_decisions, 2] = code
                 n_decisions += 1
         dealer_bj = n_dealer == 2 and (
-            (_value(dealer[0]) == 1 and _value(dealer[1]) == 10)
-            or (_value(dealer[0]) == 10 and _value(dealer[1]) == 1)
+            (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+            or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
         )
         peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
         skip_players = False
@@ -456,11 +464,25 @@ def play_block(  # noqa: PLR0917
                     if h_done[s]:
                         i += 1
                         continue
+                    # The hand in play lives in locals (registers), stored back when it is done.
+                    x_hard = h_hard[s]
+                    x_ace = h_ace[s]
+                    x_n = h_n[s]
+                    x_c1 = h_c1[s]
+                    x_c2 = h_c2[s]
+                    x_sevens = h_sevens[s]
+                    x_stake = h_stake[s]
+                    x_split = h_split[s]
+                    x_aces = h_aces[s]
+                    x_done = h_done[s]
+                    x_settled = h_settled[s]
+                    x_down = h_down[s]
+                    x_net = h_net[s]
                     first_pass = True
                     while True:
                         if first_pass:
                             first_pass = False
-                            if h_n[s] == 1:
+                            if x_n == 1:
                                 # A split hand's second card, when its turn comes.
                                 if pos >= size:
                                     shuffle(shoe, state)
@@ -468,51 +490,51 @@ def play_block(  # noqa: PLR0917
                                     exhausted = True
                                 card = np.int64(shoe[pos])
                                 pos += 1
-                                v = _value(card)
-                                h_hard[s] += v
-                                h_ace[s] = h_ace[s] or v == 1
-                                h_c2[s] = card
-                                h_n[s] += 1
-                                if v == 7 and h_sevens[s] == 1:
-                                    h_sevens[s] = 2
-                                if h_aces[s] and p[P_ACE_FACE_DOWN] != 0:
-                                    h_down[s] = True
+                                v = value_of[card]
+                                x_hard += v
+                                x_ace = x_ace or v == 1
+                                x_c2 = card
+                                x_n += 1
+                                if v == 7 and x_sevens == 1:
+                                    x_sevens = 2
+                                if x_aces and p[P_ACE_FACE_DOWN] != 0:
+                                    x_down = True
                                     rc_hidden += tags[card >> 2]
                                 else:
                                     rc += tags[card >> 2]
                         # Close a hand with nothing to decide.
-                        total = _best(h_hard[s], h_ace[s])
-                        pair = h_n[s] == 2 and (
-                            (h_c1[s] >> 2) == (h_c2[s] >> 2)
+                        total = _best(x_hard, x_ace)
+                        pair = x_n == 2 and (
+                            (x_c1 >> 2) == (x_c2 >> 2)
                             if p[P_SPLIT_BY_RANK] != 0
-                            else _value(h_c1[s]) == _value(h_c2[s])
+                            else value_of[x_c1] == value_of[x_c2]
                         )
                         can_split = (
                             pair
                             and n_hands[b] < max_hands
-                            and not (h_aces[s] and p[P_RESPLIT_ACES] == 0)
+                            and not (x_aces and p[P_RESPLIT_ACES] == 0)
                         )
                         if total > 21:
-                            h_done[s] = True
-                            if not h_down[s]:
-                                h_settled[s] = True
-                                h_net[s] = -h_stake[s] * unit
+                            x_done = True
+                            if not x_down:
+                                x_settled = True
+                                x_net = -x_stake * unit
                             break
                         if total == 21:
-                            h_done[s] = True
+                            x_done = True
                             break
-                        if h_aces[s] and h_n[s] >= 2 and not can_split:
-                            h_done[s] = True
+                        if x_aces and x_n >= 2 and not can_split:
+                            x_done = True
                             break
-                        if h_done[s]:
+                        if x_done:
                             break
                         # Decide by the chart (``chart_action``) with the index plays.
-                        can_hit = not h_aces[s]
-                        soft = h_ace[s] and h_hard[s] + 10 <= 21
+                        can_hit = not x_aces
+                        soft = x_ace and x_hard + 10 <= 21
                         can_double = (
-                            h_n[s] == 2
-                            and not h_aces[s]
-                            and (not h_split[s] or p[P_DAS] != 0)
+                            x_n == 2
+                            and not x_aces
+                            and (not x_split or p[P_DAS] != 0)
                             and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
                         )
                         tc = 0.0
@@ -520,8 +542,8 @@ def play_block(  # noqa: PLR0917
                             tc = _true_count(rc, size - pos, p)
                         u = up - 1
                         letter = -1
-                        if h_n[s] == 2 and _value(h_c1[s]) == _value(h_c2[s]):
-                            pv = _value(h_c1[s]) - 1
+                        if x_n == 2 and value_of[x_c1] == value_of[x_c2]:
+                            pv = value_of[x_c1] - 1
                             pl = (
                                 pair_above[pv, u]
                                 if tc >= pair_threshold[pv, u]
@@ -529,7 +551,7 @@ def play_block(  # noqa: PLR0917
                             )
                             if pl == SPLIT and can_split:
                                 letter = SPLIT
-                            elif pl != SPLIT and not h_split[s]:
+                            elif pl != SPLIT and not x_split:
                                 letter = pl
                         if letter == -1:
                             if soft:
@@ -561,7 +583,7 @@ def play_block(  # noqa: PLR0917
                             decision_log[n_decisions, 2] = action
                         n_decisions += 1
                         if action == DO_STAND:
-                            h_done[s] = True
+                            x_done = True
                             break
                         if action == DO_SPLIT:
                             # The new hand goes right after this one with the second card.
@@ -581,13 +603,13 @@ def play_block(  # noqa: PLR0917
                                 h_down[t] = h_down[t - 1]
                                 h_net[t] = h_net[t - 1]
                             n_hands[b] += 1
-                            aces = _value(h_c1[s]) == 1
+                            aces = value_of[x_c1] == 1
                             t = s + 1
-                            v = _value(h_c2[s])
+                            v = value_of[x_c2]
                             h_hard[t] = v
                             h_ace[t] = v == 1
                             h_n[t] = 1
-                            h_c1[t] = h_c2[s]
+                            h_c1[t] = x_c2
                             h_sevens[t] = 1 if v == 7 else 0
                             h_stake[t] = 1
                             h_split[t] = True
@@ -596,13 +618,13 @@ def play_block(  # noqa: PLR0917
                             h_settled[t] = False
                             h_down[t] = False
                             h_net[t] = 0
-                            v = _value(h_c1[s])
-                            h_hard[s] = v
-                            h_ace[s] = v == 1
-                            h_n[s] = 1
-                            h_sevens[s] = 1 if v == 7 else 0
-                            h_split[s] = True
-                            h_aces[s] = aces
+                            v = value_of[x_c1]
+                            x_hard = v
+                            x_ace = v == 1
+                            x_n = 1
+                            x_sevens = 1 if v == 7 else 0
+                            x_split = True
+                            x_aces = aces
                         # A card: the hit, the double's one card, or a split hand's second.
                         if pos >= size:
                             shuffle(shoe, state)
@@ -610,29 +632,42 @@ def play_block(  # noqa: PLR0917
                             exhausted = True
                         card = np.int64(shoe[pos])
                         pos += 1
-                        v = _value(card)
-                        h_hard[s] += v
-                        h_ace[s] = h_ace[s] or v == 1
-                        h_n[s] += 1
-                        if h_n[s] == 2:
-                            h_c2[s] = card
-                        if v == 7 and h_sevens[s] == h_n[s] - 1:
-                            h_sevens[s] += 1
+                        v = value_of[card]
+                        x_hard += v
+                        x_ace = x_ace or v == 1
+                        x_n += 1
+                        if x_n == 2:
+                            x_c2 = card
+                        if v == 7 and x_sevens == x_n - 1:
+                            x_sevens += 1
                         face_down = (action == DO_DOUBLE and p[P_DOUBLE_FACE_DOWN] != 0) or (
-                            action == DO_SPLIT and h_aces[s] and p[P_ACE_FACE_DOWN] != 0
+                            action == DO_SPLIT and x_aces and p[P_ACE_FACE_DOWN] != 0
                         )
                         if face_down:
-                            h_down[s] = True
+                            x_down = True
                             rc_hidden += tags[card >> 2]
                         else:
                             rc += tags[card >> 2]
                         if action == DO_DOUBLE:
-                            h_stake[s] = 2
-                            h_done[s] = True
-                            if _best(h_hard[s], h_ace[s]) > 21 and not h_down[s]:
-                                h_settled[s] = True
-                                h_net[s] = -2 * unit
+                            x_stake = 2
+                            x_done = True
+                            if _best(x_hard, x_ace) > 21 and not x_down:
+                                x_settled = True
+                                x_net = -2 * unit
                             break
+                    h_hard[s] = x_hard
+                    h_ace[s] = x_ace
+                    h_n[s] = x_n
+                    h_c1[s] = x_c1
+                    h_c2[s] = x_c2
+                    h_sevens[s] = x_sevens
+                    h_stake[s] = x_stake
+                    h_split[s] = x_split
+                    h_aces[s] = x_aces
+                    h_done[s] = x_done
+                    h_settled[s] = x_settled
+                    h_down[s] = x_down
+                    h_net[s] = x_net
                     i += 1
         # --- the dealer --------------------------------------------------------------------
         rc += rc_hidden  # the hole card and face-down cards are turned now
@@ -657,8 +692,8 @@ def play_block(  # noqa: PLR0917
                 n_dealer += 1
                 rc += tags[card >> 2]
             dealer_bj = n_dealer == 2 and (
-                (_value(dealer[0]) == 1 and _value(dealer[1]) == 10)
-                or (_value(dealer[0]) == 10 and _value(dealer[1]) == 1)
+                (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+                or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
             )
             for b in range(players):
                 if b_ins[b] == 1 and not b_ins_settled[b]:
@@ -667,7 +702,7 @@ def play_block(  # noqa: PLR0917
         d_hard = 0
         d_ace = False
         for k in range(n_dealer):
-            v = _value(dealer[k])
+            v = value_of[dealer[k]]
             d_hard += v
             d_ace = d_ace or v == 1
         if hands_left and not dealer_bj and not skip_players:
@@ -682,7 +717,7 @@ def play_block(  # noqa: PLR0917
                     exhausted = True
                 card = np.int64(shoe[pos])
                 pos += 1
-                v = _value(card)
+                v = value_of[card]
                 d_hard += v
                 d_ace = d_ace or v == 1
                 if n_dealer < MAX_CARDS_PER_HAND:
@@ -733,35 +768,32 @@ def play_block(  # noqa: PLR0917
             box_total = main + side
             if b_ins[b] == 1:
                 box_total += ins * p[P_INSURANCE_SHARE] // unit
-            wager_sums[0, 0] += 1
-            wager_sums[1, 0] += main
-            wager_sums[2, 0] += main * main
-            if main > 0:
-                wager_sums[3, 0] += 1
-            if p[P_HAS_SIDE] != 0:
-                wager_sums[0, 1] += 1
-                wager_sums[1, 1] += side
-                wager_sums[2, 1] += side * side
-                if side > 0:
-                    wager_sums[3, 1] += 1
+            main_net += main
+            main_net2 += main * main
+            main_hits += main > 0
+            side_sum += side
+            side_sum2 += side * side
+            side_hits += side > 0
             if b_ins[b] == 1:
-                wager_sums[0, 2] += 1
-                wager_sums[1, 2] += ins
-                wager_sums[2, 2] += ins * ins
-                if ins > 0:
-                    wager_sums[3, 2] += 1
-            totals[0] += box_total
-            totals[1] += box_total * box_total
+                ins_played += 1
+                ins_net += ins
+                ins_net2 += ins * ins
+                ins_hits += ins > 0
+            total_net += box_total
+            total_net2 += box_total * box_total
             if counting:
-                weighted = b_bet[b] * box_total
+                # The counter's own game: the main bet and insurance at the ramp's bet
+                # (21+3 stays one flat unit and is not part of it).
+                own = box_total - side
+                weighted = b_bet[b] * own
                 sums[S_BET] += b_bet[b]
                 sums[S_BET_NET] += weighted
                 sums[S_BET_NET2] += weighted * weighted
                 if b_bet[b] > 0:
                     sums[S_ROUNDS_PLAYED] += 1
                 by_count[b_tc_bin[b], 0] += 1
-                by_count[b_tc_bin[b], 1] += box_total
-                by_count[b_tc_bin[b], 2] += box_total * box_total
+                by_count[b_tc_bin[b], 1] += own
+                by_count[b_tc_bin[b], 2] += own * own
                 round_total += weighted
             else:
                 round_total += box_total
@@ -792,6 +824,22 @@ def play_block(  # noqa: PLR0917
                 seg_rounds = 0
                 seg_sum = 0
                 seg_low = 0
+    box_rounds = rounds * players
+    wager_sums[0, 0] += box_rounds
+    wager_sums[1, 0] += main_net
+    wager_sums[2, 0] += main_net2
+    wager_sums[3, 0] += main_hits
+    if p[P_HAS_SIDE] != 0:
+        wager_sums[0, 1] += box_rounds
+        wager_sums[1, 1] += side_sum
+        wager_sums[2, 1] += side_sum2
+        wager_sums[3, 1] += side_hits
+    wager_sums[0, 2] += ins_played
+    wager_sums[1, 2] += ins_net
+    wager_sums[2, 2] += ins_net2
+    wager_sums[3, 2] += ins_hits
+    totals[0] += total_net
+    totals[1] += total_net2
     sums[S_ROUNDS] += rounds * players
     sums[S_HANDS] += rounds * players
     sums[S_SHOES] += shoes

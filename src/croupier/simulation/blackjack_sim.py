@@ -226,6 +226,9 @@ class BlackjackTally(Tally):
     shoes: int = 0
     exhausted: int = 0
     seconds: float = 0.0
+    """The kernel's own wall time (shuffling included; set-up and compilation excluded)."""
+    cpu_seconds: float = 0.0
+    """The same, as this process's CPU time (less sensitive to a loaded machine)."""
     counting: CountingSums | None = field(default=None)
 
     def __add__(self, other: Tally) -> BlackjackTally:
@@ -241,6 +244,7 @@ class BlackjackTally(Tally):
             shoes=self.shoes + other.shoes,
             exhausted=self.exhausted + other.exhausted,
             seconds=self.seconds + other.seconds,
+            cpu_seconds=self.cpu_seconds + other.cpu_seconds,
             counting=counting,
         )
 
@@ -342,8 +346,9 @@ def parameters(
             system.tag_scale
         )
         if counting.indices is not None and counting.indices.insurance is not None:
-            p[kernel.P_INSURE_MODE] = 2
-            p[kernel.P_EVEN_MONEY_MODE] = 2
+            # By the count, unless the chart takes them every time anyway.
+            p[kernel.P_INSURE_MODE] = 1 if chart.insurance == "take" else 2
+            p[kernel.P_EVEN_MONEY_MODE] = 1 if chart.even_money == "take" else 2
         p[kernel.P_HORIZON] = horizon
     return p
 
@@ -511,12 +516,12 @@ def _run(  # noqa: PLR0917 - as simulate_blackjack
         *tables.hard, *tables.soft, *tables.pairs, tables.insurance, side, tags,
         ramp_counts, ramp_units, float(wong_in), float(wong_out),
     )  # fmt: skip
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     kernel.play_block(
         p, state, rounds, players, *arguments, wager_sums, totals, sums, by_count,
         segment_low, segment_end, paths, shoe_log, round_log, box_log, decision_log,
     )  # fmt: skip
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     wagers = WAGERS if profile.twenty_one_plus_three is not None else ("main", "insurance")
     columns = [WAGERS.index(w) for w in wagers]
     base = Tally.from_sums(
@@ -545,6 +550,7 @@ def _run(  # noqa: PLR0917 - as simulate_blackjack
         shoes=int(sums[kernel.S_SHOES]),
         exhausted=int(sums[kernel.S_EXHAUSTED]),
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         counting=counting_sums,
     )
     if not trace:

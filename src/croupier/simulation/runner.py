@@ -253,6 +253,7 @@ def result_json(result: SimulationResult) -> dict[str, Any]:
     tally = result.tally
     seconds = result.seconds
     bets = tally.figures()
+    cpu_seconds = float(getattr(tally, "cpu_seconds", 0.0))
     document: dict[str, Any] = {
         "profile": result.profile.name,
         "game": result.profile.game,
@@ -260,6 +261,8 @@ def result_json(result: SimulationResult) -> dict[str, Any]:
         "hands": tally.hands,
         "seconds": seconds,
         "hands_per_second": tally.hands / seconds if seconds > 0 else None,
+        "cpu_seconds": cpu_seconds,
+        "hands_per_cpu_second": tally.hands / cpu_seconds if cpu_seconds else None,
         "wall_seconds": result.wall_seconds,
         "seed": result.seed,
         "workers": result.options.workers,
