@@ -230,7 +230,7 @@ def _print(console: Console, document: dict[str, Any]) -> None:
             f"({cpu_rate / 1e6:.2f} M hands per CPU-second); shuffling included"
         )
     counting = document.get("counting")
-    if counting is not None and "by_true_count" in counting:  # baccarat's count
+    if counting is not None and "by_pair_probability" in counting:  # baccarat's count
         _print_baccarat_counting(console, counting)
     elif counting is not None:
         console.print(

@@ -5,6 +5,7 @@ typed errors for options the games cannot take."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -88,3 +89,15 @@ def test_the_same_seed_gives_the_same_figures_on_two_workers() -> None:
     two = run_simulation(profile, SimulationOptions(300_000, seed=11, workers=2))
     assert one.blocks == 2
     assert result_json(one)["bets"] == result_json(two)["bets"]
+
+
+def test_the_report_shows_baccarats_count(tmp_path: Path) -> None:
+    args = ["dragon-six-peru-2016", "--rounds", "20000", "--seed", "5", "--count", "croupier-tie"]
+    for run in ("first", "second"):
+        result = runner.invoke(app, ["simulate", *args, "--report", str(tmp_path / run)])
+        assert result.exit_code == 0, result.output
+    page = (tmp_path / "first" / "dragon-six-peru-2016-simulation.md").read_text()
+    assert "## Counting: croupier-tie" in page and "| true count |" in page
+    for chart in ("tie-by-true-count", "pairs-by-pair-probability"):
+        name = f"dragon-six-peru-2016-{chart}.png"
+        assert (tmp_path / "first" / name).read_bytes() == (tmp_path / "second" / name).read_bytes()
