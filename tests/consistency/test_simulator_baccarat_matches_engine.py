@@ -43,15 +43,17 @@ Z99 = 2.5758293035489004
 _LOADED = load_profile_of("baccarat", "dragon-six-peru-2016")
 assert isinstance(_LOADED, BaccaratRules)
 PROFILE: BaccaratRules = _LOADED
-# A variant of the same regulation's text with other shoe settings, pairs by value and
-# Player/Banker losing on a tie: the kernel must follow every field, not the shipped values.
+# A variant with other shoe settings (6 decks, the cut card 30 from the bottom, no burn), pairs
+# by value and Player/Banker losing on a tie: the kernel must follow every field.
 VARIANT = PROFILE.model_copy(
     update={
         "name": "dragon-six-variant",
         "decks": 6,
         "pair_by": PairBy.VALUE,
         "player_and_banker_push_on_tie": False,
-        "shoe": PROFILE.shoe.model_copy(update={"cut_card_from_bottom": 30}),
+        "shoe": PROFILE.shoe.model_copy(
+            update={"cut_card_from_bottom": 30, "burn_by_first_card_value": False}
+        ),
     }
 )
 

@@ -40,7 +40,7 @@ from croupier.analysis.casino_holdem_exact import (
 from croupier.cards import FULL_DECK, Rank
 from croupier.games.casino_holdem import CALL, FOLD, CasinoHoldemRound, MeterReseeded
 from croupier.hands.poker import evaluate
-from croupier.rules.casino_holdem import CasinoHoldemRules, PokerCategory
+from croupier.rules.casino_holdem import CasinoHoldemRules, PokerCategory, ProgressivePrize
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
 from croupier.simulation.casino_holdem_sim import (
@@ -189,6 +189,25 @@ def test_meter_shares_and_resets_match_the_engine(name: str) -> None:
     )
     # 2.8 million boxes: about 39 straight flushes and 4 royal flushes expected.
     assert checked >= 20 and reseeded >= 1
+
+
+def test_a_progressive_of_other_fractions_matches_the_engine() -> None:
+    """A meter fed a third of each stake, a straight flush taking a quarter of it and a royal
+    flush two thirds (so the meter is never emptied, never reseeded): the kernel's unit
+    becomes 1/36 (3 x lcm(4, 3)) and every prize still matches the engine's to that unit."""
+    standard = profile_of("casino-holdem-standard")
+    paytable = dict(standard.progressive.paytable)
+    paytable[PokerCategory.STRAIGHT_FLUSH] = ProgressivePrize(meter_share=Fraction(1, 4))
+    paytable[PokerCategory.ROYAL_FLUSH] = ProgressivePrize(meter_share=Fraction(2, 3))
+    progressive = standard.progressive.model_copy(
+        update={"meter_contribution": Fraction(1, 3), "paytable": paytable}
+    )
+    variant = standard.model_copy(update={"name": "variant", "progressive": progressive})
+    assert CasinoHoldemSetup.of(variant, "always-call").denominator == 36
+    checked, reseeded = replay_through_engine(
+        variant, "always-call", 400_000, 7, Seed(2007, 6), only_meter_prizes=True
+    )
+    assert checked >= 20 and reseeded == 0
 
 
 @pytest.mark.slow
