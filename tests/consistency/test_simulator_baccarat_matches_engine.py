@@ -98,6 +98,16 @@ class EngineCount:
         pair_bucket = min(PAIR_BUCKETS - 1, math.floor(probability * 4 * PAIR_BUCKETS))
         return true_count + TRUE_COUNT_LIMIT, pair_bucket
 
+    def positive(self, profile: BaccaratRules) -> int:
+        """Which pair bets (bit 0 Player's, bit 1 Banker's) the exact pair probability makes
+        worth betting: P x (1 + the ratio) > 1 (Art. 8: 11:1)."""
+        pairs = Fraction(sum(n * (n - 1) for n in self.ranks.values()))
+        probability = pairs / (self.unseen * (self.unseen - 1))
+        ratios = (profile.paytable.player_pair, profile.paytable.banker_pair)
+        return sum(
+            1 << side for side, r in enumerate(ratios) if probability * (1 + r.multiplier) > 1
+        )
+
 
 def engine_replays(
     profile: BaccaratRules, rounds: int, seed: Seed, *, counting: bool = False
@@ -107,9 +117,8 @@ def engine_replays(
     coup); the engine's Tally and the coups checked."""
     tables = BaccaratTables.of(profile)
     count = count_tables() if counting else None
-    by_count, _, trace_rounds, trace_shoes = run_kernel(
-        tables, rounds, seed, count=count, trace=True
-    )
+    run = run_kernel(tables, rounds, seed, count=count, trace=True)
+    by_count, trace_rounds, trace_shoes = run.by_true_count, run.trace_rounds, run.trace_shoes
     engine_count = EngineCount(profile.decks)
     kernel_tally = tables.tally(by_count.sum(axis=0))
     engine_tally = Tally.empty(WAGERS, tables.denominator)
@@ -135,7 +144,8 @@ def engine_replays(
             round_ = BaccaratRound(profile, shoe)
         assert shoe.position == start, f"coup {coup}: the burn or the last coup differ"
         if counting:
-            assert engine_count.buckets() == tuple(trace_rounds[coup, 4:]), f"coup {coup}"
+            assert engine_count.buckets() == tuple(trace_rounds[coup, 4:6]), f"coup {coup}"
+            assert engine_count.positive(profile) == trace_rounds[coup, 6], f"coup {coup}"
         for wager in (
             BaccaratWager.PLAYER,
             BaccaratWager.TIE,

@@ -265,8 +265,9 @@ def _print_baccarat_counting(console: Console, counting: dict[str, Any]) -> None
                 f"{ev['banker']:+.4f}",
             )
     console.print(table)
-    positive = [
-        row for row in counting["by_pair_probability"] if row["ev_per_round"]["player_pair"] > 0
-    ]
-    share = sum(row["frequency"] for row in positive)
-    console.print(f"pair bets: EV above 0 in {share:.2%} of coups (exact pair probability)")
+    chosen = counting["pairs_when_positive"]["player_pair"]
+    ev = chosen["ev_per_bet"]
+    console.print(
+        f"player pair by the exact pair probability: worth betting in {chosen['frequency']:.2%} "
+        f"of coups, {'n/a' if ev is None else f'{ev:+.2%}'} a bet then"
+    )

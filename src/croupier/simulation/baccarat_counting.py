@@ -41,6 +41,7 @@ from croupier.cards import FULL_DECK
 from croupier.hands.baccarat import points
 from croupier.rules.baccarat import BaccaratRules, PairBy
 from croupier.simulation.baccarat_sim import (
+    PAIR_WAGERS,
     WAGERS,
     BaccaratTables,
     CountTables,
@@ -101,10 +102,14 @@ class BaccaratCounting:
     """``[true count + TRUE_COUNT_LIMIT, outcome]``."""
     by_pair: npt.NDArray[np.int64]
     """``[pair bucket, player pair, banker pair]``."""
+    when_positive: npt.NDArray[np.int64]
+    """``[side, paired]``: coups where that side's pair bet had a positive expectation."""
 
     def __add__(self, other: BaccaratCounting) -> BaccaratCounting:
         return BaccaratCounting(
-            self.by_true_count + other.by_true_count, self.by_pair + other.by_pair
+            self.by_true_count + other.by_true_count,
+            self.by_pair + other.by_pair,
+            self.when_positive + other.when_positive,
         )
 
     def tally(self, tables: BaccaratTables) -> Tally:
@@ -151,6 +156,17 @@ class BaccaratCounting:
                     },
                 }
             )
+        when_positive: dict[str, dict[str, Any]] = {}
+        for side, wager in enumerate(PAIR_WAGERS):
+            seen = int(self.when_positive[side].sum())
+            paired = int(self.when_positive[side, 1])
+            ev = _pair_net(tables, wager, paired, seen) / unit / seen if seen else None
+            when_positive[wager] = {
+                "rounds": seen,
+                "frequency": seen / rounds if rounds else 0.0,
+                "ev_per_bet": ev,
+                "ev_per_round_betting_only_then": (ev or 0.0) * seen / rounds if rounds else 0.0,
+            }
         return {
             "system": SYSTEM,
             "tags": {str(value): tag for value, tag in sorted(TIE_COUNT.items())},
@@ -158,6 +174,7 @@ class BaccaratCounting:
             "by_true_count": by_count,
             "pairs": "exact pair probability of the unseen cards, in steps of 1/400",
             "by_pair_probability": by_pair,
+            "pairs_when_positive": when_positive,
         }
 
 

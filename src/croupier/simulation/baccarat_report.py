@@ -63,16 +63,18 @@ def baccarat_counting_section(document: dict[str, Any], directory: Path) -> list
         xlabel="pair probability of the unseen cards (bucket's lower edge)",
         title=f"{name}: the pair bets' EV by pair probability", width=0.002,
     )  # fmt: skip
-    positive = [
-        row for row in counting["by_pair_probability"] if row["ev_per_round"]["player_pair"] > 0
-    ]
     tags = ", ".join(f"{value}: {tag:+d}" for value, tag in counting["tags"].items())
     lines = [
         f"## Counting: {counting['system']}",
         "",
         f"Tags by point value ({tags}); {counting['true_count']}. Pair bets: "
-        f"{counting['pairs']}; their EV is above 0 in "
-        f"{sum(row['frequency'] for row in positive):.2%} of coups.",
+        f"{counting['pairs']}. Betting a pair only when that probability makes it worth it: "
+        + "; ".join(
+            f"{wager} in {chosen['frequency']:.2%} of coups, "
+            f"{(chosen['ev_per_bet'] or 0):+.2%} a bet"
+            for wager, chosen in counting["pairs_when_positive"].items()
+        )
+        + ".",
         "",
         "| true count | frequency | tie | player pair | banker pair |",
         "|---:|---:|---:|---:|---:|",

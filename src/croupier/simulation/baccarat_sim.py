@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +56,7 @@ from croupier.simulation.tally import Tally
 
 WAGERS: tuple[str, ...] = tuple(wager.value for wager in BaccaratWager)
 """The Tally's wagers, by their profile names, in the engine's settlement order."""
+PAIR_WAGERS = (BaccaratWager.PLAYER_PAIR.value, BaccaratWager.BANKER_PAIR.value)
 OUTCOMES = 400
 """Coup outcomes: ``((player_total * 10 + banker_total) * 2 + player_pair) * 2 + banker_pair``."""
 STOOD = 10
@@ -137,6 +139,15 @@ class BaccaratTables:
             denominator=denominator,
         )
 
+    def pair_returns(self) -> IntArray:
+        """Per pair bet (player, banker): what a win returns, stake included, in
+        ``1 / denominator`` units (the bet is worth making when the chance of the pair times
+        this exceeds ``denominator``)."""
+        return np.array(
+            [int(self.nets[:, WAGERS.index(w)].max()) + self.denominator for w in PAIR_WAGERS],
+            dtype=np.int64,
+        )
+
     def tally(self, outcome_counts: IntArray) -> Tally:
         """The Tally of coups counted by outcome (one unit on every wager every coup)."""
         counts = np.asarray(outcome_counts, dtype=np.int64).reshape(OUTCOMES)
@@ -209,6 +220,22 @@ def _no_count() -> CountTables:
     return CountTables(np.zeros(52, dtype=np.int64), 0, 1)
 
 
+class KernelRun(NamedTuple):
+    """What ``run_kernel`` counted (the count's arrays stay zero with counting off)."""
+
+    by_true_count: IntArray
+    """``[true count bucket, outcome]`` (a single bucket with counting off)."""
+    by_pair: IntArray
+    """``[pair probability bucket, player pair, banker pair]``."""
+    when_positive: IntArray
+    """``[side (player pair, banker pair), that side paired]``: coups where the side's pair
+    bet had a positive expectation by the exact pair probability of the unseen cards."""
+    trace_rounds: IntArray
+    """Per coup: shoe, first position, cards used, outcome, true count bucket, pair bucket,
+    positive pair bets (bit 0 player, bit 1 banker)."""
+    trace_shoes: npt.NDArray[np.int8]
+
+
 def run_kernel(
     tables: BaccaratTables,
     rounds: int,
@@ -216,10 +243,8 @@ def run_kernel(
     *,
     count: CountTables | None = None,
     trace: bool = False,
-) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.int8]]:
-    """Deal ``rounds`` coups: ``(by_true_count[bucket, outcome], by_pair[bucket, pp, bp],
-    trace_rounds[coup] = (shoe, first position, cards used, outcome, true count bucket,
-    pair bucket), trace_shoes)``."""
+) -> KernelRun:
+    """Deal ``rounds`` coups from ``seed`` (see ``KernelRun``)."""
     if rounds < 0:
         raise ValueError(f"rounds: at least 0, not {rounds}")
     counting = count is not None
@@ -227,31 +252,18 @@ def run_kernel(
     size = tables.decks * 52
     by_true_count = np.zeros((2 * used.true_count_limit + 1, OUTCOMES), dtype=np.int64)
     by_pair = np.zeros((used.pair_buckets, 2, 2), dtype=np.int64)
+    when_positive = np.zeros((2, 2), dtype=np.int64)
     most_rounds_per_shoe_low = max(1, (tables.cut_card_at - 11) // MOST_CARDS_PER_COUP)
     shoes_bound = rounds // most_rounds_per_shoe_low + 2 if trace else 0
-    trace_rounds = np.zeros((rounds if trace else 0, 6), dtype=np.int64)
+    trace_rounds = np.zeros((rounds if trace else 0, 7), dtype=np.int64)
     trace_shoes = np.zeros((shoes_bound, size), dtype=np.int8)
     _deal_shoes(
-        state_of(seed),
-        rounds,
-        tables.decks,
-        tables.cut_card_at,
-        tables.burns,
-        tables.points,
-        tables.burn_counts,
-        tables.pairs,
-        tables.player_draws,
-        tables.banker_draws,
-        counting,
-        used.tags,
-        used.true_count_limit,
-        used.pair_buckets,
-        by_true_count,
-        by_pair,
-        trace_rounds,
-        trace_shoes,
-    )
-    return by_true_count, by_pair, trace_rounds, trace_shoes
+        state_of(seed), rounds, tables.decks, tables.cut_card_at, tables.burns, tables.points,
+        tables.burn_counts, tables.pairs, tables.player_draws, tables.banker_draws, counting,
+        used.tags, used.true_count_limit, used.pair_buckets, tables.pair_returns(),
+        tables.denominator, by_true_count, by_pair, when_positive, trace_rounds, trace_shoes,
+    )  # fmt: skip
+    return KernelRun(by_true_count, by_pair, when_positive, trace_rounds, trace_shoes)
 
 
 _TABLES: dict[str, BaccaratTables] = {}
@@ -292,10 +304,14 @@ def simulate_baccarat(
     counter = count_tables() if count is not None else None
     run_kernel(tables, 0, seed, count=counter)  # compiled (or loaded) outside the clock
     with timed() as clock:
-        by_true_count, by_pair, _, _ = run_kernel(tables, rounds, seed, count=counter)
-    counting = BaccaratCounting(by_true_count, by_pair) if count is not None else None
+        run = run_kernel(tables, rounds, seed, count=counter)
+    counting = (
+        BaccaratCounting(run.by_true_count, run.by_pair, run.when_positive)
+        if count is not None
+        else None
+    )
     tally: BaccaratTally = BaccaratTally.of(
-        tables.tally(by_true_count.sum(axis=0)), clock[0], counting=counting
+        tables.tally(run.by_true_count.sum(axis=0)), clock[0], counting=counting
     )
     return tally
 
@@ -316,8 +332,11 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
     tags: IntArray,
     true_count_limit: int,
     pair_buckets: int,
+    pair_returns: IntArray,
+    denominator: int,
     by_true_count: IntArray,
     by_pair: IntArray,
+    when_positive: IntArray,
     trace_rounds: IntArray,
     trace_shoes: npt.NDArray[np.int8],
 ) -> int:
@@ -355,6 +374,7 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
             start = position
             true_bucket = 0
             pair_bucket = 0
+            positive = 0
             if counting:
                 # In integers, so that a count on a bucket's edge falls as the exact one does:
                 # the true count rounded half up, the pair probability's bucket floored.
@@ -363,6 +383,10 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
                 true_bucket = rounded + true_count_limit
                 pair_bucket = (4 * pair_buckets * pair_sum) // (unseen * (unseen - 1))
                 pair_bucket = min(pair_buckets - 1, pair_bucket)
+                # A pair bet is worth making when P(pair) x its return exceeds the stake.
+                for side in range(2):
+                    if pair_sum * pair_returns[side] > denominator * unseen * (unseen - 1):
+                        positive |= 1 << side
             player_first = shoe[position]
             banker_first = shoe[position + 1]
             player_second = shoe[position + 2]
@@ -386,6 +410,10 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
             by_true_count[true_bucket, outcome] += 1
             if counting:
                 by_pair[pair_bucket, player_pair, banker_pair] += 1
+                if positive & 1:
+                    when_positive[0, player_pair] += 1
+                if positive & 2:
+                    when_positive[1, banker_pair] += 1
                 for i in range(start, position):
                     card = shoe[i]
                     running += tags[card]
@@ -399,6 +427,7 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
                 trace_rounds[done, 3] = outcome
                 trace_rounds[done, 4] = true_bucket
                 trace_rounds[done, 5] = pair_bucket
+                trace_rounds[done, 6] = positive
             done += 1
             # Art. 6: the round in which the cut card came out was the shoe's last.
             if done == rounds or position >= cut_card_at:
