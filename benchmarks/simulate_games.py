@@ -98,11 +98,11 @@ def main() -> None:
     baccarat = load_profile_of("baccarat", "dragon-six-peru-2016")
     assert isinstance(baccarat, BaccaratRules)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (2 cores)")
-    print(f"{'profile':<26} {'what':<38} {'M/s CPU':>9} {'M/s wall':>9} {'x engine':>9}")
+    print(f"{'profile':<26} {'what':<48} {'M/s CPU':>9} {'M/s wall':>9} {'x engine':>9}")
 
     def row(name: str, what: str, rate: Rate, reference: Rate) -> None:
         print(
-            f"{name:<26} {what:<38} {rate[0] / 1e6:>9.3f} {rate[1] / 1e6:>9.3f} "
+            f"{name:<26} {what:<48} {rate[0] / 1e6:>9.3f} {rate[1] / 1e6:>9.3f} "
             f"{rate[0] / reference[0]:>9,.0f}"
         )
 
