@@ -21,7 +21,6 @@ keeps, before each coup, the tie count's true count and the exact pair probabili
 unseen cards (``croupier.simulation.baccarat_counting``), and counts outcomes by them.
 
 >>> from croupier.rules.registry import load_profile_of
->>> from croupier.simulation.kernel_random import SeedStream
 >>> class Seed:  # a SeedSequence in practice
 ...     def generate_state(self, n_words: int, dtype: type) -> npt.NDArray[np.uint64]:
 ...         return np.array([7, 11], dtype=dtype)
