@@ -114,6 +114,7 @@ def _replay(
     shoe: Shoe | None = None
     current = -1
     running = Fraction(0)
+    wonged_in = True
     insure_at = (
         float(counting.indices.insurance)
         if counting is not None and counting.indices is not None and counting.indices.insurance
@@ -131,11 +132,18 @@ def _replay(
             current = shoe_no
             if counting is not None:
                 running = counting.system.initial_running_count(profile.decks)
+                wonged_in = counting.wong_in is None
         assert shoe is not None
         game = BlackjackRound(profile, shoe, new_shoe=new_shoe)
         assert shoe.position == start, f"round {rnd}: the kernel started at card {start}"
         if counting is not None:
             tc_bet = _true_count(counting, running, shoe.remaining)
+            if counting.wong_in is not None:
+                wong_out = counting.wong_out if counting.wong_out is not None else -math.inf
+                if wonged_in and tc_bet < wong_out:
+                    wonged_in = False
+                elif not wonged_in and tc_bet >= counting.wong_in:
+                    wonged_in = True
         for seat in range(1, players + 1):
             game.place_bet(seat, "main", ENGINE_STAKE)
             if profile.twenty_one_plus_three is not None:
@@ -191,6 +199,8 @@ def _replay(
                 for count, units in counting.ramp:
                     if tc_bet >= count:
                         expected_bet = units
+                if not wonged_in:
+                    expected_bet = 0
                 assert row[kernel.B_BET] == expected_bet, f"round {rnd}: bet"
         if counting is not None:
             for item in game.events:
@@ -231,6 +241,25 @@ def test_kernel_deals_the_engine_game_on_several_boxes(name: str) -> None:
     profile = load_profile(name)
     assert isinstance(profile, BlackjackRules)
     _check(name, 2_000, _hi_lo(), players=min(3, profile.boxes))
+
+
+@pytest.mark.parametrize(
+    ("system", "estimation"),
+    [("wong-halves", "whole-deck"), ("zen", "exact"), ("omega-ii", "half-deck")],
+)
+def test_kernel_deals_the_engine_game_wonging_with_other_counts(
+    system: str, estimation: str
+) -> None:
+    """Fractional tags (Wong Halves), level-2 counts, every deck estimation, wonging in at
+    +1 and out below -1: the same bets (0 while out) and the same rounds."""
+    counting = Counting(
+        system=load_counting_system(system),
+        ramp=parse_ramp("0:1,2:3,4:6"),
+        estimation=estimation,
+        wong_in=1,
+        wong_out=-1,
+    )
+    _check("spain-1979", 3_000, counting, players=2)
 
 
 def test_kernel_deals_the_engine_game_with_an_unbalanced_count() -> None:

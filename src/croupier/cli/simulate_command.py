@@ -144,7 +144,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = None,
     dask: Annotated[
         str | None,
-        typer.Option(help="Run the blocks on a Dask cluster at this address (croupier[dask])."),
+        typer.Option(
+            help="Run the blocks on a Dask cluster at this address (the dask extra of croupier)."
+        ),
     ] = None,
 ) -> None:
     """Simulate rounds of a profile: return, SD and hit frequency of every wager."""

@@ -558,22 +558,3 @@ def _run(  # noqa: PLR0917 - as simulate_blackjack
     shoes = int(sums[kernel.S_SHOES])
     used = int((decision_log[:, 0] >= 0).sum())
     return tally, (shoe_log[:shoes], round_log, box_log, decision_log[:used])
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) before anything is timed."""
-    from croupier.rules import load_profile
-
-    profile = load_profile("peru-2016")
-    assert isinstance(profile, BlackjackRules)
-    strategy = _warm_strategy(profile)
-    simulate_blackjack(profile, 1, np.random.SeedSequence(0), 1, strategy, None)
-
-
-_WARM: dict[str, BlackjackStrategy] = {}
-
-
-def _warm_strategy(profile: BlackjackRules) -> BlackjackStrategy:
-    if profile.name not in _WARM:
-        _WARM[profile.name] = BlackjackStrategy.basic(profile)
-    return _WARM[profile.name]

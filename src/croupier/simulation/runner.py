@@ -112,9 +112,10 @@ def _simulate_block(block: Block) -> Tally:
     """Run one block (in a worker process)."""
     profile = block.profile
     if isinstance(profile, BlackjackRules):
-        from croupier.simulation.blackjack_sim import simulate_blackjack, warm_up
+        from croupier.simulation.blackjack_sim import simulate_blackjack
 
-        warm_up()
+        # Compile (or load numba's cache) on an empty block first: never timed.
+        simulate_blackjack(profile, 0, block.seed, block.players, block.strategy, block.counting)
         return simulate_blackjack(
             profile, block.rounds, block.seed, block.players, block.strategy, block.counting
         )
