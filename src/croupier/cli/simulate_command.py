@@ -172,6 +172,15 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         game_count=game_count,
     )
     console = Console(stderr=True)
+    if rules.game == "casino-holdem" and strategy in ("basic", "optimal"):
+        from croupier.rules.casino_holdem import CasinoHoldemRules
+        from croupier.simulation.casino_holdem_strategy import is_cached
+
+        if isinstance(rules, CasinoHoldemRules) and not is_cached(rules):
+            console.print(
+                "The optimal call/fold needs analyze's exact table, not cached yet: computing "
+                "it once (1.5-3 minutes on 2 cores; later runs load it in a second)."
+            )
     with Progress(
         TextColumn(f"[bold]{rules.name}"),
         BarColumn(),
