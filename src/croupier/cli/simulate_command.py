@@ -93,14 +93,18 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         typer.Option(
             help=(
                 "Blackjack: 'basic' (analyze's derived chart) or a JSON chart file (the "
-                "'strategy' object of 'croupier analyze --json'; missing rows stay basic)."
+                "'strategy' object of 'croupier analyze --json'; missing rows stay basic). "
+                "Casino Hold'em: optimal (also 'basic'), always-call or computer."
             )
         ),
     ] = "basic",
     count: Annotated[
         str | None,
         typer.Option(
-            help="A counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, wong-halves) or a .toml file."
+            help=(
+                "A counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, wong-halves) or a "
+                ".toml file; baccarat: croupier-tie (its tie and pair bets by count)."
+            )
         ),
     ] = None,
     ramp: Annotated[
@@ -164,7 +168,10 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     if generate_index is not None:
         _generate_index(rules, generate_index, count, rounds, seed, deck_estimation, as_json)
         return
-    counting = _counting(count, ramp, indices, deck_estimation, wong_in, wong_out, horizon)
+    game_count = count if rules.game == "baccarat" else None  # baccarat's own count
+    counting = _counting(
+        None if game_count else count, ramp, indices, deck_estimation, wong_in, wong_out, horizon
+    )
     if bankroll is not None and counting is None:
         raise SimulationError("--bankroll needs --count SYSTEM (the counter's bankroll)")
     options = SimulationOptions(
@@ -176,8 +183,18 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         counting=counting,
         bankroll=bankroll,
         dask=dask,
+        game_count=game_count,
     )
     console = Console(stderr=True)
+    if rules.game == "casino-holdem" and strategy in ("basic", "optimal"):
+        from croupier.rules.casino_holdem import CasinoHoldemRules
+        from croupier.simulation.casino_holdem_strategy import is_cached
+
+        if isinstance(rules, CasinoHoldemRules) and not is_cached(rules):
+            console.print(
+                "The optimal call/fold needs analyze's exact table, not cached yet: computing "
+                "it once (1.5-3 minutes on 2 cores; later runs load it in a second)."
+            )
     with Progress(
         TextColumn(f"[bold]{rules.name}"),
         BarColumn(),
@@ -295,7 +312,9 @@ def _print(console: Console, document: dict[str, Any]) -> None:
             f"({cpu_rate / 1e6:.2f} M hands per CPU-second); shuffling included"
         )
     counting = document.get("counting")
-    if counting is not None:
+    if counting is not None and "by_pair_probability" in counting:  # baccarat's count
+        _print_baccarat_counting(console, counting)
+    elif counting is not None:
         console.print(
             f"{counting['title']}: win rate {counting['win_rate_per_100']:+.3f} units per 100 "
             f"rounds (SD {counting['sd_per_100']:.2f}), average bet {counting['average_bet']:.3f}, "
@@ -311,3 +330,26 @@ def _print(console: Console, document: dict[str, Any]) -> None:
             f"({risk['sessions']} sessions), formula {risk['risk_of_ruin_formula']:.4f}; "
             f"without end {risk['risk_of_ruin_formula_without_end']:.4f}"
         )
+
+
+def _print_baccarat_counting(console: Console, counting: dict[str, Any]) -> None:
+    table = Table(title=f"{counting['system']}: the tie's EV per round by true count")
+    for column in ("true count", "frequency", "tie", "player", "banker"):
+        table.add_column(column, justify="right")
+    for row in counting["by_true_count"]:
+        if row["frequency"] >= 0.005:
+            ev = row["ev_per_round"]
+            table.add_row(
+                f"{row['true_count']:+d}",
+                f"{row['frequency']:.4f}",
+                f"{ev['tie']:+.4f}",
+                f"{ev['player']:+.4f}",
+                f"{ev['banker']:+.4f}",
+            )
+    console.print(table)
+    chosen = counting["pairs_when_positive"]["player_pair"]
+    ev = chosen["ev_per_bet"]
+    console.print(
+        f"player pair by the exact pair probability: worth betting in {chosen['frequency']:.2%} "
+        f"of coups, {'n/a' if ev is None else f'{ev:+.2%}'} a bet then"
+    )

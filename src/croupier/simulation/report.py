@@ -162,7 +162,11 @@ def write_simulation_report(
     convergence_chart(result, convergence)
     lines += [f"![convergence]({convergence.name})", ""]
     counting = document.get("counting")
-    if counting is not None:
+    if counting is not None and "by_pair_probability" in counting:  # baccarat's own count
+        from croupier.simulation.baccarat_report import baccarat_counting_section
+
+        lines += baccarat_counting_section(document, directory)
+    elif counting is not None:
         lines += [
             f"## Counting: {counting['title']}",
             "",

@@ -62,6 +62,8 @@ class SimulationOptions:
     bankroll: float | None = None
     """Blackjack with a count: the bankroll (units) whose risk of ruin is reported."""
     dask: str | None = None
+    game_count: str | None = None
+    """Baccarat: its own count for the tie and pair bets (``baccarat_counting.SYSTEM``)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Block:
     players: int
     strategy: Any
     counting: Counting | None
+    game_count: str | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ def _simulate_block(block: Block) -> Tally:
     simulate: Callable[..., Tally] = getattr(importlib.import_module(module_name), function_name)
     if profile.game == "casino-holdem":
         return simulate(profile, block.rounds, block.seed, block.players, block.strategy)
-    return simulate(profile, block.rounds, block.seed, block.players)
+    return simulate(profile, block.rounds, block.seed, block.players, block.game_count)
 
 
 def _check_game(profile: Profile) -> None:
@@ -148,6 +151,19 @@ def _strategy_for(profile: Profile, options: SimulationOptions) -> tuple[Any, st
         return BlackjackStrategy.from_file(path, profile), str(path)
     if options.counting is not None:
         raise SimulationError(f"{profile.name}: --count is for blackjack")
+    if options.game_count is not None and profile.game != "baccarat":
+        raise SimulationError(f"{profile.name}: --count is for blackjack and baccarat")
+    if profile.game == "baccarat":
+        return "", "none (baccarat draws by rule)"
+    if profile.game == "casino-holdem" and str(options.strategy) in ("basic", "optimal"):
+        from croupier.rules.casino_holdem import CasinoHoldemRules
+        from croupier.simulation.casino_holdem_strategy import optimal_calls
+
+        assert isinstance(profile, CasinoHoldemRules)
+        # Here, once: the exact decisions (from analyze's cached table, or computed into it
+        # as analyze does, minutes the first time) land on disk before any worker needs them.
+        optimal_calls(profile)
+        return "optimal", "optimal (exact, from analyze)"
     return str(options.strategy), str(options.strategy)
 
 
@@ -192,7 +208,7 @@ def run_simulation(
     seed = int(root.entropy)  # type: ignore[arg-type]
     strategy, strategy_name = _strategy_for(profile, options)
     blocks = [
-        Block(i, profile, n, child, options.players, strategy, options.counting)
+        Block(i, profile, n, child, options.players, strategy, options.counting, options.game_count)
         for i, (n, child) in enumerate(zip(sizes, root.spawn(len(sizes)), strict=True))
     ]
     executor, close = _executor(options)
@@ -269,4 +285,24 @@ def result_json(result: SimulationResult) -> dict[str, Any]:
             risk = risk_json(result.options.counting, tally, result.options)
             if risk is not None:
                 document["risk"] = risk
+    _add_game_keys(result, document)
     return document
+
+
+def _add_game_keys(result: SimulationResult, document: dict[str, Any]) -> None:
+    """Baccarat's count by count and Casino Hold'em's meter (sim-games' kernels)."""
+    from croupier.simulation.game_tally import BaccaratTally, CasinoHoldemTally
+
+    tally = result.tally
+    if isinstance(tally, BaccaratTally) and tally.counting is not None:
+        from croupier.rules.baccarat import BaccaratRules
+        from croupier.simulation.baccarat_sim import tables_of
+
+        assert isinstance(result.profile, BaccaratRules)
+        document["counting"] = tally.counting.figures(tables_of(result.profile))
+    if isinstance(tally, CasinoHoldemTally):
+        document["progressive_meter"] = {
+            "opening": "long-run (a warm-up of the meter alone before each block)",
+            "mean_when_settled": float(tally.mean_meter),
+            "boxes_feeding_it": result.options.players,
+        }
