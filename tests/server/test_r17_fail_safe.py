@@ -20,9 +20,10 @@ import shutil
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import psycopg
@@ -40,6 +41,16 @@ from croupier.service.models import RoundRecord
 
 BETS = 1_000
 PROBE_SECONDS = 0.05
+
+
+T = TypeVar("T")
+
+
+def run_on_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: the browser tests leave an event loop running in
+    the main thread of the same pytest process."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=60)
 
 
 def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> None:
@@ -446,14 +457,14 @@ def test_r17_croupier_serve_records_the_code_then_checks_it_at_each_start(tmp_pa
     server.start()
     try:
         assert manifest.exists()  # the first start recorded the code
-        assert asyncio.run(open_and_bet()).status_code == 200
+        assert run_on_own_loop(open_and_bet()).status_code == 200
     finally:
         server.stop()
     files = integrity.Manifest.read(manifest).files
     manifest.write_text(integrity.Manifest({**files, "games/blackjack.py": "3" * 64}).to_json())
     server.start()
     try:
-        refused = asyncio.run(open_and_bet())
+        refused = run_on_own_loop(open_and_bet())
     finally:
         server.stop()
     assert refused.status_code == 503, refused.text
