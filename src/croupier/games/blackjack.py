@@ -36,21 +36,28 @@ from croupier.cards import Card, Rank, format_cards, parse_cards
 from croupier.errors import (
     BetError,
     IllegalActionError,
-    ReplayError,
     SettleInputError,
-    ShoeError,
 )
-from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
+from croupier.games import base
+from croupier.games.base import (
+    Action,
+    Decision,
+    GameRound,
+    OpenWager,
+    has_burns,
+    recorded_cards,
+)
 from croupier.games.events import (
-    BetPlaced,
-    BetsClosed,
-    CardDrawn,
-    Decided,
+    Doubled,
+    EvenMoneyTaken,
     Event,
-    RoundEnded,
-    RoundStarted,
-    RoundVoided,
+    Hit,
+    InsuranceDeclined,
+    InsuranceTaken,
+    Purpose,
     Settled,
+    Split,
+    Stood,
     event,
 )
 from croupier.hands.blackjack import (
@@ -64,10 +71,10 @@ from croupier.hands.blackjack import (
     is_veintiuno_real,
 )
 from croupier.hands.three_card import classify_three_card
-from croupier.money import json_number, parse_amount
+from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
+from croupier.rules.base import Profile
 from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
-from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
 
 MAIN = "main"
@@ -247,30 +254,31 @@ class BlackjackRound(GameRound):
 
     game: ClassVar[str] = "blackjack"
 
+    profile: BlackjackRules
+    seat_noun = "seat"
+    seats_are = "boxes are numbered"
+    limits_noun = "limits"
+
     def __init__(self, profile: BlackjackRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
-        if shoe.decks != profile.decks:
-            raise ShoeError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
-        self.profile: BlackjackRules = profile
-        self.shoe = shoe
-        self.events: list[Event] = []
         self.phase = Phase.BETTING
         self.boxes: dict[int, Box] = {}
         self.dealer: list[Card] = []
         self.hole_card_revealed = False
         self._turn: tuple[int, int] | None = None  # (seat, index into box.hands)
-        self._record(RoundStarted(game=self.game, profile=profile.name))
+        super().__init__(profile, shoe)
         if new_shoe:
             for _ in range(profile.shoe.burn_on_new_shoe):
-                self._draw("burn")
+                self.draw(Purpose.BURN)
 
-    # --- recording ----------------------------------------------------------------------
-    def _record(self, *new: Event) -> None:
-        self.events.extend(new)
-
-    def _draw(self, purpose: str, seat: int | None = None, hand: int | None = None) -> Card:
-        card = self.shoe.draw()
-        self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
-        return card
+    @classmethod
+    def for_replay(
+        cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None
+    ) -> BlackjackRound:
+        assert isinstance(profile, BlackjackRules)
+        dealing = (
+            Shoe.stacked(recorded_cards(record), decks=profile.decks) if shoe is None else shoe
+        )
+        return cls(profile, dealing, new_shoe=has_burns(record))
 
     def _record_settled(
         self,
@@ -286,9 +294,6 @@ class BlackjackRound(GameRound):
             Settled(seat=seat, wager=wager, stake=stake, payout=payout, result=result, hand=hand)
         )
 
-    def _since(self, start: int) -> Sequence[Event]:
-        return tuple(self.events[start:])
-
     @property
     def is_last_round_of_shoe(self) -> bool:
         """The cut card has come out: this round is the shoe's last (Spain Art. 03)."""
@@ -296,86 +301,36 @@ class BlackjackRound(GameRound):
 
     # === Phase BETTING =======================================================================
     def wagers(self) -> tuple[str, ...]:
-        if self.profile.twenty_one_plus_three is None:
-            return (MAIN,)
-        return (MAIN, TWENTY_ONE_PLUS_THREE)
+        return tuple(self.profile.table.wagers)
 
-    def _check_bet(self, seat: int, wager: str, amount: object) -> int:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"seat {seat}: bet on {wager!r} refused: bets are closed")
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, int)
-            or not 1 <= seat <= self.profile.boxes
-        ):
-            raise BetError(f"seat {seat!r}: boxes are numbered 1 to {self.profile.boxes}")
-        if wager not in self.wagers():
-            raise BetError(
-                f"seat {seat}: unknown wager {wager!r} under {self.profile.name} "
-                f"(wagers: {', '.join(self.wagers())})"
-            )
-        units = parse_amount(amount, f"seat {seat} {wager}")
-        limits = (
-            self.profile.limits
-            if wager == MAIN or self.profile.twenty_one_plus_three is None
-            else self.profile.twenty_one_plus_three.limits
-        )
-        if units and not limits.allows(units):
-            raise BetError(
-                f"seat {seat} {wager}: {units} is outside the limits "
-                f"{limits.minimum} to {limits.maximum}"
-            )
-        return units
-
-    def place_bet(self, seat: int, wager: str, amount: int) -> Sequence[Event]:
-        """Set a wager on a box to ``amount`` while bets are open: a later bet on the same
-        wager replaces the earlier one, and 0 withdraws it (RULES.md §6: 0 is no wager). The
-        last ``BetPlaced`` of each wager before ``BetsClosed`` is its stake."""
-        units = self._check_bet(seat, wager, amount)
-        start = len(self.events)
-        box = self.boxes.setdefault(seat, Box(seat))
-        if units:
-            box.bets[wager] = units
-        else:
-            box.bets.pop(wager, None)
-        if not box.bets:
-            del self.boxes[seat]
-        self._record(BetPlaced(seat=seat, wager=wager, amount=Fraction(units)))
-        return self._since(start)
-
-    def _check_can_deal(self) -> None:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"deal refused: the round is in {self.phase}, not betting")
-        for box in self.boxes.values():
-            if not box.main:
+    def _verify_deal(self) -> None:
+        bets = self.bets
+        for seat, wagers in bets.items():
+            if MAIN not in wagers:
                 # Decision (croupier): a side bet rides on a main bet on the same box.
-                raise BetError(f"seat {box.seat}: 21+3 needs a main bet on the box")
-        if not self.boxes:
+                raise BetError(f"seat {seat}: 21+3 needs a main bet on the box")
+        if not bets:
             raise BetError("deal refused: no box has a main bet")
 
     # === Phase DEAL ==========================================================================
-    def deal(self) -> Sequence[Event]:
-        """Close bets and deal: a card to each box from the dealer's left, the dealer's up
-        card, a second card to each box, then the hole card where the profile has one."""
-        self._check_can_deal()
-        start = len(self.events)
-        self._record(BetsClosed())
+    def _deal(self) -> None:
+        """Deal: a card to each box from the dealer's left, the dealer's up card, a second
+        card to each box, then the hole card where the profile has one."""
         self.phase = Phase.DEAL
-        self.boxes = dict(sorted(self.boxes.items()))
+        self.boxes = {seat: Box(seat, dict(bets)) for seat, bets in sorted(self.bets.items())}
         for box in self.boxes.values():
             box.hands.append(Hand(0, [], box.main))
         for box in self.boxes.values():
-            box.hands[0].cards.append(self._draw("player", box.seat, 0))
-        self.dealer.append(self._draw("dealer"))
+            box.hands[0].cards.append(self.draw(Purpose.PLAYER, box.seat, 0))
+        self.dealer.append(self.draw(Purpose.DEALER))
         for box in self.boxes.values():
-            box.hands[0].cards.append(self._draw("player", box.seat, 0))
+            box.hands[0].cards.append(self.draw(Purpose.PLAYER, box.seat, 0))
         if self.profile.hole_card is not HoleCard.NONE:
-            self.dealer.append(self._draw("hole"))
+            self.dealer.append(self.draw(Purpose.HOLE))
         for box in self.boxes.values():
             box.dealt = tuple(box.hands[0].cards)
         self._settle_side_bets()
         self._proceed()
-        return self._since(start)
 
     @property
     def up_card(self) -> Card:
@@ -415,8 +370,7 @@ class BlackjackRound(GameRound):
             self.phase = Phase.SETTLEMENT
         if self.phase is Phase.SETTLEMENT:
             self._settle()
-            self.phase = Phase.DONE
-            self._record(RoundEnded())
+            self._end()
 
     def _after_insurance(self) -> None:
         if self._peeks() and self._dealer_has_blackjack():
@@ -482,13 +436,15 @@ class BlackjackRound(GameRound):
     def _answer_insurance(self, seat: int, action: Action) -> None:
         box = self.boxes[seat]
         box.insurance_decided = True
-        self._record(Decided(seat=seat, action=str(action)))
         if action.name == INSURANCE:
             # 'insurance' with no amount insures the most allowed (half the original bet).
             box.insurance = self.max_insurance(seat) if action.amount is None else action.amount
-            self._record(BetPlaced(seat=seat, wager=INSURANCE, amount=Fraction(box.insurance)))
-        elif action.name == EVEN_MONEY:
-            # Art. 13: 1:1 at once, before the voluntary draw.
+            self._record(InsuranceTaken(seat=seat, amount=Fraction(box.insurance)))
+        elif action.name == NO_INSURANCE:
+            self._record(InsuranceDeclined(seat=seat))
+        else:
+            # Art. 13: even money, 1:1 at once, before the voluntary draw.
+            self._record(EvenMoneyTaken(seat=seat))
             self._settle_hand_now(box, box.hands[0], Result.EVEN_MONEY, Fraction(2 * box.main))
 
     def _settle_insurance(self) -> None:
@@ -563,7 +519,7 @@ class BlackjackRound(GameRound):
         return False
 
     def _deal_to(self, box: Box, hand: Hand, *, face_down: bool = False) -> None:
-        hand.cards.append(self._draw("player", box.seat, hand.number))
+        hand.cards.append(self.draw(Purpose.PLAYER, box.seat, hand.number))
         if face_down:
             hand.face_down_card = len(hand.cards) - 1
 
@@ -625,7 +581,7 @@ class BlackjackRound(GameRound):
             return f"{rules.name} allows no double after a split"
         if rules.double_on is DoubleOn.HARD_9_TO_11 and not is_hard_total_in(hand.cards, 9, 11):
             return f"{rules.name} doubles only a hard 9, 10 or 11"
-        if amount is not None:
+        if amount is not None and amount != hand.stake:  # "double 10" on 10 is the full double
             if not rules.double_for_less:
                 return f"{rules.name} doubles for the full bet only (write 'double', no amount)"
             if not 1 <= amount <= hand.stake:
@@ -676,17 +632,16 @@ class BlackjackRound(GameRound):
         return tuple(option for option in options if self._why_not_play(seat, option) is None)
 
     def _apply_play(self, box: Box, hand: Hand, action: Action) -> None:
-        self._record(Decided(seat=box.seat, action=str(action), hand=hand.number))
         if action.name == HIT:
-            hand.cards.append(self._draw("player", box.seat, hand.number))
+            self._record(Hit(seat=box.seat, hand=hand.number))
+            hand.cards.append(self.draw(Purpose.PLAYER, box.seat, hand.number))
         elif action.name == STAND:
+            self._record(Stood(seat=box.seat, hand=hand.number))
             hand.finished = True
         elif action.name == DOUBLE:
             amount = hand.stake if action.amount is None else action.amount
             hand.increment = amount
-            self._record(
-                BetPlaced(seat=box.seat, wager=DOUBLE, amount=Fraction(amount), hand=hand.number)
-            )
+            self._record(Doubled(seat=box.seat, hand=hand.number, amount=Fraction(amount)))
             self._deal_to(box, hand, face_down=self.profile.double_card_face_down)
             hand.finished = True
         elif action.name == SPLIT:
@@ -704,7 +659,12 @@ class BlackjackRound(GameRound):
             hand.split_aces = aces
             box.hands.insert(box.hands.index(hand) + 1, new)
             self._record(
-                BetPlaced(seat=box.seat, wager=SPLIT, amount=Fraction(new.stake), hand=new.number)
+                Split(
+                    seat=box.seat,
+                    hand=hand.number,
+                    new_hand=new.number,
+                    amount=Fraction(new.stake),
+                )
             )
             self._deal_second_card(box, hand)
         self._close_if_nothing_to_decide(box, hand)
@@ -764,12 +724,13 @@ class BlackjackRound(GameRound):
     def can_take_even_money(self, seat: int) -> bool:
         return self.can(seat, Action(EVEN_MONEY))
 
-    def act(self, seat: int, action: Action) -> Sequence[Event]:
-        """Apply a decision; an illegal one raises ``IllegalActionError`` and changes nothing."""
+    def verify_act(self, seat: int, action: Action) -> None:
         reason = self.why_not(seat, action)
         if reason is not None:
             raise IllegalActionError(f"seat {seat}: {action} refused: {reason}")
-        start = len(self.events)
+
+    def _act(self, seat: int, action: Action) -> None:
+        """Apply a decision (``verify_act`` has allowed it)."""
         if self.phase is Phase.INSURANCE:
             self._answer_insurance(seat, action)
         else:
@@ -777,7 +738,6 @@ class BlackjackRound(GameRound):
             assert turn is not None
             self._apply_play(*turn, action)
         self._proceed()
-        return self._since(start)
 
     # === Phase DEALER ========================================================================
     def _peeks(self) -> bool:
@@ -807,12 +767,12 @@ class BlackjackRound(GameRound):
             box.insurance and box.insurance_payout is None for box in self.boxes.values()
         )
         if len(self.dealer) == 1 and (hands_left or insurance_left):
-            self.dealer.append(self._draw("dealer"))
+            self.dealer.append(self.draw(Purpose.DEALER))
         self._settle_insurance()
         if not hands_left or self._dealer_has_blackjack():
             return
         while dealer_should_draw(self.dealer, self.profile):
-            self.dealer.append(self._draw("dealer"))
+            self.dealer.append(self.draw(Purpose.DEALER))
 
     # === Phase SETTLEMENT ====================================================================
     def _settle(self) -> None:
@@ -839,73 +799,36 @@ class BlackjackRound(GameRound):
                 self._settle_hand_now(box, hand, result, payout)
 
     # --- a round that cannot go on --------------------------------------------------------
-    def void(self, reason: str) -> Sequence[Event]:
-        """End a round that cannot go on (a confused deal, Veintiuno Real sheet item 14; an
-        interrupted round that cannot be restored, R11): every stake still in play is returned.
-        What was already settled (a 21+3 bet, a bust, a blackjack paid at once) stands."""
-        if self.phase is Phase.DONE:
-            raise IllegalActionError("void refused: the round is already over")
-        start = len(self.events)
-        self._record(RoundVoided(reason=reason))
-        for box in reversed(self.boxes.values()):
+    def _open_wagers(self) -> Iterable[OpenWager]:
+        """A void (a confused deal, Veintiuno Real sheet item 14; an interrupted round, R11)
+        returns, from the dealer's right, each box's unsettled 21+3, insurance and hands; a
+        box voided before the deal returns its main bet as hand 0."""
+        settled = {(w.seat, w.wager, w.hand) for w in self.settled()}
+        boxes = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
+        for box in reversed(sorted(boxes.values(), key=lambda item: item.seat)):
             side = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
-            if side and box.side_payout is None:
-                box.side_result, box.side_payout = str(Result.VOID), Fraction(side)
-                self._record_settled(
-                    box.seat,
-                    TWENTY_ONE_PLUS_THREE,
-                    Fraction(side),
-                    Fraction(side),
-                    str(Result.VOID),
-                )
-            if box.insurance and box.insurance_payout is None:
-                box.insurance_payout = Fraction(box.insurance)
-                self._record_settled(
-                    box.seat,
-                    INSURANCE,
-                    Fraction(box.insurance),
-                    Fraction(box.insurance),
-                    str(Result.VOID),
-                )
-            if not box.hands:  # voided before the deal: the main bet was never dealt to
-                box.hands.append(Hand(0, [], box.main))
-            for hand in box.hands:
-                if not hand.is_settled:
-                    self._settle_hand_now(box, hand, Result.VOID, Fraction(hand.total_stake))
-        self.phase = Phase.DONE
+            if side and (box.seat, TWENTY_ONE_PLUS_THREE, None) not in settled:
+                yield OpenWager(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(side))
+            if box.insurance and (box.seat, INSURANCE, None) not in settled:
+                yield OpenWager(box.seat, INSURANCE, Fraction(box.insurance))
+            for hand in box.hands or [Hand(0, [], box.main)]:
+                if (box.seat, MAIN, hand.number) not in settled:
+                    yield OpenWager(box.seat, MAIN, Fraction(hand.total_stake), hand.number)
+
+    def _end(self) -> None:
         self._turn = None
-        self._record(RoundEnded())
-        return self._since(start)
+        super()._end()
 
     # === Phase DONE ==========================================================================
-    @property
-    def is_done(self) -> bool:
-        return self.phase is Phase.DONE
-
     @property
     def dealer_cards(self) -> list[str]:
         return format_cards(self.dealer)
 
-    def results(self) -> RoundResult:
-        if not self.is_done:
-            raise IllegalActionError(f"the round is in {self.phase}: no results yet")
-        wagers: list[WagerResult] = []
-        for item in self.events:
-            if isinstance(item, Settled):
-                wagers.append(
-                    WagerResult(
-                        seat=item.seat,
-                        wager=item.wager,
-                        stake=item.stake,
-                        payout=item.payout,
-                        result=item.result,
-                        hand=item.hand,
-                    )
-                )
-        return RoundResult(wagers=tuple(wagers), details={"dealer": self.dealer_cards})
+    def _details(self) -> dict[str, Any]:
+        return {"dealer": self.dealer_cards}
 
     # --- what a seat may see --------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
         never the shoe's order (only how many cards remain)."""
         hole_hidden = self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed
@@ -914,7 +837,8 @@ class BlackjackRound(GameRound):
         dealer = format_cards(self.dealer[:1] if hole_hidden else self.dealer)
         decision = self.pending()
         boxes = []
-        for box in self.boxes.values():
+        shown = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
+        for box in shown.values():
             boxes.append(
                 {
                     "seat": box.seat,
@@ -944,6 +868,21 @@ class BlackjackRound(GameRound):
             "cards_remaining": self.shoe.remaining,
             "last_round_of_shoe": self.is_last_round_of_shoe,
         }
+
+    def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
+        box = self.boxes.get(seat)
+        hidden = not everything and self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
+        return [] if box is None else [_hand_view(hand, hidden) for hand in box.hands]
+
+    def _house_view(self, everything: bool) -> dict[str, Any]:
+        hole_hidden = (
+            not everything
+            and self.profile.hole_card is not HoleCard.NONE
+            and not self.hole_card_revealed
+        )
+        shown = self.dealer[:1] if hole_hidden else self.dealer
+        cards = format_cards(shown) + (["??"] if hole_hidden and len(self.dealer) > 1 else [])
+        return {"dealer": {"cards": cards, "total": hand_total(shown) if shown else None}}
 
 
 def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
@@ -1003,40 +942,10 @@ def random_round(
 def replay(
     events: Iterable[Event], profile: BlackjackRules | None = None, *, shoe: Shoe | None = None
 ) -> BlackjackRound:
-    """Rebuild a round from its events alone: a shoe stacked from the cards drawn, then the
-    bets and decisions applied again. The rebuilt round must record the identical events.
-
-    ``profile`` is needed only for a profile that is not shipped (the record names it).
-    To recover an unfinished round and go on with it (R11), pass the live ``shoe`` as it stood
-    when the round started (rebuilt from its seed): the replay deals from it, checks every
-    card against the record, and leaves the round waiting where it was, ready to continue."""
-    record = list(events)
-    if not record or not isinstance(record[0], RoundStarted):
-        raise ReplayError("a round's record starts with RoundStarted")
-    if profile is None:
-        loaded = load_profile_of(BlackjackRound.game, record[0].profile)
-        assert isinstance(loaded, BlackjackRules)
-        profile = loaded
-    cards = [item.card for item in record if isinstance(item, CardDrawn)]
-    new_shoe = any(isinstance(item, CardDrawn) and item.purpose == "burn" for item in record)
-    dealing = Shoe.stacked(cards, decks=profile.decks) if shoe is None else shoe
-    game = BlackjackRound(profile, dealing, new_shoe=new_shoe)
-    for item in record:
-        if isinstance(item, BetPlaced) and game.phase is Phase.BETTING:
-            game.place_bet(item.seat, item.wager, int(item.amount))
-        elif isinstance(item, BetsClosed):
-            game.deal()
-        elif isinstance(item, Decided):
-            game.act(item.seat, Action.parse(item.action))
-        elif isinstance(item, RoundVoided):
-            game.void(item.reason)
-    if game.events != record:
-        diverging = next(
-            (i for i, (a, b) in enumerate(zip(game.events, record, strict=False)) if a != b),
-            min(len(game.events), len(record)),
-        )
-        raise ReplayError(f"the record does not replay: it diverges at event {diverging}")
-    return game
+    """``croupier.games.base.replay`` for a blackjack record."""
+    rebuilt = base.replay(events, profile, shoe=shoe)
+    assert isinstance(rebuilt, BlackjackRound)
+    return rebuilt
 
 
 # --- croupier settle ------------------------------------------------------------------------
