@@ -263,6 +263,14 @@ class BaccaratRound(GameRound):
     # --- betting (Art. 7 d), Art. 8) ---------------------------------------------------------
     verify_zone = GameRound.verify_seat
 
+    @property
+    def bets(self) -> dict[int, dict[str, int]]:
+        """Each zone's wagers, keyed by ``BaccaratWager`` (equal to its name)."""
+        return {
+            zone: {BaccaratWager(wager): units for wager, units in wagers.items()}
+            for zone, wagers in super().bets.items()
+        }
+
     def _verify_wager(self, seat: int, wager: str, units: int) -> None:
         held = set(self.bets.get(seat, {}))
         held = held | {wager} if units else held - {wager}
@@ -493,58 +501,24 @@ def replay(
 
 # --- croupier settle (the fixed contract) -------------------------------------------------
 
-_DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
-_SEAT_FIELDS = frozenset({"seat", "bets"})
-
-
-def _parse_shoe(listed: list[Any]) -> tuple[Card, ...]:
-    cards = []
-    for position, text in enumerate(listed, start=1):
-        try:
-            cards.append(Card.parse(text))
-        except NotationError as error:
-            raise NotationError(f"shoe card {position}: {error}") from None
-    return tuple(cards)
-
 
 def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict[str, Any]:
     """Settle one coup described in JSON: the shoe lists P1, B1, P2, B2 and then any third
     cards in order (mid-shoe, no burn); every seat's bets are placed as at the table."""
     if not isinstance(profile, BaccaratRules):
         raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
-    unknown = sorted(set(document) - _DOCUMENT_FIELDS)
-    if unknown:
-        raise SettleInputError(f"unknown field {unknown[0]!r} (known: game, rules, shoe, seats)")
-    listed = document.get("shoe")
-    if not isinstance(listed, list):
-        raise SettleInputError(f"'shoe' must be a list of cards such as 'Td', not {listed!r}")
-    cards = _parse_shoe(listed)
-    shoe = Shoe.stacked(cards, profile.decks)
-    try:
-        play_coup([points(card) for card in cards])
-    except ShoeError as error:
-        raise SettleInputError(f"shoe: too few cards: {error}") from None
-    seats = document.get("seats")
-    if not isinstance(seats, list):
-        raise SettleInputError(f"'seats' must be a list of {{'seat', 'bets'}}, not {seats!r}")
-    coup = BaccaratRound(profile, shoe)
-    listed_seats: list[int] = []
-    for entry in seats:
-        if not isinstance(entry, dict):
-            raise SettleInputError(f"a seat is an object with 'seat' and 'bets', not {entry!r}")
-        extra = sorted(set(entry) - _SEAT_FIELDS)
-        if extra:
-            raise SettleInputError(f"seat entry: unknown field {extra[0]!r} (known: seat, bets)")
-        seat, bets = entry.get("seat"), entry.get("bets", {})
-        if seat in listed_seats:
-            raise SettleInputError(f"seat {seat!r} is listed twice")
-        if not isinstance(bets, dict):
-            raise SettleInputError(f"seat {seat!r}: 'bets' must be an object, not {bets!r}")
-        seat = coup.verify_zone(seat)
-        listed_seats.append(seat)
-        for wager, amount in bets.items():
-            coup.place_bet(seat, wager, amount)
-    coup.deal()
+    listed = document.get("shoe") if isinstance(document, Mapping) else None
+    if isinstance(listed, list) and all(isinstance(text, str) for text in listed):
+        try:
+            play_coup([points(Card.parse(text)) for text in listed])
+        except ShoeError as error:
+            raise SettleInputError(f"shoe: too few cards: {error}") from None
+        except NotationError:
+            pass  # named with its position by the reading of the shoe
+    coup, seats = base.settle(
+        document, profile, lambda shoe: BaccaratRound(profile, shoe), seat_fields=("seat", "bets")
+    )
+    assert isinstance(coup, BaccaratRound)
     result = coup.results()
     return {
         "player": {"cards": format_cards(coup.player_cards), "total": coup.player_total},
@@ -562,11 +536,9 @@ def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict
                     for wager in result.wagers
                     if wager.seat == seat
                 },
-                "staked": json_number(result.staked(seat)),
-                "returned": json_number(result.returned(seat)),
-                "net": json_number(result.net(seat)),
+                **base.seat_money(result, seat),
             }
-            for seat in listed_seats
+            for seat in seats
         ],
         "events": [item.to_json() for item in coup.events],
     }

@@ -19,7 +19,7 @@ own rules: its phases, its decisions and its payouts.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -29,7 +29,9 @@ from croupier.errors import (
     BetError,
     CroupierError,
     IllegalActionError,
+    NotationError,
     ReplayError,
+    SettleInputError,
     ShoeError,
 )
 from croupier.games.commands import Act, Action, Bet, Command, Deal, Void
@@ -48,6 +50,7 @@ from croupier.games.events import (
     upgrade,
 )
 from croupier.money import json_number, parse_amount
+from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.base import Profile
 from croupier.shoe import Shoe
 
@@ -515,6 +518,11 @@ class GameRound(ABC):
 
     # --- rebuilding from a record ---------------------------------------------------------
     @classmethod
+    def document_fields(cls, record: Sequence[Event]) -> dict[str, Any]:
+        """What a ``settle`` document of this game holds besides shoe and seats."""
+        return {}
+
+    @classmethod
     @abstractmethod
     def for_replay(cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None) -> GameRound:
         """A fresh round that will deal the recorded cards (from ``shoe`` when given)."""
@@ -631,3 +639,130 @@ def views(
         except ShoeError:
             continue
         yield game.round_view(viewer, everything=everything)
+
+
+def decide_randomly(game: GameRound, source: RandomSource) -> GameRound:
+    """Answer every decision with a legal action drawn from ``source`` (a ranged amount,
+    ``double N`` or ``insurance N``, uniformly within its range), to the end of the round."""
+    while (decision := game.pending()) is not None:
+        choice = decision.legal[uniform_below(source, len(decision.legal))]
+        if choice.amount is not None:
+            choice = Action(choice.name, 1 + uniform_below(source, choice.amount))
+        game.act(decision.seat, choice)
+    return game
+
+
+# --- croupier settle: a round described in JSON --------------------------------------------
+
+
+def settle(
+    document: Any,
+    profile: Profile,
+    make: Callable[[Shoe], GameRound],
+    *,
+    fields: Sequence[str] = ("game", "rules", "shoe", "seats"),
+    seat_fields: Sequence[str] = ("seat", "bets", "actions"),
+) -> tuple[GameRound, list[int]]:
+    """Deal and play the round a ``croupier settle`` document describes: its shoe (the cards
+    in the order they leave it), each seat's bets (placed in the table's wager order) and the
+    seat's decisions, given as the round asks for them. Returns the finished round and the
+    seats in the order listed. Every bad input raises a ``CroupierError`` naming it."""
+    if not isinstance(document, Mapping):
+        raise SettleInputError("a round is a JSON object with 'game', 'rules', 'shoe' and 'seats'")
+    unknown = sorted(set(document) - set(fields))
+    if unknown:
+        raise SettleInputError(f"unknown field {unknown[0]!r} (fields: {', '.join(fields)})")
+    shoe = Shoe.stacked(_shoe_cards(document.get("shoe")), profile.table.decks)
+    seats = document.get("seats")
+    if not isinstance(seats, list):
+        raise SettleInputError(f"'seats' must be a list of seats, not {seats!r}")
+    game = make(shoe)
+    if not seats and game.seat_noun == "seat":
+        raise SettleInputError("'seats' must be a non-empty list of seats")
+    actions: dict[int, list[Action]] = {}
+    bets: dict[int, dict[str, Any]] = {}
+    for entry in seats:
+        if not isinstance(entry, dict):
+            raise SettleInputError(f"a seat is an object with {', '.join(seat_fields)}: {entry!r}")
+        unknown = sorted(set(entry) - set(seat_fields))
+        if unknown:
+            raise SettleInputError(f"seat {entry.get('seat')!r}: unknown field {unknown[0]!r}")
+        seat = game.verify_seat(entry.get("seat"))
+        if seat in actions:
+            raise SettleInputError(f"seat {seat} is listed twice")
+        bets[seat], listed_actions = entry.get("bets", {}), entry.get("actions", [])
+        if not isinstance(bets[seat], dict):
+            raise SettleInputError(f"seat {seat}: 'bets' must be an object of wager: amount")
+        if not isinstance(listed_actions, list):
+            raise SettleInputError(f"seat {seat}: 'actions' must be a list such as ['hit']")
+        actions[seat] = [Action.parse(text) for text in listed_actions]
+    order = list(profile.table.wagers)
+    for seat, wagers in sorted(bets.items()):
+        for wager in sorted(wagers, key=lambda name: order.index(name) if name in order else -1):
+            game.place_bet(seat, wager, wagers[wager])
+    game.deal()
+    while (decision := game.pending()) is not None:
+        queue = actions.get(decision.seat, [])
+        if not queue:
+            what = decision.question if decision.hand is None else f"hand {decision.hand}"
+            legal = ", ".join(str(option) for option in decision.legal)
+            raise SettleInputError(
+                f"seat {decision.seat}: no action listed for {decision.question!r}: a decision "
+                f"is needed on {what} ({legal}) but no action is left"
+            )
+        game.act(decision.seat, queue.pop(0))
+    for seat, queue in actions.items():
+        if queue:
+            raise SettleInputError(
+                f"seat {seat}: actions not asked for: {len(queue)} action(s) left over, "
+                f"from {str(queue[0])!r}"
+            )
+    return game, list(actions)
+
+
+def _shoe_cards(listed: object) -> list[Card]:
+    if not isinstance(listed, list):
+        raise SettleInputError(f"'shoe' must be a list of cards such as \"Th\", not {listed!r}")
+    cards = []
+    for position, text in enumerate(listed, start=1):
+        if not isinstance(text, str):
+            raise SettleInputError(
+                f"'shoe' must be a list of cards such as \"Th\": "
+                f"shoe card {position}: unknown card {text!r}"
+            )
+        try:
+            cards.append(Card.parse(text))
+        except NotationError as error:
+            raise NotationError(f"shoe card {position}: {error}") from None
+    return cards
+
+
+def seat_money(result: RoundResult, seat: int) -> dict[str, int | float]:
+    """A seat's ``staked``, ``returned`` and ``net`` in the ``settle`` output."""
+    return {
+        "staked": json_number(result.staked(seat)),
+        "returned": json_number(result.returned(seat)),
+        "net": json_number(result.net(seat)),
+    }
+
+
+def document_of(events: Iterable[Event]) -> dict[str, Any]:
+    """The ``croupier settle`` document of a recorded round dealt mid-shoe (no opening burn):
+    its cards as the shoe, each seat's bets and decisions in order, and what else the game's
+    document holds (Casino Hold'em's ``jackpot``). A dispute is settled from it."""
+    record = upgrade(events)
+    cls, profile = _start(record, None)
+    seats: dict[int, dict[str, Any]] = {}
+    for command in commands_of(record):
+        if isinstance(command, Bet):
+            seats.setdefault(command.seat, {"seat": command.seat, "bets": {}})
+            seats[command.seat]["bets"][command.wager] = command.amount
+        elif isinstance(command, Act):
+            seats[command.seat].setdefault("actions", []).append(str(command.action))
+    return {
+        "game": profile.game,
+        "rules": profile.name,
+        "shoe": [str(card) for card in recorded_cards(record)],
+        "seats": [seats[seat] for seat in sorted(seats)],
+        **cls.document_fields(record),
+    }

@@ -32,11 +32,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from croupier.cards import Card, Rank, format_cards, parse_cards
+from croupier.cards import Card, Rank, format_cards
 from croupier.errors import (
     BetError,
     IllegalActionError,
-    SettleInputError,
 )
 from croupier.games import base
 from croupier.games.base import (
@@ -926,13 +925,7 @@ def random_round(
                 seat, TWENTY_ONE_PLUS_THREE, side.limits.minimum + uniform_below(source, 10)
             )
     game.deal()
-    while not game.is_done:
-        decision = game.pending()
-        assert decision is not None
-        choice = decision.legal[uniform_below(source, len(decision.legal))]
-        if choice.amount is not None:
-            choice = Action(choice.name, 1 + uniform_below(source, choice.amount))
-        game.act(decision.seat, choice)
+    base.decide_randomly(game, source)
     return game
 
 
@@ -950,77 +943,12 @@ def replay(
 
 # --- croupier settle ------------------------------------------------------------------------
 
-DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
-SEAT_FIELDS = frozenset({"seat", "bets", "actions"})
-
-
-def _parse_seats(document: dict[str, Any], profile: BlackjackRules) -> list[dict[str, Any]]:
-    seats = document.get("seats")
-    if not isinstance(seats, list) or not seats:
-        raise SettleInputError("'seats' must be a non-empty list of seats")
-    parsed: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    for entry in seats:
-        if not isinstance(entry, dict):
-            raise SettleInputError(
-                f"a seat is an object with 'seat', 'bets', 'actions', not {entry!r}"
-            )
-        unknown = sorted(set(entry) - SEAT_FIELDS)
-        if unknown:
-            raise SettleInputError(f"seat {entry.get('seat')!r}: unknown field {unknown[0]!r}")
-        seat = entry.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= profile.boxes:
-            raise SettleInputError(f"seat {seat!r}: boxes are numbered 1 to {profile.boxes}")
-        if seat in seen:
-            raise SettleInputError(f"seat {seat} is listed twice")
-        seen.add(seat)
-        bets = entry.get("bets", {})
-        if not isinstance(bets, dict):
-            raise SettleInputError(f"seat {seat}: 'bets' must be an object of wager: amount")
-        actions = entry.get("actions", [])
-        if not isinstance(actions, list):
-            raise SettleInputError(f"seat {seat}: 'actions' must be a list of decisions")
-        parsed.append(
-            {"seat": seat, "bets": bets, "actions": [Action.parse(text) for text in actions]}
-        )
-    return sorted(parsed, key=lambda item: item["seat"])
-
 
 def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     """Settle one round described as JSON (the fixed ``croupier settle`` contract)."""
-    if not isinstance(document, dict):
-        raise SettleInputError("a round is a JSON object")
-    unknown = sorted(set(document) - DOCUMENT_FIELDS)
-    if unknown:
-        raise SettleInputError(f"unknown field {unknown[0]!r} (fields: game, rules, shoe, seats)")
-    shoe_cards = document.get("shoe")
-    if not isinstance(shoe_cards, list) or not all(isinstance(c, str) for c in shoe_cards):
-        raise SettleInputError("'shoe' must be a list of cards such as \"Th\"")
-    shoe = Shoe.stacked(parse_cards(shoe_cards), decks=profile.decks)
-    seats = _parse_seats(document, profile)
-    game = BlackjackRound(profile, shoe)
-    for seat in seats:
-        for wager, amount in seat["bets"].items():
-            game.place_bet(seat["seat"], wager, amount)
-    game.deal()
-    queues = {seat["seat"]: list(seat["actions"]) for seat in seats}
-    while not game.is_done:
-        decision = game.pending()
-        assert decision is not None
-        queue = queues[decision.seat]
-        if not queue:
-            what = "insurance" if decision.question == "insurance" else f"hand {decision.hand}"
-            legal = ", ".join(str(option) for option in decision.legal)
-            raise SettleInputError(
-                f"seat {decision.seat}: a decision is needed on {what} ({legal}) but no action is left"
-            )
-        game.act(decision.seat, queue.pop(0))
-    for seat, queue in queues.items():
-        if queue:
-            raise SettleInputError(
-                f"seat {seat}: {len(queue)} action(s) left over, from {str(queue[0])!r}"
-            )
-    return settlement_json(game, [seat["seat"] for seat in seats])
+    game, seats = base.settle(document, profile, lambda shoe: BlackjackRound(profile, shoe))
+    assert isinstance(game, BlackjackRound)
+    return settlement_json(game, sorted(seats))
 
 
 def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
@@ -1066,9 +994,7 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
                 "hands": hands,
                 "side_bets": side,
                 "insurance": insurance,
-                "staked": json_number(result.staked(seat)),
-                "returned": json_number(result.returned(seat)),
-                "net": json_number(result.net(seat)),
+                **base.seat_money(result, seat),
             }
         )
     return {

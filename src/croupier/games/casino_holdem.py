@@ -250,6 +250,11 @@ class CasinoHoldemRound(GameRound):
         dealing = Shoe.stacked(recorded_cards(record), profile.decks) if shoe is None else shoe
         return cls(profile, dealing, meter=opened.meter)
 
+    @classmethod
+    def document_fields(cls, record: Sequence[Event]) -> dict[str, Any]:
+        opened = next(item for item in record if isinstance(item, MeterOpened))
+        return {"jackpot": json_number(opened.meter)}
+
     # --- betting (Art. 9) ----------------------------------------------------------------
     verify_zone = GameRound.verify_seat
 
@@ -624,8 +629,7 @@ def random_round(
         if uniform_below(source, 2):
             game.place_bet(zone, PROGRESSIVE, profile.progressive.bet)
     game.deal()
-    while (decision := game.pending()) is not None:
-        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    base.decide_randomly(game, source)
     return game
 
 
@@ -676,10 +680,6 @@ def replay(events: Sequence[Event], profile: CasinoHoldemRules | None = None) ->
 
 # --- croupier settle (the fixed contract) --------------------------------------------------
 
-_DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats", "jackpot"})
-_SEAT_FIELDS = frozenset({"seat", "bets", "actions"})
-_BET_FIELDS = frozenset({ANTE, PROGRESSIVE})
-
 
 def _meter_of(value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -699,63 +699,15 @@ def settle_document(document: Mapping[str, Any], profile: CasinoHoldemRules) -> 
     flop, a burn, the turn and the river (cards after those are left undealt)."""
     if not isinstance(profile, CasinoHoldemRules):
         raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {GAME}")
-    unknown = sorted(set(document) - _DOCUMENT_FIELDS)
-    if unknown:
-        raise SettleInputError(
-            f"unknown field {unknown[0]!r} (known: game, rules, shoe, seats, jackpot)"
-        )
-    listed = document.get("shoe")
-    if not isinstance(listed, list):
-        raise SettleInputError(f"'shoe' must be a list of cards such as 'Td', not {listed!r}")
-    shoe = Shoe.stacked(parse_cards(listed), profile.decks)
-    meter = _meter_of(document.get("jackpot", profile.progressive.meter_seed))
-    seats = document.get("seats")
-    if not isinstance(seats, list):
-        raise SettleInputError(
-            f"'seats' must be a list of {{'seat', 'bets', 'actions'}}, not {seats!r}"
-        )
-    game = CasinoHoldemRound(profile, shoe, meter=meter)
-    actions: dict[int, list[Action]] = {}
-    for entry in seats:
-        if not isinstance(entry, dict):
-            raise SettleInputError(f"a seat is an object with 'seat', 'bets', not {entry!r}")
-        extra = sorted(set(entry) - _SEAT_FIELDS)
-        if extra:
-            raise SettleInputError(
-                f"seat entry: unknown field {extra[0]!r} (known: seat, bets, actions)"
-            )
-        seat = game.verify_zone(entry.get("seat"))
-        if seat in actions:
-            raise SettleInputError(f"seat {seat} is listed twice")
-        bets = entry.get("bets", {})
-        if not isinstance(bets, dict):
-            raise SettleInputError(f"seat {seat}: 'bets' must be an object, not {bets!r}")
-        wrong = sorted(set(bets) - _BET_FIELDS)
-        if wrong:
-            raise SettleInputError(
-                f"seat {seat}: unknown wager {wrong[0]!r} (known: ante, progressive)"
-            )
-        for wager in (ANTE, PROGRESSIVE):
-            if wager in bets:
-                game.place_bet(seat, wager, bets[wager])
-        listed_actions = entry.get("actions", [])
-        if not isinstance(listed_actions, list):
-            raise SettleInputError(
-                f"seat {seat}: 'actions' must be a list such as ['call'], not {listed_actions!r}"
-            )
-        actions[seat] = [Action.parse(text) for text in listed_actions]
-    game.deal()
-    while (decision := game.pending()) is not None:
-        queue = actions[decision.seat]
-        if not queue:
-            raise SettleInputError(f"seat {decision.seat}: no action listed for 'call or fold'")
-        game.act(decision.seat, queue.pop(0))
-    for seat, left in sorted(actions.items()):
-        if left:
-            raise SettleInputError(
-                f"seat {seat}: action {str(left[0])!r} left over: the seat had nothing to decide"
-            )
-    assert game.dealer_hand is not None
+    seed = profile.progressive.meter_seed
+    meter = _meter_of(document.get("jackpot", seed)) if isinstance(document, Mapping) else None
+    game, _seats = base.settle(
+        document,
+        profile,
+        lambda shoe: CasinoHoldemRound(profile, shoe, meter=meter),
+        fields=("game", "rules", "shoe", "seats", "jackpot"),
+    )
+    assert isinstance(game, CasinoHoldemRound) and game.dealer_hand is not None
     result = game.results()
     return {
         "dealer": {
@@ -784,9 +736,7 @@ def _seat_document(game: CasinoHoldemRound, result: RoundResult, seat: int) -> d
         "hand": game.hand_of(seat).category.value,
         "result": game.seat_result(seat),
         "bets": {name: entry(name) for name in (ANTE, BET, PROGRESSIVE)},
-        "staked": json_number(result.staked(seat)),
-        "returned": json_number(result.returned(seat)),
-        "net": json_number(result.net(seat)),
+        **base.seat_money(result, seat),
     }
     if PROGRESSIVE in wagers:
         flop_hand = evaluate([*game.hole_cards[seat], *game.board[:3]])

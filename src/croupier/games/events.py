@@ -69,6 +69,8 @@ class Event:
     @staticmethod
     def from_json(document: dict[str, JSON]) -> Event:
         kind = document.get("kind")
+        if isinstance(kind, str) and kind not in EVENT_KINDS:
+            _register_every_game()
         cls = EVENT_KINDS.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise NotationError(f"unknown event kind {kind!r}")
@@ -81,6 +83,16 @@ class Event:
                 raise NotationError(f"event {kind}: unknown field {name!r}")
             values[name] = _decode(raw, hints[name])
         return cls(**values)
+
+
+def _register_every_game() -> None:
+    """Each game declares its own events in its module: import them all, once."""
+    import importlib
+
+    from croupier.games import GAME_MODULES
+
+    for path in GAME_MODULES.values():
+        importlib.import_module(path)
 
 
 def _hints_of(cls: type[Event]) -> dict[str, Any]:
@@ -227,105 +239,81 @@ class DealerCorrection(Event):
 
 @dataclass(frozen=True, slots=True)
 class Operation(Event):
-    """A seat's decision as what it did. ``action`` is its notation, the command that makes it
-    again; ``adds_stake`` marks the operations whose ``amount`` goes to the seat's stake."""
+    """A seat's decision as what it did. ``action`` is the command that makes it again: its
+    ``notation``, with its ``amount`` where the seat chose one (a double, insurance).
+    ``adds_stake`` marks the operations whose ``amount`` goes to the seat's stake."""
 
+    notation: ClassVar[str]
     adds_stake: ClassVar[bool] = False
+    chosen_amount: ClassVar[bool] = False
     seat: int
 
     @property
     def action(self) -> Action:
-        raise NotImplementedError
+        amount: Fraction | None = getattr(self, "amount", None) if self.chosen_amount else None
+        return Action(self.notation, None if amount is None else int(amount))
 
 
 @event
 class Hit(Operation):
+    notation = "hit"
     hand: int
-
-    @property
-    def action(self) -> Action:
-        return Action("hit")
 
 
 @event
 class Stood(Operation):
+    notation = "stand"
     hand: int
-
-    @property
-    def action(self) -> Action:
-        return Action("stand")
 
 
 @event
 class Doubled(Operation):
     """The hand's bet grew by ``amount`` (the full bet, or less where the profile allows)."""
 
-    adds_stake: ClassVar[bool] = True
+    notation, adds_stake, chosen_amount = "double", True, True
     hand: int
     amount: Fraction
-
-    @property
-    def action(self) -> Action:
-        return Action("double", int(self.amount))
 
 
 @event
 class Split(Operation):
     """Hand ``hand`` became two: its second card and a bet of ``amount`` went to ``new_hand``."""
 
-    adds_stake: ClassVar[bool] = True
+    notation, adds_stake = "split", True
     hand: int
     new_hand: int
     amount: Fraction
 
-    @property
-    def action(self) -> Action:
-        return Action("split")
-
 
 @event
 class InsuranceTaken(Operation):
-    adds_stake: ClassVar[bool] = True
+    notation, adds_stake, chosen_amount = "insurance", True, True
     amount: Fraction
-
-    @property
-    def action(self) -> Action:
-        return Action("insurance", int(self.amount))
 
 
 @event
 class InsuranceDeclined(Operation):
-    @property
-    def action(self) -> Action:
-        return Action("no-insurance")
+    notation = "no-insurance"
 
 
 @event
 class EvenMoneyTaken(Operation):
     """A blackjack against an Ace took 1:1 at once (Peru Art. 13)."""
 
-    @property
-    def action(self) -> Action:
-        return Action("even-money")
+    notation = "even-money"
 
 
 @event
 class Called(Operation):
     """Casino Hold'em: the Bet of ``amount`` (a multiple of the Ante) was placed."""
 
-    adds_stake: ClassVar[bool] = True
+    notation, adds_stake = "call", True
     amount: Fraction
-
-    @property
-    def action(self) -> Action:
-        return Action("call")
 
 
 @event
 class Folded(Operation):
-    @property
-    def action(self) -> Action:
-        return Action("fold")
+    notation = "fold"
 
 
 EXTRA_STAKES = frozenset({"double", "split", "insurance", "bet"})
