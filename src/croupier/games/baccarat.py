@@ -68,7 +68,6 @@ from croupier.games.events import (
     Purpose,
     RoundStarted,
     RoundVoided,
-    Settled,
     event,
 )
 from croupier.hands.baccarat import (
@@ -279,13 +278,6 @@ class BaccaratRound(GameRound):
                 names = " and ".join(item.value for item in combination)
                 raise BetError(f"zone {seat}: {names} may not be bet together (Art. 8)")
 
-    def verify_place_bet(
-        self, seat: object, wager: str, amount: object
-    ) -> tuple[int, BaccaratWager, int]:
-        """The bet as (zone, wager, whole amount), or a typed error naming what is wrong."""
-        zone, name, units = self.verify_bet(seat, wager, amount)
-        return zone, BaccaratWager(name), units
-
     # --- the deal (Art. 10) and third cards (Art. 11) ----------------------------------------
     def _after_draw(self) -> None:
         if self.shoe.is_cut_card_out and not self._last_round_signalled:
@@ -342,9 +334,7 @@ class BaccaratRound(GameRound):
                     player_pair=player_pair,
                     banker_pair=banker_pair,
                 )
-                self._record(
-                    Settled(seat=zone, wager=kind.value, stake=stake, payout=payout, result=result)
-                )
+                self._settle_wager(zone, kind.value, stake, payout, result)
 
     def _details(self) -> dict[str, Any]:
         coup = self.coup

@@ -207,6 +207,28 @@ class GameRound(ABC):
         self._after_draw()
         return card
 
+    def _settle_wager(
+        self,
+        seat: int,
+        wager: str,
+        stake: Fraction | int,
+        payout: Fraction,
+        result: str,
+        *,
+        hand: int | None = None,
+    ) -> None:
+        """Record one wager settled: what it staked and all it returns (stake included)."""
+        self._record(
+            Settled(
+                seat=seat,
+                wager=wager,
+                stake=Fraction(stake),
+                payout=payout,
+                result=result,
+                hand=hand,
+            )
+        )
+
     def _after_draw(self) -> None:  # noqa: B027 - a hook a game may fill
         """What a game does after every card (baccarat: announce the cut card)."""
 
@@ -418,15 +440,8 @@ class GameRound(ABC):
         start = len(self.events)
         self._record(RoundVoided(reason=reason))
         for wager in self._open_wagers():
-            self._record(
-                Settled(
-                    seat=wager.seat,
-                    wager=wager.wager,
-                    stake=wager.stake,
-                    payout=wager.stake,
-                    result="void",
-                    hand=wager.hand,
-                )
+            self._settle_wager(
+                wager.seat, wager.wager, wager.stake, wager.stake, "void", hand=wager.hand
             )
         self._end()
         return self._since(start)
@@ -440,10 +455,6 @@ class GameRound(ABC):
         self._record(RoundEnded())
 
     # --- reading the round --------------------------------------------------------------
-    @property
-    def is_voided(self) -> bool:
-        return any(isinstance(item, RoundVoided) for item in self.events)
-
     def settled(self) -> list[WagerResult]:
         """Every wager settled so far, in the order it was settled."""
         return [

@@ -54,7 +54,6 @@ from croupier.games.events import (
     InsuranceDeclined,
     InsuranceTaken,
     Purpose,
-    Settled,
     Split,
     Stood,
     event,
@@ -279,29 +278,12 @@ class BlackjackRound(GameRound):
         )
         return cls(profile, dealing, new_shoe=has_burns(record))
 
-    def _record_settled(
-        self,
-        seat: int,
-        wager: str,
-        stake: Fraction,
-        payout: Fraction,
-        result: str,
-        *,
-        hand: int | None = None,
-    ) -> None:
-        self._record(
-            Settled(seat=seat, wager=wager, stake=stake, payout=payout, result=result, hand=hand)
-        )
-
     @property
     def is_last_round_of_shoe(self) -> bool:
         """The cut card has come out: this round is the shoe's last (Spain Art. 03)."""
         return self.shoe.is_cut_card_out
 
     # === Phase BETTING =======================================================================
-    def wagers(self) -> tuple[str, ...]:
-        return tuple(self.profile.table.wagers)
-
     def _verify_deal(self) -> None:
         bets = self.bets
         for seat, wagers in bets.items():
@@ -346,7 +328,7 @@ class BlackjackRound(GameRound):
                 continue
             result, payout = twenty_one_plus_three(box.dealt, self.up_card, stake, self.profile)
             box.side_result, box.side_payout = result, payout
-            self._record_settled(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
+            self._settle_wager(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
 
     # --- moving on until somebody must decide --------------------------------------------
     def _proceed(self) -> None:
@@ -453,7 +435,7 @@ class BlackjackRound(GameRound):
                 box.insurance_payout = insurance_payout(
                     box.insurance, dealer_blackjack, self.profile
                 )
-                self._record_settled(
+                self._settle_wager(
                     box.seat,
                     INSURANCE,
                     Fraction(box.insurance),
@@ -494,9 +476,7 @@ class BlackjackRound(GameRound):
     def _settle_hand_now(self, box: Box, hand: Hand, result: Result, payout: Fraction) -> None:
         hand.finished = True
         hand.result, hand.payout = result, payout
-        self._record_settled(
-            box.seat, MAIN, Fraction(hand.total_stake), payout, str(result), hand=hand.number
-        )
+        self._settle_wager(box.seat, MAIN, hand.total_stake, payout, str(result), hand=hand.number)
 
     def _next_turn(self) -> bool:
         """Advance to the next hand that needs a decision, dealing and closing hands that
@@ -951,6 +931,9 @@ def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     return settlement_json(game, sorted(seats))
 
 
+SETTLED_HAND_FIELDS = ("hand", "cards", "bet", "total", "result", "payout")
+
+
 def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
     """The finished round in the ``croupier settle`` output format."""
     result = game.results()
@@ -963,17 +946,8 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
         insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
         if box is not None:
             for hand in box.hands:
-                assert hand.result is not None and hand.payout is not None
-                hands.append(
-                    {
-                        "hand": hand.number,
-                        "cards": format_cards(hand.cards),
-                        "bet": hand.total_stake,
-                        "total": hand_total(hand.cards),
-                        "result": str(hand.result),
-                        "payout": json_number(hand.payout),
-                    }
-                )
+                shown = _hand_view(hand, face_down_hidden=False)
+                hands.append({key: shown[key] for key in SETTLED_HAND_FIELDS})
             insurance = {
                 "bet": box.insurance,
                 "payout": json_number(box.insurance_payout or Fraction(0)),

@@ -367,7 +367,7 @@ class CasinoHoldemRound(GameRound):
                     seed = Fraction(progressive.meter_seed)
                     self.meter = seed
                     self._record(MeterReseeded(seed=seed, meter=self.meter))
-            self._settle(seat, PROGRESSIVE, stake, prize, "win" if prize else "lose")
+            self._settle_wager(seat, PROGRESSIVE, stake, prize, "win" if prize else "lose")
 
     # --- the players' decisions (Art. 13 d) ----------------------------------------------
     def pending(self) -> Decision | None:
@@ -384,7 +384,7 @@ class CasinoHoldemRound(GameRound):
             self._record(Called(seat=seat, amount=Fraction(ante * self.profile.call_multiple)))
         else:  # Art. 13 d: "se retiran perdiendo su Ante ... recogido por el Dealer"
             self._record(Folded(seat=seat))
-            self._settle(seat, ANTE, ante, Fraction(0), "fold")
+            self._settle_wager(seat, ANTE, ante, Fraction(0), "fold")
         if len(self.decisions) == len(self.players):
             self._showdown()
 
@@ -454,12 +454,7 @@ class CasinoHoldemRound(GameRound):
         for (wager, stake), (payout, result) in zip(
             ((ANTE, ante), (BET, bet)), outcomes, strict=True
         ):
-            self._settle(seat, wager, stake, payout, result)
-
-    def _settle(self, seat: int, wager: str, stake: int, payout: Fraction, result: str) -> None:
-        self._record(
-            Settled(seat=seat, wager=wager, stake=Fraction(stake), payout=payout, result=result)
-        )
+            self._settle_wager(seat, wager, stake, payout, result)
 
     def _open_wagers(self) -> Iterable[OpenWager]:
         settled = {(wager.seat, wager.wager) for wager in self.settled()}

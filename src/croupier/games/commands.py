@@ -55,8 +55,17 @@ class Action:
         return f"Action.parse({str(self)!r})"
 
 
+class _Notation:
+    """A command's ``repr`` is its notation, read back by ``parse_command``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"parse_command({str(self)!r})"
+
+
 @dataclass(frozen=True, slots=True, repr=False)
-class Bet:
+class Bet(_Notation):
     """Set ``seat``'s ``wager`` to ``amount`` whole units while bets are open (0 withdraws)."""
 
     seat: int
@@ -66,23 +75,17 @@ class Bet:
     def __str__(self) -> str:
         return f"bet {self.seat} {self.wager} {self.amount}"
 
-    def __repr__(self) -> str:
-        return f"parse_command({str(self)!r})"
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Deal:
+class Deal(_Notation):
     """Close bets and play on until a decision is needed or the round is done."""
 
     def __str__(self) -> str:
         return "deal"
 
-    def __repr__(self) -> str:
-        return "parse_command('deal')"
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Act:
+class Act(_Notation):
     """``seat``'s decision."""
 
     seat: int
@@ -91,21 +94,15 @@ class Act:
     def __str__(self) -> str:
         return f"act {self.seat} {self.action}"
 
-    def __repr__(self) -> str:
-        return f"parse_command({str(self)!r})"
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Void:
+class Void(_Notation):
     """End a round that cannot go on: every stake still in play is returned."""
 
     reason: str
 
     def __str__(self) -> str:
         return f"void {self.reason}"
-
-    def __repr__(self) -> str:
-        return f"parse_command({str(self)!r})"
 
 
 Command = Bet | Deal | Act | Void

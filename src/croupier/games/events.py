@@ -316,6 +316,18 @@ class Folded(Operation):
     notation = "fold"
 
 
+OPERATIONS = (
+    Hit,
+    Stood,
+    Doubled,
+    Split,
+    InsuranceTaken,
+    InsuranceDeclined,
+    EvenMoneyTaken,
+    Called,
+    Folded,
+)
+
 EXTRA_STAKES = frozenset({"double", "split", "insurance", "bet"})
 """Wagers an old record placed with ``BetPlaced`` after the deal, as part of a decision."""
 
@@ -358,30 +370,17 @@ def upgrade_json(documents: Iterable[dict[str, JSON]]) -> list[dict[str, JSON]]:
 
 
 def _operation(decided: Decided, added: BetPlaced | None) -> Operation:
-    action = Action.parse(decided.action)
-    seat, hand = decided.seat, decided.hand
-    amount = Fraction(0) if added is None else added.amount
-    if action.name in ("hit", "stand", "double", "split") and hand is None:
-        raise NotationError(f"seat {seat}: {action} without a hand in an old record")
-    if action.name == "hit" and hand is not None:
-        return Hit(seat=seat, hand=hand)
-    if action.name == "stand" and hand is not None:
-        return Stood(seat=seat, hand=hand)
-    if action.name == "double" and hand is not None and added is not None:
-        return Doubled(seat=seat, hand=hand, amount=amount)
-    if action.name == "split" and hand is not None and added is not None and added.hand is not None:
-        return Split(seat=seat, hand=hand, new_hand=added.hand, amount=amount)
-    if action.name == "insurance" and added is not None:
-        return InsuranceTaken(seat=seat, amount=amount)
-    if action.name == "no-insurance":
-        return InsuranceDeclined(seat=seat)
-    if action.name == "even-money":
-        return EvenMoneyTaken(seat=seat)
-    if action.name == "call" and added is not None:
-        return Called(seat=seat, amount=amount)
-    if action.name == "fold":
-        return Folded(seat=seat)
-    raise NotationError(f"seat {seat}: an old record's decision {decided.action!r} is not known")
+    cls = next((kind for kind in OPERATIONS if kind.notation == decided.action.split()[0]), None)
+    if cls is None:
+        raise NotationError(f"seat {decided.seat}: an old record's decision {decided.action!r}")
+    names = {field.name for field in dataclasses.fields(cls)}
+    values: dict[str, Any] = {"seat": decided.seat, "hand": decided.hand}
+    if added is not None:
+        values |= {"amount": added.amount, "new_hand": added.hand}
+    missing = [name for name in names if values.get(name) is None]
+    if missing:
+        raise NotationError(f"seat {decided.seat}: {decided.action!r} without its {missing[0]}")
+    return cls(**{name: values[name] for name in names})
 
 
 def operations(events: Iterable[Event]) -> Iterator[Operation]:
