@@ -49,7 +49,6 @@ from croupier.errors import (
     IllegalActionError,
     NotationError,
     ProfileError,
-    ReplayError,
     SettleInputError,
     ShoeError,
 )
@@ -66,7 +65,6 @@ from croupier.games.events import (
     CardDrawn,
     Event,
     Purpose,
-    RoundStarted,
     RoundVoided,
     event,
 )
@@ -222,14 +220,13 @@ class BaccaratRound(GameRound):
     """One coup of Dragon Six Baccarat Plus on ``shoe`` under ``profile``."""
 
     game = GAME
+    rules = BaccaratRules
     profile: BaccaratRules
 
     def __init__(self, profile: BaccaratRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
         """``new_shoe=True``: the shoe is fresh from its shuffle and cut (``Shoe.shuffled``), so
         the Art. 6 d) burn opens this round's record (as a blackjack round burns). A table that
         keeps the shoe's record apart uses the function ``new_shoe`` instead."""
-        if not isinstance(profile, BaccaratRules):
-            raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
         self.phase = Phase.BETTING
         self.player_cards: list[Card] = []
         self.banker_cards: list[Card] = []
@@ -478,15 +475,7 @@ def random_round(
 # --- replay (RULES.md §6) ------------------------------------------------------------------
 
 
-def replay(
-    events: Sequence[Event], profile: BaccaratRules | None = None, *, shoe: Shoe | None = None
-) -> BaccaratRound:
-    """``croupier.games.base.replay`` for a baccarat record."""
-    if not events or not isinstance(events[0], RoundStarted) or events[0].game != GAME:
-        raise ReplayError("a baccarat round's record starts with RoundStarted(game='baccarat')")
-    rebuilt = base.replay(events, profile, shoe=shoe)
-    assert isinstance(rebuilt, BaccaratRound)
-    return rebuilt
+replay = BaccaratRound.from_record
 
 
 # --- croupier settle (the fixed contract) -------------------------------------------------
@@ -495,8 +484,6 @@ def replay(
 def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict[str, Any]:
     """Settle one coup described in JSON: the shoe lists P1, B1, P2, B2 and then any third
     cards in order (mid-shoe, no burn); every seat's bets are placed as at the table."""
-    if not isinstance(profile, BaccaratRules):
-        raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
     listed = document.get("shoe") if isinstance(document, Mapping) else None
     if isinstance(listed, list) and all(isinstance(text, str) for text in listed):
         try:

@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from croupier.cards import Card
 from croupier.errors import (
@@ -30,6 +30,7 @@ from croupier.errors import (
     CroupierError,
     IllegalActionError,
     NotationError,
+    ProfileError,
     ReplayError,
     SettleInputError,
     ShoeError,
@@ -161,6 +162,8 @@ class GameRound(ABC):
     """One round of one game under one profile: the mechanics every game shares."""
 
     game: ClassVar[str]
+    rules: ClassVar[type[Profile]]
+    """The profile model of the game's rules."""
     private_card_purposes: ClassVar[frozenset[str]] = frozenset()
     """``CardDrawn`` purposes whose cards stay their seat's own even after the round (Casino
     Hold'em's hole cards: Art. 9d forbids showing them to others); views and recall mask them."""
@@ -181,6 +184,8 @@ class GameRound(ABC):
             ROUND_CLASSES[cls.game] = cls
 
     def __init__(self, profile: Profile, shoe: Shoe) -> None:
+        if not isinstance(profile, self.rules):
+            raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {self.game}")
         decks = profile.table.decks
         if shoe.decks != decks:
             raise ShoeError(
@@ -534,9 +539,30 @@ class GameRound(ABC):
         return {}
 
     @classmethod
-    @abstractmethod
     def for_replay(cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None) -> GameRound:
         """A fresh round that will deal the recorded cards (from ``shoe`` when given)."""
+        dealing = (
+            Shoe.stacked(recorded_cards(record), profile.table.decks) if shoe is None else shoe
+        )
+        return cls(profile, dealing, **cls._replay_options(record))
+
+    @classmethod
+    def from_record(
+        cls, events: Iterable[Event], profile: Profile | None = None, *, shoe: Shoe | None = None
+    ) -> Self:
+        """``replay`` of a record of this game (each game module's ``replay``)."""
+        record = list(events)
+        first = record[0] if record else None
+        if not isinstance(first, RoundStarted) or first.game != cls.game:
+            raise ReplayError(f"a {cls.game} round's record starts with RoundStarted({cls.game})")
+        game = replay(record, profile, shoe=shoe)
+        assert isinstance(game, cls)
+        return game
+
+    @classmethod
+    def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
+        """The game's constructor options a record implies (a new shoe's burns, a meter)."""
+        return {}
 
 
 # --- commands from a record, and one replay for every game ---------------------------------

@@ -44,7 +44,6 @@ from croupier.games.base import (
     GameRound,
     OpenWager,
     has_burns,
-    recorded_cards,
 )
 from croupier.games.events import (
     Doubled,
@@ -71,7 +70,6 @@ from croupier.hands.blackjack import (
 from croupier.hands.three_card import classify_three_card
 from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
-from croupier.rules.base import Profile
 from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
 from croupier.shoe import Shoe
 
@@ -251,6 +249,7 @@ class BlackjackRound(GameRound):
     """
 
     game: ClassVar[str] = "blackjack"
+    rules = BlackjackRules
 
     profile: BlackjackRules
     seat_noun = "seat"
@@ -269,14 +268,8 @@ class BlackjackRound(GameRound):
                 self.draw(Purpose.BURN)
 
     @classmethod
-    def for_replay(
-        cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None
-    ) -> BlackjackRound:
-        assert isinstance(profile, BlackjackRules)
-        dealing = (
-            Shoe.stacked(recorded_cards(record), decks=profile.decks) if shoe is None else shoe
-        )
-        return cls(profile, dealing, new_shoe=has_burns(record))
+    def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
+        return {"new_shoe": has_burns(record)}
 
     @property
     def is_last_round_of_shoe(self) -> bool:
@@ -912,13 +905,7 @@ def random_round(
 # --- replay ---------------------------------------------------------------------------------
 
 
-def replay(
-    events: Iterable[Event], profile: BlackjackRules | None = None, *, shoe: Shoe | None = None
-) -> BlackjackRound:
-    """``croupier.games.base.replay`` for a blackjack record."""
-    rebuilt = base.replay(events, profile, shoe=shoe)
-    assert isinstance(rebuilt, BlackjackRound)
-    return rebuilt
+replay = BlackjackRound.from_record
 
 
 # --- croupier settle ------------------------------------------------------------------------

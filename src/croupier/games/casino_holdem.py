@@ -80,7 +80,6 @@ from croupier.errors import (
     BetError,
     IllegalActionError,
     NotationError,
-    ProfileError,
     ReplayError,
     SettleInputError,
     ShoeError,
@@ -92,14 +91,12 @@ from croupier.games.base import (
     GameRound,
     OpenWager,
     RoundResult,
-    recorded_cards,
 )
 from croupier.games.events import (
     Called,
     Event,
     Folded,
     Purpose,
-    RoundStarted,
     Settled,
     event,
 )
@@ -113,7 +110,6 @@ from croupier.hands.poker import (
 )
 from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
-from croupier.rules.base import Profile
 from croupier.rules.casino_holdem import (
     AnteWhenDealerDoesNotQualify,
     CasinoHoldemRules,
@@ -211,6 +207,7 @@ class CasinoHoldemRound(GameRound):
     """One game of Casino Hold'em from a fresh deck; see the module docstring."""
 
     game = GAME
+    rules = CasinoHoldemRules
     # Art. 9d: a player's hole cards are never shown to the others, during or after the game.
     private_card_purposes = frozenset({Purpose.PLAYER.value})
     profile: CasinoHoldemRules
@@ -218,8 +215,6 @@ class CasinoHoldemRound(GameRound):
     def __init__(
         self, profile: CasinoHoldemRules, shoe: Shoe, *, meter: Fraction | int | None = None
     ) -> None:
-        if not isinstance(profile, CasinoHoldemRules):
-            raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {GAME}")
         if isinstance(meter, float | bool):  # a float would round the meter: exact values only
             raise BetError(f"the progressive meter is an exact Fraction or int, not {meter!r}")
         opening = Fraction(profile.progressive.meter_seed if meter is None else meter)
@@ -240,15 +235,11 @@ class CasinoHoldemRound(GameRound):
         self._record(MeterOpened(meter=opening))
 
     @classmethod
-    def for_replay(
-        cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None
-    ) -> CasinoHoldemRound:
-        assert isinstance(profile, CasinoHoldemRules)
+    def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
         opened = record[1] if len(record) > 1 else None
         if not isinstance(opened, MeterOpened):
             raise ReplayError("a record's second event is MeterOpened (the meter it started from)")
-        dealing = Shoe.stacked(recorded_cards(record), profile.decks) if shoe is None else shoe
-        return cls(profile, dealing, meter=opened.meter)
+        return {"meter": opened.meter}
 
     @classmethod
     def document_fields(cls, record: Sequence[Event]) -> dict[str, Any]:
@@ -664,13 +655,7 @@ def stacked_deck(
 # --- replay (RULES.md §6: every round can be rebuilt from its record) ----------------------
 
 
-def replay(events: Sequence[Event], profile: CasinoHoldemRules | None = None) -> CasinoHoldemRound:
-    """``croupier.games.base.replay`` for a Casino Hold'em record."""
-    if not events or not isinstance(events[0], RoundStarted) or events[0].game != GAME:
-        raise ReplayError(f"a {GAME} round's record starts with RoundStarted(game={GAME!r})")
-    rebuilt = base.replay(events, profile)
-    assert isinstance(rebuilt, CasinoHoldemRound)
-    return rebuilt
+replay = CasinoHoldemRound.from_record
 
 
 # --- croupier settle (the fixed contract) --------------------------------------------------
@@ -692,8 +677,6 @@ def settle_document(document: Mapping[str, Any], profile: CasinoHoldemRules) -> 
     """Settle one game described in JSON. The shoe lists the cards in draw order: each zone's
     first card then the dealer's, each zone's second card then the dealer's, a burn, the
     flop, a burn, the turn and the river (cards after those are left undealt)."""
-    if not isinstance(profile, CasinoHoldemRules):
-        raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {GAME}")
     seed = profile.progressive.meter_seed
     meter = _meter_of(document.get("jackpot", seed)) if isinstance(document, Mapping) else None
     game, _seats = base.settle(
