@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from croupier.errors import IllegalActionError, NotationError
-from croupier.games.base import commands_of, replay
+from croupier.games.base import commands_of, play, replay
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.commands import Act, Action, Bet, Deal, Void, from_step, parse_command
 from croupier.rules.registry import load_profile_of
@@ -62,3 +62,14 @@ def test_a_round_made_by_commands_gives_them_back_and_replays() -> None:
     assert replay(game.events).events == game.events
     with pytest.raises(IllegalActionError):
         game.apply(parse_command("act 1 hit"))
+
+
+def test_play_gives_a_round_its_commands_and_replay_rebuilds_it_from_its_events() -> None:
+    """Spain 1979, Art. 03 (no hole card): the box's 9s 8h stands on 17; the dealer's up card
+    Ts takes its second card, 8c, after the players, and 18 beats 17."""
+    profile = load_profile_of("blackjack", "spain-1979")
+    shoe = Shoe.parse("9s Ts 8h 8c", decks=profile.decks)
+    game = play(profile, shoe, [Bet(1, "main", 10), Deal(), Act(1, Action("stand"))])
+    assert game.is_done
+    assert [(w.result, w.payout) for w in game.results().wagers] == [("lose", 0)]
+    assert replay(game.events).events == game.events

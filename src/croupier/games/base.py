@@ -437,6 +437,13 @@ class GameRound(ABC):
         if self.is_done:
             raise IllegalActionError("void refused: the round is already over (already settled)")
 
+    def can_void(self) -> bool:
+        try:
+            self.verify_void()
+        except CroupierError:
+            return False
+        return True
+
     def void(self, reason: str) -> Sequence[Event]:
         """End a round that cannot go on (a confused deal, an interrupted round that cannot
         be restored, R11): every stake still in play is returned. What was already settled
@@ -513,12 +520,17 @@ class GameRound(ABC):
             "seats": seats,
             **self._house_view(everything),
             "pending": None if decision is None else decision.to_json(),
-            "legal_actions": []
-            if decision is None or decision.seat != viewer
-            else [str(action) for action in decision.legal],
+            "legal_actions": self.legal_for(viewer),
             "results": [wager.to_json() for wager in settled],
             "done": self.is_done,
         }
+
+    def legal_for(self, viewer: int | None) -> list[str]:
+        """The legal actions in notation when the round waits on ``viewer``, else none."""
+        decision = self.pending()
+        if decision is None or decision.seat != viewer:
+            return []
+        return [str(action) for action in decision.legal]
 
     def _seats_in_view(self) -> list[int]:
         return sorted(self.bets)
@@ -630,6 +642,18 @@ def _rebuild(
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
         raise ReplayError(f"the record does not replay: {error}") from None
     return game, record
+
+
+def play(profile: Profile, shoe: Shoe, commands: Iterable[Command], **options: Any) -> GameRound:
+    """A round of ``profile``'s game dealt from ``shoe`` and given ``commands`` in order
+    (``options``: the game's own, such as ``new_shoe`` or ``meter``)."""
+    from croupier.games import game_module
+
+    game_module(profile.game)  # registers the game's round class
+    game = ROUND_CLASSES[profile.game](profile, shoe, **options)
+    for command in commands:
+        game.apply(command)
+    return game
 
 
 def replay(

@@ -803,40 +803,31 @@ class BlackjackRound(GameRound):
     def _view(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
         never the shoe's order (only how many cards remain)."""
-        hole_hidden = self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed
-        # Face-down player cards are turned once the players are done (the dealer's phase).
-        face_down_hidden = self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
-        dealer = format_cards(self.dealer[:1] if hole_hidden else self.dealer)
+        dealer = self._house_view(everything=False)["dealer"]
         decision = self.pending()
-        boxes = []
         shown = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
-        for box in shown.values():
-            boxes.append(
-                {
-                    "seat": box.seat,
-                    "bets": dict(box.bets),
-                    "insurance": box.insurance,
-                    "hands": [_hand_view(hand, face_down_hidden) for hand in box.hands],
-                }
-            )
         return {
             "game": self.game,
             "rules": self.profile.name,
             "phase": str(self.phase),
             "dealer": {
-                "cards": dealer,
-                "hole_card_hidden": hole_hidden and len(self.dealer) > 1,
-                "total": hand_total(self.dealer[:1] if hole_hidden else self.dealer)
-                if self.dealer
-                else None,
+                "cards": [card for card in dealer["cards"] if card != "??"],
+                "hole_card_hidden": "??" in dealer["cards"],
+                "total": dealer["total"],
             },
-            "boxes": boxes,
+            "boxes": [
+                {
+                    "seat": box.seat,
+                    "bets": dict(box.bets),
+                    "insurance": box.insurance,
+                    "hands": self._hands_view(box.seat, seat, everything=False),
+                }
+                for box in shown.values()
+            ],
             "to_act": None
             if decision is None
             else {"seat": decision.seat, "question": decision.question, "hand": decision.hand},
-            "legal_actions": []
-            if decision is None or decision.seat != seat
-            else [str(action) for action in decision.legal],
+            "legal_actions": self.legal_for(seat),
             "cards_remaining": self.shoe.remaining,
             "last_round_of_shoe": self.is_last_round_of_shoe,
         }

@@ -493,7 +493,6 @@ class CasinoHoldemRound(GameRound):
     def _view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now: its own hole cards, never another zone's, never the
         dealer's before the reveal, never the shoe (R6)."""
-        revealed = self.dealer_qualifies is not None
         decision = self.pending()
         return {
             "game": GAME,
@@ -519,33 +518,9 @@ class CasinoHoldemRound(GameRound):
                 }
                 for zone in sorted(set(self.antes) | set(self.progressive_bets))
             ],
-            "dealer": {
-                "cards": (
-                    format_cards(self.dealer_cards) if revealed else len(self.dealer_cards) * ["??"]
-                ),
-                "hand": self.dealer_hand.category.value if self.dealer_hand else None,
-                "qualifies": self.dealer_qualifies,
-            },
-            "board": format_cards(self.board),
-            "pending": (
-                None
-                if decision is None
-                else {"seat": decision.seat, "legal": [str(a) for a in decision.legal]}
-            ),
-            "results": (
-                [
-                    {
-                        "seat": w.seat,
-                        "wager": w.wager,
-                        "stake": json_number(w.stake),
-                        "payout": json_number(w.payout),
-                        "result": w.result,
-                    }
-                    for w in self.settled()
-                ]
-                if self.is_done
-                else None
-            ),
+            **self._house_view(everything=False),
+            "pending": None if decision is None else decision.to_json(),
+            "results": [w.to_json() for w in self.settled()] if self.is_done else None,
         }
 
     def _seats_in_view(self) -> list[int]:
@@ -580,6 +555,7 @@ class CasinoHoldemRound(GameRound):
                 if revealed
                 else len(self.dealer_cards) * ["??"],
                 "total": self.dealer_hand.category.value if self.dealer_hand else None,
+                "hand": self.dealer_hand.category.value if self.dealer_hand else None,
                 "qualifies": self.dealer_qualifies,
             },
             "board": format_cards(self.board),
