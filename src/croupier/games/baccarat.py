@@ -268,7 +268,7 @@ class BaccaratRound(GameRound):
         }
 
     def _verify_wager(self, seat: int, wager: str, units: int) -> None:
-        held = set(self.bets.get(seat, {}))
+        held = set(super().bets.get(seat, {}))  # by name: no conversion per bet
         held = held | {wager} if units else held - {wager}
         for combination in self.profile.forbidden_combinations:
             if set(combination) <= held:

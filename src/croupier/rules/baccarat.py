@@ -70,8 +70,7 @@ class BaccaratRules(Profile):
             raise ValueError(f"limits: none given for {', '.join(missing)}")
         return self
 
-    @property
-    def table(self) -> TableRecord:
+    def _table(self) -> TableRecord:
         return TableRecord(
             decks=self.decks,
             seats=self.zones,

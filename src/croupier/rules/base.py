@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
@@ -156,7 +157,10 @@ class Profile(Strict):
         """The article or decision (``docs/rules.md#...``) a rule comes from."""
         return self.sources[rule]
 
-    @property
+    @cached_property
     def table(self) -> TableRecord:
         """The table's common shape (decks, seats, wagers and limits) under these rules."""
+        return self._table()
+
+    def _table(self) -> TableRecord:
         raise NotImplementedError(f"{type(self).__name__} does not describe its table")

@@ -150,8 +150,7 @@ class BlackjackRules(Profile):
         """The most hands a box may split into; ``None`` for no limit."""
         return None if self.max_hands == "unlimited" else self.max_hands
 
-    @property
-    def table(self) -> TableRecord:
+    def _table(self) -> TableRecord:
         wagers = {"main": self.limits}
         if self.twenty_one_plus_three is not None:
             wagers["21+3"] = self.twenty_one_plus_three.limits

@@ -98,8 +98,7 @@ class CasinoHoldemRules(Profile):
             raise ValueError("ante_paytable: needs a 'high card' line for every other hand")
         return self
 
-    @property
-    def table(self) -> TableRecord:
+    def _table(self) -> TableRecord:
         # RULES.md §6 decision: the progressive bet is exactly ``progressive.bet`` units.
         exact = Limits(minimum=self.progressive.bet, maximum=self.progressive.bet)
         return TableRecord(
