@@ -195,6 +195,7 @@ class GameRound(ABC):
         self.profile = profile
         self.shoe = shoe
         self.events = []
+        self._closed_bets: dict[int, dict[str, int]] | None = None
         self._record(RoundStarted(game=self.game, profile=profile.name))
 
     # --- the record ---------------------------------------------------------------------
@@ -314,6 +315,8 @@ class GameRound(ABC):
     @property
     def bets(self) -> dict[int, dict[str, int]]:
         """Each seat's wagers as placed (the last ``BetPlaced`` of each before the deal)."""
+        if self._closed_bets is not None:
+            return self._closed_bets
         placed: dict[int, dict[str, int]] = {}
         for item in self.events:
             if isinstance(item, BetsClosed):
@@ -368,6 +371,7 @@ class GameRound(ABC):
         self.verify_deal()
         start = len(self.events)
         self._record(BetsClosed())
+        self._closed_bets = self.bets  # what the deal closed: no event can change it now
         self._deal()
         return self._since(start)
 
@@ -507,7 +511,7 @@ class GameRound(ABC):
             seats.append(
                 {
                     "seat": seat,
-                    "bets": self.bets.get(seat, {}),
+                    "bets": dict(self.bets.get(seat, {})),
                     "hands": self._hands_view(seat, viewer, everything),
                     "results": [w.to_json() for w in settled if w.seat == seat],
                 }
