@@ -52,3 +52,17 @@ def test_every_game_views_a_round_in_the_same_shape_at_every_step(name: str) -> 
         assert set(seat) == {"seat", "bets", "hands", "results"}
         for hand in seat["hands"]:
             assert {"hand", "cards", "total", "bet", "result", "payout"} <= set(hand)
+
+
+def test_a_round_class_says_which_constructor_options_it_takes() -> None:
+    """What the live table probed with ``inspect.signature``, as two flags of the class."""
+    import inspect
+
+    from croupier.games.base import ROUND_CLASSES
+
+    for game in ("blackjack", "baccarat", "casino-holdem"):
+        game_module(game)
+        cls = ROUND_CLASSES[game]
+        parameters = inspect.signature(cls).parameters
+        assert cls.takes_new_shoe == ("new_shoe" in parameters)
+        assert cls.takes_meter == ("meter" in parameters)

@@ -221,6 +221,7 @@ class BaccaratRound(GameRound):
 
     game = GAME
     rules = BaccaratRules
+    takes_new_shoe = True
     profile: BaccaratRules
 
     def __init__(self, profile: BaccaratRules, shoe: Shoe, *, new_shoe: bool = False) -> None:

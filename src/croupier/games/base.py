@@ -167,6 +167,10 @@ class GameRound(ABC):
     private_card_purposes: ClassVar[frozenset[str]] = frozenset()
     """``CardDrawn`` purposes whose cards stay their seat's own even after the round (Casino
     Hold'em's hole cards: Art. 9d forbids showing them to others); views and recall mask them."""
+    takes_new_shoe: ClassVar[bool] = False
+    """The constructor takes ``new_shoe=True`` to run the new-shoe procedure (its burns)."""
+    takes_meter: ClassVar[bool] = False
+    """The constructor takes the progressive ``meter=`` it starts from."""
     seat_noun: ClassVar[str] = "zone"
     seats_are: ClassVar[str] = "zones are"
     limits_noun: ClassVar[str] = "table limits"

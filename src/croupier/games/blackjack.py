@@ -250,6 +250,7 @@ class BlackjackRound(GameRound):
 
     game: ClassVar[str] = "blackjack"
     rules = BlackjackRules
+    takes_new_shoe = True
 
     profile: BlackjackRules
     seat_noun = "seat"

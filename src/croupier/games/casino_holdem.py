@@ -208,6 +208,7 @@ class CasinoHoldemRound(GameRound):
 
     game = GAME
     rules = CasinoHoldemRules
+    takes_meter = True
     # Art. 9d: a player's hole cards are never shown to the others, during or after the game.
     private_card_purposes = frozenset({Purpose.PLAYER.value})
     profile: CasinoHoldemRules
