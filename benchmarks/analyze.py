@@ -18,17 +18,23 @@ Run: ``uv run python benchmarks/analyze.py``
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import blackjack_python_reference as reference
+from croupier.analysis import blackjack_exact as exact
 from croupier.analysis.baccarat import RANK_VALUE, deal_counts
 from croupier.analysis.blackjack import (
     Game,
@@ -172,16 +178,23 @@ def main() -> None:
 
     for name in shipped_profile_names():
         profile = load_profile(name)
-        whole = best_of(lambda profile=profile: analyse_profile(profile), repeat=3)
+        whole = best_of(lambda profile=profile: _analysed_anew(profile), repeat=3)
         print(f"{name:<26} analyze: {whole * 1e3:8.1f} ms")
         if isinstance(profile, BlackjackRules):
             blackjack_line(profile, python_per_up)
     print(f"\n{variants_line()}")
+    print()
+    whole_command_lines()
     print(
         f"\n({os.cpu_count()} cores seen; load averages {os.getloadavg()}; the compiled "
         "analysis runs the ten up cards on threads; median pure-Python dealer time per up "
         f"card: {statistics.median(python_per_up.values()) * 1e3:.1f} ms)"
     )
+
+
+def _analysed_anew(profile: Any) -> None:
+    exact.up_card.cache_clear()  # blackjack keeps each up card's values for the same rules
+    analyse_profile(profile)
 
 
 def variants_line() -> str:
@@ -201,22 +214,35 @@ def variants_line() -> str:
         dataclasses.replace(Game.of(_blackjack_rules("spain-1979")), max_hands=1),
         dataclasses.replace(Game.of(_blackjack_rules("veintiuno-real")), all_bets_lost=True),
     ]
-    identical = 0
+    identical = same_chart = 0
     for game in variants:
-        strategy = derive_strategy(game)
-        result = evaluate_round(game, strategy)
         reference_strategy = reference.derive_strategy(game)
+        result = evaluate_round(game, reference_strategy)
         reference_result = reference.evaluate_round(game, reference_strategy)
-        identical += (
-            strategy == reference_strategy
-            and result.distribution == reference_result.distribution
-            and result.expected_wagered == reference_result.expected_wagered
-            and result.split_probability == reference_result.split_probability
-        )
+        same_chart += derive_strategy(game) == reference_strategy
+        identical += _same_round(result, reference_result)
     return (
-        f"blackjack: compiled figures identical to the previous Python ones on {identical} of "
-        f"{len(variants)} variants (1, 2, 8 decks of each profile; H17 with peek; any two "
-        "without DAS; re-split Aces to 4 hands; 6:5; no split; Veintiuno Real with all bets)"
+        f"blackjack: compiled distributions equal (to 1e-12) to the previous Python ones, under the "
+        f"same chart, on {identical} of {len(variants)} variants (1, 2, 8 decks of each "
+        "profile; H17 with peek; any two without DAS; re-split Aces to 4 hands; 6:5; no "
+        f"split; Veintiuno Real with all bets); the chart derived from exact composition "
+        f"values is the previous one on {same_chart} of them (it differs where one deck or "
+        "two put a cell the other way: issue 12)"
+    )
+
+
+def _same_round(result: RoundResult, reference_result: RoundResult) -> bool:
+    """The same figures to 1e-12 (the distribution is now summed by composition, in another
+    order than the reference's recursion over card sequences)."""
+    nets = set(result.distribution) | set(reference_result.distribution)
+    return (
+        all(
+            abs(result.distribution.get(net, 0.0) - reference_result.distribution.get(net, 0.0))
+            <= 1e-12
+            for net in nets
+        )
+        and abs(result.expected_wagered - reference_result.expected_wagered) <= 1e-12
+        and abs(result.split_probability - reference_result.split_probability) <= 1e-12
     )
 
 
@@ -230,6 +256,7 @@ def blackjack_line(rules: BlackjackRules, python_per_up: dict[int, float]) -> No
     game = Game.of(rules)
 
     def compiled_analysis() -> tuple[Strategy, RoundResult]:
+        exact.up_card.cache_clear()  # time the computation, not its kept results
         strategy = derive_strategy(game)
         return strategy, evaluate_round(game, strategy)
 
@@ -249,21 +276,100 @@ def blackjack_line(rules: BlackjackRules, python_per_up: dict[int, float]) -> No
         python_time = time.perf_counter() - start
     finally:
         reference.dealer_outcomes = original
-    strategy, result = compiled_analysis()
-    identical = (
-        strategy == reference_strategy
-        and result.distribution == reference_result.distribution
-        and result.expected_wagered == reference_result.expected_wagered
-        and result.split_probability == reference_result.split_probability
-    )
+    identical = _same_round(evaluate_round(game, reference_strategy), reference_result)
     all_python = python_time + sum(python_per_up[up] * count for up, count in calls.items())
     print(
         f"{'':<26} blackjack analysis {compiled * 1e3:.1f} ms compiled; the previous "
         f"Python player recursion {python_time * 1e3:.0f} ms: x{python_time / compiled:,.1f} "
-        f"(identical figures: {identical}); with its {sum(calls.values()):,} dealer "
+        f"(distribution under its chart equal to 1e-12: {identical}); with its {sum(calls.values()):,} dealer "
         f"computations in pure Python too, about {all_python:.0f} s: "
         f"x{all_python / compiled:,.0f}"
     )
+
+
+# --- the whole command, as a user runs it ------------------------------------------------
+
+PREVIOUS = "47a8212"
+"""The last commit before exact split values (issue 12): the previous implementation."""
+COMMAND_CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("peru-2016", ()),
+    ("spain-1979", ()),
+    ("veintiuno-real", ()),
+    ("peru-2016", ("--decks", "1")),
+    ("peru-2016", ("--strategy", "composition")),
+)
+_CLI = "from croupier.cli.main import main; main()"
+_REFERENCE = (
+    "import sys; sys.path.insert(0, {benchmarks!r}); import blackjack_python_reference as r; "
+    "from croupier.analysis.blackjack import Game; from croupier.rules import load_profile; "
+    "game = Game.of(load_profile({name!r}), {decks}); "
+    "r.evaluate_round(game, r.derive_strategy(game))"
+)
+
+
+def _run(arguments: list[str], environment: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        arguments,
+        env=environment,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - start
+
+
+def whole_command_lines() -> None:
+    """``croupier analyze PROFILE --json`` as whole processes (interpreter, imports, numba's
+    cache, the analysis), best of three: computed (an empty result cache), printed from the
+    result cache (``analysis.result_cache``), the previous implementation (commit
+    ``PREVIOUS``, its kernels compiled first) and the pure-Python player recursion of
+    ``blackjack_python_reference`` run as a process; ratios against the computed run."""
+    scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
+    previous = scratch / "previous"
+    previous.mkdir()
+    archive = subprocess.run(
+        ["git", "archive", PREVIOUS, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(previous)], input=archive, check=True)
+    base = dict(os.environ)
+    old = base | {"PYTHONPATH": str(previous / "src"), "NUMBA_CACHE_DIR": str(previous / "nb")}
+    print(
+        "whole command, best of 3 (seconds; ratios against 'computed', all measured in this "
+        "run on this machine):"
+    )
+    print(
+        f"{'profile':<16}{'options':<24}{'computed':>9}{'cached':>8}{'previous':>10}"
+        f"{'x':>6}{'Python ref':>12}{'x':>7}"
+    )
+    for name, options in COMMAND_CASES:
+        command = [sys.executable, "-c", _CLI, "analyze", name, *options, "--json"]
+        results = scratch / f"results-{name}-{'-'.join(options)}"
+
+        def fresh(results: Path = results) -> dict[str, str]:
+            for old_file in results.glob("*"):
+                old_file.unlink()
+            return base | {"CROUPIER_CACHE_DIR": str(results)}
+
+        _run(command, fresh())  # numba's cache loaded once, the result cache filled
+        computed = min(_run(command, fresh()) for _ in range(3))
+        _run(command, fresh())
+        cached_environment = base | {"CROUPIER_CACHE_DIR": str(results)}
+        cached = min(_run(command, cached_environment) for _ in range(3))
+        previous_time = math.nan
+        if "--strategy" not in options:  # the previous implementation had no such option
+            _run(command, old)  # compile its kernels
+            previous_time = min(_run(command, old) for _ in range(3))
+        decks = options[1] if "--decks" in options else "None"
+        script = _REFERENCE.format(benchmarks=str(Path(__file__).parent), name=name, decks=decks)
+        python_time = math.nan
+        if "--strategy" not in options:
+            python_time = _run([sys.executable, "-c", script], base)
+        print(
+            f"{name:<16}{' '.join(options):<24}{computed:9.2f}{cached:8.2f}"
+            f"{previous_time:10.2f}{previous_time / computed:6.1f}{python_time:12.1f}"
+            f"{python_time / computed:7.1f}"
+        )
 
 
 if __name__ == "__main__":

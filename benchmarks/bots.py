@@ -43,6 +43,12 @@ class ServerProcess:
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     log_path: Path | None = None
+    code_manifest: Path | None = None
+    """R17's code manifest, when a test checks it; by default no check: a benchmark runs for
+    minutes from a working tree that its author may be editing meanwhile."""
+    rate_limit: str = "100000/minute"
+    """Load signs hundreds of players up and in from 127.0.0.1: the per-address limit is
+    raised here; ``sign_in_flood.py`` runs with the real default."""
 
     @property
     def url(self) -> str:
@@ -61,6 +67,15 @@ class ServerProcess:
             "--operator-token",
             OPERATOR_TOKEN,
             "--no-demo-tables",
+            *(
+                ("--code-manifest", str(self.code_manifest))
+                if self.code_manifest
+                else ("--no-code-check",)
+            ),
+            "--rate-limit",
+            self.rate_limit,
+            "--token-rate-limit",
+            self.rate_limit,
             *extra,
         ]
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115

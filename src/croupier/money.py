@@ -20,25 +20,55 @@ Fraction(25, 1)
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from croupier.errors import AmountError, NotationError
+from croupier.errors import AmountError, BetError, NotationError
 
 Money = Fraction
 """An exact amount of table units."""
 
+ASCII_NUMBER = re.compile(r"[0-9]{1,15}")
+"""What a number in notation is: ASCII digits only (``str.isdigit`` also takes '²' and '５',
+which ``int`` then refuses or reads), at most 15 of them (issue 10, item 8)."""
+
+
+def is_ascii_number(text: str) -> bool:
+    """Whether ``text`` is a whole number written in ASCII digits.
+
+    >>> is_ascii_number("12"), is_ascii_number("²"), is_ascii_number("５"), is_ascii_number("")
+    (True, False, False, False)
+    """
+    return ASCII_NUMBER.fullmatch(text) is not None
+
+
+MAX_UNITS = 10**11
+"""The most units one wager may be (100 billion; 10**13 minor units, the ledger's cap): far
+below 2**63, so no amount that passes reaches a database integer's limit (issue 10, item 7)."""
+
 
 def parse_amount(value: object, what: str) -> int:
-    """A whole, non-negative number of units from JSON or user input, or ``AmountError``."""
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+    """A whole, non-negative number of units from JSON or user input, or ``AmountError``.
+
+    Only an integer is an amount (R13): a float is refused even when whole (``5.0``, ``1e2``,
+    ``1.0000000000000001``, which JSON gives as the float 1.0), as are booleans, text and
+    anything above ``MAX_UNITS`` (a ``BetError``, as a table limit refuses).
+    """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise AmountError(f"{what}: amount {value!r} is not a finite number")
+        if value != int(value):
+            raise AmountError(f"{what}: amount {value!r} is not a whole number of units")
+        raise AmountError(f"{what}: amount {value!r} is a float: only an integer is an amount")
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
         raise AmountError(f"{what}: amount {value!r} is not a number")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise AmountError(f"{what}: amount {value!r} is not a finite number")
     if value < 0:
         raise AmountError(f"{what}: amount {value!r} is negative")
     if value != int(value):
         raise AmountError(f"{what}: amount {value!r} is not a whole number of units")
+    if value > MAX_UNITS:  # above every table's limit: the refusal a limit gives (BetError)
+        raise BetError(f"{what}: amount {value!r} is above the maximum of {MAX_UNITS} units")
     return int(value)
 
 
@@ -60,7 +90,11 @@ class Ratio:
     @classmethod
     def parse(cls, text: str) -> Ratio:
         parts = text.replace(" ", "").split(":") if isinstance(text, str) else []
-        if len(parts) != 2 or not all(part.isdigit() for part in parts) or int(parts[1]) == 0:
+        if (
+            len(parts) != 2
+            or not all(is_ascii_number(part) for part in parts)
+            or int(parts[1]) == 0
+        ):
             raise NotationError(f"unknown payout ratio {text!r}: expected 'win:stake', e.g. '3:2'")
         return cls(int(parts[0]), int(parts[1]))
 

@@ -12,6 +12,8 @@ better, Art. 13).
 from __future__ import annotations
 
 import itertools
+import sys
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +30,7 @@ from croupier.analysis.casino_holdem_exact import (
     call_value,
     decide,
     flop_classes,
+    flop_symmetries,
     flop_table,
     hole_row,
     qualifier_threshold,
@@ -184,3 +187,20 @@ def test_the_qualifier_is_the_engines(name: str) -> None:
     weakest = evaluate_many(np.array([[c.index for c in parse_cards("4s 4d 2c 3h 5d")]]))
     best_threes = evaluate_many(np.array([[c.index for c in parse_cards("3s 3d Ac Kh Qd")]]))
     assert best_threes[0] < threshold <= weakest[0]
+
+
+@pytest.mark.parametrize(
+    ("flop_text", "symmetries"),
+    [("2c 7d Ks", 1), ("Ah 9h 2c", 2), ("4s 4d 9c", 2), ("Qh Jh Th", 6), ("7c 7d 7h", 6)],
+)
+def test_kernel_equals_the_previous_kernel_bit_for_bit(flop_text: str, symmetries: int) -> None:
+    """The kernel values one turn + river per orbit of the suit permutations that fix the
+    flop (and sorts by radix); every count of every hole must be what the kernel it replaced
+    (``benchmarks/casino_holdem_previous.py``, no symmetry) counted."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from casino_holdem_previous import previous_flop_table
+
+    flop = np.array(sorted(card.index for card in parse_cards(flop_text)), dtype=np.int64)
+    rest = np.array([card for card in range(52) if card not in flop], dtype=np.int64)
+    assert flop_symmetries(flop, rest)[1] == symmetries
+    assert (flop_table(flop, THRESHOLD) == previous_flop_table(flop, THRESHOLD)).all()

@@ -1,5 +1,10 @@
 """The exact figures agree with themselves: probabilities sum to one, hit + push + loss = 1,
-the house edge and standard deviation are those of the distribution."""
+the house edge and standard deviation are those of the distribution.
+
+Blackjack's main bet is the exception the figures say: its house edge is exact (split hands
+included, ``analysis.blackjack_exact``) while its distribution still approximates the split
+rounds (``"approximation"`` in the JSON); the two means then differ by that approximation,
+under 0.002 points for the shipped profiles."""
 
 from __future__ import annotations
 
@@ -22,7 +27,11 @@ def _check(figures: WagerFigures) -> None:
         figures.hit_frequency + figures.push + figures.loss_frequency, 1.0, abs_tol=1e-12
     )
     mean = sum(float(net) * p for net, p in figures.distribution.items())
-    assert math.isclose(-mean, figures.house_edge, abs_tol=1e-12)
+    if figures.exact_expected_value is None:
+        assert math.isclose(-mean, figures.house_edge, abs_tol=1e-12)
+    else:
+        assert figures.approximation is not None
+        assert math.isclose(-mean, figures.house_edge, abs_tol=2e-5)
     second = sum(float(net) ** 2 * p for net, p in figures.distribution.items())
     assert math.isclose(figures.std_dev, math.sqrt(second - mean**2), rel_tol=1e-9)
 

@@ -86,6 +86,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             demo_tables=False,
             betting_seconds=120.0,
             decision_seconds=120.0,
+            rate_limit="100000/minute",  # every person signs up and in from 127.0.0.1
         )
         app = create_app(settings, server=start(settings))
         port = _free_port()

@@ -19,6 +19,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 OPERATOR_TOKEN = "operator-token-for-tests-0123456789"
 
+GENEROUS_RATE_LIMIT = "100000/minute"
+"""Tests sign many players up and in from one address; the default limit has its own test."""
+
 
 class Api:
     """A test client that signs requests and gives each mutating one a fresh idempotency key."""
@@ -30,6 +33,12 @@ class Api:
 
     def key(self) -> str:
         return f"key-{uuid.uuid4().hex}"
+
+    def from_address(self, host: str) -> Api:
+        """The same server reached from another client address (rate limits and sign-in
+        locks count per address). The test client's own address is ``testclient``."""
+        other = TestClient(self.client.app, client=(host, 40_000))
+        return Api(other, self.server, self.clock)
 
     def headers(self, token: str | None, key: str | None = None) -> dict[str, str]:
         headers = {}
@@ -79,6 +88,8 @@ class Api:
 
 def make_api(database_url: str, *, demo_tables: bool = False, **settings: Any) -> Iterator[Api]:
     clock = ManualClock()
+    settings.setdefault("rate_limit", GENEROUS_RATE_LIMIT)
+    settings.setdefault("token_rate_limit", GENEROUS_RATE_LIMIT)
     config = Settings(
         database_url=database_url,
         operator_token=OPERATOR_TOKEN,

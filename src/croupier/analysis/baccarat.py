@@ -24,7 +24,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import WagerFigures
+from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.hands.baccarat import banker_draws
 from croupier.money import Ratio
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
@@ -157,12 +157,37 @@ def analyse_baccarat(rules: BaccaratRules, decks: int | None = None) -> dict[str
     """Every wager of the profile, exactly, off the top of a full shoe of ``decks`` decks."""
     shoe_decks = rules.decks if decks is None else decks
     counts, denominator = deal_counts(shoe_decks, rules.pair_by)
+    method = f"exact enumeration of a {shoe_decks}-deck shoe, off the top"
+    return _figures(rules, counts, denominator, method)
+
+
+def analyse_baccarat_composition(
+    rules: BaccaratRules, rank_counts: npt.NDArray[np.int64]
+) -> dict[str, WagerFigures]:
+    """Every wager, exactly, dealt from a shoe of any composition (count per rank, A to K):
+    the value of each bet as cards leave the shoe (``croupier.counting``)."""
+    counts = outcome_counts(
+        np.asarray(rank_counts, dtype=np.int64), rules.pair_by is PairBy.VALUE, banker_tableau()
+    )
+    n = int(rank_counts.sum())
+    denominator = 1
+    for k in range(6):
+        denominator *= n - k
+    method = f"exact enumeration of a shoe of {n} cards of the given composition"
+    return _figures(rules, counts, denominator, method)
+
+
+def _figures(
+    rules: BaccaratRules, counts: npt.NDArray[np.int64], denominator: int, method: str
+) -> dict[str, WagerFigures]:
     paytable = rules.paytable
     lose_on_tie = Fraction(0) if rules.player_and_banker_push_on_tie else Fraction(-1)
-    outcomes: dict[BaccaratWager, dict[Fraction, int]] = {wager: {} for wager in BaccaratWager}
+    lines: dict[BaccaratWager, dict[tuple[str, Fraction], int]] = {
+        wager: {} for wager in BaccaratWager
+    }
 
-    def add(wager: BaccaratWager, net: Fraction, count: int) -> None:
-        outcomes[wager][net] = outcomes[wager].get(net, 0) + count
+    def add(wager: BaccaratWager, label: str, net: Fraction, count: int) -> None:
+        lines[wager][label, net] = lines[wager].get((label, net), 0) + count
 
     for player in range(10):
         for banker in range(10):
@@ -172,35 +197,46 @@ def analyse_baccarat(rules: BaccaratRules, decks: int | None = None) -> dict[str
                     if count == 0:
                         continue
                     if player > banker:
-                        add(BaccaratWager.PLAYER, _net(paytable.player), count)
-                        add(BaccaratWager.BANKER, Fraction(-1), count)
-                        add(BaccaratWager.TIE, Fraction(-1), count)
+                        add(BaccaratWager.PLAYER, "Player wins", _net(paytable.player), count)
+                        add(BaccaratWager.BANKER, "Player wins", Fraction(-1), count)
+                        add(BaccaratWager.TIE, "Player wins", Fraction(-1), count)
                     elif banker > player:
-                        add(BaccaratWager.PLAYER, Fraction(-1), count)
+                        add(BaccaratWager.PLAYER, "Banker wins", Fraction(-1), count)
                         # Art. 8 (Dragon Six): a Banker win with 6 pays its own line.
-                        line = paytable.banker_win_with_six if banker == 6 else paytable.banker
-                        add(BaccaratWager.BANKER, _net(line), count)
-                        add(BaccaratWager.TIE, Fraction(-1), count)
+                        if banker == 6:
+                            line, label = paytable.banker_win_with_six, "Banker wins with 6"
+                        else:
+                            line, label = paytable.banker, "Banker wins, not with 6"
+                        add(BaccaratWager.BANKER, label, _net(line), count)
+                        add(BaccaratWager.TIE, "Banker wins", Fraction(-1), count)
                     else:
-                        add(BaccaratWager.PLAYER, lose_on_tie, count)
-                        add(BaccaratWager.BANKER, lose_on_tie, count)
-                        add(BaccaratWager.TIE, _net(paytable.tie), count)
+                        add(BaccaratWager.PLAYER, "tie", lose_on_tie, count)
+                        add(BaccaratWager.BANKER, "tie", lose_on_tie, count)
+                        add(BaccaratWager.TIE, "tie", _net(paytable.tie), count)
                     add(
                         BaccaratWager.PLAYER_PAIR,
+                        "Player pair" if player_pair else "no Player pair",
                         _net(paytable.player_pair) if player_pair else Fraction(-1),
                         count,
                     )
                     add(
                         BaccaratWager.BANKER_PAIR,
+                        "Banker pair" if banker_pair else "no Banker pair",
                         _net(paytable.banker_pair) if banker_pair else Fraction(-1),
                         count,
                     )
-    method = f"exact enumeration of a {shoe_decks}-deck shoe, off the top"
-    return {
-        wager.value: WagerFigures.exact(
-            wager.value,
-            {net: Fraction(count, denominator) for net, count in table.items()},
-            method=method,
+    figures = {}
+    for wager, table in lines.items():
+        outcomes = tuple(
+            Outcome(label, net, Fraction(count, denominator))
+            for (label, net), count in table.items()
         )
-        for wager, table in outcomes.items()
-    }
+        distribution: dict[Fraction, Fraction] = {}
+        for outcome in outcomes:
+            distribution[outcome.net] = distribution.get(outcome.net, Fraction(0)) + (
+                outcome.probability
+            )
+        figures[wager.value] = WagerFigures.exact(
+            wager.value, distribution, method=method, outcomes=outcomes
+        )
+    return figures

@@ -7,9 +7,11 @@ Method (RULES.md §1-3; every rule read from the profile):
 2. **Basic strategy** (a total-dependent chart: hard totals, soft totals, pairs, against each
    up card). Each two-card decision is weighed over the two-card hands that make it, each with
    its own two cards and the up card removed from the shoe (a hard row averages its
-   compositions by probability; a soft row or a pair has one); within one composition the
-   values after the first decision are computed by totals, with the dealer's probabilities
-   exact for that composition. Rows no two-card hand reaches use the shoe minus the up card.
+   compositions by probability; a soft row or a pair has one); each composition is valued
+   exactly, every card drawn leaving the shoe (``blackjack_exact.optimal_values``; values
+   by total over a fixed composition had put two one-deck cells off the published chart).
+   A pair is split when its exact split value, hands played by the chart, is larger. Rows
+   no two-card hand reaches use the shoe minus the up card.
    D means double, else hit; Ds double, else stand; P split.
 3. **The expected return of a round** off the top of a full shoe under that chart is then
    computed by a recursion over every player hand **by composition**, removing each card the
@@ -23,26 +25,16 @@ Method (RULES.md §1-3; every rule read from the profile):
    *OBO* (the original stake only, but a busted hand is already lost, doubles included: Peru
    Art. 13 and the RULES.md §1 decision), *all bets* (doubles and splits lost too, Spain).
 
-   **Split hands use the standard approximation** of combinatorial analysers. Exactly what
-   is approximated, and nothing else:
-
-   - each split hand is played by the chart (by composition, removing its own cards) from
-     the shoe less the up card and both pair cards; the cards the *other* split hands drew
-     are not removed from it (a real shoe has lost them);
-   - the chance of drawing the pair card again, and so of re-splitting (up to ``max_hands``;
-     ``unlimited`` counts to 8 hands), is that of the shoe less the up card and both pair
-     cards for every re-split, not lowered as pair cards come out;
-   - the round's outcome distribution treats the split hands as independent given the
-     dealer's final result (17..21, bust, blackjack), each hand's chance of a result being
-     that of its own composition.
-
-   Every unsplit round is exact. Its size: against the figures of a combinatorial analyser
-   with exact composition-dependent play (Wizard of Odds, 6 decks, H17, no hole card, all
-   bets lost to a dealer blackjack; ``tests/oracles/test_blackjack_published.py``) the
-   expected return here is 0.0039% of a unit lower with double after split (-0.73095%
-   against -0.72705%) and 0.0034% lower without (-0.87320% against -0.86975%); that gap
-   holds this approximation and the cost of total-dependent play together. Split rounds
-   are about 2.3% of rounds.
+   **Split hands are exact** (``croupier.analysis.blackjack_exact``): re-splits up to
+   ``max_hands`` (``unlimited`` counts to 8 hands), every card of the other split hands
+   accounted for, by a recursion over the shoes less more pair cards; it reproduces Eric
+   Farmer's analyzer to the 9 decimals it prints (``tests/oracles/test_blackjack_farmer_cdz``)
+   under the composition-dependent strategy (``Play.COMPOSITION``, CDZ-), and the same
+   recursion values the chart's split hands. The house edge and element of risk are those
+   exact values. The round's **distribution** (hit frequency, push, standard deviation)
+   still treats split rounds approximately: each split hand played from the shoe less the up
+   card and both pair cards, the re-split chance fixed, the hands independent given the
+   dealer's result; its mean differs from the exact house edge by that approximation.
 
    **Computation.** The recursion over compositions runs compiled
    (``croupier.analysis.blackjack_kernel``), one up card per thread; the dealer's
@@ -60,25 +52,26 @@ never better than hitting. The chart therefore doubles in full.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier.analysis import blackjack_exact as exact
 from croupier.analysis import blackjack_kernel as kernel
 from croupier.analysis.dealer import (
     ACE,
-    BLACKJACK,
     OUTCOMES,
     TEN,
-    dealer_outcomes_many,
     full_shoe,
 )
 from croupier.analysis.figures import WagerFigures
@@ -89,13 +82,15 @@ BLACKJACK_METHOD_NOTES = (
     "known card removed (hole card by exchangeability: peek, OBO with a bust final, or all "
     "bets lost, as the profile says).",
     "- Basic strategy: each two-card decision weighed over the two-card hands that make it, "
-    "each with its cards and the up card removed; later decisions by total.",
+    "each valued exactly by composition (every drawn card removed); a pair split when its "
+    "exact split value, hands played by the chart, is larger.",
     "- Expected return: every player hand by composition under that chart, removing each card "
     "drawn and recomputing the dealer's probabilities (exact for unsplit rounds).",
-    "- Split hands (approximation, as common combinatorial analysers do): each split hand is "
-    "played from the composition left after removing the up card and both pair cards; re-split "
-    "chances are those of that composition; the outcome distribution of a split round treats "
-    "its hands as independent given the dealer's result; unlimited re-splits count to 8 hands.",
+    "- Split hands: exact expected values with re-splits (a recursion over the shoes less more "
+    "pair cards; unlimited re-splits count to 8 hands); the outcome distribution of a split "
+    "round (hit frequency, push, standard deviation) is approximated: each split hand played "
+    "from the composition less the up card and both pair cards, hands independent given the "
+    "dealer's result.",
     "- Doubling for less never beats a full double or no double: a double's value is linear "
     "in the amount added, so the chart doubles in full.",
 )
@@ -127,6 +122,16 @@ class Game:
     veintiuno_real_pays: Fraction | None
     insurance_pays: Fraction
     even_money: bool
+    shoe: tuple[int, ...] | None = None
+    """The composition the round is dealt from (count per rank, Ace first, ten-valued last);
+    ``None``: a full shoe of ``decks``. The strategy is always derived from the full shoe
+    (basic strategy), so a depleted shoe values the round under the full shoe's chart (the
+    effects of removal, ``croupier.analysis.by_count``)."""
+
+    def shoe_counts(self) -> npt.NDArray[np.int64]:
+        if self.shoe is None:
+            return full_shoe(self.decks)
+        return np.array(self.shoe, dtype=np.int64)
 
     @classmethod
     def of(cls, rules: BlackjackRules, decks: int | None = None) -> Game:
@@ -147,6 +152,22 @@ class Game:
             ),
             insurance_pays=rules.insurance_pays.multiplier,
             even_money=rules.even_money,
+        )
+
+    def exact_rules(self) -> exact.Rules:
+        """The rules as ``blackjack_exact`` reads them."""
+        return exact.Rules(
+            decks=self.decks,
+            hits_soft_17=self.hits_soft_17,
+            peek=self.hole_card is HoleCard.PEEK,
+            all_bets_lost=self.all_bets_lost,
+            blackjack_pays=float(self.blackjack_pays),
+            double_any_two=self.double_any_two,
+            double_after_split=self.double_after_split,
+            max_hands=self.max_hands,
+            resplit_aces=self.resplit_aces,
+            ace_ten_is_blackjack=self.ace_ten_is_blackjack,
+            sevens_pays=float(self.veintiuno_real_pays or 0),
         )
 
     def blackjack_world_stand(self, bet: float, original: float) -> float:
@@ -197,6 +218,16 @@ class Strategy:
                 "P": "split",
             },
         }
+
+
+class Play(StrEnum):
+    """How the player plays (``croupier analyze --strategy``)."""
+
+    BASIC = "basic"
+    """The total-dependent basic strategy chart (``derive_strategy``), split hands too."""
+    COMPOSITION = "composition"
+    """CDZ-: each hand's best play for its cards as an unsplit hand, reused after a split
+    (``blackjack_exact``)."""
 
 
 def _total(hard_sum: int, has_ace: bool) -> tuple[int, bool]:
@@ -278,110 +309,101 @@ def _letter(values: _TotalValues, total: int, soft: bool, may_double: bool) -> t
     return ("H" if hit > stand else "S"), best
 
 
-def _resplit_counts(
-    pair_probability: float, max_hands: int, may_resplit: bool
-) -> tuple[float, float]:
-    """Expected numbers of final split hands whose second card was not the pair card, and
-    that drew the pair card but could not split again (start: two hands of one card each)."""
-    expected_other = 0.0
-    expected_stuck = 0.0
-    # state: (hands so far, hands still to receive their second card) -> probability
-    states: dict[tuple[int, int], float] = {(2, 2): 1.0}
-    while states:
-        next_states: dict[tuple[int, int], float] = {}
-        for (hands, pending), probability in states.items():
-            expected_other += probability * (1 - pair_probability)
-            if pending > 1:
-                key = (hands, pending - 1)
-                next_states[key] = next_states.get(key, 0.0) + probability * (1 - pair_probability)
-            if may_resplit and hands < max_hands:
-                key = (hands + 1, pending + 1)
-                next_states[key] = next_states.get(key, 0.0) + probability * pair_probability
-            else:
-                expected_stuck += probability * pair_probability
-                if pending > 1:
-                    key = (hands, pending - 1)
-                    next_states[key] = next_states.get(key, 0.0) + probability * pair_probability
-        states = next_states
-    return expected_other, expected_stuck
+def _choice(
+    stand: float, hit: float, double: float, total: int, may_double: bool
+) -> tuple[str, float]:
+    """The chart's letter for one set of values, and its value."""
+    if total == 21:
+        return "S", stand
+    best = max(stand, hit)
+    if may_double and double > best:
+        return ("D" if hit >= stand else "Ds"), double
+    return ("H" if hit > stand else "S"), best
 
 
 def derive_strategy(game: Game) -> Strategy:
     """The total-dependent basic strategy (see the module docstring, step 2).
 
-    Each two-card decision is weighed over the two-card hands that make it, each with its own
-    cards and the up card removed (hard rows average over their compositions, weighted by
-    their probabilities; a soft row or a pair has one composition). Values after the first
-    decision are by totals over that composition.
+    Each two-card decision is weighed over the two-card hands that make it, each valued
+    exactly by composition (``blackjack_exact.optimal_values``: every card drawn leaves the
+    shoe, later decisions the best for the cards held): hard rows average their compositions'
+    values, weighted by their probabilities; a soft row or a pair has one composition. A pair
+    is split when splitting it, its hands played by the chart's hard and soft rows, is worth
+    more (exactly, ``blackjack_exact``). Rows no two-card hand reaches use values by totals
+    over the shoe minus the up card.
     """
+    rules = game.exact_rules()
+    plain = dataclasses.replace(rules, sevens_pays=0.0)
+    table = exact.compositions()
     shoe = full_shoe(game.decks)
     hard: dict[int, dict[str, str]] = {t: {} for t in HARD_ROWS}
     soft: dict[int, dict[str, str]] = {t: {} for t in SOFT_ROWS}
     pairs: dict[str, dict[str, str]] = {label: {} for label in PAIR_ROWS}
-    for up, up_label in zip(UP_ORDER, UP_LABELS, strict=True):
+
+    def column(up: int, up_label: str) -> None:
+        """The chart's column for one up card (each thread writes its own cells)."""
         counts = shoe.copy()
         counts[up] -= 1
-        # Each two-card hand that needs a decision: (first, second, weight, shoe left).
-        hands: list[tuple[int, int, float, npt.NDArray[np.int64]]] = []
-        for first in range(10):
-            for second in range(first, 10):
-                hand = counts.copy()
-                weight = float(hand[first])
-                hand[first] -= 1
-                weight *= hand[second]
-                hand[second] -= 1
-                if weight == 0:
-                    continue
-                if first != second:
-                    weight *= 2
-                if first == ACE and second == TEN:
-                    continue  # a natural: no decision
-                hands.append((first, second, weight, hand))
-        dealers = dealer_outcomes_many(
-            np.array([counts] + [hand for *_, hand in hands]), up, game.hits_soft_17
-        )
-        top_values = _total_values(counts / counts.sum(), dealers[0], game, 1.0)
+        card = exact.up_card(plain, up)
+        values = card.optimal()
+        with_bonus = exact.up_card(rules, up).optimal() if rules.sevens_pays else values
+        top_dealer = card.dealer.outcomes(np.zeros((1, 10), dtype=np.int64))[0]
+        top_values = _total_values(counts / counts.sum(), top_dealer, game, 1.0)
         # hard total -> summed (weight, stand, hit, double) over its two-card hands
         sums: dict[int, npt.NDArray[np.float64]] = {}
-        for (first, second, weight, hand), dealer in zip(hands, dealers[1:], strict=True):
-            hard_sum = first + second + 2
-            has_ace = first == ACE
-            draw = hand / hand.sum()
-            values = _total_values(draw, dealer, game, 1.0)
-            total, is_soft = _total(hard_sum, has_ace)
-            if is_soft and first != second:
-                soft[total][up_label] = _letter(
-                    values, total, True, game.can_double(hard_sum, True, split=False)
-                )[0]
-            elif not is_soft:
-                row = sums.setdefault(total, np.zeros(4))
-                row += weight * np.array(
-                    [
-                        1.0,
-                        values.stand[(total, False)],
-                        values.hit[(total, False)],
-                        values.double[(total, False)],
-                    ]
-                )
-            if first == second:
-                pairs[PAIR_ROWS[(first - 1) % 10]][up_label] = _pair_letter(
-                    first, draw, dealer, values, game
-                )
+        pair_hands: list[int] = []
+        for first in range(10):
+            for second in range(first, 10):
+                weight = float(counts[first]) * float(counts[second] - (first == second))
+                if weight <= 0 or (first == ACE and second == TEN):
+                    continue  # not dealt, or a natural: no decision
+                if first != second:
+                    weight *= 2
+                hand = table.of(first, second)
+                hard_sum = first + second + 2
+                total, is_soft = _total(hard_sum, first == ACE)
+                stand, hit, double = values[0, hand], values[1, hand], values[2, hand]
+                if is_soft and first != second:
+                    may_double = game.can_double(hard_sum, True, split=False)
+                    soft[total][up_label] = _choice(stand, hit, double, total, may_double)[0]
+                elif not is_soft:
+                    row = sums.setdefault(total, np.zeros(4))
+                    row += weight * np.array([1.0, stand, hit, double])
+                if first == second:
+                    pair_hands.append(first)
         for total in HARD_ROWS:
             may_double = game.can_double(total, False, split=False)
             if total in sums and total < 21:
-                weight, stand, hit, double = sums[total]
-                best = max(stand, hit)
-                if may_double and double > best:
-                    letter = "D" if hit >= stand else "Ds"
-                else:
-                    letter = "H" if hit > stand else "S"
+                _, stand, hit, double = sums[total]
+                letter = _choice(stand, hit, double, total, may_double)[0]
             else:
                 letter = _letter(top_values, total, False, may_double)[0]
             hard[total][up_label] = letter
         for total in SOFT_ROWS:
             if up_label not in soft[total]:
                 soft[total][up_label] = _letter(top_values, total, True, False)[0]
+        chart = Strategy(hard=hard, soft=soft, pairs=pairs)
+        hard_codes, soft_codes, _ = _kernel_chart(chart, up_label, with_pairs=False)
+        split_play = exact.chart_split_play(rules, hard_codes, soft_codes)
+        if game.max_hands >= 2:
+            exact.up_card(rules, up).prepare(pair_hands, split_play)
+        for pair in pair_hands:
+            hand = table.of(pair, pair)
+            total, is_soft = _total(2 * (pair + 1), pair == ACE)
+            may_double = game.can_double(2 * (pair + 1), is_soft, split=False)
+            letter, value = _choice(
+                with_bonus[0, hand], with_bonus[1, hand], with_bonus[2, hand], total, may_double
+            )
+            if game.max_hands >= 2:
+                split_value, _ = exact.up_card(rules, up).split_value(pair, split_play)
+                if split_value > value:
+                    letter = "P"
+            pairs[PAIR_ROWS[(pair - 1) % 10]][up_label] = letter
+
+    # The up cards on threads, as in ``evaluate_round`` (the kernels release the GIL).
+    workers = min(len(UP_ORDER), os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(column, UP_ORDER, UP_LABELS))
     tens, cards = 16 * game.decks, 52 * game.decks
     insured = Fraction(tens, cards - 1)  # dealer Ace up, nothing else seen
     insurance = "take" if game.insurance_pays * insured > 1 - insured else "decline"
@@ -393,76 +415,6 @@ def derive_strategy(game: Game) -> Strategy:
         declined = (1 - dealer_blackjack) * game.blackjack_pays
         even_money = "take" if declined < 1 else "decline"
     return Strategy(hard=hard, soft=soft, pairs=pairs, insurance=insurance, even_money=even_money)
-
-
-def _pair_letter(
-    card: int,
-    draw: npt.NDArray[np.float64],
-    dealer: npt.NDArray[np.float64],
-    values: _TotalValues,
-    game: Game,
-) -> str:
-    hard_sum = 2 * (card + 1)
-    total, is_soft = _total(hard_sum, card == ACE)
-    letter, value = _letter(values, total, is_soft, game.can_double(hard_sum, is_soft, split=False))
-    if game.veintiuno_real_pays is not None and card == 6:
-        # Three 7s on the unsplit hand (Veintiuno Real): hitting 7-7 may make it.
-        blackjack = float(dealer[BLACKJACK])
-        bonus = (1 - blackjack) * float(game.veintiuno_real_pays) - blackjack
-        hit = values.hit[(14, False)] + draw[6] * (bonus - values.best[(21, False)])
-        if hit > value:
-            letter, value = "H", hit
-    if game.max_hands >= 2:
-        split_values = {o: _total_values(draw, dealer, game, o) for o in (0.0, 1.0)}
-        if _split_value_by_totals(card, draw, dealer, game, split_values) > value:
-            letter = "P"
-    return letter
-
-
-def _split_hand_value(  # noqa: PLR0917
-    card: int,
-    second: int,
-    values: _TotalValues,
-    dealer: npt.NDArray[np.float64],
-    game: Game,
-    original: float,
-) -> float:
-    hard_sum = card + second + 2
-    total, is_soft = _total(hard_sum, ACE in (card, second))
-    if card == ACE:
-        # Split Aces get one card each (Art. 11); Ace + ten may count as blackjack (sheet 10c).
-        if second == TEN and game.ace_ten_is_blackjack:
-            return float((1 - dealer[BLACKJACK]) * float(game.blackjack_pays))
-        return _stand_value(total, 1.0, original, dealer, game)
-    best = values.best[(total, is_soft)]
-    if game.can_double(hard_sum, is_soft, split=True):
-        best = max(best, values.double[(total, is_soft)])
-    return best
-
-
-def _split_value_by_totals(
-    card: int,
-    draw: npt.NDArray[np.float64],
-    dealer: npt.NDArray[np.float64],
-    game: Game,
-    values_by_original: dict[float, _TotalValues],
-) -> float:
-    pair_probability = float(draw[card])
-    may_resplit = card != ACE or game.resplit_aces
-    other, stuck = _resplit_counts(pair_probability, game.max_hands, may_resplit)
-    per_original = {}
-    for original, values in values_by_original.items():
-        other_value = sum(
-            draw[r] * _split_hand_value(card, r, values, dealer, game, original)
-            for r in range(10)
-            if r != card
-        ) / max(1 - pair_probability, 1e-300)
-        stuck_value = _split_hand_value(card, card, values, dealer, game, original)
-        per_original[original] = (other_value, stuck_value)
-    (other0, stuck0), (other1, stuck1) = per_original[0.0], per_original[1.0]
-    hands = other + stuck
-    correction = (other * (other1 - other0) + stuck * (stuck1 - stuck0)) / hands
-    return float(other * other0 + stuck * stuck0 + correction)
 
 
 # --------------------------------------------------------------------------------------------
@@ -477,6 +429,11 @@ class RoundResult:
     distribution: dict[Fraction, float]
     expected_wagered: float
     split_probability: float
+    expected_value: float = math.nan
+    """The exact expected net per initial unit (split rounds exact, ``blackjack_exact``); the
+    distribution's split rounds are the approximation of the module docstring."""
+    exact_wagered: float = math.nan
+    """The exact expected amount wagered."""
 
 
 _LETTER_CODES = {
@@ -514,9 +471,10 @@ def _kernel_game(game: Game, up: int, scale: int) -> npt.NDArray[np.int64]:
 
 
 def _kernel_chart(
-    strategy: Strategy, up_label: str
+    strategy: Strategy, up_label: str, *, with_pairs: bool = True
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The chart's column for one up card as action codes: by hard total, soft total, pair."""
+    """The chart's column for one up card as action codes: by hard total, soft total, pair
+    (the pair rows left as STAND without ``with_pairs``: a chart still being derived)."""
     hard = np.full(22, kernel.STAND, dtype=np.int64)
     soft = np.full(22, kernel.STAND, dtype=np.int64)
     pairs = np.full(10, kernel.STAND, dtype=np.int64)
@@ -524,7 +482,7 @@ def _kernel_chart(
         hard[total] = _LETTER_CODES[row[up_label]]
     for total, row in strategy.soft.items():
         soft[total] = _LETTER_CODES[row[up_label]]
-    for rank in range(10):
+    for rank in range(10 if with_pairs else 0):
         pairs[rank] = _LETTER_CODES[strategy.pairs[PAIR_ROWS[(rank - 1) % 10]][up_label]]
     return hard, soft, pairs
 
@@ -562,20 +520,6 @@ class _UpCardHands:
     split_wagered: npt.NDArray[np.float64]
 
 
-def _evaluate_up(game: Game, strategy: Strategy, up: int, scale: int) -> _UpCardHands:
-    shoe = full_shoe(game.decks)
-    wanted = np.zeros((10, 10), dtype=np.bool_)
-    for first, second, _ in _initial_hands(shoe, up):
-        wanted[first, second] = True
-    shoe[up] -= 1
-    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
-    return _UpCardHands(
-        *kernel.evaluate_up(
-            shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
-        )
-    )
-
-
 def _split_round(
     game: Game,
     up: int,
@@ -587,7 +531,7 @@ def _split_round(
     amount wagered, from the split hands' matrices (module docstring, split hands)."""
     offset = 2 * UNLIMITED_HANDS * scale
     size = 2 * offset + 1
-    counts = full_shoe(game.decks)
+    counts = game.shoe_counts()
     counts[up] -= 1
     counts[card] -= 2
     remaining = counts.sum()
@@ -684,38 +628,206 @@ def _grid_denominator(game: Game) -> int:
     return denominator
 
 
-def evaluate_round(
-    game: Game, strategy: Strategy, progress: Callable[[], None] | None = None
-) -> RoundResult:
-    """The distribution of a round's net result off the top of a full shoe under ``strategy``.
+@dataclass(frozen=True)
+class _UpCardPlay:
+    """One up card's hands under a play (``_evaluate_up``): the arrays ``_split_round`` reads,
+    the pairs split, and each split's exact value and amount wagered."""
 
-    The ten up cards are evaluated on threads (the kernel releases the GIL); their figures
+    hands: _UpCardHands
+    splits: frozenset[int]
+    split_values: dict[int, tuple[float, float]]
+
+
+def _chart_unsplit_play(
+    game: Game, strategy: Strategy, up_label: str
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The chart as actions by composition: (unsplit hands, split hands). An unsplit pair
+    plays its pair row; doubling as the rules allow on two cards (after a split only with
+    double after split)."""
+    rules = game.exact_rules()
+    table = exact.compositions()
+    hard, soft, pairs = _kernel_chart(strategy, up_label)
+    unsplit = exact.chart_split_play(
+        dataclasses.replace(rules, double_after_split=True), hard, soft
+    )
+    for rank in range(10):
+        letter = int(pairs[rank])
+        if letter == kernel.SPLIT:
+            continue
+        hand = table.of(rank, rank)
+        _, is_soft = _total(2 * (rank + 1), rank == ACE)
+        may_double = game.can_double(2 * (rank + 1), is_soft, split=False)
+        if letter in (kernel.DOUBLE, kernel.DOUBLE_ELSE_STAND) and may_double:
+            unsplit[hand] = exact.DOUBLE
+        else:
+            unsplit[hand] = exact.HIT if letter in (kernel.HIT, kernel.DOUBLE) else exact.STAND
+    return unsplit, exact.chart_split_play(rules, hard, soft)
+
+
+def _evaluate_up(
+    game: Game, strategy: Strategy, up: int, scale: int, play: Play = Play.BASIC
+) -> _UpCardPlay:
+    """Every initial hand against ``up`` under ``play``, by composition
+    (``blackjack_exact``): unsplit hands' distributions exact, split hands' matrices for the
+    approximate split round (``_split_round``), split values exact."""
+    rules = game.exact_rules()
+    # A depleted shoe (the effects of removal, ``by_count``) is valued afresh; the full one's
+    # computations are kept while the same rules are analysed.
+    card = (
+        exact.up_card(rules, up)
+        if game.shoe is None
+        else exact.UpCard(rules, up, game.shoe_counts())
+    )
+    table = card.table
+    size = len(table.cards)
+    offset = 2 * UNLIMITED_HANDS * scale
+    grid = np.array([scale, offset, 2 * offset + 1], dtype=np.int64)
+    up_label = UP_LABELS[UP_ORDER.index(up)]
+    dealt = [(first, second) for first, second, _ in _initial_hands(game.shoe_counts(), up)]
+    paid = np.zeros(2 * size)
+    if play is Play.BASIC:
+        unsplit, split_play = _chart_unsplit_play(game, strategy, up_label)
+        chosen = [
+            pair
+            for pair in range(10)
+            if game.max_hands >= 2 and strategy.pairs[PAIR_ROWS[(pair - 1) % 10]][up_label] == "P"
+        ]
+    else:
+        values = card.optimal()
+        unsplit, split_play = exact.composition_play(rules, values)
+        chosen = list(range(10)) if game.max_hands >= 2 else []
+    if rules.sevens_pays:
+        sevens = table.of(6, 6, 6)
+        unsplit[sevens] = exact.PAID  # Veintiuno Real: the unsplit 7-7's third 7
+        paid[sevens], paid[size + sevens] = rules.sevens_pays, -1.0
+    card.prepare([pair for first, pair in dealt if first == pair and pair in chosen], split_play)
+    split_values = {
+        pair: card.split_value(pair, split_play)
+        for first, pair in dealt
+        if first == pair and pair in chosen
+    }
+    seeds = np.array([table.of(a, b) for a, b in dealt if (a, b) != (ACE, TEN)], dtype=np.int64)
+    rows_of, matrices, wagered = card.matrices(card.shoe, unsplit, seeds, 1.0, paid, grid)
+    rows = np.zeros((10, 10, grid[2]))
+    hand_wagered = np.zeros((10, 10))
+    nets = (np.arange(grid[2]) - offset) / scale
+    for first, second in dealt:
+        if (first, second) == (ACE, TEN):
+            left = card.shoe.copy()
+            left[ACE] -= 1
+            left[TEN] -= 1
+            blackjack = exact._chance(left, up)
+            rows[first, second, _grid_index(game.blackjack_pays, scale, offset)] = 1 - blackjack
+            rows[first, second, offset] += blackjack
+            hand_wagered[first, second] = 1.0
+            continue
+        hand = table.of(first, second)
+        rows[first, second] = matrices[rows_of[hand]].sum(axis=0)
+        hand_wagered[first, second] = wagered[hand]
+        # CDZ- splits only when splitting is worth more; the chart as it says.
+        worth_less = first in split_values and split_values[first][0] <= rows[first, second] @ nets
+        if first == second and play is Play.COMPOSITION and worth_less:
+            del split_values[first]
+    split_dealer = np.zeros((10, OUTCOMES))
+    split_hands = np.zeros((10, 2, 2, OUTCOMES, grid[2]))
+    split_wagered = np.zeros((10, 2, 2))
+    for pair in split_values:
+        _split_hands(card, pair, split_play, grid, split_dealer, split_hands, split_wagered)
+    hands = _UpCardHands(rows, hand_wagered, split_dealer, split_hands, split_wagered)
+    return _UpCardPlay(hands, frozenset(split_values), split_values)
+
+
+def _split_hands(  # noqa: PLR0917
+    card: exact.UpCard,
+    pair: int,
+    split_play: npt.NDArray[np.int64],
+    grid: npt.NDArray[np.int64],
+    split_dealer: npt.NDArray[np.float64],
+    split_hands: npt.NDArray[np.float64],
+    split_wagered: npt.NDArray[np.float64],
+) -> None:
+    """One split hand's matrices for ``_split_round`` (the approximation of the module
+    docstring): drawn from the shoe less the up card and both pair cards; kind 0 its second
+    card not the pair card (normalised), kind 1 the pair card; by original-stake share."""
+    table = card.table
+    size = len(table.cards)
+    rules = card.rules
+    base = card.shoe.copy()
+    base[pair] -= 1
+    left = base.copy()
+    left[pair] -= 1
+    removed = np.zeros((1, 10), dtype=np.int64)
+    removed[0, pair] = 2
+    split_dealer[pair] = card.dealer.outcomes(removed)[0]
+    remaining = left.sum()
+    pair_probability = left[pair] / remaining
+    action = card.split_action(pair, split_play)
+    seeds = np.array([table.of(pair, rank) for rank in range(10) if left[rank] > 0])
+    for which in range(2):
+        paid = np.zeros(2 * size)
+        if pair == ACE and rules.ace_ten_is_blackjack:
+            ace_ten = table.of(ACE, TEN)
+            # It pushes against a dealer blackjack it meets; in a peek game it never meets one.
+            paid[ace_ten] = rules.blackjack_pays
+            paid[size + ace_ten] = -float(which) if rules.peek else 0.0
+        rows_of, matrices, wagered = card.matrices(base, action, seeds, float(which), paid, grid)
+        other = split_hands[pair, which, 0]
+        other_wagered = 0.0
+        for rank in range(10):
+            if rank == pair or left[rank] == 0:
+                continue
+            hand = table.of(pair, rank)
+            other += (left[rank] / remaining) * matrices[rows_of[hand]]
+            other_wagered += (left[rank] / remaining) * wagered[hand]
+        other /= 1 - pair_probability
+        split_wagered[pair, which, 0] = other_wagered / (1 - pair_probability)
+        if pair_probability > 0:
+            hand = table.of(pair, pair)
+            split_hands[pair, which, 1] = matrices[rows_of[hand]]
+            split_wagered[pair, which, 1] = wagered[hand]
+        else:
+            split_hands[pair, which, 1] = other
+
+
+def evaluate_round(
+    game: Game,
+    strategy: Strategy,
+    progress: Callable[[], None] | None = None,
+    play: Play = Play.BASIC,
+) -> RoundResult:
+    """The distribution of a round's net result off the top of a full shoe under ``play``
+    (the chart ``strategy``, or CDZ-), with its exact expected value and amount wagered.
+
+    The ten up cards are evaluated on threads (the kernels release the GIL); their figures
     are then summed in a fixed order, so the result does not depend on the threads.
     """
-    shoe = full_shoe(game.decks)
+    shoe = game.shoe_counts()
     scale = _grid_denominator(game)
     offset = 2 * UNLIMITED_HANDS * scale
     distribution = np.zeros(2 * offset + 1)
     wagered = 0.0
     split_probability = 0.0
+    exact_value = exact_wagered = 0.0
+    nets = (np.arange(2 * offset + 1) - offset) / scale
     workers = min(len(UP_ORDER), os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale), UP_ORDER)
-        for up, hands in zip(UP_ORDER, by_up, strict=True):
-            up_label = UP_LABELS[UP_ORDER.index(up)]
+        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play), UP_ORDER)
+        for up, evaluated in zip(UP_ORDER, by_up, strict=True):
+            hands = evaluated.hands
             for first, second, probability in _initial_hands(shoe, up):
-                if (
-                    first == second
-                    and game.max_hands >= 2
-                    and strategy.pairs[PAIR_ROWS[(first - 1) % 10]][up_label] == "P"
-                ):
+                if first == second and first in evaluated.splits:
                     row, hand_wagered = _split_round(game, up, first, hands, scale)
                     split_probability += probability
+                    value, exact_hand_wagered = evaluated.split_values[first]
                 else:
                     row = hands.rows[first, second]
                     hand_wagered = float(hands.hand_wagered[first, second])
+                    value = float(row @ nets)
+                    exact_hand_wagered = hand_wagered
                 distribution += probability * row
                 wagered += probability * hand_wagered
+                exact_value += probability * value
+                exact_wagered += probability * exact_hand_wagered
             if progress is not None:
                 progress()
     result = {
@@ -723,7 +835,7 @@ def evaluate_round(
         for index, p in enumerate(distribution)
         if p > 1e-15
     }
-    return RoundResult(result, wagered, split_probability)
+    return RoundResult(result, wagered, split_probability, exact_value, exact_wagered)
 
 
 def chart_action(
@@ -780,36 +892,47 @@ class BlackjackAnalysis:
     main: WagerFigures
     insurance: WagerFigures
     split_probability: float
+    play: Play = Play.BASIC
 
 
 def analyse_blackjack(
     rules: BlackjackRules,
     decks: int | None = None,
     progress: Callable[[], None] | None = None,
+    play: Play = Play.BASIC,
 ) -> BlackjackAnalysis:
+    """The main bet's figures under ``play``. The house edge and element of risk are exact;
+    the distribution (hit frequency, push, standard deviation) is that of the basic strategy
+    with the split rounds approximated (module docstring)."""
     game = Game.of(rules, decks)
     strategy = derive_strategy(game)
-    evaluation = evaluate_round(game, strategy, progress)
+    evaluation = evaluate_round(game, strategy, progress, play)
+    expected_value, expected_wagered = evaluation.expected_value, evaluation.exact_wagered
+    method = (
+        f"basic strategy from exact dealer probabilities; round value by composition over a "
+        f"{game.decks}-deck shoe, off the top; split hands exact, re-splits to the profile's "
+        "limit (see module docs)"
+    )
+    if play is Play.COMPOSITION:
+        method = (
+            "composition-dependent strategy (CDZ-: each hand's best play as an unsplit hand "
+            "of its cards, reused after a split); exact dealer probabilities, every hand by "
+            f"composition over a {game.decks}-deck shoe, off the top; split hands exact"
+        )
+    distribution_note = (
+        "the distribution (hit frequency, push, standard deviation) approximates the split "
+        "rounds: split hands played from the pre-split "
+        "composition, re-split chances fixed, hands independent given the dealer's result; "
+        "the house edge and element of risk are exact"
+    )
     main = WagerFigures(
         name="main",
         distribution=evaluation.distribution,
-        method=(
-            f"basic strategy from exact dealer probabilities; round value by composition over a "
-            f"{game.decks}-deck shoe, off the top; split hands approximated (see module docs)"
-        ),
-    )
-    element_of_risk = main.house_edge / evaluation.expected_wagered
-    main = WagerFigures(
-        name=main.name,
-        distribution=main.distribution,
-        element_of_risk=element_of_risk,
-        method=main.method,
-        approximation=(
-            "split hands: played from the pre-split composition (their sibling hands' cards "
-            "not removed), re-split chances fixed, hands independent given the dealer's "
-            "result; every unsplit round is exact"
-        ),
-        notes=(f"expected amount wagered per round: {evaluation.expected_wagered:.6f} units",),
+        element_of_risk=float(-expected_value / expected_wagered),
+        method=method,
+        approximation=distribution_note,
+        notes=(f"expected amount wagered per round: {expected_wagered:.6f} units",),
+        exact_expected_value=float(expected_value),
     )
     return BlackjackAnalysis(
         game=game,
@@ -817,4 +940,5 @@ def analyse_blackjack(
         main=main,
         insurance=insurance_figures(game),
         split_probability=evaluation.split_probability,
+        play=play,
     )

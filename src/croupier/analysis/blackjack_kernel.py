@@ -729,8 +729,11 @@ def _second_card_hand(  # noqa: PLR0917
     if card == ACE:
         dealer = _dealer(shoe, removed, game, dealer_slots, dealers)
         if rank == TEN and game[G_ACE_TEN_IS_BLACKJACK]:
+            # It pushes against a dealer blackjack it meets; in a peek game it never meets
+            # one (the round ended first, taking the original stake).
             result = np.zeros((OUTCOMES, game[G_SIZE]))
-            _paid_leaf(result, 1.0, dealer, game[G_BLACKJACK_INDEX], 0.0, game)
+            world = -original if game[G_PEEK] else 0.0
+            _paid_leaf(result, 1.0, dealer, game[G_BLACKJACK_INDEX], world, game)
         else:
             total, _ = _total(hard_sum, has_ace)
             result = np.zeros((OUTCOMES, game[G_SIZE]))

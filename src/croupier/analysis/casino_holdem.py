@@ -33,7 +33,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import WagerFigures
+from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.cards import Card, Rank
 from croupier.hands.poker import CATEGORY_SHIFT, strength_of
 from croupier.randomness import SeededRandomSource
@@ -368,6 +368,7 @@ def analyse_progressive(
     counts = _category_counts()
     total = sum(counts)
     distribution: dict[Fraction, Fraction] = {}
+    outcomes: list[Outcome] = []
     for index, category in enumerate(CATEGORY_ORDER):
         prize = progressive.paytable.get(category)
         if prize is None:
@@ -377,7 +378,9 @@ def analyse_progressive(
         else:
             won = Fraction(prize.units or 0)
         net = (won - progressive.bet) / progressive.bet
-        distribution[net] = distribution.get(net, Fraction(0)) + Fraction(int(counts[index]), total)
+        probability = Fraction(int(counts[index]), total)
+        distribution[net] = distribution.get(net, Fraction(0)) + probability
+        outcomes.append(Outcome(category.value, net, probability))
     return WagerFigures.exact(
         "progressive",
         distribution,
@@ -385,6 +388,7 @@ def analyse_progressive(
             f"exact over all 2,598,960 five-card hands, meter at {meter_value} units "
             f"(the profile's seed is {progressive.meter_seed})"
         ),
+        outcomes=tuple(outcomes),
     )
 
 

@@ -13,7 +13,11 @@ How it is counted (the expensive part, independent of the paytable):
    treats no suit differently); each class carries its number of flops as a weight.
 2. For each class, each of the C(49, 2) = 1,176 turn + river pairs makes a five-card board.
    All C(47, 2) = 1,081 two-card hands of the other 47 cards are valued once on that board
-   with the game's own evaluator (``croupier.hands.poker.strength_of``) and sorted.
+   with the game's own evaluator (``croupier.hands.poker.strength_of``) and sorted. A suit
+   permutation that maps the flop onto itself (the two suits absent from a two-tone flop,
+   the three beside a monotone one, a pair's two suits) maps each turn + river onto another
+   with the same counts for the permuted holes, so only one turn + river per orbit is valued
+   (921 class-equivalents of work instead of 1,755; the counts are the same integers).
 3. Every one of those 1,081 hands is also a possible player hole. The dealer holds two of the
    45 cards left: the 1,081 hands minus the 91 that share a card with the player's hole.
    How many of them do not qualify, lose to, tie or beat the player is read off the sorted
@@ -49,12 +53,13 @@ from fractions import Fraction
 from functools import cache
 from math import comb, lcm
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import WagerFigures
+from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.cards import Card, Rank
 from croupier.errors import NotationError
 from croupier.hands import poker
@@ -64,6 +69,9 @@ from croupier.rules.casino_holdem import (
     CasinoHoldemRules,
     PokerCategory,
 )
+
+if TYPE_CHECKING:
+    from croupier.analysis.casino_holdem_strategy import ShortStrategy
 
 CATEGORY_ORDER: tuple[PokerCategory, ...] = tuple(PokerCategory)
 """Bin order of the categories: 0 royal flush ... 9 high card, as ``PokerCategory`` lists them."""
@@ -120,6 +128,67 @@ def qualifier_threshold(rules: CasinoHoldemRules) -> int:
 # --- the kernel ----------------------------------------------------------------------------
 
 
+SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+"""The 24 permutations of the suits, the identity first."""
+
+
+@numba.njit(cache=True, nogil=True)
+def flop_symmetries(
+    flop: npt.NDArray[np.int64], rest: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], int]:  # pragma: no cover - compiled
+    """The suit permutations that map ``flop`` onto itself, each as a map of positions among
+    the 49 ``rest`` cards (row 0 the identity), and how many there are (1, 2 or 6)."""
+    position = np.full(52, -1, dtype=np.int64)
+    for i in range(49):
+        position[rest[i]] = i
+    maps = np.empty((24, 49), dtype=np.int64)
+    count = 0
+    for p in range(24):
+        fixed = True
+        for card in flop:
+            image = (card & ~3) | SUIT_PERMUTATIONS[p, card & 3]
+            if image != flop[0] and image != flop[1] and image != flop[2]:
+                fixed = False
+        if fixed:
+            for i in range(49):
+                card = rest[i]
+                maps[count, i] = position[(card & ~3) | SUIT_PERMUTATIONS[p, card & 3]]
+            count += 1
+    return maps, count
+
+
+@numba.njit(cache=True, nogil=True)
+def _order_by_strength(
+    strength: npt.NDArray[np.int64],
+    order: npt.NDArray[np.int64],
+    spare: npt.NDArray[np.int64],
+    buckets: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
+    """The hands' indices by increasing strength: a stable radix sort, three passes of 8 bits
+    (a ``strength_of`` value is below 2**24), a little quicker than the comparison sort of
+    ``(strength << 11) | hand`` keys it replaced."""
+    n = strength.shape[0]
+    for h in range(n):
+        order[h] = h
+    source, target = order, spare
+    for shift in (0, 8, 16):
+        buckets[:] = 0
+        for i in range(n):
+            buckets[(strength[source[i]] >> shift) & 255] += 1
+        total = 0
+        for b in range(256):
+            size = buckets[b]
+            buckets[b] = total
+            total += size
+        for i in range(n):
+            h = source[i]
+            digit = (strength[h] >> shift) & 255
+            target[buckets[digit]] = h
+            buckets[digit] += 1
+        source, target = target, source
+    return source
+
+
 @numba.njit(cache=True, nogil=True)
 def flop_table(
     flop: npt.NDArray[np.int64], threshold: int
@@ -128,6 +197,11 @@ def flop_table(
 
     Row ``i * (97 - i) // 2 + j - i - 1`` is the hole made of the ``i``-th and ``j``-th
     (``i < j``) of the 49 cards not on the flop, in increasing card order.
+
+    Suit symmetry within the flop: a suit permutation that maps the flop onto itself (the
+    two suits absent from a two-tone flop, the three beside a monotone one, the suits of a
+    pair) maps each turn + river onto another with the same counts for the permuted holes,
+    so only one turn + river per orbit is valued and its counts are added to each image.
     """
     rest = np.empty(49, dtype=np.int64)
     on_flop = np.zeros(52, dtype=np.bool_)
@@ -138,6 +212,10 @@ def flop_table(
         if not on_flop[card]:
             rest[k] = card
             k += 1
+    maps, symmetries = flop_symmetries(flop, rest)
+    image_map = np.empty(symmetries, dtype=np.int64)
+    image_low = np.empty(symmetries, dtype=np.int64)
+    image_high = np.empty(symmetries, dtype=np.int64)
     table = np.zeros((1176, 22), dtype=np.int32)
     seven = np.empty(7, dtype=np.int64)
     seven[0] = flop[0]
@@ -145,9 +223,10 @@ def flop_table(
     seven[2] = flop[2]
     hand_first = np.empty(1081, dtype=np.int64)  # positions among the 47 cards
     hand_second = np.empty(1081, dtype=np.int64)
-    row_of_hand = np.empty(1081, dtype=np.int64)
     strength = np.empty(1081, dtype=np.int64)
-    keys = np.empty(1081, dtype=np.int64)
+    order = np.empty(1081, dtype=np.int64)
+    spare = np.empty(1081, dtype=np.int64)
+    buckets = np.empty(256, dtype=np.int64)
     below = np.empty(1081, dtype=np.int64)  # among all hands: weaker than this one
     at_most = np.empty(1081, dtype=np.int64)  # among all hands: not stronger
     first_below = np.empty(1081, dtype=np.int64)  # among hands holding its first card
@@ -159,6 +238,28 @@ def flop_table(
     left = np.empty(47, dtype=np.int64)  # position among the 49 of each of the 47 cards
     for turn in range(49):
         for river in range(turn + 1, 49):
+            # One turn + river per orbit: the smallest; then its distinct images.
+            images = 0
+            smallest = True
+            for g in range(symmetries):
+                x = maps[g, turn]
+                y = maps[g, river]
+                low = min(x, y)
+                high = max(x, y)
+                if low < turn or (low == turn and high < river):
+                    smallest = False
+                    break
+                repeated = False
+                for e in range(images):
+                    if image_low[e] == low and image_high[e] == high:
+                        repeated = True
+                if not repeated:
+                    image_map[images] = g
+                    image_low[images] = low
+                    image_high[images] = high
+                    images += 1
+            if not smallest:
+                continue
             seven[3] = rest[turn]
             seven[4] = rest[river]
             k = 0
@@ -173,41 +274,37 @@ def flop_table(
                 seen[c] = 0
             for a in range(47):
                 seven[5] = rest[left[a]]
-                ia = left[a]
                 for b in range(a + 1, 47):
                     seven[6] = rest[left[b]]
-                    ib = left[b]
                     value = strength_of(seven)
                     strength[hand] = value
                     hand_first[hand] = a
                     hand_second[hand] = b
-                    row_of_hand[hand] = ia * (97 - ia) // 2 + ib - ia - 1
-                    keys[hand] = (value << 11) | hand
                     if value < threshold:
                         unqualified += 1
                         unqualified_with[a] += 1
                         unqualified_with[b] += 1
                     hand += 1
-            keys.sort()
+            ordered = _order_by_strength(strength, order, spare, buckets)
             # One pass over the sorted order, a group of equal strengths at a time.
             start = 0
             while start < 1081:
-                value = keys[start] >> 11
+                value = strength[ordered[start]]
                 end = start + 1
-                while end < 1081 and (keys[end] >> 11) == value:
+                while end < 1081 and strength[ordered[end]] == value:
                     end += 1
                 for g in range(start, end):
-                    h = keys[g] & 2047
+                    h = ordered[g]
                     below[h] = start
                     at_most[h] = end
                     first_below[h] = seen[hand_first[h]]
                     second_below[h] = seen[hand_second[h]]
                 for g in range(start, end):
-                    h = keys[g] & 2047
+                    h = ordered[g]
                     seen[hand_first[h]] += 1
                     seen[hand_second[h]] += 1
                 for g in range(start, end):
-                    h = keys[g] & 2047
+                    h = ordered[g]
                     first_at_most[h] = seen[hand_first[h]]
                     second_at_most[h] = seen[hand_second[h]]
                 start = end
@@ -216,19 +313,31 @@ def flop_table(
                 a = hand_first[h]
                 b = hand_second[h]
                 category = 9 - (value >> 20)
-                row = row_of_hand[h]
                 # Dealer hands share no card with the player's hole: inclusion-exclusion.
                 not_qualified = unqualified - unqualified_with[a] - unqualified_with[b]
                 if value < threshold:
                     not_qualified += 1
-                    table[row, 0] += 990 - not_qualified
+                    lose = 990 - not_qualified
+                    push = 0
+                    win = 0
                 else:
                     weaker = below[h] - first_below[h] - second_below[h]
                     not_stronger = at_most[h] - first_at_most[h] - second_at_most[h] + 1
-                    table[row, 2 + category] += weaker - not_qualified
-                    table[row, 1] += not_stronger - weaker
-                    table[row, 0] += 990 - not_stronger
-                table[row, 12 + category] += not_qualified
+                    win = weaker - not_qualified
+                    push = not_stronger - weaker
+                    lose = 990 - not_stronger
+                ia = left[a]
+                ib = left[b]
+                for e in range(images):
+                    x = maps[image_map[e], ia]
+                    y = maps[image_map[e], ib]
+                    i = min(x, y)
+                    j = max(x, y)
+                    row = i * (97 - i) // 2 + j - i - 1
+                    table[row, 0] += lose
+                    table[row, 1] += push
+                    table[row, 2 + category] += win
+                    table[row, 12 + category] += not_qualified
     return table
 
 
@@ -359,6 +468,16 @@ def bin_values(rules: CasinoHoldemRules) -> list[Fraction]:
     return values
 
 
+def bin_labels() -> list[str]:
+    """What each bin of a called hand is, in ``bin_values`` order."""
+    labels = ["call, dealer qualifies and wins", "call, push"]
+    labels += [f"call, win with {category.value}" for category in CATEGORY_ORDER]
+    labels += [
+        f"call, dealer does not qualify, player has {category.value}" for category in CATEGORY_ORDER
+    ]
+    return labels
+
+
 @dataclass(frozen=True)
 class AnteGame:
     """The exact Ante + Bet game: its figures and the optimal strategy's fold frequency."""
@@ -369,6 +488,9 @@ class AnteGame:
     seconds: float
     """Wall time of this analysis (table from the cache or computed, plus the decision)."""
     table_was_cached: bool
+    short_strategy: ShortStrategy | None = None
+    """The few rules a person can follow, valued exactly on the same table
+    (``croupier.analysis.casino_holdem_strategy``)."""
 
 
 @numba.njit(cache=True, nogil=True)
@@ -444,12 +566,15 @@ def analyse_ante_game(
     began = time.perf_counter()
     table, cached = load_or_compute_table(qualifier_threshold(rules), progress)
     values = bin_values(rules)
-    _, counts, folds = decide(table, values)
+    calls, counts, folds = decide(table, values)
     if sum(counts) + folds != DEALS:
         raise AssertionError("the completions do not add up to every deal")  # pragma: no cover
     distribution: dict[Fraction, Fraction] = {Fraction(-1): Fraction(folds, DEALS)}
-    for value, count in zip(values, counts, strict=True):
+    outcomes = [Outcome("fold", Fraction(-1), Fraction(folds, DEALS))]
+    for label, value, count in zip(bin_labels(), values, counts, strict=True):
         distribution[value] = distribution.get(value, Fraction(0)) + Fraction(count, DEALS)
+        if count:
+            outcomes.append(Outcome(label, value, Fraction(count, DEALS)))
     fold_frequency = Fraction(folds, DEALS)
     call_frequency = 1 - fold_frequency
     expected = sum((net * p for net, p in distribution.items()), Fraction(0))
@@ -468,11 +593,16 @@ def analyse_ante_game(
             f"fold frequency: {float(fold_frequency):.6f} (exactly {fold_frequency})",
             f"element of risk: {float(element_of_risk):.6f} (exactly {element_of_risk})",
         ),
+        outcomes=tuple(outcomes),
     )
+    from croupier.analysis.casino_holdem_strategy import analyse_short_strategy
+
+    short = analyse_short_strategy(rules, calls, -expected, table)
     return AnteGame(
         figures,
         fold_frequency,
         call_frequency,
         time.perf_counter() - began,
         cached,
+        short,
     )

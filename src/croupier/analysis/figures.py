@@ -23,6 +23,16 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """One line of a wager's paytable as dealt: what happened, its net result per initial
+    unit and its exact probability (several lines may share a net: a PAR sheet lists each)."""
+
+    label: str
+    net: Fraction
+    probability: Fraction
+
+
+@dataclass(frozen=True)
 class WagerFigures:
     """The figures of one wager. ``exact_*`` are set where the math is exact in fractions."""
 
@@ -40,6 +50,13 @@ class WagerFigures:
     notes: tuple[str, ...] = field(default=())
     fold_frequency: Fraction | None = None
     """Where the player may fold (Casino Hold'em): how often the optimal player does."""
+    outcomes: tuple[Outcome, ...] = field(default=())
+    """The paytable's lines with their exact probabilities, where the analysis names them
+    (``distribution`` merges lines that pay the same); empty where it does not (blackjack's
+    main wager, whose results combine hands)."""
+    exact_expected_value: float | None = None
+    """The expected net where it is computed exactly apart from a distribution that is
+    approximated (blackjack: the split rounds); the house edge is then its negative."""
 
     @classmethod
     def exact(
@@ -63,7 +80,9 @@ class WagerFigures:
     def expected_value(self) -> float:
         if self.exact_distribution is not None:
             return -float(self.exact_house_edge or 0)
-        return math.fsum(float(net) * p for net, p in self.distribution.items())
+        if self.exact_expected_value is not None:
+            return self.exact_expected_value
+        return self._distribution_mean
 
     @property
     def house_edge(self) -> float:
@@ -86,8 +105,12 @@ class WagerFigures:
         return math.fsum(self.distribution.values())
 
     @property
+    def _distribution_mean(self) -> float:
+        return math.fsum(float(net) * p for net, p in self.distribution.items())
+
+    @property
     def std_dev(self) -> float:
-        mean = self.expected_value
+        mean = self.expected_value if self.exact_expected_value is None else self._distribution_mean
         variance = math.fsum(p * (float(net) - mean) ** 2 for net, p in self.distribution.items())
         return math.sqrt(max(variance, 0.0))
 

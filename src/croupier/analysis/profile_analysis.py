@@ -9,13 +9,17 @@ JSON (the fixed contract for tools)::
 
 House edges, frequencies and probabilities are fractions of one (never percent). Blackjack
 adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "soft": ...,
-"pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"`` and
-``"even_money"``; 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
+"pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"``,
+``"even_money"``, ``"split_probability"`` and ``"play"`` (``"basic"``: the chart;
+``"composition"``: CDZ-, ``croupier analyze --strategy composition``: the house edge is then
+that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
 break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante, under the optimal
 call/fold decision) exactly (``croupier.analysis.casino_holdem_exact``), with its
-``"element_of_risk"`` and ``"fold_frequency"`` (with ``"fold_frequency_exact"``).
-The first exact run enumerates every deal (about a minute and a half on two cores) and caches
+``"element_of_risk"`` and ``"fold_frequency"`` (with ``"fold_frequency_exact"``), and
+``"short_strategy"``: a few rules a person can follow, with their exact house edge and cost
+against the optimal decision (``croupier.analysis.casino_holdem_strategy``).
+The first exact run enumerates every deal (about 35 s on two cores) and caches
 a paytable-independent table on disk; later runs, and other paytables with the same dealer
 qualifier, take seconds. ``ante_method="monte-carlo"`` (``croupier analyze
 --ante-monte-carlo``) gives the earlier Monte Carlo estimate instead: ``"exact": false``,
@@ -30,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.baccarat import analyse_baccarat
-from croupier.analysis.blackjack import BlackjackAnalysis, analyse_blackjack
+from croupier.analysis.blackjack import BlackjackAnalysis, Play, analyse_blackjack
 from croupier.analysis.casino_holdem import (
     analyse_progressive,
     estimate_ante_game,
@@ -91,6 +95,7 @@ class ProfileAnalysis:
             result["strategy"] = self.blackjack.strategy.as_json()
             result["insurance"] = self.blackjack.insurance.as_json()
             result["split_probability"] = self.blackjack.split_probability
+            result["play"] = self.blackjack.play.value
         if self.published:
             result["published"] = [
                 {
@@ -131,11 +136,13 @@ def analyse_profile(
     *,
     ante_method: str = "exact",
     enumeration_progress: Callable[[int, int], None] | None = None,
+    play: Play = Play.BASIC,
 ) -> ProfileAnalysis:
     """All wagers of ``profile`` (``decks`` overrides the profile's deck count).
 
     Casino Hold'em: ``ante_method`` is ``"exact"`` (the default) or ``"monte-carlo"``;
     ``enumeration_progress(done, total)`` follows the first exact enumeration (flop classes).
+    Blackjack: ``play`` is the player's strategy (``Play.BASIC`` or ``Play.COMPOSITION``).
     """
     if ante_method not in ("exact", "monte-carlo"):
         raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")
@@ -146,7 +153,7 @@ def analyse_profile(
         return ProfileAnalysis(profile, shoe, analyse_baccarat(profile, shoe))
     if isinstance(profile, BlackjackRules):
         shoe = profile.decks if decks is None else decks
-        blackjack = analyse_blackjack(profile, shoe, progress)
+        blackjack = analyse_blackjack(profile, shoe, progress, play)
         bets = {"main": blackjack.main}
         published: list[PublishedComparison] = []
         side_bet = profile.twenty_one_plus_three
@@ -199,6 +206,8 @@ def analyse_profile(
         if ante_method == "exact":
             game = analyse_ante_game(profile, enumeration_progress)
             ante = game.figures
+            if game.short_strategy is not None:
+                extra["short_strategy"] = game.short_strategy.as_json()
             note = (
                 "ante: exact, per initial Ante, under the optimal call/fold decision (call "
                 "when calling loses less than the folded Ante); fold frequency "

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import WagerFigures
+from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.rules.blackjack import BlackjackRules, ThreeCardHand, TwentyOnePlusThree
 
 CATEGORIES: tuple[ThreeCardHand, ...] = (
@@ -55,10 +55,19 @@ def _is_straight(a: int, b: int, c: int, ace_low: bool) -> bool:
 @numba.njit(cache=True)
 def category_counts(decks: int, ace_low: bool) -> npt.NDArray[np.int64]:
     """Ordered draws of three cards from ``decks`` decks, by category (see ``CATEGORIES``)."""
+    return category_counts_of(np.full(52, decks, dtype=np.int64), ace_low)
+
+
+@numba.njit(cache=True)
+def category_counts_of(copies: npt.NDArray[np.int64], ace_low: bool) -> npt.NDArray[np.int64]:
+    """Ordered draws of three cards from a shoe holding ``copies[card]`` of each card
+    (``card // 4``: 0 = 2 ... 12 = Ace; ``card % 4``: the suit), by category."""
     counts = np.zeros(5, dtype=np.int64)
-    copies = np.full(52, decks, dtype=np.int64)
+    copies = copies.copy()
     for first in range(52):
         w1 = copies[first]
+        if w1 == 0:
+            continue
         copies[first] -= 1
         for second in range(52):
             w2 = w1 * copies[second]
@@ -89,8 +98,15 @@ def category_counts(decks: int, ace_low: bool) -> npt.NDArray[np.int64]:
 
 def category_probabilities(decks: int, ace_low: bool) -> dict[ThreeCardHand | None, Fraction]:
     """Exact probability of each category (``None``: none of them)."""
-    counts = category_counts(decks, ace_low)
-    n = 52 * decks
+    return category_probabilities_of(np.full(52, decks, dtype=np.int64), ace_low)
+
+
+def category_probabilities_of(
+    copies: npt.NDArray[np.int64], ace_low: bool
+) -> dict[ThreeCardHand | None, Fraction]:
+    """As ``category_probabilities``, from a shoe of any composition (``category_counts_of``)."""
+    counts = category_counts_of(copies, ace_low)
+    n = int(copies.sum())
     total = n * (n - 1) * (n - 2)
     result: dict[ThreeCardHand | None, Fraction] = {
         category: Fraction(int(counts[index]), total) for index, category in enumerate(CATEGORIES)
@@ -100,16 +116,31 @@ def category_probabilities(decks: int, ace_low: bool) -> dict[ThreeCardHand | No
 
 
 def figures_for_paytable(side_bet: TwentyOnePlusThree, decks: int) -> WagerFigures:
-    probabilities = category_probabilities(decks, side_bet.ace_low_straight)
+    return figures_for_probabilities(
+        side_bet,
+        category_probabilities(decks, side_bet.ace_low_straight),
+        f"exact combinatorics of the first three cards of a {decks}-deck shoe",
+    )
+
+
+def figures_for_probabilities(
+    side_bet: TwentyOnePlusThree,
+    probabilities: dict[ThreeCardHand | None, Fraction],
+    method: str,
+) -> WagerFigures:
     distribution: dict[Fraction, Fraction] = {}
+    outcomes: list[Outcome] = []
     for category, probability in probabilities.items():
         ratio = side_bet.paytable.get(category) if category is not None else None
         net = ratio.multiplier if ratio is not None else Fraction(-1)
         distribution[net] = distribution.get(net, Fraction(0)) + probability
+        label = category.value.replace("_", " ") if category is not None else "none of these"
+        outcomes.append(Outcome(label, net, probability))
     return WagerFigures.exact(
         "21+3",
         distribution,
-        method=f"exact combinatorics of the first three cards of a {decks}-deck shoe",
+        method=method,
+        outcomes=tuple(outcomes),
     )
 
 

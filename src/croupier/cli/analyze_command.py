@@ -2,10 +2,11 @@
 outcome distribution of every wager of a profile, and the basic strategy where there are
 decisions. ``--json`` prints the fixed JSON contract (``croupier.analysis.profile_analysis``);
 with ``--all`` the JSON is an object keyed by profile name. ``--report DIR`` writes one
-Markdown page per profile with its charts (PNG).
+Markdown page per profile with its charts (PNG); ``--par DIR`` writes each profile's PAR
+sheet (``croupier.analysis.par``) as Markdown and PDF.
 
 Casino Hold'em's Ante + Bet game is exact: the first run enumerates every deal (a progress
-bar on stderr, about a minute and a half on two cores) and caches a table under
+bar on stderr, about 35 s on two cores) and caches a table under
 ``~/.cache/croupier`` (``$CROUPIER_CACHE_DIR`` moves it); later runs, and a designer's profile
 with another paytable but the same dealer qualifier, take seconds. ``--ante-monte-carlo``
 gives the quick Monte Carlo estimate instead (marked ``"exact": false``).
@@ -53,6 +54,40 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help="Blackjack: also compute each rule's effect against a common base (slower).",
         ),
     ] = False,
+    par: Annotated[
+        Path | None,
+        typer.Option(help="Write a PAR sheet (Markdown and PDF) per profile in this folder."),
+    ] = None,
+    count: Annotated[
+        str | None,
+        typer.Option(
+            help=(
+                "Value by count: each wager's effects of removal and its expected value by "
+                "true count for this counting system (hi-lo, ko, hi-opt-ii, omega-ii, zen, "
+                "wong-halves, or all); with --json a 'by_count' key, with --par a chart too."
+            ),
+        ),
+    ] = None,
+    count_shoes: Annotated[
+        int,
+        typer.Option(
+            help=(
+                "With --count: also value every exact wager exactly on the compositions of "
+                "this many seeded shoes, averaged per true count (0: the linear figures only)."
+            ),
+        ),
+    ] = 0,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            help=(
+                "Blackjack: the player's strategy for the house edge: 'basic' (the "
+                "total-dependent chart) or 'composition' (CDZ-: each hand's best play for its "
+                "cards, the unsplit hand's play reused after a split)."
+            ),
+        ),
+    ] = "basic",
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -65,12 +100,38 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
-    from croupier.analysis.profile_analysis import analyse_profile
-    from croupier.analysis.report import write_report
-    from croupier.analysis.rule_effects import rule_effects
-
+    if strategy not in {"basic", "composition"}:  # blackjack.Play, not loaded yet
+        raise ProfileError(f"--strategy: 'basic' or 'composition', not {strategy!r}")
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
+    if count is not None and count != "all":
+        from croupier.counting import load_counting_system
+
+        load_counting_system(count)  # an unknown system is refused before anything is computed
+    if count_shoes < 0:
+        raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {count_shoes}")
+    cache_key = None
+    if (
+        as_json
+        and not every_profile
+        and report is None
+        and par is None
+        and count is None
+        and not with_rule_effects
+    ):
+        from croupier.analysis import result_cache
+
+        rules = load_profile(str(profile))
+        if rules.game == "blackjack":
+            # A blackjack analysis run before prints from the disk (analysis.result_cache).
+            cache_key = result_cache.document_key(rules, decks, strategy)
+            cached = result_cache.load_document(cache_key)
+            if cached is not None:
+                print(json.dumps(cached, indent=2))
+                return
+    from croupier.analysis.blackjack import Play
+    from croupier.analysis.profile_analysis import analyse_profile
+
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
     console = Console(stderr=as_json)
     analyses: list[ProfileAnalysis] = []
@@ -113,6 +174,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                     progress=advance,
                     ante_method="monte-carlo" if ante_monte_carlo else "exact",
                     enumeration_progress=enumerated,
+                    play=Play(strategy),
                 )
             )
             for task_id in enumeration:
@@ -121,14 +183,24 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         effects: tuple[float, list[RuleEffect]] | None = None
         wants_effects = with_rule_effects or report is not None
         if wants_effects and any(a.blackjack is not None for a in analyses):
+            from croupier.analysis.rule_effects import rule_effects
+
             task = progress.add_task("rule effects", total=16)
             effects = rule_effects(
                 lambda label: progress.update(task, advance=1, description=f"rule: {label}")
             )
     if report is not None:
+        from croupier.analysis.report import write_report
+
         for analysis in analyses:
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")
+    if par is not None:
+        from croupier.analysis.par import write_par
+
+        for analysis in analyses:
+            console.print("wrote " + " and ".join(map(str, write_par(analysis, par))))
+    by_count = _by_count(analyses, count, count_shoes, par, console, printing=not as_json)
     if as_json:
         documents: dict[str, Any] = {a.profile.name: a.as_json() for a in analyses}
         if effects is not None:
@@ -141,13 +213,60 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                             for r in effects[1]
                         ],
                     }
+        for name, value in by_count.items():
+            documents[name]["by_count"] = value
         output = documents if every_profile else documents[analyses[0].profile.name]
+        if cache_key is not None:
+            result_cache.store_document(cache_key, output)
         print(json.dumps(output, indent=2))
         return
     for analysis in analyses:
         _print(console, analysis)
     if effects is not None:
         _print_effects(console, effects)
+
+
+def _by_count(
+    analyses: list[ProfileAnalysis],
+    system: str | None,
+    shoes: int,
+    directory: Path | None,
+    console: Console,
+    *,
+    printing: bool,
+) -> dict[str, Any]:
+    """``--count``: the ``by_count`` JSON per profile; prints the tables, writes the charts."""
+    if system is None:
+        return {}
+    from croupier.analysis import by_count
+    from croupier.counting import load_counting_system, shipped_systems
+
+    systems = (
+        list(shipped_systems().values()) if system == "all" else [load_counting_system(system)]
+    )
+    documents: dict[str, Any] = {}
+    for analysis in analyses:
+        effects = by_count.removal_effects(analysis)
+        name = analysis.profile.name
+        sampled = (
+            by_count.sample_by_true_count(analysis, systems, shoes) if effects and shoes else None
+        )
+        documents[name] = by_count.by_count_json(effects, systems, sampled)
+        if not effects:
+            documents[name]["not_applicable"] = "one deck shuffled before every game (Art. 7)"
+            continue
+        page = by_count.by_count_markdown(name, effects, systems, sampled)
+        if printing:
+            console.print(page, markup=False, highlight=False)
+        if directory is not None:
+            (directory / f"{name}-by-count.md").write_text(
+                page + f"\n![Value by count, {name}]({name}-by-count.png)\n", encoding="utf-8"
+            )
+            by_count.by_count_png(
+                name, effects, systems, directory / f"{name}-by-count.png", sampled
+            )
+            console.print(f"wrote {directory / f'{name}-by-count.md'} and its chart")
+    return documents
 
 
 def _print(console: Console, analysis: ProfileAnalysis) -> None:
@@ -187,6 +306,14 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
             f"{analysis.extra['progressive_meter']} units; break-even meter "
             f"{analysis.extra['progressive_break_even_meter']:,.0f} units."
         )
+    short = analysis.extra.get("short_strategy")
+    if short is not None:
+        console.print(
+            f"short strategy (house edge {short['house_edge']:.4%}, "
+            f"{short['cost_against_optimal']:.4%} more than optimal):"
+        )
+        for number, rule in enumerate(short["rules"], start=1):
+            console.print(f"  {number}. {rule}")
     if analysis.blackjack is not None:
         strategy = analysis.blackjack.strategy
         for title, rows in strategy_sections(strategy):

@@ -6,7 +6,6 @@ import sys
 
 import typer
 
-from croupier.cli import rules_command, settle_command
 from croupier.errors import CroupierError
 
 app = typer.Typer(
@@ -16,27 +15,48 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(rules_command.app, name="rules")
-app.command("settle")(settle_command.settle)
+
+_COMMANDS = {"play": "play_command", "analyze": "analyze_command", "serve": "serve_command"}
+_COMMANDS |= {"simulate": "simulate_command"}
+_COMMANDS |= {"verify": "verify_command", "backup": "backup_command"}
+_COMMANDS |= {"restore": "backup_command", "manifest": "manifest_command"}
+
+
+def _wanted() -> set[str]:
+    """The sub-commands to register: only the one named on the command line when it is a
+    known one (``croupier analyze ...`` need not import the database and web stacks, a
+    third of a second), else all of them (help, tests calling ``app`` directly); ``rules``
+    always."""
+    named = sys.argv[1] if len(sys.argv) > 1 else ""
+    known = {"settle", *_COMMANDS}
+    return {named} if named in known else known
 
 
 def _register_optional() -> None:
     # Commands whose modules pull heavy dependencies (numba, the web stack) import lazily.
     import importlib
 
-    for module_name, command in (
-        ("croupier.cli.play_command", "play"),
-        ("croupier.cli.analyze_command", "analyze"),
-        ("croupier.cli.serve_command", "serve"),
-        ("croupier.cli.verify_command", "verify"),
+    wanted = _wanted()
+    # Always there (light): with it the app stays a group of sub-commands.
+    from croupier.cli import rules_command
+
+    app.add_typer(rules_command.app, name="rules")
+    if "settle" in wanted:
+        from croupier.cli import settle_command
+
+        app.command("settle")(settle_command.settle)
+    for command, module_name in (
+        (command, f"croupier.cli.{module}") for command, module in _COMMANDS.items()
     ):
+        if command not in wanted:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:
             if error.name != module_name:
                 raise
             continue
-        app.command(command)(module.command)
+        app.command(command)(getattr(module, command, None) or module.command)
 
 
 _register_optional()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from croupier.integrity import default_manifest
+from croupier.server.rate_limits import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.database import DEFAULT_URL
 
 
@@ -34,9 +37,38 @@ def command(
             "server processes (default: within this process).",
         ),
     ] = None,
+    code_manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--code-manifest",
+            help="The SHA-256 manifest of the installed code (R17), written at first start and "
+            "checked at every start and while serving; after a deliberate upgrade run "
+            "`croupier manifest --write PATH`. Default: beside the SQLite database file "
+            "(croupier.sqlite.manifest.json), else ./croupier.manifest.json.",
+        ),
+    ] = None,
+    code_check: Annotated[
+        bool, typer.Option(help="Check the installed code against its manifest (R17).")
+    ] = True,
+    rate_limit: Annotated[
+        str,
+        typer.Option(
+            "--rate-limit",
+            help="Sign-ins, and apart from them sign-ups, per client address, e.g. '10/minute' "
+            "(429 with Retry-After past it; counted in Redis with --broadcast).",
+        ),
+    ] = DEFAULT_RATE_LIMIT,
+    token_rate_limit: Annotated[
+        str,
+        typer.Option(
+            "--token-rate-limit",
+            help="Requests with an unknown, ended or idle token per client address.",
+        ),
+    ] = DEFAULT_TOKEN_RATE_LIMIT,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
+    import logging
     import threading
 
     import uvicorn
@@ -44,6 +76,10 @@ def command(
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
 
+    # Warnings and errors of every part, with the time; the fail safe's refusals too (R17:
+    # every bet refused while a fault stands is on the record).
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("croupier.fail_safe").setLevel(logging.INFO)
     settings = Settings(
         database_url=database,
         operator_token=operator_token,
@@ -51,7 +87,17 @@ def command(
         decision_seconds=decision_seconds,
         demo_tables=demo_tables,
         broadcast_url=broadcast,
+        code_manifest=(code_manifest or default_manifest(database)) if code_check else None,
+        rate_limit=rate_limit,
+        token_rate_limit=token_rate_limit,
     )
+    from croupier.server.rate_limits import parse_limit
+
+    for limit in (rate_limit, token_rate_limit):
+        try:
+            parse_limit(limit)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
     server = start(settings)
     for note in server.notes:
         typer.echo(note)
@@ -61,6 +107,8 @@ def command(
         f"  API documentation: {url}/docs   tables: {url}/tables   WebSocket: {url.replace('http', 'ws')}/tables/{{id}}/ws?token=..."
     )
     typer.echo(f"  database: {database}")
+    if settings.code_manifest is not None:
+        typer.echo(f"  code verified against its SHA-256 manifest: {settings.code_manifest}")
     if broadcast:
         typer.echo(f"  table changes published over Redis: {broadcast}")
     if server.operator_token is not None:

@@ -35,10 +35,11 @@ from croupier.errors import (
     SettleInputError,
     ShoeError,
 )
-from croupier.games.commands import Act, Action, Bet, Command, Deal, Void
+from croupier.games.commands import Act, Action, Bet, Command, Deal, Return, Void
 from croupier.games.events import (
     BetPlaced,
     BetsClosed,
+    BetsReturned,
     CardDrawn,
     Decided,
     Event,
@@ -316,6 +317,22 @@ class GameRound(ABC):
             return ()
         return self._record(BetPlaced(seat=seat, wager=wager, amount=Fraction(units)))
 
+    def undealable(self) -> dict[int, str]:
+        """Seats whose bets cannot be dealt as they stand, each with the reason: a side bet
+        without the main wager it rides on. ``deal()`` refuses while any is left; a live table
+        refuses the bet that makes one, and at its deadline returns what is left
+        (``return_bets``). A game without such a bet has none."""
+        return {}
+
+    def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
+        """Give back every bet of ``seat`` while bets are open (``BetsReturned``): the round
+        goes on without the seat."""
+        if not self.is_betting:
+            raise IllegalActionError(
+                f"{self.label(seat)}: bets are closed: nothing to return ({self.phase})"
+            )
+        return self._record(BetsReturned(seat=seat, reason=reason))
+
     @property
     def bets(self) -> dict[int, dict[str, int]]:
         """Each seat's wagers as placed (the last ``BetPlaced`` of each before the deal)."""
@@ -325,7 +342,9 @@ class GameRound(ABC):
         for item in self.events:
             if isinstance(item, BetsClosed):
                 break
-            if isinstance(item, BetPlaced):
+            if isinstance(item, BetsReturned):
+                placed.pop(item.seat, None)
+            elif isinstance(item, BetPlaced):
                 wagers = placed.setdefault(item.seat, {})
                 wagers[item.wager] = int(item.amount)
                 if not item.amount:
@@ -358,6 +377,8 @@ class GameRound(ABC):
                 f"deal refused: the round is in {self.phase}, not betting: it is past betting, "
                 "the cards are already dealt"
             )
+        for seat, reason in sorted(self.undealable().items()):
+            raise BetError(f"{self.label(seat)}: {reason}")
         self._verify_deal()
 
     def _verify_deal(self) -> None:  # noqa: B027 - a hook a game may fill
@@ -438,6 +459,8 @@ class GameRound(ABC):
             return self.deal()
         if isinstance(command, Act):
             return self.act(command.seat, command.action)
+        if isinstance(command, Return):
+            return self.return_bets(command.seat, command.reason)
         return self.void(command.reason)
 
     # --- a round that cannot go on ----------------------------------------------------------
@@ -594,6 +617,8 @@ def commands_of(events: Iterable[Event]) -> Iterator[Command]:
     for item in events:
         if isinstance(item, BetPlaced) and not closed:
             yield Bet(item.seat, item.wager, int(item.amount))
+        elif isinstance(item, BetsReturned) and not closed:
+            yield Return(item.seat, item.reason)
         elif isinstance(item, BetsClosed):
             closed = True
             yield Deal()

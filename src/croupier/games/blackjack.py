@@ -278,13 +278,16 @@ class BlackjackRound(GameRound):
         return self.shoe.is_cut_card_out
 
     # === Phase BETTING =======================================================================
+    def undealable(self) -> dict[int, str]:
+        # Decision (croupier): a side bet rides on a main bet on the same box.
+        return {
+            seat: "21+3 needs a main bet on the box (place the main bet first)"
+            for seat, wagers in self.bets.items()
+            if MAIN not in wagers
+        }
+
     def _verify_deal(self) -> None:
-        bets = self.bets
-        for seat, wagers in bets.items():
-            if MAIN not in wagers:
-                # Decision (croupier): a side bet rides on a main bet on the same box.
-                raise BetError(f"seat {seat}: 21+3 needs a main bet on the box")
-        if not bets:
+        if not self.bets:
             raise BetError("deal refused: no box has a main bet")
 
     # === Phase DEAL ==========================================================================

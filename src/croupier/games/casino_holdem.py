@@ -277,14 +277,15 @@ class CasinoHoldemRound(GameRound):
         """The zones in play, in dealing order (Art. 12: from the dealer's left)."""
         return sorted(self.antes)
 
+    def undealable(self) -> dict[int, str]:
+        return {
+            zone: "a progressive bet needs an Ante (Art. 9 e: 'Para participar los jugadores "
+            "deben colocar el Ante')"
+            for zone in sorted(set(self.progressive_bets) - set(self.antes))
+        }
+
     def _verify_deal(self) -> None:
         antes = self.antes
-        orphans = sorted(set(self.progressive_bets) - set(antes))
-        if orphans:
-            raise BetError(
-                f"zone {orphans[0]}: a progressive bet needs an Ante (Art. 9 e: "
-                f"'Para participar los jugadores deben colocar el Ante')"
-            )
         if len(antes) < self.profile.min_players:
             raise TooFewPlayersError(
                 f"{len(antes)} player(s) with an Ante: a game needs at least "

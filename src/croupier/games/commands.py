@@ -1,7 +1,8 @@
 """Commands: what a round is told to do, as frozen values with a notation that round-trips.
 
-A round changes only by a command: ``bet`` (place, or at 0 withdraw, a wager), ``deal``,
-``act`` (a seat's decision) and ``void`` (end a round that cannot go on). The live table, the
+A round changes only by a command: ``bet`` (place, or at 0 withdraw, a wager), ``return``
+(give back a seat's bets before the deal), ``deal``, ``act`` (a seat's decision) and ``void``
+(end a round that cannot go on). The live table, the
 ``settle`` tool, ``replay`` and the tests give the engine the same commands; each is written
 and read back in one line.
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.errors import NotationError
+from croupier.money import is_ascii_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +44,7 @@ class Action:
         parts = text.strip().split()
         if len(parts) == 1 and parts[0]:
             return cls(parts[0].lower())
-        if len(parts) == 2 and parts[1].isdigit():
+        if len(parts) == 2 and is_ascii_number(parts[1]):
             return cls(parts[0].lower(), int(parts[1]))
         raise NotationError(
             f"unknown action {text!r}: expected a name and an optional whole amount"
@@ -105,11 +107,23 @@ class Void(_Notation):
         return f"void {self.reason}"
 
 
-Command = Bet | Deal | Act | Void
+@dataclass(frozen=True, slots=True, repr=False)
+class Return(_Notation):
+    """Give back every bet of ``seat`` while bets are open: its box cannot be dealt as it
+    stands (a side bet without the main wager it rides on)."""
+
+    seat: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"return {self.seat} {self.reason}"
+
+
+Command = Bet | Deal | Act | Return | Void
 
 
 def _seat(text: str, line: str) -> int:
-    if not text.isdigit():
+    if not is_ascii_number(text):
         raise NotationError(f"command {line!r}: a seat is a whole number, not {text!r}")
     return int(text)
 
@@ -121,17 +135,19 @@ def parse_command(text: str) -> Command:
         raise NotationError(f"a command is text such as 'deal', not {text!r}")
     verb, _, rest = text.strip().partition(" ")
     parts = rest.split()
-    if verb == "bet" and len(parts) == 3 and parts[2].isdigit():
+    if verb == "bet" and len(parts) == 3 and is_ascii_number(parts[2]):
         return Bet(_seat(parts[0], text), parts[1], int(parts[2]))
     if verb == "deal" and not parts:
         return Deal()
     if verb == "act" and len(parts) >= 2:
         return Act(_seat(parts[0], text), Action.parse(" ".join(parts[1:])))
+    if verb == "return" and len(parts) >= 2:
+        return Return(_seat(parts[0], text), " ".join(parts[1:]))
     if verb == "void" and parts:
         return Void(rest.strip())
     raise NotationError(
         f"unknown command {text!r}: expected 'bet SEAT WAGER AMOUNT', 'deal', "
-        "'act SEAT ACTION' or 'void REASON'"
+        "'act SEAT ACTION', 'return SEAT REASON' or 'void REASON'"
     )
 
 
@@ -144,6 +160,8 @@ def from_step(step: dict[str, Any]) -> Command:
         return Deal()
     if op == "act":
         return Act(int(step["seat"]), Action.parse(str(step["action"])))
+    if op == "return":
+        return Return(int(step["seat"]), str(step["reason"]))
     if op == "void":
         return Void(str(step["reason"]))
     raise NotationError(f"unknown recorded step {op!r}")

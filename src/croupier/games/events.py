@@ -179,6 +179,15 @@ class Purpose(StrEnum):
 
 
 @event
+class BetsReturned(Event):
+    """Every bet of ``seat`` given back before the deal: its box could not be dealt as it
+    stood (a side bet without the main wager it rides on), and the round went on without it."""
+
+    seat: int
+    reason: str
+
+
+@event
 class CardDrawn(Event):
     """A card left the shoe. ``purpose`` says where it went: a seat's hand, the dealer,
     the board, or ``burn``."""

@@ -15,18 +15,30 @@ from contextlib import asynccontextmanager, suppress
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from croupier.errors import CroupierError
 from croupier.rules.registry import load_profile, shipped_profile_names
-from croupier.server import errors
-from croupier.server.context import Server, Settings
+from croupier.server import errors, fail_safe_http
+from croupier.server.context import MAX_BODY_BYTES, Server, Settings
+from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.routes import router
-from croupier.service import engines
-from croupier.service.accounts import authenticate, ensure_operator
+from croupier.server.schemas import Id
+from croupier.server.sockets import SESSION_ENDED
+from croupier.service import engines, fail_safe
+from croupier.service.accounts import (
+    IDLE_SECONDS,
+    Principal,
+    authenticate,
+    ensure_operator,
+    last_seen,
+    token_hash,
+)
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.database import make_engine, upgrade
+from croupier.service.errors import AuthenticationError, PayloadTooLarge, RateLimited
 from croupier.service.models import GameTable
-from croupier.service.tables import Casino
+from croupier.service.tables import Casino, LiveTable
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.web import install as install_pages
 
@@ -63,7 +75,16 @@ def start(settings: Settings) -> Server:
     casino = Casino(uow, settings.clock, broadcaster)
     now = settings.clock.now()
     token = uow.run(lambda s: ensure_operator(s, settings.operator_token, now))
-    server = Server(settings, uow, casino, broadcaster, operator_token=token)
+    server = Server(
+        settings,
+        uow,
+        casino,
+        broadcaster,
+        operator_token=token,
+        rate_limits=RateLimits(
+            settings.rate_limit, settings.token_rate_limit, storage_url=settings.broadcast_url
+        ),
+    )
     server.notes += casino.load()
     if settings.demo_tables:
         existing = set(uow.read(lambda s: list(s.scalars(select(GameTable.name)))))
@@ -76,8 +97,15 @@ def start(settings: Settings) -> Server:
                 )
             )
             server.notes.append(f"demo table {name} opened")
-    for profile_name in sorted({live.profile.name for live in casino.tables.values()}):
-        engines.warm_up(load_profile(profile_name))
+    # The tables' own rules, as the database holds them: never a profile file (issue 10).
+    for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
+        engines.warm_up(profile)
+    fail_safe.install(
+        casino,
+        database_url=settings.database_url,
+        code_manifest=settings.code_manifest,
+        interval=settings.fail_safe_seconds,
+    )
     return server
 
 
@@ -87,6 +115,99 @@ def _tick_forever(server: Server, stop: threading.Event) -> None:
             server.casino.tick()
         except Exception:  # the clock must keep running; the failure is logged
             log.exception("deadline tick failed")
+
+
+class BodyLimit:
+    """413 for any request that declares a body above ``MAX_BODY_BYTES``, before a route (or
+    its dependencies) runs; ``read_body`` enforces the same on what is streamed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"content-length" and not (
+                    value.isdigit() and int(value) <= MAX_BODY_BYTES
+                ):
+                    refusal = PayloadTooLarge(
+                        f"a body of {value[:20].decode('latin-1')!r} bytes: at most "
+                        f"{MAX_BODY_BYTES} are read"
+                    )
+                    await errors.answer(refusal)(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+TRY_AGAIN_LATER = 1013
+"""WebSocket close code (RFC 6455 registry): the server cannot serve the socket now."""
+
+
+def _last_seen(running: Server, token: str | None) -> float | None:
+    return running.uow.read(lambda s: last_seen(s, token))
+
+
+async def _push_table(  # noqa: PLR0917 - the socket's whole context
+    websocket: WebSocket,
+    running: Server,
+    live: LiveTable,
+    who: Principal,
+    token: str | None,
+    ended: asyncio.Event,
+) -> None:
+    def state() -> str:
+        return running.casino.state_message(live, who)
+
+    checking = running.settings.session_check_seconds
+    clock = running.settings.clock
+    loop = asyncio.get_running_loop()
+    checked_at = loop.time()
+    async with running.broadcaster.subscribe(live.id) as changes:
+        receiving = asyncio.ensure_future(websocket.receive_text())
+        ending = asyncio.ensure_future(ended.wait())
+        try:
+            seen_at = await asyncio.to_thread(_last_seen, running, token)
+            await websocket.send_text(state())
+            while True:
+                waiting = asyncio.ensure_future(changes.get())
+                done, _ = await asyncio.wait(
+                    {waiting, receiving, ending},
+                    timeout=checking,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if receiving in done:
+                    receiving.result()  # raises on disconnect; messages are pings
+                    receiving = asyncio.ensure_future(websocket.receive_text())
+                # Ask the database now and then (another server process may have ended the
+                # session), and whenever the last activity seen is 30 minutes old: activity
+                # only moves it later, so no view is pushed past the idle end (R16).
+                idle = seen_at is None or clock.now() - seen_at > IDLE_SECONDS
+                if not ended.is_set() and (idle or loop.time() - checked_at >= checking):
+                    checked_at = loop.time()
+                    seen_at = await asyncio.to_thread(_last_seen, running, token)
+                    if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
+                        ended.set()
+                if ended.is_set():
+                    waiting.cancel()
+                    await websocket.close(code=SESSION_ENDED, reason="the session ended")
+                    return
+                if waiting in done:
+                    while not changes.empty():
+                        changes.get_nowait()
+                    await websocket.send_text(state())
+                else:
+                    waiting.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        except errors.UNAVAILABLE:
+            # The session cannot be checked: close rather than push a view it may not see.
+            with suppress(Exception):
+                await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
+        finally:
+            with suppress(Exception):
+                receiving.cancel()
+            with suppress(Exception):
+                ending.cancel()
 
 
 def create_app(settings: Settings | None = None, *, server: Server | None = None) -> FastAPI:
@@ -99,11 +220,14 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         stop = threading.Event()
         ticker = threading.Thread(target=_tick_forever, args=(running, stop), daemon=True)
         ticker.start()
+        watcher = threading.Thread(target=running.casino.fail_safe.watch, args=(stop,), daemon=True)
+        watcher.start()
         try:
             yield
         finally:
             stop.set()
             ticker.join(timeout=2)
+            watcher.join(timeout=5)
             running.uow.dispose()
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
@@ -112,51 +236,45 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     if server is not None:
         app.state.server = server
     errors.install(app)
+    fail_safe_http.install(app)
+    app.add_middleware(BodyLimit)
     app.include_router(router)
     install_pages(app)
 
     @app.websocket("/tables/{table_id}/ws")
-    async def table_socket(websocket: WebSocket, table_id: int, token: str | None = None) -> None:
+    async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:
         """Pushes ``{"type": "state", ...}``: the table as this client may see it, at once on
-        connecting (so a reconnecting client has the current state) and after every change."""
+        connecting (so a reconnecting client has the current state) and after every change.
+
+        The socket lives as long as its session: signing out, or the session idling out,
+        closes it with code 4401 (``SESSION_ENDED``) before another private view is sent."""
         running: Server = websocket.app.state.server
         now = running.settings.clock.now()
         try:
             who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
             live = running.casino.table(table_id)
-        except CroupierError as error:
-            await websocket.close(
-                code=4401 if "session" in str(error) or "sign in" in str(error) else 4404,
-                reason=str(error)[:120],
-            )
-            return
-        await websocket.accept()
-
-        def state() -> str:
-            return running.casino.state_message(live, who)
-
-        async with running.broadcaster.subscribe(table_id) as changes:
+        except AuthenticationError as refused:
+            reason = str(refused)
             try:
-                await websocket.send_text(state())
-                receiving = asyncio.ensure_future(websocket.receive_text())
-                while True:
-                    waiting = asyncio.ensure_future(changes.get())
-                    done, _ = await asyncio.wait(
-                        {waiting, receiving}, return_when=asyncio.FIRST_COMPLETED
-                    )
-                    if receiving in done:
-                        receiving.result()  # raises on disconnect; messages are pings
-                        receiving = asyncio.ensure_future(websocket.receive_text())
-                    if waiting in done:
-                        while not changes.empty():
-                            changes.get_nowait()
-                        await websocket.send_text(state())
-                    else:
-                        waiting.cancel()
-            except (WebSocketDisconnect, RuntimeError):
-                pass
-            finally:
-                with suppress(Exception):
-                    receiving.cancel()
+                if token:
+                    running.rate_limits.hit("token", client_address(websocket))
+            except RateLimited as limited:
+                reason = str(limited)
+            await websocket.close(code=SESSION_ENDED, reason=reason[:120])
+            return
+        except CroupierError as error:
+            await websocket.close(code=4404, reason=str(error)[:120])
+            return
+        except errors.UNAVAILABLE as trouble:  # the database is away: "try again later"
+            errors.log.warning("socket refused, database unavailable: %s", type(trouble).__name__)
+            await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
+            return
+        session = token_hash(token or "")
+        ended = running.sockets.register(session)
+        try:
+            await websocket.accept()
+            await _push_table(websocket, running, live, who, token, ended)
+        finally:
+            running.sockets.unregister(session, ended)
 
     return app

@@ -1,10 +1,23 @@
-"""The one place domain errors become HTTP answers: a status and a JSON body naming the problem."""
+"""The one place errors become HTTP answers: a status and a JSON body ``{"error", "detail"}``.
+
+The mapping is total (issue 10, item 7): a domain error gets its status (4xx when the client
+is at fault); a database that cannot be written or reached (disk full, locked, away) gets
+503 with ``Retry-After``; an HTTP-level refusal (no such path, wrong method) keeps its status
+in the same body; anything unexpected is logged and answers a JSON 500, never a dropped
+connection or a bare text page.
+"""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sql
+from starlette.exceptions import HTTPException
 
 from croupier.errors import (
     AmountError,
@@ -25,8 +38,19 @@ from croupier.service.errors import (
     IdempotencyError,
     IdempotencyKeyReused,
     NotFound,
+    PayloadTooLarge,
+    RateLimited,
     RequestError,
+    Unavailable,
 )
+
+log = logging.getLogger("croupier.server")
+
+RETRY_AFTER_SECONDS = 5
+"""What a 503 asks the client to wait before trying again."""
+
+DETAIL_CHARS = 500
+"""A detail names the offending value, cut to this length (a 16 KiB body is not echoed)."""
 
 STATUS: tuple[tuple[type[CroupierError], int], ...] = (
     (AuthenticationError, 401),
@@ -38,14 +62,27 @@ STATUS: tuple[tuple[type[CroupierError], int], ...] = (
     (IdempotencyKeyReused, 422),
     (IdempotencyError, 400),
     (AccountLocked, 423),
+    (RateLimited, 429),
+    (PayloadTooLarge, 413),
     (AmountError, 422),
     (BetError, 422),
     (NotationError, 422),
     (ProfileError, 422),
     (SettleInputError, 422),
     (RequestError, 422),
+    (Unavailable, 503),
     (LedgerError, 500),
 )
+
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    sql.OperationalError,  # SQLite: disk full, database locked, I/O error; PostgreSQL: away
+    sql.InterfaceError,
+    sql.TimeoutError,  # no pooled connection came free
+    sql.DisconnectionError,
+    sqlite3.OperationalError,
+    psycopg.OperationalError,
+)
+"""Server-side database trouble: the client did nothing wrong and may try again."""
 
 
 def status_of(error: CroupierError) -> int:
@@ -55,17 +92,72 @@ def status_of(error: CroupierError) -> int:
     return 400
 
 
+def _cut(text: str) -> str:
+    return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 3] + "..."
+
+
 def error_body(error: CroupierError) -> dict[str, str]:
-    return {"error": type(error).__name__, "detail": str(error)}
+    return {"error": type(error).__name__, "detail": _cut(str(error))}
+
+
+def answer(error: CroupierError) -> JSONResponse:
+    status = status_of(error)
+    headers: dict[str, str] = {}
+    if isinstance(error, RateLimited):
+        headers["Retry-After"] = str(error.retry_after)
+    elif status == 503:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return JSONResponse(error_body(error), status_code=status, headers=headers)
+
+
+def unavailable(error: BaseException) -> JSONResponse:
+    # The driver's text (e.g. "database or disk is full") says why; it names no secret.
+    log.warning("database unavailable: %s", str(error).splitlines()[0][:200] if str(error) else "")
+    return answer(
+        Unavailable(f"the database cannot be used now; try again: {type(error).__name__}")
+    )
 
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(CroupierError)
     async def _domain(_request: Request, error: CroupierError) -> JSONResponse:
-        return JSONResponse(error_body(error), status_code=status_of(error))
+        return answer(error)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"loc": problem.get("loc"), "msg": problem.get("msg")} for problem in error.errors()
+        ]
         return JSONResponse(
-            {"error": "RequestError", "detail": str(error.errors())}, status_code=422
+            {"error": "RequestError", "detail": _cut(str(problems))}, status_code=422
+        )
+
+    @app.exception_handler(HTTPException)
+    async def _http(_request: Request, error: HTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"error": "HTTPError", "detail": _cut(str(error.detail))},
+            status_code=error.status_code,
+            headers=error.headers,
+        )
+
+    for kind in UNAVAILABLE:
+
+        @app.exception_handler(kind)
+        async def _unavailable(_request: Request, error: Exception) -> JSONResponse:
+            return unavailable(error)
+
+    @app.exception_handler(OverflowError)
+    async def _overflow(_request: Request, error: OverflowError) -> JSONResponse:
+        # A number too large for the database (every bound at the edge should stop it first).
+        log.warning("a number too large reached the database: %s", error)
+        refusal = RequestError("a number in the request is too large")
+        return JSONResponse(error_body(refusal), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, error: Exception) -> JSONResponse:
+        # The target is that none happen: each one is a bug, logged with its traceback.
+        log.error("unexpected %s", type(error).__name__, exc_info=error)
+        return JSONResponse(
+            {"error": "InternalError", "detail": "an unexpected server error; it was logged"},
+            status_code=500,
         )

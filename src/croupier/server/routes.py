@@ -14,12 +14,35 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.rules.base import Profile
-from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep, bearer
+from croupier.server.context import (
+    Body,
+    Caller,
+    IdempotencyKey,
+    Operator,
+    ServerDep,
+    bearer,
+    password_work,
+)
+from croupier.server.rate_limits import client_address
+from croupier.server.schemas import (
+    MAX_TABLE_NAME,
+    ActionBody,
+    BetBody,
+    Consent,
+    Credentials,
+    Id,
+    Limits,
+    Move,
+    NewTable,
+    parse,
+    schema_of,
+)
 from croupier.service import engines, history, idempotency, limits, wallets
-from croupier.service.accounts import sign_in, sign_out, sign_up
+from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
 from croupier.service.errors import RequestError
 
 router = APIRouter()
+
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -53,12 +76,6 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
     return JSONResponse(answer, status_code=status)
 
 
-def _int_field(body: dict[str, Any], name: str) -> Any:
-    if name not in body:
-        raise RequestError(f"the body needs {name!r}")
-    return body[name]
-
-
 # --- accounts and sessions ------------------------------------------------------------------
 @router.get("/health")
 def health() -> dict[str, str]:
@@ -66,17 +83,32 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.post("/auth/signup", status_code=201)
-def signup(*, server: ServerDep, body: Body) -> dict[str, Any]:
+@router.post("/auth/signup", status_code=201, openapi_extra=schema_of(Credentials))
+async def signup(*, server: ServerDep, body: Body, request: Request) -> dict[str, Any]:
+    """Argon2 work runs in its own worker thread, one hash at a time, after the address's
+    rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
+    serve the tables (issue 10, item 6)."""
+    await server.rate_limits.hit_async("signup", client_address(request))
+    login = parse(Credentials, body)
     now = server.settings.clock.now()
-    who = server.uow.run(lambda s: sign_up(s, body.get("username"), body.get("password"), now))
+    who = await password_work(
+        server, lambda: server.uow.run(lambda s: sign_up(s, login.username, login.password, now))
+    )
     return {"user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signin")
-def signin(*, server: ServerDep, body: Body) -> dict[str, Any]:
+@router.post("/auth/signin", openapi_extra=schema_of(Credentials))
+async def signin(*, server: ServerDep, body: Body, request: Request) -> dict[str, Any]:
+    """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
+    item 5); rate limited per client address before any hash is computed (item 6)."""
+    address = client_address(request)
+    await server.rate_limits.hit_async("signin", address)
+    login = parse(Credentials, body)
     now = server.settings.clock.now()
-    outcome = server.uow.run(lambda s: sign_in(s, body.get("username"), body.get("password"), now))
+    outcome = await password_work(
+        server,
+        lambda: server.uow.run(lambda s: sign_in(s, login.username, login.password, now, address)),
+    )
     if isinstance(outcome, CroupierError):
         raise outcome
     token, who = outcome
@@ -85,8 +117,10 @@ def signin(*, server: ServerDep, body: Body) -> dict[str, Any]:
 
 @router.post("/auth/signout")
 def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, Any]:
+    """Ends the session and closes its WebSockets (close code 4401, issue 10 item 4)."""
     token = bearer(request.headers.get("authorization")) or ""
     server.uow.run(lambda s: sign_out(s, token))
+    server.sockets.end(token_hash(token))
     return {"signed_out": who.username}
 
 
@@ -109,7 +143,7 @@ def my_ledger(*, server: ServerDep, who: Caller, limit: int = 50) -> dict[str, A
 
 
 # --- the operator --------------------------------------------------------------------------
-@router.post("/operator/wallets/{username}/credit")
+@router.post("/operator/wallets/{username}/credit", openapi_extra=schema_of(Move))
 def credit(
     *,
     server: ServerDep,
@@ -120,17 +154,18 @@ def credit(
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     now = server.settings.clock.now
+    move = parse(Move, body)
     return _once(
         server,
         who,
         key,
         request,
         body,
-        lambda s: (200, wallets.move(s, username, body.get("amount"), "credit", now())),
+        lambda s: (200, wallets.move(s, username, move.amount, "credit", now())),
     )
 
 
-@router.post("/operator/wallets/{username}/debit")
+@router.post("/operator/wallets/{username}/debit", openapi_extra=schema_of(Move))
 def debit(
     *,
     server: ServerDep,
@@ -141,37 +176,38 @@ def debit(
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     now = server.settings.clock.now
+    move = parse(Move, body)
     return _once(
         server,
         who,
         key,
         request,
         body,
-        lambda s: (200, wallets.move(s, username, body.get("amount"), "debit", now())),
+        lambda s: (200, wallets.move(s, username, move.amount, "debit", now())),
     )
 
 
-@router.post("/operator/tables")
+@router.post("/operator/tables", openapi_extra=schema_of(NewTable))
 def create_table(
     *, server: ServerDep, who: Operator, body: Body, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
     settings = server.settings
     opened: list[Profile] = []
 
+    table = parse(NewTable, body)
+    name = table.name
+    if not name.isprintable() or name != name.strip():
+        raise RequestError(
+            f"table name {name!r}: 1 to {MAX_TABLE_NAME} printable characters, no leading or "
+            "trailing space"
+        )
+    if "\x00" in table.profile:
+        raise RequestError(f"profile {table.profile!r}: a name or a path, without NUL")
+    betting = table.betting_seconds or settings.betting_seconds
+    deciding = table.decision_seconds or settings.decision_seconds
+
     def effect(session: Session) -> Answer:
-        name, profile = body.get("name"), body.get("profile")
-        if not isinstance(name, str) or not isinstance(profile, str):
-            raise RequestError("a table needs a 'name' and a 'profile' (text)")
-        betting = body.get("betting_seconds", settings.betting_seconds)
-        deciding = body.get("decision_seconds", settings.decision_seconds)
-        for label, value in (("betting_seconds", betting), ("decision_seconds", deciding)):
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not 0.05 <= value <= 3600
-            ):
-                raise RequestError(f"{label} {value!r}: a number of seconds in 0.05..3600")
-        live = server.casino.create_table(session, name, profile, float(betting), float(deciding))
+        live = server.casino.create_table(session, name, table.profile, betting, deciding)
         opened.append(live.profile)
         return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
 
@@ -181,12 +217,12 @@ def create_table(
     return answer
 
 
-@router.post("/operator/tables/{table_id}/limits")
+@router.post("/operator/tables/{table_id}/limits", openapi_extra=schema_of(Limits))
 def set_limits(
     *,
     server: ServerDep,
     who: Operator,
-    table_id: int,
+    table_id: Id,
     request: Request,
     key: IdempotencyKey = None,
     body: Body,
@@ -194,11 +230,12 @@ def set_limits(
     """One wager's table limits, in whole units, from the next round on (RULES.md §6)."""
     server.casino.table(table_id)  # 404 before anything else
 
+    if not isinstance(body.get("wager"), str):  # the wager's refusal names its value
+        raise RequestError(f"wager {body.get('wager')!r}: the body needs a wager name (text)")
+    limits_asked = parse(Limits, body)
+    wager, minimum, maximum = limits_asked.wager, limits_asked.minimum, limits_asked.maximum
+
     def effect(session: Session) -> Answer:
-        wager = body.get("wager")
-        if not isinstance(wager, str):
-            raise RequestError(f"wager {wager!r}: the body needs a wager name (text)")
-        minimum, maximum = _int_field(body, "minimum"), _int_field(body, "maximum")
         return 200, server.casino.set_limits(session, table_id, wager, minimum, maximum)
 
     return _once(server, who, key, request, body, effect, table_id)
@@ -209,7 +246,7 @@ def open_or_close(
     *,
     server: ServerDep,
     who: Operator,
-    table_id: int,
+    table_id: Id,
     state: str,
     request: Request,
     key: IdempotencyKey = None,
@@ -255,7 +292,7 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}")
-def table_state(*, server: ServerDep, who: Caller, table_id: int) -> dict[str, Any]:
+def table_state(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     return server.casino.snapshot(server.casino.table(table_id), who)
 
 
@@ -264,8 +301,8 @@ def sit(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
-    seat: int,
+    table_id: Id,
+    seat: Id,
     request: Request,
     key: IdempotencyKey = None,
     body: Body,
@@ -287,8 +324,8 @@ def leave(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
-    seat: int,
+    table_id: Id,
+    seat: Id,
     request: Request,
     key: IdempotencyKey = None,
     body: Body,
@@ -305,17 +342,18 @@ def leave(
     )
 
 
-@router.post("/tables/{table_id}/bets")
+@router.post("/tables/{table_id}/bets", openapi_extra=schema_of(BetBody))
 def bet(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
+    wager = parse(BetBody, body)
     return _once(
         server,
         who,
@@ -325,12 +363,7 @@ def bet(
         lambda s: (
             200,
             server.casino.place_bet(
-                s,
-                live,
-                who,
-                seat=_int_field(body, "seat"),
-                wager=body.get("wager", "main"),
-                amount=_int_field(body, "amount"),
+                s, live, who, seat=wager.seat, wager=wager.wager, amount=wager.amount
             ),
         ),
         table_id,
@@ -342,7 +375,7 @@ def ready(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
@@ -359,17 +392,18 @@ def ready(
     )
 
 
-@router.post("/tables/{table_id}/actions")
+@router.post("/tables/{table_id}/actions", openapi_extra=schema_of(ActionBody))
 def act(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
+    decision = parse(ActionBody, body)
     return _once(
         server,
         who,
@@ -378,23 +412,24 @@ def act(
         body,
         lambda s: (
             200,
-            server.casino.act(s, live, who, _int_field(body, "seat"), _int_field(body, "action")),
+            server.casino.act(s, live, who, decision.seat, decision.action),
         ),
         table_id,
     )
 
 
-@router.post("/tables/{table_id}/back-bets")
+@router.post("/tables/{table_id}/back-bets", openapi_extra=schema_of(BetBody))
 def back_bet(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
+    table_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
+    wager = parse(BetBody, body)
     return _once(
         server,
         who,
@@ -404,30 +439,26 @@ def back_bet(
         lambda s: (
             200,
             server.casino.back_bet(
-                s,
-                live,
-                who,
-                seat=_int_field(body, "seat"),
-                wager=body.get("wager", "main"),
-                amount=_int_field(body, "amount"),
+                s, live, who, seat=wager.seat, wager=wager.wager, amount=wager.amount
             ),
         ),
         table_id,
     )
 
 
-@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent")
+@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent", openapi_extra=schema_of(Consent))
 def consent(
     *,
     server: ServerDep,
     who: Caller,
-    table_id: int,
-    back_bet_id: int,
+    table_id: Id,
+    back_bet_id: Id,
     body: Body,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
+    answer = parse(Consent, body)
     return _once(
         server,
         who,
@@ -436,7 +467,7 @@ def consent(
         body,
         lambda s: (
             200,
-            server.casino.consent(s, live, who, back_bet_id, _int_field(body, "accept")),
+            server.casino.consent(s, live, who, back_bet_id, answer.accept),
         ),
         table_id,
     )
@@ -444,15 +475,15 @@ def consent(
 
 # --- recall and fairness -------------------------------------------------------------------
 @router.get("/rounds/{round_id}")
-def round_record(*, server: ServerDep, who: Caller, round_id: int) -> dict[str, Any]:
+def round_record(*, server: ServerDep, who: Caller, round_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.round_document(s, round_id, who))
 
 
 @router.get("/shoes/{shoe_id}")
-def shoe(*, server: ServerDep, who: Caller, shoe_id: int) -> dict[str, Any]:
+def shoe(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=False))
 
 
 @router.get("/shoes/{shoe_id}/export")
-def shoe_export(*, server: ServerDep, who: Caller, shoe_id: int) -> dict[str, Any]:
+def shoe_export(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=True))

@@ -1,19 +1,24 @@
 """Players, the operator, and sessions (R16).
 
-A wrong user name and a wrong password get the same error, after the same work (a hash is
-verified either way). Three failed sign-ins within 30 minutes lock the account for 30
-minutes. A session is a fresh random bearer token (only its SHA-256 is stored) that ends
-after 30 minutes without a request; the operator's token does not idle out.
+A wrong user name, a wrong password and a locked account get the same answer, after the same
+work (a hash is verified every time), so that sign-in never tells a real account from an
+unknown one (issue 10, item 5). Failures are counted per account and client address: three
+failed sign-ins for one account from one address within 30 minutes lock that account, for
+that address only, for 30 minutes. An attacker's guesses lock the attacker out; the owner
+signing in from another address is never stopped by them. A session is a fresh random bearer
+token (only its SHA-256 is stored) that ends after 30 minutes without a request; the
+operator's token does not idle out.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -23,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.ledger import book
-from croupier.service.errors import AccountLocked, AuthenticationError, Conflict, RequestError
+from croupier.service.errors import AuthenticationError, Conflict, RequestError
 from croupier.service.models import Session as SessionRecord
 from croupier.service.models import User
 
@@ -36,6 +41,10 @@ TOUCH_EVERY_SECONDS = 15.0
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 OPERATOR_NAME = "operator"
+ROLE_NAMES = frozenset({"operator", "dealer", "inspector", "admin", "administrator", "root"})
+"""Names a player may not take in any case: they read as a role of the house (issue 10)."""
+MAX_FAILURE_RECORDS = 200
+"""Failures and locks kept per account (the oldest go first): a bound on the row's size."""
 
 _hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 _DUMMY_HASH = _hasher.hash("not a password anyone has")
@@ -67,8 +76,8 @@ def sign_up(session: Session, username: object, password: object, now: float) ->
         raise RequestError(f"username {username!r}: 3 to 32 letters, digits, '_', '.' or '-'")
     if not isinstance(password, str) or not 8 <= len(password) <= 256:
         raise RequestError("password: 8 to 256 characters")
-    if username == OPERATOR_NAME:
-        raise Conflict(f"username {username!r} is taken")
+    if username.lower() in ROLE_NAMES:
+        raise RequestError(f"username {username!r} reads as a role of the house; choose another")
     user = User(
         username=username,
         password_hash=_hasher.hash(password),
@@ -96,10 +105,30 @@ def _new_session(session: Session, user_id: int, now: float) -> str:
     return token
 
 
+def _failures(user: User, now: float) -> list[dict[str, Any]]:
+    """The account's live failure and lock records, each ``{"from": address, "at": time}``
+    or ``{"from": address, "until": time}`` (a plain number is a record of before item 5)."""
+    live = []
+    for entry in user.failure_times:
+        record: dict[str, Any] = (
+            entry if isinstance(entry, dict) else {"from": "", "at": float(entry)}
+        )
+        locks = "until" in record and now < float(record["until"])
+        counts = "at" in record and now - float(record["at"]) < FAILURE_WINDOW_SECONDS
+        if locks or counts:
+            live.append(record)
+    return live[-MAX_FAILURE_RECORDS:]
+
+
+def is_locked_for(user: User, address: str, now: float) -> bool:
+    """Whether sign-ins to ``user`` from ``address`` are locked out (R16, per address)."""
+    return any(r["from"] == address and "until" in r for r in _failures(user, now))
+
+
 def sign_in(
-    session: Session, username: object, password: object, now: float
+    session: Session, username: object, password: object, now: float, address: str = ""
 ) -> tuple[str, Principal] | CroupierError:
-    """A fresh session token, or one error for any wrong name or password (R16).
+    """A fresh session token, or one error for any wrong name, wrong password or lock (R16).
 
     The error is returned, not raised, so that the failure count it records is committed.
     """
@@ -107,26 +136,23 @@ def sign_in(
     if not isinstance(username, str) or not isinstance(password, str):
         return wrong
     user = session.scalar(select(User).where(User.username == username).with_for_update())
-    if user is None or user.role != "player":
+    if user is None or user.role != "player" or is_locked_for(user, address, now):
         with suppress(VerificationError, InvalidHashError):
             _hasher.verify(_DUMMY_HASH, password)  # the same work as a real check (R16)
         return wrong
-    if user.locked_until is not None and now < user.locked_until:
-        return AccountLocked(
-            f"account {username!r} is locked after {LOCK_AFTER_FAILURES} failed sign-ins; "
-            f"try again in {int(user.locked_until - now) // 60 + 1} minutes"
-        )
+    records = _failures(user, now)
     try:
         _hasher.verify(user.password_hash, password)
     except (VerificationError, InvalidHashError):
-        recent = [t for t in user.failure_times if now - float(t) < FAILURE_WINDOW_SECONDS]
-        recent.append(now)
-        user.failure_times = recent
-        if len(recent) >= LOCK_AFTER_FAILURES:
-            user.locked_until = now + LOCK_SECONDS
-            user.failure_times = []
+        records.append({"from": address, "at": now})
+        mine = [r for r in records if r["from"] == address and "at" in r]
+        if len(mine) >= LOCK_AFTER_FAILURES:
+            records = [r for r in records if r["from"] != address]
+            records.append({"from": address, "until": now + LOCK_SECONDS})
+        user.failure_times = records[-MAX_FAILURE_RECORDS:]
         return wrong
-    user.failure_times = []
+    # The owner's success clears this address's failures only: another address's lock stays.
+    user.failure_times = [r for r in records if r["from"] != address]
     user.locked_until = None
     return _new_session(session, user.id, now), Principal(user.id, user.username, user.role)
 
@@ -191,6 +217,26 @@ def authenticate(session: Session, token: str | None, now: float) -> Principal:
             .values(last_seen_at=now)
         )
     return Principal(user.id, user.username, user.role)
+
+
+def last_seen(session: Session, token: str | None) -> float | None:
+    """When ``token``'s session was last used (``inf`` for the operator, who does not idle
+    out), or ``None`` when it is unknown or ended; read without a write. An open WebSocket
+    asks this: watching a table is not activity that keeps a session alive (R16)."""
+    if not token:
+        return None
+    row = (
+        session.connection()
+        .execute(
+            select(SESSIONS.c.ended, SESSIONS.c.last_seen_at, USERS.c.role)
+            .join(USERS, USERS.c.id == SESSIONS.c.user_id)
+            .where(SESSIONS.c.token_hash == token_hash(token))
+        )
+        .first()
+    )
+    if row is None or row.ended:
+        return None
+    return math.inf if row.role == "operator" else float(row.last_seen_at)
 
 
 def sign_out(session: Session, token: str) -> None:

@@ -7,9 +7,7 @@ new-shoe procedure) or from the profile's fields (``boxes``/``zones``, ``boxes_p
 
 from __future__ import annotations
 
-import hashlib
 import inspect
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,9 +16,10 @@ from typing import Any
 
 from croupier.games import game_module
 from croupier.games.base import Action, GameRound
-from croupier.games.events import BetPlaced, Event
+from croupier.games.events import BetPlaced, BetsReturned, Event
 from croupier.randomness import SeededRandomSource
 from croupier.rules.base import Profile
+from croupier.service import table_rules
 from croupier.shoe import Shoe
 
 
@@ -44,8 +43,7 @@ def allows_back_betting(profile: Profile) -> bool:
 
 def rules_version(profile: Profile) -> str:
     """The profile's name and a digest of every rule in it: what a round was dealt under."""
-    text = json.dumps(profile.model_dump(mode="json"), sort_keys=True)
-    return f"{profile.name}@{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    return table_rules.version_of(profile.name, table_rules.document(profile))
 
 
 def cut_card_from_bottom(profile: Profile) -> int | None:
@@ -75,16 +73,21 @@ def module_of(profile: Profile) -> ModuleType:
 
 
 def round_class(profile: Profile) -> type[GameRound]:
-    module = module_of(profile)
+    return round_class_of(profile.game)
+
+
+def round_class_of(game: str) -> type[GameRound]:
+    """The ``GameRound`` subclass of ``game`` (a table's stored game name)."""
+    module = game_module(game)
     for value in vars(module).values():
         if (
             isinstance(value, type)
             and issubclass(value, GameRound)
             and value is not GameRound
-            and getattr(value, "game", None) == profile.game
+            and getattr(value, "game", None) == game
         ):
             return value
-    raise LookupError(f"{module.__name__} has no round class for {profile.game}")
+    raise LookupError(f"{module.__name__} has no round class for {game}")
 
 
 def open_shoe(profile: Profile, seed: bytes) -> OpenedShoe:
@@ -141,6 +144,8 @@ def apply_input(game_round: GameRound, step: dict[str, Any]) -> Sequence[Event]:
         return game_round.deal()
     if op == "act":
         return game_round.act(int(step["seat"]), Action.parse(str(step["action"])))
+    if op == "return":
+        return game_round.return_bets(int(step["seat"]), str(step["reason"]))
     raise ValueError(f"unknown recorded step {op!r}")
 
 
@@ -153,7 +158,7 @@ def stakes_by_seat(game_round: GameRound) -> dict[int, Fraction]:
     """What each seat has at stake so far, from the round's events.
 
     ``BetPlaced`` sets a wager (a later one on the same seat, wager and hand replaces it; 0
-    withdraws it). A game may mark other events as staking with a class attribute
+    withdraws it); ``BetsReturned`` withdraws every wager of its seat. A game may mark other events as staking with a class attribute
     ``adds_stake = True`` and an ``amount`` or ``stake`` field. Once the round is done the
     engine's results are the authority.
     """
@@ -167,6 +172,9 @@ def stakes_by_seat(game_round: GameRound) -> dict[int, Fraction]:
     for event in game_round.events:
         if isinstance(event, BetPlaced):
             wagers[(event.seat, event.wager, event.hand)] = Fraction(event.amount)
+        elif isinstance(event, BetsReturned):
+            wagers = {key: value for key, value in wagers.items() if key[0] != event.seat}
+            extra.pop(event.seat, None)
         elif getattr(event, "adds_stake", False):
             seat = int(getattr(event, "seat"))  # noqa: B009 - a game's own event class
             for name in EXTRA_STAKE_FIELDS:

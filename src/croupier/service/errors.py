@@ -35,3 +35,19 @@ class RequestError(CroupierError, ValueError):
 
 class IdempotencyKeyReused(IdempotencyError):  # noqa: N818 - the domain's own word
     """The key was used before for a different request (R8)."""
+
+
+class PayloadTooLarge(RequestError):  # noqa: N818 - the HTTP status's own word
+    """A request body above the edge's size limit (``MAX_BODY_BYTES``)."""
+
+
+class RateLimited(CroupierError):  # noqa: N818 - the HTTP status's own word
+    """Too many sign-ins, sign-ups or failed tokens from one client address (429)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Unavailable(CroupierError):  # noqa: N818 - the HTTP status's own word
+    """The server cannot write or read its database now (disk full, locked, away): 503."""

@@ -13,9 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.fairness import revealed_document
-from croupier.rules.registry import load_profile
 from croupier.service.accounts import Principal
-from croupier.service.engines import round_class
+from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRecord
 
@@ -84,7 +83,7 @@ def round_document(session: Session, round_id: int, who: Principal | None) -> di
         "events": _masked(
             record.events,
             burns_revealed=shoe.is_revealed,
-            private_purposes=round_class(load_profile(table.profile)).private_card_purposes,
+            private_purposes=round_class_of(table.game).private_card_purposes,
             own_seats=None
             if who is not None and who.is_operator
             else {seat for seat, user, _role in players if who is not None and user == who.user_id},

@@ -18,6 +18,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -105,6 +106,14 @@ class GameTable(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     game: Mapped[str] = mapped_column(String(32))
     profile: Mapped[str] = mapped_column(String(1024))
+    """Where the rules came from: a shipped profile's name or the path of the operator's file.
+    Only a record: the rules themselves are ``profile_document``."""
+    profile_document: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The validated profile the table opened with, as canonical JSON
+    (``service.table_rules``): start-up and recovery read the rules from here, never from a
+    file. ``None`` only for a table from before revision 0003 whose file could not be read."""
+    rules_version: Mapped[str | None] = mapped_column(String(96), nullable=True)
+    """``profile_document``'s name and hash (``engines.rules_version`` of the profile)."""
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     betting_seconds: Mapped[float] = mapped_column(Float)
     decision_seconds: Mapped[float] = mapped_column(Float)
@@ -113,6 +122,19 @@ class GameTable(Base):
     limits: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The operator's limits over the profile's, by wager, and those the round under way opened
     with (``service.limits.stored``); ``None``: the profile's own."""
+
+
+class RuleSet(Base):
+    """Every set of rules a shoe or round was dealt under, by its ``rules_version``: a
+    round's record names its version and this row holds the rules (a table's profile with
+    the operator's limits then), so no round needs a file to be replayed (R14, issue 10)."""
+
+    __tablename__ = "rule_sets"
+
+    rules_version: Mapped[str] = mapped_column(String(96), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    document: Mapped[str] = mapped_column(Text)
+    """Canonical JSON (``service.table_rules.document``); it hashes to ``rules_version``."""
 
 
 class ShoeRecord(Base):

@@ -23,14 +23,14 @@ import json
 import logging
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, event, insert, select, update
 from sqlalchemy.orm import Session
 
-from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError
+from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError, ProfileError
 from croupier.fairness import commitment, revealed_document
 from croupier.games.base import Action, GameRound
 from croupier.games.events import Event, RoundVoided, upgrade_json
@@ -39,19 +39,32 @@ from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_l
 from croupier.money import parse_amount
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import engines, limits
+from croupier.service import engines, limits, table_rules
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.fail_safe import FailSafe
 from croupier.service.faults import crash_point
-from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
+from croupier.service.models import (
+    BackBet,
+    GameTable,
+    RoundPlayer,
+    RoundRecord,
+    RuleSet,
+    ShoeRecord,
+    User,
+)
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.tables")
 
 IN_PROGRESS = ("betting", "playing")
+
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MOST_SECONDS = 60.0
+"""A deadline that fails is tried again after 1 s, then 2, 4, ... at most every 60 s."""
 
 # The hot path writes these with Core statements: loading a round's record into the ORM to
 # change it cost more than the write itself.
@@ -81,7 +94,7 @@ class LiveTable:
     held: dict[int, dict[str, int]] = field(default_factory=dict)
     """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
     inputs: list[dict[str, Any]] = field(default_factory=list)
-    """The round's commands so far, as its record holds them (written, never read back)."""
+    """The round's commands so far, as its record holds them: ``_save`` writes them whole."""
     players: set[tuple[int, int]] = field(default_factory=set)
     """(seat, user) pairs the round's record already lists as players."""
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -90,6 +103,38 @@ class LiveTable:
     next_profile: Profile | None = None
     """The profile with the operator's new limits, adopted when the next round opens: a round
     keeps the limits it opened with (RULES.md §6, limits are the operator's)."""
+    is_stale: bool = False
+    """A command failed and the table could not be rebuilt from the database then (the
+    database away): it is rebuilt before its next command."""
+    deadline_failures: int = 0
+    """Deadlines in a row that could not be applied (``Casino.tick`` backs off)."""
+    retry_at: float | None = None
+    """When ``Casino.tick`` next tries a deadline that failed."""
+
+    def durable_state(self) -> dict[str, Any]:
+        """Everything in memory that the database must hold the same (issue 10, item 3):
+        after any command, this equals ``Casino.rebuilt(table_id).durable_state()``."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": engines.rules_version(self.profile),
+            "next_rules": None
+            if self.next_profile is None
+            else engines.rules_version(self.next_profile),
+            "is_open": self.is_open,
+            "timing": (self.betting_seconds, self.decision_seconds),
+            "seats": dict(sorted(self.seats.items())),
+            "escrow": self.escrow,
+            "shoe": (self.shoe_id, None if self.shoe is None else self.shoe.position),
+            "round": self.round_id,
+            "events": None if self.round is None else _events_json(self.round.events),
+            "status": self.status,
+            "deadline": self.deadline,
+            "ready": sorted(self.ready),
+            "held": {seat: dict(value) for seat, value in sorted(self.held.items())},
+            "inputs": list(self.inputs),
+            "players": sorted(self.players),
+        }
 
     @property
     def game_round(self) -> GameRound:
@@ -126,8 +171,13 @@ class Casino:
         self.tables: dict[int, LiveTable] = {}
         self.usernames: dict[int, str] = {}
         self._registry_lock = threading.Lock()
+        self._ticking = threading.Lock()
+        self._rule_sets: set[str] = set()
+        """Rules versions known to be stored (``_recorded_rules``)."""
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``_wallet``)."""
+        self.fail_safe = FailSafe()
+        """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
 
     def _wallet(self, session: Session, user_id: int) -> int:
         """The player's wallet account. An account is never deleted or renumbered, so an id
@@ -161,10 +211,14 @@ class Casino:
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
             raise Conflict(f"a table named {name!r} exists")
+        document = table_rules.document(profile)
         record = GameTable(
             name=name,
             game=profile.game,
             profile=profile_name,  # a shipped name, or the path of the operator's own file
+            # The rules themselves: no later start reads the file again (issue 10, item 1).
+            profile_document=document,
+            rules_version=table_rules.version_of(profile.name, document),
             is_open=True,
             betting_seconds=betting_seconds,
             decision_seconds=decision_seconds,
@@ -185,7 +239,12 @@ class Casino:
         self._new_shoe(session, live)
         self._new_round(session, live)
         live.published = self._publishable(live)
-        self.tables[live.id] = live
+
+        def register(_session: Session) -> None:
+            self.tables[live.id] = live
+
+        # Only a committed table is live: a failed commit leaves no table in memory.
+        event.listen(session, "after_commit", register, once=True)
         return live
 
     def set_open(self, session: Session, table_id: int, is_open: bool) -> None:
@@ -205,7 +264,7 @@ class Casino:
         assert record is not None
         kept = record.limits or {}
         overrides = {**kept.get("wagers", {}), wager: {"minimum": minimum, "maximum": maximum}}
-        profile = limits.with_limits(load_profile(record.profile), overrides)
+        profile = limits.with_limits(self._stored_profile(record), overrides)
         record.limits = limits.stored(
             kept, wager, cast(int, minimum), cast(int, maximum), live.round_id
         )
@@ -225,6 +284,13 @@ class Casino:
         if live.next_profile is not None:
             live.profile, live.next_profile = live.next_profile, None
 
+    @staticmethod
+    def _stored_profile(record: GameTable) -> Profile:
+        """The table's own rules (before the operator's limits), as its row stores them."""
+        if record.profile_document is None or record.rules_version is None:
+            raise ProfileError(f"table {record.name!r}: no rules are stored with it")
+        return table_rules.from_document(record.game, record.profile_document, record.rules_version)
+
     # --- recovery ---------------------------------------------------------------------
     def load(self) -> list[str]:
         """Bring every table back from the database (server start); returns what was done."""
@@ -239,13 +305,44 @@ class Casino:
     def _load_table(self, session: Session, table_id: int) -> list[str]:
         record = session.get(GameTable, table_id)
         assert record is not None
+        if record.profile_document is None:
+            # A table from before revision 0003 whose file could not be read when the
+            # database was migrated: the file once more, and then never again.
+            try:
+                profile = load_profile(record.profile)
+            except ProfileError as error:
+                return [self._left_out(record, error)]
+            record.profile_document = table_rules.document(profile)
+            record.rules_version = table_rules.version_of(profile.name, record.profile_document)
+        try:
+            live, notes = self._built(session, record, resuming=True)
+        except ProfileError as error:
+            return [self._left_out(record, error)]
+        for user in session.scalars(select(User).where(User.id.in_(live.seats.values()))):
+            self.usernames[user.id] = user.username
+        live.published = self._publishable(live)
+        self.tables[live.id] = live
+        return notes
+
+    @staticmethod
+    def _left_out(record: GameTable, error: CroupierError) -> str:
+        """A table whose rules cannot be read stays out of play; its round's stakes stay in
+        escrow, untouched, until its rules are back (one table never stops the server)."""
+        note = f"table {record.name}: left out of play, its stakes held in escrow: {error}"
+        log.error(note)
+        return note
+
+    def _built(
+        self, session: Session, record: GameTable, *, resuming: bool
+    ) -> tuple[LiveTable, list[str]]:
+        """The table as the database holds it: rules, seats, and the round under way."""
         in_progress = session.scalar(
             select(RoundRecord.id).where(
-                RoundRecord.table_id == table_id, RoundRecord.status.in_(IN_PROGRESS)
+                RoundRecord.table_id == record.id, RoundRecord.status.in_(IN_PROGRESS)
             )
         )
         profile, next_profile = limits.profiles_at_start(
-            load_profile(record.profile), record.limits, in_progress
+            self._stored_profile(record), record.limits, in_progress
         )
         live = LiveTable(
             id=record.id,
@@ -258,12 +355,8 @@ class Casino:
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
             next_profile=next_profile,
         )
-        for user in session.scalars(select(User).where(User.id.in_(live.seats.values()))):
-            self.usernames[user.id] = user.username
-        notes = self._restore_round(session, live, resuming=True)
-        live.published = self._publishable(live)
-        self.tables[live.id] = live
-        return notes
+        notes = self._restore_round(session, live, resuming=resuming)
+        return live, notes
 
     def _restore_round(self, session: Session, live: LiveTable, *, resuming: bool) -> list[str]:
         """Rebuild the round under way from its record, or void it with every stake returned."""
@@ -322,54 +415,87 @@ class Casino:
         return [f"table {live.name}: round {current.id} resumes ({live.status})"]
 
     def reload(self, table_id: int) -> None:
-        """Throw the in-memory table away and rebuild it from the database."""
+        """Throw the in-memory table away and rebuild it, in place, from the database. If
+        that fails too (the database away), the table is marked stale and rebuilt before its
+        next command."""
         live = self.tables.get(table_id)
         if live is None:
             return
         with live.lock:
-            fresh = self.uow.run(lambda s: self._reloaded(s, live))
-            live.round, live.shoe = fresh.round, fresh.shoe
-            live.round_id, live.shoe_id, live.status = fresh.round_id, fresh.shoe_id, fresh.status
-            live.deadline, live.ready, live.held = fresh.deadline, fresh.ready, fresh.held
-            live.seats, live.is_open = fresh.seats, fresh.is_open
+            live.is_stale = True
+            fresh = self.uow.run(lambda s: self._rebuilt(s, table_id))
+            for item in fields(LiveTable):
+                if item.name not in ("lock", "published", "deadline_failures", "retry_at"):
+                    setattr(live, item.name, getattr(fresh, item.name))
+            live.is_stale = False
 
-    def _reloaded(self, session: Session, live: LiveTable) -> LiveTable:
-        record = session.get(GameTable, live.id)
+    def rebuilt(self, table_id: int) -> LiveTable:
+        """A fresh copy of the table from the database, read only (what a restart would
+        rebuild, before resuming): for checks that memory equals the database."""
+        return self.uow.read(lambda s: self._rebuilt(s, table_id))
+
+    def _rebuilt(self, session: Session, table_id: int) -> LiveTable:
+        record = session.get(GameTable, table_id)
         assert record is not None
-        fresh = LiveTable(
-            id=live.id,
-            name=live.name,
-            profile=live.profile,
-            is_open=record.is_open,
-            betting_seconds=live.betting_seconds,
-            decision_seconds=live.decision_seconds,
-            seats={int(seat): int(user) for seat, user in record.seats.items()},
-            escrow=live.escrow,
-        )
-        self._restore_round(session, fresh, resuming=False)
+        fresh, _notes = self._built(session, record, resuming=False)
         return fresh
 
     # --- the command wrapper ----------------------------------------------------------
     def run(self, table_id: int, work: Any) -> Any:
-        """``work(session, live)`` under the table's lock in one transaction; on any failure
-        the in-memory table is rebuilt from what the database kept."""
+        """``work(session, live)`` under the table's lock in one transaction.
+
+        After any failure, memory equals what the database holds (issue 10, item 3): a
+        failed statement, flush or commit, or a refusal after the engine changed, rebuilds the
+        table from the database; a transaction retried ("database is locked", 40001, 40P01)
+        starts again from the rebuilt table, so nothing of the failed attempt is applied twice.
+
+        While the fail safe is engaged (R17), or when the failure was a fault it finds, the
+        answer is ``FailSafeEngaged``.
+        """
+        self.fail_safe.verify_clear()
+        try:
+            return self._run(table_id, work)
+        except Exception as error:
+            refusal = self.fail_safe.refusal_for(error)
+            if refusal is None:
+                raise
+            raise refusal from error
+
+    def _run(self, table_id: int, work: Any) -> Any:
         live = self.table(table_id)
         with live.lock:
+            if live.is_stale:
+                self.reload(table_id)  # the database was away when a command last failed
             before = self._fingerprint(live)
             try:
-                result = self.uow.run(lambda session: work(session, live))
-            except BaseException:
+                result = self.uow.run(
+                    lambda session: work(session, live), before_retry=lambda: self.reload(table_id)
+                )
+            except BaseException as error:
                 # A refusal before anything changed needs no rebuild (most bad requests).
-                if self._fingerprint(live) != before:
-                    self.reload(table_id)
-                    self.publish(live)
+                if not isinstance(error, CroupierError) or self._fingerprint(live) != before:
+                    self._rebuild_after_failure(live)
                 raise
             live.published = self._publishable(live)
         self.broadcaster.publish(table_id)
         return result
 
+    def _rebuild_after_failure(self, live: LiveTable) -> None:
+        try:
+            self.reload(live.id)
+        except Exception as error:  # the command's own error is what the caller hears
+            log.warning(
+                "table %s: not rebuilt after a failed command (%s): rebuilt before the next",
+                live.name,
+                error,
+            )
+            return
+        self.publish(live)
+
     @staticmethod
     def _fingerprint(live: LiveTable) -> tuple[Any, ...]:
+        """What a command may change in memory, cheaply: a refusal that leaves it the same
+        changed nothing."""
         events = -1 if live.round is None else len(live.round.events)
         return (
             id(live.round),
@@ -382,12 +508,18 @@ class Casino:
             sorted(live.seats.items()),
             live.is_open,
             live.shoe_id,
+            id(live.shoe),
+            None if live.shoe is None else live.shoe.position,
+            len(live.inputs),
+            len(live.players),
+            id(live.profile),
+            id(live.next_profile),
         )
 
     # --- shoes --------------------------------------------------------------------------
     def _new_shoe(self, session: Session, live: LiveTable) -> None:
         seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
-        version = engines.rules_version(live.profile)
+        version = self._recorded_rules(session, live.profile)
         document = revealed_document(
             seed,
             engines.decks(live.profile),
@@ -452,7 +584,7 @@ class Casino:
     def _new_round(self, session: Session, live: LiveTable) -> None:
         assert live.shoe is not None
         self._adopt_next_profile(live)
-        version = engines.rules_version(live.profile)
+        version = self._recorded_rules(session, live.profile)
         start_position = live.shoe.position  # before the new-shoe procedure's burns
         game_round = engines.new_round(live.profile, live.shoe, self._meter(session, live))
         record = RoundRecord(
@@ -473,6 +605,25 @@ class Casino:
         live.round_id, live.round, live.status = record.id, game_round, "betting"
         live.deadline, live.ready, live.held = None, set(), {}
         live.inputs, live.players = [], set()
+
+    def _recorded_rules(self, session: Session, profile: Profile) -> str:
+        """``profile``'s rules version, its rules stored under it (``RuleSet``) if they are
+        not yet: whatever a shoe or round records, the database can give its rules back."""
+        text = table_rules.document(profile)
+        version = table_rules.version_of(profile.name, text)
+        if version in self._rule_sets:
+            return version
+        if session.get(RuleSet, version) is None:
+            session.add(RuleSet(rules_version=version, game=profile.game, document=text))
+            session.flush()
+
+            def known(_session: Session) -> None:  # a rollback would unmake the row
+                self._rule_sets.add(version)
+
+            event.listen(session, "after_commit", known, once=True)
+        else:
+            self._rule_sets.add(version)
+        return version
 
     def _jackpot(self, session: Session, live: LiveTable) -> int:
         return book.open_account(session, "jackpot", f"table:{live.id}")
@@ -692,6 +843,11 @@ class Casino:
         units = parse_amount(amount, wager)
         step = {"op": "bet", "seat": seat, "wager": wager, "amount": units}
         engines.apply_input(live.game_round, step)
+        problem = live.game_round.undealable().get(seat)
+        if problem is not None:
+            # A bet that leaves its box undealable (a side bet without its main wager) is
+            # refused now, not at the deal; ``run`` rebuilds the round from the database.
+            raise BetError(f"seat {seat} {wager} {units}: refused: {problem}")
         self._collect_stakes(session, live, "bet")
         if live.deadline is None:
             live.deadline = self.clock.now() + live.betting_seconds
@@ -709,6 +865,18 @@ class Casino:
             "held": live.held.get(seat, {}).get("minor", 0),
         }
 
+    def _return_undealable(self, session: Session, live: LiveTable, why: str) -> None:
+        """Give back the bets of every box that cannot be dealt as it stands (``BetsReturned``
+        in the round's events), so that the round goes on without it."""
+        returned = False
+        for seat, reason in sorted(live.game_round.undealable().items()):
+            step = {"op": "return", "seat": seat, "reason": f"{why}: {reason}"}
+            engines.apply_input(live.game_round, step)
+            live.inputs.append(step)
+            returned = True
+        if returned:
+            self._collect_stakes(session, live, "returned")
+
     def _enough_players(self, live: LiveTable) -> bool:
         bettors = {value["user"] for value in live.held.values()}
         return bool(bettors) and len(bettors) >= engines.min_players(live.profile)
@@ -720,6 +888,8 @@ class Casino:
         if live.status != "betting":
             raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
         live.ready.add(who.user_id)
+        if set(live.seats.values()) <= live.ready:
+            self._return_undealable(session, live, "every seated player was ready")
         if set(live.seats.values()) <= live.ready and self._enough_players(live):
             round_id = live.round_id
             self._deal(session, live)
@@ -806,6 +976,9 @@ class Casino:
             raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
         if not isinstance(accept, bool):
             raise RequestError("accept is true or false")
+        if accept and back.seat not in live.held:
+            # A back bet rides on the box's own bet: without one it could never be dealt.
+            raise BetError(f"box {back.seat} has no bet of its own to back")
         if accept:
             limits = getattr(live.profile, "limits", None)
             maximum = getattr(limits, "maximum", None)
@@ -829,31 +1002,69 @@ class Casino:
                 session, "back-bet", f"round:{live.round_id}:back:{back.id}", legs, self.clock.now()
             )
             back.status = "accepted"
-            session.add(
-                RoundPlayer(
-                    round_id=live.round_id, seat=back.seat, user_id=back.user_id, role="backer"
+            if (back.seat, back.user_id) not in live.players:  # a second back bet on the box
+                session.add(
+                    RoundPlayer(
+                        round_id=live.round_id, seat=back.seat, user_id=back.user_id, role="backer"
+                    )
                 )
-            )
+                live.players.add((back.seat, back.user_id))
         else:
             back.status = "refused"
         return {"back_bet": back.id, "status": back.status}
 
     # --- time -------------------------------------------------------------------------
     def tick(self) -> None:
-        """Apply every deadline that has passed: close betting, or a decision's default."""
+        """Apply every deadline that has passed: close betting, or a decision's default.
+
+        A deadline that fails (a database fault, a round the engine refuses) is tried again
+        after 1 s, 2 s, 4 s ... at most every minute, and logged once when it starts failing
+        and once when it is applied again: never a tight loop of the same line. One tick at
+        a time: a second caller meanwhile returns at once."""
+        if self.fail_safe.is_engaged:
+            return  # R17: time stands still for rounds interrupted by a fault
+        if not self._ticking.acquire(blocking=False):
+            return
+        try:
+            self._tick()
+        finally:
+            self._ticking.release()
+
+    def _tick(self) -> None:
         now = self.clock.now()
         for live in list(self.tables.values()):
             if live.deadline is None or live.deadline > now:
                 continue
+            if live.retry_at is not None and live.retry_at > now:
+                continue
             try:
                 self.run(live.id, self._expire)
-            except CroupierError as error:
-                log.warning("table %s: deadline: %s", live.name, error)
+            except Exception as error:  # one table's fault never stops the others' clocks
+                live.deadline_failures += 1
+                delay = RETRY_FIRST_SECONDS * 2 ** min(live.deadline_failures - 1, 16)
+                live.retry_at = now + min(delay, RETRY_MOST_SECONDS)
+                if live.deadline_failures == 1:
+                    log.warning(
+                        "table %s: its deadline failed (%s: %s); retried with back-off",
+                        live.name,
+                        type(error).__name__,
+                        error,
+                        exc_info=not isinstance(error, CroupierError),
+                    )
+                continue
+            if live.deadline_failures:
+                log.warning(
+                    "table %s: deadline applied after %d failed attempts",
+                    live.name,
+                    live.deadline_failures,
+                )
+            live.deadline_failures, live.retry_at = 0, None
 
     def _expire(self, session: Session, live: LiveTable) -> None:
         if live.deadline is None or live.deadline > self.clock.now():
             return
         if live.status == "betting":
+            self._return_undealable(session, live, "the betting deadline passed")
             if self._enough_players(live):
                 self._deal(session, live)
             else:

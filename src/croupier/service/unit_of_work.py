@@ -50,8 +50,15 @@ class UnitOfWork:
         )
         self._read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
 
-    def run(self, work: Callable[[Session], T]) -> T:
+    def run(
+        self, work: Callable[[Session], T], *, before_retry: Callable[[], None] | None = None
+    ) -> T:
+        """``work(session)`` in one transaction, committed if it returns. A retryable failure
+        runs it again in a fresh transaction, after ``before_retry()``: a caller whose ``work``
+        changes memory as well (a live table) puts memory back as the database holds it."""
         for attempt in range(self.attempts):
+            if attempt and before_retry is not None:
+                before_retry()
             session = self._sessions()
             try:
                 with self._writers, session.begin():

@@ -8,10 +8,14 @@ and settles by the profile's paytable, all inside numba with the evaluator's
 Ante (the least common multiple of the paytable's ratio stakes), so that the consistency
 test compares them with the engine's ``Fraction``s exactly, game for game.
 
-The progressive is not simulated here: its return is exact (``croupier.analysis``).
+The progressive is not played here: ``croupier.simulation.casino_holdem_sim`` plays it with its
+meter (its return at a given meter is exact in ``croupier.analysis``).
 
 Strategies: ``ALWAYS_CALL``; ``COMPUTER`` (the ``croupier play`` computer player: call with a
-pair or better on hole cards and flop, or an Ace or a King in hand).
+pair or better on hole cards and flop, or an Ace or a King in hand); ``OPTIMAL`` (the exact
+optimal decision of ``croupier analyze``, looked up in ``casino_holdem_strategy``).
+``play_game`` deals and settles one game; ``croupier.simulation.casino_holdem_sim`` calls it
+on decks it shuffles itself.
 
 >>> from croupier.rules.registry import load_profile_of
 >>> profile = load_profile_of("casino-holdem", "casino-holdem-peru-2007")
@@ -42,9 +46,12 @@ from croupier.hands.poker import (
     strength_of,
 )
 from croupier.rules.casino_holdem import AnteWhenDealerDoesNotQualify, CasinoHoldemRules
+from croupier.simulation.casino_holdem_strategy import OptimalCalls, optimal_call
 
 ALWAYS_CALL = 0
 COMPUTER = 1
+OPTIMAL = 2
+"""The exact optimal call/fold of ``croupier analyze`` (``casino_holdem_strategy``)."""
 KING = 11
 """Rank indices (``Card.index >> 2``): 11 is the King, 12 the Ace."""
 
@@ -88,14 +95,22 @@ class Paytable:
 
 
 def play_decks(
-    decks: npt.NDArray[np.int64], players: int, strategy: int, table: Paytable
+    decks: npt.NDArray[np.int64],
+    players: int,
+    strategy: int,
+    table: Paytable,
+    optimal: OptimalCalls | None = None,
 ) -> npt.NDArray[np.int64]:
-    """Each zone's net (x ``table.denominator``, per unit of Ante) for each deck."""
+    """Each zone's net (x ``table.denominator``, per unit of Ante) for each deck.
+
+    ``OPTIMAL`` needs ``optimal``, the exact decisions (``casino_holdem_strategy``)."""
     if decks.ndim != 2 or decks.shape[1] < 2 * (players + 1) + 7:
         raise ValueError(f"decks of shape {decks.shape} cannot deal {players} players")
     if not 1 <= players <= 7:
         raise ValueError(f"1 to 7 players, not {players}")
-    result: npt.NDArray[np.int64] = _play_decks(
+    lookup = _lookup(strategy, optimal)
+    nets = np.zeros((decks.shape[0], players), dtype=np.int64)
+    _play_decks(
         np.ascontiguousarray(decks, dtype=np.int64),
         players,
         strategy,
@@ -105,8 +120,23 @@ def play_decks(
         table.call_multiple,
         table.qualifying_strength,
         table.even_money_when_not_qualified,
+        lookup.calls,
+        lookup.symmetries.flop_class,
+        lookup.symmetries.permutation,
+        lookup.symmetries.canonical,
+        nets,
     )
-    return result
+    return nets
+
+
+def _lookup(strategy: int, optimal: OptimalCalls | None) -> OptimalCalls:
+    if strategy not in (ALWAYS_CALL, COMPUTER, OPTIMAL):
+        raise ValueError(f"unknown strategy code {strategy}")
+    if strategy == OPTIMAL:
+        if optimal is None:
+            raise ValueError("the optimal strategy needs its decisions (optimal_calls)")
+        return optimal
+    return OptimalCalls.unused()
 
 
 @njit(cache=True, nogil=True)
@@ -120,53 +150,95 @@ def _play_decks(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
     call_multiple: int,
     qualifying_strength: int,
     even_money: bool,
-) -> npt.NDArray[np.int64]:
-    nets = np.zeros((decks.shape[0], players), dtype=np.int64)
+    calls: npt.NDArray[np.bool_],
+    flop_class: npt.NDArray[np.int64],
+    permutation: npt.NDArray[np.int64],
+    canonical: npt.NDArray[np.int64],
+    nets: npt.NDArray[np.int64],
+) -> None:
     holes = np.empty((players, 2), dtype=np.int64)
     five = np.empty(5, dtype=np.int64)
     seven = np.empty(7, dtype=np.int64)
     dealer = np.empty(7, dtype=np.int64)
     for row in range(decks.shape[0]):
-        deck = decks[row]
-        position = 0
-        for round_ in range(2):  # Arts. 12, 13 a: two rounds, the dealer last
-            for player in range(players):
-                holes[player, round_] = deck[position]
-                position += 1
-            dealer[round_] = deck[position]
-            position += 1
-        position += 1  # the burn, Art. 13 c
-        for card in range(5):
-            if card == 3:
-                position += 1  # the burn, Art. 13 e
-            dealer[2 + card] = deck[position]
-            position += 1
-        dealer_strength = strength_of(dealer)
-        qualifies = dealer_strength >= qualifying_strength
+        play_game(
+            decks[row], players, players, strategy, denominator, ante_wins, call_wins,
+            call_multiple, qualifying_strength, even_money, calls, flop_class, permutation,
+            canonical, holes, dealer, five, seven, nets[row],
+        )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def play_game(  # noqa: PLR0917 - numba takes positional arguments  # pragma: no cover
+    deck: npt.NDArray[np.int64],
+    players: int,
+    settled: int,
+    strategy: int,
+    denominator: int,
+    ante_wins: npt.NDArray[np.int64],
+    call_wins: int,
+    call_multiple: int,
+    qualifying_strength: int,
+    even_money: bool,
+    calls: npt.NDArray[np.bool_],
+    flop_class: npt.NDArray[np.int64],
+    permutation: npt.NDArray[np.int64],
+    canonical: npt.NDArray[np.int64],
+    holes: npt.NDArray[np.int64],
+    dealer: npt.NDArray[np.int64],
+    five: npt.NDArray[np.int64],
+    seven: npt.NDArray[np.int64],
+    nets: npt.NDArray[np.int64],
+) -> None:
+    """Deal one game from ``deck`` to ``players`` zones and the dealer (``holes[zone]``,
+    ``dealer[0:2]`` the dealer's cards, ``dealer[2:7]`` the board) and write the Ante + Bet
+    net of the first ``settled`` zones into ``nets`` (a folded zone: minus the Ante).
+    ``nets[zone]`` is left as it was for zones past ``settled``."""
+    position = 0
+    for round_ in range(2):  # Arts. 12, 13 a: two rounds, the dealer last
         for player in range(players):
-            seven[0] = holes[player, 0]
-            seven[1] = holes[player, 1]
+            holes[player, round_] = deck[position]
+            position += 1
+        dealer[round_] = deck[position]
+        position += 1
+    position += 1  # the burn, Art. 13 c
+    for card in range(5):
+        if card == 3:
+            position += 1  # the burn, Art. 13 e
+        dealer[2 + card] = deck[position]
+        position += 1
+    if settled == 0:
+        return
+    dealer_strength = strength_of(dealer)
+    qualifies = dealer_strength >= qualifying_strength
+    for player in range(settled):
+        seven[0] = holes[player, 0]
+        seven[1] = holes[player, 1]
+        for card in range(5):
+            seven[2 + card] = dealer[2 + card]
+        calls_here = True
+        if strategy == COMPUTER:
             for card in range(5):
-                seven[2 + card] = dealer[2 + card]
-            calls = True
-            if strategy == COMPUTER:
-                for card in range(5):
-                    five[card] = seven[card]
-                high_in_hand = (holes[player, 0] >> 2) >= KING or (holes[player, 1] >> 2) >= KING
-                calls = high_in_hand or (strength_of(five) >> CATEGORY_SHIFT) >= PAIR
-            if not calls:
-                nets[row, player] = -denominator  # Art. 13 d: the Ante is lost
-                continue
-            player_strength = strength_of(seven)
-            if not qualifies:  # Art. 13 g: the Ante wins, the Bet is returned
-                if even_money:
-                    nets[row, player] = denominator
-                else:
-                    nets[row, player] = ante_wins[player_strength >> CATEGORY_SHIFT]
-            elif player_strength > dealer_strength:
-                nets[row, player] = (
-                    ante_wins[player_strength >> CATEGORY_SHIFT] + call_multiple * call_wins
-                )
-            elif player_strength < dealer_strength:
-                nets[row, player] = -(1 + call_multiple) * denominator
-    return nets
+                five[card] = seven[card]
+            high_in_hand = (holes[player, 0] >> 2) >= KING or (holes[player, 1] >> 2) >= KING
+            calls_here = high_in_hand or (strength_of(five) >> CATEGORY_SHIFT) >= PAIR
+        elif strategy == OPTIMAL:
+            calls_here = optimal_call(
+                calls, flop_class, permutation, canonical, seven[0], seven[1], seven[2],
+                seven[3], seven[4],
+            )  # fmt: skip
+        if not calls_here:
+            nets[player] = -denominator  # Art. 13 d: the Ante is lost
+            continue
+        player_strength = strength_of(seven)
+        if not qualifies:  # Art. 13 g: the Ante wins, the Bet is returned
+            if even_money:
+                nets[player] = denominator
+            else:
+                nets[player] = ante_wins[player_strength >> CATEGORY_SHIFT]
+        elif player_strength > dealer_strength:
+            nets[player] = ante_wins[player_strength >> CATEGORY_SHIFT] + call_multiple * call_wins
+        elif player_strength < dealer_strength:
+            nets[player] = -(1 + call_multiple) * denominator
+        else:
+            nets[player] = 0

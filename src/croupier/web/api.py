@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from croupier.rules.base import Limits, Profile
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server.context import Caller, Operator, ServerDep
+from croupier.server.schemas import Id
 from croupier.service import engines
 from croupier.service.models import Account, BackBet, GameTable, ShoeRecord, User
 
@@ -133,7 +134,7 @@ def shoes(*, server: ServerDep, who: Operator, limit: int = 50) -> dict[str, Any
 
 
 @router.get("/tables/{table_id}/back-bets")
-def back_bets(*, server: ServerDep, who: Caller, table_id: int) -> dict[str, Any]:
+def back_bets(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = server.casino.table(table_id)
     round_id = live.round_id
     owned = {seat for seat, user in live.seats.items() if user == who.user_id}

@@ -20,7 +20,7 @@ from croupier.errors import BetError, CroupierError, InsufficientFunds, ProfileE
 from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, NewShoe, new_shoe
 from croupier.games.events import CardDrawn, Event
 from croupier.hands.baccarat import burn_count
-from croupier.money import json_number
+from croupier.money import is_ascii_number, json_number
 from croupier.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager
 from croupier.rules.base import Profile
@@ -53,7 +53,7 @@ def parse_bets(line: str) -> dict[BaccaratWager, int]:
             except ValueError:
                 known = ", ".join(BaccaratWager)
                 raise BetError(f"unknown wager {name!r} (known: {known})") from None
-        if not amount.isdigit():
+        if not is_ascii_number(amount):
             raise BetError(f"{wager.value}: amount {amount!r} is not a whole number of units")
         bets[wager] = int(amount)
     return bets

@@ -27,7 +27,7 @@ from croupier.games.blackjack import (
     TWENTY_ONE_PLUS_THREE,
     BlackjackRound,
 )
-from croupier.money import json_number
+from croupier.money import is_ascii_number, json_number
 from croupier.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from croupier.rules.base import Profile
 from croupier.rules.blackjack import BlackjackRules
@@ -144,7 +144,7 @@ class _Table:
         question = "Insurance?" if decision.question == "insurance" else "Your move"
         while True:
             text = typer.prompt(f"{question} [{' / '.join(options)}]").strip()
-            if text.isdigit() and 1 <= int(text) <= len(options):
+            if is_ascii_number(text) and 1 <= int(text) <= len(options):
                 action = decision.legal[int(text) - 1]
                 action = Action(action.name) if action.amount is not None else action
             else:

@@ -35,7 +35,7 @@ from croupier.games.casino_holdem import (
 )
 from croupier.games.events import Event
 from croupier.hands.poker import evaluate
-from croupier.money import json_number
+from croupier.money import is_ascii_number, json_number
 from croupier.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from croupier.rules.base import Profile
 from croupier.rules.casino_holdem import (
@@ -66,7 +66,7 @@ def parse_bets(line: str, profile: CasinoHoldemRules) -> tuple[int, int]:
     if words and words[-1] in ("p", "progressive"):
         progressive = profile.progressive.bet
         words = words[:-1]
-    if len(words) != 1 or not words[0].isdigit():
+    if len(words) != 1 or not is_ascii_number(words[0]):
         raise BetError(f"type the Ante as a whole number, e.g. '10' or '10 p', not {line!r}")
     if int(words[0]) == 0:
         raise BetError("to play, a player places the Ante (Art. 9 e)")

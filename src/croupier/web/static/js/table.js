@@ -490,8 +490,14 @@ byId("bet-form").addEventListener("submit", (event) => {
   // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
   // and a 0 never placed is no wager (RULES.md §6).
   const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
+  // A side bet rides on its main wager, which the table's wager list names first: side bets
+  // are withdrawn before the main wager, and the main wager placed before them.
+  const withdrawn = wanted.filter((bet) => Number(bet.text || "0") === 0).reverse();
+  const staked = wanted.filter((bet) => Number(bet.text || "0") !== 0);
   run(async () => {
-    for (const bet of wanted) await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+    for (const bet of [...withdrawn, ...staked]) {
+      await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+    }
   });
 });
 byId("ready").addEventListener("click", () => run(() => server.ready(tableId)));

@@ -1,0 +1,135 @@
+"""The blackjack simulator's speed per core against the reference engine, in one run.
+
+    uv run python benchmarks/simulate.py [--rounds N] [--engine-rounds N] [--chart PNG]
+
+For every blackjack profile, one box, the derived basic strategy (splits, doubles,
+insurance rule and every rule of the profile): the compiled kernel's hands per second with
+basic strategy, and with Hi-Lo tracked (the count, the true count by half decks, a 1-8 ramp
+and the Illustrious 18 played), against the reference engine (``BlackjackRound``, the engine
+of ``croupier settle``) playing the same chart on seeded shoes in the same run. A rate counts
+the kernel's own time, the shuffling of every shoe included and compilation and set-up
+excluded; ``hands`` counts each box's round once. Times are this process's CPU time (the
+machine is shared: the ratio is the figure to compare), wall time beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from croupier.analysis.blackjack import chart_action
+from croupier.counting import load_counting_system, load_index_set
+from croupier.games.base import Action
+from croupier.games.blackjack import BlackjackRound
+from croupier.randomness import SeededRandomSource
+from croupier.rules import BlackjackRules, load_profile
+from croupier.shoe import Shoe
+from croupier.simulation.blackjack_sim import (
+    BlackjackStrategy,
+    Counting,
+    parse_ramp,
+    simulate_blackjack,
+)
+
+PROFILES = ("peru-2016", "spain-1979", "veintiuno-real")
+
+
+def engine_rate(profile: BlackjackRules, strategy: BlackjackStrategy, rounds: int) -> float:
+    """Rounds per CPU second of the reference engine playing the chart, shuffles included."""
+    source = SeededRandomSource("benchmark-simulate")
+    cut = profile.shoe.cut_card_from_bottom
+    start = time.process_time()
+    shoe = Shoe.shuffled(profile.decks, source, cut_card_from_bottom=cut)
+    new_shoe = True
+    for _ in range(rounds):
+        game = BlackjackRound(profile, shoe, new_shoe=new_shoe)
+        game.place_bet(1, "main", 2)
+        if profile.twenty_one_plus_three is not None:
+            game.place_bet(1, "21+3", 2)
+        game.deal()
+        while not game.is_done:
+            decision = game.pending()
+            assert decision is not None
+            if decision.question == "insurance":
+                game.act(decision.seat, Action("no-insurance"))
+                continue
+            turn = game.current()
+            assert turn is not None
+            name = chart_action(
+                strategy.chart,
+                [card.rank.blackjack_value for card in turn[1].cards],
+                game.up_card.rank.blackjack_value,
+                {action.name for action in decision.legal},
+                from_split=turn[1].from_split,
+            )
+            game.act(decision.seat, Action(name))
+        new_shoe = shoe.is_cut_card_out
+        if new_shoe:
+            shoe = Shoe.shuffled(profile.decks, source, cut_card_from_bottom=cut)
+    return rounds / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5_000_000)
+    parser.add_argument("--engine-rounds", type=int, default=3_000)
+    parser.add_argument("--chart", type=Path, default=None)
+    args = parser.parse_args()
+    hi_lo = Counting(
+        load_counting_system("hi-lo"),
+        ramp=parse_ramp("1:1,2:2,3:4,4:8"),
+        indices=load_index_set("illustrious-18"),
+        horizon=0,
+    )
+    rows = []
+    print(
+        f"{'profile':16} {'basic M/s':>10} {'(wall)':>8} {'Hi-Lo M/s':>10} {'(wall)':>8} "
+        f"{'engine /s':>10} {'basic/engine':>13} {'Hi-Lo/engine':>13}"
+    )
+    for name in PROFILES:
+        profile = load_profile(name)
+        assert isinstance(profile, BlackjackRules)
+        strategy = BlackjackStrategy.basic(profile)
+        simulate_blackjack(profile, 1_000, np.random.SeedSequence(0), 1, strategy, hi_lo)
+        simulate_blackjack(profile, 1_000, np.random.SeedSequence(0), 1, strategy, None)
+        basic = simulate_blackjack(
+            profile, args.rounds, np.random.SeedSequence(1), 1, strategy, None
+        )
+        counted = simulate_blackjack(
+            profile, args.rounds, np.random.SeedSequence(1), 1, strategy, hi_lo
+        )
+        engine = engine_rate(profile, strategy, args.engine_rounds)
+        basic_rate = basic.hands / basic.cpu_seconds
+        counted_rate = counted.hands / counted.cpu_seconds
+        rows.append((name, basic_rate, counted_rate, engine))
+        print(
+            f"{name:16} {basic_rate / 1e6:10.2f} {basic.hands / basic.seconds / 1e6:8.2f} "
+            f"{counted_rate / 1e6:10.2f} {counted.hands / counted.seconds / 1e6:8.2f} "
+            f"{engine:10,.0f} {basic_rate / engine:12,.0f}x {counted_rate / engine:12,.0f}x"
+        )
+    if args.chart is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        figure, axes = plt.subplots(figsize=(7, 4.2))
+        x = np.arange(len(rows))
+        axes.bar(x - 0.27, [r[1] for r in rows], 0.27, label="kernel, basic strategy")
+        axes.bar(x, [r[2] for r in rows], 0.27, label="kernel, Hi-Lo + I18 + ramp")
+        axes.bar(x + 0.27, [r[3] for r in rows], 0.27, label="reference engine")
+        axes.set_yscale("log")
+        axes.set_xticks(x, [r[0] for r in rows])
+        axes.set_ylabel("hands per CPU second, one core")
+        axes.set_title("croupier simulate: hands/s per core (loaded 2-core machine)")
+        axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3)
+        figure.tight_layout()
+        figure.savefig(args.chart, dpi=110, metadata={"Software": None})
+        print(f"chart: {args.chart}")
+
+
+if __name__ == "__main__":
+    main()

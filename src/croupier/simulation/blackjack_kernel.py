@@ -1,0 +1,865 @@
+"""Blackjack compiled (numba): whole shoes shuffled, dealt and settled as the engine does.
+
+``play_block`` deals ``rounds`` rounds to ``players`` boxes from shoes it shuffles itself
+(Fisher-Yates over a small int8 array, from a xoshiro256** stream seeded by the caller's
+``SeedSequence``): the profile's burn cards leave each new shoe first, and a new shoe starts
+once the cut card has come out (the round under way is the shoe's last, Spain Art. 03). Each
+round follows ``croupier.games.blackjack.BlackjackRound`` step for step, the same order of
+cards and the same settlement, so that ``tests/consistency/
+test_simulator_blackjack_matches_engine.py`` can require the same rounds card for card:
+
+1. a card to each box from the dealer's left, the up card, a second card to each box, the
+   hole card where the profile deals one;
+2. 21+3 on each box (one unit, every round, where the profile has it);
+3. insurance or even money when the up card is an Ace, by the rule passed in;
+4. a peek under an Ace or ten where the profile peeks; blackjacks paid at once where it says;
+5. each box's hands in turn: a split hand gets its second card when its turn comes, 21 and
+   busts close a hand at once (a bust under a face-down card waits for the dealer), split
+   Aces take one card, decisions by the chart with the count's index plays;
+6. the dealer reveals and draws (nothing when no hand or insurance waits on him);
+7. settlement: OBO or all bets lost to a dealer blackjack, Veintiuno Real, blackjack pays.
+
+Nets are integers in ``1 / denominator`` units of the one-unit stake. Counting, when on, runs
+beside the play: the running count over the cards the player has seen (never the burns; the
+hole card and face-down cards once turned), the true count with the deck estimation given, a
+bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
+counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
+
+Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
+``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
+soft total and pair, so that basic strategy is the case with every threshold at +infinity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, uint64
+
+Array = npt.NDArray[Any]
+
+# Action letters of the chart (as in ``croupier.analysis.blackjack``).
+STAND = 0
+HIT = 1
+DOUBLE = 2
+"""Double, else hit."""
+DOUBLE_ELSE_STAND = 3
+SPLIT = 4
+
+# Decision codes in the trace (the engine's ``Decided`` actions).
+DO_STAND = 0
+DO_HIT = 1
+DO_DOUBLE = 2
+DO_SPLIT = 4
+DO_INSURE = 5
+DO_EVEN_MONEY = 6
+DO_NO_INSURANCE = 7
+
+# --- packed rule parameters ----------------------------------------------------------------
+P_DECKS = 0
+P_HOLE = 1
+"""0 no hole card, 1 dealt (revealed after the players), 2 peeked under an Ace or ten."""
+P_H17 = 2
+P_BJ_PAID_AT_ONCE = 3
+P_ALL_BETS = 4
+P_DRAWS_WHEN_NONE_LEFT = 5
+P_INSURANCE = 6
+P_EVEN_MONEY = 7
+P_DOUBLE_ANY_TWO = 8
+P_DAS = 9
+P_SPLIT_BY_RANK = 10
+P_MAX_HANDS = 11
+"""The most hands a box may split into (the array bound for "unlimited")."""
+P_RESPLIT_ACES = 12
+P_ACE_TEN_BJ = 13
+P_ACE_FACE_DOWN = 14
+P_DOUBLE_FACE_DOWN = 15
+P_CUT_FROM_BOTTOM = 16
+P_BURN = 17
+P_HAS_SIDE = 18
+P_HAS_VR = 19
+P_VR_UNSPLIT_ONLY = 20
+P_DENOMINATOR = 21
+P_BJ_NET = 22
+"""A blackjack's winnings per unit, in denominator units."""
+P_VR_NET = 23
+P_INSURANCE_NET = 24
+"""Insurance's winnings per unit insured, in denominator units."""
+P_INSURANCE_SHARE = 25
+"""The insured amount (``insurance_max`` of the bet) in denominator units."""
+P_INSURE_MODE = 26
+"""0 never, 1 always, 2 when the true count is at least the insurance threshold."""
+P_EVEN_MONEY_MODE = 27
+"""0 never, 1 always, 2 by the count (the insurance threshold)."""
+P_COUNTING = 28
+P_BALANCED = 29
+P_TAG_SCALE = 30
+P_ESTIMATION = 31
+"""Decks remaining as the player estimates them: 0 exact, 1 to the half deck, 2 whole decks."""
+P_INITIAL_RC = 32
+P_HORIZON = 33
+"""Rounds in a bankroll trajectory (0: none)."""
+P_TC_LOW = 34
+"""The lowest true-count bin (counts below go in it)."""
+P_FIELDS = 35
+
+# Per box-round trace columns.
+B_MAIN = 0
+B_SIDE = 1
+B_INSURANCE = 2
+B_BET = 3
+B_FIELDS = 4
+
+R_SHOE = 0
+R_START = 1
+R_END = 2
+R_FIELDS = 3
+
+# Output sums (int64 array).
+S_ROUNDS = 0
+S_HANDS = 1
+S_SHOES = 2
+S_BET = 3
+"""Counting: units bet over the box-rounds."""
+S_BET_NET = 4
+S_BET_NET2 = 5
+S_ROUNDS_PLAYED = 6
+"""Counting: box-rounds with a bet (not wonged out)."""
+S_EXHAUSTED = 7
+"""Rounds that ran a shoe out and drew from a fresh one (never seen with one box)."""
+S_FIELDS = 8
+
+MAX_CARDS_PER_HAND = 24
+
+
+@njit(inline="always")
+def _rotl(x: Any, k: int) -> Any:
+    return (x << uint64(k)) | (x >> uint64(64 - k))
+
+
+@njit(inline="always")
+def _next(s: Array) -> Any:
+    """xoshiro256** (Blackman and Vigna, 2018)."""
+    result = _rotl(s[1] * uint64(5), 7) * uint64(9)
+    t = s[1] << uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@njit(inline="always")
+def _scale(s: Array, x: Any, n: int) -> int:
+    """Uniform on 0..n-1 from the 32 random bits ``x``, without bias (Lemire's
+    multiply-and-reject: a rejected draw takes 32 fresh bits from ``s``)."""
+    bound = uint64(n)
+    m = x * bound
+    low = m & uint64(0xFFFFFFFF)
+    if low < bound:
+        threshold = (uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            m = (_next(s) >> uint64(32)) * bound
+            low = m & uint64(0xFFFFFFFF)
+    return int(m >> uint64(32))
+
+
+@njit(inline="always")
+def _below(s: Array, n: int) -> int:
+    """Uniform on 0..n-1 without bias."""
+    return _scale(s, _next(s) >> uint64(32), n)
+
+
+@njit(cache=True)
+def shuffle(shoe: Array, state: Array) -> None:
+    """Fisher-Yates in place, two positions from each 64-bit output (its high and low 32
+    bits: xoshiro256**'s output is good in every bit)."""
+    i = shoe.size - 1
+    while i > 1:
+        x = _next(state)
+        j = _scale(state, x >> uint64(32), i + 1)
+        card = shoe[i]
+        shoe[i] = shoe[j]
+        shoe[j] = card
+        j = _scale(state, x & uint64(0xFFFFFFFF), i)
+        card = shoe[i - 1]
+        shoe[i - 1] = shoe[j]
+        shoe[j] = card
+        i -= 2
+    if i == 1:
+        j = _below(state, 2)
+        card = shoe[1]
+        shoe[1] = shoe[j]
+        shoe[j] = card
+
+
+@njit(inline="always")
+def _value(card: Any) -> Any:
+    rank = card >> 2  # 0 = Two .. 8 = Ten, 9 J, 10 Q, 11 K, 12 Ace
+    if rank == 12:
+        return 1
+    if rank >= 8:
+        return 10
+    return rank + 2
+
+
+@njit(inline="always")
+def _best(hard: Any, ace: Any) -> Any:
+    if ace and hard + 10 <= 21:
+        return hard + 10
+    return hard
+
+
+@njit(inline="always")
+def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
+    if p[P_BALANCED] == 0:
+        return rc / p[P_TAG_SCALE]
+    mode = p[P_ESTIMATION]
+    decks = remaining / 52.0
+    if mode == 1:
+        decks = max(0.5, np.floor(decks * 2.0 + 0.5) / 2.0)
+    elif mode == 2:
+        decks = max(1.0, np.floor(decks + 0.5))
+    else:
+        decks = max(decks, 1.0 / 52.0)
+    return np.floor(rc / p[P_TAG_SCALE] / decks)
+
+
+@njit(cache=True, error_model="numpy")
+def play_block(  # noqa: PLR0917
+    p: Array,
+    state: Array,
+    rounds: int,
+    players: int,
+    hard_above: Array,
+    hard_below: Array,
+    hard_threshold: Array,
+    soft_above: Array,
+    soft_below: Array,
+    soft_threshold: Array,
+    pair_above: Array,
+    pair_below: Array,
+    pair_threshold: Array,
+    insurance_threshold: float,
+    side_net: Array,
+    tags: Array,
+    ramp_counts: Array,
+    ramp_units: Array,
+    wong_in: float,
+    wong_out: float,
+    wager_sums: Array,
+    totals: Array,
+    sums: Array,
+    by_count: Array,
+    segment_low: Array,
+    segment_end: Array,
+    paths: Array,
+    shoe_log: Array,
+    round_log: Array,
+    box_log: Array,
+    decision_log: Array,
+) -> None:
+    """Deal ``rounds`` rounds; add into the output arrays (see ``blackjack_sim``).
+
+    ``wager_sums[4, 3]``: rows played, net, net squared, hits; columns main, 21+3,
+    insurance (per unit insured). ``totals[2]``: each box-round's whole net and its square.
+    ``by_count[bins, 3]``: box-rounds, net, net squared by the true count at the bet.
+    The ``*_log`` arrays (trace mode, for the differential test) are filled while they have
+    room: the shoes dealt, each round's shoe and card positions, each box-round's nets and
+    each decision as ``(round, box, code)``.
+    """
+    decks = p[P_DECKS]
+    size = 52 * decks
+    cut_at = size - p[P_CUT_FROM_BOTTOM]
+    unit = p[P_DENOMINATOR]
+    counting = p[P_COUNTING] != 0
+    max_hands = p[P_MAX_HANDS]
+    n_slots = players * max_hands
+    shoe = np.empty(size, dtype=np.int8)
+    for i in range(size):
+        shoe[i] = i % 52
+    value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
+    for i in range(52):
+        value_of[i] = _value(i)
+    # Hands: slot = box * max_hands + position in the box's list.
+    h_hard = np.zeros(n_slots, dtype=np.int64)
+    h_ace = np.zeros(n_slots, dtype=np.bool_)
+    h_n = np.zeros(n_slots, dtype=np.int64)
+    h_c1 = np.zeros(n_slots, dtype=np.int64)
+    h_c2 = np.zeros(n_slots, dtype=np.int64)
+    h_sevens = np.zeros(n_slots, dtype=np.int64)
+    h_stake = np.zeros(n_slots, dtype=np.int64)
+    h_split = np.zeros(n_slots, dtype=np.bool_)
+    h_aces = np.zeros(n_slots, dtype=np.bool_)
+    h_done = np.zeros(n_slots, dtype=np.bool_)
+    h_settled = np.zeros(n_slots, dtype=np.bool_)
+    h_down = np.zeros(n_slots, dtype=np.bool_)
+    h_net = np.zeros(n_slots, dtype=np.int64)
+    n_hands = np.zeros(players, dtype=np.int64)
+    b_side = np.zeros(players, dtype=np.int64)
+    b_ins = np.zeros(players, dtype=np.int64)  # 0 none, 1 insured
+    b_ins_net = np.zeros(players, dtype=np.int64)
+    b_ins_settled = np.zeros(players, dtype=np.bool_)
+    b_bet = np.zeros(players, dtype=np.int64)
+    b_tc_bin = np.zeros(players, dtype=np.int64)
+    dealer = np.zeros(MAX_CARDS_PER_HAND, dtype=np.int64)
+
+    pos = size  # forces a shuffle before the first round
+    shoes = 0
+    rc = p[P_INITIAL_RC]
+    rc_hidden = 0
+    bins = by_count.shape[0]
+    horizon = p[P_HORIZON]
+    n_segments = segment_low.size
+    path_points = paths.shape[1] if paths.shape[0] > 0 else 0
+    seg = 0
+    seg_rounds = 0
+    seg_sum = 0
+    seg_low = 0
+    wonged_in = wong_in == -np.inf
+    n_decisions = 0
+    shoe_no = -1
+    main_net = main_net2 = main_hits = 0
+    side_sum = side_sum2 = side_hits = 0
+    ins_played = ins_net = ins_net2 = ins_hits = 0
+    total_net = total_net2 = 0
+    for rnd in range(rounds):
+        if pos >= cut_at:
+            shuffle(shoe, state)
+            shoe_no = shoes
+            if shoes < shoe_log.shape[0]:
+                shoe_log[shoes, :] = shoe
+            shoes += 1
+            pos = p[P_BURN]
+            rc = p[P_INITIAL_RC]
+            if wong_in != -np.inf:
+                wonged_in = False
+        if rnd < round_log.shape[0]:
+            round_log[rnd, R_SHOE] = shoe_no
+            round_log[rnd, R_START] = pos
+        # --- betting: the ramp by the true count before the deal --------------------------
+        tc_bet = 0.0
+        bet = 1
+        if counting:
+            tc_bet = _true_count(rc, size - pos, p)
+            if wonged_in:
+                if tc_bet < wong_out:
+                    wonged_in = False
+            elif tc_bet >= wong_in:
+                wonged_in = True
+            bet = ramp_units[0]
+            for k in range(ramp_counts.size):
+                if tc_bet >= ramp_counts[k]:
+                    bet = ramp_units[k]
+            if not wonged_in:
+                bet = 0
+        tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
+        for b in range(players):
+            b_bet[b] = bet
+            b_tc_bin[b] = tc_bin
+            n_hands[b] = 1
+            s = b * max_hands
+            h_hard[s] = 0
+            h_ace[s] = False
+            h_n[s] = 0
+            h_sevens[s] = 0
+            h_stake[s] = 1
+            h_split[s] = False
+            h_aces[s] = False
+            h_done[s] = False
+            h_settled[s] = False
+            h_down[s] = False
+            h_net[s] = 0
+            b_ins[b] = 0
+            b_ins_net[b] = 0
+            b_ins_settled[b] = False
+            b_side[b] = 0
+        rc_hidden = 0
+        exhausted = False
+        # --- the deal ------------------------------------------------------------------------
+        n_dealer = 0
+        for second in range(2):
+            for b in range(players):
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                card = np.int64(shoe[pos])
+                pos += 1
+                s = b * max_hands
+                v = value_of[card]
+                h_hard[s] += v
+                h_ace[s] = h_ace[s] or v == 1
+                if second == 0:
+                    h_c1[s] = card
+                else:
+                    h_c2[s] = card
+                h_n[s] += 1
+                if v == 7 and h_sevens[s] == h_n[s] - 1:
+                    h_sevens[s] += 1
+                rc += tags[card >> 2]
+            if second == 0 or p[P_HOLE] != 0:
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                card = np.int64(shoe[pos])
+                pos += 1
+                dealer[n_dealer] = card
+                n_dealer += 1
+                if second == 0:
+                    rc += tags[card >> 2]
+                else:
+                    rc_hidden += tags[card >> 2]
+        up = value_of[dealer[0]]
+        # --- 21+3 -----------------------------------------------------------------------------
+        if p[P_HAS_SIDE] != 0:
+            for b in range(players):
+                s = b * max_hands
+                c1 = h_c1[s]
+                c2 = h_c2[s]
+                c3 = dealer[0]
+                flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (c3 & 3)) else 0
+                b_side[b] = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (c3 >> 2), flush]
+        # --- insurance and even money ------------------------------------------------------
+        if p[P_INSURANCE] != 0 and up == 1:
+            tc_now = _true_count(rc, size - pos, p) if counting else 0.0
+            insure = p[P_INSURE_MODE] == 1 or (
+                p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
+            )
+            even = p[P_EVEN_MONEY_MODE] == 1 or (
+                p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
+            )
+            for b in range(players):
+                s = b * max_hands
+                natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
+                code = DO_NO_INSURANCE
+                if natural and p[P_EVEN_MONEY] != 0 and even:
+                    code = DO_EVEN_MONEY
+                    h_done[s] = True
+                    h_settled[s] = True
+                    h_net[s] = unit
+                elif insure and p[P_INSURANCE_SHARE] > 0:
+                    code = DO_INSURE
+                    b_ins[b] = 1
+                if n_decisions < decision_log.shape[0]:
+                    decision_log[n_decisions, 0] = rnd
+                    decision_log[n_decisions, 1] = b
+                    decision_log[n_decisions, 2] = code
+                n_decisions += 1
+        dealer_bj = n_dealer == 2 and (
+            (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+            or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
+        )
+        peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
+        skip_players = False
+        if peeked:
+            # The peek settles insurance either way (the hole card is then known).
+            for b in range(players):
+                if b_ins[b] == 1:
+                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
+                    b_ins_settled[b] = True
+            if dealer_bj:
+                rc += rc_hidden
+                rc_hidden = 0
+                skip_players = True
+        if not skip_players:
+            if p[P_BJ_PAID_AT_ONCE] != 0 and up != 1 and up != 10:  # noqa: PLR1714 - numba
+                for b in range(players):
+                    s = b * max_hands
+                    if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
+                        h_done[s] = True
+                        h_settled[s] = True
+                        h_net[s] = p[P_BJ_NET]
+            # --- the players' hands ---------------------------------------------------------
+            for b in range(players):
+                base = b * max_hands
+                i = 0
+                while i < n_hands[b]:
+                    s = base + i
+                    if h_done[s]:
+                        i += 1
+                        continue
+                    # The hand in play lives in locals (registers), stored back when it is done.
+                    x_hard = h_hard[s]
+                    x_ace = h_ace[s]
+                    x_n = h_n[s]
+                    x_c1 = h_c1[s]
+                    x_c2 = h_c2[s]
+                    x_sevens = h_sevens[s]
+                    x_stake = h_stake[s]
+                    x_split = h_split[s]
+                    x_aces = h_aces[s]
+                    x_done = h_done[s]
+                    x_settled = h_settled[s]
+                    x_down = h_down[s]
+                    x_net = h_net[s]
+                    first_pass = True
+                    while True:
+                        if first_pass:
+                            first_pass = False
+                            if x_n == 1:
+                                # A split hand's second card, when its turn comes.
+                                if pos >= size:
+                                    shuffle(shoe, state)
+                                    pos = 0
+                                    exhausted = True
+                                card = np.int64(shoe[pos])
+                                pos += 1
+                                v = value_of[card]
+                                x_hard += v
+                                x_ace = x_ace or v == 1
+                                x_c2 = card
+                                x_n += 1
+                                if v == 7 and x_sevens == 1:
+                                    x_sevens = 2
+                                if x_aces and p[P_ACE_FACE_DOWN] != 0:
+                                    x_down = True
+                                    rc_hidden += tags[card >> 2]
+                                else:
+                                    rc += tags[card >> 2]
+                        # Close a hand with nothing to decide.
+                        total = _best(x_hard, x_ace)
+                        pair = x_n == 2 and (
+                            (x_c1 >> 2) == (x_c2 >> 2)
+                            if p[P_SPLIT_BY_RANK] != 0
+                            else value_of[x_c1] == value_of[x_c2]
+                        )
+                        can_split = (
+                            pair
+                            and n_hands[b] < max_hands
+                            and not (x_aces and p[P_RESPLIT_ACES] == 0)
+                        )
+                        if total > 21:
+                            x_done = True
+                            if not x_down:
+                                x_settled = True
+                                x_net = -x_stake * unit
+                            break
+                        if total == 21:
+                            x_done = True
+                            break
+                        if x_aces and x_n >= 2 and not can_split:
+                            x_done = True
+                            break
+                        if x_done:
+                            break
+                        # Decide by the chart (``chart_action``) with the index plays.
+                        can_hit = not x_aces
+                        soft = x_ace and x_hard + 10 <= 21
+                        can_double = (
+                            x_n == 2
+                            and not x_aces
+                            and (not x_split or p[P_DAS] != 0)
+                            and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
+                        )
+                        tc = 0.0
+                        if counting:
+                            tc = _true_count(rc, size - pos, p)
+                        u = up - 1
+                        letter = -1
+                        if x_n == 2 and value_of[x_c1] == value_of[x_c2]:
+                            pv = value_of[x_c1] - 1
+                            pl = (
+                                pair_above[pv, u]
+                                if tc >= pair_threshold[pv, u]
+                                else pair_below[pv, u]
+                            )
+                            if pl == SPLIT and can_split:
+                                letter = SPLIT
+                            elif pl != SPLIT and not x_split:
+                                letter = pl
+                        if letter == -1:
+                            if soft:
+                                letter = (
+                                    soft_above[total, u]
+                                    if tc >= soft_threshold[total, u]
+                                    else soft_below[total, u]
+                                )
+                            else:
+                                row = max(total, 5)
+                                letter = (
+                                    hard_above[row, u]
+                                    if tc >= hard_threshold[row, u]
+                                    else hard_below[row, u]
+                                )
+                        action = DO_STAND
+                        if letter == SPLIT:
+                            action = DO_SPLIT
+                        elif letter == DOUBLE or letter == DOUBLE_ELSE_STAND:  # noqa: PLR1714, SIM109
+                            if can_double:
+                                action = DO_DOUBLE
+                            elif letter == DOUBLE and can_hit:
+                                action = DO_HIT
+                        elif letter == HIT and can_hit:
+                            action = DO_HIT
+                        if n_decisions < decision_log.shape[0]:
+                            decision_log[n_decisions, 0] = rnd
+                            decision_log[n_decisions, 1] = b
+                            decision_log[n_decisions, 2] = action
+                        n_decisions += 1
+                        if action == DO_STAND:
+                            x_done = True
+                            break
+                        if action == DO_SPLIT:
+                            # The new hand goes right after this one with the second card.
+                            last = base + n_hands[b]
+                            for t in range(last, s + 1, -1):
+                                h_hard[t] = h_hard[t - 1]
+                                h_ace[t] = h_ace[t - 1]
+                                h_n[t] = h_n[t - 1]
+                                h_c1[t] = h_c1[t - 1]
+                                h_c2[t] = h_c2[t - 1]
+                                h_sevens[t] = h_sevens[t - 1]
+                                h_stake[t] = h_stake[t - 1]
+                                h_split[t] = h_split[t - 1]
+                                h_aces[t] = h_aces[t - 1]
+                                h_done[t] = h_done[t - 1]
+                                h_settled[t] = h_settled[t - 1]
+                                h_down[t] = h_down[t - 1]
+                                h_net[t] = h_net[t - 1]
+                            n_hands[b] += 1
+                            aces = value_of[x_c1] == 1
+                            t = s + 1
+                            v = value_of[x_c2]
+                            h_hard[t] = v
+                            h_ace[t] = v == 1
+                            h_n[t] = 1
+                            h_c1[t] = x_c2
+                            h_sevens[t] = 1 if v == 7 else 0
+                            h_stake[t] = 1
+                            h_split[t] = True
+                            h_aces[t] = aces
+                            h_done[t] = False
+                            h_settled[t] = False
+                            h_down[t] = False
+                            h_net[t] = 0
+                            v = value_of[x_c1]
+                            x_hard = v
+                            x_ace = v == 1
+                            x_n = 1
+                            x_sevens = 1 if v == 7 else 0
+                            x_split = True
+                            x_aces = aces
+                        # A card: the hit, the double's one card, or a split hand's second.
+                        if pos >= size:
+                            shuffle(shoe, state)
+                            pos = 0
+                            exhausted = True
+                        card = np.int64(shoe[pos])
+                        pos += 1
+                        v = value_of[card]
+                        x_hard += v
+                        x_ace = x_ace or v == 1
+                        x_n += 1
+                        if x_n == 2:
+                            x_c2 = card
+                        if v == 7 and x_sevens == x_n - 1:
+                            x_sevens += 1
+                        face_down = (action == DO_DOUBLE and p[P_DOUBLE_FACE_DOWN] != 0) or (
+                            action == DO_SPLIT and x_aces and p[P_ACE_FACE_DOWN] != 0
+                        )
+                        if face_down:
+                            x_down = True
+                            rc_hidden += tags[card >> 2]
+                        else:
+                            rc += tags[card >> 2]
+                        if action == DO_DOUBLE:
+                            x_stake = 2
+                            x_done = True
+                            if _best(x_hard, x_ace) > 21 and not x_down:
+                                x_settled = True
+                                x_net = -2 * unit
+                            break
+                    h_hard[s] = x_hard
+                    h_ace[s] = x_ace
+                    h_n[s] = x_n
+                    h_c1[s] = x_c1
+                    h_c2[s] = x_c2
+                    h_sevens[s] = x_sevens
+                    h_stake[s] = x_stake
+                    h_split[s] = x_split
+                    h_aces[s] = x_aces
+                    h_done[s] = x_done
+                    h_settled[s] = x_settled
+                    h_down[s] = x_down
+                    h_net[s] = x_net
+                    i += 1
+        # --- the dealer --------------------------------------------------------------------
+        rc += rc_hidden  # the hole card and face-down cards are turned now
+        rc_hidden = 0
+        hands_left = p[P_DRAWS_WHEN_NONE_LEFT] != 0
+        insurance_left = False
+        for b in range(players):
+            if b_ins[b] == 1 and not b_ins_settled[b]:
+                insurance_left = True
+            for i in range(n_hands[b]):
+                if not h_settled[b * max_hands + i]:
+                    hands_left = True
+        if not skip_players:
+            if n_dealer == 1 and (hands_left or insurance_left):
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                card = np.int64(shoe[pos])
+                pos += 1
+                dealer[n_dealer] = card
+                n_dealer += 1
+                rc += tags[card >> 2]
+            dealer_bj = n_dealer == 2 and (
+                (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+                or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
+            )
+            for b in range(players):
+                if b_ins[b] == 1 and not b_ins_settled[b]:
+                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
+                    b_ins_settled[b] = True
+        d_hard = 0
+        d_ace = False
+        for k in range(n_dealer):
+            v = value_of[dealer[k]]
+            d_hard += v
+            d_ace = d_ace or v == 1
+        if hands_left and not dealer_bj and not skip_players:
+            while True:
+                d_total = _best(d_hard, d_ace)
+                soft = d_ace and d_hard + 10 <= 21
+                if not (d_total < 17 or (d_total == 17 and soft and p[P_H17] != 0)):
+                    break
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                card = np.int64(shoe[pos])
+                pos += 1
+                v = value_of[card]
+                d_hard += v
+                d_ace = d_ace or v == 1
+                if n_dealer < MAX_CARDS_PER_HAND:
+                    dealer[n_dealer] = card
+                n_dealer += 1
+                rc += tags[card >> 2]
+        d_total = _best(d_hard, d_ace)
+        # --- settlement ------------------------------------------------------------------------
+        round_total = 0
+        for b in range(players):
+            main = 0
+            for i in range(n_hands[b]):
+                s = b * max_hands + i
+                if not h_settled[s]:
+                    total = _best(h_hard[s], h_ace[s])
+                    stake = h_stake[s] * unit
+                    natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
+                    blackjack = natural and (not h_split[s] or (p[P_ACE_TEN_BJ] != 0 and h_aces[s]))
+                    if total > 21:
+                        h_net[s] = -stake
+                    elif dealer_bj:
+                        if blackjack:
+                            h_net[s] = 0
+                        elif p[P_ALL_BETS] != 0:
+                            h_net[s] = -stake
+                        elif i == 0:
+                            h_net[s] = -unit
+                        else:
+                            h_net[s] = 0
+                    elif blackjack:
+                        h_net[s] = p[P_BJ_NET]
+                    elif (
+                        p[P_HAS_VR] != 0
+                        and h_sevens[s] >= 3
+                        and not (p[P_VR_UNSPLIT_ONLY] != 0 and h_split[s])
+                    ):
+                        h_net[s] = p[P_VR_NET] * h_stake[s]
+                    elif d_total > 21 or total > d_total:
+                        h_net[s] = stake
+                    elif total == d_total:
+                        h_net[s] = 0
+                    else:
+                        h_net[s] = -stake
+                    h_settled[s] = True
+                main += h_net[s]
+            side = b_side[b]
+            ins = b_ins_net[b]
+            box_total = main + side
+            if b_ins[b] == 1:
+                box_total += ins * p[P_INSURANCE_SHARE] // unit
+            main_net += main
+            main_net2 += main * main
+            main_hits += main > 0
+            side_sum += side
+            side_sum2 += side * side
+            side_hits += side > 0
+            if b_ins[b] == 1:
+                ins_played += 1
+                ins_net += ins
+                ins_net2 += ins * ins
+                ins_hits += ins > 0
+            total_net += box_total
+            total_net2 += box_total * box_total
+            if counting:
+                # The counter's own game: the main bet and insurance at the ramp's bet
+                # (21+3 stays one flat unit and is not part of it).
+                own = box_total - side
+                weighted = b_bet[b] * own
+                sums[S_BET] += b_bet[b]
+                sums[S_BET_NET] += weighted
+                sums[S_BET_NET2] += weighted * weighted
+                if b_bet[b] > 0:
+                    sums[S_ROUNDS_PLAYED] += 1
+                by_count[b_tc_bin[b], 0] += 1
+                by_count[b_tc_bin[b], 1] += own
+                by_count[b_tc_bin[b], 2] += own * own
+                round_total += weighted
+            else:
+                round_total += box_total
+            k = rnd * players + b
+            if k < box_log.shape[0]:
+                box_log[k, B_MAIN] = main
+                box_log[k, B_SIDE] = side
+                box_log[k, B_INSURANCE] = ins if b_ins[b] == 1 else 0
+                box_log[k, B_BET] = b_bet[b]
+        if rnd < round_log.shape[0]:
+            round_log[rnd, R_END] = pos
+        if exhausted:
+            sums[S_EXHAUSTED] += 1
+            pos = size  # a fresh shoe for the next round
+        # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
+        if horizon > 0 and seg < n_segments:
+            seg_sum += round_total
+            seg_low = min(seg_low, seg_sum)
+            if seg < paths.shape[0]:
+                step = max(horizon // path_points, 1)
+                if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
+                    paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
+            seg_rounds += 1
+            if seg_rounds == horizon:
+                segment_low[seg] = seg_low
+                segment_end[seg] = seg_sum
+                seg += 1
+                seg_rounds = 0
+                seg_sum = 0
+                seg_low = 0
+    box_rounds = rounds * players
+    wager_sums[0, 0] += box_rounds
+    wager_sums[1, 0] += main_net
+    wager_sums[2, 0] += main_net2
+    wager_sums[3, 0] += main_hits
+    if p[P_HAS_SIDE] != 0:
+        wager_sums[0, 1] += box_rounds
+        wager_sums[1, 1] += side_sum
+        wager_sums[2, 1] += side_sum2
+        wager_sums[3, 1] += side_hits
+    wager_sums[0, 2] += ins_played
+    wager_sums[1, 2] += ins_net
+    wager_sums[2, 2] += ins_net2
+    wager_sums[3, 2] += ins_hits
+    totals[0] += total_net
+    totals[1] += total_net2
+    sums[S_ROUNDS] += rounds * players
+    sums[S_HANDS] += rounds * players
+    sums[S_SHOES] += shoes

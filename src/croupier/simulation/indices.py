@@ -1,0 +1,328 @@
+"""Index generation by simulation: the true count at which a play changes, for one cell.
+
+For a cell of the chart (a two-card hard total against an up card) and two plays (say stand
+and hit), ``generate_index`` deals shoes with the profile's decks, cut card and burns, keeps
+the count, and each time a round's first hand is that cell it plays the hand out **both
+ways from the same cards** (the same hole card, the same cards to come: common random
+numbers), by the chart after the first decision, the dealer drawing as the profile says;
+the difference of the two nets is recorded against the true count at the decision. The
+index is where a weighted straight line through the mean difference by true count crosses
+zero, the line fitted over the counts from -6 to +10 (the difference bends beyond them).
+
+Simplifications, all in the rounds that are not measured: one box; the hand plays by the
+chart's hard and soft totals without splitting; the deal follows the engine's order (player,
+up card, player, hole card where dealt). The count's life through the shoe is that of the
+real game to within those simplifications.
+
+>>> from croupier.rules import load_profile
+>>> from croupier.counting import load_counting_system
+>>> found = generate_index(load_profile("peru-2016"), load_counting_system("hi-lo"),
+...                        hard=16, up=10, plays=("S", "H"), rounds=200_000, seed=1)
+>>> found.cell, found.plays, found.probes > 1000
+('hard 16 v T', ('S', 'H'), True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from croupier.counting import CountingSystem
+from croupier.rules.blackjack import BlackjackRules
+from croupier.simulation import blackjack_kernel as kernel
+from croupier.simulation.blackjack_sim import (
+    ESTIMATIONS,
+    TC_BINS,
+    TC_LOW,
+    BlackjackStrategy,
+    Counting,
+    chart_tables,
+    parameters,
+    tag_array,
+)
+
+Array = npt.NDArray[Any]
+_PLAY_CODES = {"S": kernel.STAND, "H": kernel.HIT, "D": kernel.DOUBLE}
+
+
+@njit(inline="always")
+def _raw_true_count(rc: Any, remaining: Any, p: Array) -> Any:
+    """The true count before flooring (``blackjack_kernel._true_count`` floors it)."""
+    if p[kernel.P_BALANCED] == 0:
+        return rc / p[kernel.P_TAG_SCALE]
+    mode = p[kernel.P_ESTIMATION]
+    decks = remaining / 52.0
+    if mode == 1:
+        decks = max(0.5, np.floor(decks * 2.0 + 0.5) / 2.0)
+    elif mode == 2:
+        decks = max(1.0, np.floor(decks + 0.5))
+    else:
+        decks = max(decks, 1.0 / 52.0)
+    return rc / p[kernel.P_TAG_SCALE] / decks
+
+
+@njit(inline="always")
+def _dealer_total(shoe: Array, pos: int, first: int, second: int, h17: bool) -> Any:
+    """The dealer's final total from two cards and the cards from ``pos`` (22: bust)."""
+    hard = first + second
+    ace = first == 1 or second == 1
+    while True:
+        total = hard + 10 if ace and hard <= 11 else hard
+        soft = ace and hard <= 11
+        if total > 17 or (total == 17 and not (soft and h17)):
+            break
+        v = shoe[pos]
+        pos += 1
+        hard += v
+        ace = ace or v == 1
+    total = hard + 10 if ace and hard <= 11 else hard
+    return (22 if total > 21 else total), pos
+
+
+@njit(inline="always")
+def _play_out(  # noqa: PLR0917
+    shoe: Array,
+    pos: int,
+    hard: int,
+    ace: bool,
+    first_play: int,
+    hard_chart: Array,
+    soft_chart: Array,
+    u: int,
+    double_any: bool,
+) -> Any:
+    """Play a two-card hand: ``first_play`` (or the chart, -1), then the chart's totals;
+    returns (total or 22 for a bust, stake 1 or 2, next position)."""
+    play = first_play
+    n = 2
+    stake = 1
+    while True:
+        total = hard + 10 if ace and hard <= 11 else hard
+        if total >= 21:
+            break
+        soft = ace and hard <= 11
+        if play < 0:
+            play = soft_chart[total, u] if soft else hard_chart[max(total, 5), u]
+        wants_double = play == kernel.DOUBLE or play == kernel.DOUBLE_ELSE_STAND  # noqa: PLR1714
+        may_double = n == 2 and (double_any or (not soft and 9 <= total <= 11))
+        if wants_double and may_double:
+            v = shoe[pos]
+            pos += 1
+            hard += v
+            ace = ace or v == 1
+            stake = 2
+            break
+        if play == kernel.STAND or play == kernel.DOUBLE_ELSE_STAND:  # noqa: PLR1714
+            break
+        v = shoe[pos]
+        pos += 1
+        hard += v
+        ace = ace or v == 1
+        n += 1
+        play = -1
+    total = hard + 10 if ace and hard <= 11 else hard
+    return (22 if total > 21 else total), stake, pos
+
+
+@njit(cache=True)
+def _probe(  # noqa: PLR0917
+    p: Array,
+    state: Array,
+    rounds: int,
+    hard_chart: Array,
+    soft_chart: Array,
+    tags: Array,
+    cell_hard: int,
+    cell_up: int,
+    play_a: int,
+    play_b: int,
+    sums: Array,
+    counts: Array,
+) -> None:
+    """``sums[bin] += (probes, difference, difference squared)`` of net(a) - net(b), by the
+    floored true count; ``counts[bin]`` sums the true counts themselves (the bin's centre)."""
+    decks = p[kernel.P_DECKS]
+    size = 52 * decks
+    cut_at = size - p[kernel.P_CUT_FROM_BOTTOM]
+    hole = p[kernel.P_HOLE] != 0
+    h17 = p[kernel.P_H17] != 0
+    obo = p[kernel.P_ALL_BETS] == 0
+    double_any = p[kernel.P_DOUBLE_ANY_TWO] != 0
+    shoe = np.empty(size + 64, dtype=np.int64)  # values 1..10; a tail for the last round
+    cards = np.empty(size, dtype=np.int8)
+    for i in range(size):
+        cards[i] = i % 52
+    value_of = np.empty(52, dtype=np.int64)
+    for i in range(52):
+        rank = i >> 2
+        value_of[i] = 1 if rank == 12 else (10 if rank >= 8 else rank + 2)
+    tag_of = np.zeros(11, dtype=np.int64)
+    for i in range(52):
+        tag_of[value_of[i]] = tags[i >> 2]
+    pos = size
+    rc = 0
+    bins = sums.shape[0]
+    for _ in range(rounds):
+        if pos >= cut_at:
+            kernel.shuffle(cards, state)
+            for i in range(size):
+                shoe[i] = value_of[cards[i]]
+            for i in range(64):
+                shoe[size + i] = value_of[cards[i]]
+            pos = p[kernel.P_BURN]
+            rc = p[kernel.P_INITIAL_RC]
+        c1 = shoe[pos]
+        up = shoe[pos + 1]
+        c2 = shoe[pos + 2]
+        pos += 3
+        rc += tag_of[c1] + tag_of[up] + tag_of[c2]
+        hole_card = 0
+        if hole:
+            hole_card = shoe[pos]
+            pos += 1
+        hard = c1 + c2
+        ace = c1 == 1 or c2 == 1
+        natural = ace and hard == 11
+        u = up - 1
+        start = pos
+        if not natural and not ace and hard == cell_hard and up == cell_up and c1 != c2:
+            tc = _raw_true_count(rc, size - pos, p)
+            nets = np.zeros(2, dtype=np.int64)
+            end = pos
+            for k in range(2):
+                play = play_a if k == 0 else play_b
+                total, stake, after = _play_out(
+                    shoe, start, hard, ace, play, hard_chart, soft_chart, u, double_any
+                )
+                if not hole:
+                    hole_card = shoe[after]
+                    after += 1
+                dealer_bj = (up == 1 and hole_card == 10) or (up == 10 and hole_card == 1)
+                if total > 21:
+                    nets[k] = -stake
+                elif dealer_bj:
+                    nets[k] = -1 if obo else -stake
+                else:
+                    dealer, after = _dealer_total(shoe, after, up, hole_card, h17)
+                    if dealer > 21 or total > dealer:
+                        nets[k] = stake
+                    elif total < dealer:
+                        nets[k] = -stake
+                if k == 0:
+                    end = after
+            b = int(min(max(np.floor(tc) - TC_LOW, 0.0), bins - 1.0))
+            d = nets[0] - nets[1]
+            sums[b, 0] += 1
+            sums[b, 1] += d
+            sums[b, 2] += d * d
+            counts[b] += tc
+            pos = end
+        else:
+            total, _stake, after = _play_out(
+                shoe, start, hard, ace, -1, hard_chart, soft_chart, u, double_any
+            )
+            if not hole:
+                after += 1
+            if total <= 21 and not natural:
+                second = hole_card if hole else shoe[after - 1]
+                _dealer, after = _dealer_total(shoe, after, up, second, h17)
+            pos = after
+        for i in range(start, pos):
+            rc += tag_of[shoe[i]]
+        if hole:
+            rc += tag_of[hole_card]
+
+
+FIT_LOW, FIT_HIGH, FIT_PROBES = -6.0, 10.0, 200
+"""The true counts the line is fitted over, and the least probes a count needs to count."""
+
+
+def _crossing(
+    x: Array, y: Array, weights: Array, probes: Array
+) -> tuple[float | None, float | None]:
+    """Where a weighted line through ``(x, y)`` crosses zero, and its standard error (from the
+    fit's covariance, ``weights`` being one over each point's variance), fitted to the counts
+    from ``FIT_LOW`` to ``FIT_HIGH`` with at least ``FIT_PROBES`` probes (the difference
+    bends beyond them, and sparse bins far out only add noise)."""
+    chosen = (x >= FIT_LOW) & (x <= FIT_HIGH) & (probes >= FIT_PROBES)
+    if chosen.sum() < 3:
+        return None, None
+    (slope, intercept), cov = np.polyfit(
+        x[chosen], y[chosen], 1, w=np.sqrt(weights[chosen]), cov="unscaled"
+    )
+    if slope <= 0:
+        return None, None
+    index = float(-intercept / slope)
+    variance = (cov[1, 1] + index * index * cov[0, 0] + 2 * index * cov[0, 1]) / slope**2
+    return index, float(math.sqrt(max(variance, 0.0)))
+
+
+@dataclass(frozen=True)
+class GeneratedIndex:
+    cell: str
+    plays: tuple[str, str]
+    index: float | None
+    """The true count (before flooring) from which the first play is better (``None`` if
+    the fitted line does not cross zero)."""
+    standard_error: float | None
+    """The index's standard error from the fit (the simulation's own uncertainty)."""
+    probes: int
+    by_true_count: list[dict[str, float]]
+
+
+def generate_index(
+    profile: BlackjackRules,
+    system: CountingSystem,
+    *,
+    hard: int,
+    up: int,
+    plays: tuple[str, str],
+    rounds: int,
+    seed: int,
+    estimation: str = "half-deck",
+    strategy: BlackjackStrategy | None = None,
+) -> GeneratedIndex:
+    """The index of ``plays[0]`` over ``plays[1]`` on hard ``hard`` against ``up`` (1 = Ace)."""
+    if estimation not in ESTIMATIONS:
+        raise ValueError(f"deck estimation {estimation!r}")
+    chart = strategy or BlackjackStrategy.basic(profile)
+    counting = Counting(system=system, estimation=estimation, horizon=0)
+    p = parameters(profile, chart, counting)
+    tables = chart_tables(chart, None)
+    sums = np.zeros((TC_BINS, 3), dtype=np.int64)
+    counts = np.zeros(TC_BINS)
+    state = np.random.SeedSequence(seed).generate_state(4, np.uint64)
+    _probe(
+        p, state, rounds, tables.hard[1], tables.soft[1], tag_array(counting), hard, up,
+        _PLAY_CODES[plays[0]], _PLAY_CODES[plays[1]], sums, counts,
+    )  # fmt: skip
+    rows = []
+    xs, ys, ws, ns = [], [], [], []
+    for b, (n, total, squares) in enumerate(sums.tolist()):
+        if n < 30:
+            continue
+        mean = total / n
+        var = max(squares / n - mean * mean, 1e-9)
+        tc = b + TC_LOW
+        centre = float(counts[b]) / n
+        rows.append(
+            {"true_count": tc, "mean_true_count": centre, "probes": n, "difference": mean,
+             "sd": math.sqrt(var)}
+        )  # fmt: skip
+        if TC_LOW < tc < TC_LOW + TC_BINS - 1:
+            xs.append(centre)
+            ys.append(mean)
+            ws.append(n / var)
+            ns.append(n)
+    index, error = _crossing(
+        np.array(xs, dtype=np.float64), np.array(ys), np.array(ws), np.array(ns)
+    )
+    label = "A" if up == 1 else ("T" if up == 10 else str(up))
+    return GeneratedIndex(
+        f"hard {hard} v {label}", plays, index, error, int(sums[:, 0].sum()), rows
+    )

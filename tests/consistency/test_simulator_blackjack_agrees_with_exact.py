@@ -1,0 +1,72 @@
+"""Simulated returns fall inside the 99% interval of ``croupier analyze``'s exact figures (R4).
+
+Every wager of every blackjack profile: the main bet under the derived basic strategy, 21+3
+(one unit every round where the profile has it), and insurance, taken every time the dealer
+shows an Ace so that it is played (its figures per unit insured; the exact figure is off the
+top with the hole card unknown, which is also its average over every round of a shoe, the
+hole card being exchangeable with any unseen card). The exact figures are off the top of a
+full shoe; dealing down to the cut card moves them by a few hundredths of a percent, inside
+the interval. 10**6 rounds per profile in CI (about a second each); 10**7 is ``slow``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from croupier.analysis.blackjack import analyse_blackjack
+from croupier.analysis.figures import WagerFigures
+from croupier.analysis.three_card import analyse_twenty_one_plus_three
+from croupier.rules import BlackjackRules, load_profile
+from croupier.simulation.blackjack_sim import BlackjackStrategy
+from croupier.simulation.runner import SimulationOptions, result_json, run_simulation
+
+Z99 = 2.5758293035489004
+PROFILES = ("peru-2016", "spain-1979", "veintiuno-real")
+
+
+def _inside(name: str, simulated: dict[str, float], exact: WagerFigures, rounds: int) -> None:
+    half = Z99 * exact.std_dev / math.sqrt(rounds)
+    assert abs(simulated["ev_per_round"] - exact.expected_value) <= half, (
+        f"{name}: simulated {simulated['ev_per_round']:.5f} over {rounds} rounds, exact "
+        f"{exact.expected_value:.5f} +/- {half:.5f} (99%)"
+    )
+    assert simulated["sd"] == pytest.approx(exact.std_dev, rel=0.02)
+
+
+def _check(name: str, rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    profile = load_profile(name)
+    assert isinstance(profile, BlackjackRules)
+    analysis = analyse_blackjack(profile)
+    basic = BlackjackStrategy.basic(profile)
+    insuring = BlackjackStrategy("basic, insurance always", replace(basic.chart, insurance="take"))
+    monkeypatch.setattr(BlackjackStrategy, "basic", classmethod(lambda cls, rules: insuring))
+    result = run_simulation(profile, SimulationOptions(rounds, seed=4_2))
+    bets = result_json(result)["bets"]
+    _inside(f"{name} main", bets["main"], analysis.main, rounds)
+    if profile.twenty_one_plus_three is not None:
+        _inside(f"{name} 21+3", bets["21+3"], analyse_twenty_one_plus_three(profile), rounds)
+    insured = bets["insurance"]["rounds_played"]
+    assert insured > rounds / 15  # an Ace shows in 1 round in 13
+    per_insured = {
+        "ev_per_round": bets["insurance"]["ev_per_round"] * rounds / insured,
+        "sd": analysis.insurance.std_dev,
+    }
+    _inside(f"{name} insurance", per_insured, analysis.insurance, insured)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_simulated_returns_inside_the_exact_interval(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _check(name, 1_000_000, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PROFILES)
+def test_simulated_returns_inside_the_exact_interval_ten_million(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _check(name, 10_000_000, monkeypatch)

@@ -1,0 +1,87 @@
+"""Issue 10, item 5 and R16 (GLI-19 2.5, B.2: "same error for wrong user or password; lock
+after 3 failures in 30 minutes"): sign-in answers an unknown name, a wrong password and a
+locked account identically (status, body and roughly time), and failures are counted per
+(account, client address), so that an attacker's guesses lock the attacker's address, never
+the owner signing in from another.
+
+Before issue 10 a locked account answered 423 naming itself, and three wrong passwords from
+anywhere locked the owner out for 30 minutes."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from server_support import Api
+
+
+def signin(api: Api, username: str, password: str) -> tuple[int, dict[str, Any]]:
+    answer = api.post("/auth/signin", None, {"username": username, "password": password}, key=None)
+    return answer.status_code, answer.json()
+
+
+def test_unknown_name_wrong_password_and_locked_account_answer_identically(api: Api) -> None:
+    api.player("alice")
+    unknown = signin(api, "nobody-here", "whatever!")
+    wrong = signin(api, "alice", "not her password")
+    for _ in range(2):
+        assert signin(api, "alice", "not her password") == wrong
+    locked_right = signin(api, "alice", "password-of-alice")  # locked: the right password too
+    locked_wrong = signin(api, "alice", "still not it")
+    assert unknown == wrong == locked_right == locked_wrong
+    assert unknown == (
+        401,
+        {"error": "AuthenticationError", "detail": "wrong user name or password"},
+    )
+
+
+def test_the_three_answers_take_about_the_same_time(api: Api) -> None:
+    """Each does one Argon2 verification; medians within a factor of 2 of each other (a
+    loaded machine: the ratio, not the milliseconds)."""
+    api.player("bob")
+    attacker = api.from_address("10.9.9.9")
+    for _ in range(3):
+        signin(attacker, "bob", "wrong")
+
+    def seconds(client: Api, username: str, password: str) -> float:
+        started = time.perf_counter()
+        assert signin(client, username, password)[0] == 401
+        return time.perf_counter() - started
+
+    # Interleaved, so that the machine's other load falls on the three alike; each wrong
+    # password from a fresh address (three from one address would lock it).
+    samples: dict[str, list[float]] = {"wrong": [], "unknown": [], "locked": []}
+    for number in range(9):
+        samples["wrong"].append(seconds(api.from_address(f"10.9.8.{number}"), "bob", "wrong"))
+        samples["unknown"].append(seconds(api, "no-such-player", "wrong"))
+        samples["locked"].append(seconds(attacker, "bob", "password-of-bob"))
+    wrong, unknown, locked = (statistics.median(samples[kind]) for kind in samples)
+    fastest, slowest = min(wrong, unknown, locked), max(wrong, unknown, locked)
+    assert slowest / fastest < 2.0, (wrong, unknown, locked)
+
+
+def test_an_attacker_at_another_address_cannot_lock_the_owner_out(api: Api) -> None:
+    api.player("carol")
+    attacker = api.from_address("203.0.113.7")
+    for _ in range(6):
+        assert signin(attacker, "carol", "guess")[0] == 401
+    assert signin(api, "carol", "password-of-carol")[0] == 200  # the owner, at her address
+    # The owner's success does not lift the attacker's lock: the right password from the
+    # attacker's address is still refused until 30 minutes have passed.
+    assert signin(attacker, "carol", "password-of-carol")[0] == 401
+    api.clock.advance(30 * 60 + 1)
+    assert signin(attacker, "carol", "password-of-carol")[0] == 200
+
+
+def test_each_address_has_its_own_three_failures(api: Api) -> None:
+    api.player("dave")
+    first, second = api.from_address("198.51.100.1"), api.from_address("198.51.100.2")
+    for _ in range(2):
+        signin(first, "dave", "guess")
+        signin(second, "dave", "guess")
+    assert signin(first, "dave", "password-of-dave")[0] == 200  # 2 failures there: not locked
+    for _ in range(3):
+        signin(second, "dave", "guess")
+    assert signin(second, "dave", "password-of-dave")[0] == 401
+    assert signin(first, "dave", "password-of-dave")[0] == 200

@@ -1,0 +1,345 @@
+"""Blackjack's exact values (``analysis.blackjack_exact``): split hands exact, and the three
+figures that were wrong before them (issue 12, item 3)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from croupier.analysis import blackjack_exact as exact
+from croupier.analysis.blackjack import UP_LABELS, Game, Play, analyse_blackjack, derive_strategy
+from croupier.analysis.dealer import ACE, TEN
+from croupier.analysis.rule_effects import base_rules
+from croupier.rules.blackjack import BlackjackRules
+
+ONE_DECK = {"decks": 1, "shoe": {"cut_card_from_bottom": 13, "burn_on_new_shoe": 1}}
+
+
+def _one_deck(rules: BlackjackRules) -> BlackjackRules:
+    return BlackjackRules.model_validate(rules.model_dump() | ONE_DECK)
+
+
+def test_split_ace_ten_as_blackjack_never_meets_a_dealer_blackjack_in_a_peek_game() -> None:
+    """RULES.md §3 (an Ace split that draws a ten is paid as a blackjack) in the peek base game
+    of the rule table: the dealer who peeks has no blackjack when a split is played, so the
+    rule is worth 1:2 more on every split Ace + ten, never a push. Its effect, against the
+    base game, is -0.1943 points (it was -0.2026 when the split hand was counted as pushing
+    against a dealer blackjack it cannot meet)."""
+    base = base_rules()
+    changed = base.model_copy(update={"split_ace_ten_is_blackjack": True})
+    effect = analyse_blackjack(changed).main.house_edge - analyse_blackjack(base).main.house_edge
+    assert effect * 100 == pytest.approx(-0.19431, abs=5e-5)
+
+
+# Wizard of Odds, "Blackjack Strategy for One Deck" (wizardofodds.com/games/blackjack/
+# strategy/1-deck/): one deck, dealer stands on soft 17 and peeks, double any two cards,
+# double after split, blackjack 3:2. Rows: player hand; columns: dealer 2..9, T, A;
+# "d": double, else stand.
+PUBLISHED_ONE_DECK_HARD = {
+    8: "HHHDDHHHHH",
+    9: "DDDDDHHHHH",
+    10: "DDDDDDDDHH",
+    11: "DDDDDDDDDD",
+    12: "HHSSSHHHHH",
+    13: "SSSSSHHHHH",
+    16: "SSSSSHHHHH",
+    17: "SSSSSSSSSS",
+}
+PUBLISHED_ONE_DECK_SOFT = {
+    13: "HHDDDHHHHH",
+    14: "HHDDDHHHHH",
+    15: "HHDDDHHHHH",
+    16: "HHDDDHHHHH",
+    17: "DDDDDHHHHH",
+    18: "SddddSSHHS",
+    19: "SSSSdSSSSS",
+    20: "SSSSSSSSSS",
+}
+PUBLISHED_ONE_DECK_PAIRS = {
+    "2": "PPPPPPHHHH",
+    "3": "PPPPPPPHHH",
+    "4": "HHPPPHHHHH",
+    "5": "DDDDDDDDHH",
+    "6": "PPPPPPHHHH",
+    "7": "PPPPPPPHSH",
+    "8": "PPPPPPPPPP",
+    "9": "PPPPPSPPSS",
+    "T": "SSSSSSSSSS",
+    "A": "PPPPPPPPPP",
+}
+
+
+def _row(cells: dict[str, str]) -> str:
+    return "".join("d" if cells[up] == "Ds" else cells[up] for up in UP_LABELS)
+
+
+def test_one_deck_chart_is_the_published_one() -> None:
+    """Soft 13 v 4 and soft 19 v 6 double in the published chart: they did not when the
+    chart was derived without taking each drawn card out of the shoe."""
+    strategy = derive_strategy(Game.of(_one_deck(base_rules())))
+    assert _row(strategy.soft[13]) == PUBLISHED_ONE_DECK_SOFT[13]
+    assert _row(strategy.soft[19]) == PUBLISHED_ONE_DECK_SOFT[19]
+    assert {t: _row(strategy.hard[t]) for t in PUBLISHED_ONE_DECK_HARD} == PUBLISHED_ONE_DECK_HARD
+    assert {t: _row(strategy.soft[t]) for t in PUBLISHED_ONE_DECK_SOFT} == PUBLISHED_ONE_DECK_SOFT
+    assert {p: _row(strategy.pairs[p]) for p in PUBLISHED_ONE_DECK_PAIRS} == (
+        PUBLISHED_ONE_DECK_PAIRS
+    )
+
+
+# --- Split hands against a brute-force enumeration of every deal --------------------------
+
+SMALL_SHOE = np.array([1, 1, 0, 0, 1, 1, 0, 5, 0, 9], dtype=np.int64)
+"""A, 2, 5, 6, 8 x5, T x9 (the up card included): few enough cards to deal every round, and
+enough that no round runs out of cards (the enumeration checks it)."""
+
+
+def _rules(*, peek: bool, max_hands: int) -> exact.Rules:
+    return exact.Rules(
+        decks=1, hits_soft_17=False, peek=peek, all_bets_lost=False, blackjack_pays=1.5,
+        double_any_two=True, double_after_split=True, max_hands=max_hands,
+        resplit_aces=False, ace_ten_is_blackjack=False, sevens_pays=0.0,
+    )  # fmt: skip
+
+
+def _simple_play() -> np.ndarray:
+    """Double a two-card hard 10 or 11, hit below 17, stand on 17 or more."""
+    table = exact.compositions()
+    action = np.full(len(table.cards), exact.STAND, dtype=np.int64)
+    for i, (hard, cards) in enumerate(zip(table.hard, table.cards, strict=True)):
+        soft = table.counts[i, ACE] > 0 and hard + 10 <= 21
+        total = hard + 10 if soft else hard
+        if cards == 2 and not soft and hard in (10, 11):
+            action[i] = exact.DOUBLE
+        elif total < 17:
+            action[i] = exact.HIT
+    return action
+
+
+def _total(cards: list[int]) -> int:
+    hard = sum(card + 1 for card in cards)
+    return hard + 10 if ACE in cards and hard + 10 <= 21 else hard
+
+
+def _brute_force_split(rules: exact.Rules, up: int, pair: int, action: np.ndarray) -> float:
+    """Every deal of a split pair of ``pair`` against ``up``, in the order of the table: the
+    hole card with the deal (checked at once if ``rules.peek``, else under OBO), each split
+    hand's second card (another ``pair`` splits again while the box may hold more hands),
+    the hand played out, the next hand, the dealer last."""
+    table = exact.compositions()
+    shoe = [int(c) for c in SMALL_SHOE]
+    shoe[up] -= 1
+    shoe[pair] -= 2
+
+    def draws(counts: list[int]):  # type: ignore[no-untyped-def]
+        left = sum(counts)
+        assert left > 0, "the shoe ran out"
+        for rank in range(10):
+            if counts[rank]:
+                p = counts[rank] / left
+                counts[rank] -= 1
+                yield rank, p
+                counts[rank] += 1
+
+    def dealer(cards: list[int], counts: list[int]):  # type: ignore[no-untyped-def]
+        total = _total(cards)
+        if total >= 17:
+            yield total, 1.0
+            return
+        for rank, p in draws(counts):
+            for final, q in dealer([*cards, rank], counts):
+                yield final, p * q
+
+    def settle(hands: list[tuple[list[int], int]], hole: int, counts: list[int]) -> float:
+        dealer_blackjack = {up, hole} == {ACE, TEN}
+        if dealer_blackjack:  # OBO (Peru Art. 13): busts lost, else the first stake only
+            return math.fsum(
+                (float(-bet) if _total(cards) > 21 else (-1.0 if i == 0 else 0.0))
+                for i, (cards, bet) in enumerate(hands)
+            )
+        value = 0.0
+        for final, p in dealer([up, hole], counts):
+            for cards, bet in hands:
+                mine = _total(cards)
+                if mine > 21 or (final <= 21 and mine < final):
+                    value -= p * bet
+                elif final > 21 or mine > final:
+                    value += p * bet
+        return value
+
+    def play(
+        hands: list[tuple[list[int], int]], current: int, hole: int, counts: list[int]
+    ) -> float:
+        if current == len(hands):
+            return settle(hands, hole, counts)
+        cards, bet = hands[current]
+        if len(cards) == 1:
+            value = 0.0
+            for rank, p in draws(counts):
+                if rank == pair and len(hands) < rules.max_hands:
+                    value += p * play([*hands, ([pair], 1)], current, hole, counts)
+                else:
+                    changed = [*hands]
+                    changed[current] = ([*cards, rank], 1)
+                    value += p * play(changed, current, hole, counts)
+            return value
+        what = action[table.of(*cards)] if _total(cards) < 21 else exact.STAND
+        if what == exact.STAND:
+            return play(hands, current + 1, hole, counts)
+        value = 0.0
+        for rank, p in draws(counts):
+            changed = [*hands]
+            changed[current] = ([*cards, rank], 2 if what == exact.DOUBLE else bet)
+            if what == exact.DOUBLE or _total([*cards, rank]) > 21:
+                value += p * play(changed, current + 1, hole, counts)
+            else:
+                value += p * play(changed, current, hole, counts)
+        return value
+
+    value = 0.0
+    for hole, p in draws(shoe):
+        if rules.peek and {up, hole} == {ACE, TEN}:
+            value -= p
+        else:
+            value += p * play([([pair], 1), ([pair], 1)], 0, hole, shoe)
+    return value
+
+
+@pytest.mark.parametrize(
+    ("peek", "max_hands", "up"),
+    [(True, 2, TEN), (True, 4, TEN), (True, 3, 4), (False, 4, ACE), (False, 3, TEN)],
+)
+def test_split_value_is_every_deal_enumerated(peek: bool, max_hands: int, up: int) -> None:
+    """The recursion over shoes less more pair cards (``blackjack_exact`` docstring) against
+    dealing every card of a small shoe, a pair of 8s split up to ``max_hands`` hands."""
+    rules = _rules(peek=peek, max_hands=max_hands)
+    action = _simple_play()
+    value, _ = exact.UpCard(rules, up, SMALL_SHOE).split_value(7, action)
+    assert value == pytest.approx(_brute_force_split(rules, up, 7, action), abs=1e-12)
+
+
+@pytest.mark.parametrize(("double_any_two", "double_after_split"), [(True, True), (False, False)])
+def test_split_hands_play_the_chart_as_the_kernel_does(
+    double_any_two: bool, double_after_split: bool
+) -> None:
+    """Two implementations of "a split hand plays the chart" (STYLE: a second implementation
+    gets a consistency test): ``chart_split_play`` by composition against the kernel's
+    ``_action`` by total, for every hand of two or more cards and every up card."""
+    from croupier.analysis import blackjack_kernel as kernel
+    from croupier.analysis.blackjack import _kernel_chart
+
+    rules = base_rules().model_copy(
+        update={"double_on": "any-two" if double_any_two else "hard-9-11"}
+        | {"double_after_split": double_after_split}
+    )
+    game = Game.of(rules)
+    strategy = derive_strategy(game)
+    table = exact.compositions()
+    fields = np.zeros(kernel.G_FIELDS, dtype=np.int64)
+    fields[kernel.G_DOUBLE_ANY_TWO] = double_any_two
+    fields[kernel.G_DOUBLE_AFTER_SPLIT] = double_after_split
+    for up_label in UP_LABELS:
+        hard, soft, _ = _kernel_chart(strategy, up_label)
+        play = exact.chart_split_play(game.exact_rules(), hard, soft)
+        for i in np.flatnonzero(table.cards >= 2):
+            expected = kernel._action(
+                int(table.hard[i]), bool(table.counts[i, ACE] > 0), int(table.cards[i]), True,
+                hard, soft, fields,
+            )  # fmt: skip
+            assert play[i] == expected, (up_label, table.counts[i])
+
+
+@pytest.mark.parametrize("profile", ["peru-2016", "spain-1979", "veintiuno-real"])
+@pytest.mark.parametrize("up", [0, 4, 9])
+def test_distribution_by_composition_is_the_kernels(profile: str, up: int) -> None:
+    """The round's distribution is now built by composition (``hand_matrices``); the compiled
+    recursion by card sequence it replaced (``blackjack_kernel.evaluate_up``, itself held to
+    a brute force) must give the same unsplit hands and the same split-hand matrices."""
+    from croupier.analysis import blackjack_kernel as kernel
+    from croupier.analysis.blackjack import (
+        UP_ORDER,
+        _evaluate_up,
+        _grid_denominator,
+        _kernel_chart,
+        _kernel_game,
+    )
+    from croupier.analysis.dealer import full_shoe
+    from croupier.rules import load_profile
+
+    rules = load_profile(profile)
+    assert isinstance(rules, BlackjackRules)
+    game = Game.of(rules)
+    strategy = derive_strategy(game)
+    scale = _grid_denominator(game)
+    evaluated = _evaluate_up(game, strategy, up, scale)
+    mine = evaluated.hands
+    for pair in evaluated.splits:  # the kernel leaves a split pair's unsplit row blank
+        mine.rows[pair, pair] = 0.0
+        mine.hand_wagered[pair, pair] = 0.0
+    shoe = full_shoe(game.decks)
+    wanted = np.zeros((10, 10), dtype=np.bool_)
+    for first in range(10):
+        for second in range(first, 10):
+            wanted[first, second] = True
+    shoe[up] -= 1
+    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
+    rows, hand_wagered, split_dealer, split_hands, _ = kernel.evaluate_up(
+        shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
+    )
+    np.testing.assert_allclose(mine.rows, rows, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(mine.hand_wagered, hand_wagered, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(mine.split_dealer, split_dealer, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(mine.split_hands, split_hands, rtol=0, atol=1e-13)
+
+
+def test_composition_round_two_ways() -> None:
+    """CDZ-'s expected value summed straight from the best values (``composition_round``)
+    and from the round's distribution and split values (``evaluate_round``) agree."""
+    from croupier.analysis.blackjack import evaluate_round
+
+    game = Game.of(_one_deck(base_rules()))
+    direct = exact.composition_round(game.exact_rules())
+    evaluated = evaluate_round(game, derive_strategy(game), play=Play.COMPOSITION)
+    assert evaluated.expected_value == pytest.approx(direct.expected_value, abs=1e-13)
+    assert evaluated.exact_wagered == pytest.approx(direct.expected_wagered, abs=1e-13)
+    assert evaluated.split_probability == pytest.approx(direct.split_probability, abs=1e-15)
+
+
+def test_a_blackjack_json_run_before_prints_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``analysis.result_cache``: the same command again prints the same document without
+    analysing; another deck count is another key, so it is analysed."""
+    from typer.testing import CliRunner
+
+    from croupier.analysis import profile_analysis
+    from croupier.cli.main import app
+
+    monkeypatch.setenv("CROUPIER_CACHE_DIR", str(tmp_path))
+    runner = CliRunner()
+    first = runner.invoke(app, ["analyze", "spain-1979", "--decks", "2", "--json"])
+    assert first.exit_code == 0, first.output
+    assert len(list(tmp_path.glob("analyze-*.json"))) == 1
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr(profile_analysis, "analyse_profile", refuse)
+    again = runner.invoke(app, ["analyze", "spain-1979", "--decks", "2", "--json"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout == first.stdout
+    other = runner.invoke(app, ["analyze", "spain-1979", "--decks", "3", "--json"])
+    assert isinstance(other.exception, AssertionError)
+
+
+def test_an_unknown_strategy_is_a_profile_error() -> None:
+    from typer.testing import CliRunner
+
+    from croupier.cli.main import app
+    from croupier.errors import ProfileError
+
+    result = CliRunner().invoke(app, ["analyze", "peru-2016", "--strategy", "optimal"])
+    assert isinstance(result.exception, ProfileError)
+    assert "optimal" in str(result.exception)

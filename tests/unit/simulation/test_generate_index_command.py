@@ -1,0 +1,35 @@
+"""``croupier simulate --generate-index``: the notation, its errors, and the JSON."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from croupier.cli.main import app
+from croupier.simulation.blackjack_sim import SimulationError
+
+runner = CliRunner()
+
+
+def test_generate_index_json() -> None:
+    result = runner.invoke(
+        app,
+        ["simulate", "spain-1979", "--count", "hi-lo", "--generate-index", "16vT:S/H",
+         "--rounds", "300000", "--seed", "1", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["cell"] == "hard 16 v T" and document["plays"] == ["S", "H"]
+    assert document["probes"] > 2_000
+    assert sum(row["probes"] for row in document["by_true_count"]) <= document["probes"]
+
+
+def test_generate_index_errors() -> None:
+    for args, message in (
+        (["--count", "hi-lo", "--generate-index", "16vX:S/H"], "TOTALvUP"),
+        (["--generate-index", "16vT:S/H"], "--count"),
+    ):
+        result = runner.invoke(app, ["simulate", "peru-2016", "--rounds", "10", *args])
+        assert isinstance(result.exception, SimulationError)
+        assert message in str(result.exception)

@@ -1,0 +1,80 @@
+"""The fast part of the suite on the other Pythons users run (3.12, 3.13), after the main run.
+
+``tools/check.py`` runs everything on the project's own Python (3.11). This runs a quick,
+meaningful subset - the engines, every regulation test, the golden playthroughs, the unit tests
+(numba kernels, profiles, settle) - on each other supported version found under ``pyenv``, each
+in a virtual environment of its own (``.venv-3.12``, ...), so the main ``.venv`` is untouched.
+A version that is not installed is skipped with a message; a failure on one fails the run.
+
+    uv run python tools/other_pythons.py            # every version below
+    uv run python tools/other_pythons.py 3.13       # one
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSIONS = ("3.12", "3.13")
+FAST_PART = ("tests/unit", "tests/regulations", "tests/playthroughs")
+SELECTION = "not slow and not browser and not postgres"
+
+
+def interpreter(version: str) -> Path | None:
+    """The newest ``pyenv`` installation of ``version`` (``3.12`` -> ``.../3.12.1/bin/python3.12``)."""
+    pyenv = shutil.which("pyenv")
+    if pyenv is None:
+        return None
+    listed = subprocess.run(
+        [pyenv, "versions", "--bare"], capture_output=True, text=True, check=False
+    ).stdout.split()
+    candidates = sorted(
+        (
+            name
+            for name in listed
+            if name.startswith(f"{version}.") and name[len(version) + 1 :].isdecimal()
+        ),
+        key=lambda name: int(name.rsplit(".", 1)[1]),
+    )
+    for name in reversed(candidates):
+        prefix = subprocess.run(
+            [pyenv, "prefix", name], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        python = Path(prefix) / "bin" / f"python{version}"
+        if prefix and python.is_file():
+            return python
+    return None
+
+
+def run_on(version: str) -> int:
+    python = interpreter(version)
+    if python is None:
+        print(f"Python {version}: not installed under pyenv; skipped", flush=True)
+        return 0
+    environment = {
+        **os.environ,
+        "UV_PROJECT_ENVIRONMENT": str(ROOT / f".venv-{version}"),
+        "NUMBA_CACHE_DIR": str(ROOT / ".cache" / f"numba-{version}"),
+    }
+    environment.pop("VIRTUAL_ENV", None)  # uv would warn that it is not the project's
+    command = [
+        "uv", "run", "--python", str(python), "python", "-m", "pytest",
+        "-q", "-p", "no:cacheprovider", "-m", SELECTION, *FAST_PART,
+    ]  # fmt: skip
+    print(f"Python {version} ({python}):", "$", " ".join(command), flush=True)
+    return subprocess.run(command, cwd=ROOT, env=environment, check=False).returncode
+
+
+def main() -> None:
+    failed = [version for version in (sys.argv[1:] or VERSIONS) if run_on(version) != 0]
+    if failed:
+        print("the fast part of the suite failed on Python", ", ".join(failed), flush=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
