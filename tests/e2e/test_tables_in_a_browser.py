@@ -354,11 +354,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     assert_fits_the_screen(bob)
 
     play_along(engine, {1: alice, 2: bob}, alice_then_bob)
-    doubled = [
-        e
-        for e in engine.events
-        if e.kind == "Decided" and str(getattr(e, "action", "")).startswith("double")
-    ]
+    doubled = [e for e in engine.events if e.kind == "Doubled" and getattr(e, "seat", None) == 1]
     assert doubled, "seat 1 doubled a split hand"
 
     for player in (alice, bob):

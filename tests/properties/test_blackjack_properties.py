@@ -19,7 +19,7 @@ from croupier.games.blackjack import (
     random_round,
     replay,
 )
-from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event
+from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event, operations
 from croupier.money import json_number
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile, shipped_profile_names
@@ -40,12 +40,16 @@ def _check_round(game: BlackjackRound, shoe: Shoe, start: int) -> None:
     players = sum((result.net(seat) for seat in result.seats()), Fraction(0))
     assert players + result.house_net == 0
     # Every stake is settled exactly once: during betting a BetPlaced sets its wager (the
-    # last one counts); after the deal each BetPlaced (split, double, insurance) adds a stake.
+    # last one counts); after the deal each staking operation (Split, Doubled,
+    # InsuranceTaken) adds its amount.
     closed = next(i for i, e in enumerate(game.events) if isinstance(e, BetsClosed))
     opening = {
         (e.seat, e.wager): e.amount for e in game.events[:closed] if isinstance(e, BetPlaced)
     }
-    added = sum((e.amount for e in game.events[closed:] if isinstance(e, BetPlaced)), Fraction(0))
+    added = sum(
+        (getattr(e, "amount") for e in operations(game.events) if e.adds_stake),  # noqa: B009
+        Fraction(0),
+    )
     staked = sum((w.stake for w in result.wagers), Fraction(0))
     assert staked == sum(opening.values(), Fraction(0)) + added
     drawn = tuple(e.card for e in game.events if isinstance(e, CardDrawn))
@@ -222,7 +226,7 @@ def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
 def test_settle_documents_written_from_rounds_settle_the_same(name: str, seed: int) -> None:
     """A random round, written as a ``croupier settle`` document (its cards as the shoe, each
     seat's bets and decisions in order), settles to the same payouts and the same events."""
-    from croupier.games.events import Decided
+    from croupier.games.events import Operation
     from croupier.settle import settle_document
 
     profile = _profile(name)
@@ -235,8 +239,8 @@ def test_settle_documents_written_from_rounds_settle_the_same(name: str, seed: i
             entry = seats.setdefault(item.seat, {"seat": item.seat, "bets": {}, "actions": []})
             entry["bets"][item.wager] = int(item.amount)  # type: ignore[index]
     for item in game.events:
-        if isinstance(item, Decided):
-            seats[item.seat]["actions"].append(item.action)  # type: ignore[attr-defined]
+        if isinstance(item, Operation):
+            seats[item.seat]["actions"].append(str(item.action))  # type: ignore[attr-defined]
     document = {
         "game": "blackjack",
         "rules": name,

@@ -84,6 +84,7 @@ def test_the_view_shows_the_cards_dealt_and_only_the_seats_own_bets() -> None:
             "seat",
             "bets",
             "results",
+            "round",
         }
 
 

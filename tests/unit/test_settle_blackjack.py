@@ -82,7 +82,7 @@ def test_good_round_exact_json(tmp_path, capsys, monkeypatch):
         "CardDrawn",
         "CardDrawn",
         "Settled",
-        "Decided",
+        "Stood",
         "HoleCardRevealed",
         "CardDrawn",
         "Settled",

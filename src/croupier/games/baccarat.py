@@ -38,7 +38,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -49,21 +49,23 @@ from croupier.errors import (
     IllegalActionError,
     NotationError,
     ProfileError,
-    ReplayError,
     SettleInputError,
     ShoeError,
 )
-from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
+from croupier.games import base
+from croupier.games.base import (
+    Action,
+    GameRound,
+    OpenWager,
+    RoundResult,
+    has_burns,
+    recorded_cards,
+)
 from croupier.games.events import (
-    BetPlaced,
-    BetsClosed,
-    BetsReturned,
     CardDrawn,
     Event,
-    RoundEnded,
-    RoundStarted,
+    Purpose,
     RoundVoided,
-    Settled,
     event,
 )
 from croupier.hands.baccarat import (
@@ -74,10 +76,10 @@ from croupier.hands.baccarat import (
     points,
     total,
 )
-from croupier.money import json_number, parse_amount
+from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
-from croupier.rules.registry import load_profile_of
+from croupier.rules.base import Profile
 from croupier.shoe import Shoe
 
 GAME = "baccarat"
@@ -103,14 +105,6 @@ class Winner(StrEnum):
     PLAYER = "player"
     BANKER = "banker"
     TIE = "tie"
-
-
-class Purpose(StrEnum):
-    """Where a card goes: the ``purpose`` of its ``CardDrawn`` event."""
-
-    PLAYER = "player"
-    BANKER = "banker"
-    BURN = "burn"
 
 
 # --- events of this game -------------------------------------------------------------------
@@ -146,9 +140,9 @@ def burn(shoe: Shoe) -> tuple[CardDrawn, ...]:
     """Art. 6 d): the dealer draws one card; its value (A=1, 2-9 face, ten and faces = 10) is
     how many further cards are burnt. Every card taken out is a ``burn`` event."""
     first = shoe.draw()
-    burnt = [CardDrawn(card=first, purpose=Purpose.BURN.value)]
+    burnt = [CardDrawn(card=first, purpose=Purpose.BURN)]
     for _ in range(burn_count(first)):
-        burnt.append(CardDrawn(card=shoe.draw(), purpose=Purpose.BURN.value))
+        burnt.append(CardDrawn(card=shoe.draw(), purpose=Purpose.BURN))
     return tuple(burnt)
 
 
@@ -226,121 +220,75 @@ class BaccaratRound(GameRound):
     """One coup of Dragon Six Baccarat Plus on ``shoe`` under ``profile``."""
 
     game = GAME
+    rules = BaccaratRules
+    takes_new_shoe = True
     profile: BaccaratRules
 
     def __init__(self, profile: BaccaratRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
         """``new_shoe=True``: the shoe is fresh from its shuffle and cut (``Shoe.shuffled``), so
         the Art. 6 d) burn opens this round's record (as a blackjack round burns). A table that
         keeps the shoe's record apart uses the function ``new_shoe`` instead."""
-        if not isinstance(profile, BaccaratRules):
-            raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
-        if shoe.decks != profile.decks:
-            raise ShoeError(f"a shoe of {shoe.decks} decks under a profile of {profile.decks}")
-        self.profile = profile
-        self.shoe = shoe
         self.phase = Phase.BETTING
-        self.events: list[Event] = []
-        self.bets: dict[int, dict[BaccaratWager, int]] = {}
         self.player_cards: list[Card] = []
         self.banker_cards: list[Card] = []
-        self._coup: CoupDecided | None = None
-        self._result: RoundResult | None = None
         self._last_round_signalled = False
-        self._record(RoundStarted(game=GAME, profile=profile.name))
+        super().__init__(profile, shoe)
         # Art. 6: a shoe whose cut card is already out may finish this one round.
-        self._signal_cut_card()
+        self._after_draw()
         if new_shoe and profile.shoe.burn_by_first_card_value:
             # Art. 6 d): "Antes de iniciar la partida", before any bet of the first round.
             self._record(*burn(shoe))
-            self._signal_cut_card()
+            self._after_draw()
 
-    def _record(self, *events: Event) -> tuple[Event, ...]:
-        self.events.extend(events)
-        return events
+    @classmethod
+    def for_replay(
+        cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None
+    ) -> BaccaratRound:
+        assert isinstance(profile, BaccaratRules)
+        cards = recorded_cards(record)
+        cut_card_at = next(
+            (
+                len(recorded_cards(record[:index]))
+                for index, item in enumerate(record)
+                if isinstance(item, LastRoundOfShoe)
+            ),
+            None,
+        )
+        dealing = Shoe(cards, profile.decks, cut_card_at=cut_card_at) if shoe is None else shoe
+        return cls(profile, dealing, new_shoe=has_burns(record))
 
     # --- betting (Art. 7 d), Art. 8) ---------------------------------------------------------
-    def verify_zone(self, seat: object) -> int:
-        """A betting zone of this table (1 to ``profile.zones``), or ``BetError``."""
-        zones = self.profile.zones
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= zones:
-            raise BetError(f"zone {seat!r} does not exist: zones are 1 to {zones}")
-        return seat
+    verify_zone = GameRound.verify_seat
 
-    def verify_place_bet(
-        self, seat: object, wager: str, amount: object
-    ) -> tuple[int, BaccaratWager, int]:
-        """The bet as (zone, wager, whole amount), or a typed error naming what is wrong."""
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(
-                "bets are closed: the first card has left the shoe (Art. 7 d))"
-            )
-        seat = self.verify_zone(seat)
-        try:
-            kind = BaccaratWager(wager)
-        except ValueError:
-            known = ", ".join(BaccaratWager)
-            raise BetError(f"zone {seat}: unknown wager {wager!r} (known: {known})") from None
-        units = parse_amount(amount, f"zone {seat} {kind.value}")
-        limits = self.profile.limits[kind]
-        if units and not limits.allows(units):
-            raise BetError(
-                f"zone {seat} {kind.value}: {units} is outside the table limits "
-                f"{limits.minimum} to {limits.maximum}"
-            )
-        held = {name for name, stake in self.bets.get(seat, {}).items() if stake}
-        held = held | {kind} if units else held - {kind}
+    @property
+    def bets(self) -> dict[int, dict[str, int]]:
+        """Each zone's wagers, keyed by ``BaccaratWager`` (equal to its name)."""
+        return {
+            zone: {BaccaratWager(wager): units for wager, units in wagers.items()}
+            for zone, wagers in super().bets.items()
+        }
+
+    def _verify_wager(self, seat: int, wager: str, units: int) -> None:
+        held = set(super().bets.get(seat, {}))  # by name: no conversion per bet
+        held = held | {wager} if units else held - {wager}
         for combination in self.profile.forbidden_combinations:
             if set(combination) <= held:
                 names = " and ".join(item.value for item in combination)
                 raise BetError(f"zone {seat}: {names} may not be bet together (Art. 8)")
-        return seat, kind, units
-
-    def can_place_bet(self, seat: int, wager: str, amount: object) -> bool:
-        try:
-            self.verify_place_bet(seat, wager, amount)
-        except (BetError, IllegalActionError, ValueError):
-            return False
-        return True
-
-    def place_bet(self, seat: int, wager: str, amount: int | Fraction) -> Sequence[Event]:
-        """Set zone ``seat``'s stake on ``wager`` to ``amount`` (0 withdraws it)."""
-        zone, kind, units = self.verify_place_bet(seat, wager, amount)
-        zone_bets = self.bets.setdefault(zone, {})
-        if not units and kind not in zone_bets:
-            return ()
-        if units:
-            zone_bets[kind] = units
-        else:
-            del zone_bets[kind]
-        return self._record(BetPlaced(seat=zone, wager=kind.value, amount=Fraction(units)))
-
-    def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"zone {seat}: bets are closed: nothing to return")
-        self.bets.pop(seat, None)
-        return self._record(BetsReturned(seat=seat, reason=reason))
 
     # --- the deal (Art. 10) and third cards (Art. 11) ----------------------------------------
-    def _signal_cut_card(self) -> tuple[Event, ...]:
+    def _after_draw(self) -> None:
         if self.shoe.is_cut_card_out and not self._last_round_signalled:
             self._last_round_signalled = True
-            return self._record(LastRoundOfShoe())
-        return ()
+            self._record(LastRoundOfShoe())
 
-    def _draw(self, purpose: Purpose) -> list[Event]:
-        card = self.shoe.draw()
-        (self.player_cards if purpose is Purpose.PLAYER else self.banker_cards).append(card)
-        events: list[Event] = [*self._record(CardDrawn(card=card, purpose=purpose.value))]
-        events.extend(self._signal_cut_card())
-        return events
+    def _draw(self, purpose: Purpose) -> None:
+        hand = self.player_cards if purpose is Purpose.PLAYER else self.banker_cards
+        hand.append(self.draw(purpose))
 
-    def deal(self) -> Sequence[Event]:
-        """Close bets, deal, draw third cards by the tableau and settle: the whole round."""
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"the round is past betting ({self.phase.value})")
-        start = len(self.events)
-        # Art. 7 d): bets are taken "hasta que se extrae la primera carta del zapato".
-        self._record(BetsClosed())
+    def _deal(self) -> None:
+        """Deal, draw third cards by the tableau and settle: the whole round. Bets close
+        with the first card (Art. 7 d): "hasta que se extrae la primera carta del zapato")."""
         self.phase = Phase.DEAL
         for purpose in (Purpose.PLAYER, Purpose.BANKER, Purpose.PLAYER, Purpose.BANKER):
             self._draw(purpose)
@@ -354,9 +302,7 @@ class BaccaratRound(GameRound):
             self._draw(Purpose.BANKER)
         self.phase = Phase.SETTLEMENT
         self._settle()
-        self.phase = Phase.DONE
-        self._record(RoundEnded())
-        return tuple(self.events[start:])
+        self._end()
 
     # --- settlement (Art. 8) -----------------------------------------------------------------
     def _settle(self) -> None:
@@ -370,17 +316,14 @@ class BaccaratRound(GameRound):
         coup = CoupDecided(
             winner=winner.value, player_total=player_total, banker_total=banker_total
         )
-        self._coup = coup
         self._record(coup)
         player_pair = is_pair(self.player_cards, self.profile.pair_by)
         banker_pair = is_pair(self.banker_cards, self.profile.pair_by)
-        wagers: list[WagerResult] = []
-        for zone in sorted(self.bets):
+        for zone, wagers in sorted(self.bets.items()):
             for kind in WAGER_ORDER:
-                units = self.bets[zone].get(kind, 0)
-                if not units:
+                if kind.value not in wagers:
                     continue
-                stake = Fraction(units)
+                stake = Fraction(wagers[kind.value])
                 payout, result = settle_wager(
                     self.profile,
                     kind,
@@ -389,57 +332,41 @@ class BaccaratRound(GameRound):
                     player_pair=player_pair,
                     banker_pair=banker_pair,
                 )
-                wagers.append(WagerResult(zone, kind.value, stake, payout, result))
-                self._record(
-                    Settled(seat=zone, wager=kind.value, stake=stake, payout=payout, result=result)
-                )
-        details = {
+                self._settle_wager(zone, kind.value, stake, payout, result)
+
+    def _details(self) -> dict[str, Any]:
+        coup = self.coup
+        if coup is None:
+            voided = next(item for item in self.events if isinstance(item, RoundVoided))
+            return {"voided": voided.reason}
+        return {
             "player": format_cards(self.player_cards),
             "banker": format_cards(self.banker_cards),
-            "player_total": player_total,
-            "banker_total": banker_total,
-            "winner": winner.value,
+            "player_total": coup.player_total,
+            "banker_total": coup.banker_total,
+            "winner": coup.winner,
         }
-        self._result = RoundResult(tuple(wagers), details)
 
     # --- a round that cannot go on (RULES.md §6; RELIABILITY R11) --------------------------
-    def void(self, reason: str) -> Sequence[Event]:
-        """End the round without a coup: every stake is returned (a shoe that ran out, an
-        interrupted round). Allowed at any point before the round is settled."""
+    def verify_void(self) -> None:
+        """A round may be voided (a shoe that ran out, an interrupted round) at any point
+        before it is settled."""
         if self.phase in (Phase.SETTLEMENT, Phase.DONE):
             raise IllegalActionError("the round is already settled: it cannot be voided")
-        start = len(self.events)
-        self._record(RoundVoided(reason=reason))
-        wagers: list[WagerResult] = []
-        for zone in sorted(self.bets):
+
+    def _open_wagers(self) -> Iterable[OpenWager]:
+        for zone, wagers in sorted(self.bets.items()):
             for kind in BaccaratWager:
-                units = self.bets[zone].get(kind, 0)
-                if units:
-                    stake = Fraction(units)
-                    wagers.append(WagerResult(zone, kind.value, stake, stake, "void"))
-                    self._record(
-                        Settled(
-                            seat=zone, wager=kind.value, stake=stake, payout=stake, result="void"
-                        )
-                    )
-        self._result = RoundResult(tuple(wagers), {"voided": reason})
-        self.phase = Phase.DONE
-        self._record(RoundEnded())
-        return tuple(self.events[start:])
+                if kind.value in wagers:
+                    yield OpenWager(zone, kind.value, Fraction(wagers[kind.value]))
 
     # --- the interface -----------------------------------------------------------------------
-    def pending(self) -> Decision | None:
+    def why_not(self, seat: int, action: Action) -> str | None:
+        return f"{action} is not a baccarat action; third cards follow Art. 11"
+
+    def verify_act(self, seat: int, action: Action) -> None:
         """Baccarat has no decisions: Art. 11 draws by rule."""
-        return None
-
-    def act(self, seat: int, action: Action) -> Sequence[Event]:
-        raise IllegalActionError(
-            f"zone {seat}: {action} is not a baccarat action; third cards follow Art. 11"
-        )
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase is Phase.DONE
+        raise IllegalActionError(f"zone {seat}: {self.why_not(seat, action)}")
 
     @property
     def player_total(self) -> int:
@@ -450,10 +377,15 @@ class BaccaratRound(GameRound):
         return total(self.banker_cards)
 
     @property
+    def coup(self) -> CoupDecided | None:
+        return next((item for item in self.events if isinstance(item, CoupDecided)), None)
+
+    @property
     def winner(self) -> Winner:
-        if self._coup is None:
+        coup = self.coup
+        if coup is None:
             raise IllegalActionError("the coup has not been decided yet")
-        return Winner(self._coup.winner)
+        return Winner(coup.winner)
 
     @property
     def is_last_round_of_shoe(self) -> bool:
@@ -461,11 +393,11 @@ class BaccaratRound(GameRound):
         return self._last_round_signalled
 
     def results(self) -> RoundResult:
-        if self._result is None:
+        if not self.is_done:
             raise IllegalActionError("the round has not been settled yet")
-        return self._result
+        return super().results()
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Cards are dealt face up; the viewer sees its own zone's bets and results, and
         nothing of the shoe but whether this is its last round (the cut card is visible)."""
         state: dict[str, Any] = {
@@ -476,23 +408,35 @@ class BaccaratRound(GameRound):
             "banker": {"cards": format_cards(self.banker_cards), "total": self.banker_total},
             "last_round_of_shoe": self._last_round_signalled,
         }
-        if self._coup is not None:
-            state["winner"] = self._coup.winner
+        coup = self.coup
+        if coup is not None:
+            state["winner"] = coup.winner
         if seat is not None:
             own = self.bets.get(seat, {})
             state["seat"] = seat
             state["bets"] = {kind.value: own[kind] for kind in BaccaratWager if kind in own}
-            if self._result is not None:
+            if self.is_done:
                 state["results"] = {
                     wager.wager: {
                         "bet": json_number(wager.stake),
                         "payout": json_number(wager.payout),
                         "result": wager.result,
                     }
-                    for wager in self._result.wagers
+                    for wager in self.settled()
                     if wager.seat == seat
                 }
         return state
+
+    def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
+        return []  # a zone bets on the coup's two hands: it holds no cards of its own
+
+    def _house_view(self, everything: bool) -> dict[str, Any]:
+        coup = self.coup
+        return {
+            "player": {"cards": format_cards(self.player_cards), "total": self.player_total},
+            "banker": {"cards": format_cards(self.banker_cards), "total": self.banker_total},
+            "winner": None if coup is None else coup.winner,
+        }
 
 
 # --- random rounds (benchmarks, simulation checks) ---------------------------------------
@@ -532,117 +476,27 @@ def random_round(
 # --- replay (RULES.md §6) ------------------------------------------------------------------
 
 
-def replay(
-    events: Sequence[Event], profile: BaccaratRules | None = None, *, shoe: Shoe | None = None
-) -> BaccaratRound:
-    """Rebuild a round from its events through the engine; the rebuilt round's events must be
-    exactly ``events`` or ``ReplayError`` says where they part.
-
-    ``profile`` is needed only for a profile that is not shipped (the record names it). To
-    recover a round interrupted while bets were open and go on with it (R11), pass the live
-    ``shoe`` as it stood when the round started (rebuilt from its seed): the replay deals from
-    it, every card checked against the record, and the round is left where it was."""
-    if not events or not isinstance(events[0], RoundStarted) or events[0].game != GAME:
-        raise ReplayError("a baccarat round's record starts with RoundStarted(game='baccarat')")
-    if profile is None:
-        loaded = load_profile_of(GAME, events[0].profile)
-        assert isinstance(loaded, BaccaratRules)
-        profile = loaded
-    elif profile.name != events[0].profile:
-        raise ReplayError(f"record is of profile {events[0].profile!r}, not {profile.name!r}")
-    cards: list[Card] = []
-    cut_card_at: int | None = None
-    burnt = False
-    for item in events:
-        if isinstance(item, CardDrawn):
-            cards.append(item.card)
-            burnt = burnt or item.purpose == Purpose.BURN.value
-        elif isinstance(item, LastRoundOfShoe) and cut_card_at is None:
-            cut_card_at = len(cards)
-    try:
-        dealing = Shoe(cards, profile.decks, cut_card_at=cut_card_at) if shoe is None else shoe
-        rebuilt = BaccaratRound(profile, dealing, new_shoe=burnt)
-        voided = any(isinstance(item, RoundVoided) for item in events)
-        for item in events:
-            if isinstance(item, BetPlaced):
-                rebuilt.place_bet(item.seat, item.wager, item.amount)
-            elif isinstance(item, BetsReturned):
-                rebuilt.return_bets(item.seat, item.reason)
-            elif isinstance(item, BetsClosed):
-                try:
-                    rebuilt.deal()
-                except ShoeError:
-                    if not voided:  # only a voided round may have run out of cards
-                        raise
-                if rebuilt.is_done:
-                    break
-            elif isinstance(item, RoundVoided):
-                rebuilt.void(item.reason)
-                break
-    except (BetError, IllegalActionError, ShoeError, ValueError) as error:
-        raise ReplayError(f"the record does not replay: {error}") from None
-    for index, (recorded, replayed) in enumerate(zip(events, rebuilt.events, strict=False)):
-        if recorded != replayed:
-            raise ReplayError(f"event {index}: recorded {recorded!r}, replayed {replayed!r}")
-    if len(events) != len(rebuilt.events):
-        raise ReplayError(f"the record has {len(events)} events, its replay {len(rebuilt.events)}")
-    return rebuilt
+replay = BaccaratRound.from_record
 
 
 # --- croupier settle (the fixed contract) -------------------------------------------------
-
-_DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
-_SEAT_FIELDS = frozenset({"seat", "bets"})
-
-
-def _parse_shoe(listed: list[Any]) -> tuple[Card, ...]:
-    cards = []
-    for position, text in enumerate(listed, start=1):
-        try:
-            cards.append(Card.parse(text))
-        except NotationError as error:
-            raise NotationError(f"shoe card {position}: {error}") from None
-    return tuple(cards)
 
 
 def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict[str, Any]:
     """Settle one coup described in JSON: the shoe lists P1, B1, P2, B2 and then any third
     cards in order (mid-shoe, no burn); every seat's bets are placed as at the table."""
-    if not isinstance(profile, BaccaratRules):
-        raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not baccarat")
-    unknown = sorted(set(document) - _DOCUMENT_FIELDS)
-    if unknown:
-        raise SettleInputError(f"unknown field {unknown[0]!r} (known: game, rules, shoe, seats)")
-    listed = document.get("shoe")
-    if not isinstance(listed, list):
-        raise SettleInputError(f"'shoe' must be a list of cards such as 'Td', not {listed!r}")
-    cards = _parse_shoe(listed)
-    shoe = Shoe.stacked(cards, profile.decks)
-    try:
-        play_coup([points(card) for card in cards])
-    except ShoeError as error:
-        raise SettleInputError(f"shoe: too few cards: {error}") from None
-    seats = document.get("seats")
-    if not isinstance(seats, list):
-        raise SettleInputError(f"'seats' must be a list of {{'seat', 'bets'}}, not {seats!r}")
-    coup = BaccaratRound(profile, shoe)
-    listed_seats: list[int] = []
-    for entry in seats:
-        if not isinstance(entry, dict):
-            raise SettleInputError(f"a seat is an object with 'seat' and 'bets', not {entry!r}")
-        extra = sorted(set(entry) - _SEAT_FIELDS)
-        if extra:
-            raise SettleInputError(f"seat entry: unknown field {extra[0]!r} (known: seat, bets)")
-        seat, bets = entry.get("seat"), entry.get("bets", {})
-        if seat in listed_seats:
-            raise SettleInputError(f"seat {seat!r} is listed twice")
-        if not isinstance(bets, dict):
-            raise SettleInputError(f"seat {seat!r}: 'bets' must be an object, not {bets!r}")
-        seat = coup.verify_zone(seat)
-        listed_seats.append(seat)
-        for wager, amount in bets.items():
-            coup.place_bet(seat, wager, amount)
-    coup.deal()
+    listed = document.get("shoe") if isinstance(document, Mapping) else None
+    if isinstance(listed, list) and all(isinstance(text, str) for text in listed):
+        try:
+            play_coup([points(Card.parse(text)) for text in listed])
+        except ShoeError as error:
+            raise SettleInputError(f"shoe: too few cards: {error}") from None
+        except NotationError:
+            pass  # named with its position by the reading of the shoe
+    coup, seats = base.settle(
+        document, profile, lambda shoe: BaccaratRound(profile, shoe), seat_fields=("seat", "bets")
+    )
+    assert isinstance(coup, BaccaratRound)
     result = coup.results()
     return {
         "player": {"cards": format_cards(coup.player_cards), "total": coup.player_total},
@@ -660,11 +514,9 @@ def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict
                     for wager in result.wagers
                     if wager.seat == seat
                 },
-                "staked": json_number(result.staked(seat)),
-                "returned": json_number(result.returned(seat)),
-                "net": json_number(result.net(seat)),
+                **base.seat_money(result, seat),
             }
-            for seat in listed_seats
+            for seat in seats
         ],
         "events": [item.to_json() for item in coup.events],
     }

@@ -32,26 +32,29 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from croupier.cards import Card, Rank, format_cards, parse_cards
+from croupier.cards import Card, Rank, format_cards
 from croupier.errors import (
     BetError,
     IllegalActionError,
-    ReplayError,
-    SettleInputError,
-    ShoeError,
 )
-from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
+from croupier.games import base
+from croupier.games.base import (
+    Action,
+    Decision,
+    GameRound,
+    OpenWager,
+    has_burns,
+)
 from croupier.games.events import (
-    BetPlaced,
-    BetsClosed,
-    BetsReturned,
-    CardDrawn,
-    Decided,
+    Doubled,
+    EvenMoneyTaken,
     Event,
-    RoundEnded,
-    RoundStarted,
-    RoundVoided,
-    Settled,
+    Hit,
+    InsuranceDeclined,
+    InsuranceTaken,
+    Purpose,
+    Split,
+    Stood,
     event,
 )
 from croupier.hands.blackjack import (
@@ -65,10 +68,9 @@ from croupier.hands.blackjack import (
     is_veintiuno_real,
 )
 from croupier.hands.three_card import classify_three_card
-from croupier.money import json_number, parse_amount
+from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
-from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
 
 MAIN = "main"
@@ -247,48 +249,28 @@ class BlackjackRound(GameRound):
     """
 
     game: ClassVar[str] = "blackjack"
+    rules = BlackjackRules
+    takes_new_shoe = True
+
+    profile: BlackjackRules
+    seat_noun = "seat"
+    seats_are = "boxes are numbered"
+    limits_noun = "limits"
 
     def __init__(self, profile: BlackjackRules, shoe: Shoe, *, new_shoe: bool = False) -> None:
-        if shoe.decks != profile.decks:
-            raise ShoeError(f"{profile.name} deals from {profile.decks} decks, not {shoe.decks}")
-        self.profile: BlackjackRules = profile
-        self.shoe = shoe
-        self.events: list[Event] = []
         self.phase = Phase.BETTING
         self.boxes: dict[int, Box] = {}
         self.dealer: list[Card] = []
         self.hole_card_revealed = False
         self._turn: tuple[int, int] | None = None  # (seat, index into box.hands)
-        self._record(RoundStarted(game=self.game, profile=profile.name))
+        super().__init__(profile, shoe)
         if new_shoe:
             for _ in range(profile.shoe.burn_on_new_shoe):
-                self._draw("burn")
+                self.draw(Purpose.BURN)
 
-    # --- recording ----------------------------------------------------------------------
-    def _record(self, *new: Event) -> None:
-        self.events.extend(new)
-
-    def _draw(self, purpose: str, seat: int | None = None, hand: int | None = None) -> Card:
-        card = self.shoe.draw()
-        self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
-        return card
-
-    def _record_settled(
-        self,
-        seat: int,
-        wager: str,
-        stake: Fraction,
-        payout: Fraction,
-        result: str,
-        *,
-        hand: int | None = None,
-    ) -> None:
-        self._record(
-            Settled(seat=seat, wager=wager, stake=stake, payout=payout, result=result, hand=hand)
-        )
-
-    def _since(self, start: int) -> Sequence[Event]:
-        return tuple(self.events[start:])
+    @classmethod
+    def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
+        return {"new_shoe": has_burns(record)}
 
     @property
     def is_last_round_of_shoe(self) -> bool:
@@ -296,101 +278,37 @@ class BlackjackRound(GameRound):
         return self.shoe.is_cut_card_out
 
     # === Phase BETTING =======================================================================
-    def wagers(self) -> tuple[str, ...]:
-        if self.profile.twenty_one_plus_three is None:
-            return (MAIN,)
-        return (MAIN, TWENTY_ONE_PLUS_THREE)
-
-    def _check_bet(self, seat: int, wager: str, amount: object) -> int:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"seat {seat}: bet on {wager!r} refused: bets are closed")
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, int)
-            or not 1 <= seat <= self.profile.boxes
-        ):
-            raise BetError(f"seat {seat!r}: boxes are numbered 1 to {self.profile.boxes}")
-        if wager not in self.wagers():
-            raise BetError(
-                f"seat {seat}: unknown wager {wager!r} under {self.profile.name} "
-                f"(wagers: {', '.join(self.wagers())})"
-            )
-        units = parse_amount(amount, f"seat {seat} {wager}")
-        limits = (
-            self.profile.limits
-            if wager == MAIN or self.profile.twenty_one_plus_three is None
-            else self.profile.twenty_one_plus_three.limits
-        )
-        if units and not limits.allows(units):
-            raise BetError(
-                f"seat {seat} {wager}: {units} is outside the limits "
-                f"{limits.minimum} to {limits.maximum}"
-            )
-        return units
-
-    def place_bet(self, seat: int, wager: str, amount: int) -> Sequence[Event]:
-        """Set a wager on a box to ``amount`` while bets are open: a later bet on the same
-        wager replaces the earlier one, and 0 withdraws it (RULES.md §6: 0 is no wager). The
-        last ``BetPlaced`` of each wager before ``BetsClosed`` is its stake."""
-        units = self._check_bet(seat, wager, amount)
-        start = len(self.events)
-        box = self.boxes.setdefault(seat, Box(seat))
-        if units:
-            box.bets[wager] = units
-        else:
-            box.bets.pop(wager, None)
-        if not box.bets:
-            del self.boxes[seat]
-        self._record(BetPlaced(seat=seat, wager=wager, amount=Fraction(units)))
-        return self._since(start)
-
     def undealable(self) -> dict[int, str]:
         # Decision (croupier): a side bet rides on a main bet on the same box.
         return {
-            box.seat: "21+3 needs a main bet on the box (place the main bet first)"
-            for box in self.boxes.values()
-            if not box.main
+            seat: "21+3 needs a main bet on the box (place the main bet first)"
+            for seat, wagers in self.bets.items()
+            if MAIN not in wagers
         }
 
-    def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"seat {seat}: bets are closed: nothing to return")
-        start = len(self.events)
-        self.boxes.pop(seat, None)
-        self._record(BetsReturned(seat=seat, reason=reason))
-        return self._since(start)
-
-    def _check_can_deal(self) -> None:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"deal refused: the round is in {self.phase}, not betting")
-        for seat, reason in sorted(self.undealable().items()):
-            raise BetError(f"seat {seat}: {reason}")
-        if not self.boxes:
+    def _verify_deal(self) -> None:
+        if not self.bets:
             raise BetError("deal refused: no box has a main bet")
 
     # === Phase DEAL ==========================================================================
-    def deal(self) -> Sequence[Event]:
-        """Close bets and deal: a card to each box from the dealer's left, the dealer's up
-        card, a second card to each box, then the hole card where the profile has one."""
-        self._check_can_deal()
-        start = len(self.events)
-        self._record(BetsClosed())
+    def _deal(self) -> None:
+        """Deal: a card to each box from the dealer's left, the dealer's up card, a second
+        card to each box, then the hole card where the profile has one."""
         self.phase = Phase.DEAL
-        self.boxes = dict(sorted(self.boxes.items()))
+        self.boxes = {seat: Box(seat, dict(bets)) for seat, bets in sorted(self.bets.items())}
         for box in self.boxes.values():
             box.hands.append(Hand(0, [], box.main))
         for box in self.boxes.values():
-            box.hands[0].cards.append(self._draw("player", box.seat, 0))
-        self.dealer.append(self._draw("dealer"))
+            box.hands[0].cards.append(self.draw(Purpose.PLAYER, box.seat, 0))
+        self.dealer.append(self.draw(Purpose.DEALER))
         for box in self.boxes.values():
-            box.hands[0].cards.append(self._draw("player", box.seat, 0))
+            box.hands[0].cards.append(self.draw(Purpose.PLAYER, box.seat, 0))
         if self.profile.hole_card is not HoleCard.NONE:
-            self.dealer.append(self._draw("hole"))
+            self.dealer.append(self.draw(Purpose.HOLE))
         for box in self.boxes.values():
             box.dealt = tuple(box.hands[0].cards)
         self._settle_side_bets()
         self._proceed()
-        return self._since(start)
 
     @property
     def up_card(self) -> Card:
@@ -407,7 +325,7 @@ class BlackjackRound(GameRound):
                 continue
             result, payout = twenty_one_plus_three(box.dealt, self.up_card, stake, self.profile)
             box.side_result, box.side_payout = result, payout
-            self._record_settled(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
+            self._settle_wager(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
 
     # --- moving on until somebody must decide --------------------------------------------
     def _proceed(self) -> None:
@@ -430,8 +348,7 @@ class BlackjackRound(GameRound):
             self.phase = Phase.SETTLEMENT
         if self.phase is Phase.SETTLEMENT:
             self._settle()
-            self.phase = Phase.DONE
-            self._record(RoundEnded())
+            self._end()
 
     def _after_insurance(self) -> None:
         if self._peeks() and self._dealer_has_blackjack():
@@ -497,13 +414,15 @@ class BlackjackRound(GameRound):
     def _answer_insurance(self, seat: int, action: Action) -> None:
         box = self.boxes[seat]
         box.insurance_decided = True
-        self._record(Decided(seat=seat, action=str(action)))
         if action.name == INSURANCE:
             # 'insurance' with no amount insures the most allowed (half the original bet).
             box.insurance = self.max_insurance(seat) if action.amount is None else action.amount
-            self._record(BetPlaced(seat=seat, wager=INSURANCE, amount=Fraction(box.insurance)))
-        elif action.name == EVEN_MONEY:
-            # Art. 13: 1:1 at once, before the voluntary draw.
+            self._record(InsuranceTaken(seat=seat, amount=Fraction(box.insurance)))
+        elif action.name == NO_INSURANCE:
+            self._record(InsuranceDeclined(seat=seat))
+        else:
+            # Art. 13: even money, 1:1 at once, before the voluntary draw.
+            self._record(EvenMoneyTaken(seat=seat))
             self._settle_hand_now(box, box.hands[0], Result.EVEN_MONEY, Fraction(2 * box.main))
 
     def _settle_insurance(self) -> None:
@@ -513,7 +432,7 @@ class BlackjackRound(GameRound):
                 box.insurance_payout = insurance_payout(
                     box.insurance, dealer_blackjack, self.profile
                 )
-                self._record_settled(
+                self._settle_wager(
                     box.seat,
                     INSURANCE,
                     Fraction(box.insurance),
@@ -554,9 +473,7 @@ class BlackjackRound(GameRound):
     def _settle_hand_now(self, box: Box, hand: Hand, result: Result, payout: Fraction) -> None:
         hand.finished = True
         hand.result, hand.payout = result, payout
-        self._record_settled(
-            box.seat, MAIN, Fraction(hand.total_stake), payout, str(result), hand=hand.number
-        )
+        self._settle_wager(box.seat, MAIN, hand.total_stake, payout, str(result), hand=hand.number)
 
     def _next_turn(self) -> bool:
         """Advance to the next hand that needs a decision, dealing and closing hands that
@@ -578,7 +495,7 @@ class BlackjackRound(GameRound):
         return False
 
     def _deal_to(self, box: Box, hand: Hand, *, face_down: bool = False) -> None:
-        hand.cards.append(self._draw("player", box.seat, hand.number))
+        hand.cards.append(self.draw(Purpose.PLAYER, box.seat, hand.number))
         if face_down:
             hand.face_down_card = len(hand.cards) - 1
 
@@ -640,7 +557,7 @@ class BlackjackRound(GameRound):
             return f"{rules.name} allows no double after a split"
         if rules.double_on is DoubleOn.HARD_9_TO_11 and not is_hard_total_in(hand.cards, 9, 11):
             return f"{rules.name} doubles only a hard 9, 10 or 11"
-        if amount is not None:
+        if amount is not None and amount != hand.stake:  # "double 10" on 10 is the full double
             if not rules.double_for_less:
                 return f"{rules.name} doubles for the full bet only (write 'double', no amount)"
             if not 1 <= amount <= hand.stake:
@@ -691,17 +608,16 @@ class BlackjackRound(GameRound):
         return tuple(option for option in options if self._why_not_play(seat, option) is None)
 
     def _apply_play(self, box: Box, hand: Hand, action: Action) -> None:
-        self._record(Decided(seat=box.seat, action=str(action), hand=hand.number))
         if action.name == HIT:
-            hand.cards.append(self._draw("player", box.seat, hand.number))
+            self._record(Hit(seat=box.seat, hand=hand.number))
+            hand.cards.append(self.draw(Purpose.PLAYER, box.seat, hand.number))
         elif action.name == STAND:
+            self._record(Stood(seat=box.seat, hand=hand.number))
             hand.finished = True
         elif action.name == DOUBLE:
             amount = hand.stake if action.amount is None else action.amount
             hand.increment = amount
-            self._record(
-                BetPlaced(seat=box.seat, wager=DOUBLE, amount=Fraction(amount), hand=hand.number)
-            )
+            self._record(Doubled(seat=box.seat, hand=hand.number, amount=Fraction(amount)))
             self._deal_to(box, hand, face_down=self.profile.double_card_face_down)
             hand.finished = True
         elif action.name == SPLIT:
@@ -719,7 +635,12 @@ class BlackjackRound(GameRound):
             hand.split_aces = aces
             box.hands.insert(box.hands.index(hand) + 1, new)
             self._record(
-                BetPlaced(seat=box.seat, wager=SPLIT, amount=Fraction(new.stake), hand=new.number)
+                Split(
+                    seat=box.seat,
+                    hand=hand.number,
+                    new_hand=new.number,
+                    amount=Fraction(new.stake),
+                )
             )
             self._deal_second_card(box, hand)
         self._close_if_nothing_to_decide(box, hand)
@@ -779,12 +700,13 @@ class BlackjackRound(GameRound):
     def can_take_even_money(self, seat: int) -> bool:
         return self.can(seat, Action(EVEN_MONEY))
 
-    def act(self, seat: int, action: Action) -> Sequence[Event]:
-        """Apply a decision; an illegal one raises ``IllegalActionError`` and changes nothing."""
+    def verify_act(self, seat: int, action: Action) -> None:
         reason = self.why_not(seat, action)
         if reason is not None:
             raise IllegalActionError(f"seat {seat}: {action} refused: {reason}")
-        start = len(self.events)
+
+    def _act(self, seat: int, action: Action) -> None:
+        """Apply a decision (``verify_act`` has allowed it)."""
         if self.phase is Phase.INSURANCE:
             self._answer_insurance(seat, action)
         else:
@@ -792,7 +714,6 @@ class BlackjackRound(GameRound):
             assert turn is not None
             self._apply_play(*turn, action)
         self._proceed()
-        return self._since(start)
 
     # === Phase DEALER ========================================================================
     def _peeks(self) -> bool:
@@ -822,12 +743,12 @@ class BlackjackRound(GameRound):
             box.insurance and box.insurance_payout is None for box in self.boxes.values()
         )
         if len(self.dealer) == 1 and (hands_left or insurance_left):
-            self.dealer.append(self._draw("dealer"))
+            self.dealer.append(self.draw(Purpose.DEALER))
         self._settle_insurance()
         if not hands_left or self._dealer_has_blackjack():
             return
         while dealer_should_draw(self.dealer, self.profile):
-            self.dealer.append(self._draw("dealer"))
+            self.dealer.append(self.draw(Purpose.DEALER))
 
     # === Phase SETTLEMENT ====================================================================
     def _settle(self) -> None:
@@ -854,111 +775,81 @@ class BlackjackRound(GameRound):
                 self._settle_hand_now(box, hand, result, payout)
 
     # --- a round that cannot go on --------------------------------------------------------
-    def void(self, reason: str) -> Sequence[Event]:
-        """End a round that cannot go on (a confused deal, Veintiuno Real sheet item 14; an
-        interrupted round that cannot be restored, R11): every stake still in play is returned.
-        What was already settled (a 21+3 bet, a bust, a blackjack paid at once) stands."""
-        if self.phase is Phase.DONE:
-            raise IllegalActionError("void refused: the round is already over")
-        start = len(self.events)
-        self._record(RoundVoided(reason=reason))
-        for box in reversed(self.boxes.values()):
+    def _open_wagers(self) -> Iterable[OpenWager]:
+        """A void (a confused deal, Veintiuno Real sheet item 14; an interrupted round, R11)
+        returns, from the dealer's right, each box's unsettled 21+3, insurance and hands; a
+        box voided before the deal returns its main bet as hand 0."""
+        settled = {(w.seat, w.wager, w.hand) for w in self.settled()}
+        boxes = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
+        for box in reversed(sorted(boxes.values(), key=lambda item: item.seat)):
             side = box.bets.get(TWENTY_ONE_PLUS_THREE, 0)
-            if side and box.side_payout is None:
-                box.side_result, box.side_payout = str(Result.VOID), Fraction(side)
-                self._record_settled(
-                    box.seat,
-                    TWENTY_ONE_PLUS_THREE,
-                    Fraction(side),
-                    Fraction(side),
-                    str(Result.VOID),
-                )
-            if box.insurance and box.insurance_payout is None:
-                box.insurance_payout = Fraction(box.insurance)
-                self._record_settled(
-                    box.seat,
-                    INSURANCE,
-                    Fraction(box.insurance),
-                    Fraction(box.insurance),
-                    str(Result.VOID),
-                )
-            if not box.hands:  # voided before the deal: the main bet was never dealt to
-                box.hands.append(Hand(0, [], box.main))
-            for hand in box.hands:
-                if not hand.is_settled:
-                    self._settle_hand_now(box, hand, Result.VOID, Fraction(hand.total_stake))
-        self.phase = Phase.DONE
+            if side and (box.seat, TWENTY_ONE_PLUS_THREE, None) not in settled:
+                yield OpenWager(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(side))
+            if box.insurance and (box.seat, INSURANCE, None) not in settled:
+                yield OpenWager(box.seat, INSURANCE, Fraction(box.insurance))
+            for hand in box.hands or [Hand(0, [], box.main)]:
+                if (box.seat, MAIN, hand.number) not in settled:
+                    yield OpenWager(box.seat, MAIN, Fraction(hand.total_stake), hand.number)
+
+    def _end(self) -> None:
         self._turn = None
-        self._record(RoundEnded())
-        return self._since(start)
+        super()._end()
 
     # === Phase DONE ==========================================================================
-    @property
-    def is_done(self) -> bool:
-        return self.phase is Phase.DONE
-
     @property
     def dealer_cards(self) -> list[str]:
         return format_cards(self.dealer)
 
-    def results(self) -> RoundResult:
-        if not self.is_done:
-            raise IllegalActionError(f"the round is in {self.phase}: no results yet")
-        wagers: list[WagerResult] = []
-        for item in self.events:
-            if isinstance(item, Settled):
-                wagers.append(
-                    WagerResult(
-                        seat=item.seat,
-                        wager=item.wager,
-                        stake=item.stake,
-                        payout=item.payout,
-                        result=item.result,
-                        hand=item.hand,
-                    )
-                )
-        return RoundResult(wagers=tuple(wagers), details={"dealer": self.dealer_cards})
+    def _details(self) -> dict[str, Any]:
+        return {"dealer": self.dealer_cards}
 
     # --- what a seat may see --------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
         never the shoe's order (only how many cards remain)."""
-        hole_hidden = self.profile.hole_card is not HoleCard.NONE and not self.hole_card_revealed
-        # Face-down player cards are turned once the players are done (the dealer's phase).
-        face_down_hidden = self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
-        dealer = format_cards(self.dealer[:1] if hole_hidden else self.dealer)
+        dealer = self._house_view(everything=False)["dealer"]
         decision = self.pending()
-        boxes = []
-        for box in self.boxes.values():
-            boxes.append(
-                {
-                    "seat": box.seat,
-                    "bets": dict(box.bets),
-                    "insurance": box.insurance,
-                    "hands": [_hand_view(hand, face_down_hidden) for hand in box.hands],
-                }
-            )
+        shown = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
         return {
             "game": self.game,
             "rules": self.profile.name,
             "phase": str(self.phase),
             "dealer": {
-                "cards": dealer,
-                "hole_card_hidden": hole_hidden and len(self.dealer) > 1,
-                "total": hand_total(self.dealer[:1] if hole_hidden else self.dealer)
-                if self.dealer
-                else None,
+                "cards": [card for card in dealer["cards"] if card != "??"],
+                "hole_card_hidden": "??" in dealer["cards"],
+                "total": dealer["total"],
             },
-            "boxes": boxes,
+            "boxes": [
+                {
+                    "seat": box.seat,
+                    "bets": dict(box.bets),
+                    "insurance": box.insurance,
+                    "hands": self._hands_view(box.seat, seat, everything=False),
+                }
+                for box in shown.values()
+            ],
             "to_act": None
             if decision is None
             else {"seat": decision.seat, "question": decision.question, "hand": decision.hand},
-            "legal_actions": []
-            if decision is None or decision.seat != seat
-            else [str(action) for action in decision.legal],
+            "legal_actions": self.legal_for(seat),
             "cards_remaining": self.shoe.remaining,
             "last_round_of_shoe": self.is_last_round_of_shoe,
         }
+
+    def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
+        box = self.boxes.get(seat)
+        hidden = not everything and self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
+        return [] if box is None else [_hand_view(hand, hidden) for hand in box.hands]
+
+    def _house_view(self, everything: bool) -> dict[str, Any]:
+        hole_hidden = (
+            not everything
+            and self.profile.hole_card is not HoleCard.NONE
+            and not self.hole_card_revealed
+        )
+        shown = self.dealer[:1] if hole_hidden else self.dealer
+        cards = format_cards(shown) + (["??"] if hole_hidden and len(self.dealer) > 1 else [])
+        return {"dealer": {"cards": cards, "total": hand_total(shown) if shown else None}}
 
 
 def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
@@ -1002,134 +893,27 @@ def random_round(
                 seat, TWENTY_ONE_PLUS_THREE, side.limits.minimum + uniform_below(source, 10)
             )
     game.deal()
-    while not game.is_done:
-        decision = game.pending()
-        assert decision is not None
-        choice = decision.legal[uniform_below(source, len(decision.legal))]
-        if choice.amount is not None:
-            choice = Action(choice.name, 1 + uniform_below(source, choice.amount))
-        game.act(decision.seat, choice)
+    base.decide_randomly(game, source)
     return game
 
 
 # --- replay ---------------------------------------------------------------------------------
 
 
-def replay(
-    events: Iterable[Event], profile: BlackjackRules | None = None, *, shoe: Shoe | None = None
-) -> BlackjackRound:
-    """Rebuild a round from its events alone: a shoe stacked from the cards drawn, then the
-    bets and decisions applied again. The rebuilt round must record the identical events.
-
-    ``profile`` is needed only for a profile that is not shipped (the record names it).
-    To recover an unfinished round and go on with it (R11), pass the live ``shoe`` as it stood
-    when the round started (rebuilt from its seed): the replay deals from it, checks every
-    card against the record, and leaves the round waiting where it was, ready to continue."""
-    record = list(events)
-    if not record or not isinstance(record[0], RoundStarted):
-        raise ReplayError("a round's record starts with RoundStarted")
-    if profile is None:
-        loaded = load_profile_of(BlackjackRound.game, record[0].profile)
-        assert isinstance(loaded, BlackjackRules)
-        profile = loaded
-    cards = [item.card for item in record if isinstance(item, CardDrawn)]
-    new_shoe = any(isinstance(item, CardDrawn) and item.purpose == "burn" for item in record)
-    dealing = Shoe.stacked(cards, decks=profile.decks) if shoe is None else shoe
-    game = BlackjackRound(profile, dealing, new_shoe=new_shoe)
-    for item in record:
-        if isinstance(item, BetPlaced) and game.phase is Phase.BETTING:
-            game.place_bet(item.seat, item.wager, int(item.amount))
-        elif isinstance(item, BetsReturned):
-            game.return_bets(item.seat, item.reason)
-        elif isinstance(item, BetsClosed):
-            game.deal()
-        elif isinstance(item, Decided):
-            game.act(item.seat, Action.parse(item.action))
-        elif isinstance(item, RoundVoided):
-            game.void(item.reason)
-    if game.events != record:
-        diverging = next(
-            (i for i, (a, b) in enumerate(zip(game.events, record, strict=False)) if a != b),
-            min(len(game.events), len(record)),
-        )
-        raise ReplayError(f"the record does not replay: it diverges at event {diverging}")
-    return game
+replay = BlackjackRound.from_record
 
 
 # --- croupier settle ------------------------------------------------------------------------
 
-DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats"})
-SEAT_FIELDS = frozenset({"seat", "bets", "actions"})
-
-
-def _parse_seats(document: dict[str, Any], profile: BlackjackRules) -> list[dict[str, Any]]:
-    seats = document.get("seats")
-    if not isinstance(seats, list) or not seats:
-        raise SettleInputError("'seats' must be a non-empty list of seats")
-    parsed: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    for entry in seats:
-        if not isinstance(entry, dict):
-            raise SettleInputError(
-                f"a seat is an object with 'seat', 'bets', 'actions', not {entry!r}"
-            )
-        unknown = sorted(set(entry) - SEAT_FIELDS)
-        if unknown:
-            raise SettleInputError(f"seat {entry.get('seat')!r}: unknown field {unknown[0]!r}")
-        seat = entry.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= profile.boxes:
-            raise SettleInputError(f"seat {seat!r}: boxes are numbered 1 to {profile.boxes}")
-        if seat in seen:
-            raise SettleInputError(f"seat {seat} is listed twice")
-        seen.add(seat)
-        bets = entry.get("bets", {})
-        if not isinstance(bets, dict):
-            raise SettleInputError(f"seat {seat}: 'bets' must be an object of wager: amount")
-        actions = entry.get("actions", [])
-        if not isinstance(actions, list):
-            raise SettleInputError(f"seat {seat}: 'actions' must be a list of decisions")
-        parsed.append(
-            {"seat": seat, "bets": bets, "actions": [Action.parse(text) for text in actions]}
-        )
-    return sorted(parsed, key=lambda item: item["seat"])
-
 
 def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     """Settle one round described as JSON (the fixed ``croupier settle`` contract)."""
-    if not isinstance(document, dict):
-        raise SettleInputError("a round is a JSON object")
-    unknown = sorted(set(document) - DOCUMENT_FIELDS)
-    if unknown:
-        raise SettleInputError(f"unknown field {unknown[0]!r} (fields: game, rules, shoe, seats)")
-    shoe_cards = document.get("shoe")
-    if not isinstance(shoe_cards, list) or not all(isinstance(c, str) for c in shoe_cards):
-        raise SettleInputError("'shoe' must be a list of cards such as \"Th\"")
-    shoe = Shoe.stacked(parse_cards(shoe_cards), decks=profile.decks)
-    seats = _parse_seats(document, profile)
-    game = BlackjackRound(profile, shoe)
-    for seat in seats:
-        # The main bet first: a side bet rides on it (the file may list them in any order).
-        for wager, amount in sorted(seat["bets"].items(), key=lambda item: item[0] != MAIN):
-            game.place_bet(seat["seat"], wager, amount)
-    game.deal()
-    queues = {seat["seat"]: list(seat["actions"]) for seat in seats}
-    while not game.is_done:
-        decision = game.pending()
-        assert decision is not None
-        queue = queues[decision.seat]
-        if not queue:
-            what = "insurance" if decision.question == "insurance" else f"hand {decision.hand}"
-            legal = ", ".join(str(option) for option in decision.legal)
-            raise SettleInputError(
-                f"seat {decision.seat}: a decision is needed on {what} ({legal}) but no action is left"
-            )
-        game.act(decision.seat, queue.pop(0))
-    for seat, queue in queues.items():
-        if queue:
-            raise SettleInputError(
-                f"seat {seat}: {len(queue)} action(s) left over, from {str(queue[0])!r}"
-            )
-    return settlement_json(game, [seat["seat"] for seat in seats])
+    game, seats = base.settle(document, profile, lambda shoe: BlackjackRound(profile, shoe))
+    assert isinstance(game, BlackjackRound)
+    return settlement_json(game, sorted(seats))
+
+
+SETTLED_HAND_FIELDS = ("hand", "cards", "bet", "total", "result", "payout")
 
 
 def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
@@ -1144,17 +928,8 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
         insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
         if box is not None:
             for hand in box.hands:
-                assert hand.result is not None and hand.payout is not None
-                hands.append(
-                    {
-                        "hand": hand.number,
-                        "cards": format_cards(hand.cards),
-                        "bet": hand.total_stake,
-                        "total": hand_total(hand.cards),
-                        "result": str(hand.result),
-                        "payout": json_number(hand.payout),
-                    }
-                )
+                shown = _hand_view(hand, face_down_hidden=False)
+                hands.append({key: shown[key] for key in SETTLED_HAND_FIELDS})
             insurance = {
                 "bet": box.insurance,
                 "payout": json_number(box.insurance_payout or Fraction(0)),
@@ -1175,9 +950,7 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
                 "hands": hands,
                 "side_bets": side,
                 "insurance": insurance,
-                "staked": json_number(result.staked(seat)),
-                "returned": json_number(result.returned(seat)),
-                "net": json_number(result.net(seat)),
+                **base.seat_money(result, seat),
             }
         )
     return {

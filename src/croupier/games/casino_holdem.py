@@ -70,7 +70,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -80,21 +80,23 @@ from croupier.errors import (
     BetError,
     IllegalActionError,
     NotationError,
-    ProfileError,
     ReplayError,
     SettleInputError,
     ShoeError,
 )
-from croupier.games.base import Action, Decision, GameRound, RoundResult, WagerResult
+from croupier.games import base
+from croupier.games.base import (
+    Action,
+    Decision,
+    GameRound,
+    OpenWager,
+    RoundResult,
+)
 from croupier.games.events import (
-    BetPlaced,
-    BetsClosed,
-    BetsReturned,
-    CardDrawn,
-    Decided,
+    Called,
     Event,
-    RoundEnded,
-    RoundStarted,
+    Folded,
+    Purpose,
     Settled,
     event,
 )
@@ -106,14 +108,13 @@ from croupier.hands.poker import (
     evaluate,
     strength,
 )
-from croupier.money import json_number, parse_amount
+from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.casino_holdem import (
     AnteWhenDealerDoesNotQualify,
     CasinoHoldemRules,
     PokerCategory,
 )
-from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
 
 GAME = "casino-holdem"
@@ -145,15 +146,6 @@ class Phase(StrEnum):
     SETTLEMENT = "settlement"
     """Art. 13 g and RULES.md §5: each caller's Ante and Bet."""
     DONE = "done"
-
-
-class Purpose(StrEnum):
-    """Where a card goes: the ``purpose`` of its ``CardDrawn`` event."""
-
-    PLAYER = "player"
-    DEALER = "dealer"
-    BURN = "burn"
-    BOARD = "board"
 
 
 class TooFewPlayersError(IllegalActionError):
@@ -215,92 +207,70 @@ class CasinoHoldemRound(GameRound):
     """One game of Casino Hold'em from a fresh deck; see the module docstring."""
 
     game = GAME
+    rules = CasinoHoldemRules
+    takes_meter = True
     # Art. 9d: a player's hole cards are never shown to the others, during or after the game.
     private_card_purposes = frozenset({Purpose.PLAYER.value})
+    profile: CasinoHoldemRules
 
     def __init__(
         self, profile: CasinoHoldemRules, shoe: Shoe, *, meter: Fraction | int | None = None
     ) -> None:
-        if not isinstance(profile, CasinoHoldemRules):
-            raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {GAME}")
-        if shoe.decks != profile.decks:
-            raise ShoeError(f"a {GAME} shoe holds {profile.decks} deck, not {shoe.decks}")
         if isinstance(meter, float | bool):  # a float would round the meter: exact values only
             raise BetError(f"the progressive meter is an exact Fraction or int, not {meter!r}")
         opening = Fraction(profile.progressive.meter_seed if meter is None else meter)
         if opening < 0:
             raise BetError(f"the progressive meter cannot be negative: {opening}")
-        self.profile: CasinoHoldemRules = profile
-        self.shoe = shoe
         self.phase = Phase.BETTING
-        self.events: list[Event] = []
         self.meter = opening
         self.meter_before = opening
-        self.antes: dict[int, int] = {}
-        self.progressive_bets: dict[int, int] = {}
         self.hole_cards: dict[int, tuple[Card, ...]] = {}
         self.dealer_cards: tuple[Card, ...] = ()
         self.board: tuple[Card, ...] = ()
         self.decisions: dict[int, Action] = {}
         self.dealer_hand: HandValue | None = None
         self.dealer_qualifies: bool | None = None
-        self._wagers: list[WagerResult] = []
-        self._house_net = Fraction(0)
         self._hands: dict[tuple[int, int], HandValue] = {}
         """``hand_of`` by (seat, board size): every view shows it, and the cards never change."""
-        self._record(RoundStarted(game=GAME, profile=profile.name), MeterOpened(meter=opening))
+        super().__init__(profile, shoe)
+        self._record(MeterOpened(meter=opening))
 
-    def _record(self, *new: Event) -> list[Event]:
-        self.events.extend(new)
-        return list(new)
+    @classmethod
+    def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
+        opened = record[1] if len(record) > 1 else None
+        if not isinstance(opened, MeterOpened):
+            raise ReplayError("a record's second event is MeterOpened (the meter it started from)")
+        return {"meter": opened.meter}
+
+    @classmethod
+    def document_fields(cls, record: Sequence[Event]) -> dict[str, Any]:
+        opened = next(item for item in record if isinstance(item, MeterOpened))
+        return {"jackpot": json_number(opened.meter)}
 
     # --- betting (Art. 9) ----------------------------------------------------------------
-    def verify_zone(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise BetError(f"a zone is a whole number 1..{self.profile.zones}, not {seat!r}")
-        if not 1 <= seat <= self.profile.zones:
-            raise BetError(f"zone {seat} does not exist: this table has 1..{self.profile.zones}")
-        return seat
+    verify_zone = GameRound.verify_seat
 
-    def verify_bet(self, seat: object, wager: str, amount: object) -> tuple[int, int]:
-        """The zone and amount of a legal bet; raises naming what is wrong."""
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"no more bets: the round is in {self.phase.value}")
-        zone = self.verify_zone(seat)
-        units = parse_amount(amount, f"zone {zone} {wager}")
+    def _verify_wager(self, seat: int, wager: str, units: int) -> None:
         if wager == ANTE:
             limits = self.profile.ante_limits
             if units and not limits.allows(units):
                 raise BetError(
-                    f"zone {zone}: Ante {units} outside the limits "
+                    f"zone {seat}: Ante {units} outside the limits "
                     f"{limits.minimum}..{limits.maximum} (Art. 9 f)"
                 )
-        elif wager == PROGRESSIVE:
-            if units not in (0, self.profile.progressive.bet):
-                raise BetError(
-                    f"zone {zone}: the progressive bet is exactly "
-                    f"{self.profile.progressive.bet} unit, not {units} (RULES.md §6)"
-                )
-        else:
-            raise BetError(f"unknown wager {wager!r}: Casino Hold'em takes 'ante', 'progressive'")
-        return zone, units
+        elif units not in (0, self.profile.progressive.bet):
+            raise BetError(
+                f"zone {seat}: the progressive bet is exactly "
+                f"{self.profile.progressive.bet} unit, not {units} (RULES.md §6)"
+            )
 
-    def can_bet(self, seat: object, wager: str, amount: object) -> bool:
-        try:
-            self.verify_bet(seat, wager, amount)
-        except (BetError, IllegalActionError, ValueError):
-            return False
-        return True
+    @property
+    def antes(self) -> dict[int, int]:
+        return {seat: bets[ANTE] for seat, bets in self.bets.items() if ANTE in bets}
 
-    def place_bet(self, seat: int, wager: str, amount: int) -> list[Event]:
-        """Place (or, at 0, withdraw) the Ante or the progressive bet of a zone."""
-        zone, units = self.verify_bet(seat, wager, amount)
-        bets = self.antes if wager == ANTE else self.progressive_bets
-        if units:
-            bets[zone] = units
-        else:
-            bets.pop(zone, None)
-        return self._record(BetPlaced(seat=zone, wager=wager, amount=Fraction(units)))
+    @property
+    def progressive_bets(self) -> dict[int, int]:
+        return {seat: bets[PROGRESSIVE] for seat, bets in self.bets.items() if PROGRESSIVE in bets}
 
     @property
     def players(self) -> list[int]:
@@ -314,56 +284,37 @@ class CasinoHoldemRound(GameRound):
             for zone in sorted(set(self.progressive_bets) - set(self.antes))
         }
 
-    def return_bets(self, seat: int, reason: str) -> list[Event]:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"zone {seat}: bets are closed: nothing to return")
-        self.antes.pop(seat, None)
-        self.progressive_bets.pop(seat, None)
-        return self._record(BetsReturned(seat=seat, reason=reason))
-
-    def verify_deal(self) -> None:
-        if self.phase is not Phase.BETTING:
-            raise IllegalActionError(f"the cards are already dealt ({self.phase.value})")
-        for zone, reason in sorted(self.undealable().items()):
-            raise BetError(f"zone {zone}: {reason}")
-        if len(self.antes) < self.profile.min_players:
+    def _verify_deal(self) -> None:
+        antes = self.antes
+        if len(antes) < self.profile.min_players:
             raise TooFewPlayersError(
-                f"{len(self.antes)} player(s) with an Ante: a game needs at least "
+                f"{len(antes)} player(s) with an Ante: a game needs at least "
                 f"{self.profile.min_players} (Art. 9)"
             )
-        needed = 2 * (len(self.antes) + 1) + 1 + 3 + 1 + 2
+        needed = 2 * (len(antes) + 1) + 1 + 3 + 1 + 2
         if self.shoe.remaining < needed:
             raise ShoeError(f"the shoe holds {self.shoe.remaining} cards; this game deals {needed}")
 
-    def can_deal(self) -> bool:
-        try:
-            self.verify_deal()
-        except (BetError, IllegalActionError, ShoeError):
-            return False
-        return True
-
     # --- the deal and the flop (Arts. 12, 13 a-c) ----------------------------------------
-    def deal(self) -> list[Event]:
-        """Close bets, feed the meter, deal two rounds, burn, lay the flop, pay progressives."""
-        self.verify_deal()
+    def _deal(self) -> None:
+        """Feed the meter, deal two rounds, burn, lay the flop, pay progressives."""
         self.phase = Phase.DEAL
-        new = self._record(BetsClosed())
-        new += self._feed_meter()
+        players = self.players
+        self._feed_meter()
         for _ in range(2):  # Arts. 12, 13 a: two rounds, left to right, the dealer last
-            for seat in self.players:
-                new += self._draw(Purpose.PLAYER, seat)
-            new += self._draw(Purpose.DEALER)
+            for seat in players:
+                self._draw(Purpose.PLAYER, seat)
+            self._draw(Purpose.DEALER)
         self.phase = Phase.FLOP
-        new += self._draw(Purpose.BURN)  # Art. 13 c
+        self._draw(Purpose.BURN)  # Art. 13 c
         for _ in range(3):
-            new += self._draw(Purpose.BOARD)
+            self._draw(Purpose.BOARD)
         self.phase = Phase.PROGRESSIVE
-        new += self._pay_progressives()
+        self._pay_progressives()
         self.phase = Phase.DECISIONS
-        return new
 
-    def _draw(self, purpose: Purpose, seat: int | None = None) -> list[Event]:
-        card = self.shoe.draw()
+    def _draw(self, purpose: Purpose, seat: int | None = None) -> None:
+        card = self.draw(purpose, seat)
         if purpose is Purpose.PLAYER:
             assert seat is not None
             self.hole_cards[seat] = (*self.hole_cards.get(seat, ()), card)
@@ -371,23 +322,16 @@ class CasinoHoldemRound(GameRound):
             self.dealer_cards = (*self.dealer_cards, card)
         elif purpose is Purpose.BOARD:
             self.board = (*self.board, card)
-        return self._record(CardDrawn(card=card, purpose=purpose.value, seat=seat))
 
     # --- the progressive (RULES.md §5 decision) -----------------------------------------
-    def _feed_meter(self) -> list[Event]:
-        new: list[Event] = []
+    def _feed_meter(self) -> None:
         share = self.profile.progressive.meter_contribution
-        for seat in self.players:
-            stake = self.progressive_bets.get(seat, 0)
-            if stake:
-                fed = share * stake
-                self.meter += fed
-                self._house_net += stake - fed
-                new += self._record(MeterFed(seat=seat, amount=fed, meter=self.meter))
-        return new
+        for seat, stake in sorted(self.progressive_bets.items()):
+            fed = share * stake
+            self.meter += fed
+            self._record(MeterFed(seat=seat, amount=fed, meter=self.meter))
 
-    def _pay_progressives(self) -> list[Event]:
-        new: list[Event] = []
+    def _pay_progressives(self) -> None:
         progressive = self.profile.progressive
         for seat in self.players:  # prizes in zone order, each on the meter as it stands
             stake = self.progressive_bets.get(seat, 0)
@@ -403,8 +347,7 @@ class CasinoHoldemRound(GameRound):
                 else:
                     assert prize_line.units is not None
                     prize = Fraction(prize_line.units)
-                    self._house_net -= prize
-                new += self._record(
+                self._record(
                     ProgressivePrizeWon(
                         seat=seat,
                         category=category.value,
@@ -416,10 +359,8 @@ class CasinoHoldemRound(GameRound):
                 if self.meter == 0:
                     seed = Fraction(progressive.meter_seed)
                     self.meter = seed
-                    self._house_net -= seed
-                    new += self._record(MeterReseeded(seed=seed, meter=self.meter))
-            new += self._settle(seat, PROGRESSIVE, stake, prize, "win" if prize else "lose")
-        return new
+                    self._record(MeterReseeded(seed=seed, meter=self.meter))
+            self._settle_wager(seat, PROGRESSIVE, stake, prize, "win" if prize else "lose")
 
     # --- the players' decisions (Art. 13 d) ----------------------------------------------
     def pending(self) -> Decision | None:
@@ -428,56 +369,35 @@ class CasinoHoldemRound(GameRound):
         seat = next(seat for seat in self.players if seat not in self.decisions)
         return Decision(seat=seat, question="call or fold", legal=(CALL, FOLD), default=FOLD)
 
-    def verify_act(self, seat: int, action: Action) -> None:
-        decision = self.pending()
-        if decision is None:
-            raise IllegalActionError(f"no decision is asked for now ({self.phase.value})")
-        if seat != decision.seat:
-            raise IllegalActionError(f"it is zone {decision.seat}'s turn, not zone {seat}'s")
-        if not decision.allows(action):
-            raise IllegalActionError(
-                f"zone {seat}: {str(action)!r} is not allowed; choose 'call' or 'fold'"
-            )
-
-    def can_act(self, seat: int, action: Action) -> bool:
-        try:
-            self.verify_act(seat, action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def act(self, seat: int, action: Action) -> list[Event]:
+    def _act(self, seat: int, action: Action) -> None:
         """``call`` (the Bet, ``call_multiple`` x the Ante) or ``fold`` (the Ante is lost)."""
-        self.verify_act(seat, action)
         self.decisions[seat] = action
-        new = self._record(Decided(seat=seat, action=str(action)))
         ante = self.antes[seat]
         if action == CALL:
-            bet = Fraction(ante * self.profile.call_multiple)
-            new += self._record(BetPlaced(seat=seat, wager=BET, amount=bet))
+            self._record(Called(seat=seat, amount=Fraction(ante * self.profile.call_multiple)))
         else:  # Art. 13 d: "se retiran perdiendo su Ante ... recogido por el Dealer"
-            new += self._settle(seat, ANTE, ante, Fraction(0), "fold")
+            self._record(Folded(seat=seat))
+            self._settle_wager(seat, ANTE, ante, Fraction(0), "fold")
         if len(self.decisions) == len(self.players):
-            new += self._showdown()
-        return new
+            self._showdown()
 
-    def call(self, seat: int) -> list[Event]:
+    def call(self, seat: int) -> Sequence[Event]:
         return self.act(seat, CALL)
 
-    def fold(self, seat: int) -> list[Event]:
+    def fold(self, seat: int) -> Sequence[Event]:
         return self.act(seat, FOLD)
 
     # --- turn, river, the dealer and settlement (Art. 13 e-g) ----------------------------
-    def _showdown(self) -> list[Event]:
+    def _showdown(self) -> None:
         self.phase = Phase.TURN_AND_RIVER
-        new = self._draw(Purpose.BURN)  # Art. 13 e
+        self._draw(Purpose.BURN)  # Art. 13 e
         for _ in range(2):
-            new += self._draw(Purpose.BOARD)
+            self._draw(Purpose.BOARD)
         self.phase = Phase.REVEAL
         dealer = evaluate([*self.dealer_cards, *self.board])
         self.dealer_hand = dealer
         self.dealer_qualifies = dealer.strength >= self.qualifying_strength
-        new += self._record(
+        self._record(
             DealerRevealed(
                 cards=self.dealer_cards,
                 hand=dealer.category.value,
@@ -487,9 +407,8 @@ class CasinoHoldemRound(GameRound):
         self.phase = Phase.SETTLEMENT
         for seat in self.players:
             if self.decisions[seat] == CALL:
-                new += self._settle_caller(seat, dealer)
-        self.phase = Phase.DONE
-        return new + self._record(RoundEnded())
+                self._settle_caller(seat, dealer)
+        self._end()
 
     @property
     def qualifying_strength(self) -> int:
@@ -504,7 +423,7 @@ class CasinoHoldemRound(GameRound):
         ratio = table.get(category, table[PokerCategory.HIGH_CARD])
         return ratio.payout(ante)
 
-    def _settle_caller(self, seat: int, dealer: HandValue) -> list[Event]:
+    def _settle_caller(self, seat: int, dealer: HandValue) -> None:
         ante = self.antes[seat]
         bet = ante * self.profile.call_multiple
         player = strength([*self.hole_cards[seat], *self.board])
@@ -517,31 +436,28 @@ class CasinoHoldemRound(GameRound):
                 ante_payout = Fraction(2 * ante)
             else:
                 ante_payout = self._ante_paytable_payout(ante, category)
-            return self._settle(seat, ANTE, ante, ante_payout, "win") + self._settle(
-                seat, BET, bet, Fraction(bet), "push"
-            )
-        if player > dealer.strength:
-            return self._settle(
-                seat, ANTE, ante, self._ante_paytable_payout(ante, category), "win"
-            ) + self._settle(seat, BET, bet, self.profile.call_pays.payout(bet), "win")
-        if player < dealer.strength:
-            return self._settle(seat, ANTE, ante, Fraction(0), "lose") + self._settle(
-                seat, BET, bet, Fraction(0), "lose"
-            )
-        return self._settle(seat, ANTE, ante, Fraction(ante), "push") + self._settle(
-            seat, BET, bet, Fraction(bet), "push"
-        )
+            outcomes = ((ante_payout, "win"), (Fraction(bet), "push"))
+        elif player > dealer.strength:
+            ante_payout = self._ante_paytable_payout(ante, category)
+            outcomes = ((ante_payout, "win"), (self.profile.call_pays.payout(bet), "win"))
+        elif player < dealer.strength:
+            outcomes = ((Fraction(0), "lose"), (Fraction(0), "lose"))
+        else:
+            outcomes = ((Fraction(ante), "push"), (Fraction(bet), "push"))
+        for (wager, stake), (payout, result) in zip(
+            ((ANTE, ante), (BET, bet)), outcomes, strict=True
+        ):
+            self._settle_wager(seat, wager, stake, payout, result)
 
-    def _settle(
-        self, seat: int, wager: str, stake: int, payout: Fraction, result: str
-    ) -> list[Event]:
-        stake_value = Fraction(stake)
-        self._wagers.append(WagerResult(seat, wager, stake_value, payout, result))
-        if wager != PROGRESSIVE:  # the progressive's stake and prize are counted at the meter
-            self._house_net += stake_value - payout
-        return self._record(
-            Settled(seat=seat, wager=wager, stake=stake_value, payout=payout, result=result)
-        )
+    def _open_wagers(self) -> Iterable[OpenWager]:
+        settled = {(wager.seat, wager.wager) for wager in self.settled()}
+        for seat, bets in sorted(self.bets.items()):
+            for wager, units in bets.items():
+                if (seat, wager) not in settled:
+                    yield OpenWager(seat, wager, Fraction(units))
+            called = self.decisions.get(seat) == CALL and (seat, BET) not in settled
+            if called:
+                yield OpenWager(seat, BET, Fraction(bets[ANTE] * self.profile.call_multiple))
 
     # --- reading the round ---------------------------------------------------------------
     def hand_of(self, seat: int) -> HandValue:
@@ -555,31 +471,30 @@ class CasinoHoldemRound(GameRound):
         """``fold``, or the Ante's result for a caller: ``win``, ``lose`` or ``push``."""
         if self.decisions.get(seat) == FOLD:
             return "fold"
-        for wager in self._wagers:
+        for wager in self.settled():
             if wager.seat == seat and wager.wager == ANTE:
                 return wager.result
         raise IllegalActionError(f"zone {seat} is not settled yet")
 
-    @property
-    def is_done(self) -> bool:
-        return self.phase is Phase.DONE
+    def _details(self) -> dict[str, Any]:
+        """The house's own flows: stakes kept and winnings paid on the Ante and the Bet, the
+        progressive stakes less what fed the meter, fixed prizes and reseeds paid."""
+        house = Fraction(0)
+        for item in self.events:
+            if isinstance(item, Settled):
+                kept_at_meter = item.wager == PROGRESSIVE and item.result != "void"
+                house += item.stake - (0 if kept_at_meter else item.payout)
+            elif isinstance(item, MeterFed) or (
+                isinstance(item, ProgressivePrizeWon) and not item.from_meter
+            ):
+                house -= item.amount
+            elif isinstance(item, MeterReseeded):
+                house -= item.seed
+        return {"meter_before": self.meter_before, "meter_after": self.meter, "house_net": house}
 
-    def results(self) -> RoundResult:
-        if not self.is_done:
-            raise IllegalActionError(f"the round is not over ({self.phase.value})")
-        return RoundResult(
-            tuple(self._wagers),
-            {
-                "meter_before": self.meter_before,
-                "meter_after": self.meter,
-                "house_net": self._house_net,
-            },
-        )
-
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now: its own hole cards, never another zone's, never the
         dealer's before the reveal, never the shoe (R6)."""
-        revealed = self.dealer_qualifies is not None
         decision = self.pending()
         return {
             "game": GAME,
@@ -605,33 +520,47 @@ class CasinoHoldemRound(GameRound):
                 }
                 for zone in sorted(set(self.antes) | set(self.progressive_bets))
             ],
+            **self._house_view(everything=False),
+            "pending": None if decision is None else decision.to_json(),
+            "results": [w.to_json() for w in self.settled()] if self.is_done else None,
+        }
+
+    def _seats_in_view(self) -> list[int]:
+        return sorted(set(self.antes) | set(self.progressive_bets))
+
+    def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
+        cards = self.hole_cards.get(seat, ())
+        if not cards:
+            return []
+        shown = everything or seat == viewer
+        wagers = {w.wager: w for w in self.settled() if w.seat == seat}
+        ante = self.antes.get(seat, 0)
+        called = self.decisions.get(seat) == CALL
+        settled = ANTE in wagers
+        payout = sum((w.payout for w in wagers.values() if w.wager != PROGRESSIVE), Fraction(0))
+        return [
+            {
+                "hand": 0,
+                "cards": format_cards(cards) if shown else len(cards) * ["??"],
+                "total": self.hand_of(seat).category.value if shown else None,
+                "bet": ante * (1 + self.profile.call_multiple) if called else ante,
+                "result": self.seat_result(seat) if settled else None,
+                "payout": json_number(payout) if settled else None,
+            }
+        ]
+
+    def _house_view(self, everything: bool) -> dict[str, Any]:
+        revealed = everything or self.dealer_qualifies is not None
+        return {
             "dealer": {
-                "cards": (
-                    format_cards(self.dealer_cards) if revealed else len(self.dealer_cards) * ["??"]
-                ),
+                "cards": format_cards(self.dealer_cards)
+                if revealed
+                else len(self.dealer_cards) * ["??"],
+                "total": self.dealer_hand.category.value if self.dealer_hand else None,
                 "hand": self.dealer_hand.category.value if self.dealer_hand else None,
                 "qualifies": self.dealer_qualifies,
             },
             "board": format_cards(self.board),
-            "pending": (
-                None
-                if decision is None
-                else {"seat": decision.seat, "legal": [str(a) for a in decision.legal]}
-            ),
-            "results": (
-                [
-                    {
-                        "seat": w.seat,
-                        "wager": w.wager,
-                        "stake": json_number(w.stake),
-                        "payout": json_number(w.payout),
-                        "result": w.result,
-                    }
-                    for w in self._wagers
-                ]
-                if self.is_done
-                else None
-            ),
         }
 
 
@@ -664,8 +593,7 @@ def random_round(
         if uniform_below(source, 2):
             game.place_bet(zone, PROGRESSIVE, profile.progressive.bet)
     game.deal()
-    while (decision := game.pending()) is not None:
-        game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
+    base.decide_randomly(game, source)
     return game
 
 
@@ -705,47 +633,10 @@ def stacked_deck(
 # --- replay (RULES.md §6: every round can be rebuilt from its record) ----------------------
 
 
-def replay(events: Sequence[Event], profile: CasinoHoldemRules | None = None) -> CasinoHoldemRound:
-    """Rebuild a round from its events through the engine; the rebuilt round's events must be
-    exactly ``events`` or ``ReplayError`` says where they part."""
-    if not events or not isinstance(events[0], RoundStarted) or events[0].game != GAME:
-        raise ReplayError(f"a {GAME} round's record starts with RoundStarted(game={GAME!r})")
-    if profile is None:
-        loaded = load_profile_of(GAME, events[0].profile)
-        assert isinstance(loaded, CasinoHoldemRules)
-        profile = loaded
-    elif profile.name != events[0].profile:
-        raise ReplayError(f"record is of profile {events[0].profile!r}, not {profile.name!r}")
-    opened = events[1] if len(events) > 1 else None
-    if not isinstance(opened, MeterOpened):
-        raise ReplayError("a record's second event is MeterOpened (the meter it started from)")
-    cards = [item.card for item in events if isinstance(item, CardDrawn)]
-    try:
-        rebuilt = CasinoHoldemRound(profile, Shoe.stacked(cards, profile.decks), meter=opened.meter)
-        for item in events:
-            if isinstance(item, BetPlaced) and rebuilt.phase is Phase.BETTING:
-                rebuilt.place_bet(item.seat, item.wager, int(item.amount))
-            elif isinstance(item, BetsReturned):
-                rebuilt.return_bets(item.seat, item.reason)
-            elif isinstance(item, BetsClosed):
-                rebuilt.deal()
-            elif isinstance(item, Decided):
-                rebuilt.act(item.seat, Action.parse(item.action))
-    except (BetError, IllegalActionError, ShoeError, NotationError) as error:
-        raise ReplayError(f"the record does not replay: {error}") from None
-    for index, (recorded, replayed) in enumerate(zip(events, rebuilt.events, strict=False)):
-        if recorded != replayed:
-            raise ReplayError(f"event {index}: recorded {recorded!r}, replayed {replayed!r}")
-    if len(events) != len(rebuilt.events):
-        raise ReplayError(f"the record has {len(events)} events, its replay {len(rebuilt.events)}")
-    return rebuilt
+replay = CasinoHoldemRound.from_record
 
 
 # --- croupier settle (the fixed contract) --------------------------------------------------
-
-_DOCUMENT_FIELDS = frozenset({"game", "rules", "shoe", "seats", "jackpot"})
-_SEAT_FIELDS = frozenset({"seat", "bets", "actions"})
-_BET_FIELDS = frozenset({ANTE, PROGRESSIVE})
 
 
 def _meter_of(value: object) -> Fraction:
@@ -764,65 +655,15 @@ def settle_document(document: Mapping[str, Any], profile: CasinoHoldemRules) -> 
     """Settle one game described in JSON. The shoe lists the cards in draw order: each zone's
     first card then the dealer's, each zone's second card then the dealer's, a burn, the
     flop, a burn, the turn and the river (cards after those are left undealt)."""
-    if not isinstance(profile, CasinoHoldemRules):
-        raise ProfileError(f"profile {getattr(profile, 'name', profile)!r} is not {GAME}")
-    unknown = sorted(set(document) - _DOCUMENT_FIELDS)
-    if unknown:
-        raise SettleInputError(
-            f"unknown field {unknown[0]!r} (known: game, rules, shoe, seats, jackpot)"
-        )
-    listed = document.get("shoe")
-    if not isinstance(listed, list):
-        raise SettleInputError(f"'shoe' must be a list of cards such as 'Td', not {listed!r}")
-    shoe = Shoe.stacked(parse_cards(listed), profile.decks)
-    meter = _meter_of(document.get("jackpot", profile.progressive.meter_seed))
-    seats = document.get("seats")
-    if not isinstance(seats, list):
-        raise SettleInputError(
-            f"'seats' must be a list of {{'seat', 'bets', 'actions'}}, not {seats!r}"
-        )
-    game = CasinoHoldemRound(profile, shoe, meter=meter)
-    actions: dict[int, list[Action]] = {}
-    for entry in seats:
-        if not isinstance(entry, dict):
-            raise SettleInputError(f"a seat is an object with 'seat', 'bets', not {entry!r}")
-        extra = sorted(set(entry) - _SEAT_FIELDS)
-        if extra:
-            raise SettleInputError(
-                f"seat entry: unknown field {extra[0]!r} (known: seat, bets, actions)"
-            )
-        seat = game.verify_zone(entry.get("seat"))
-        if seat in actions:
-            raise SettleInputError(f"seat {seat} is listed twice")
-        bets = entry.get("bets", {})
-        if not isinstance(bets, dict):
-            raise SettleInputError(f"seat {seat}: 'bets' must be an object, not {bets!r}")
-        wrong = sorted(set(bets) - _BET_FIELDS)
-        if wrong:
-            raise SettleInputError(
-                f"seat {seat}: unknown wager {wrong[0]!r} (known: ante, progressive)"
-            )
-        for wager in (ANTE, PROGRESSIVE):
-            if wager in bets:
-                game.place_bet(seat, wager, bets[wager])
-        listed_actions = entry.get("actions", [])
-        if not isinstance(listed_actions, list):
-            raise SettleInputError(
-                f"seat {seat}: 'actions' must be a list such as ['call'], not {listed_actions!r}"
-            )
-        actions[seat] = [Action.parse(text) for text in listed_actions]
-    game.deal()
-    while (decision := game.pending()) is not None:
-        queue = actions[decision.seat]
-        if not queue:
-            raise SettleInputError(f"seat {decision.seat}: no action listed for 'call or fold'")
-        game.act(decision.seat, queue.pop(0))
-    for seat, left in sorted(actions.items()):
-        if left:
-            raise SettleInputError(
-                f"seat {seat}: action {str(left[0])!r} left over: the seat had nothing to decide"
-            )
-    assert game.dealer_hand is not None
+    seed = profile.progressive.meter_seed
+    meter = _meter_of(document.get("jackpot", seed)) if isinstance(document, Mapping) else None
+    game, _seats = base.settle(
+        document,
+        profile,
+        lambda shoe: CasinoHoldemRound(profile, shoe, meter=meter),
+        fields=("game", "rules", "shoe", "seats", "jackpot"),
+    )
+    assert isinstance(game, CasinoHoldemRound) and game.dealer_hand is not None
     result = game.results()
     return {
         "dealer": {
@@ -851,9 +692,7 @@ def _seat_document(game: CasinoHoldemRound, result: RoundResult, seat: int) -> d
         "hand": game.hand_of(seat).category.value,
         "result": game.seat_result(seat),
         "bets": {name: entry(name) for name in (ANTE, BET, PROGRESSIVE)},
-        "staked": json_number(result.staked(seat)),
-        "returned": json_number(result.returned(seat)),
-        "net": json_number(result.net(seat)),
+        **base.seat_money(result, seat),
     }
     if PROGRESSIVE in wagers:
         flop_hand = evaluate([*game.hole_cards[seat], *game.board[:3]])

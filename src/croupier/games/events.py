@@ -1,12 +1,17 @@
 """Events: the ordered, JSON-serialisable record of a round (RULES.md §6).
 
 Every change a round goes through is a frozen event appended to its log: bets, every card
-drawn with its purpose (burns included), each decision, each payout, and any dealer
-correction. The log is the game-recall record; replaying it through the engine rebuilds the
-same round. Events common to every game live here; a game adds its own with ``@event``.
+drawn with its purpose (burns included), each decision as the operation it was (``Doubled``,
+``Split``, ``Called``...), each payout, and any dealer correction. The log is the game-recall
+record; replaying it through the engine rebuilds the same round. Events common to every game
+live here; a game adds its own with ``@event``.
+
+Records written before the operation records (a ``Decided`` followed, for a double, a split,
+insurance or a call, by a ``BetPlaced`` of the extra stake) still read: ``upgrade`` turns
+them into today's records, which is what ``replay`` compares a rebuilt round with.
 
 >>> from croupier.cards import Card
->>> drawn = CardDrawn(card=Card.parse("Td"), purpose="player", seat=1, hand=0)
+>>> drawn = CardDrawn(card=Card.parse("Td"), purpose=Purpose.PLAYER, seat=1, hand=0)
 >>> drawn.to_json()
 {'kind': 'CardDrawn', 'card': 'Td', 'purpose': 'player', 'seat': 1, 'hand': 0}
 >>> Event.from_json(drawn.to_json()) == drawn
@@ -18,12 +23,15 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import Enum, StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 
 from croupier.cards import Card
 from croupier.errors import NotationError
+from croupier.games.commands import Action
 from croupier.money import json_number
 
 JSON = Any
@@ -61,6 +69,8 @@ class Event:
     @staticmethod
     def from_json(document: dict[str, JSON]) -> Event:
         kind = document.get("kind")
+        if isinstance(kind, str) and kind not in EVENT_KINDS:
+            _register_every_game()
         cls = EVENT_KINDS.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise NotationError(f"unknown event kind {kind!r}")
@@ -75,6 +85,16 @@ class Event:
         return cls(**values)
 
 
+def _register_every_game() -> None:
+    """Each game declares its own events in its module: import them all, once."""
+    import importlib
+
+    from croupier.games import GAME_MODULES
+
+    for path in GAME_MODULES.values():
+        importlib.import_module(path)
+
+
 def _hints_of(cls: type[Event]) -> dict[str, Any]:
     cached = Event._hints.get(cls.__name__)
     if cached is None:
@@ -87,6 +107,8 @@ def _hints_of(cls: type[Event]) -> dict[str, Any]:
 def _encode(value: Any) -> JSON:
     if isinstance(value, Card):
         return str(value)
+    if isinstance(value, Enum):
+        return value.value
     if isinstance(value, Fraction):
         number = json_number(value)
         if isinstance(number, float) and Fraction(repr(number)) != value:
@@ -111,6 +133,11 @@ def _decode(raw: JSON, hint: Any) -> Any:
         return tuple(_decode(item, item_hint) for item in raw)
     if hint is Card:
         return Card.parse(raw)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        try:
+            return hint(raw)
+        except ValueError:
+            raise NotationError(f"unknown {hint.__name__.lower()} {raw!r}") from None
     if hint is Fraction:
         return Fraction(str(raw))
     return raw
@@ -138,6 +165,19 @@ class BetsClosed(Event):
     pass
 
 
+class Purpose(StrEnum):
+    """Where a drawn card goes, for every game: the ``purpose`` of its ``CardDrawn``."""
+
+    PLAYER = "player"
+    """A seat's hand (blackjack, Casino Hold'em hole cards) or baccarat's Player hand."""
+    DEALER = "dealer"
+    HOLE = "hole"
+    """Blackjack's dealer card dealt face down."""
+    BANKER = "banker"
+    BOARD = "board"
+    BURN = "burn"
+
+
 @event
 class BetsReturned(Event):
     """Every bet of ``seat`` given back before the deal: its box could not be dealt as it
@@ -153,14 +193,19 @@ class CardDrawn(Event):
     the board, or ``burn``."""
 
     card: Card
-    purpose: str
+    purpose: Purpose
     seat: int | None = None
     hand: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.purpose, Purpose):  # a purpose written as its JSON string
+            object.__setattr__(self, "purpose", Purpose(self.purpose))
 
 
 @event
 class Decided(Event):
-    """A seat's decision, in the notation of ``Action`` (``hit``, ``double 5``, ``fold``)."""
+    """A seat's decision in the notation of ``Action``, as records before the operation
+    records wrote it. Still read (``upgrade``); no engine writes it any more."""
 
     seat: int
     action: str
@@ -196,3 +241,172 @@ class DealerCorrection(Event):
     """A dealer's correction of a dealing error, recorded as itself (RULES.md §6)."""
 
     description: str
+
+
+# --- operation records: a decision as what it did ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Operation(Event):
+    """A seat's decision as what it did. ``action`` is the command that makes it again: its
+    ``notation``, with its ``amount`` where the seat chose one (a double, insurance).
+    ``adds_stake`` marks the operations whose ``amount`` goes to the seat's stake."""
+
+    notation: ClassVar[str]
+    adds_stake: ClassVar[bool] = False
+    chosen_amount: ClassVar[bool] = False
+    seat: int
+
+    @property
+    def action(self) -> Action:
+        amount: Fraction | None = getattr(self, "amount", None) if self.chosen_amount else None
+        return Action(self.notation, None if amount is None else int(amount))
+
+
+@event
+class Hit(Operation):
+    notation = "hit"
+    hand: int
+
+
+@event
+class Stood(Operation):
+    notation = "stand"
+    hand: int
+
+
+@event
+class Doubled(Operation):
+    """The hand's bet grew by ``amount`` (the full bet, or less where the profile allows)."""
+
+    notation, adds_stake, chosen_amount = "double", True, True
+    hand: int
+    amount: Fraction
+
+
+@event
+class Split(Operation):
+    """Hand ``hand`` became two: its second card and a bet of ``amount`` went to ``new_hand``."""
+
+    notation, adds_stake = "split", True
+    hand: int
+    new_hand: int
+    amount: Fraction
+
+
+@event
+class InsuranceTaken(Operation):
+    notation, adds_stake, chosen_amount = "insurance", True, True
+    amount: Fraction
+
+
+@event
+class InsuranceDeclined(Operation):
+    notation = "no-insurance"
+
+
+@event
+class EvenMoneyTaken(Operation):
+    """A blackjack against an Ace took 1:1 at once (Peru Art. 13)."""
+
+    notation = "even-money"
+
+
+@event
+class Called(Operation):
+    """Casino Hold'em: the Bet of ``amount`` (a multiple of the Ante) was placed."""
+
+    notation, adds_stake = "call", True
+    amount: Fraction
+
+
+@event
+class Folded(Operation):
+    notation = "fold"
+
+
+OPERATIONS = (
+    Hit,
+    Stood,
+    Doubled,
+    Split,
+    InsuranceTaken,
+    InsuranceDeclined,
+    EvenMoneyTaken,
+    Called,
+    Folded,
+)
+
+EXTRA_STAKES = frozenset({"double", "split", "insurance", "bet"})
+"""Wagers an old record placed with ``BetPlaced`` after the deal, as part of a decision."""
+
+
+def upgrade(events: Iterable[Event]) -> list[Event]:
+    """A record in today's events: each old ``Decided`` (with the ``BetPlaced`` of the stake
+    it added) becomes its operation record; anything else is kept as it is.
+
+    >>> old = [Decided(seat=1, action="double", hand=0),
+    ...        BetPlaced(seat=1, wager="double", amount=Fraction(10), hand=0)]
+    >>> upgrade(old)
+    [Doubled(seat=1, hand=0, amount=Fraction(10, 1))]
+    """
+    record = list(events)
+    upgraded: list[Event] = []
+    index = 0
+    while index < len(record):
+        item = record[index]
+        index += 1
+        if not isinstance(item, Decided):
+            upgraded.append(item)
+            continue
+        follows = record[index] if index < len(record) else None
+        added = (
+            follows
+            if isinstance(follows, BetPlaced)
+            and follows.seat == item.seat
+            and follows.wager in EXTRA_STAKES
+            else None
+        )
+        if added is not None:
+            index += 1
+        upgraded.append(_operation(item, added))
+    return upgraded
+
+
+def upgrade_json(documents: Iterable[dict[str, JSON]]) -> list[dict[str, JSON]]:
+    """``upgrade`` for a record stored as JSON (the server's rounds)."""
+    return [item.to_json() for item in upgrade(Event.from_json(document) for document in documents)]
+
+
+def _operation(decided: Decided, added: BetPlaced | None) -> Operation:
+    cls = next((kind for kind in OPERATIONS if kind.notation == decided.action.split()[0]), None)
+    if cls is None:
+        raise NotationError(f"seat {decided.seat}: an old record's decision {decided.action!r}")
+    names = {field.name for field in dataclasses.fields(cls)}
+    values: dict[str, Any] = {"seat": decided.seat, "hand": decided.hand}
+    if added is not None:
+        values |= {"amount": added.amount, "new_hand": added.hand}
+    missing = [name for name in names if values.get(name) is None]
+    if missing:
+        raise NotationError(f"seat {decided.seat}: {decided.action!r} without its {missing[0]}")
+    return cls(**{name: values[name] for name in names})
+
+
+def operations(events: Iterable[Event]) -> Iterator[Operation]:
+    return (item for item in events if isinstance(item, Operation))
+
+
+def is_decision(document: dict[str, JSON]) -> bool:
+    """A record of a seat's decision, read from JSON (an operation record or an old one)."""
+    cls = EVENT_KINDS.get(str(document.get("kind")))
+    return cls is not None and (issubclass(cls, Operation) or cls is Decided)
+
+
+def action_of(document: dict[str, JSON]) -> str:
+    """The notation of the decision a JSON record says was taken (``hit``, ``double 10``)."""
+    item = Event.from_json(document)
+    if isinstance(item, Decided):
+        return item.action
+    if not isinstance(item, Operation):
+        raise NotationError(f"a {item.kind} is not a decision")
+    return str(item.action)

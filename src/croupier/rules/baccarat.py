@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import model_validator
 
-from croupier.rules.base import Limits, Profile, RatioField, Strict
+from croupier.rules.base import Burn, Limits, Profile, RatioField, Strict, TableRecord
 
 
 class BaccaratWager(StrEnum):
@@ -69,3 +69,16 @@ class BaccaratRules(Profile):
         if missing:
             raise ValueError(f"limits: none given for {', '.join(missing)}")
         return self
+
+    def _table(self) -> TableRecord:
+        return TableRecord(
+            decks=self.decks,
+            seats=self.zones,
+            seats_per_player=1,
+            min_players=1,
+            back_betting=False,
+            cut_card_from_bottom=self.shoe.cut_card_from_bottom,
+            burn=Burn.BY_FIRST_CARD_VALUE if self.shoe.burn_by_first_card_value else Burn.NONE,
+            burn_cards=0,
+            wagers={wager.value: self.limits[wager] for wager in BaccaratWager},
+        )

@@ -10,7 +10,11 @@ and the key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
@@ -75,8 +79,46 @@ class Limits(Strict):
         return self.minimum <= amount <= self.maximum
 
 
+class Burn(StrEnum):
+    """How a new shoe is burnt before its first round."""
+
+    NONE = "none"
+    """No burn (Casino Hold'em: a fresh deck every game, burns belong to the deal)."""
+    FIXED = "fixed"
+    """A fixed number of cards (blackjack's ``shoe.burn_on_new_shoe``)."""
+    BY_FIRST_CARD_VALUE = "by-first-card-value"
+    """The first card's value says how many more (Dragon Six Art. 6 d)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """The shape of a table, the same fields for every game, read from a profile's own rules.
+
+    What a consumer (the live table, the simulator, a client) needs without knowing the game:
+    how many decks and seats, how many seats one player may hold, how many players a round
+    needs, whether others may bet behind, how a shoe is made, and each wager a seat may place
+    with its limits (in placing order). ``cut_card_from_bottom`` is ``None`` for a game whose
+    every round is dealt from a fresh deck.
+    """
+
+    decks: int
+    seats: int
+    seats_per_player: int
+    min_players: int
+    back_betting: bool
+    cut_card_from_bottom: int | None
+    burn: Burn
+    burn_cards: int
+    wagers: Mapping[str, Limits]
+
+    @property
+    def is_one_round_per_shoe(self) -> bool:
+        return self.cut_card_from_bottom is None
+
+
 class Profile(Strict):
-    """Fields every profile has. Subclasses add one field per regulatory setting."""
+    """Fields every profile has. Subclasses add one field per regulatory setting, and say
+    what their rules make of the table's common shape in ``table``."""
 
     game: ClassVar[str]
 
@@ -114,3 +156,11 @@ class Profile(Strict):
     def source_of(self, rule: str) -> str:
         """The article or decision (``docs/rules.md#...``) a rule comes from."""
         return self.sources[rule]
+
+    @cached_property
+    def table(self) -> TableRecord:
+        """The table's common shape (decks, seats, wagers and limits) under these rules."""
+        return self._table()
+
+    def _table(self) -> TableRecord:
+        raise NotImplementedError(f"{type(self).__name__} does not describe its table")

@@ -7,7 +7,15 @@ from typing import ClassVar, Literal
 
 from pydantic import model_validator
 
-from croupier.rules.base import FractionField, Limits, Profile, RatioField, Strict
+from croupier.rules.base import (
+    Burn,
+    FractionField,
+    Limits,
+    Profile,
+    RatioField,
+    Strict,
+    TableRecord,
+)
 
 
 class HoleCard(StrEnum):
@@ -141,3 +149,19 @@ class BlackjackRules(Profile):
     def max_hands_per_box(self) -> int | None:
         """The most hands a box may split into; ``None`` for no limit."""
         return None if self.max_hands == "unlimited" else self.max_hands
+
+    def _table(self) -> TableRecord:
+        wagers = {"main": self.limits}
+        if self.twenty_one_plus_three is not None:
+            wagers["21+3"] = self.twenty_one_plus_three.limits
+        return TableRecord(
+            decks=self.decks,
+            seats=self.boxes,
+            seats_per_player=self.boxes_per_player,
+            min_players=1,
+            back_betting=self.back_betting,
+            cut_card_from_bottom=self.shoe.cut_card_from_bottom,
+            burn=Burn.FIXED if self.shoe.burn_on_new_shoe else Burn.NONE,
+            burn_cards=self.shoe.burn_on_new_shoe,
+            wagers=wagers,
+        )

@@ -7,7 +7,15 @@ from typing import ClassVar
 
 from pydantic import model_validator
 
-from croupier.rules.base import FractionField, Limits, Profile, RatioField, Strict
+from croupier.rules.base import (
+    Burn,
+    FractionField,
+    Limits,
+    Profile,
+    RatioField,
+    Strict,
+    TableRecord,
+)
 
 
 class PokerCategory(StrEnum):
@@ -89,3 +97,18 @@ class CasinoHoldemRules(Profile):
         if PokerCategory.HIGH_CARD not in self.ante_paytable:
             raise ValueError("ante_paytable: needs a 'high card' line for every other hand")
         return self
+
+    def _table(self) -> TableRecord:
+        # RULES.md §6 decision: the progressive bet is exactly ``progressive.bet`` units.
+        exact = Limits(minimum=self.progressive.bet, maximum=self.progressive.bet)
+        return TableRecord(
+            decks=self.decks,
+            seats=self.zones,
+            seats_per_player=1,
+            min_players=self.min_players,
+            back_betting=False,
+            cut_card_from_bottom=None,
+            burn=Burn.NONE,
+            burn_cards=0,
+            wagers={"ante": self.ante_limits, "progressive": exact},
+        )

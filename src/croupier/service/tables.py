@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError, ProfileError
 from croupier.fairness import commitment, revealed_document
 from croupier.games.base import Action, GameRound
-from croupier.games.events import Event, RoundVoided
+from croupier.games.events import Event, RoundVoided, upgrade_json
 from croupier.ledger import book
 from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
 from croupier.money import parse_amount
@@ -393,7 +393,7 @@ class Casino:
             game_round = engines.new_round(live.profile, shoe, self._meter(session, live))
             for step in current.inputs:
                 engines.apply_input(game_round, step)
-            if _events_json(game_round.events) != current.events:
+            if _events_json(game_round.events) != upgrade_json(current.events):
                 raise LedgerError("the rebuilt round's events differ from its record")
         except (CroupierError, ValueError, KeyError) as error:
             self._void(session, live, current, f"interrupted: cannot be rebuilt ({error})")

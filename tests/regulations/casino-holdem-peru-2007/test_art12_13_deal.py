@@ -13,7 +13,7 @@ from croupier.cards import parse_cards
 from croupier.errors import IllegalActionError
 from croupier.games.base import Action
 from croupier.games.casino_holdem import CasinoHoldemRound, Phase, stacked_deck
-from croupier.games.events import CardDrawn, Decided, Settled
+from croupier.games.events import CardDrawn, Folded, Settled
 from croupier.rules.casino_holdem import CasinoHoldemRules
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
@@ -113,7 +113,7 @@ def test_art13d_a_fold_loses_the_ante_at_once() -> None:
     """Art. 13 d: "o se retiran perdiendo su Ante ... será recogido por el Dealer"."""
     game = dealt()
     events = game.act(2, Action("fold"))
-    assert events[0] == Decided(seat=2, action="fold")
+    assert events[0] == Folded(seat=2)
     assert events[1] == Settled(seat=2, wager="ante", stake=10, payout=0, result="fold")
 
 
@@ -122,8 +122,7 @@ def test_art13d_the_bet_is_twice_the_ante() -> None:
     game = dealt()
     events = game.act(2, Action("call"))
     assert [(e.kind, getattr(e, "amount", None)) for e in events] == [
-        ("Decided", None),
-        ("BetPlaced", 20),
+        ("Called", 20),
     ]
 
 

@@ -75,16 +75,16 @@ def test_rules6_the_record_holds_every_bet_card_decision_and_payout_and_replays(
     drawn = [(e["card"], e["purpose"]) for e in events if e["kind"] == "CardDrawn"]
     assert [card for card, _ in drawn] == str(DECK).split()
     assert [card for card, purpose in drawn if purpose == "burn"] == ["6h", "6c"]
-    assert [(e["seat"], e["action"]) for e in events if e["kind"] == "Decided"] == [
-        (1, "call"),
-        (2, "fold"),
+    assert [(e["seat"], e["kind"]) for e in events if e["kind"] in ("Called", "Folded")] == [
+        (1, "Called"),
+        (2, "Folded"),
     ]
     assert [(e["seat"], e["wager"], e["amount"]) for e in events if e["kind"] == "BetPlaced"] == [
         (1, "ante", 10),
         (1, "progressive", 1),
         (2, "ante", 5),
-        (1, "bet", 20),
     ]
+    assert [(e["seat"], e["amount"]) for e in events if e["kind"] == "Called"] == [(1, 20)]
     settled = [e for e in events if e["kind"] == "Settled"]
     for seat in out["seats"]:
         mine = [e for e in settled if e["seat"] == seat["seat"]]

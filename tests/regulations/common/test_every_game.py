@@ -8,7 +8,7 @@ import pytest
 
 from croupier.errors import AmountError, ShoeError
 from croupier.games.blackjack import replay
-from croupier.games.events import Event
+from croupier.games.events import Event, action_of, is_decision
 
 BLACKJACK_PROFILES = ["peru-2016", "spain-1979", "veintiuno-real"]
 
@@ -84,16 +84,18 @@ def test_events_record_every_bet_card_decision_and_payout_and_replay(settle, rul
         "cards"
     ]
     assert sorted(cards) == sorted(dealt)
-    assert [e["action"] for e in events if e["kind"] == "Decided"] == [
+    assert [action_of(e) for e in events if is_decision(e)] == [
         "split",
-        "double",
+        "double 10",
         "hit",
         "stand",
     ]
     assert [(e["wager"], e["amount"]) for e in events if e["kind"] == "BetPlaced"] == [
         ("main", 10),
-        ("split", 10),
-        ("double", 10),
+    ]
+    assert [(e["kind"], e["amount"]) for e in events if e["kind"] in ("Split", "Doubled")] == [
+        ("Split", 10),
+        ("Doubled", 10),
     ]
     settled = [e for e in events if e["kind"] == "Settled"]
     assert sum(e["payout"] for e in settled) == settle.money(out)[1]

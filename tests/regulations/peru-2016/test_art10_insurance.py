@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import IllegalActionError
+from croupier.games.events import action_of, is_decision
 
 RULES = "peru-2016"
 
@@ -76,7 +77,7 @@ def test_art10_each_seat_asked_once_in_seat_order_before_play(settle):
             {"seat": 2, "bets": {"main": 10}, "actions": ["insurance 5", "stand"]},
         ],
     )
-    decided = [(e["seat"], e["action"]) for e in out["events"] if e["kind"] == "Decided"]
+    decided = [(e["seat"], action_of(e)) for e in out["events"] if is_decision(e)]
     assert decided == [(1, "no-insurance"), (2, "insurance 5"), (1, "stand"), (2, "stand")]
     assert settle.hands(out, 1) == [("9h 9d", 10, "push", 10)]  # 18 against A7 = 18
     assert settle.money(out, 2) == (15, 10, -5)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import IllegalActionError
+from croupier.games.events import is_decision
 
 RULES = "peru-2016"
 
@@ -38,7 +39,7 @@ def test_art13_blackjack_pays_three_to_two_at_once(settle):
         ],
     )
     assert settle.hands(out, 1) == [("As Kd", 10, "blackjack", 25)]
-    first_decision = next(i for i, e in enumerate(out["events"]) if e["kind"] == "Decided")
+    first_decision = next(i for i, e in enumerate(out["events"]) if is_decision(e))
     assert _settled_index(out, 1) < first_decision
     # Seat 2's hand is still in play, so the dealer draws: 9+7+T = 26.
     assert out["dealer"]["cards"] == ["9c", "7h", "Ts"]

@@ -10,6 +10,7 @@ import pytest
 from croupier.errors import IllegalActionError, SettleInputError
 from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase
+from croupier.games.events import action_of, is_decision
 from croupier.rules import load_profile
 from croupier.shoe import Shoe
 
@@ -27,7 +28,7 @@ def test_art14_players_act_one_by_one_from_the_dealers_left(settle):
             {"seat": 2, "bets": {"main": 10}, "actions": ["hit", "stand"]},
         ],
     )
-    decided = [(e["seat"], e["action"]) for e in out["events"] if e["kind"] == "Decided"]
+    decided = [(e["seat"], action_of(e)) for e in out["events"] if is_decision(e)]
     assert decided == [(1, "hit"), (1, "hit"), (1, "stand"), (2, "hit"), (2, "stand")]
     assert settle.hands(out, 1) == [("5h 5d 4c 4d", 10, "win", 20)]
     assert settle.hands(out, 2) == [("6h 6d 8c", 10, "win", 20)]

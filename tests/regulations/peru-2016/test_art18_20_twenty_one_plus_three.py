@@ -10,6 +10,7 @@ import pytest
 
 from croupier.cards import parse_cards
 from croupier.errors import BetError
+from croupier.games.events import is_decision
 from croupier.hands.three_card import classify_three_card
 from croupier.rules.blackjack import ThreeCardHand
 
@@ -57,7 +58,8 @@ def test_art19_settled_right_after_the_deal_before_insurance(settle):
     side = next(
         i for i, e in enumerate(out["events"]) if e["kind"] == "Settled" and e["wager"] == "21+3"
     )
-    assert kinds.index("CardDrawn") < side < kinds.index("Decided")
+    first_decision = next(i for i, e in enumerate(out["events"]) if is_decision(e))
+    assert kinds.index("CardDrawn") < side < first_decision
     assert settle.seat(out, 1)["side_bets"]["21+3"] == {
         "bet": 5,
         "result": "straight_flush",

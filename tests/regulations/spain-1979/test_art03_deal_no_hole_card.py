@@ -4,6 +4,7 @@ second card to each box; the dealer has no hole card and draws after the players
 from __future__ import annotations
 
 from croupier.games.blackjack import BlackjackRound
+from croupier.games.events import is_decision
 from croupier.rules import load_profile
 from croupier.shoe import Shoe
 
@@ -23,7 +24,7 @@ def test_art03_the_dealers_second_card_is_drawn_after_the_players(settle):
     dealer_cards = [
         i for i, e in enumerate(events) if e["kind"] == "CardDrawn" and e["purpose"] == "dealer"
     ]
-    last_decision = max(i for i, e in enumerate(events) if e["kind"] == "Decided")
+    last_decision = max(i for i, e in enumerate(events) if is_decision(e))
     assert dealer_cards[0] < last_decision < dealer_cards[1]
     assert out["dealer"] == {"cards": ["9c", "7s", "Kd"], "total": 26, "blackjack": False}
     assert "HoleCardRevealed" not in settle.kinds(out)

@@ -43,8 +43,27 @@ export function replay(record, count) {
       case "RoundStarted":
         table.game = event.game;
         break;
+      case "Split": {
+        // Hand `hand` became two: its second card and a bet of `amount` went to `new_hand`.
+        const source = hand(event.seat, event.hand);
+        const target = hand(event.seat, event.new_hand);
+        target.cards.push(source.cards.pop());
+        target.bet = Number(event.amount);
+        break;
+      }
+      case "Doubled": {
+        const target = hand(event.seat, event.hand);
+        target.bet = (Number(target.bet) || Number(box(event.seat).bets.main) || 0) + Number(event.amount);
+        break;
+      }
+      case "BetsReturned":
+        // Every bet of the seat given back before the deal: the round went on without it.
+        table.boxes.delete(event.seat);
+        break;
       case "BetPlaced": {
         const owner = box(event.seat);
+        // Records written before the operation records (Split, Doubled) put a split's or a
+        // double's stake in a BetPlaced on the hand, after a Decided naming the split.
         if ((event.wager === "split" || event.wager === "double") && event.hand !== undefined) {
           const target = hand(event.seat, event.hand);
           if (event.wager === "split" && splitFrom) {
@@ -62,7 +81,7 @@ export function replay(record, count) {
         }
         break;
       }
-      case "Decided":
+      case "Decided": // an old record's decision: only a split needs remembering
         if (String(event.action).split(" ")[0] === "split") splitFrom = { seat: event.seat, hand: event.hand };
         break;
       case "CardDrawn":

@@ -1,0 +1,167 @@
+"""Commands: what a round is told to do, as frozen values with a notation that round-trips.
+
+A round changes only by a command: ``bet`` (place, or at 0 withdraw, a wager), ``return``
+(give back a seat's bets before the deal), ``deal``, ``act`` (a seat's decision) and ``void``
+(end a round that cannot go on). The live table, the
+``settle`` tool, ``replay`` and the tests give the engine the same commands; each is written
+and read back in one line.
+
+>>> command = parse_command("act 2 double 5")
+>>> command
+parse_command('act 2 double 5')
+>>> command.seat, command.action
+(2, Action.parse('double 5'))
+>>> [str(parse_command(text)) for text in ("bet 1 21+3 5", "deal", "void shoe ran out")]
+['bet 1 21+3 5', 'deal', 'void shoe ran out']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.errors import NotationError
+from croupier.money import is_ascii_number
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decision in notation: a name and, for some, an amount (``double 5``, ``insurance 2``).
+
+    >>> Action.parse("double 5")
+    Action.parse('double 5')
+    >>> str(Action("stand"))
+    'stand'
+    """
+
+    name: str
+    amount: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        if not isinstance(text, str):
+            raise NotationError(f"an action is text such as 'hit' or 'double 5', not {text!r}")
+        parts = text.strip().split()
+        if len(parts) == 1 and parts[0]:
+            return cls(parts[0].lower())
+        if len(parts) == 2 and is_ascii_number(parts[1]):
+            return cls(parts[0].lower(), int(parts[1]))
+        raise NotationError(
+            f"unknown action {text!r}: expected a name and an optional whole amount"
+        )
+
+    def __str__(self) -> str:
+        return self.name if self.amount is None else f"{self.name} {self.amount}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+
+class _Notation:
+    """A command's ``repr`` is its notation, read back by ``parse_command``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"parse_command({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Bet(_Notation):
+    """Set ``seat``'s ``wager`` to ``amount`` whole units while bets are open (0 withdraws)."""
+
+    seat: int
+    wager: str
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bet {self.seat} {self.wager} {self.amount}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Deal(_Notation):
+    """Close bets and play on until a decision is needed or the round is done."""
+
+    def __str__(self) -> str:
+        return "deal"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Act(_Notation):
+    """``seat``'s decision."""
+
+    seat: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"act {self.seat} {self.action}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Void(_Notation):
+    """End a round that cannot go on: every stake still in play is returned."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"void {self.reason}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Return(_Notation):
+    """Give back every bet of ``seat`` while bets are open: its box cannot be dealt as it
+    stands (a side bet without the main wager it rides on)."""
+
+    seat: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"return {self.seat} {self.reason}"
+
+
+Command = Bet | Deal | Act | Return | Void
+
+
+def _seat(text: str, line: str) -> int:
+    if not is_ascii_number(text):
+        raise NotationError(f"command {line!r}: a seat is a whole number, not {text!r}")
+    return int(text)
+
+
+def parse_command(text: str) -> Command:
+    """A command from its notation: ``bet SEAT WAGER AMOUNT``, ``deal``, ``act SEAT ACTION``,
+    ``void REASON``."""
+    if not isinstance(text, str):
+        raise NotationError(f"a command is text such as 'deal', not {text!r}")
+    verb, _, rest = text.strip().partition(" ")
+    parts = rest.split()
+    if verb == "bet" and len(parts) == 3 and is_ascii_number(parts[2]):
+        return Bet(_seat(parts[0], text), parts[1], int(parts[2]))
+    if verb == "deal" and not parts:
+        return Deal()
+    if verb == "act" and len(parts) >= 2:
+        return Act(_seat(parts[0], text), Action.parse(" ".join(parts[1:])))
+    if verb == "return" and len(parts) >= 2:
+        return Return(_seat(parts[0], text), " ".join(parts[1:]))
+    if verb == "void" and parts:
+        return Void(rest.strip())
+    raise NotationError(
+        f"unknown command {text!r}: expected 'bet SEAT WAGER AMOUNT', 'deal', "
+        "'act SEAT ACTION', 'return SEAT REASON' or 'void REASON'"
+    )
+
+
+def from_step(step: dict[str, Any]) -> Command:
+    """A command from the live table's stored step (``{"op": "bet", "seat": 2, ...}``)."""
+    op = step.get("op")
+    if op == "bet":
+        return Bet(int(step["seat"]), str(step["wager"]), int(step["amount"]))
+    if op == "deal":
+        return Deal()
+    if op == "act":
+        return Act(int(step["seat"]), Action.parse(str(step["action"])))
+    if op == "return":
+        return Return(int(step["seat"]), str(step["reason"]))
+    if op == "void":
+        return Void(str(step["reason"]))
+    raise NotationError(f"unknown recorded step {op!r}")
