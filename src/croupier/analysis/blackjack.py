@@ -487,28 +487,6 @@ def _kernel_chart(
     return hard, soft, pairs
 
 
-def _initial_hands(shoe: npt.NDArray[np.int64], up: int) -> list[tuple[int, int, float]]:
-    """Each initial two-card hand (first <= second) the shoe can deal with ``up``, and its
-    probability, in the order the round's figures are summed."""
-    total_cards = int(shoe.sum())
-    hands = []
-    for first in range(10):
-        for second in range(first, 10):
-            counts = shoe.copy()
-            weight = float(counts[first])
-            counts[first] -= 1
-            weight *= counts[up]
-            counts[up] -= 1
-            weight *= counts[second]
-            if weight == 0:
-                continue
-            probability = weight / (total_cards * (total_cards - 1) * (total_cards - 2))
-            if first != second:
-                probability *= 2
-            hands.append((first, second, probability))
-    return hands
-
-
 @dataclass(frozen=True)
 class _UpCardHands:
     """The kernel's results for one up card (``blackjack_kernel.evaluate_up``)."""
@@ -683,7 +661,7 @@ def _evaluate_up(
     offset = 2 * UNLIMITED_HANDS * scale
     grid = np.array([scale, offset, 2 * offset + 1], dtype=np.int64)
     up_label = UP_LABELS[UP_ORDER.index(up)]
-    dealt = [(first, second) for first, second, _ in _initial_hands(game.shoe_counts(), up)]
+    dealt = [(first, second) for first, second, _ in exact.initial_hands(game.shoe_counts(), up)]
     paid = np.zeros(2 * size)
     if play is Play.BASIC:
         unsplit, split_play = _chart_unsplit_play(game, strategy, up_label)
@@ -814,7 +792,7 @@ def evaluate_round(
         by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play), UP_ORDER)
         for up, evaluated in zip(UP_ORDER, by_up, strict=True):
             hands = evaluated.hands
-            for first, second, probability in _initial_hands(shoe, up):
+            for first, second, probability in exact.initial_hands(shoe, up):
                 if first == second and first in evaluated.splits:
                     row, hand_wagered = _split_round(game, up, first, hands, scale)
                     split_probability += probability
