@@ -60,6 +60,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.figures import Outcome, WagerFigures
+from croupier.analysis.result_cache import cache_directory
 from croupier.cards import Card, Rank
 from croupier.errors import NotationError
 from croupier.hands import poker
@@ -385,15 +386,6 @@ def call_value(rules: CasinoHoldemRules, hole_and_flop: Sequence[Card]) -> Fract
 
 
 # --- the cache -----------------------------------------------------------------------------
-
-
-def cache_directory() -> Path:
-    """``$CROUPIER_CACHE_DIR``, else ``$XDG_CACHE_HOME/croupier``, else ``~/.cache/croupier``."""
-    explicit = os.environ.get("CROUPIER_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "croupier"
 
 
 @cache

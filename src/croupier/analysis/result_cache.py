@@ -7,7 +7,7 @@ second on a loaded two-core machine) is longer than the whole command may take. 
 SHA-256 of the profile's every field, the deck count, the strategy, the versions of numpy and
 numba, and the source of every module that computes the figures
 (``croupier/analysis/*.py``, ``croupier/rules/*.py``), so a change to any of them computes
-anew. The directory is Casino Hold'em's (``casino_holdem_exact.cache_directory``):
+anew. The directory (``cache_directory``) is the one Casino Hold'em's tables use too:
 ``$CROUPIER_CACHE_DIR``, else ``$XDG_CACHE_HOME/croupier``, else ``~/.cache/croupier``; an
 unreadable or broken file is ignored and computed again.
 """
@@ -27,7 +27,9 @@ _PACKAGE = Path(__file__).parents[1]
 
 
 def cache_directory() -> Path:
-    """The same place as ``casino_holdem_exact.cache_directory`` (which loads numba)."""
+    """``$CROUPIER_CACHE_DIR``, else ``$XDG_CACHE_HOME/croupier``, else ``~/.cache/croupier``:
+    every analysis cache (Casino Hold'em's tables too) lives here. Kept in this light module so
+    that reading a cached result loads no numba."""
     explicit = os.environ.get("CROUPIER_CACHE_DIR")
     if explicit:
         return Path(explicit)

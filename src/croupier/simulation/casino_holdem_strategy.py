@@ -36,12 +36,12 @@ from numba import njit
 from croupier.analysis.casino_holdem_exact import (
     HOLES,
     bin_values,
-    cache_directory,
     choose,
     load_or_compute_table,
     qualifier_threshold,
     table_key,
 )
+from croupier.analysis.result_cache import cache_directory
 from croupier.rules.casino_holdem import CasinoHoldemRules
 
 FLOPS = 22_100

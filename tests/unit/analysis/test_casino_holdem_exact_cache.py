@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from croupier.analysis.casino_holdem_exact import (
-    cache_directory,
     qualifier_threshold,
     table_key,
     table_path,
 )
+from croupier.analysis.result_cache import cache_directory
 from croupier.rules import CasinoHoldemRules, load_profile
 
 
