@@ -215,7 +215,9 @@ def _best(hard: Any, ace: Any) -> Any:
 
 
 @njit(inline="always")
-def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
+def raw_true_count(rc: Any, remaining: Any, p: Array) -> Any:
+    """The running count per deck left, by the player's deck estimation (unbalanced counts
+    are used as they run), before flooring: index generation reads it unfloored."""
     if p[P_BALANCED] == 0:
         return rc / p[P_TAG_SCALE]
     mode = p[P_ESTIMATION]
@@ -226,7 +228,12 @@ def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
         decks = max(1.0, np.floor(decks + 0.5))
     else:
         decks = max(decks, 1.0 / 52.0)
-    return np.floor(rc / p[P_TAG_SCALE] / decks)
+    return rc / p[P_TAG_SCALE] / decks
+
+
+@njit(inline="always")
+def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
+    return np.floor(raw_true_count(rc, remaining, p))
 
 
 @njit(cache=True, error_model="numpy")

@@ -51,22 +51,6 @@ _PLAY_CODES = {"S": kernel.STAND, "H": kernel.HIT, "D": kernel.DOUBLE}
 
 
 @njit(inline="always")
-def _raw_true_count(rc: Any, remaining: Any, p: Array) -> Any:
-    """The true count before flooring (``blackjack_kernel._true_count`` floors it)."""
-    if p[kernel.P_BALANCED] == 0:
-        return rc / p[kernel.P_TAG_SCALE]
-    mode = p[kernel.P_ESTIMATION]
-    decks = remaining / 52.0
-    if mode == 1:
-        decks = max(0.5, np.floor(decks * 2.0 + 0.5) / 2.0)
-    elif mode == 2:
-        decks = max(1.0, np.floor(decks + 0.5))
-    else:
-        decks = max(decks, 1.0 / 52.0)
-    return rc / p[kernel.P_TAG_SCALE] / decks
-
-
-@njit(inline="always")
 def _dealer_total(shoe: Array, pos: int, first: int, second: int, h17: bool) -> Any:
     """The dealer's final total from two cards and the cards from ``pos`` (22: bust)."""
     hard = first + second
@@ -191,7 +175,7 @@ def _probe(  # noqa: PLR0917
         u = up - 1
         start = pos
         if not natural and not ace and hard == cell_hard and up == cell_up and c1 != c2:
-            tc = _raw_true_count(rc, size - pos, p)
+            tc = kernel.raw_true_count(rc, size - pos, p)
             nets = np.zeros(2, dtype=np.int64)
             end = pos
             for k in range(2):
