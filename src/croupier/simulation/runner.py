@@ -41,6 +41,9 @@ from croupier.simulation.blackjack_sim import (
 from croupier.simulation.tally import Tally
 
 BLOCK_ROUNDS = 250_000
+MAX_ROUNDS = 10**11
+"""The most rounds one run takes (400,000 blocks; hours of CPU at the kernels' rates): a
+larger ``--rounds`` is refused rather than laid out in memory."""
 """Rounds per block: small enough for a live progress bar and an even spread over workers."""
 
 GAME_MODULES = {
@@ -104,6 +107,8 @@ def block_sizes(rounds: int) -> list[int]:
     """The layout of ``rounds`` in blocks: depends on the rounds alone."""
     if rounds < 1:
         raise SimulationError(f"--rounds: at least 1, not {rounds}")
+    if rounds > MAX_ROUNDS:
+        raise SimulationError(f"--rounds: at most {MAX_ROUNDS:,}, not {rounds:,}")
     full, rest = divmod(rounds, BLOCK_ROUNDS)
     return [BLOCK_ROUNDS] * full + ([rest] if rest else [])
 
@@ -204,6 +209,8 @@ def run_simulation(
             f"--horizon: at most {BLOCK_ROUNDS} rounds per session, not {options.counting.horizon}"
         )
     sizes = block_sizes(options.rounds)
+    if options.seed is not None and options.seed < 0:
+        raise SimulationError(f"--seed: a whole number 0 or more, not {options.seed}")
     root = np.random.SeedSequence(options.seed)
     seed = int(root.entropy)  # type: ignore[arg-type]
     strategy, strategy_name = _strategy_for(profile, options)

@@ -22,6 +22,7 @@ from croupier.simulation.blackjack_sim import (
 )
 from croupier.simulation.runner import (
     BLOCK_ROUNDS,
+    MAX_ROUNDS,
     SimulationOptions,
     block_sizes,
     result_json,
@@ -42,6 +43,23 @@ def test_block_layout_depends_on_the_rounds_alone() -> None:
     assert block_sizes(5) == [5]
     with pytest.raises(SimulationError):
         block_sizes(0)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--rounds", str(10**20)], f"--rounds: at most {MAX_ROUNDS:,}"),
+        (["--rounds", "1000", "--seed", "-1"], "--seed: a whole number 0 or more, not -1"),
+    ],
+)
+def test_an_impossible_run_is_refused_with_its_value_named(flags: list[str], message: str) -> None:
+    """A hostile --rounds (once a MemoryError laying out 4e14 blocks) or a negative --seed
+    (once numpy's traceback) is a SimulationError naming the value (``croupier`` prints it as
+    one line and exits 2), raised before any work and with nothing printed."""
+    result = runner.invoke(app, ["simulate", "peru-2016", *flags, "--json"])
+    assert isinstance(result.exception, SimulationError), result.output
+    assert message in str(result.exception)
+    assert result.stdout.strip() == ""
 
 
 def test_same_seed_same_figures_on_one_worker_and_on_two() -> None:
