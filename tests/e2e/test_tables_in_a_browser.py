@@ -360,6 +360,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     for player in (alice, bob):
         assert_results_shown(player, engine)
         assert_settled_dealer_shown(player, engine)
+    alice.screenshot("blackjack-settled")
     first_round_id = int(alice.page.get_attribute("#recall-link", "href").rsplit("/", 1)[1])
     result = engine.results()
     for player, seat in ((alice, 1), (bob, 2)):
