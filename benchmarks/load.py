@@ -59,7 +59,6 @@ async def run_load(
     its CPU cost per player request beside that of a no-op request."""
     cpu = cpu_seconds or (lambda: float("nan"))
     from croupier.rules.registry import load_profile
-    from croupier.service.engines import engines_minimum, seat_count
 
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
         bots_by_table: list[list[Bot]] = []
@@ -68,7 +67,7 @@ async def run_load(
             profile_name = profiles[number % len(profiles)]
             profile = load_profile(profile_name)
             table = await create_table(client, f"load-{number}-{time.monotonic_ns()}", profile_name)
-            seats = min(per_table, seat_count(profile))
+            seats = min(per_table, profile.table.seats)
             bots = []
             for seat in range(1, seats + 1):
                 name = f"p{number}x{seat}x{time.monotonic_ns() % 10**9}"
@@ -81,7 +80,7 @@ async def run_load(
                         table,
                         [seat],
                         wager,
-                        stake=engines_minimum(profile, wager),
+                        stake=profile.table.wagers[wager].minimum,
                         think=think,
                     )
                 )

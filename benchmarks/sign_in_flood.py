@@ -56,11 +56,10 @@ async def seat_players(  # noqa: PLR0917 - one call per phase
 ) -> list[list[Bot]]:
     """Tables, and players each signed up and in from an address of their own."""
     from croupier.rules.registry import load_profile
-    from croupier.service.engines import engines_minimum, seat_count
 
     profile = load_profile(profile_name)
     wager = WAGERS[profile.game]
-    per_table = min(max(1, players // tables), seat_count(profile))
+    per_table = min(max(1, players // tables), profile.table.seats)
     by_table = []
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as operator:
         for number in range(tables):
@@ -80,7 +79,7 @@ async def seat_players(  # noqa: PLR0917 - one call per phase
                     headers=headers(OPERATOR_TOKEN),
                 )
                 credit.raise_for_status()
-                stake = engines_minimum(profile, wager)
+                stake = profile.table.wagers[wager].minimum
                 bots.append(
                     Bot(name, answer.json()["token"], table, [seat], wager, stake, think=think)
                 )

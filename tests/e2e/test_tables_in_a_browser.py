@@ -47,7 +47,7 @@ def needs_engine(profile_name: str) -> None:
 def seeded_round(profile_name: str, seed: bytes) -> GameRound:
     """The round the server deals first on a new table whose shoe is shuffled from ``seed``."""
     profile = load_profile(profile_name)
-    return engines.new_round(profile, engines.open_shoe(profile, seed).shoe)
+    return engines.new_round(profile, engines.open_shoe(profile, seed))
 
 
 def seed_where(profile_name: str, wanted: Callable[[bytes], bool]) -> bytes:
@@ -541,8 +541,8 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     profile = load_profile("casino-holdem-peru-2007")
     revealed = revealed_document(
         seed,
-        engines.decks(profile),
-        engines.cut_card_from_bottom(profile),
+        profile.table.decks,
+        profile.table.cut_card_from_bottom,
         engines.rules_version(profile),
     )
     operator.go("/operator")

@@ -46,22 +46,17 @@ class StackedShoes:
         self.tops: dict[str, list[Card]] = {}
         self.real = engines.open_shoe
 
-    def open_shoe(self, profile: Profile, seed: bytes) -> engines.OpenedShoe:
+    def open_shoe(self, profile: Profile, seed: bytes) -> Shoe:
         top = self.tops.get(profile.name)
         if top is None:
             return self.real(profile, seed)
-        rest = Counter(card for _ in range(engines.decks(profile)) for card in FULL_DECK)
+        decks, from_bottom = profile.table.decks, profile.table.cut_card_from_bottom
+        rest = Counter(card for _ in range(decks) for card in FULL_DECK)
         rest.subtract(top)
         cards = top + [card for card in FULL_DECK for _ in range(rest[card])]
-        from_bottom = engines.cut_card_from_bottom(profile)
-        shoe = Shoe(
-            cards,
-            engines.decks(profile),
-            cut_card_at=None if from_bottom is None else len(cards) - from_bottom,
+        return Shoe(
+            cards, decks, cut_card_at=None if from_bottom is None else len(cards) - from_bottom
         )
-        procedure = getattr(engines.module_of(profile), "open_shoe", None)
-        opening = procedure(profile, shoe) if procedure is not None else ()
-        return engines.OpenedShoe(shoe, [event.to_json() for event in opening])
 
 
 @dataclass

@@ -60,7 +60,7 @@ def tables_now(api: Any) -> dict[int, tuple[str, int, dict[str, Any]]]:
     return {
         live.id: (
             engines.rules_version(live.profile),
-            engines.decks(live.profile),
+            live.profile.table.decks,
             api.get(f"/tables/{live.id}", OPERATOR_TOKEN).json()["table"]["limits"],
         )
         for live in api.server.casino.tables.values()
@@ -158,7 +158,7 @@ def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
         names = {live.name: live for live in server.casino.tables.values()}
         assert sorted(names) == ["house", "shipped"]
         assert names["house"].profile.name == "house-rules"
-        assert engines.decks(names["house"].profile) == 4
+        assert names["house"].profile.table.decks == 4
         assert any(note.startswith("table lost: left out of play") for note in server.notes), (
             server.notes
         )

@@ -24,7 +24,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from croupier.errors import LedgerError
-from croupier.service import engines, tables
+from croupier.games.commands import from_step
+from croupier.service import tables
 from croupier.service.accounts import Principal
 from croupier.service.tables import PLAYERS, LiveTable
 
@@ -123,7 +124,7 @@ def bet_as_recorded_before(
 
     def work(session: Session, table: LiveTable) -> None:
         step = {"op": "bet", "seat": seat, "wager": wager, "amount": units}
-        engines.apply_input(table.game_round, step)
+        table.game_round.apply(from_step(step))
         casino._collect_stakes(session, table, "bet")
         if table.deadline is None:
             table.deadline = casino.clock.now() + table.betting_seconds

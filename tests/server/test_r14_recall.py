@@ -12,10 +12,10 @@ import pytest
 from server_support import Api, Table, make_api
 from sqlalchemy import select
 
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.ledger.postings import to_minor
 from croupier.server.app import playable_profiles
-from croupier.service import engines
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction
 
 PROFILES = playable_profiles()
@@ -61,13 +61,12 @@ def replay_and_diff(api: Api, profile: str, count: int) -> None:
     table = Table(api, profile, ["ann", "ben"], credit_minor=max(1_000_000, count * 2_000))
     user_ids = {name: api.get("/me", token).json()["user"] for name, token in table.tokens.items()}
     rounds = [table.play_round(lambda pending: pending["legal"][0]) for _ in range(count)]
-    module = engines.module_of(table.profile)
     for round_id in rounds:
         document = table.recall(round_id)  # the inspector's recall: every card
         assert document["status"] == "complete"
         assert document["table"] and document["rules_version"].startswith(f"{table.profile.name}@")
         assert [s["seat"] for s in document["seats"]] == [1, 2]
-        rebuilt = module.replay([Event.from_json(e) for e in document["events"]])
+        rebuilt = replay([Event.from_json(e) for e in document["events"]])
         paid: dict[str, int] = defaultdict(int)
         for wager in rebuilt.results().wagers:
             paid[str(user_ids[table.owner[wager.seat]])] += to_minor(wager.payout)

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError, ProfileError
 from croupier.fairness import commitment, revealed_document
 from croupier.games.base import Action, GameRound
+from croupier.games.commands import from_step
 from croupier.games.events import Event, RoundVoided, upgrade_json
 from croupier.ledger import book
 from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
@@ -387,12 +388,12 @@ class Casino:
             )
         }
         try:
-            shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex)).shoe
+            shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
             while shoe.position < current.start_position:
                 shoe.draw()
             game_round = engines.new_round(live.profile, shoe, self._meter(session, live))
             for step in current.inputs:
-                engines.apply_input(game_round, step)
+                game_round.apply(from_step(step))
             if _events_json(game_round.events) != upgrade_json(current.events):
                 raise LedgerError("the rebuilt round's events differ from its record")
         except (CroupierError, ValueError, KeyError) as error:
@@ -520,29 +521,25 @@ class Casino:
     def _new_shoe(self, session: Session, live: LiveTable) -> None:
         seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
         version = self._recorded_rules(session, live.profile)
-        document = revealed_document(
-            seed,
-            engines.decks(live.profile),
-            engines.cut_card_from_bottom(live.profile),
-            version,
-        )
-        opened = engines.open_shoe(live.profile, seed)
+        table = live.profile.table
+        document = revealed_document(seed, table.decks, table.cut_card_from_bottom, version)
+        shoe = engines.open_shoe(live.profile, seed)
         record = ShoeRecord(
             table_id=live.id,
             seed_hex=seed.hex(),
             commitment=commitment(document),
             rules_version=version,
-            decks=engines.decks(live.profile),
-            cut_card_from_bottom=engines.cut_card_from_bottom(live.profile),
-            opening=opened.opening,
-            position=opened.shoe.position,
+            decks=table.decks,
+            cut_card_from_bottom=table.cut_card_from_bottom,
+            opening=[],  # the burns are the first round's own events
+            position=shoe.position,
             is_revealed=False,
             created_at=self.clock.now(),
         )
         session.add(record)
         session.flush()
         live.shoe_id = record.id
-        live.shoe = opened.shoe
+        live.shoe = shoe
 
     def _new_shoe_if_needed(
         self, session: Session, live: LiveTable, *, force: bool = False
@@ -560,7 +557,7 @@ class Casino:
             or record is None
             or record.is_revealed
             or (
-                engines.is_one_round_per_shoe(live.profile)
+                live.profile.table.is_one_round_per_shoe
                 and session.scalar(select(RoundRecord.id).where(RoundRecord.shoe_id == record.id))
                 is not None
             )
@@ -569,7 +566,7 @@ class Casino:
             if live.shoe is not None and live.shoe_id == record.id:
                 shoe = live.shoe
             else:
-                shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex)).shoe
+                shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex))
                 while shoe.position < record.position:
                     shoe.draw()
             # The round in which the cut card came out was the shoe's last (RULES.md §6).
@@ -631,7 +628,7 @@ class Casino:
     def _meter(self, session: Session, live: LiveTable) -> Fraction | None:
         """The progressive meter as the jackpot account holds it; ``None`` before the house
         first seeds it (the engine then opens at the profile's seed)."""
-        if not engines.has_meter(live.profile):
+        if not engines.round_class(live.profile).takes_meter:
             return None
         held = book.balance(session, self._jackpot(session, live))
         return Fraction(held, MINOR_PER_UNIT) if held else None
@@ -665,7 +662,7 @@ class Casino:
 
     def _collect_stakes(self, session: Session, live: LiveTable, reason: str) -> None:
         """Move what the engine now has at stake, seat by seat, between wallet and escrow."""
-        wanted = engines.stakes_by_seat(live.game_round)
+        wanted = live.game_round.stakes()
         legs: list[Leg] = []
         for seat in sorted(set(wanted) | set(live.held)):
             minor = to_minor(wanted.get(seat, Fraction(0)))
@@ -702,7 +699,7 @@ class Casino:
     def _settle(self, session: Session, live: LiveTable) -> None:
         game_round = live.game_round
         results = game_round.results()
-        staked = engines.stakes_by_seat(game_round)
+        staked = game_round.stakes()
         for seat in sorted(set(staked) | set(live.held)):
             if to_minor(staked.get(seat, Fraction(0))) != live.held.get(seat, {}).get("minor", 0):
                 raise LedgerError(f"seat {seat}: escrow holds other than the engine's stakes")
@@ -784,19 +781,17 @@ class Casino:
     def sit(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed")
-        if not 1 <= seat <= engines.seat_count(live.profile):
-            raise RequestError(
-                f"seat {seat}: the table has seats 1 to {engines.seat_count(live.profile)}"
-            )
+        seats = live.profile.table.seats
+        if not 1 <= seat <= seats:
+            raise RequestError(f"seat {seat}: the table has seats 1 to {seats}")
         if seat in live.seats:
             if live.seats[seat] == who.user_id:
                 return self.snapshot(live, who, fresh=True)
             raise Conflict(f"seat {seat} is taken")
         mine = [s for s, user in live.seats.items() if user == who.user_id]
-        if len(mine) >= engines.seats_per_player(live.profile):
-            raise Conflict(
-                f"a player holds at most {engines.seats_per_player(live.profile)} seat(s) here"
-            )
+        most = live.profile.table.seats_per_player
+        if len(mine) >= most:
+            raise Conflict(f"a player holds at most {most} seat(s) here")
         live.seats[seat] = who.user_id
         self.usernames[who.user_id] = who.username
         record = session.get(GameTable, live.id)
@@ -842,7 +837,7 @@ class Casino:
             raise RequestError(f"wager {wager!r} is not a wager name")
         units = parse_amount(amount, wager)
         step = {"op": "bet", "seat": seat, "wager": wager, "amount": units}
-        engines.apply_input(live.game_round, step)
+        live.game_round.apply(from_step(step))
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
@@ -871,7 +866,7 @@ class Casino:
         returned = False
         for seat, reason in sorted(live.game_round.undealable().items()):
             step = {"op": "return", "seat": seat, "reason": f"{why}: {reason}"}
-            engines.apply_input(live.game_round, step)
+            live.game_round.apply(from_step(step))
             live.inputs.append(step)
             returned = True
         if returned:
@@ -879,7 +874,7 @@ class Casino:
 
     def _enough_players(self, live: LiveTable) -> bool:
         bettors = {value["user"] for value in live.held.values()}
-        return bool(bettors) and len(bettors) >= engines.min_players(live.profile)
+        return bool(bettors) and len(bettors) >= live.profile.table.min_players
 
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
         """The player is done betting; when every seated player is, the deal comes at once."""
@@ -919,7 +914,7 @@ class Casino:
         step: dict[str, Any] = {"op": "act", "seat": seat, "action": action}
         if timeout:
             step["timeout"] = True
-        engines.apply_input(live.game_round, step)
+        live.game_round.apply(from_step(step))
         self._collect_stakes(session, live, "decision")
         live.inputs.append(step)
         self._advance(session, live)
@@ -938,7 +933,7 @@ class Casino:
         amount: object,
     ) -> dict[str, Any]:
         """Ask to back-bet on another player's box (where the profile allows it)."""
-        if not engines.allows_back_betting(live.profile):
+        if not live.profile.table.back_betting:
             raise BetError(f"{live.profile.name} does not allow back betting")
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in live.seats:
             raise RequestError(f"seat {seat!r} has no player to back")
@@ -980,8 +975,8 @@ class Casino:
             # A back bet rides on the box's own bet: without one it could never be dealt.
             raise BetError(f"box {back.seat} has no bet of its own to back")
         if accept:
-            limits = getattr(live.profile, "limits", None)
-            maximum = getattr(limits, "maximum", None)
+            # The box's own wager (its first) bounds what rides on it, back bets included.
+            maximum = next(iter(live.profile.table.wagers.values())).maximum
             box = live.held.get(back.seat, {}).get("minor", 0)
             others = sum(
                 b.amount
@@ -993,7 +988,7 @@ class Casino:
                     )
                 )
             )
-            if maximum is not None and box + others + back.amount > to_minor(maximum):
+            if box + others + back.amount > to_minor(maximum):
                 raise BetError(f"box {back.seat}: back bets would pass the box maximum {maximum}")
             legs = bet_legs(
                 wallet=self._wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
