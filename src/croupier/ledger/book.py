@@ -15,8 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from croupier.errors import InsufficientFunds, LedgerError
+from croupier.ledger.models import Account, LedgerEntry, LedgerTransaction
 from croupier.ledger.postings import Leg, check_balanced
-from croupier.service.models import Account, LedgerEntry, LedgerTransaction
 
 HOUSE = ("house", "house")
 CASHIER = ("cashier", "cashier")

@@ -19,13 +19,27 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
-    UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
+from croupier.ledger.models import Account, LedgerEntry, LedgerTransaction
+from croupier.storage import Base
 
-class Base(DeclarativeBase):
-    pass
+__all__ = [
+    "Account",
+    "BackBet",
+    "Base",
+    "GameTable",
+    "IdempotencyRecord",
+    "LedgerEntry",
+    "LedgerTransaction",
+    "RoundPlayer",
+    "RoundRecord",
+    "RuleSet",
+    "Session",
+    "ShoeRecord",
+    "User",
+]
 
 
 class User(Base):
@@ -50,40 +64,6 @@ class Session(Base):
     created_at: Mapped[float] = mapped_column(Float)
     last_seen_at: Mapped[float] = mapped_column(Float)
     ended: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
-class Account(Base):
-    """A ledger account: a wallet, a table's escrow, the house, the jackpot, the cashier."""
-
-    __tablename__ = "accounts"
-    __table_args__ = (UniqueConstraint("kind", "owner"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))
-    owner: Mapped[str] = mapped_column(String(64))
-    balance: Mapped[int] = mapped_column(BigInteger, default=0)
-    may_go_negative: Mapped[bool] = mapped_column(Boolean, default=False)
-    """Only the house and the cashier (money from and to the outside) may."""
-
-
-class LedgerTransaction(Base):
-    __tablename__ = "ledger_transactions"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(32))
-    reference: Mapped[str] = mapped_column(String(128))
-    created_at: Mapped[float] = mapped_column(Float)
-
-
-class LedgerEntry(Base):
-    __tablename__ = "ledger_entries"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    amount: Mapped[int] = mapped_column(BigInteger)
-    balance_before: Mapped[int] = mapped_column(BigInteger)
-    balance_after: Mapped[int] = mapped_column(BigInteger)
 
 
 class IdempotencyRecord(Base):
