@@ -24,7 +24,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from croupier.errors import LedgerError
-from croupier.games.commands import from_step
+from croupier.games.commands import Bet
 from croupier.service import tables
 from croupier.service.accounts import Principal
 from croupier.service.tables import PLAYERS, LiveTable
@@ -123,12 +123,11 @@ def bet_as_recorded_before(
     database of that time holds."""
 
     def work(session: Session, table: LiveTable) -> None:
-        step = {"op": "bet", "seat": seat, "wager": wager, "amount": units}
-        table.game_round.apply(from_step(step))
+        table.game_round.apply(Bet(seat, wager, units))
         casino._collect_stakes(session, table, "bet")
         if table.deadline is None:
             table.deadline = casino.clock.now() + table.betting_seconds
-        casino._save(session, table, step)
+        casino._save(session, table)
         session.connection().execute(
             insert(PLAYERS).values(round_id=table.round_id, seat=seat, user_id=who.user_id)
         )

@@ -20,6 +20,7 @@ NOTATIONS = [
     "deal",
     "act 2 hit",
     "act 1 double 5",
+    "act 2 stand (default)",
     "void shoe ran out",
 ]
 
@@ -48,6 +49,23 @@ def test_stored_steps_are_the_same_commands() -> None:
     assert from_step({"op": "deal"}) == Deal()
     assert from_step({"op": "act", "seat": 2, "action": "double 5"}) == Act(2, Action("double", 5))
     assert from_step({"op": "void", "reason": "interrupted"}) == Void("interrupted")
+    timed_out = {"op": "act", "seat": 1, "action": "stand", "timeout": True}
+    assert from_step(timed_out) == Act(1, Action("stand"), by_default=True)
+
+
+def test_a_default_applied_at_a_deadline_is_recorded_and_replays() -> None:
+    """Peru 2016, Th 9c 9d 7s Kd: seat 1's time runs out on 19, and the house stands for it
+    (the decision's default): the record says so before the ``Stood``, and gives it back."""
+    profile = load_profile_of("blackjack", "peru-2016")
+    game = BlackjackRound(profile, Shoe.parse("Th 9c 9d 7s Kd", decks=profile.decks))
+    game.apply(parse_command("bet 1 main 10"))
+    game.apply(parse_command("deal"))
+    with pytest.raises(IllegalActionError, match="not the default"):
+        game.apply(parse_command("act 1 hit (default)"))
+    recorded = game.apply(parse_command("act 1 stand (default)"))
+    assert [item.kind for item in recorded[:2]] == ["DefaultApplied", "Stood"]
+    assert [str(command) for command in commands_of(game.events)][-1] == "act 1 stand (default)"
+    assert replay(game.events).events == game.events
 
 
 def test_a_round_made_by_commands_gives_them_back_and_replays() -> None:

@@ -42,6 +42,7 @@ from croupier.games.events import (
     BetsReturned,
     CardDrawn,
     Decided,
+    DefaultApplied,
     Event,
     Operation,
     Purpose,
@@ -441,10 +442,17 @@ class GameRound(ABC):
 
     can = can_act
 
-    def act(self, seat: int, action: Action) -> Sequence[Event]:
-        """Apply ``seat``'s decision; an illegal one raises and changes nothing."""
+    def act(self, seat: int, action: Action, *, by_default: bool = False) -> Sequence[Event]:
+        """Apply ``seat``'s decision; an illegal one raises and changes nothing.
+        ``by_default``: the seat's time ran out and ``action`` is the default applied for it
+        (``DefaultApplied``, then the operation)."""
         self.verify_act(seat, action)
+        decision = self.pending()
+        if by_default and (decision is None or action != decision.default):
+            raise IllegalActionError(f"{self.label(seat)}: {action} is not the default")
         start = len(self.events)
+        if by_default:
+            self._record(DefaultApplied(seat=seat))
         self._act(seat, action)
         return self._since(start)
 
@@ -458,7 +466,7 @@ class GameRound(ABC):
         if isinstance(command, Deal):
             return self.deal()
         if isinstance(command, Act):
-            return self.act(command.seat, command.action)
+            return self.act(command.seat, command.action, by_default=command.by_default)
         if isinstance(command, Return):
             return self.return_bets(command.seat, command.reason)
         return self.void(command.reason)
@@ -613,9 +621,11 @@ class GameRound(ABC):
 
 def commands_of(events: Iterable[Event]) -> Iterator[Command]:
     """The commands a record was made by: its bets, its deal, each decision, a void."""
-    closed = False
+    closed = by_default = False
     for item in events:
-        if isinstance(item, BetPlaced) and not closed:
+        if isinstance(item, DefaultApplied):
+            by_default = True
+        elif isinstance(item, BetPlaced) and not closed:
             yield Bet(item.seat, item.wager, int(item.amount))
         elif isinstance(item, BetsReturned) and not closed:
             yield Return(item.seat, item.reason)
@@ -623,9 +633,11 @@ def commands_of(events: Iterable[Event]) -> Iterator[Command]:
             closed = True
             yield Deal()
         elif isinstance(item, Operation):
-            yield Act(item.seat, item.action)
+            yield Act(item.seat, item.action, by_default)
+            by_default = False
         elif isinstance(item, Decided):
-            yield Act(item.seat, Action.parse(item.action))
+            yield Act(item.seat, Action.parse(item.action), by_default)
+            by_default = False
         elif isinstance(item, RoundVoided):
             yield Void(item.reason)
 

@@ -88,13 +88,15 @@ class Deal(_Notation):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Act(_Notation):
-    """``seat``'s decision."""
+    """``seat``'s decision; ``by_default``: the seat's time ran out and the house applied
+    the regulation's default for it (written ``act 2 stand (default)``)."""
 
     seat: int
     action: Action
+    by_default: bool = False
 
     def __str__(self) -> str:
-        return f"act {self.seat} {self.action}"
+        return f"act {self.seat} {self.action}{' (default)' if self.by_default else ''}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -140,7 +142,9 @@ def parse_command(text: str) -> Command:
     if verb == "deal" and not parts:
         return Deal()
     if verb == "act" and len(parts) >= 2:
-        return Act(_seat(parts[0], text), Action.parse(" ".join(parts[1:])))
+        by_default = parts[-1] == "(default)"
+        action = parts[1:-1] if by_default else parts[1:]
+        return Act(_seat(parts[0], text), Action.parse(" ".join(action)), by_default)
     if verb == "return" and len(parts) >= 2:
         return Return(_seat(parts[0], text), " ".join(parts[1:]))
     if verb == "void" and parts:
@@ -151,6 +155,20 @@ def parse_command(text: str) -> Command:
     )
 
 
+def to_step(command: Command) -> dict[str, Any]:
+    """The live table's step of ``command``: what ``from_step`` reads back."""
+    if isinstance(command, Bet):
+        return {"op": "bet", "seat": command.seat, "wager": command.wager, "amount": command.amount}
+    if isinstance(command, Deal):
+        return {"op": "deal"}
+    if isinstance(command, Act):
+        step: dict[str, Any] = {"op": "act", "seat": command.seat, "action": str(command.action)}
+        return step | {"timeout": True} if command.by_default else step
+    if isinstance(command, Return):
+        return {"op": "return", "seat": command.seat, "reason": command.reason}
+    return {"op": "void", "reason": command.reason}
+
+
 def from_step(step: dict[str, Any]) -> Command:
     """A command from the live table's stored step (``{"op": "bet", "seat": 2, ...}``)."""
     op = step.get("op")
@@ -159,7 +177,7 @@ def from_step(step: dict[str, Any]) -> Command:
     if op == "deal":
         return Deal()
     if op == "act":
-        return Act(int(step["seat"]), Action.parse(str(step["action"])))
+        return Act(int(step["seat"]), Action.parse(str(step["action"])), bool(step.get("timeout")))
     if op == "return":
         return Return(int(step["seat"]), str(step["reason"]))
     if op == "void":

@@ -213,6 +213,14 @@ class Decided(Event):
 
 
 @event
+class DefaultApplied(Event):
+    """``seat``'s time to decide ran out: the house applied the regulation's default for it
+    (``Decision.default``), which is the operation recorded next."""
+
+    seat: int
+
+
+@event
 class Settled(Event):
     """One wager settled: what it staked and all it returns (stake included)."""
 

@@ -2,8 +2,8 @@
 
 Money is integer minor units (``BigInteger``): SQLite stores ``Numeric`` as REAL and loses
 digits (STACK.md). A live table's whole state is here, deadlines included, so a restart
-resumes every table (R10, R11): a round keeps the commands it was given (``inputs``) and the
-events the engine produced; its shoe keeps the seed it was shuffled from.
+resumes every table (R10, R11): a round keeps the events the engine recorded, which replay
+(``games.base.replay``) to the same round; its shoe keeps the seed it was shuffled from.
 """
 
 from __future__ import annotations
@@ -146,15 +146,28 @@ class RoundRecord(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     """betting, playing (both "in progress"), complete, interrupted, cancelled."""
     start_position: Mapped[int] = mapped_column(Integer)
-    inputs: Mapped[list[Any]] = mapped_column(JSON, default=list)
-    """The commands the engine was given, in order: replaying them on the shoe rebuilds it."""
     events: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """The round's record; its commands, dealt again from the shoe, rebuild it (revision 0004
+    dropped the commands stored beside it, ``inputs``)."""
     stakes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Minor units held in escrow, by seat and by user: what a void returns."""
     ready: Mapped[list[Any]] = mapped_column(JSON, default=list)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    @property
+    def inputs(self) -> list[dict[str, Any]]:
+        """The commands the round was given, as the live table's steps, read from its events
+        (what recall shows as ``inputs``; a void is not one of them)."""
+        from croupier.games.base import commands_of
+        from croupier.games.commands import Void, to_step
+        from croupier.games.events import Event, upgrade
+
+        record = upgrade(Event.from_json(item) for item in self.events)
+        return [
+            to_step(command) for command in commands_of(record) if not isinstance(command, Void)
+        ]
 
 
 class RoundPlayer(Base):

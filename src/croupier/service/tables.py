@@ -3,7 +3,7 @@
 Each handler runs under its table's lock and inside one unit of work, so a state change and
 the money it moves commit together (R10). The engine (any ``GameRound``) is kept in memory
 for speed, and is rebuilt from the database - the shoe's seed, the round's starting place in
-the shoe and the commands it was given - after a restart or whenever a transaction fails.
+the shoe and its events, replayed - after a restart or whenever a transaction fails.
 
 The round at a table, in order:
 
@@ -32,9 +32,9 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import BetError, CroupierError, IllegalActionError, LedgerError, ProfileError
 from croupier.fairness import commitment, revealed_document
-from croupier.games.base import Action, GameRound
-from croupier.games.commands import from_step
-from croupier.games.events import Event, RoundVoided, upgrade_json
+from croupier.games.base import Action, GameRound, replay
+from croupier.games.commands import Act, Bet, Return
+from croupier.games.events import Event, RoundVoided
 from croupier.ledger import book
 from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
 from croupier.money import parse_amount
@@ -94,8 +94,6 @@ class LiveTable:
     ready: set[int] = field(default_factory=set)
     held: dict[int, dict[str, int]] = field(default_factory=dict)
     """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
-    inputs: list[dict[str, Any]] = field(default_factory=list)
-    """The round's commands so far, as its record holds them: ``_save`` writes them whole."""
     players: set[tuple[int, int]] = field(default_factory=set)
     """(seat, user) pairs the round's record already lists as players."""
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -133,7 +131,6 @@ class LiveTable:
             "deadline": self.deadline,
             "ready": sorted(self.ready),
             "held": {seat: dict(value) for seat, value in sorted(self.held.items())},
-            "inputs": list(self.inputs),
             "players": sorted(self.players),
         }
 
@@ -378,7 +375,6 @@ class Casino:
         live.deadline = current.deadline
         live.ready = {int(user) for user in current.ready}
         live.held = {int(seat): dict(value) for seat, value in current.stakes.items()}
-        live.inputs = list(current.inputs)
         live.players = {
             (int(seat), int(user))
             for seat, user in session.execute(
@@ -391,11 +387,11 @@ class Casino:
             shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
             while shoe.position < current.start_position:
                 shoe.draw()
-            game_round = engines.new_round(live.profile, shoe, self._meter(session, live))
-            for step in current.inputs:
-                game_round.apply(from_step(step))
-            if _events_json(game_round.events) != upgrade_json(current.events):
-                raise LedgerError("the rebuilt round's events differ from its record")
+            # The one replay (``games.base.replay``): the commands the events were made by,
+            # dealt again from the live shoe, must give the same events, card for card.
+            game_round = replay(
+                [Event.from_json(item) for item in current.events], live.profile, shoe=shoe
+            )
         except (CroupierError, ValueError, KeyError) as error:
             self._void(session, live, current, f"interrupted: cannot be rebuilt ({error})")
             self._new_shoe_if_needed(session, live, force=True)
@@ -511,7 +507,6 @@ class Casino:
             live.shoe_id,
             id(live.shoe),
             None if live.shoe is None else live.shoe.position,
-            len(live.inputs),
             len(live.players),
             id(live.profile),
             id(live.next_profile),
@@ -590,7 +585,6 @@ class Casino:
             rules_version=version,
             status="betting",
             start_position=start_position,
-            inputs=[],
             events=_events_json(game_round.events),
             stakes={},
             ready=[],
@@ -601,7 +595,7 @@ class Casino:
         session.flush()
         live.round_id, live.round, live.status = record.id, game_round, "betting"
         live.deadline, live.ready, live.held = None, set(), {}
-        live.inputs, live.players = [], set()
+        live.players = set()
 
     def _recorded_rules(self, session: Session, profile: Profile) -> str:
         """``profile``'s rules version, its rules stored under it (``RuleSet``) if they are
@@ -633,20 +627,10 @@ class Casino:
         held = book.balance(session, self._jackpot(session, live))
         return Fraction(held, MINOR_PER_UNIT) if held else None
 
-    def _save(
-        self,
-        session: Session,
-        live: LiveTable,
-        step: dict[str, Any] | None,
-        *,
-        ended_at: float | None = None,
-    ) -> None:
-        """Write the round as it now stands (after ``step``, when given) to its record: one
-        Core UPDATE from what is in memory, without loading the record first."""
-        if step is not None:
-            live.inputs.append(step)
+    def _save(self, session: Session, live: LiveTable, *, ended_at: float | None = None) -> None:
+        """Write the round as it now stands to its record: one Core UPDATE from what is in
+        memory, without loading the record first."""
         values: dict[str, Any] = {
-            "inputs": list(live.inputs),
             "events": _events_json(live.game_round.events),
             "stakes": _held_json(live.held),
             "status": live.status,
@@ -694,7 +678,7 @@ class Casino:
         self._collect_stakes(session, live, "deal")
         self._advance(session, live)
         if live.status == "playing":
-            self._save(session, live, {"op": "deal"})
+            self._save(session, live)
 
     def _settle(self, session: Session, live: LiveTable) -> None:
         game_round = live.game_round
@@ -723,9 +707,7 @@ class Casino:
         book.post(session, "settlement", f"round:{live.round_id}", legs, self.clock.now())
         live.status = "complete"
         live.deadline = None
-        # A round settled by its deal (nothing to decide) has not recorded the deal yet.
-        dealt = any(step["op"] == "deal" for step in live.inputs)
-        self._save(session, live, None if dealt else {"op": "deal"}, ended_at=self.clock.now())
+        self._save(session, live, ended_at=self.clock.now())
         shoe_record = session.get(ShoeRecord, live.shoe_id)
         assert shoe_record is not None and live.shoe is not None
         shoe_record.position = live.shoe.position
@@ -836,8 +818,7 @@ class Casino:
         if not isinstance(wager, str):
             raise RequestError(f"wager {wager!r} is not a wager name")
         units = parse_amount(amount, wager)
-        step = {"op": "bet", "seat": seat, "wager": wager, "amount": units}
-        live.game_round.apply(from_step(step))
+        live.game_round.apply(Bet(seat, wager, units))
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
@@ -846,7 +827,7 @@ class Casino:
         self._collect_stakes(session, live, "bet")
         if live.deadline is None:
             live.deadline = self.clock.now() + live.betting_seconds
-        self._save(session, live, step)
+        self._save(session, live)
         if (seat, who.user_id) not in live.players:
             session.connection().execute(
                 insert(PLAYERS).values(round_id=live.round_id, seat=seat, user_id=who.user_id)
@@ -865,9 +846,7 @@ class Casino:
         in the round's events), so that the round goes on without it."""
         returned = False
         for seat, reason in sorted(live.game_round.undealable().items()):
-            step = {"op": "return", "seat": seat, "reason": f"{why}: {reason}"}
-            live.game_round.apply(from_step(step))
-            live.inputs.append(step)
+            live.game_round.apply(Return(seat, f"{why}: {reason}"))
             returned = True
         if returned:
             self._collect_stakes(session, live, "returned")
@@ -889,7 +868,7 @@ class Casino:
             round_id = live.round_id
             self._deal(session, live)
             return {"round": round_id, "dealt": True}
-        self._save(session, live, None)
+        self._save(session, live)
         return {"round": live.round_id, "dealt": False}
 
     def act(
@@ -911,15 +890,11 @@ class Casino:
         self, session: Session, live: LiveTable, seat: int, action: str, *, timeout: bool
     ) -> dict[str, Any]:
         round_id = live.round_id
-        step: dict[str, Any] = {"op": "act", "seat": seat, "action": action}
-        if timeout:
-            step["timeout"] = True
-        live.game_round.apply(from_step(step))
+        live.game_round.apply(Act(seat, Action.parse(action), by_default=timeout))
         self._collect_stakes(session, live, "decision")
-        live.inputs.append(step)
         self._advance(session, live)
         if live.round_id == round_id:
-            self._save(session, live, None)
+            self._save(session, live)
         return {"round": round_id, "seat": seat, "action": action, "timeout": timeout}
 
     def back_bet(
@@ -1064,7 +1039,7 @@ class Casino:
                 self._deal(session, live)
             else:
                 live.deadline = None  # wait for players (Casino Hold'em needs two)
-                self._save(session, live, None)
+                self._save(session, live)
         elif live.status == "playing":
             decision = live.game_round.pending()
             if decision is not None:
