@@ -152,7 +152,7 @@ class Rig:
 
     def expire(self, name: str, table_id: int) -> None:
         """The deadline handler the clock thread runs (``Casino.tick``), run directly."""
-        self.command(name, lambda: self.casino.run(table_id, self.casino._expire))
+        self.command(name, lambda: self.casino.run(table_id, self.casino.deadlines.expire))
 
     def state(self, table_id: int) -> dict[str, Any]:
         state: dict[str, Any] = self.api.get(f"/tables/{table_id}", OPERATOR_TOKEN).json()
@@ -482,18 +482,18 @@ def test_while_the_database_stays_away_the_table_is_rebuilt_before_its_next_comm
     ana = api.player("ana", CREDIT)
     table = open_table(rig, "away", "dragon-six-peru-2016")
     assert api.post(f"/tables/{table}/seats/1", ana).status_code == 200
-    rebuild = rig.casino._rebuilt
+    rebuild = rig.casino.registry._rebuilt
 
     def away(*_args: Any) -> Any:
         raise OperationalError("SELECT", {}, Exception("the database is away"))
 
-    monkeypatch.setattr(rig.casino, "_rebuilt", away)
+    monkeypatch.setattr(rig.casino.registry, "_rebuilt", away)
     rig.faults.arm(1, disk_full(rig.faults.dialect), persistent=True, commits_of_table_state=True)
     for amount in (10, 20, 30):
         body = {"seat": 1, "wager": "banker", "amount": amount}
         assert api.post(f"/tables/{table}/bets", ana, body).status_code >= 500
     rig.faults.disarm()
-    monkeypatch.setattr(rig.casino, "_rebuilt", rebuild)
+    monkeypatch.setattr(rig.casino.registry, "_rebuilt", rebuild)
     live = rig.casino.table(table)
     assert live.is_stale  # what it holds in memory is not used before a rebuild
     answer = api.post(f"/tables/{table}/bets", ana, {"seat": 1, "wager": "player", "amount": 40})

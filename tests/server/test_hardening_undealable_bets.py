@@ -124,10 +124,10 @@ def bet_as_recorded_before(
 
     def work(session: Session, table: LiveTable) -> None:
         table.game_round.apply(Bet(seat, wager, units))
-        casino._collect_stakes(session, table, "bet")
+        casino.money.collect_stakes(session, table, "bet")
         if table.deadline is None:
             table.deadline = casino.clock.now() + table.betting_seconds
-        casino._save(session, table)
+        casino.rounds.save(session, table)
         session.connection().execute(
             insert(PLAYERS).values(round_id=table.round_id, seat=seat, user_id=who.user_id)
         )
@@ -202,13 +202,13 @@ def test_a_failing_deadline_is_retried_with_back_off_and_logged_once(
     assert bet(api, table, "ana", "main", 10).status_code == 200
     round_id = table.state()["round"]["id"]
     attempts = []
-    original = casino._deal
+    original = casino.rounds.deal
 
     def failing_deal(session: Session, live: LiveTable) -> None:
         attempts.append(casino.clock.now())
         raise FAULTS[fault]()
 
-    monkeypatch.setattr(casino, "_deal", failing_deal)
+    monkeypatch.setattr(casino.rounds, "deal", failing_deal)
     api.clock.advance(61)
     caplog.set_level(logging.WARNING, logger="croupier")
     for _ in range(2_000):  # 100 s of a 0.05 s deadline clock
@@ -220,7 +220,7 @@ def test_a_failing_deadline_is_retried_with_back_off_and_logged_once(
     gaps = [round(b - a) for a, b in itertools.pairwise(attempts)]
     assert gaps == [1, 2, 4, 8, 16, 32], gaps
     assert table.state()["round"]["status"] == "betting"  # nothing half done
-    monkeypatch.setattr(casino, "_deal", original)
+    monkeypatch.setattr(casino.rounds, "deal", original)
     api.clock.advance(60)
     casino.tick()
     assert table.state()["round"]["id"] != round_id or table.state()["round"]["status"] == "playing"

@@ -45,10 +45,6 @@ def open_shoe(profile: Profile, seed: bytes) -> Shoe:
     return Shoe.shuffled(table.decks, source, cut_card_from_bottom=table.cut_card_from_bottom)
 
 
-def shoe_order(profile: Profile, seed: bytes) -> list[str]:
-    return [str(card) for card in open_shoe(profile, seed).peek_order()]
-
-
 def warm_up(profile: Profile) -> None:
     """Deal and settle one seeded round of ``profile`` off the record, so that what an engine
     loads on first use (the poker evaluator's compiled code: about a second) is ready before

@@ -1,0 +1,107 @@
+"""A live table in memory: what its engine needs, and what the database must hold the same.
+
+Every part of the table service (``registry``, ``rounds``, ``players``, ``money``,
+``deadlines``, ``publishing``) works on a ``LiveTable`` under its lock; ``durable_state`` is
+what a fresh load from the database must equal after any command (issue 10, item 3).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sqlalchemy import Table
+
+from croupier.games.base import GameRound
+from croupier.games.events import Event
+from croupier.rules.base import Profile
+from croupier.service import engines
+from croupier.service.errors import Conflict
+from croupier.service.models import RoundPlayer, RoundRecord
+from croupier.shoe import Shoe
+
+IN_PROGRESS = ("betting", "playing")
+"""A round's status while it is under way."""
+
+# The hot path writes these with Core statements: loading a round's record into the ORM to
+# change it cost more than the write itself.
+ROUNDS = cast(Table, RoundRecord.__table__)
+PLAYERS = cast(Table, RoundPlayer.__table__)
+
+
+@dataclass
+class LiveTable:
+    """What a table's engine needs in memory; the database holds the same, durably."""
+
+    id: int
+    name: str
+    profile: Profile
+    is_open: bool
+    betting_seconds: float
+    decision_seconds: float
+    seats: dict[int, int]
+    escrow: int
+    shoe_id: int = 0
+    shoe: Shoe | None = None
+    round_id: int = 0
+    round: GameRound | None = None
+    status: str = "betting"
+    deadline: float | None = None
+    ready: set[int] = field(default_factory=set)
+    held: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Seat -> {"user": owner who staked, "minor": units held in escrow}."""
+    players: set[tuple[int, int]] = field(default_factory=set)
+    """(seat, user) pairs the round's record already lists as players."""
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    published: dict[str, Any] | None = None
+    """The table as of its last commit, for readers (see ``Publisher.snapshot``)."""
+    next_profile: Profile | None = None
+    """The profile with the operator's new limits, adopted when the next round opens: a round
+    keeps the limits it opened with (RULES.md §6, limits are the operator's)."""
+    is_stale: bool = False
+    """A command failed and the table could not be rebuilt from the database then (the
+    database away): it is rebuilt before its next command."""
+    deadline_failures: int = 0
+    """Deadlines in a row that could not be applied (``Deadlines.tick`` backs off)."""
+    retry_at: float | None = None
+    """When ``Deadlines.tick`` next tries a deadline that failed."""
+
+    def durable_state(self) -> dict[str, Any]:
+        """Everything in memory that the database must hold the same (issue 10, item 3):
+        after any command, this equals ``Casino.rebuilt(table_id).durable_state()``."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": engines.rules_version(self.profile),
+            "next_rules": None
+            if self.next_profile is None
+            else engines.rules_version(self.next_profile),
+            "is_open": self.is_open,
+            "timing": (self.betting_seconds, self.decision_seconds),
+            "seats": dict(sorted(self.seats.items())),
+            "escrow": self.escrow,
+            "shoe": (self.shoe_id, None if self.shoe is None else self.shoe.position),
+            "round": self.round_id,
+            "events": None if self.round is None else events_json(self.round.events),
+            "status": self.status,
+            "deadline": self.deadline,
+            "ready": sorted(self.ready),
+            "held": {seat: dict(value) for seat, value in sorted(self.held.items())},
+            "players": sorted(self.players),
+        }
+
+    @property
+    def game_round(self) -> GameRound:
+        if self.round is None:
+            raise Conflict(f"table {self.name!r} has no round under way")
+        return self.round
+
+    def adopt_next_profile(self) -> None:
+        """The operator's new limits take effect (a round is opening)."""
+        if self.next_profile is not None:
+            self.profile, self.next_profile = self.next_profile, None
+
+
+def events_json(events: list[Event]) -> list[dict[str, Any]]:
+    return [item.to_json() for item in events]

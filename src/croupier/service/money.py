@@ -1,0 +1,234 @@
+"""A table's money: stakes between wallet and escrow, settlement, voids, and back bets.
+
+Every movement is a balanced posting in the ledger (``ledger.book``), in the transaction of
+the command that causes it (R10): a stake follows the engine's own ``stakes()`` seat by seat,
+a settlement pays what the engine's ``results()`` say, a void returns what escrow holds.
+Spain 1979's back bets (a bet on another player's box, with the owner's consent) are here
+too: they share their box's fortune at settlement.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from croupier.errors import BetError, IllegalActionError, LedgerError
+from croupier.games.base import RoundResult
+from croupier.ledger import book
+from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
+from croupier.money import parse_amount
+from croupier.service import engines
+from croupier.service.accounts import Principal, wallet_of
+from croupier.service.clock import Clock
+from croupier.service.errors import Forbidden, NotFound, RequestError
+from croupier.service.live import LiveTable
+from croupier.service.models import BackBet, RoundPlayer, RoundRecord
+
+
+class Money:
+    """The postings of every table of one server process."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._wallets: dict[int, int] = {}
+        """User -> wallet account id, for accounts that existed before (see ``wallet``)."""
+
+    def wallet(self, session: Session, user_id: int) -> int:
+        """The player's wallet account. An account is never deleted or renumbered, so an id
+        found in the database is kept; one created in this transaction is not (a rollback
+        would unmake it)."""
+        cached = self._wallets.get(user_id)
+        if cached is not None:
+            return cached
+        found = book.find_account(session, "wallet", str(user_id))
+        if found is None:
+            return wallet_of(session, user_id)
+        self._wallets[user_id] = found
+        return found
+
+    # --- stakes ---------------------------------------------------------------------------
+    def collect_stakes(self, session: Session, live: LiveTable, reason: str) -> None:
+        """Move what the engine now has at stake, seat by seat, between wallet and escrow."""
+        wanted = live.game_round.stakes()
+        legs: list[Leg] = []
+        for seat in sorted(set(wanted) | set(live.held)):
+            minor = to_minor(wanted.get(seat, Fraction(0)))
+            held = live.held.get(seat, {"user": live.seats.get(seat, 0), "minor": 0})
+            delta = minor - held["minor"]
+            if delta == 0:
+                continue
+            owner = held["user"] if held["minor"] else live.seats[seat]
+            legs += bet_legs(wallet=self.wallet(session, owner), escrow=live.escrow, minor=delta)
+            if minor:
+                live.held[seat] = {"user": owner, "minor": minor}
+            else:
+                live.held.pop(seat, None)
+        if legs:
+            book.post(session, "stake", f"round:{live.round_id}:{reason}", legs, self.clock.now())
+
+    # --- the progressive jackpot ----------------------------------------------------------
+    def jackpot(self, session: Session, live: LiveTable) -> int:
+        return book.open_account(session, "jackpot", f"table:{live.id}")
+
+    def meter(self, session: Session, live: LiveTable) -> Fraction | None:
+        """The progressive meter as the jackpot account holds it; ``None`` before the house
+        first seeds it (the engine then opens at the profile's seed)."""
+        if not engines.round_class(live.profile).takes_meter:
+            return None
+        held = book.balance(session, self.jackpot(session, live))
+        return Fraction(held, MINOR_PER_UNIT) if held else None
+
+    # --- settlement and voids -------------------------------------------------------------
+    def settle(self, session: Session, live: LiveTable, results: RoundResult) -> None:
+        """Pay out a finished round from escrow: each wager's payout to its owner, the rest
+        to the house, back bets by their box, the meter's change to the jackpot account."""
+        staked = live.game_round.stakes()
+        for seat in sorted(set(staked) | set(live.held)):
+            if to_minor(staked.get(seat, Fraction(0))) != live.held.get(seat, {}).get("minor", 0):
+                raise LedgerError(f"seat {seat}: escrow holds other than the engine's stakes")
+        payouts: dict[int, int] = {}
+        for wager in results.wagers:
+            owner = live.held[wager.seat]["user"]
+            wallet = self.wallet(session, owner)
+            payouts[wallet] = payouts.get(wallet, 0) + to_minor(wager.payout)
+        held_total = sum(value["minor"] for value in live.held.values())
+        held_total += self._settle_back_bets(session, live, results, payouts)
+        house = book.open_account(session, *book.HOUSE, may_go_negative=True)
+        legs = list(
+            settlement_legs(escrow=live.escrow, house=house, held=held_total, payouts=payouts)
+        )
+        if "meter_after" in results.details:
+            # The meter's change (fed by stakes, paid out by prizes, reseeded by the house)
+            # moves between the house and the table's jackpot account.
+            jackpot = self.jackpot(session, live)
+            change = to_minor(results.details["meter_after"]) - book.balance(session, jackpot)
+            legs += [Leg(jackpot, change), Leg(house, -change)]
+        book.post(session, "settlement", f"round:{live.round_id}", legs, self.clock.now())
+
+    def _settle_back_bets(
+        self, session: Session, live: LiveTable, results: RoundResult, payouts: dict[int, int]
+    ) -> int:
+        """Back bets share their box's fortune: each returns its stake times the box's
+        return ratio (payouts over stakes), rounded down to the minor unit (a decision)."""
+        held = 0
+        for back in session.scalars(
+            select(BackBet).where(BackBet.round_id == live.round_id, BackBet.status == "accepted")
+        ):
+            stake = results.staked(back.seat)
+            ratio = results.returned(back.seat) / stake if stake else Fraction(1)
+            back.payout = int(back.amount * ratio)
+            back.status = "settled"
+            held += back.amount
+            wallet = self.wallet(session, back.user_id)
+            payouts[wallet] = payouts.get(wallet, 0) + back.payout
+        return held
+
+    def refund(self, session: Session, live: LiveTable, record: RoundRecord) -> None:
+        """Return every stake held for the round, back bets included (R11)."""
+        legs: list[Leg] = []
+        for value in record.stakes.values():
+            legs += bet_legs(
+                wallet=self.wallet(session, int(value["user"])),
+                escrow=live.escrow,
+                minor=-int(value["minor"]),
+            )
+        for back in session.scalars(
+            select(BackBet).where(BackBet.round_id == record.id, BackBet.status == "accepted")
+        ):
+            legs += bet_legs(
+                wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=-back.amount
+            )
+            back.status = "refunded"
+        if legs:
+            book.post(session, "void", f"round:{record.id}", legs, self.clock.now())
+        live.held = {}
+
+    # --- back bets (spain-1979) -----------------------------------------------------------
+    def back_bet(
+        self,
+        session: Session,
+        live: LiveTable,
+        who: Principal,
+        *,
+        seat: object,
+        wager: object,
+        amount: object,
+    ) -> dict[str, Any]:
+        """Ask to back-bet on another player's box (where the profile allows it)."""
+        if not live.profile.table.back_betting:
+            raise BetError(f"{live.profile.name} does not allow back betting")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in live.seats:
+            raise RequestError(f"seat {seat!r} has no player to back")
+        if live.seats[seat] == who.user_id:
+            raise BetError("a player does not back-bet on their own box")
+        if live.status != "betting":
+            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+        if not isinstance(wager, str):
+            raise RequestError(f"wager {wager!r} is not a wager name")
+        units = parse_amount(amount, wager)
+        if units == 0:
+            raise BetError("a back bet of 0 is no bet")
+        back = BackBet(
+            round_id=live.round_id,
+            seat=seat,
+            user_id=who.user_id,
+            wager=wager,
+            amount=to_minor(units),
+            status="asked",
+        )
+        session.add(back)
+        session.flush()
+        return {"back_bet": back.id, "status": back.status}
+
+    def consent(
+        self, session: Session, live: LiveTable, who: Principal, back_bet_id: int, accept: object
+    ) -> dict[str, Any]:
+        """The box owner accepts (the stake moves to escrow) or refuses a back bet."""
+        back = session.get(BackBet, back_bet_id)
+        if back is None or back.round_id != live.round_id or back.status != "asked":
+            raise NotFound(f"no back bet {back_bet_id} waiting for consent in this round")
+        if live.seats.get(back.seat) != who.user_id:
+            raise Forbidden(f"only the owner of box {back.seat} consents")
+        if live.status != "betting":
+            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+        if not isinstance(accept, bool):
+            raise RequestError("accept is true or false")
+        if accept and back.seat not in live.held:
+            # A back bet rides on the box's own bet: without one it could never be dealt.
+            raise BetError(f"box {back.seat} has no bet of its own to back")
+        if not accept:
+            back.status = "refused"
+            return {"back_bet": back.id, "status": back.status}
+        # The box's own wager (its first) bounds what rides on it, back bets included.
+        maximum = next(iter(live.profile.table.wagers.values())).maximum
+        box = live.held.get(back.seat, {}).get("minor", 0)
+        others = sum(
+            b.amount
+            for b in session.scalars(
+                select(BackBet).where(
+                    BackBet.round_id == live.round_id,
+                    BackBet.seat == back.seat,
+                    BackBet.status == "accepted",
+                )
+            )
+        )
+        if box + others + back.amount > to_minor(maximum):
+            raise BetError(f"box {back.seat}: back bets would pass the box maximum {maximum}")
+        legs = bet_legs(
+            wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
+        )
+        book.post(
+            session, "back-bet", f"round:{live.round_id}:back:{back.id}", legs, self.clock.now()
+        )
+        back.status = "accepted"
+        if (back.seat, back.user_id) not in live.players:  # a second back bet on the box
+            session.add(
+                RoundPlayer(
+                    round_id=live.round_id, seat=back.seat, user_id=back.user_id, role="backer"
+                )
+            )
+            live.players.add((back.seat, back.user_id))
+        return {"back_bet": back.id, "status": back.status}

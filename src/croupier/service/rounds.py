@@ -1,0 +1,231 @@
+"""A round's life at a live table: its shoe, opening, the deal, each step on, settlement, void.
+
+1. **betting**: a round opens on the table's shoe (a new shoe, committed first, once the
+   last one's cut card is out, or for every round where a game shuffles every round).
+2. **playing**: ``deal()``; then each ``pending()`` decision waits for its seat's owner
+   until its deadline (``deadlines``), when the regulation's default is applied.
+3. **settlement**: one transaction pays out from ``results()`` (``money``), and the next
+   round opens.
+
+Every step writes the round's record (``save``: its events, the stakes held, its status and
+deadline) in the transaction of the command that made it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy import event, select, update
+from sqlalchemy.orm import Session
+
+from croupier.fairness import commitment, revealed_document
+from croupier.games.commands import Act, Action, Return
+from croupier.games.events import RoundVoided
+from croupier.rules.base import Profile
+from croupier.service import engines, table_rules
+from croupier.service.clock import Clock
+from croupier.service.faults import crash_point
+from croupier.service.live import ROUNDS, LiveTable, events_json
+from croupier.service.models import RoundRecord, RuleSet, ShoeRecord
+from croupier.service.money import Money
+
+log = logging.getLogger("croupier.tables")
+
+
+class Rounds:
+    """Opens, steps on, settles and voids the rounds of every table of one server process."""
+
+    def __init__(self, clock: Clock, money: Money) -> None:
+        self.clock = clock
+        self.money = money
+        self._rule_sets: set[str] = set()
+        """Rules versions known to be stored (``recorded_rules``)."""
+
+    # --- shoes --------------------------------------------------------------------------
+    def new_shoe(self, session: Session, live: LiveTable) -> None:
+        seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
+        version = self.recorded_rules(session, live.profile)
+        table = live.profile.table
+        document = revealed_document(seed, table.decks, table.cut_card_from_bottom, version)
+        shoe = engines.open_shoe(live.profile, seed)
+        record = ShoeRecord(
+            table_id=live.id,
+            seed_hex=seed.hex(),
+            commitment=commitment(document),
+            rules_version=version,
+            decks=table.decks,
+            cut_card_from_bottom=table.cut_card_from_bottom,
+            opening=[],  # the burns are the first round's own events
+            position=shoe.position,
+            is_revealed=False,
+            created_at=self.clock.now(),
+        )
+        session.add(record)
+        session.flush()
+        live.shoe_id = record.id
+        live.shoe = shoe
+
+    def new_shoe_if_needed(self, session: Session, live: LiveTable, *, force: bool = False) -> None:
+        live.adopt_next_profile()
+        record = session.get(ShoeRecord, live.shoe_id) if live.shoe_id else None
+        if record is None:
+            record = session.scalar(
+                select(ShoeRecord)
+                .where(ShoeRecord.table_id == live.id, ShoeRecord.is_revealed.is_(False))
+                .order_by(ShoeRecord.id.desc())
+            )
+        needs_new = (
+            force
+            or record is None
+            or record.is_revealed
+            or (
+                live.profile.table.is_one_round_per_shoe
+                and session.scalar(select(RoundRecord.id).where(RoundRecord.shoe_id == record.id))
+                is not None
+            )
+        )
+        if record is not None and not needs_new:
+            if live.shoe is not None and live.shoe_id == record.id:
+                shoe = live.shoe
+            else:
+                shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex))
+                while shoe.position < record.position:
+                    shoe.draw()
+            # The round in which the cut card came out was the shoe's last (RULES.md §6).
+            needs_new = shoe.is_cut_card_out
+            live.shoe_id, live.shoe = record.id, shoe
+        if needs_new:
+            if record is not None:
+                record.is_revealed = True
+            self.new_shoe(session, live)
+
+    # --- opening a round ------------------------------------------------------------------
+    def new_round(self, session: Session, live: LiveTable) -> None:
+        assert live.shoe is not None
+        live.adopt_next_profile()
+        version = self.recorded_rules(session, live.profile)
+        start_position = live.shoe.position  # before the new-shoe procedure's burns
+        game_round = engines.new_round(live.profile, live.shoe, self.money.meter(session, live))
+        record = RoundRecord(
+            table_id=live.id,
+            shoe_id=live.shoe_id,
+            rules_version=version,
+            status="betting",
+            start_position=start_position,
+            events=events_json(game_round.events),
+            stakes={},
+            ready=[],
+            deadline=None,
+            created_at=self.clock.now(),
+        )
+        session.add(record)
+        session.flush()
+        live.round_id, live.round, live.status = record.id, game_round, "betting"
+        live.deadline, live.ready, live.held = None, set(), {}
+        live.players = set()
+
+    def recorded_rules(self, session: Session, profile: Profile) -> str:
+        """``profile``'s rules version, its rules stored under it (``RuleSet``) if they are
+        not yet: whatever a shoe or round records, the database can give its rules back."""
+        text = table_rules.document(profile)
+        version = table_rules.version_of(profile.name, text)
+        if version in self._rule_sets:
+            return version
+        if session.get(RuleSet, version) is None:
+            session.add(RuleSet(rules_version=version, game=profile.game, document=text))
+            session.flush()
+
+            def known(_session: Session) -> None:  # a rollback would unmake the row
+                self._rule_sets.add(version)
+
+            event.listen(session, "after_commit", known, once=True)
+        else:
+            self._rule_sets.add(version)
+        return version
+
+    def save(self, session: Session, live: LiveTable, *, ended_at: float | None = None) -> None:
+        """Write the round as it now stands to its record: one Core UPDATE from what is in
+        memory, without loading the record first."""
+        values: dict[str, Any] = {
+            "events": events_json(live.game_round.events),
+            "stakes": {str(seat): dict(value) for seat, value in live.held.items()},
+            "status": live.status,
+            "deadline": live.deadline,
+            "ready": sorted(live.ready),
+        }
+        if ended_at is not None:
+            values["ended_at"] = ended_at
+        session.flush()  # ORM changes made earlier in the transaction land first
+        session.connection().execute(
+            update(ROUNDS).where(ROUNDS.c.id == live.round_id).values(**values)
+        )
+
+    # --- the deal and the steps on --------------------------------------------------------
+    def return_undealable(self, session: Session, live: LiveTable, why: str) -> None:
+        """Give back the bets of every box that cannot be dealt as it stands (``BetsReturned``
+        in the round's events), so that the round goes on without it."""
+        returned = False
+        for seat, reason in sorted(live.game_round.undealable().items()):
+            live.game_round.apply(Return(seat, f"{why}: {reason}"))
+            returned = True
+        if returned:
+            self.money.collect_stakes(session, live, "returned")
+
+    @staticmethod
+    def enough_players(live: LiveTable) -> bool:
+        bettors = {value["user"] for value in live.held.values()}
+        return bool(bettors) and len(bettors) >= live.profile.table.min_players
+
+    def deal(self, session: Session, live: LiveTable) -> None:
+        live.game_round.deal()
+        live.status = "playing"
+        live.ready = set()
+        self.money.collect_stakes(session, live, "deal")
+        self.advance(session, live)
+        if live.status == "playing":
+            self.save(session, live)
+
+    def decide(
+        self, session: Session, live: LiveTable, seat: int, action: str, *, timeout: bool
+    ) -> dict[str, Any]:
+        """``seat``'s decision (``timeout``: the default applied at its deadline)."""
+        round_id = live.round_id
+        live.game_round.apply(Act(seat, Action.parse(action), by_default=timeout))
+        self.money.collect_stakes(session, live, "decision")
+        self.advance(session, live)
+        if live.round_id == round_id:
+            self.save(session, live)
+        return {"round": round_id, "seat": seat, "action": action, "timeout": timeout}
+
+    def advance(self, session: Session, live: LiveTable) -> None:
+        """After the deal or a decision: settle a finished round, else time the next decision."""
+        if live.game_round.is_done:
+            self.settle(session, live)
+        else:
+            live.deadline = self.clock.now() + live.decision_seconds
+
+    # --- the end of a round -----------------------------------------------------------------
+    def settle(self, session: Session, live: LiveTable) -> None:
+        """Pay the finished round out, close its record, and open the next round."""
+        self.money.settle(session, live, live.game_round.results())
+        live.status = "complete"
+        live.deadline = None
+        self.save(session, live, ended_at=self.clock.now())
+        shoe_record = session.get(ShoeRecord, live.shoe_id)
+        assert shoe_record is not None and live.shoe is not None
+        shoe_record.position = live.shoe.position
+        self.new_shoe_if_needed(session, live)
+        self.new_round(session, live)
+        crash_point("settlement")  # all written, nothing committed yet
+
+    def void(self, session: Session, live: LiveTable, record: RoundRecord, reason: str) -> None:
+        """Return every stake held for the round (R11) and mark it interrupted."""
+        self.money.refund(session, live, record)
+        record.events = [*record.events, RoundVoided(reason=reason).to_json()]
+        record.status = "interrupted"
+        record.stakes = {}
+        record.deadline = None
+        record.ended_at = self.clock.now()
+        log.warning("round %s voided: %s", record.id, reason)
