@@ -20,27 +20,6 @@ from croupier.rules.base import Limits, Profile
 Overrides = dict[str, dict[str, int]]
 
 
-def wager_limits(profile: Profile) -> dict[str, Limits]:
-    """Every wager of ``profile`` with its limits (the progressive: its fixed stake)."""
-    found: dict[str, Limits] = {}
-    limits: Any = getattr(profile, "limits", None)
-    if isinstance(limits, dict):
-        found.update({str(name): value for name, value in limits.items()})
-    elif isinstance(limits, Limits):
-        found["main"] = limits
-    side: Any = getattr(profile, "twenty_one_plus_three", None)
-    if side is not None:
-        found["21+3"] = side.limits
-    ante: Any = getattr(profile, "ante_limits", None)
-    if isinstance(ante, Limits):
-        found["ante"] = ante
-    progressive: Any = getattr(profile, "progressive", None)
-    if progressive is not None:
-        stake = int(progressive.bet)
-        found["progressive"] = Limits(minimum=stake, maximum=stake)
-    return found
-
-
 def _whole_units(label: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ProfileError(f"{label} {value!r}: limits are whole units")
@@ -48,7 +27,8 @@ def _whole_units(label: str, value: object) -> int:
 
 
 def _set(profile: Profile, wager: str, limits: Limits) -> Profile:
-    """``profile`` with one wager's limits replaced (``model_copy`` does not validate)."""
+    """``profile`` with one wager's limits replaced (``model_copy`` does not validate): the
+    profile field that holds them (``Profile.table`` reads the same fields back)."""
     current: Any = profile
     if wager == "progressive":
         if limits.minimum != limits.maximum or limits.minimum != int(current.progressive.bet):
@@ -72,7 +52,7 @@ def _set(profile: Profile, wager: str, limits: Limits) -> Profile:
 
 def with_limits(profile: Profile, overrides: Overrides) -> Profile:
     """``profile`` with the operator's limits; a ``ProfileError`` names any impossible value."""
-    known = wager_limits(profile)
+    known = profile.table.wagers
     changed = profile
     for wager, values in sorted(overrides.items()):
         if wager not in known:
@@ -125,5 +105,5 @@ def wagers_json(profile: Profile) -> dict[str, dict[str, int]]:
     """The limits a client shows: ``{wager: {"minimum": m, "maximum": M}}``."""
     return {
         name: {"minimum": value.minimum, "maximum": value.maximum}
-        for name, value in wager_limits(profile).items()
+        for name, value in profile.table.wagers.items()
     }
