@@ -5,7 +5,7 @@ Chromium comes from ``tools/install_browser.py`` (``tools/check.py`` runs it fir
 ``playwright install`` cannot download here. Without ``/usr/bin/chromium`` these tests skip.
 
 Shoes are stacked the one way a live server allows: the seed a new shoe is shuffled from.
-``StackedSeeds`` stands in for the module ``secrets`` inside ``croupier.service.tables`` (in
+``StackedSeeds`` stands in for the module ``secrets`` inside ``croupier.service.rounds`` (in
 the tests only) so that the test chooses the next shoe's seed; the round is then dealt by the
 real server from ``SeededRandomSource(seed)`` exactly as in play.
 """
@@ -74,11 +74,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
-    from croupier.service import tables
+    from croupier.service import rounds
 
     seeds = StackedSeeds()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tables, "secrets", seeds)
+        patch.setattr(rounds, "secrets", seeds)  # where a live shoe's seed is drawn
         database = tmp_path_factory.mktemp("e2e") / "croupier.sqlite"
         settings = Settings(
             database_url=f"sqlite:///{database}",
