@@ -16,7 +16,9 @@ the recorded events, seat by seat (as R14 does).
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -388,3 +390,45 @@ def test_rules_stored_before_disputes_still_load_and_set_no_window() -> None:
     old = table_rules.from_document("baccarat", text, version)
     assert old.disputes is None
     assert table_rules.document(old) == text
+
+
+def test_dragon_six_art_12_the_player_downloads_a_dossier_for_the_direccion_general(
+    api: Api, tmp_path: Any
+) -> None:
+    from pypdf import PdfReader
+
+    table = Table(api, "dragon-six-peru-2016", ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id, "my tie was paid 8 to 1").json()[
+        "dispute"
+    ]
+    path = f"/me/disputes/{dispute}/dossier.pdf"
+    assert api.get(path, table.tokens["ann"]).status_code == 409  # still open
+    body = {
+        "decision": "upheld",
+        "reason": "tie pays 9:1 under Art. 8",
+        "corrections": [{"username": "ann", "amount": 500}],
+    }
+    assert _decide(api, ines, dispute, body).status_code == 200
+    assert api.get(path, table.tokens["ben"]).status_code == 403
+    answer = api.get(path, table.tokens["ann"])
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "application/pdf"
+    pdf = tmp_path / "dossier.pdf"
+    pdf.write_bytes(answer.content)
+    if keep := os.environ.get("CROUPIER_KEEP_DOSSIER"):  # to render and look at it
+        Path(keep).write_bytes(answer.content)
+    text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+    for expected in (
+        f"Dispute {dispute}",
+        "Dirección General de Juegos de Casino y Máquinas",
+        "my tie was paid 8 to 1",
+        "tie pays 9:1 under Art. 8",
+        "ann: 5.00",
+        api.get(f"/shoes/{table.recall(round_id)['shoe']}", OPERATOR_TOKEN).json()["commitment"][
+            :40
+        ],
+        "no entry covers this dispute",
+    ):
+        assert expected in text.replace("\n", " "), expected

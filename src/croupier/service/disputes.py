@@ -40,7 +40,7 @@ from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.ledger import book
 from croupier.ledger.postings import Leg, to_minor
 from croupier.rules.base import Disputes, Profile
-from croupier.service import table_rules
+from croupier.service import history, table_rules
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import STATUS
@@ -545,6 +545,10 @@ def dossier_facts(session: Session, who: Principal, dispute_id: int) -> dict[str
     if dispute.status == DisputeStatus.OPEN:
         raise Conflict(f"dispute {dispute_id} is still open: the dossier follows the decision")
     document = dispute_document(session, dispute_id)
+    # The player's own reading of the round: burns and other seats' private cards masked (R6).
+    if record.status not in ("betting", "playing"):
+        shown = history.round_document(session, record.id, who)["events"]
+        document["round_record"]["events"] = shown
     document["filed_by"] = who.username
     document["chain_entries"] = chain_entries(session, dispute_id)
     return document
