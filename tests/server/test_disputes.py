@@ -176,6 +176,9 @@ def test_dragon_six_art_12_a_live_round_may_be_disputed_and_is_resettled_when_it
     assert "in progress" in item["problem"]
     detail = api.get(f"/inspector/disputes/{filed.json()['dispute']}", ines).json()
     assert detail["round_record"]["events"] == []  # no card of a live round (R6)
+    early = {"decision": "upheld", "corrections": [{"username": "ann", "amount": 100}]}
+    refused = _decide(api, ines, filed.json()["dispute"], early)
+    assert refused.status_code == 409 and "in progress" in refused.json()["detail"]
     table.ready_all()
     table.play_out(round_id)
     item = _queue_item(api, ines, filed.json()["dispute"])
@@ -432,3 +435,24 @@ def test_dragon_six_art_12_the_player_downloads_a_dossier_for_the_direccion_gene
         "no entry covers this dispute",
     ):
         assert expected in text.replace("\n", " "), expected
+
+
+def test_a_round_voided_on_restart_shows_its_returned_stakes_and_why_it_does_not_resettle(
+    api: Api,
+) -> None:
+    """R11: a round whose record cannot be rebuilt is voided, every stake returned; its
+    dispute shows the stakes as paid and the record's failure to replay as the problem."""
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=10_000)
+    ines = _inspector(api)
+    round_id = table.bet_all()
+
+    def corrupt(session):  # type: ignore[no-untyped-def]
+        record = session.get(RoundRecord, round_id)
+        record.events = [*record.events, {"kind": "RoundEnded"}]
+
+    api.server.uow.run(corrupt)
+    api.server.casino.load()
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    item = _queue_item(api, ines, dispute)
+    assert item["paid"] == {"ann": table.stake * 100}
+    assert item["resettled"] is None and "does not re-settle" in item["problem"]

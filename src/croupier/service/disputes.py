@@ -213,11 +213,6 @@ def _without_opening_burns(events: Sequence[Event], game: str) -> list[Event]:
     return kept
 
 
-def _minor(value: object) -> int:
-    """A ``settle`` output amount (an int, or a float such as 7.5) as exact minor units."""
-    return to_minor(Fraction(str(value)))
-
-
 def resettled_for(
     session: Session, record: RoundRecord, table: GameTable, profile: Profile
 ) -> dict[str, int]:
@@ -318,7 +313,7 @@ def _people(dispute: DisputeRecord) -> set[int]:
     return {dispute.user_id} | ({dispute.decided_by} if dispute.decided_by else set())
 
 
-def _summary(session: Session, dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
+def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
     decided = dispute.status != DisputeStatus.OPEN
     return {
         "dispute": dispute.id,
@@ -360,7 +355,7 @@ def queue(session: Session) -> dict[str, Any]:
         check = checks[dispute.round_id]
         listed.append(
             {
-                **_summary(session, dispute, names),
+                **_summary(dispute, names),
                 "paid": check["paid"],
                 "resettled": check["resettled"],
                 "corrected": check["corrected"],
@@ -383,7 +378,7 @@ def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     ended = record.status not in ("betting", "playing")
     _profile, rules = rules_of_dispute(session, record)
     return {
-        **_summary(session, dispute, names),
+        **_summary(dispute, names),
         "verification": verification(session, record),
         "participants": sorted(participants(session, record.id).values()),
         "round_record": {
@@ -417,7 +412,7 @@ def disputes_of(session: Session, who: Principal) -> dict[str, Any]:
     )
     listed = []
     for dispute in disputes:
-        summary = _summary(session, dispute, {who.user_id: who.username})
+        summary = _summary(dispute, {who.user_id: who.username})
         record = _round(session, dispute.round_id)
         _profile, rules = rules_of_dispute(session, record)
         summary["final"] = rules.final
@@ -461,6 +456,10 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             raise RequestError("reason: a rejection says why")
         if corrections:
             raise RequestError("corrections: only an upheld dispute corrects a payment")
+    if corrections and _round(session, dispute.round_id).status in ("betting", "playing"):
+        raise Conflict(
+            f"round {dispute.round_id} is in progress: a payment is corrected once it is settled"
+        )
     by_name = {name: user_id for user_id, name in players.items()}
     seen: set[str] = set()
     for correction in corrections:

@@ -99,7 +99,7 @@ def verify_role(session: Session, who: Principal, role: StaffRole) -> None:
     """Raise ``Forbidden`` unless ``who`` holds ``role`` (the operator holds no staff role:
     the duties are separated)."""
     if not has_role(session, who, role):
-        raise Forbidden(f"only an {role}'s account may do this")
+        raise Forbidden(f"only an account with the {role} role may do this")
 
 
 def grant(
