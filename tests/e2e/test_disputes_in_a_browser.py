@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
+    assert_fits_the_screen,
     bet,
     credit,
     needs_engine,
@@ -43,7 +44,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     needs_engine("dragon-six-peru-2016")
     seed = hashlib.sha256(b"croupier e2e dispute").digest()
     operator = person("operator")
-    dana = person("dana")
+    dana = person("dana", phone=True)
     ines = person("ines", locale="es-ES")
     operator_signs_in(operator)
     table_id = open_table(operator, live_server, "Baccarat disputes", "dragon-six-peru-2016", seed)
@@ -74,12 +75,15 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     # From the account page to the recall's "dispute this round".
     dana.go("/account")
     wait_for_balance(dana, after_coup)
+    assert_fits_the_screen(dana)
+    dana.screenshot("account-dispute-link")
     dana.page.locator("#history a.dispute-link").first.click()
     expect(dana.page.locator("#dispute-round")).to_be_visible()
     dana.page.fill("#dispute-form textarea[name=text]", "The banker's win was paid short")
     dana.page.click("#dispute-form button[type=submit]")
     expect(dana.page.locator("#dispute-filed")).to_contain_text("open until the inspector decides")
     dana.screenshot("dispute-filed")
+    assert_fits_the_screen(dana)
     dana.go("/disputes")
     row = dana.page.locator("#my-disputes tr[data-status='open']")
     expect(row).to_have_count(1)
@@ -119,6 +123,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     assert download.value.suggested_filename.endswith(".pdf")
     assert download.value.path().read_bytes().startswith(b"%PDF")
     dana.screenshot("my-disputes")
+    assert_fits_the_screen(dana)
     dana.go("/account")
     wait_for_balance(dana, after_coup + Fraction(CORRECTION_UNITS))
 
