@@ -151,13 +151,15 @@ def test_dragon_six_art_12_only_a_player_of_the_round_disputes_it(api: Api) -> N
     assert _dispute(api, table.tokens["ann"], round_id, "").status_code == 422
     assert _dispute(api, table.tokens["ann"], round_id, "   ").status_code == 422
     assert _dispute(api, table.tokens["ann"], round_id, "x" * 2001).status_code == 422
+    assert _dispute(api, table.tokens["ann"], round_id, "nul\x00byte").status_code == 422
+    assert _dispute(api, table.tokens["ann"], round_id, "bell\x07").status_code == 422
     assert (
         api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": 5}).status_code
         == 422
     )
     no_key = api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": "a"}, key=None)
     assert no_key.status_code == 400
-    first = _dispute(api, table.tokens["ann"], round_id)
+    first = _dispute(api, table.tokens["ann"], round_id, "two lines:\n\tpaid short")
     assert first.status_code == 201
     # One open dispute per player and round.
     assert _dispute(api, table.tokens["ann"], round_id).status_code == 409
@@ -196,6 +198,8 @@ def test_dragon_six_art_12_the_decision_refuses_what_it_cannot_do_and_moves_noth
     hostile: list[dict[str, Any]] = [
         {"decision": "rejected", "reason": ""},
         {"decision": "rejected", "reason": "  "},
+        {"decision": "rejected", "reason": "nul\x00byte"},
+        {"decision": "rejected", "reason": "x" * 2001},
         {"decision": "rejected", "reason": "no", "corrections": [{"username": "ann", "amount": 5}]},
         {"decision": "maybe", "reason": "?"},
         {"decision": "upheld", "corrections": [{"username": "ann", "amount": 0}]},

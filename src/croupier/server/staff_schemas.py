@@ -27,6 +27,21 @@ MAX_TEXT = 2_000
 Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 
 
+CONTROL = frozenset(chr(code) for code in [*range(0x20), 0x7F]) - set("\t\n\r")
+"""Characters a text may not hold: NUL (PostgreSQL's text refuses it) and the other controls."""
+
+
+def _plain_text(text: str) -> str:
+    bad = next((char for char in text if char in CONTROL), None)
+    if bad is not None:
+        raise ValueError(f"a control character ({bad!r}) has no place in a text")
+    return text
+
+
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT), AfterValidator(_plain_text)]
+"""A person's words: at most ``MAX_TEXT`` characters, lines and tabs but no control codes."""
+
+
 def _not_zero(amount: int) -> int:
     if amount == 0:
         raise ValueError("a correction of 0 corrects nothing")
@@ -55,7 +70,7 @@ class DealerBody(Body):
 
 
 class DisputeBody(Body):
-    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT)]
+    text: Annotated[Text, Field(min_length=1)]
 
 
 class CorrectionBody(Body):
@@ -65,5 +80,5 @@ class CorrectionBody(Body):
 
 class DecisionBody(Body):
     decision: Decision
-    reason: Annotated[StrictStr, Field(max_length=MAX_TEXT)] = ""
+    reason: Text = ""
     corrections: Annotated[tuple[CorrectionBody, ...], Field(max_length=MAX_CORRECTIONS)] = ()
