@@ -219,6 +219,8 @@ def test_dragon_six_art_12_the_decision_refuses_what_it_cannot_do_and_moves_noth
     for body in hostile:
         answer = _decide(api, ines, dispute, body)
         assert answer.status_code == 422, (body, answer.text)
+    no_key = _decide(api, ines, dispute, {"decision": "rejected", "reason": "x"}, key=None)
+    assert no_key.status_code == 400 and no_key.json()["error"] == "IdempotencyError"
     # A correction that takes back more than the wallet holds: 402, the dispute stays open.
     take_back = [{"username": "ben", "amount": -(before["ben"] + 1)}]
     refused = _decide(api, ines, dispute, {"decision": "upheld", "corrections": take_back})

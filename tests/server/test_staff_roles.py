@@ -86,6 +86,8 @@ def test_spain_1979_iii_the_operator_grants_and_removes_the_staff_roles(api: Api
     assert api.get("/me/roles", ines).json()["roles"] == []
     no_key = api.client.delete("/operator/staff/carlos/dealer", headers=api.headers(OPERATOR_TOKEN))
     assert no_key.status_code == 400
+    body = {"username": "ines", "role": "dealer"}
+    assert api.post("/operator/staff", OPERATOR_TOKEN, body, key=None).status_code == 400
     assert api.get("/inspector/disputes", ines).status_code == 403
 
 
