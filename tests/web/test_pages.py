@@ -18,7 +18,18 @@ from croupier.web.language import LANGUAGES, Catalogue, negotiate
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "croupier" / "web"
 
-PAGES = ["/", "/sign-in", "/sign-up", "/table/1", "/account", "/recall/7", "/operator"]
+PAGES = [
+    "/",
+    "/sign-in",
+    "/sign-up",
+    "/table/1",
+    "/account",
+    "/recall/7",
+    "/operator",
+    "/disputes",
+    "/inspector",
+    "/inspector/3",
+]
 
 
 @pytest.fixture(scope="module")
@@ -141,12 +152,15 @@ DYNAMIC_PREFIXES = (
     "table.connect",
     "table.reconnect",
     "backstatus.",
+    "dispute.status.",
 )
 
 
 def test_every_catalogue_entry_is_used_somewhere() -> None:
     sources = [*(WEB / "templates").glob("*.html"), *(WEB / "static" / "js").glob("*.js")]
-    text = "".join(path.read_text() for path in [*sources, WEB / "routes.py"])
+    text = "".join(
+        path.read_text() for path in [*sources, WEB / "routes.py", WEB / "staff_pages.py"]
+    )
     unused = [
         key
         for key in Catalogue.load("en").messages

@@ -852,12 +852,13 @@ def seat_money(result: RoundResult, seat: int) -> dict[str, int | float]:
     }
 
 
-def document_of(events: Iterable[Event]) -> dict[str, Any]:
+def document_of(events: Iterable[Event], profile: Profile | None = None) -> dict[str, Any]:
     """The ``croupier settle`` document of a recorded round dealt mid-shoe (no opening burn):
     its cards as the shoe, each seat's bets and decisions in order, and what else the game's
-    document holds (Casino Hold'em's ``jackpot``). A dispute is settled from it."""
+    document holds (Casino Hold'em's ``jackpot``). A dispute is settled from it. ``profile``
+    is needed only for rules that are not shipped (the record names them)."""
     record = upgrade(events)
-    cls, profile = _start(record, None)
+    cls, profile = _start(record, profile)
     seats: dict[int, dict[str, Any]] = {}
     for command in commands_of(record):
         if isinstance(command, Bet):

@@ -17,12 +17,22 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    model_validator,
+)
 
 from croupier.money import Ratio
 from croupier.rules.citations import verify_citation
 
 META_FIELDS = frozenset({"name", "game", "title", "regulation", "sources"})
+LATER_FIELDS = frozenset({"disputes"})
+"""Rules added after tables stored their rules (``service.table_rules``): a stored document
+from before holds neither the field nor its citation, and still loads (as ``None``)."""
 
 
 def _ratio(value: object) -> Ratio:
@@ -79,6 +89,32 @@ class Limits(Strict):
         return self.minimum <= amount <= self.maximum
 
 
+class Disputes(Strict):
+    """How a participant disputes a round, and what becomes of the decision (issue 14).
+
+    ``window_hours``: how long after the round ends it may be disputed (a live round always
+    may). ``final``: the inspector's or supervisor's ruling ends the matter (veintiuno-real,
+    item 14: "sus fallos son inapelables"); otherwise the player may take it to
+    ``regulator``, and downloads a dossier to file (Dragon Six, Peru 2016, Art. 12).
+    """
+
+    window_hours: int
+    final: bool
+    regulator: str | None = None
+    """Where a decision that is not final may be taken; absent when it is final."""
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Disputes:
+        if not 1 <= self.window_hours <= 24 * 366:
+            raise ValueError(f"disputes.window_hours: 1 to 8784, not {self.window_hours}")
+        if self.final == (self.regulator is not None):
+            raise ValueError(
+                "disputes: a final ruling names no regulator; one that is not final names "
+                "where it may be taken (regulator)"
+            )
+        return self
+
+
 class Burn(StrEnum):
     """How a new shoe is burnt before its first round."""
 
@@ -126,6 +162,9 @@ class Profile(Strict):
     title: str
     regulation: str
     sources: dict[str, str]
+    disputes: Disputes | None = Field(default=None, exclude_if=lambda value: value is None)
+    """Set by every shipped profile; ``None`` only in rules stored before disputes existed
+    (``LATER_FIELDS``): a round dealt under them cannot be disputed."""
 
     @model_validator(mode="before")
     @classmethod
@@ -140,7 +179,8 @@ class Profile(Strict):
     @model_validator(mode="after")
     def _every_rule_is_cited(self) -> Profile:
         rules = set(type(self).model_fields) - META_FIELDS
-        missing = sorted(rules - set(self.sources))
+        unset = {name for name in LATER_FIELDS if getattr(self, name) is None}
+        missing = sorted(rules - unset - set(self.sources))
         if missing:
             raise ValueError(f"sources: no citation for {', '.join(missing)}")
         unknown = sorted(set(self.sources) - rules)

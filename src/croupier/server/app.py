@@ -25,6 +25,7 @@ from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.routes import router
 from croupier.server.schemas import Id
 from croupier.server.sockets import SESSION_ENDED
+from croupier.server.staff_routes import router as staff_router
 from croupier.service import engines, fail_safe
 from croupier.service.accounts import (
     IDLE_SECONDS,
@@ -238,6 +239,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     errors.install(app)
     fail_safe_http.install(app)
     app.add_middleware(BodyLimit)
+    app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(router)
     install_pages(app)
 

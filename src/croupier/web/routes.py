@@ -10,7 +10,8 @@ factory). Page URLs:
 - ``/`` the lobby; ``/sign-in``, ``/sign-up``
 - ``/table/{table_id}`` a table (any game)
 - ``/account`` balance and history; ``/recall/{round_id}`` a past round, step by step
-- ``/operator`` tables, players, the ledger, the shoes' commitments and reveals
+- ``/operator`` tables, players, the ledger, the shoes' commitments and reveals, disputes, staff
+- ``/disputes``, ``/inspector``, ``/inspector/{dispute_id}``: ``staff_pages``
 """
 
 from __future__ import annotations
@@ -125,6 +126,9 @@ def favicon() -> RedirectResponse:
 
 def install(app: FastAPI) -> None:
     """Serve the pages and their assets from ``app`` (the table server's app factory)."""
+    from croupier.web.staff_pages import router as staff_pages
+
     app.include_router(router)
+    app.include_router(staff_pages)
     app.include_router(api_router)
     app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")

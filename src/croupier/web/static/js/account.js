@@ -33,7 +33,10 @@ async function show() {
         h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
         h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
         h("td", {}, when(round.ended_at ?? round.started_at)),
-        h("td", {}, finished ? h("a", { href: `/recall/${round.round}` }, t("me.recall")) : ""),
+        h("td", {}, finished
+          ? h("span", {}, h("a", { href: `/recall/${round.round}` }, t("me.recall")), " · ",
+            h("a", { href: `/recall/${round.round}#dispute-round`, class: "dispute-link" }, t("dispute.this_round")))
+          : ""),
       );
     }),
   );

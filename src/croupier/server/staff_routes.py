@@ -1,0 +1,233 @@
+"""HTTP routes of the table's people (issue 14): the operator's staff, the disputes of the
+players and the inspector's decisions. The fixed contract:
+
+- ``POST /operator/staff {"username", "role": "dealer" | "inspector"}`` grants a role;
+  ``DELETE /operator/staff/{username}/{role}`` removes it (a dealer's tables go with it);
+- ``POST /operator/tables/{id}/dealers {"username"}`` assigns a dealer to a table,
+  ``DELETE /operator/tables/{id}/dealers/{username}`` takes them off it;
+- ``POST /rounds/{id}/disputes {"text"}`` (a participant) answers
+  ``201 {"dispute": N, "status": "open"}``;
+- ``GET /inspector/disputes`` (an inspector) answers ``{"disputes": [{"dispute", "round",
+  "status", "text", "paid", "resettled"}, ...]}``, more fields beside;
+- ``POST /inspector/disputes/{id}/decision {"decision", "reason", "corrections"}``; a second
+  decision is refused with 409 and moves nothing;
+- ``GET /me/disputes`` answers ``{"disputes": [{"dispute", "round", "status", "decision",
+  "reason"}, ...]}``; ``GET /me/disputes/{id}/dossier.pdf`` the dossier for the regulator.
+
+Every POST and DELETE takes an ``Idempotency-Key`` (R8), as the rest of the API.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.orm import Session
+
+from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep
+from croupier.server.routes import Answer, _once
+from croupier.server.schemas import Id, parse, schema_of
+from croupier.server.staff_schemas import DealerBody, DecisionBody, DisputeBody, StaffBody
+from croupier.service import disputes, dossier, staff
+from croupier.service.accounts import Principal
+from croupier.service.errors import RequestError
+
+router = APIRouter()
+
+
+def inspector(server: ServerDep, who: Caller) -> Principal:
+    """The caller, if an inspector's account; anyone else (the operator too) gets 403."""
+    server.uow.read(lambda s: staff.verify_role(s, who, staff.StaffRole.INSPECTOR))
+    return who
+
+
+Inspector = Annotated[Principal, Depends(inspector)]
+
+
+def _role(text: str) -> staff.StaffRole:
+    try:
+        return staff.StaffRole(text)
+    except ValueError:
+        raise RequestError(f"role {text!r}: 'dealer' or 'inspector'") from None
+
+
+# --- the operator's staff -------------------------------------------------------------------
+@router.post("/operator/staff", openapi_extra=schema_of(StaffBody))
+def grant_role(
+    *, server: ServerDep, who: Operator, body: Body, request: Request, key: IdempotencyKey = None
+) -> JSONResponse:
+    grant = parse(StaffBody, body)
+    now = server.settings.clock.now
+
+    def effect(session: Session) -> Answer:
+        return 201, staff.grant(session, who, grant.username, grant.role, now())
+
+    return _once(server, who, key, request, body, effect)
+
+
+@router.delete("/operator/staff/{username}/{role}")
+def remove_role(
+    *,
+    server: ServerDep,
+    who: Operator,
+    username: str,
+    role: str,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    removed = _role(role)
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, staff.remove(s, who, username, removed, now())),
+    )
+
+
+@router.get("/operator/staff")
+def staff_list(*, server: ServerDep, who: Operator) -> dict[str, Any]:
+    return server.uow.read(staff.staff_document)
+
+
+@router.get("/operator/staff/actions")
+def staff_actions(*, server: ServerDep, who: Operator, limit: int = 100) -> dict[str, Any]:
+    return server.uow.read(lambda s: staff.actions_document(s, min(max(limit, 1), 500)))
+
+
+@router.post("/operator/tables/{table_id}/dealers", openapi_extra=schema_of(DealerBody))
+def assign_dealer(
+    *,
+    server: ServerDep,
+    who: Operator,
+    table_id: Id,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    dealer = parse(DealerBody, body)
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, staff.assign_dealer(s, who, table_id, dealer.username, now())),
+    )
+
+
+@router.delete("/operator/tables/{table_id}/dealers/{username}")
+def unassign_dealer(
+    *,
+    server: ServerDep,
+    who: Operator,
+    table_id: Id,
+    username: str,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (200, staff.unassign_dealer(s, who, table_id, username, now())),
+    )
+
+
+@router.get("/operator/disputes")
+def operator_disputes(*, server: ServerDep, who: Operator) -> dict[str, Any]:
+    """The inspector's queue, for the operator to read: the operator decides nothing."""
+    return server.uow.read(disputes.queue)
+
+
+# --- the players' disputes ------------------------------------------------------------------
+@router.post("/rounds/{round_id}/disputes", status_code=201, openapi_extra=schema_of(DisputeBody))
+def file_dispute(
+    *,
+    server: ServerDep,
+    who: Caller,
+    round_id: Id,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    text = parse(DisputeBody, body).text
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (201, disputes.file_dispute(s, who, round_id, text, now())),
+    )
+
+
+@router.get("/me/disputes")
+def my_disputes(*, server: ServerDep, who: Caller) -> dict[str, Any]:
+    return server.uow.read(lambda s: disputes.disputes_of(s, who))
+
+
+@router.get("/me/roles")
+def my_roles(*, server: ServerDep, who: Caller) -> dict[str, Any]:
+    """The staff roles of the caller's account (the pages show the inspector's link)."""
+    roles = server.uow.read(lambda s: sorted(staff.roles_of(s, who.user_id)))
+    return {"username": who.username, "roles": [str(role) for role in roles]}
+
+
+@router.get("/me/disputes/{dispute_id}/dossier.pdf")
+def my_dossier(*, server: ServerDep, who: Caller, dispute_id: Id) -> Response:
+    facts = server.uow.read(lambda s: disputes.dossier_facts(s, who, dispute_id))
+    return Response(
+        dossier.render(facts),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="dispute-{dispute_id}.pdf"'},
+    )
+
+
+# --- the inspector --------------------------------------------------------------------------
+@router.get("/inspector/disputes")
+def inspector_queue(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
+    return server.uow.read(disputes.queue)
+
+
+@router.get("/inspector/disputes/{dispute_id}")
+def inspector_dispute(*, server: ServerDep, who: Inspector, dispute_id: Id) -> dict[str, Any]:
+    return server.uow.read(lambda s: disputes.dispute_document(s, dispute_id))
+
+
+@router.post("/inspector/disputes/{dispute_id}/decision", openapi_extra=schema_of(DecisionBody))
+def decide(
+    *,
+    server: ServerDep,
+    who: Inspector,
+    dispute_id: Id,
+    body: Body,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    decided = parse(DecisionBody, body)
+    corrections = [disputes.Correction(c.username, c.amount) for c in decided.corrections]
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        body,
+        lambda s: (
+            200,
+            disputes.decide(
+                s, who, dispute_id, decided.decision, decided.reason, corrections, now()
+            ),
+        ),
+    )

@@ -1,0 +1,553 @@
+"""Disputes: a participant disputes a round, the inspector decides (issue 14, item 4).
+
+A player who took part in a round (a box's owner or a backer) disputes it, live or ended,
+within the window its rules set (``disputes.window_hours``, docs/rules.md#D-GEN-10). The
+inspector's queue shows each dispute beside its verification, made from the database alone:
+
+- ``paid``: what the ledger paid each participant for the round (its settlement, or the
+  stakes a void returned), in minor units;
+- ``resettled``: what ``croupier settle`` pays for the round's recorded cards and decisions
+  under the rules the round was dealt by (an independent re-settlement through the engine;
+  a voided round: the engine's replay of its record, every stake returned);
+- ``commitment``: whether the shoe's seed and order hash to the commitment published before
+  its first card, and whether the round's cards are the shoe's next cards (R18; checked with
+  the seed the server holds, which is not shown while the shoe is live).
+
+The inspector upholds the dispute, with corrections (minor units, positive to the player)
+posted against the house in ONE ledger transaction with the decision, or rejects it with a
+reason; a decided dispute is never decided again (409, nothing moves). Where the rules say the
+ruling is not final (Dragon Six, Peru 2016, Art. 12) the player downloads a dossier to file
+with the regulator (``service.dossier``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, cast
+
+from sqlalchemy import Table, select, update
+from sqlalchemy.orm import Session
+
+from croupier.errors import CroupierError
+from croupier.fairness import commitment, revealed_document
+from croupier.games import game_module
+from croupier.games.base import ROUND_CLASSES, document_of, replay
+from croupier.games.events import CardDrawn, Event, Purpose
+from croupier.ledger import book
+from croupier.ledger.postings import Leg, to_minor
+from croupier.rules.base import Disputes, Profile
+from croupier.service import history, table_rules
+from croupier.service.accounts import Principal, wallet_of
+from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.history import STATUS
+from croupier.service.models import (
+    Account,
+    BackBet,
+    GameTable,
+    LedgerEntry,
+    LedgerTransaction,
+    RoundPlayer,
+    RoundRecord,
+    ShoeRecord,
+    User,
+)
+from croupier.service.staff import StaffAction, record_action
+from croupier.service.staff_models import DisputeRecord
+
+MAX_CORRECTIONS = 16
+"""Corrections one decision may post (a round has at most a few participants)."""
+
+CORRECTION_KIND = "dispute-correction"
+"""The ledger transaction kind of a decision's corrections."""
+
+
+class DisputeStatus(StrEnum):
+    OPEN = "open"
+    UPHELD = "upheld"
+    REJECTED = "rejected"
+
+
+class Decision(StrEnum):
+    UPHELD = "upheld"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """Minor units to a participant's wallet (negative: taken back), from the house."""
+
+    username: str
+    amount: int
+
+
+# --- who took part ------------------------------------------------------------------------
+def _round(session: Session, round_id: int) -> RoundRecord:
+    record = session.get(RoundRecord, round_id)
+    if record is None:
+        raise NotFound(f"no round {round_id}")
+    return record
+
+
+def participants(session: Session, round_id: int) -> dict[int, str]:
+    """User id -> user name of everyone who played the round (owners and backers)."""
+    rows = session.execute(
+        select(User.id, User.username)
+        .join(RoundPlayer, RoundPlayer.user_id == User.id)
+        .where(RoundPlayer.round_id == round_id)
+        .distinct()
+    ).all()
+    return {int(user_id): str(name) for user_id, name in rows}
+
+
+def rules_of_dispute(session: Session, record: RoundRecord) -> tuple[Profile, Disputes]:
+    """The rules the round was dealt under and their disputes section."""
+    profile = table_rules.rules_of(session, record.rules_version)
+    if profile.disputes is None:
+        raise Conflict(
+            f"round {record.id} was dealt under rules stored before disputes existed "
+            f"({record.rules_version}): they set no dispute window"
+        )
+    return profile, profile.disputes
+
+
+# --- filing -------------------------------------------------------------------------------
+def file_dispute(
+    session: Session, who: Principal, round_id: int, text: str, now: float
+) -> dict[str, Any]:
+    """A participant's dispute of a round, within the window (docs/rules.md#D-GEN-10)."""
+    record = _round(session, round_id)
+    if who.user_id not in participants(session, round_id):
+        raise Forbidden(f"round {round_id} is not one of yours: only its players dispute it")
+    _profile, rules = rules_of_dispute(session, record)
+    if record.ended_at is not None and now - record.ended_at > rules.window_hours * 3600:
+        raise Conflict(
+            f"round {round_id} ended more than {rules.window_hours} hours ago: its dispute "
+            "window is closed"
+        )
+    if not text.strip():
+        raise RequestError("text: say what is disputed")
+    already = session.scalar(
+        select(DisputeRecord.id).where(
+            DisputeRecord.round_id == round_id,
+            DisputeRecord.user_id == who.user_id,
+            DisputeRecord.status == DisputeStatus.OPEN,
+        )
+    )
+    if already is not None:
+        raise Conflict(f"your dispute {already} of round {round_id} is still open")
+    dispute = DisputeRecord(
+        round_id=round_id,
+        user_id=who.user_id,
+        text=text.strip(),
+        status=str(DisputeStatus.OPEN),
+        created_at=now,
+        corrections=[],
+    )
+    session.add(dispute)
+    session.flush()
+    chain_hook(session, dispute, "dispute-filed")
+    return {"dispute": dispute.id, "status": str(DisputeStatus.OPEN)}
+
+
+def chain_hook(session: Session, dispute: DisputeRecord, kind: str) -> None:
+    """HOOK for R15 (issue 14, item 5; the audit-chain branch, ``croupier.audit``): append the
+    chain entry of a dispute filed or decided, in this same transaction. Until that branch
+    lands nothing is chained, and the dossier lists no chain entries (``chain_entries``)."""
+    del session, dispute, kind
+
+
+def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
+    """HOOK for R15: the hash-chain entries that cover a dispute, its round and its
+    decision, for the dossier. Empty until the audit-chain branch supplies them."""
+    del session, dispute_id
+    return []
+
+
+# --- verification -------------------------------------------------------------------------
+def paid_for(session: Session, round_id: int) -> dict[str, int]:
+    """Minor units the ledger paid each participant for the round: its settlement, or the
+    stakes a void gave back (the transactions referenced ``round:N``)."""
+    rows = session.execute(
+        select(Account.owner, LedgerEntry.amount)
+        .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
+        .join(Account, Account.id == LedgerEntry.account_id)
+        .where(LedgerTransaction.reference == f"round:{round_id}", Account.kind == "wallet")
+    ).all()
+    names = _usernames(session, {int(owner) for owner, _amount in rows})
+    paid: dict[str, int] = defaultdict(int)
+    for owner, amount in rows:
+        paid[names[int(owner)]] += int(amount)
+    return dict(paid)
+
+
+def corrected_for(session: Session, round_id: int) -> dict[str, int]:
+    """What upheld disputes of the round have corrected so far, by participant."""
+    corrected: dict[str, int] = defaultdict(int)
+    for corrections in session.scalars(
+        select(DisputeRecord.corrections).where(
+            DisputeRecord.round_id == round_id, DisputeRecord.status == DisputeStatus.UPHELD
+        )
+    ):
+        for item in corrections:
+            corrected[str(item["username"])] += int(item["amount"])
+    return dict(corrected)
+
+
+def _without_opening_burns(events: Sequence[Event], game: str) -> list[Event]:
+    """A first round of a shoe starts with the new-shoe burns (Spain V.3.c: five cards); a
+    ``settle`` document describes a round dealt mid-shoe, so they are left out of it."""
+    if not ROUND_CLASSES[game].takes_new_shoe:
+        return list(events)
+    kept: list[Event] = []
+    opening = True
+    for event in events:
+        if opening and isinstance(event, CardDrawn):
+            if event.purpose is Purpose.BURN:
+                continue
+            opening = False
+        kept.append(event)
+    return kept
+
+
+def resettled_for(
+    session: Session, record: RoundRecord, table: GameTable, profile: Profile
+) -> dict[str, int]:
+    """What the engine pays each participant for the round's recorded cards and decisions:
+    ``croupier settle`` on the round's document (a voided round: the replay of its record,
+    which returns every stake). Back bets share their box's fortune as at the table."""
+    events = [Event.from_json(item) for item in record.events]
+    owners = dict(
+        session.execute(
+            select(RoundPlayer.seat, User.username)
+            .join(User, User.id == RoundPlayer.user_id)
+            .where(RoundPlayer.round_id == record.id, RoundPlayer.role == "owner")
+        ).all()
+    )
+    staked: dict[int, Fraction] = {}
+    returned: dict[int, Fraction] = {}
+    if record.status == "complete":
+        document = document_of(_without_opening_burns(events, table.game), profile)
+        settled = game_module(table.game).settle_document(document, profile)
+        for seat in settled["seats"]:
+            staked[int(seat["seat"])] = Fraction(str(seat["staked"]))
+            returned[int(seat["seat"])] = Fraction(str(seat["returned"]))
+    else:
+        results = replay(events, profile).results()
+        for wager in results.wagers:
+            staked[wager.seat] = staked.get(wager.seat, Fraction(0)) + wager.stake
+            returned[wager.seat] = returned.get(wager.seat, Fraction(0)) + wager.payout
+    paid: dict[str, int] = defaultdict(int)
+    for seat, amount in returned.items():
+        if seat in owners:
+            paid[str(owners[seat])] += to_minor(amount)
+    for back, username in session.execute(
+        select(BackBet, User.username)
+        .join(User, User.id == BackBet.user_id)
+        .where(BackBet.round_id == record.id, BackBet.status.in_(("settled", "refunded")))
+    ).all():
+        if back.status == "refunded":
+            paid[str(username)] += back.amount
+        else:
+            stake = staked.get(back.seat, Fraction(0))
+            ratio = returned.get(back.seat, Fraction(0)) / stake if stake else Fraction(1)
+            paid[str(username)] += int(back.amount * ratio)
+    return {name: amount for name, amount in paid.items() if amount}
+
+
+def commitment_check(session: Session, record: RoundRecord) -> dict[str, Any]:
+    """The shoe's commitment check (R18): its seed and order hash to the commitment, and the
+    round's cards are the shoe's next cards from where the round started."""
+    shoe = session.get(ShoeRecord, record.shoe_id)
+    assert shoe is not None
+    document = revealed_document(
+        bytes.fromhex(shoe.seed_hex), shoe.decks, shoe.cut_card_from_bottom, shoe.rules_version
+    )
+    cards = [str(item["card"]) for item in record.events if item.get("kind") == "CardDrawn"]
+    order = document["order"]
+    start = record.start_position
+    return {
+        "shoe": shoe.id,
+        "commitment": shoe.commitment,
+        "is_revealed": shoe.is_revealed,
+        "commitment_holds": commitment(document) == shoe.commitment,
+        "cards_follow_the_shoe": cards == order[start : start + len(cards)],
+    }
+
+
+def verification(session: Session, record: RoundRecord) -> dict[str, Any]:
+    """``paid``, ``resettled``, ``corrected`` and the commitment check of one round."""
+    table = session.get(GameTable, record.table_id)
+    assert table is not None
+    check: dict[str, Any] = {
+        "round_status": STATUS[record.status],
+        "paid": paid_for(session, record.id),
+        "corrected": corrected_for(session, record.id),
+        "resettled": None,
+        "problem": None,
+        "commitment": commitment_check(session, record),
+    }
+    if record.status in ("betting", "playing"):
+        check["problem"] = f"round {record.id} is in progress: it is re-settled when it ends"
+        return check
+    try:
+        profile = table_rules.rules_of(session, record.rules_version)
+        check["resettled"] = resettled_for(session, record, table, profile)
+    except (CroupierError, ValueError, KeyError) as error:
+        check["problem"] = f"the record does not re-settle: {error}"
+    check["agrees"] = check["resettled"] == check["paid"]
+    return check
+
+
+# --- the queue and the player's list ------------------------------------------------------
+def _usernames(session: Session, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    return dict(session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
+
+
+def _people(dispute: DisputeRecord) -> set[int]:
+    return {dispute.user_id} | ({dispute.decided_by} if dispute.decided_by else set())
+
+
+def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
+    decided = dispute.status != DisputeStatus.OPEN
+    return {
+        "dispute": dispute.id,
+        "round": dispute.round_id,
+        "status": dispute.status,
+        "text": dispute.text,
+        "decision": dispute.status if decided else None,
+        "reason": dispute.reason if decided else None,
+        "corrections": dispute.corrections,
+        "filed_by": names.get(dispute.user_id),
+        "filed_at": dispute.created_at,
+        "decided_by": names.get(dispute.decided_by) if dispute.decided_by else None,
+        "decided_at": dispute.decided_at,
+    }
+
+
+QUEUE_LIMIT = 200
+"""Disputes the queue lists: every open one first, then the latest decided."""
+
+
+def queue(session: Session) -> dict[str, Any]:
+    """Every dispute for the inspector, open ones first, with its round's verification."""
+    disputes = list(
+        session.scalars(
+            select(DisputeRecord)
+            .order_by((DisputeRecord.status == DisputeStatus.OPEN).desc(), DisputeRecord.id.desc())
+            .limit(QUEUE_LIMIT)
+        )
+    )
+    names = _usernames(
+        session,
+        {d.user_id for d in disputes} | {d.decided_by for d in disputes if d.decided_by},
+    )
+    checks: dict[int, dict[str, Any]] = {}
+    listed = []
+    for dispute in disputes:
+        if dispute.round_id not in checks:
+            checks[dispute.round_id] = verification(session, _round(session, dispute.round_id))
+        check = checks[dispute.round_id]
+        listed.append(
+            {
+                **_summary(dispute, names),
+                "paid": check["paid"],
+                "resettled": check["resettled"],
+                "corrected": check["corrected"],
+                "commitment": check["commitment"],
+                "problem": check["problem"],
+            }
+        )
+    return {"disputes": listed}
+
+
+def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
+    """One dispute for the inspector's decision page: the round's whole record beside it."""
+    dispute = session.get(DisputeRecord, dispute_id)
+    if dispute is None:
+        raise NotFound(f"no dispute {dispute_id}")
+    record = _round(session, dispute.round_id)
+    table = session.get(GameTable, record.table_id)
+    assert table is not None
+    names = _usernames(session, _people(dispute))
+    ended = record.status not in ("betting", "playing")
+    _profile, rules = rules_of_dispute(session, record)
+    return {
+        **_summary(dispute, names),
+        "verification": verification(session, record),
+        "participants": sorted(participants(session, record.id).values()),
+        "round_record": {
+            "round": record.id,
+            "table": table.name,
+            "game": table.game,
+            "rules_version": record.rules_version,
+            "status": STATUS[record.status],
+            "started_at": record.created_at,
+            "ended_at": record.ended_at,
+            # The inspector sees every card, once the round has ended (R6 while it is live).
+            "events": record.events if ended else [],
+        },
+        "rules": {
+            "window_hours": rules.window_hours,
+            "final": rules.final,
+            "regulator": rules.regulator,
+        },
+    }
+
+
+def disputes_of(session: Session, who: Principal) -> dict[str, Any]:
+    """The player's own disputes, newest first: status ``open`` until decided."""
+    disputes = list(
+        session.scalars(
+            select(DisputeRecord)
+            .where(DisputeRecord.user_id == who.user_id)
+            .order_by(DisputeRecord.id.desc())
+            .limit(QUEUE_LIMIT)
+        )
+    )
+    listed = []
+    for dispute in disputes:
+        summary = _summary(dispute, {who.user_id: who.username})
+        record = _round(session, dispute.round_id)
+        _profile, rules = rules_of_dispute(session, record)
+        summary["final"] = rules.final
+        summary["regulator"] = rules.regulator
+        summary["dossier"] = not rules.final and dispute.status != DisputeStatus.OPEN
+        summary["corrections"] = [
+            item for item in dispute.corrections if item["username"] == who.username
+        ]
+        listed.append(summary)
+    return {"disputes": listed}
+
+
+# --- the decision -------------------------------------------------------------------------
+DISPUTES = cast(Table, DisputeRecord.__table__)
+
+
+def decide(  # noqa: PLR0917 - the decision's whole content
+    session: Session,
+    inspector: Principal,
+    dispute_id: int,
+    decision: Decision,
+    reason: str,
+    corrections: Sequence[Correction],
+    now: float,
+) -> dict[str, Any]:
+    """Uphold (with corrections) or reject (with a reason) an open dispute: the decision and
+    its money in one transaction; a decided dispute is refused (``Conflict``: 409)."""
+    dispute = session.get(DisputeRecord, dispute_id)
+    if dispute is None:
+        raise NotFound(f"no dispute {dispute_id}")
+    players = participants(session, dispute.round_id)
+    if inspector.user_id in players:
+        raise Forbidden(
+            f"you played round {dispute.round_id}: another inspector decides dispute {dispute_id}"
+        )
+    if dispute.status != DisputeStatus.OPEN:
+        raise Conflict(f"dispute {dispute_id} was decided already: {dispute.status}")
+    reason = reason.strip()
+    if decision is Decision.REJECTED:
+        if not reason:
+            raise RequestError("reason: a rejection says why")
+        if corrections:
+            raise RequestError("corrections: only an upheld dispute corrects a payment")
+    if corrections and _round(session, dispute.round_id).status in ("betting", "playing"):
+        raise Conflict(
+            f"round {dispute.round_id} is in progress: a payment is corrected once it is settled"
+        )
+    by_name = {name: user_id for user_id, name in players.items()}
+    seen: set[str] = set()
+    for correction in corrections:
+        if correction.username not in by_name:
+            raise RequestError(
+                f"corrections: {correction.username!r} did not play round {dispute.round_id}"
+            )
+        if correction.username in seen:
+            raise RequestError(f"corrections: {correction.username!r} is listed twice")
+        seen.add(correction.username)
+    # The conditional update is the guard: of two decisions racing, one changes the row.
+    changed = session.execute(  # type: ignore[attr-defined]
+        update(DISPUTES)
+        .where(DISPUTES.c.id == dispute_id, DISPUTES.c.status == str(DisputeStatus.OPEN))
+        .values(
+            status=str(decision),
+            decided_by=inspector.user_id,
+            decided_at=now,
+            reason=reason,
+            corrections=[{"username": c.username, "amount": c.amount} for c in corrections],
+        )
+    ).rowcount
+    if changed != 1:
+        raise Conflict(f"dispute {dispute_id} was decided already")
+    transaction = None
+    if corrections:
+        house = book.open_account(session, *book.HOUSE, may_go_negative=True)
+        legs: list[Leg] = []
+        for correction in corrections:
+            wallet = wallet_of(session, by_name[correction.username])
+            legs += [Leg(wallet, correction.amount), Leg(house, -correction.amount)]
+        transaction = book.post(
+            session,
+            CORRECTION_KIND,
+            f"dispute:{dispute_id}:round:{dispute.round_id}",
+            legs,
+            now,
+        )
+        session.execute(
+            update(DISPUTES).where(DISPUTES.c.id == dispute_id).values(transaction_id=transaction)
+        )
+    session.expire(dispute)
+    record_action(
+        session,
+        inspector,
+        StaffAction.DISPUTE_DECIDED,
+        f"dispute:{dispute_id}",
+        {
+            "round": dispute.round_id,
+            "decision": str(decision),
+            "reason": reason,
+            "corrections": [{"username": c.username, "amount": c.amount} for c in corrections],
+            "transaction": transaction,
+        },
+        now=now,
+    )
+    chain_hook(session, dispute, "dispute-decided")
+    return {
+        "dispute": dispute_id,
+        "status": str(decision),
+        "decision": str(decision),
+        "reason": reason,
+        "corrections": [{"username": c.username, "amount": c.amount} for c in corrections],
+        "transaction": transaction,
+    }
+
+
+def dossier_facts(session: Session, who: Principal, dispute_id: int) -> dict[str, Any]:
+    """What the player's dossier holds, where the ruling may go to the regulator."""
+    dispute = session.get(DisputeRecord, dispute_id)
+    if dispute is None:
+        raise NotFound(f"no dispute {dispute_id}")
+    if dispute.user_id != who.user_id:
+        raise Forbidden(f"dispute {dispute_id} is not yours")
+    record = _round(session, dispute.round_id)
+    _profile, rules = rules_of_dispute(session, record)
+    if rules.final:
+        raise Conflict(
+            f"the ruling on dispute {dispute_id} is final under {record.rules_version}: "
+            "there is no regulator to take it to"
+        )
+    if dispute.status == DisputeStatus.OPEN:
+        raise Conflict(f"dispute {dispute_id} is still open: the dossier follows the decision")
+    document = dispute_document(session, dispute_id)
+    # The player's own reading of the round: burns and other seats' private cards masked (R6).
+    if record.status not in ("betting", "playing"):
+        shown = history.round_document(session, record.id, who)["events"]
+        document["round_record"]["events"] = shown
+    document["filed_by"] = who.username
+    document["chain_entries"] = chain_entries(session, dispute_id)
+    return document

@@ -1,0 +1,239 @@
+"""The dossier a player files with the regulator (issue 14, item 4; Dragon Six, Peru 2016,
+Art. 12: "presentar un escrito ante la Dirección General de Juegos de Casino y Máquinas").
+
+A PDF (reportlab, A4) of one decided dispute: the round's record as the player may read it,
+the verification (what the ledger paid beside what ``croupier settle`` pays for the record,
+and the shoe's commitment check), the decision and its reason, and the hash-chain entries
+that cover them (R15: listed once the audit chain supplies them). Headings are given in
+Spanish beside English: the regulators of the profiles that allow an appeal write Spanish.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+_STYLES = getSampleStyleSheet()
+TITLE = ParagraphStyle("dossier-title", parent=_STYLES["Title"], fontSize=16, leading=20)
+HEADING = ParagraphStyle("dossier-heading", parent=_STYLES["Heading2"], fontSize=12, leading=15)
+BODY = ParagraphStyle("dossier-body", parent=_STYLES["BodyText"], fontSize=9, leading=12)
+CELL = ParagraphStyle("dossier-cell", parent=BODY, fontSize=8, leading=10)
+MONO = ParagraphStyle("dossier-mono", parent=CELL, fontName="Courier", fontSize=7.5)
+
+WIDTH = A4[0] - 30 * mm
+
+
+def _escape(text: object) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def money(minor: int | None) -> str:
+    """Minor units as units with two decimals (``-1234`` -> ``-12.34``).
+
+    >>> money(-1234), money(5), money(None)
+    ('-12.34', '0.05', '–')
+    """
+    if minor is None:
+        return "–"
+    sign = "-" if minor < 0 else ""
+    return f"{sign}{abs(minor) // 100}.{abs(minor) % 100:02d}"
+
+
+def when(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _grid(rows: list[list[Any]], widths: list[float], header: bool = True) -> Table:
+    body = [
+        [cell if isinstance(cell, Paragraph) else Paragraph(_escape(cell), CELL) for cell in row]
+        for row in rows
+    ]
+    table = Table(body, colWidths=widths, repeatRows=1 if header else 0)
+    style = [
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#9aa5b1")),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+    if header:
+        style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde4ee")))
+    else:
+        style.append(("BACKGROUND", (0, 0), (0, -1), colors.HexColor("#f0f3f7")))
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _event_text(event: dict[str, Any]) -> str:
+    """One recorded event on one line: its kind, then its fields (``seat=1 card=Td``)."""
+    fields = " ".join(f"{name}={value}" for name, value in event.items() if name != "kind")
+    return f"{event.get('kind')} {fields}".strip()
+
+
+def _yes(value: object) -> str:
+    if value is None:
+        return "–"
+    return "yes / sí" if value else "NO"
+
+
+def render(facts: dict[str, Any]) -> bytes:
+    """The dossier of ``disputes.dossier_facts`` as PDF bytes."""
+    record = facts["round_record"]
+    check = facts["verification"]
+    shoe = check["commitment"]
+    regulator = facts["rules"]["regulator"]
+    story: list[Any] = [
+        Paragraph(_escape(f"Dispute {facts['dispute']} · round {facts['round']} · dossier"), TITLE),
+        Paragraph(
+            _escape(
+                f"Expediente de reclamo para / dossier for: {regulator}. Filed by / presentado "
+                f"por: {facts['filed_by']}. Dragon Six, Peru 2016, Art. 12: a player who "
+                "disagrees with the staff's decision may call the Inspector or file a written "
+                "complaint with the Dirección General de Juegos de Casino y Máquinas."
+            ),
+            BODY,
+        ),
+        Spacer(1, 4 * mm),
+        Paragraph("The dispute / El reclamo", HEADING),
+        _grid(
+            [
+                ["Table / Mesa", f"{record['table']} ({record['game']})"],
+                ["Rules / Reglas", record["rules_version"]],
+                ["Round / Partida", f"{record['round']}: {record['status']}"],
+                ["Started / Inicio", when(record["started_at"])],
+                ["Ended / Fin", when(record["ended_at"])],
+                ["Filed / Presentado", when(facts["filed_at"])],
+                ["Text / Texto", facts["text"]],
+            ],
+            [40 * mm, WIDTH - 40 * mm],
+            header=False,
+        ),
+        Spacer(1, 4 * mm),
+        Paragraph("The decision / La decisión", HEADING),
+        _grid(
+            [
+                ["Decision / Decisión", facts["decision"]],
+                ["Reason / Motivo", facts["reason"] or "–"],
+                ["Decided / Fecha", when(facts["decided_at"])],
+                ["Inspector", facts["decided_by"] or "–"],
+                [
+                    "Corrections / Correcciones",
+                    ", ".join(
+                        f"{item['username']}: {money(int(item['amount']))}"
+                        for item in facts["corrections"]
+                    )
+                    or "none / ninguna",
+                ],
+            ],
+            [40 * mm, WIDTH - 40 * mm],
+            header=False,
+        ),
+        Spacer(1, 4 * mm),
+        Paragraph("The verification / La verificación", HEADING),
+        Paragraph(
+            _escape(
+                "Paid: what the ledger paid each player for the round. Re-settled: what "
+                "croupier settle pays for the round's recorded cards and decisions under its "
+                "rules. Corrected: what upheld disputes have paid since (units, two decimals)."
+            ),
+            BODY,
+        ),
+    ]
+    paid, resettled, corrected = check["paid"], check["resettled"] or {}, check["corrected"]
+    names = sorted(set(paid) | set(resettled) | set(corrected) | set(facts["participants"]))
+    rows: list[list[Any]] = [["Player / Jugador", "Paid / Pagado", "Re-settled", "Corrected"]]
+    rows += [
+        [
+            name,
+            money(paid.get(name, 0)),
+            money(resettled.get(name, 0)) if check["resettled"] is not None else "–",
+            money(corrected.get(name, 0)),
+        ]
+        for name in names
+    ]
+    story += [
+        _grid(rows, [WIDTH * 0.4, WIDTH * 0.2, WIDTH * 0.2, WIDTH * 0.2]),
+        Spacer(1, 2 * mm),
+        _grid(
+            [
+                ["Paid agrees with re-settled", _yes(check.get("agrees"))],
+                ["Shoe / Zapato", str(shoe["shoe"])],
+                ["Commitment (SHA-256)", Paragraph(_escape(shoe["commitment"]), MONO)],
+                ["Seed and order hash to it", _yes(shoe["commitment_holds"])],
+                ["Round's cards are the shoe's next", _yes(shoe["cards_follow_the_shoe"])],
+                ["Shoe revealed / revelado", _yes(shoe["is_revealed"])],
+                ["Problem / Problema", check["problem"] or "none / ninguno"],
+            ],
+            [60 * mm, WIDTH - 60 * mm],
+            header=False,
+        ),
+        Spacer(1, 4 * mm),
+        Paragraph("The round's record / El registro de la partida", HEADING),
+    ]
+    events = record["events"]
+    story.append(
+        _grid(
+            [["#", "Event / Evento"]]
+            + [
+                [str(index), Paragraph(_escape(_event_text(e)), MONO)]
+                for index, e in enumerate(events)
+            ],
+            [12 * mm, WIDTH - 12 * mm],
+        )
+        if events
+        else Paragraph("The round's record opens when it ends.", BODY)
+    )
+    story += [
+        Spacer(1, 4 * mm),
+        Paragraph("Hash-chain entries / Cadena de registro (R15)", HEADING),
+    ]
+    entries = facts["chain_entries"]
+    if entries:
+        story.append(
+            _grid(
+                [["Entry", "Hash"]]
+                + [
+                    [str(e.get("sequence")), Paragraph(_escape(e.get("hash")), MONO)]
+                    for e in entries
+                ],
+                [25 * mm, WIDTH - 25 * mm],
+            )
+        )
+    else:
+        story.append(
+            Paragraph("This server keeps no hash chain yet: no entry covers this dispute.", BODY)
+        )
+
+    def footer(canvas: Any, document: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7.5)
+        canvas.setFillColor(colors.HexColor("#52606d"))
+        canvas.drawString(
+            15 * mm,
+            10 * mm,
+            f"croupier · dispute {facts['dispute']} · round {facts['round']} · "
+            f"{record['rules_version']}",
+        )
+        canvas.drawRightString(A4[0] - 15 * mm, 10 * mm, f"page {document.page}")
+        canvas.restoreState()
+
+    buffer = io.BytesIO()
+    SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=15 * mm,
+        bottomMargin=16 * mm,
+        title=f"Dispute {facts['dispute']}, round {facts['round']}",
+        author="croupier",
+    ).build(story, onFirstPage=footer, onLaterPages=footer)
+    return buffer.getvalue()

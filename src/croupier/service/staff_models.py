@@ -1,0 +1,73 @@
+"""The table's people and their disputes, in the database (issue 14, items 1 and 4).
+
+Kept beside ``models`` (same ``Base``) so that the roles, the staff's record and the disputes
+read as one part of the schema: revision 0006 creates these tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from croupier.service.models import Base
+
+
+class StaffRoleRecord(Base):
+    """A role of the house the operator granted to an account: ``dealer`` or ``inspector``."""
+
+    __tablename__ = "staff_roles"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    granted_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    granted_at: Mapped[float] = mapped_column(Float)
+
+
+class DealerAssignment(Base):
+    """A dealer may act at this table (Spain 1979, III: the croupier runs the game at a table)."""
+
+    __tablename__ = "dealer_assignments"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    assigned_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    assigned_at: Mapped[float] = mapped_column(Float)
+
+
+class StaffActionRecord(Base):
+    """Every staff action, with who and when: grants, removals, assignments, decisions."""
+
+    __tablename__ = "staff_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    action: Mapped[str] = mapped_column(String(32))
+    subject: Mapped[str] = mapped_column(String(128))
+    """What the action was about: ``user:7``, ``table:3``, ``dispute:12``."""
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class DisputeRecord(Base):
+    """A participant's dispute of a round, and the inspector's decision on it."""
+
+    __tablename__ = "disputes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open``, ``upheld`` or ``rejected`` (``disputes.DisputeStatus``)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    decided_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    corrections: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """``[{"username", "amount"}]`` in minor units, positive to the player."""
+    transaction_id: Mapped[int | None] = mapped_column(
+        ForeignKey("ledger_transactions.id"), nullable=True
+    )
+    """The ledger transaction of the corrections, posted with the decision."""

@@ -1,0 +1,464 @@
+"""Disputes an inspector settles (issue 14, item 4), through the API on SQLite and PostgreSQL.
+
+- Dragon Six, Peru 2016, Art. 12: "El personal de la Sala de Juego procurará corregir en forma
+  inmediata los errores detectados en las partidas. Cuando un jugador no esté de acuerdo con la
+  decisión del personal de la Sala de Juego podrá solicitar la presencia del Inspector o en su
+  defecto, presentar un escrito ante la Dirección General de Juegos de Casino y Máquinas."
+- Veintiuno Real sheet, item 14: "Los casos de dudas o controversias serán resueltos por el
+  supervisor y sus fallos son inapelables."
+- Spain 1979, III: the inspector "resolver los problemas que durante el transcurso del mismo se
+  le presenten"; the first five cards of a shoe are put aside (V.3.c).
+
+The queue's ``paid`` is read from the ledger and ``resettled`` from ``croupier settle`` on the
+round's record; the test's own figure comes from a third reading, the engine's ``replay`` of
+the recorded events, seat by seat (as R14 does).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import OPERATOR_TOKEN, Api, Table
+
+from croupier.games.events import Event
+from croupier.ledger.postings import to_minor
+from croupier.service import engines
+from croupier.service.models import RoundRecord
+
+
+def _inspector(api: Api, name: str = "ines") -> str:
+    token = api.player(name)
+    granted = api.post("/operator/staff", OPERATOR_TOKEN, {"username": name, "role": "inspector"})
+    assert granted.status_code == 201, granted.text
+    return token
+
+
+def _engine_payouts(table: Table, round_id: int) -> dict[str, int]:
+    """Minor units the engine's replay of the recorded events pays each player."""
+    events = [Event.from_json(e) for e in table.recall(round_id)["events"]]
+    results = engines.module_of(table.profile).replay(events).results()
+    paid: dict[str, int] = defaultdict(int)
+    for wager in results.wagers:
+        paid[table.owner[wager.seat]] += to_minor(wager.payout)
+    return {name: amount for name, amount in paid.items() if amount}
+
+
+def _sign_in_again(api: Api, table: Table, name: str) -> None:
+    """After a long wait the session has idled out (R16): the player signs in again."""
+    body = {"username": name, "password": f"password-of-{name}"}
+    answer = api.post("/auth/signin", None, body, key=None)
+    assert answer.status_code == 200, answer.text
+    table.tokens[name] = answer.json()["token"]
+
+
+def _dispute(api: Api, token: str, round_id: int, text: str = "I was paid short") -> Any:
+    return api.post(f"/rounds/{round_id}/disputes", token, {"text": text})
+
+
+def _queue_item(api: Api, inspector: str, dispute: int) -> dict[str, Any]:
+    answer = api.get("/inspector/disputes", inspector)
+    assert answer.status_code == 200, answer.text
+    item: dict[str, Any] = next(d for d in answer.json()["disputes"] if d["dispute"] == dispute)
+    return item
+
+
+def _decide(api: Api, inspector: str, dispute: int, body: dict[str, Any], key: str = "auto") -> Any:
+    return api.post(f"/inspector/disputes/{dispute}/decision", inspector, body, key=key)
+
+
+def test_dragon_six_art_12_a_player_calls_the_inspector_who_upholds_with_a_correction(
+    api: Api,
+) -> None:
+    table = Table(api, "dragon-six-peru-2016", ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    before = table.balances()
+
+    filed = _dispute(api, table.tokens["ann"], round_id)
+    assert filed.status_code == 201, filed.text
+    assert filed.json() == {"dispute": filed.json()["dispute"], "status": "open"}
+    dispute = filed.json()["dispute"]
+
+    item = _queue_item(api, ines, dispute)
+    assert {"dispute", "round", "status", "text", "paid", "resettled"} <= set(item)
+    assert (item["round"], item["status"], item["text"]) == (round_id, "open", "I was paid short")
+    expected = _engine_payouts(table, round_id)
+    assert item["paid"] == expected
+    assert item["resettled"] == expected
+    assert item["commitment"]["commitment_holds"] is True
+    assert item["commitment"]["cards_follow_the_shoe"] is True
+    assert (
+        item["commitment"]["commitment"]
+        == api.get(f"/shoes/{item['commitment']['shoe']}", OPERATOR_TOKEN).json()["commitment"]
+    )
+
+    # Only an inspector's token reads the queue or decides.
+    for token in (OPERATOR_TOKEN, table.tokens["ann"], table.tokens["ben"]):
+        assert api.get("/inspector/disputes", token).status_code == 403
+        assert (
+            _decide(api, token, dispute, {"decision": "rejected", "reason": "no"}).status_code
+            == 403
+        )
+    assert api.get("/operator/disputes", OPERATOR_TOKEN).json()["disputes"][0]["dispute"] == dispute
+
+    key = api.key()
+    body = {
+        "decision": "upheld",
+        "reason": "the tie was paid 8:1, the table pays 9:1",
+        "corrections": [{"username": "ann", "amount": 500}],
+    }
+    decided = _decide(api, ines, dispute, body, key=key)
+    assert decided.status_code == 200, decided.text
+    assert decided.json()["status"] == "upheld" and decided.json()["transaction"]
+    assert table.balances() == {"ann": before["ann"] + 500, "ben": before["ben"]}
+    # The same request again (a retry) answers the same and moves nothing twice (R8).
+    assert _decide(api, ines, dispute, body, key=key).json() == decided.json()
+    # A second decision is refused and moves nothing.
+    again = _decide(api, ines, dispute, {"decision": "rejected", "reason": "changed my mind"})
+    assert again.status_code == 409, again.text
+    again = _decide(api, ines, dispute, body)
+    assert again.status_code == 409
+    assert table.balances() == {"ann": before["ann"] + 500, "ben": before["ben"]}
+    audit = api.audit()
+    assert audit["problems"] == [] and audit["sum"] == 0
+
+    mine = api.get("/me/disputes", table.tokens["ann"]).json()["disputes"]
+    assert [(d["dispute"], d["round"], d["status"], d["decision"], d["reason"]) for d in mine] == [
+        (dispute, round_id, "upheld", "upheld", "the tie was paid 8:1, the table pays 9:1")
+    ]
+    assert mine[0]["corrections"] == [{"username": "ann", "amount": 500}]
+    assert mine[0]["final"] is False
+    assert mine[0]["regulator"] == "Dirección General de Juegos de Casino y Máquinas"
+    assert api.get("/me/disputes", table.tokens["ben"]).json() == {"disputes": []}
+    item = _queue_item(api, ines, dispute)
+    assert item["corrected"] == {"ann": 500} and item["paid"] == expected  # the round's own
+    actions = api.get("/operator/staff/actions", OPERATOR_TOKEN).json()["actions"]
+    assert actions[0]["kind"] == "dispute-decided" and actions[0]["by"] == "ines"
+    assert actions[0]["detail"]["corrections"] == [{"username": "ann", "amount": 500}]
+
+
+def test_dragon_six_art_12_only_a_player_of_the_round_disputes_it(api: Api) -> None:
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    outsider = api.player("zoe")
+    assert _dispute(api, outsider, round_id).status_code == 403
+    assert _dispute(api, table.tokens["ann"], 10**6).status_code == 404
+    assert _dispute(api, OPERATOR_TOKEN, round_id).status_code == 403
+    assert _dispute(api, table.tokens["ann"], round_id, "").status_code == 422
+    assert _dispute(api, table.tokens["ann"], round_id, "   ").status_code == 422
+    assert _dispute(api, table.tokens["ann"], round_id, "x" * 2001).status_code == 422
+    assert _dispute(api, table.tokens["ann"], round_id, "nul\x00byte").status_code == 422
+    assert _dispute(api, table.tokens["ann"], round_id, "bell\x07").status_code == 422
+    assert (
+        api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": 5}).status_code
+        == 422
+    )
+    no_key = api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": "a"}, key=None)
+    assert no_key.status_code == 400
+    first = _dispute(api, table.tokens["ann"], round_id, "two lines:\n\tpaid short")
+    assert first.status_code == 201
+    # One open dispute per player and round.
+    assert _dispute(api, table.tokens["ann"], round_id).status_code == 409
+
+
+def test_dragon_six_art_12_a_live_round_may_be_disputed_and_is_resettled_when_it_ends(
+    api: Api,
+) -> None:
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=100_000)
+    ines = _inspector(api)
+    round_id = table.bet_all()
+    filed = _dispute(api, table.tokens["ann"], round_id, "the dealer took my chips early")
+    assert filed.status_code == 201, filed.text
+    item = _queue_item(api, ines, filed.json()["dispute"])
+    assert item["resettled"] is None and item["paid"] == {}
+    assert "in progress" in item["problem"]
+    detail = api.get(f"/inspector/disputes/{filed.json()['dispute']}", ines).json()
+    assert detail["round_record"]["events"] == []  # no card of a live round (R6)
+    early = {"decision": "upheld", "corrections": [{"username": "ann", "amount": 100}]}
+    refused = _decide(api, ines, filed.json()["dispute"], early)
+    assert refused.status_code == 409 and "in progress" in refused.json()["detail"]
+    table.ready_all()
+    table.play_out(round_id)
+    item = _queue_item(api, ines, filed.json()["dispute"])
+    assert item["resettled"] == item["paid"] == _engine_payouts(table, round_id)
+
+
+def test_dragon_six_art_12_the_decision_refuses_what_it_cannot_do_and_moves_nothing(
+    api: Api,
+) -> None:
+    table = Table(api, "dragon-six-peru-2016", ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    before = table.balances()
+    hostile: list[dict[str, Any]] = [
+        {"decision": "rejected", "reason": ""},
+        {"decision": "rejected", "reason": "  "},
+        {"decision": "rejected", "reason": "nul\x00byte"},
+        {"decision": "rejected", "reason": "x" * 2001},
+        {"decision": "rejected", "reason": "no", "corrections": [{"username": "ann", "amount": 5}]},
+        {"decision": "maybe", "reason": "?"},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 0}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 1.5}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 5.0}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": "500"}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": True}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 10**14}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": -(10**14)}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 10**400}]},
+        {"decision": "upheld", "corrections": [{"username": "ann"}]},
+        {"decision": "upheld", "corrections": [{"username": "zoe", "amount": 5}]},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 5}] * 2},
+        {"decision": "upheld", "corrections": [{"username": "ann", "amount": 5}] * 17},
+        {"decision": "upheld", "corrections": {"username": "ann", "amount": 5}},
+    ]
+    for body in hostile:
+        answer = _decide(api, ines, dispute, body)
+        assert answer.status_code == 422, (body, answer.text)
+    no_key = _decide(api, ines, dispute, {"decision": "rejected", "reason": "x"}, key=None)
+    assert no_key.status_code == 400 and no_key.json()["error"] == "IdempotencyError"
+    # A correction that takes back more than the wallet holds: 402, the dispute stays open.
+    take_back = [{"username": "ben", "amount": -(before["ben"] + 1)}]
+    refused = _decide(api, ines, dispute, {"decision": "upheld", "corrections": take_back})
+    assert refused.status_code == 402, refused.text
+    assert _decide(api, ines, 10**6, {"decision": "rejected", "reason": "x"}).status_code == 404
+    assert table.balances() == before
+    assert api.get("/me/disputes", table.tokens["ann"]).json()["disputes"][0]["status"] == "open"
+    # Corrections both ways in one transaction: the ledger still sums to zero.
+    both = [{"username": "ann", "amount": 250}, {"username": "ben", "amount": -100}]
+    assert (
+        _decide(api, ines, dispute, {"decision": "upheld", "corrections": both}).status_code == 200
+    )
+    assert table.balances() == {"ann": before["ann"] + 250, "ben": before["ben"] - 100}
+    assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
+    assert api.audit()["accounts"]["house:house"] == -150 + _house_before(api, round_id)
+
+
+def _house_before(api: Api, round_id: int) -> int:
+    """The house's balance less what the corrections moved (read back from the ledger)."""
+    from sqlalchemy import func, select
+
+    from croupier.service.models import Account, LedgerEntry, LedgerTransaction
+
+    def read(session):  # type: ignore[no-untyped-def]
+        return session.scalar(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0))
+            .join(Account, Account.id == LedgerEntry.account_id)
+            .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
+            .where(Account.kind == "house", LedgerTransaction.kind != "dispute-correction")
+        )
+
+    value: int = api.server.uow.read(read)
+    return value
+
+
+def test_spain_1979_iii_the_inspector_resolves_a_first_round_of_the_shoe(api: Api) -> None:
+    """V.3.c: the first five cards of the shoe are put aside; the first round's record
+    holds those burns, and the re-settlement leaves them out as the shoe did."""
+    table = Table(api, "spain-1979", ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    events = table.recall(round_id)["events"]
+    assert sum(1 for e in events if e["kind"] == "CardDrawn" and e["purpose"] == "burn") == 5
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ben"], round_id).json()["dispute"]
+    item = _queue_item(api, ines, dispute)
+    assert item["resettled"] == item["paid"] == _engine_payouts(table, round_id)
+    rejected = _decide(api, ines, dispute, {"decision": "rejected", "reason": "paid as dealt"})
+    assert rejected.status_code == 200, rejected.text
+    mine = api.get("/me/disputes", table.tokens["ben"]).json()["disputes"]
+    assert (mine[0]["status"], mine[0]["decision"], mine[0]["reason"]) == (
+        "rejected",
+        "rejected",
+        "paid as dealt",
+    )
+
+
+def test_spain_1979_iii_an_inspector_does_not_decide_a_round_they_played(api: Api) -> None:
+    table = Table(api, "spain-1979", ["ann", "ines"], credit_minor=100_000)
+    round_id = table.play_round()
+    api.post("/operator/staff", OPERATOR_TOKEN, {"username": "ines", "role": "inspector"})
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    body = {"decision": "upheld", "corrections": [{"username": "ines", "amount": 10_000}]}
+    assert _decide(api, table.tokens["ines"], dispute, body).status_code == 403
+    assert table.balances() == {
+        "ann": api.balance(table.tokens["ann"]),
+        "ines": api.balance(table.tokens["ines"]),
+    }
+    other = _inspector(api, "iris")
+    assert (
+        _decide(
+            api, other, dispute, {"decision": "rejected", "reason": "paid as dealt"}
+        ).status_code
+        == 200
+    )
+
+
+def test_an_edited_record_is_caught_by_the_resettlement_and_the_commitment_check(
+    api: Api,
+) -> None:
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+
+    def swap_first_card(session):  # type: ignore[no-untyped-def]
+        record = session.get(RoundRecord, round_id)
+        events = [dict(e) for e in record.events]
+        drawn = [e for e in events if e["kind"] == "CardDrawn"]
+        drawn[0]["card"], drawn[1]["card"] = drawn[1]["card"], drawn[0]["card"]
+        record.events = events
+
+    api.server.uow.run(swap_first_card)
+    item = _queue_item(api, ines, dispute)
+    assert item["commitment"]["commitment_holds"] is True  # the shoe's own record is intact
+    assert item["commitment"]["cards_follow_the_shoe"] is False
+
+
+def test_veintiuno_real_item_14_the_supervisors_ruling_is_final_and_has_its_window(
+    api: Api,
+) -> None:
+    table = Table(api, "veintiuno-real", ["ann"], credit_minor=100_000)
+    ines = _inspector(api)
+    late = table.play_round()
+    api.clock.advance(24 * 3600 + 1)
+    _sign_in_again(api, table, "ann")
+    ines = api.post(
+        "/auth/signin", None, {"username": "ines", "password": "password-of-ines"}, key=None
+    ).json()["token"]
+    closed = _dispute(api, table.tokens["ann"], late)
+    assert closed.status_code == 409 and "24 hours" in closed.json()["detail"]
+    round_id = table.play_round()
+    api.clock.advance(24 * 3600 - 1)
+    _sign_in_again(api, table, "ann")
+    ines = api.post(
+        "/auth/signin", None, {"username": "ines", "password": "password-of-ines"}, key=None
+    ).json()["token"]
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    assert (
+        _decide(api, ines, dispute, {"decision": "rejected", "reason": "paid as dealt"}).status_code
+        == 200
+    )
+    mine = api.get("/me/disputes", table.tokens["ann"]).json()["disputes"][0]
+    assert (mine["final"], mine["regulator"], mine["dossier"]) == (True, None, False)
+    refused = api.get(f"/me/disputes/{dispute}/dossier.pdf", table.tokens["ann"])
+    assert refused.status_code == 409 and "final" in refused.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "profile", ["peru-2016", pytest.param("casino-holdem-peru-2007", marks=pytest.mark.slow)]
+)
+def test_peru_profiles_follow_dragon_six_art_12_the_regulator(api: Api, profile: str) -> None:
+    table = Table(api, profile, ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    item = _queue_item(api, ines, dispute)
+    assert item["resettled"] == item["paid"] == _engine_payouts(table, round_id)
+    mine = api.get("/me/disputes", table.tokens["ann"]).json()["disputes"][0]
+    assert (mine["final"], mine["regulator"], mine["dossier"]) == (
+        False,
+        "Dirección General de Juegos de Casino y Máquinas",
+        False,
+    )
+
+
+def test_two_inspectors_deciding_at_once_move_the_money_once(api: Api) -> None:
+    """The decision's conditional update is the guard: of concurrent decisions one wins,
+    the others get 409 and move nothing (R7)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    inspectors = [_inspector(api, f"insp{n}") for n in range(4)]
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    before = api.balance(table.tokens["ann"])
+    body = {"decision": "upheld", "corrections": [{"username": "ann", "amount": 700}]}
+    with ThreadPoolExecutor(4) as pool:
+        codes = sorted(pool.map(lambda t: _decide(api, t, dispute, body).status_code, inspectors))
+    assert codes == [200, 409, 409, 409]
+    assert api.balance(table.tokens["ann"]) == before + 700
+    assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
+
+
+def test_rules_stored_before_disputes_still_load_and_set_no_window() -> None:
+    """A table's rules stored before the ``disputes`` section existed (issue 10) load as
+    they were, with the same text and version; their rounds cannot be disputed."""
+    import json
+
+    from croupier.rules import load_profile
+    from croupier.service import table_rules
+
+    data = json.loads(table_rules.document(load_profile("dragon-six-peru-2016")))
+    del data["disputes"], data["sources"]["disputes"]
+    text = json.dumps(data, sort_keys=True)
+    version = table_rules.version_of("dragon-six-peru-2016", text)
+    old = table_rules.from_document("baccarat", text, version)
+    assert old.disputes is None
+    assert table_rules.document(old) == text
+
+
+def test_dragon_six_art_12_the_player_downloads_a_dossier_for_the_direccion_general(
+    api: Api, tmp_path: Any
+) -> None:
+    from pypdf import PdfReader
+
+    table = Table(api, "dragon-six-peru-2016", ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id, "my tie was paid 8 to 1").json()[
+        "dispute"
+    ]
+    path = f"/me/disputes/{dispute}/dossier.pdf"
+    assert api.get(path, table.tokens["ann"]).status_code == 409  # still open
+    body = {
+        "decision": "upheld",
+        "reason": "tie pays 9:1 under Art. 8",
+        "corrections": [{"username": "ann", "amount": 500}],
+    }
+    assert _decide(api, ines, dispute, body).status_code == 200
+    assert api.get(path, table.tokens["ben"]).status_code == 403
+    answer = api.get(path, table.tokens["ann"])
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "application/pdf"
+    pdf = tmp_path / "dossier.pdf"
+    pdf.write_bytes(answer.content)
+    if keep := os.environ.get("CROUPIER_KEEP_DOSSIER"):  # to render and look at it
+        Path(keep).write_bytes(answer.content)
+    text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+    for expected in (
+        f"Dispute {dispute}",
+        "Dirección General de Juegos de Casino y Máquinas",
+        "my tie was paid 8 to 1",
+        "tie pays 9:1 under Art. 8",
+        "ann: 5.00",
+        api.get(f"/shoes/{table.recall(round_id)['shoe']}", OPERATOR_TOKEN).json()["commitment"][
+            :40
+        ],
+        "no entry covers this dispute",
+    ):
+        assert expected in text.replace("\n", " "), expected
+
+
+def test_a_round_voided_on_restart_shows_its_returned_stakes_and_why_it_does_not_resettle(
+    api: Api,
+) -> None:
+    """R11: a round whose record cannot be rebuilt is voided, every stake returned; its
+    dispute shows the stakes as paid and the record's failure to replay as the problem."""
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=10_000)
+    ines = _inspector(api)
+    round_id = table.bet_all()
+
+    def corrupt(session):  # type: ignore[no-untyped-def]
+        record = session.get(RoundRecord, round_id)
+        record.events = [*record.events, {"kind": "RoundEnded"}]
+
+    api.server.uow.run(corrupt)
+    api.server.casino.load()
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    item = _queue_item(api, ines, dispute)
+    assert item["paid"] == {"ann": table.stake * 100}
+    assert item["resettled"] is None and "does not re-settle" in item["problem"]
