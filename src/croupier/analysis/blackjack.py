@@ -30,7 +30,8 @@ Method (RULES.md §1-3; every rule read from the profile):
    accounted for, by a recursion over the shoes less more pair cards; it reproduces Eric
    Farmer's analyzer to the 9 decimals it prints (``tests/oracles/test_blackjack_farmer_cdz``)
    under the composition-dependent strategy (``Play.COMPOSITION``, CDZ-), and the same
-   recursion values the chart's split hands. The house edge and element of risk are those
+   recursion values the chart's split hands and CDP1's (``Play.CDP1``: a split hand plays
+   best for the split's first hand). The house edge and element of risk are those
    exact values. The round's **distribution** (hit frequency, push, standard deviation)
    still treats split rounds approximately: each split hand played from the shoe less the up
    card and both pair cards, the re-split chance fixed, the hands independent given the
@@ -228,6 +229,10 @@ class Play(StrEnum):
     COMPOSITION = "composition"
     """CDZ-: each hand's best play for its cards as an unsplit hand, reused after a split
     (``blackjack_exact``)."""
+    CDP1 = "cdp1"
+    """CDP1: unsplit hands as CDZ-; after a split, each hand's best play for its cards as the
+    first hand of that split (the pair's other card out of the shoe), the same play for
+    every hand of the split (``blackjack_exact.UpCard.first_hand_play``)."""
 
 
 def _total(hard_sum: int, has_ace: bool) -> tuple[int, bool]:
@@ -678,12 +683,12 @@ def _evaluate_up(
         sevens = table.of(6, 6, 6)
         unsplit[sevens] = exact.PAID  # Veintiuno Real: the unsplit 7-7's third 7
         paid[sevens], paid[size + sevens] = rules.sevens_pays, -1.0
-    card.prepare([pair for first, pair in dealt if first == pair and pair in chosen], split_play)
-    split_values = {
-        pair: card.split_value(pair, split_play)
-        for first, pair in dealt
-        if first == pair and pair in chosen
-    }
+    pairs = [pair for first, pair in dealt if first == pair and pair in chosen]
+    plays = dict.fromkeys(pairs, split_play)
+    if play is Play.CDP1:
+        plays = {pair: card.first_hand_play(pair) for pair in pairs}
+    card.prepare_plays(plays)
+    split_values = {pair: card.split_value(pair, plays[pair]) for pair in pairs}
     seeds = np.array([table.of(a, b) for a, b in dealt if (a, b) != (ACE, TEN)], dtype=np.int64)
     rows_of, matrices, wagered = card.matrices(card.shoe, unsplit, seeds, 1.0, paid, grid)
     rows = np.zeros((10, 10, grid[2]))
@@ -702,15 +707,15 @@ def _evaluate_up(
         hand = table.of(first, second)
         rows[first, second] = matrices[rows_of[hand]].sum(axis=0)
         hand_wagered[first, second] = wagered[hand]
-        # CDZ- splits only when splitting is worth more; the chart as it says.
+        # CDZ- and CDP1 split only when splitting is worth more; the chart as it says.
         worth_less = first in split_values and split_values[first][0] <= rows[first, second] @ nets
-        if first == second and play is Play.COMPOSITION and worth_less:
+        if first == second and play is not Play.BASIC and worth_less:
             del split_values[first]
     split_dealer = np.zeros((10, OUTCOMES))
     split_hands = np.zeros((10, 2, 2, OUTCOMES, grid[2]))
     split_wagered = np.zeros((10, 2, 2))
     for pair in split_values:
-        _split_hands(card, pair, split_play, grid, split_dealer, split_hands, split_wagered)
+        _split_hands(card, pair, plays[pair], grid, split_dealer, split_hands, split_wagered)
     hands = _UpCardHands(rows, hand_wagered, split_dealer, split_hands, split_wagered)
     return _UpCardPlay(hands, frozenset(split_values), split_values)
 
@@ -895,6 +900,13 @@ def analyse_blackjack(
         method = (
             "composition-dependent strategy (CDZ-: each hand's best play as an unsplit hand "
             "of its cards, reused after a split); exact dealer probabilities, every hand by "
+            f"composition over a {game.decks}-deck shoe, off the top; split hands exact"
+        )
+    elif play is Play.CDP1:
+        method = (
+            "composition-dependent strategy (CDP1: each unsplit hand's best play for its "
+            "cards; after a split, each hand's best play as the split's first hand, the "
+            "pair's other card out of the shoe); exact dealer probabilities, every hand by "
             f"composition over a {game.decks}-deck shoe, off the top; split hands exact"
         )
     distribution_note = (

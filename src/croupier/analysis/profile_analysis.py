@@ -11,8 +11,8 @@ House edges, frequencies and probabilities are fractions of one (never percent).
 adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "soft": ...,
 "pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"``,
 ``"even_money"``, ``"split_probability"`` and ``"play"`` (``"basic"``: the chart;
-``"composition"``: CDZ-, ``croupier analyze --strategy composition``: the house edge is then
-that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
+``"composition"``: CDZ-, ``croupier analyze --strategy composition``; ``"cdp1"``: CDP1,
+``--strategy cdp1``: the house edge is then that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
 break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante, under the optimal
 call/fold decision) exactly (``croupier.analysis.casino_holdem_exact``), with its
@@ -142,7 +142,7 @@ def analyse_profile(
 
     Casino Hold'em: ``ante_method`` is ``"exact"`` (the default) or ``"monte-carlo"``;
     ``enumeration_progress(done, total)`` follows the first exact enumeration (flop classes).
-    Blackjack: ``play`` is the player's strategy (``Play.BASIC`` or ``Play.COMPOSITION``).
+    Blackjack: ``play`` is the player's strategy (``Play.BASIC``, ``COMPOSITION`` or ``CDP1``).
     """
     if ante_method not in ("exact", "monte-carlo"):
         raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")

@@ -83,8 +83,10 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             "--strategy",
             help=(
                 "Blackjack: the player's strategy for the house edge: 'basic' (the "
-                "total-dependent chart) or 'composition' (CDZ-: each hand's best play for its "
-                "cards, the unsplit hand's play reused after a split)."
+                "total-dependent chart), 'composition' (CDZ-: each hand's best play for its "
+                "cards, the unsplit hand's play reused after a split) or 'cdp1' (as "
+                "'composition', but after a split each hand plays best for the split's first "
+                "hand, the pair's other card out of the shoe)."
             ),
         ),
     ] = "basic",
@@ -100,8 +102,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
-    if strategy not in {"basic", "composition"}:  # blackjack.Play, not loaded yet
-        raise ProfileError(f"--strategy: 'basic' or 'composition', not {strategy!r}")
+    if strategy not in {"basic", "composition", "cdp1"}:  # blackjack.Play, not loaded yet
+        raise ProfileError(f"--strategy: 'basic', 'composition' or 'cdp1', not {strategy!r}")
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
     if count is not None and count != "all":

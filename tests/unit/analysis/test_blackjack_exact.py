@@ -288,3 +288,69 @@ def test_an_unknown_strategy_is_a_profile_error() -> None:
     result = CliRunner().invoke(app, ["analyze", "peru-2016", "--strategy", "optimal"])
     assert isinstance(result.exception, ProfileError)
     assert "optimal" in str(result.exception)
+
+
+# --- CDP1 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pair", range(1, 10))  # a split Ace takes one card: no play to choose
+def test_cdp1_split_of_two_hands_is_twice_the_first_hands_best_value(pair: int) -> None:
+    """CDP1 with one split only (two hands), every bet lost to a dealer blackjack (so each
+    hand's value is its own, doubles included): both hands play the first hand's best play,
+    and under one fixed play the second hand is worth what the first is (the cards are
+    exchangeable), so the split is worth twice the first hand's best value: each second
+    card's chance from the shoe less the up card and both pair cards, times the best of the
+    hand's stand, hit and double values drawing from the shoe less the up card and the other
+    pair card. It is worth at least CDZ-'s split, which plays the unsplit hand's play."""
+    rules = exact.Rules(
+        decks=1, hits_soft_17=False, peek=False, all_bets_lost=True, blackjack_pays=1.5,
+        double_any_two=True, double_after_split=True, max_hands=2, resplit_aces=False,
+        ace_ten_is_blackjack=False, sevens_pays=0.0,
+    )  # fmt: skip
+    table = exact.compositions()
+    for up in (0, 5, 9):
+        card = exact.UpCard(rules, up)
+        base = card.shoe.copy()
+        base[pair] -= 1
+        values = card.optimal(base, sevens_pays=0.0)
+        left = base.copy()
+        left[pair] -= 1
+        first = 0.0
+        for rank in range(10):
+            hand = table.of(pair, rank)
+            total = int(table.hard[hand]) + (10 if ACE in (pair, rank) else 0)
+            best = values[3, hand] if total == 21 else max(values[3, hand], values[2, hand])
+            first += left[rank] / left.sum() * best
+        value, _ = card.split_value(pair, card.first_hand_play(pair))
+        assert value == pytest.approx(2 * first, abs=1e-12), (up, pair)
+        _, composition_split = exact.composition_play(rules, card.optimal())
+        assert value >= card.split_value(pair, composition_split)[0] - 1e-15
+
+
+def test_cdp1_is_a_strategy_of_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``croupier analyze --strategy cdp1``: the house edge of CDP1, named in ``play``; a
+    one-deck game, where playing the split hands for their own shoe gains most over CDZ-."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from croupier.cli.main import app
+
+    monkeypatch.setenv("CROUPIER_CACHE_DIR", str(tmp_path))
+    arguments = ["analyze", "peru-2016", "--decks", "1", "--json", "--strategy"]
+    result = CliRunner().invoke(app, [*arguments, "cdp1"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["play"] == "cdp1"
+    rules = load_profile_rules("peru-2016")
+    expected = analyse_blackjack(rules, 1, play=Play.CDP1).main.house_edge
+    assert document["bets"]["main"]["house_edge"] == pytest.approx(expected, abs=1e-15)
+    assert expected < analyse_blackjack(rules, 1, play=Play.COMPOSITION).main.house_edge
+
+
+def load_profile_rules(name: str) -> BlackjackRules:
+    from croupier.rules import load_profile
+
+    rules = load_profile(name)
+    assert isinstance(rules, BlackjackRules)
+    return rules
