@@ -35,7 +35,17 @@ Method (RULES.md §1-3; every rule read from the profile):
    exact values. The round's **distribution** (hit frequency, push, standard deviation)
    still treats split rounds approximately: each split hand played from the shoe less the up
    card and both pair cards, the re-split chance fixed, the hands independent given the
-   dealer's result; its mean differs from the exact house edge by that approximation.
+   dealer's result; its mean differs from the exact house edge by that approximation
+   (``BlackjackAnalysis.distribution_mean_offset``, ``"distribution_mean_offset"`` in
+   ``analyze --json``: -7.9e-6 of a unit for peru-2016, -5.5e-6 for spain-1979). How far
+   its standard deviation and hit frequency can be off is measured against the simulator,
+   which deals split hands card by card (``tests/consistency/
+   test_simulator_blackjack_agrees_with_exact.py``): at 10^7 rounds both agree with it
+   within 1.6 standard errors for every blackjack profile (differences at most 2.8e-4 in
+   the standard deviation and 1.2e-4 in the hit frequency, the simulator's standard errors
+   1.8e-4 and 1.6e-4): with 99% confidence the approximation moves the standard deviation
+   by at most 7.5e-4 and the hit frequency by at most 5.3e-4 (the simulator dealing to the
+   cut card rather than off the top included).
 
    **Computation.** The recursion over compositions runs compiled
    (``croupier.analysis.blackjack_kernel``), one up card per thread; the dealer's
@@ -876,6 +886,14 @@ class BlackjackAnalysis:
     insurance: WagerFigures
     split_probability: float
     play: Play = Play.BASIC
+
+    @property
+    def distribution_mean_offset(self) -> float:
+        """The main bet's distribution's mean less its exact expected value: what the split
+        rounds' approximation (module docstring) moves the distribution by; zero (to
+        rounding) where no pair may be split."""
+        mean = math.fsum(float(net) * p for net, p in self.main.distribution.items())
+        return mean - self.main.expected_value
 
 
 def analyse_blackjack(

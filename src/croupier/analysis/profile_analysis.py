@@ -10,7 +10,9 @@ JSON (the fixed contract for tools)::
 House edges, frequencies and probabilities are fractions of one (never percent). Blackjack
 adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "soft": ...,
 "pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"``,
-``"even_money"``, ``"split_probability"`` and ``"play"`` (``"basic"``: the chart;
+``"even_money"``, ``"split_probability"``, ``"distribution_mean_offset"`` (the main bet's
+distribution's mean less the exact expected value: what the split rounds' approximation of
+the distribution moves it by) and ``"play"`` (``"basic"``: the chart;
 ``"composition"``: CDZ-, ``croupier analyze --strategy composition``; ``"cdp1"``: CDP1,
 ``--strategy cdp1``: the house edge is then that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
@@ -96,6 +98,7 @@ class ProfileAnalysis:
             result["insurance"] = self.blackjack.insurance.as_json()
             result["split_probability"] = self.blackjack.split_probability
             result["play"] = self.blackjack.play.value
+            result["distribution_mean_offset"] = self.blackjack.distribution_mean_offset
         if self.published:
             result["published"] = [
                 {

@@ -342,6 +342,7 @@ def test_cdp1_is_a_strategy_of_the_command(tmp_path: Path, monkeypatch: pytest.M
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["play"] == "cdp1"
+    assert abs(document["distribution_mean_offset"]) < 1e-3  # a key added, none changed
     rules = load_profile_rules("peru-2016")
     expected = analyse_blackjack(rules, 1, play=Play.CDP1).main.house_edge
     assert document["bets"]["main"]["house_edge"] == pytest.approx(expected, abs=1e-15)
@@ -354,3 +355,15 @@ def load_profile_rules(name: str) -> BlackjackRules:
     rules = load_profile(name)
     assert isinstance(rules, BlackjackRules)
     return rules
+
+
+def test_the_distribution_mean_is_the_exact_value_but_for_split_rounds() -> None:
+    """``distribution_mean_offset``: the split rounds' approximation is all that moves the
+    distribution's mean off the exact expected value, so with no split allowed it is zero
+    (to rounding), and with splits it is small but not zero (one deck, where it is
+    largest)."""
+    one_deck = _one_deck(base_rules())
+    no_split = one_deck.model_copy(update={"max_hands": 1})
+    assert abs(analyse_blackjack(no_split).distribution_mean_offset) < 1e-13
+    offset = analyse_blackjack(one_deck).distribution_mean_offset
+    assert 1e-7 < abs(offset) < 1e-3
