@@ -419,6 +419,10 @@ def derive_strategy(game: Game) -> Strategy:
     workers = min(len(UP_ORDER), os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(column, UP_ORDER, UP_LABELS))
+    # Each row's cells in chart order, whichever thread finished first (the JSON's order).
+    hard = {total: {up: row[up] for up in UP_LABELS} for total, row in hard.items()}
+    soft = {total: {up: row[up] for up in UP_LABELS} for total, row in soft.items()}
+    pairs = {label: {up: row[up] for up in UP_LABELS} for label, row in pairs.items()}
     tens, cards = 16 * game.decks, 52 * game.decks
     insured = Fraction(tens, cards - 1)  # dealer Ace up, nothing else seen
     insurance = "take" if game.insurance_pays * insured > 1 - insured else "decline"

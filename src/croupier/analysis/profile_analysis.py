@@ -35,14 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from croupier.analysis.baccarat import analyse_baccarat
 from croupier.analysis.blackjack import BlackjackAnalysis, Play, analyse_blackjack
-from croupier.analysis.casino_holdem import (
-    analyse_progressive,
-    estimate_ante_game,
-    progressive_break_even_meter,
-)
-from croupier.analysis.casino_holdem_exact import analyse_ante_game
 from croupier.analysis.figures import WagerFigures
 from croupier.analysis.three_card import analyse_twenty_one_plus_three
 from croupier.errors import ProfileError
@@ -151,7 +144,11 @@ def analyse_profile(
         raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")
     if decks is not None and not 1 <= decks <= 8:
         raise ProfileError(f"--decks: 1 to 8 allowed, not {decks}")
+    # Each game's analysis is imported when it is analysed: ``croupier analyze`` of a
+    # blackjack profile need not load Casino Hold'em's enumeration (benchmarks/analyze.py).
     if isinstance(profile, BaccaratRules):
+        from croupier.analysis.baccarat import analyse_baccarat
+
         shoe = profile.decks if decks is None else decks
         return ProfileAnalysis(profile, shoe, analyse_baccarat(profile, shoe))
     if isinstance(profile, BlackjackRules):
@@ -204,6 +201,13 @@ def analyse_profile(
     if isinstance(profile, CasinoHoldemRules):
         if decks not in (None, 1):
             raise ProfileError(f"--decks: Casino Hold'em is dealt from one deck, not {decks}")
+        from croupier.analysis.casino_holdem import (
+            analyse_progressive,
+            estimate_ante_game,
+            progressive_break_even_meter,
+        )
+        from croupier.analysis.casino_holdem_exact import analyse_ante_game
+
         progressive = analyse_progressive(profile)
         extra: dict[str, Any] = {}
         if ante_method == "exact":
