@@ -47,13 +47,13 @@ Method (RULES.md §1-3; every rule read from the profile):
    by at most 7.5e-4 and the hit frequency by at most 5.3e-4 (the simulator dealing to the
    cut card rather than off the top included).
 
-   **Computation.** The recursion over compositions runs compiled
-   (``croupier.analysis.blackjack_kernel``), one up card per thread; the dealer's
-   probabilities for all the compositions one up card needs are computed together
-   (``dealer_outcomes_many``, vectorised). The sums are taken term for term in the order of
-   the pure-Python recursion it replaced (``benchmarks/blackjack_python_reference.py``), so
-   the figures are the same to the last bit; the split rounds are assembled here, in Python,
-   with ``np.convolve`` as before.
+   **Computation.** Every hand is valued by composition, compiled
+   (``croupier.analysis.blackjack_exact``: ``optimal_values``, ``fixed_values``,
+   ``hand_matrices``), one up card per thread; the dealer's probabilities for all the
+   compositions one up card needs are computed together (``dealer_outcomes_many``,
+   vectorised). The distribution agrees with the pure-Python recursion over card sequences
+   it replaced (``benchmarks/blackjack_python_reference.py``) to 1e-12, term sums taken in
+   another order; the split rounds are assembled here, in Python, with ``np.convolve``.
 
 Doubling for less (Peru Art. 12) is never better than doubling in full or not at all: a
 double's value is linear in the amount added (each outcome pays or loses the increment, or
@@ -468,27 +468,6 @@ def _grid_index(net: Fraction | float, scale: int, offset: int) -> int:
     return round(float(net) * scale) + offset
 
 
-def _kernel_game(game: Game, up: int, scale: int) -> npt.NDArray[np.int64]:
-    """The game's parameters as the kernel reads them (``blackjack_kernel.G_*``)."""
-    offset = 2 * UNLIMITED_HANDS * scale
-    fields = np.zeros(kernel.G_FIELDS, dtype=np.int64)
-    fields[kernel.G_UP] = up
-    fields[kernel.G_HITS_SOFT_17] = game.hits_soft_17
-    fields[kernel.G_PEEK] = game.hole_card is HoleCard.PEEK
-    fields[kernel.G_ALL_BETS_LOST] = game.all_bets_lost
-    fields[kernel.G_DOUBLE_ANY_TWO] = game.double_any_two
-    fields[kernel.G_DOUBLE_AFTER_SPLIT] = game.double_after_split
-    fields[kernel.G_ACE_TEN_IS_BLACKJACK] = game.ace_ten_is_blackjack
-    fields[kernel.G_BLACKJACK_INDEX] = _grid_index(game.blackjack_pays, scale, offset)
-    if game.veintiuno_real_pays is not None:
-        fields[kernel.G_HAS_VEINTIUNO_REAL] = 1
-        fields[kernel.G_VEINTIUNO_REAL_INDEX] = _grid_index(game.veintiuno_real_pays, scale, offset)
-    fields[kernel.G_SCALE] = scale
-    fields[kernel.G_OFFSET] = offset
-    fields[kernel.G_SIZE] = 2 * offset + 1
-    return fields
-
-
 def _kernel_chart(
     strategy: Strategy, up_label: str, *, with_pairs: bool = True
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -508,7 +487,8 @@ def _kernel_chart(
 
 @dataclass(frozen=True)
 class _UpCardHands:
-    """The kernel's results for one up card (``blackjack_kernel.evaluate_up``)."""
+    """One up card's hands: each initial hand's distribution (``rows[first, second]``) and
+    amount wagered, and the split hands' matrices ``_split_round`` assembles."""
 
     rows: npt.NDArray[np.float64]
     hand_wagered: npt.NDArray[np.float64]

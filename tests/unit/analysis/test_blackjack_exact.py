@@ -166,14 +166,14 @@ def test_split_value_is_every_deal_enumerated(peek: bool, max_hands: int, up: in
 
 
 @pytest.mark.parametrize(("double_any_two", "double_after_split"), [(True, True), (False, False)])
-def test_split_hands_play_the_chart_as_the_kernel_does(
+def test_split_hands_play_the_chart_as_the_engines_players_do(
     double_any_two: bool, double_after_split: bool
 ) -> None:
     """Two implementations of "a split hand plays the chart" (STYLE: a second implementation
-    gets a consistency test): ``chart_split_play`` by composition against the kernel's
-    ``_action`` by total, for every hand of two or more cards and every up card."""
-    from croupier.analysis import blackjack_kernel as kernel
-    from croupier.analysis.blackjack import _kernel_chart
+    gets a consistency test): ``chart_split_play`` by composition against ``chart_action``,
+    the decision the simulator's and the table's chart players take card by card, for every
+    hand of two or more cards and every up card."""
+    from croupier.analysis.blackjack import _kernel_chart, chart_action
 
     rules = base_rules().model_copy(
         update={"double_on": "any-two" if double_any_two else "hard-9-11"}
@@ -182,61 +182,19 @@ def test_split_hands_play_the_chart_as_the_kernel_does(
     game = Game.of(rules)
     strategy = derive_strategy(game)
     table = exact.compositions()
-    fields = np.zeros(kernel.G_FIELDS, dtype=np.int64)
-    fields[kernel.G_DOUBLE_ANY_TWO] = double_any_two
-    fields[kernel.G_DOUBLE_AFTER_SPLIT] = double_after_split
+    codes = {"hit": exact.HIT, "stand": exact.STAND, "double": exact.DOUBLE}
     for up_label in UP_LABELS:
+        up = 1 if up_label == "A" else 10 if up_label == "T" else int(up_label)
         hard, soft, _ = _kernel_chart(strategy, up_label)
         play = exact.chart_split_play(game.exact_rules(), hard, soft)
         for i in np.flatnonzero(table.cards >= 2):
-            expected = kernel._action(
-                int(table.hard[i]), bool(table.counts[i, ACE] > 0), int(table.cards[i]), True,
-                hard, soft, fields,
-            )  # fmt: skip
-            assert play[i] == expected, (up_label, table.counts[i])
-
-
-@pytest.mark.parametrize("profile", ["peru-2016", "spain-1979", "veintiuno-real"])
-@pytest.mark.parametrize("up", [0, 4, 9])
-def test_distribution_by_composition_is_the_kernels(profile: str, up: int) -> None:
-    """The round's distribution is now built by composition (``hand_matrices``); the compiled
-    recursion by card sequence it replaced (``blackjack_kernel.evaluate_up``, itself held to
-    a brute force) must give the same unsplit hands and the same split-hand matrices."""
-    from croupier.analysis import blackjack_kernel as kernel
-    from croupier.analysis.blackjack import (
-        UP_ORDER,
-        _evaluate_up,
-        _grid_denominator,
-        _kernel_chart,
-        _kernel_game,
-    )
-    from croupier.analysis.dealer import full_shoe
-    from croupier.rules import load_profile
-
-    rules = load_profile(profile)
-    assert isinstance(rules, BlackjackRules)
-    game = Game.of(rules)
-    strategy = derive_strategy(game)
-    scale = _grid_denominator(game)
-    evaluated = _evaluate_up(game, strategy, up, scale)
-    mine = evaluated.hands
-    for pair in evaluated.splits:  # the kernel leaves a split pair's unsplit row blank
-        mine.rows[pair, pair] = 0.0
-        mine.hand_wagered[pair, pair] = 0.0
-    shoe = full_shoe(game.decks)
-    wanted = np.zeros((10, 10), dtype=np.bool_)
-    for first in range(10):
-        for second in range(first, 10):
-            wanted[first, second] = True
-    shoe[up] -= 1
-    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
-    rows, hand_wagered, split_dealer, split_hands, _ = kernel.evaluate_up(
-        shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
-    )
-    np.testing.assert_allclose(mine.rows, rows, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(mine.hand_wagered, hand_wagered, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(mine.split_dealer, split_dealer, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(mine.split_hands, split_hands, rtol=0, atol=1e-13)
+            ranks = [rank + 1 for rank in range(10) for _ in range(table.counts[i, rank])]
+            soft_hand = bool(table.counts[i, ACE] > 0 and table.hard[i] + 10 <= 21)
+            legal = {"hit", "stand"}
+            if len(ranks) == 2 and game.can_double(int(table.hard[i]), soft_hand, split=True):
+                legal.add("double")
+            decision = chart_action(strategy, ranks, up, legal, from_split=True)
+            assert play[i] == codes[decision], (up_label, table.counts[i])
 
 
 def test_composition_round_two_ways() -> None:
