@@ -299,6 +299,7 @@ COMMAND_CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("veintiuno-real", ()),
     ("peru-2016", ("--decks", "1")),
     ("peru-2016", ("--strategy", "composition")),
+    ("peru-2016", ("--strategy", "cdp1")),
 )
 _CLI = "from croupier.cli.main import main; main()"
 _REFERENCE = (
