@@ -12,7 +12,8 @@ straightforward pure-Python reference measured in the same run.
   shoe, times the number of dealer computations the reference made for that up card.
   Untimed, the figures of both are also compared on 15 other deck counts and rule sets.
 
-Run: ``uv run python benchmarks/analyze.py``
+Run: ``uv run python benchmarks/analyze.py`` (``--startup``: only where a warm command's time
+goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole command)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -297,6 +299,7 @@ COMMAND_CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("veintiuno-real", ()),
     ("peru-2016", ("--decks", "1")),
     ("peru-2016", ("--strategy", "composition")),
+    ("peru-2016", ("--strategy", "cdp1")),
 )
 _CLI = "from croupier.cli.main import main; main()"
 _REFERENCE = (
@@ -372,5 +375,70 @@ def whole_command_lines() -> None:
         )
 
 
+# --- where a warm command's time goes -------------------------------------------------------
+
+_STARTUP_STEPS: tuple[tuple[str, str], ...] = (
+    ("the interpreter alone", "pass"),
+    ("+ the CLI (typer, rich, the rules)", "import croupier.cli.analyze_command"),
+    (
+        "+ numba's array functions, BLAS probe skipped",
+        "import croupier.cli.analyze_command as a; a._load_numba_without_its_blas_probe()",
+    ),
+    (
+        "+ numba's array functions as numba loads them",
+        "import croupier.cli.analyze_command; import numba.np.arraymath",
+    ),
+    (
+        "+ the blackjack analysis modules",
+        "import croupier.cli.analyze_command as a; a._load_numba_without_its_blas_probe(); "
+        "import croupier.analysis.profile_analysis",
+    ),
+)
+
+
+def _timed(arguments: list[str], environment: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child) of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = _run(arguments, environment)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def startup_lines(repeat: int = 7) -> None:
+    """Each layer of a warm ``croupier analyze peru-2016 --json`` (computed, an empty result
+    cache) as a process of its own, best of ``repeat``, wall and CPU seconds, as shares of
+    the whole command measured in the same run. CPU time is the steadier figure on a loaded
+    machine; the command's own share of the analysis runs on threads, so its CPU may exceed
+    its wall time."""
+    base = dict(os.environ)
+    scratch = Path(tempfile.mkdtemp(prefix="croupier-startup-"))
+    command = [sys.executable, "-c", _CLI, "analyze", "peru-2016", "--json"]
+
+    def fresh() -> dict[str, str]:
+        for old_file in scratch.glob("*"):
+            old_file.unlink()
+        return base | {"CROUPIER_CACHE_DIR": str(scratch)}
+
+    _run(command, fresh())  # numba's cache loaded once
+    runs = [_timed(command, fresh()) for _ in range(repeat)]
+    whole_wall, whole_cpu = min(w for w, _ in runs), min(c for _, c in runs)
+    print(
+        f"where the warm command's time goes (best of {repeat}; shares of the whole command "
+        "measured in this run):"
+    )
+    print(f"{'step':<52}{'wall s':>8}{'share':>7}{'cpu s':>8}{'share':>7}")
+    for label, code in _STARTUP_STEPS:
+        steps = [_timed([sys.executable, "-c", code], base) for _ in range(repeat)]
+        wall, cpu = min(w for w, _ in steps), min(c for _, c in steps)
+        print(f"{label:<52}{wall:8.3f}{wall / whole_wall:7.0%}{cpu:8.3f}{cpu / whole_cpu:7.0%}")
+    print(f"{'analyze peru-2016 --json (computed)':<52}{whole_wall:8.3f}{1:7.0%}{whole_cpu:8.3f}")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--startup"]:
+        startup_lines()
+    else:
+        main()
+        print()
+        startup_lines()

@@ -99,3 +99,23 @@ def test_one_deck_six_to_five_is_farmers_figure_with_the_blackjack_pay_cut() -> 
     assert abs(composition - (farmer + cut)) <= 0.5e-11
     basic = analyse_blackjack(six_to_five).main.house_edge
     assert basic - analyse_blackjack(one_deck).main.house_edge == pytest.approx(cut, abs=1e-12)
+
+
+def test_cdz_split_of_twos_against_six_is_farmers_published_value() -> None:
+    """Eric Farmer, Blackjack: The Forum, thread "MGP's BJCA" (page 2): "the overall CDZ-
+    expected value of splitting 2-2 vs. 6 is 0.1189818683947885 (as a fraction of initial
+    wager). This can be confirmed by any of the accessible CA's (e.g., mine, MGP's, or
+    k_c's)": one deck, dealer stands on soft 17, one split only (two hands), no double after
+    a split. Printed to 16 digits; a double holds about that, so 1e-15."""
+    from croupier.analysis import blackjack_exact as exact
+
+    rules = exact.Rules(
+        decks=1, hits_soft_17=False, peek=True, all_bets_lost=False, blackjack_pays=1.5,
+        double_any_two=True, double_after_split=False, max_hands=2, resplit_aces=False,
+        ace_ten_is_blackjack=False, sevens_pays=0.0,
+    )  # fmt: skip
+    six, two = 5, 1  # ranks: 0 = Ace .. 9 = ten-valued
+    card = exact.UpCard(rules, six)
+    _, split_play = exact.composition_play(rules, card.optimal())
+    value, _ = card.split_value(two, split_play)
+    assert value == pytest.approx(0.1189818683947885, abs=1e-15)

@@ -14,15 +14,28 @@ Sources:
 - The 4-8 deck, dealer stands on soft 17, double after split basic strategy chart (Wizard of
   Odds, "4-Deck to 8-Deck Blackjack Strategy", wizardofodds.com/games/blackjack/strategy/
   4-decks/; the same chart is printed on casino strategy cards): the program must derive it.
+- Wizard of Odds, "Blackjack Appendix 1" (its tables as kept at godofgambling.com/game/
+  bjapx1.shtml, "provided by The Wizard of Odds"): "dealer stands on a soft 17, an infinite
+  deck, the player may double after a split, split up to three times except for aces, and
+  draw only one card to split aces. Based on these rules the house edge is -0.511734%" (the
+  player's expected return, by its sign; the dealer peeks, blackjack pays 3:2, any two cards
+  double). In an infinite deck no card drawn changes the next, so the best play depends on
+  the total alone: the figure is the total-dependent basic strategy's, to six decimals.
+- Two one-deck charts, dealer stands on soft 17, with and without double after split, in
+  ``one_deck_charts.json`` beside this file (each chart names its source there): the
+  program must derive them cell for cell.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from croupier.analysis.blackjack import UP_LABELS, Game, analyse_blackjack, derive_strategy
+from croupier.analysis.rule_effects import base_rules
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules
 
@@ -117,3 +130,42 @@ def test_derived_chart_is_the_published_six_deck_s17_das_basic_strategy(tmp_path
     assert {t: _row(strategy.hard[t]) for t in PUBLISHED_HARD} == PUBLISHED_HARD
     assert {t: _row(strategy.soft[t]) for t in PUBLISHED_SOFT} == PUBLISHED_SOFT
     assert {p: _row(strategy.pairs[p]) for p in PUBLISHED_PAIRS} == PUBLISHED_PAIRS
+
+
+ONE_DECK_CHARTS: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "one_deck_charts.json").read_text(encoding="utf-8")
+)["charts"]
+
+
+def _cells(rows: dict[str, dict[str, str]], published: dict[str, str]) -> dict[str, str]:
+    """The derived rows the published chart prints, a cell the source does not give as '-'."""
+    return {
+        key: "".join("-" if mark == "-" else _row(rows[key])[i] for i, mark in enumerate(line))
+        for key, line in published.items()
+    }
+
+
+@pytest.mark.parametrize("name", sorted(ONE_DECK_CHARTS))
+def test_derived_one_deck_chart_is_the_published_one(name: str) -> None:
+    """Every cell of a published one-deck chart. Issue 12 found two cells wrong, soft 13 v 4
+    and soft 19 v 6 (both double): the chart was derived without taking each drawn card out
+    of a one-deck shoe."""
+    chart = ONE_DECK_CHARTS[name]
+    rules = BlackjackRules.model_validate(base_rules().model_dump() | chart["rules"])
+    strategy = derive_strategy(Game.of(rules))
+    hard = {str(total): cells for total, cells in strategy.hard.items()}
+    soft = {str(total): cells for total, cells in strategy.soft.items()}
+    assert _cells(hard, chart["hard"]) == chart["hard"]
+    assert _cells(soft, chart["soft"]) == chart["soft"]
+    assert _cells(strategy.pairs, chart["pairs"]) == chart["pairs"]
+
+
+def test_infinite_deck_basic_strategy_return_is_wizard_of_odds_appendix_one() -> None:
+    """The infinite deck as a shoe of ten million decks: a finite shoe's return moves with
+    the inverse of its decks (-0.51172729%, -0.51173300%, -0.51173357% at 10^5, 10^6, 10^7
+    decks), so ten million decks are within 1e-7 points of the infinite deck, under a fifth
+    of the half unit (5e-7 points) that Appendix 1's six printed decimals allow."""
+    rules = base_rules()  # six decks, stands on soft 17, peek, DAS, four hands, no RSA, 3:2
+    assert (rules.max_hands, rules.resplit_aces, rules.double_after_split) == (4, False, True)
+    analysis = analyse_blackjack(rules, 10_000_000)
+    assert abs(-analysis.main.house_edge * 100 - (-0.511734)) <= 0.5e-6

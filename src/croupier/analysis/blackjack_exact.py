@@ -6,7 +6,10 @@ cards (the dealer draws from the shoe less those cards and the up card), so the 
 the multisets of ranks with a hard total of at most 21 (a few thousand), each valued once
 from the values of the hands one card larger. ``CDZ-`` (Eric Farmer's name) plays each hand,
 split or not, by the action that is best for an *unsplit* hand of the same cards: the
-composition-dependent strategy of the unsplit hand reused after a split.
+composition-dependent strategy of the unsplit hand reused after a split. ``CDP1`` (his name
+too) plays a split hand by the action that is best for it as the split's *first* hand, the
+pair's other card out of the shoe, the same play for every hand of the split
+(``UpCard.first_hand_play``); the recursion below values any such fixed play exactly.
 
 **Split hands, exactly.** A pair of rank ``X`` is split into hands played one after the other;
 a hand whose second card is another ``X`` splits again while the box may hold more hands
@@ -633,15 +636,33 @@ class UpCard:
         self.dealer = DealerTable(self.shoe, up, rules.hits_soft_17)
         self._splits: dict[tuple[int, bytes], tuple[float, float]] = {}
 
-    def optimal(self) -> npt.NDArray[np.float64]:
+    def optimal(
+        self, base: npt.NDArray[np.int64] | None = None, *, sevens_pays: float | None = None
+    ) -> npt.NDArray[np.float64]:
+        """``optimal_values`` of every hand drawing from ``base`` (default: the shoe less the
+        up card); ``sevens_pays`` defaults to the rules' (0: three 7s are not paid)."""
         table = self.table
-        possible = np.all(table.counts <= self.shoe, axis=1) & (table.cards >= 2)
+        shoe = self.shoe if base is None else base
+        possible = np.all(table.counts <= shoe, axis=1) & (table.cards >= 2)
         dealers = np.zeros((len(table.cards), 7))
-        dealers[possible] = self.dealer.outcomes(table.counts[possible])
+        dealers[possible] = self.dealer.outcomes(table.counts[possible] + (self.shoe - shoe))
+        sevens = self.rules.sevens_pays if sevens_pays is None else sevens_pays
         return optimal_values(
-            self.shoe, table.counts, table.hard, table.cards, table.child, dealers, self.up,
-            self.rules.peek, self.rules.all_bets_lost, self.rules.sevens_pays,
+            shoe, table.counts, table.hard, table.cards, table.child, dealers, self.up,
+            self.rules.peek, self.rules.all_bets_lost, sevens,
         )  # fmt: skip
+
+    def first_hand_play(self, pair: int) -> npt.NDArray[np.int64]:
+        """CDP1 (Eric Farmer's name): the play of every hand split from a pair of ``pair``,
+        each hand's best action for its cards as the *first* hand of the split, that is as a
+        hand drawing from the shoe less the up card and the pair's other card (the next
+        hand's first card); the same play for every split hand of the round, the actions a
+        split hand may not take left out (a double without double after split; three 7s
+        are paid only on an unsplit hand)."""
+        base = self.shoe.copy()
+        base[pair] -= 1
+        _, split = composition_play(self.rules, self.optimal(base, sevens_pays=0.0))
+        return split
 
     def fixed(
         self, base: npt.NDArray[np.int64], action: npt.NDArray[np.int64],
@@ -709,9 +730,13 @@ class UpCard:
     def prepare(self, cards: Sequence[int], action: npt.NDArray[np.int64]) -> None:
         """Compute at once the dealer's outcomes that splitting each of ``cards`` will need
         (one batch runs much faster than many small ones)."""
+        self.prepare_plays(dict.fromkeys(cards, action))
+
+    def prepare_plays(self, plays: dict[int, npt.NDArray[np.int64]]) -> None:
+        """``prepare`` with each pair's split hands played their own way."""
         table = self.table
         wanted = []
-        for card in cards:
+        for card, action in plays.items():
             played = self.split_action(card, action)
             seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
             for j in self._levels(card):

@@ -10,9 +10,11 @@ JSON (the fixed contract for tools)::
 House edges, frequencies and probabilities are fractions of one (never percent). Blackjack
 adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "soft": ...,
 "pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"``,
-``"even_money"``, ``"split_probability"`` and ``"play"`` (``"basic"``: the chart;
-``"composition"``: CDZ-, ``croupier analyze --strategy composition``: the house edge is then
-that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
+``"even_money"``, ``"split_probability"``, ``"distribution_mean_offset"`` (the main bet's
+distribution's mean less the exact expected value: what the split rounds' approximation of
+the distribution moves it by) and ``"play"`` (``"basic"``: the chart;
+``"composition"``: CDZ-, ``croupier analyze --strategy composition``; ``"cdp1"``: CDP1,
+``--strategy cdp1``: the house edge is then that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the
 break-even meter, and ``"ante"`` (the Ante + Bet game per initial Ante, under the optimal
 call/fold decision) exactly (``croupier.analysis.casino_holdem_exact``), with its
@@ -33,14 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from croupier.analysis.baccarat import analyse_baccarat
 from croupier.analysis.blackjack import BlackjackAnalysis, Play, analyse_blackjack
-from croupier.analysis.casino_holdem import (
-    analyse_progressive,
-    estimate_ante_game,
-    progressive_break_even_meter,
-)
-from croupier.analysis.casino_holdem_exact import analyse_ante_game
 from croupier.analysis.figures import WagerFigures
 from croupier.analysis.three_card import analyse_twenty_one_plus_three
 from croupier.errors import ProfileError
@@ -96,6 +91,7 @@ class ProfileAnalysis:
             result["insurance"] = self.blackjack.insurance.as_json()
             result["split_probability"] = self.blackjack.split_probability
             result["play"] = self.blackjack.play.value
+            result["distribution_mean_offset"] = self.blackjack.distribution_mean_offset
         if self.published:
             result["published"] = [
                 {
@@ -142,13 +138,17 @@ def analyse_profile(
 
     Casino Hold'em: ``ante_method`` is ``"exact"`` (the default) or ``"monte-carlo"``;
     ``enumeration_progress(done, total)`` follows the first exact enumeration (flop classes).
-    Blackjack: ``play`` is the player's strategy (``Play.BASIC`` or ``Play.COMPOSITION``).
+    Blackjack: ``play`` is the player's strategy (``Play.BASIC``, ``COMPOSITION`` or ``CDP1``).
     """
     if ante_method not in ("exact", "monte-carlo"):
         raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")
     if decks is not None and not 1 <= decks <= 8:
         raise ProfileError(f"--decks: 1 to 8 allowed, not {decks}")
+    # Each game's analysis is imported when it is analysed: ``croupier analyze`` of a
+    # blackjack profile need not load Casino Hold'em's enumeration (benchmarks/analyze.py).
     if isinstance(profile, BaccaratRules):
+        from croupier.analysis.baccarat import analyse_baccarat
+
         shoe = profile.decks if decks is None else decks
         return ProfileAnalysis(profile, shoe, analyse_baccarat(profile, shoe))
     if isinstance(profile, BlackjackRules):
@@ -201,6 +201,13 @@ def analyse_profile(
     if isinstance(profile, CasinoHoldemRules):
         if decks not in (None, 1):
             raise ProfileError(f"--decks: Casino Hold'em is dealt from one deck, not {decks}")
+        from croupier.analysis.casino_holdem import (
+            analyse_progressive,
+            estimate_ante_game,
+            progressive_break_even_meter,
+        )
+        from croupier.analysis.casino_holdem_exact import analyse_ante_game
+
         progressive = analyse_progressive(profile)
         extra: dict[str, Any] = {}
         if ante_method == "exact":

@@ -32,6 +32,26 @@ if TYPE_CHECKING:  # the analysis (numba, matplotlib) loads when the command run
     from croupier.analysis.rule_effects import RuleEffect
 
 
+def _load_numba_without_its_blas_probe() -> None:
+    """Load numba's array functions without importing ``scipy.linalg``.
+
+    numba probes for BLAS when it first loads its array functions (``numba.np.arraymath``
+    imports ``scipy.linalg.cython_blas``), a quarter of a second of the warm command
+    (``benchmarks/analyze.py``). No analysis kernel calls linear algebra inside compiled
+    code (``np.dot``, ``@``, ``np.linalg``), so the probe is made to fail fast: numba then
+    leaves out only its linear-algebra functions, which a kernel using them would name in
+    its compile error. ``scipy.linalg`` imports normally again afterwards."""
+    import sys
+
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
 def command(  # noqa: PLR0917 - Typer reads the options from the signature
     profile: Annotated[
         str | None,
@@ -83,8 +103,10 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             "--strategy",
             help=(
                 "Blackjack: the player's strategy for the house edge: 'basic' (the "
-                "total-dependent chart) or 'composition' (CDZ-: each hand's best play for its "
-                "cards, the unsplit hand's play reused after a split)."
+                "total-dependent chart), 'composition' (CDZ-: each hand's best play for its "
+                "cards, the unsplit hand's play reused after a split) or 'cdp1' (as "
+                "'composition', but after a split each hand plays best for the split's first "
+                "hand, the pair's other card out of the shoe)."
             ),
         ),
     ] = "basic",
@@ -100,8 +122,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
-    if strategy not in {"basic", "composition"}:  # blackjack.Play, not loaded yet
-        raise ProfileError(f"--strategy: 'basic' or 'composition', not {strategy!r}")
+    if strategy not in {"basic", "composition", "cdp1"}:  # blackjack.Play, not loaded yet
+        raise ProfileError(f"--strategy: 'basic', 'composition' or 'cdp1', not {strategy!r}")
     if every_profile == (profile is not None):
         raise ProfileError("analyze: give one PROFILE, or --all (not both)")
     if count is not None and count != "all":
@@ -129,6 +151,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             if cached is not None:
                 print(json.dumps(cached, indent=2))
                 return
+    _load_numba_without_its_blas_probe()
     from croupier.analysis.blackjack import Play
     from croupier.analysis.profile_analysis import analyse_profile
 

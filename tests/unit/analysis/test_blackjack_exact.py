@@ -34,61 +34,6 @@ def test_split_ace_ten_as_blackjack_never_meets_a_dealer_blackjack_in_a_peek_gam
     assert effect * 100 == pytest.approx(-0.19431, abs=5e-5)
 
 
-# Wizard of Odds, "Blackjack Strategy for One Deck" (wizardofodds.com/games/blackjack/
-# strategy/1-deck/): one deck, dealer stands on soft 17 and peeks, double any two cards,
-# double after split, blackjack 3:2. Rows: player hand; columns: dealer 2..9, T, A;
-# "d": double, else stand.
-PUBLISHED_ONE_DECK_HARD = {
-    8: "HHHDDHHHHH",
-    9: "DDDDDHHHHH",
-    10: "DDDDDDDDHH",
-    11: "DDDDDDDDDD",
-    12: "HHSSSHHHHH",
-    13: "SSSSSHHHHH",
-    16: "SSSSSHHHHH",
-    17: "SSSSSSSSSS",
-}
-PUBLISHED_ONE_DECK_SOFT = {
-    13: "HHDDDHHHHH",
-    14: "HHDDDHHHHH",
-    15: "HHDDDHHHHH",
-    16: "HHDDDHHHHH",
-    17: "DDDDDHHHHH",
-    18: "SddddSSHHS",
-    19: "SSSSdSSSSS",
-    20: "SSSSSSSSSS",
-}
-PUBLISHED_ONE_DECK_PAIRS = {
-    "2": "PPPPPPHHHH",
-    "3": "PPPPPPPHHH",
-    "4": "HHPPPHHHHH",
-    "5": "DDDDDDDDHH",
-    "6": "PPPPPPHHHH",
-    "7": "PPPPPPPHSH",
-    "8": "PPPPPPPPPP",
-    "9": "PPPPPSPPSS",
-    "T": "SSSSSSSSSS",
-    "A": "PPPPPPPPPP",
-}
-
-
-def _row(cells: dict[str, str]) -> str:
-    return "".join("d" if cells[up] == "Ds" else cells[up] for up in UP_LABELS)
-
-
-def test_one_deck_chart_is_the_published_one() -> None:
-    """Soft 13 v 4 and soft 19 v 6 double in the published chart: they did not when the
-    chart was derived without taking each drawn card out of the shoe."""
-    strategy = derive_strategy(Game.of(_one_deck(base_rules())))
-    assert _row(strategy.soft[13]) == PUBLISHED_ONE_DECK_SOFT[13]
-    assert _row(strategy.soft[19]) == PUBLISHED_ONE_DECK_SOFT[19]
-    assert {t: _row(strategy.hard[t]) for t in PUBLISHED_ONE_DECK_HARD} == PUBLISHED_ONE_DECK_HARD
-    assert {t: _row(strategy.soft[t]) for t in PUBLISHED_ONE_DECK_SOFT} == PUBLISHED_ONE_DECK_SOFT
-    assert {p: _row(strategy.pairs[p]) for p in PUBLISHED_ONE_DECK_PAIRS} == (
-        PUBLISHED_ONE_DECK_PAIRS
-    )
-
-
 # --- Split hands against a brute-force enumeration of every deal --------------------------
 
 SMALL_SHOE = np.array([1, 1, 0, 0, 1, 1, 0, 5, 0, 9], dtype=np.int64)
@@ -221,14 +166,14 @@ def test_split_value_is_every_deal_enumerated(peek: bool, max_hands: int, up: in
 
 
 @pytest.mark.parametrize(("double_any_two", "double_after_split"), [(True, True), (False, False)])
-def test_split_hands_play_the_chart_as_the_kernel_does(
+def test_split_hands_play_the_chart_as_the_engines_players_do(
     double_any_two: bool, double_after_split: bool
 ) -> None:
     """Two implementations of "a split hand plays the chart" (STYLE: a second implementation
-    gets a consistency test): ``chart_split_play`` by composition against the kernel's
-    ``_action`` by total, for every hand of two or more cards and every up card."""
-    from croupier.analysis import blackjack_kernel as kernel
-    from croupier.analysis.blackjack import _kernel_chart
+    gets a consistency test): ``chart_split_play`` by composition against ``chart_action``,
+    the decision the simulator's and the table's chart players take card by card, for every
+    hand of two or more cards and every up card."""
+    from croupier.analysis.blackjack import _kernel_chart, chart_action
 
     rules = base_rules().model_copy(
         update={"double_on": "any-two" if double_any_two else "hard-9-11"}
@@ -237,61 +182,19 @@ def test_split_hands_play_the_chart_as_the_kernel_does(
     game = Game.of(rules)
     strategy = derive_strategy(game)
     table = exact.compositions()
-    fields = np.zeros(kernel.G_FIELDS, dtype=np.int64)
-    fields[kernel.G_DOUBLE_ANY_TWO] = double_any_two
-    fields[kernel.G_DOUBLE_AFTER_SPLIT] = double_after_split
+    codes = {"hit": exact.HIT, "stand": exact.STAND, "double": exact.DOUBLE}
     for up_label in UP_LABELS:
+        up = 1 if up_label == "A" else 10 if up_label == "T" else int(up_label)
         hard, soft, _ = _kernel_chart(strategy, up_label)
         play = exact.chart_split_play(game.exact_rules(), hard, soft)
         for i in np.flatnonzero(table.cards >= 2):
-            expected = kernel._action(
-                int(table.hard[i]), bool(table.counts[i, ACE] > 0), int(table.cards[i]), True,
-                hard, soft, fields,
-            )  # fmt: skip
-            assert play[i] == expected, (up_label, table.counts[i])
-
-
-@pytest.mark.parametrize("profile", ["peru-2016", "spain-1979", "veintiuno-real"])
-@pytest.mark.parametrize("up", [0, 4, 9])
-def test_distribution_by_composition_is_the_kernels(profile: str, up: int) -> None:
-    """The round's distribution is now built by composition (``hand_matrices``); the compiled
-    recursion by card sequence it replaced (``blackjack_kernel.evaluate_up``, itself held to
-    a brute force) must give the same unsplit hands and the same split-hand matrices."""
-    from croupier.analysis import blackjack_kernel as kernel
-    from croupier.analysis.blackjack import (
-        UP_ORDER,
-        _evaluate_up,
-        _grid_denominator,
-        _kernel_chart,
-        _kernel_game,
-    )
-    from croupier.analysis.dealer import full_shoe
-    from croupier.rules import load_profile
-
-    rules = load_profile(profile)
-    assert isinstance(rules, BlackjackRules)
-    game = Game.of(rules)
-    strategy = derive_strategy(game)
-    scale = _grid_denominator(game)
-    evaluated = _evaluate_up(game, strategy, up, scale)
-    mine = evaluated.hands
-    for pair in evaluated.splits:  # the kernel leaves a split pair's unsplit row blank
-        mine.rows[pair, pair] = 0.0
-        mine.hand_wagered[pair, pair] = 0.0
-    shoe = full_shoe(game.decks)
-    wanted = np.zeros((10, 10), dtype=np.bool_)
-    for first in range(10):
-        for second in range(first, 10):
-            wanted[first, second] = True
-    shoe[up] -= 1
-    hard, soft, pairs = _kernel_chart(strategy, UP_LABELS[UP_ORDER.index(up)])
-    rows, hand_wagered, split_dealer, split_hands, _ = kernel.evaluate_up(
-        shoe, _kernel_game(game, up, scale), hard, soft, pairs, game.max_hands, wanted
-    )
-    np.testing.assert_allclose(mine.rows, rows, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(mine.hand_wagered, hand_wagered, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(mine.split_dealer, split_dealer, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(mine.split_hands, split_hands, rtol=0, atol=1e-13)
+            ranks = [rank + 1 for rank in range(10) for _ in range(table.counts[i, rank])]
+            soft_hand = bool(table.counts[i, ACE] > 0 and table.hard[i] + 10 <= 21)
+            legal = {"hit", "stand"}
+            if len(ranks) == 2 and game.can_double(int(table.hard[i]), soft_hand, split=True):
+                legal.add("double")
+            decision = chart_action(strategy, ranks, up, legal, from_split=True)
+            assert play[i] == codes[decision], (up_label, table.counts[i])
 
 
 def test_composition_round_two_ways() -> None:
@@ -343,3 +246,82 @@ def test_an_unknown_strategy_is_a_profile_error() -> None:
     result = CliRunner().invoke(app, ["analyze", "peru-2016", "--strategy", "optimal"])
     assert isinstance(result.exception, ProfileError)
     assert "optimal" in str(result.exception)
+
+
+# --- CDP1 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pair", range(1, 10))  # a split Ace takes one card: no play to choose
+def test_cdp1_split_of_two_hands_is_twice_the_first_hands_best_value(pair: int) -> None:
+    """CDP1 with one split only (two hands), every bet lost to a dealer blackjack (so each
+    hand's value is its own, doubles included): both hands play the first hand's best play,
+    and under one fixed play the second hand is worth what the first is (the cards are
+    exchangeable), so the split is worth twice the first hand's best value: each second
+    card's chance from the shoe less the up card and both pair cards, times the best of the
+    hand's stand, hit and double values drawing from the shoe less the up card and the other
+    pair card. It is worth at least CDZ-'s split, which plays the unsplit hand's play."""
+    rules = exact.Rules(
+        decks=1, hits_soft_17=False, peek=False, all_bets_lost=True, blackjack_pays=1.5,
+        double_any_two=True, double_after_split=True, max_hands=2, resplit_aces=False,
+        ace_ten_is_blackjack=False, sevens_pays=0.0,
+    )  # fmt: skip
+    table = exact.compositions()
+    for up in (0, 5, 9):
+        card = exact.UpCard(rules, up)
+        base = card.shoe.copy()
+        base[pair] -= 1
+        values = card.optimal(base, sevens_pays=0.0)
+        left = base.copy()
+        left[pair] -= 1
+        first = 0.0
+        for rank in range(10):
+            hand = table.of(pair, rank)
+            total = int(table.hard[hand]) + (10 if ACE in (pair, rank) else 0)
+            best = values[3, hand] if total == 21 else max(values[3, hand], values[2, hand])
+            first += left[rank] / left.sum() * best
+        value, _ = card.split_value(pair, card.first_hand_play(pair))
+        assert value == pytest.approx(2 * first, abs=1e-12), (up, pair)
+        _, composition_split = exact.composition_play(rules, card.optimal())
+        assert value >= card.split_value(pair, composition_split)[0] - 1e-15
+
+
+def test_cdp1_is_a_strategy_of_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``croupier analyze --strategy cdp1``: the house edge of CDP1, named in ``play``; a
+    one-deck game, where playing the split hands for their own shoe gains most over CDZ-."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from croupier.cli.main import app
+
+    monkeypatch.setenv("CROUPIER_CACHE_DIR", str(tmp_path))
+    arguments = ["analyze", "peru-2016", "--decks", "1", "--json", "--strategy"]
+    result = CliRunner().invoke(app, [*arguments, "cdp1"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["play"] == "cdp1"
+    assert abs(document["distribution_mean_offset"]) < 1e-3  # a key added, none changed
+    rules = load_profile_rules("peru-2016")
+    expected = analyse_blackjack(rules, 1, play=Play.CDP1).main.house_edge
+    assert document["bets"]["main"]["house_edge"] == pytest.approx(expected, abs=1e-15)
+    assert expected < analyse_blackjack(rules, 1, play=Play.COMPOSITION).main.house_edge
+
+
+def load_profile_rules(name: str) -> BlackjackRules:
+    from croupier.rules import load_profile
+
+    rules = load_profile(name)
+    assert isinstance(rules, BlackjackRules)
+    return rules
+
+
+def test_the_distribution_mean_is_the_exact_value_but_for_split_rounds() -> None:
+    """``distribution_mean_offset``: the split rounds' approximation is all that moves the
+    distribution's mean off the exact expected value, so with no split allowed it is zero
+    (to rounding), and with splits it is small but not zero (one deck, where it is
+    largest)."""
+    one_deck = _one_deck(base_rules())
+    no_split = one_deck.model_copy(update={"max_hands": 1})
+    assert abs(analyse_blackjack(no_split).distribution_mean_offset) < 1e-13
+    offset = analyse_blackjack(one_deck).distribution_mean_offset
+    assert 1e-7 < abs(offset) < 1e-3

@@ -1,4 +1,5 @@
-"""The compiled player recursion against a brute force written apart from it, on tiny shoes.
+"""The round's unsplit hands by composition (``blackjack._evaluate_up``, built on
+``blackjack_exact.hand_matrices``) against a brute force written apart from it, on tiny shoes.
 
 For every initial two-card hand a 15-card shoe can deal against an up card, the brute force
 plays the chart card by card (hit, stand, double by the chart's letters and the profile's
@@ -8,9 +9,9 @@ profile's blackjack ratio and pushes a dealer blackjack (§1, §3); against a de
 a peek game loses the original stake only (the round ends before the player draws), an OBO
 game (Peru Art. 13, RULES.md §1 decision) the original stake unless the hand has busted
 (which matters only to a doubled hand that busts: this chart doubles no hard total above
-11), and an all-bets game (Spain, RULES.md §2 decision) everything on the hand. The kernel's
-expected net for each hand must agree to 1e-12. Splits are left out (max one hand): their
-values are approximated by design (``croupier.analysis.blackjack`` docstring).
+11), and an all-bets game (Spain, RULES.md §2 decision) everything on the hand. Each hand's
+distribution must sum to one and its expected net agree to 1e-12. Splits are left out (one
+hand a box): split values have their own brute force (``test_blackjack_exact``).
 """
 
 from __future__ import annotations
@@ -22,20 +23,19 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from croupier.analysis import blackjack_kernel as kernel
 from croupier.analysis.blackjack import (
+    UNLIMITED_HANDS,
     UP_LABELS,
     UP_ORDER,
     Game,
     Strategy,
-    _kernel_chart,
-    _kernel_game,
+    _evaluate_up,
+    _grid_denominator,
     derive_strategy,
 )
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules, HoleCard
 
-SCALE = 2
 LEFT = (2, 1, 2, 1, 1, 1, 1, 1, 1, 4)
 """The shoe after the up card: A A 2 3 3 4 5 6 7 8 9 T T T T (by rank, Ace first)."""
 
@@ -170,24 +170,23 @@ def test_each_initial_hand_matches_the_brute_force(
 ) -> None:
     rules = load_profile(profile)
     assert isinstance(rules, BlackjackRules)
+    shoe = list(LEFT)
+    shoe[up] += 1  # the shoe the round is dealt from, the up card included
     game = dataclasses.replace(
-        Game.of(rules), hole_card=hole_card, hits_soft_17=hits_soft_17, max_hands=1
+        Game.of(rules),
+        hole_card=hole_card,
+        hits_soft_17=hits_soft_17,
+        max_hands=1,
+        shoe=tuple(shoe),
     )
-    shoe = np.array(LEFT, dtype=np.int64)
-    wanted = np.zeros((10, 10), dtype=np.bool_)
-    for first in range(10):
-        for second in range(first, 10):
-            wanted[first, second] = LEFT[first] >= 1 and LEFT[second] - (first == second) >= 1
-    hard, soft, pairs = _kernel_chart(chart, UP_LABELS[UP_ORDER.index(up)])
-    rows, _, _, _, _ = kernel.evaluate_up(
-        shoe, _kernel_game(game, up, SCALE), hard, soft, pairs, game.max_hands, wanted
-    )
-    offset = 2 * 8 * SCALE
-    nets = (np.arange(rows.shape[2]) - offset) / SCALE
+    scale = _grid_denominator(game)
+    rows = _evaluate_up(game, chart, up, scale).hands.rows
+    offset = 2 * UNLIMITED_HANDS * scale
+    nets = (np.arange(rows.shape[2]) - offset) / scale
     checked = 0
     for first in range(10):
         for second in range(first, 10):
-            if not wanted[first, second]:
+            if LEFT[first] < 1 or LEFT[second] - (first == second) < 1:
                 continue
             expected = _brute_force(game, chart, up, first, second)
             assert float(rows[first, second] @ nets) == pytest.approx(float(expected), abs=1e-12)
