@@ -61,9 +61,11 @@ __all__ = [
     "Decision",
     "GameRound",
     "RoundResult",
+    "Step",
     "WagerResult",
     "commands_of",
     "replay",
+    "steps",
     "views",
 ]
 
@@ -713,6 +715,40 @@ def replay(
     return game
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a recalled round: the ``command`` given (``None`` for the opening), the
+    ``events`` it recorded and the round's ``view`` after it."""
+
+    command: Command | None
+    events: tuple[Event, ...]
+    view: dict[str, Any]
+
+
+def steps(
+    events: Iterable[Event],
+    viewer: int | None,
+    profile: Profile | None = None,
+    *,
+    everything: bool = False,
+) -> Iterator[Step]:
+    """The round as ``viewer`` saw it after each command of its record (the recall): the
+    opening, every bet, the deal and each decision, to the end. Each view is the engine's
+    own ``round_view``, masked as it was then."""
+    record = upgrade(events)
+    cls, profile = _start(record, profile)
+    game = cls.for_replay(profile, record, None)
+    yield Step(None, game._since(0), game.round_view(viewer, everything=everything))
+    start = len(game.events)
+    for command in commands_of(record):
+        try:
+            game.apply(command)
+        except ShoeError:
+            continue  # what was drawn before the shoe ran out goes with the void that follows
+        yield Step(command, game._since(start), game.round_view(viewer, everything=everything))
+        start = len(game.events)
+
+
 def views(
     events: Iterable[Event],
     viewer: int | None,
@@ -720,19 +756,8 @@ def views(
     *,
     everything: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """The round as ``viewer`` saw it after each command of its record (the recall): the
-    opening, every bet, the deal and each decision, to the end. Each view is the engine's
-    own ``round_view``, masked as it was then."""
-    record = upgrade(events)
-    cls, profile = _start(record, profile)
-    game = cls.for_replay(profile, record, None)
-    yield game.round_view(viewer, everything=everything)
-    for command in commands_of(record):
-        try:
-            game.apply(command)
-        except ShoeError:
-            continue
-        yield game.round_view(viewer, everything=everything)
+    """The views of ``steps``: the round after each command, as ``viewer`` saw it."""
+    return (step.view for step in steps(events, viewer, profile, everything=everything))
 
 
 def decide_randomly(game: GameRound, source: RandomSource) -> GameRound:
