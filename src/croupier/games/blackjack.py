@@ -853,14 +853,17 @@ class BlackjackRound(GameRound):
 
 
 def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
-    hidden = face_down_hidden and hand.face_down_card is not None
-    cards = [card for i, card in enumerate(hand.cards) if not (hidden and i == hand.face_down_card)]
+    """A hand as the view shows it: a card dealt face down (Veintiuno Real items 10c, 12)
+    is ``??`` in its place until the turns are over, and the total waits for it."""
+    hidden = hand.face_down_card if face_down_hidden else None
+    cards = format_cards(hand.cards)
+    if hidden is not None:
+        cards[hidden] = "??"
     return {
         "hand": hand.number,
-        "cards": format_cards(cards),
-        "face_down": 1 if hidden else 0,
+        "cards": cards,
         "bet": hand.total_stake,
-        "total": None if hidden else hand_total(hand.cards),
+        "total": None if hidden is not None else hand_total(hand.cards),
         "result": None if hand.result is None else str(hand.result),
         "payout": None if hand.payout is None else json_number(hand.payout),
     }

@@ -185,7 +185,7 @@ class _Table:
             for hand in box["hands"]:
                 table.add_row(
                     f"Hand {hand['hand'] + 1}",
-                    " ".join(hand["cards"] + ["??"] * hand["face_down"]),
+                    " ".join(hand["cards"]),
                     "" if hand["total"] is None else str(hand["total"]),
                     str(hand["bet"]),
                     _result(hand),
