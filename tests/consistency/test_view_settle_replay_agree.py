@@ -90,7 +90,7 @@ def _agree(
 def _check(game: GameRound) -> None:
     assert replay(game.events).events == game.events
     out = settle_document(document_of(game.events))
-    final = game.round_view(None, everything=True)
+    final = game.view(None, everything=True)
     _agree(game, out, final)
     # Settled in the table's wager order, the record is the round's own from the deal on.
     closed = next(i for i, e in enumerate(out["events"]) if e["kind"] == "BetsClosed")

@@ -284,7 +284,7 @@ def _pair_for_seat_one(seed: bytes) -> bool:
         return False
     if Action("split") not in decision.legal:
         return False
-    view = round_.round_view(1)
+    view = round_.view(1)
     if view["seats"][0]["hands"][0]["cards"][0].startswith("A"):
         return False
     round_.act(1, Action("split"))
@@ -466,7 +466,7 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
     assert engine.is_done
     assert_results_shown(carol, engine)
     # The last coup stays on the felt while the next round takes bets: Punto and Banca.
-    view = engine.round_view(1)
+    view = engine.view(1)
     for side in ("player", "banker"):
         cards = carol.page.locator(f"#felt [data-side='{side}'] .card")
         expect(cards).to_have_count(len(view[side]["cards"]))
@@ -527,7 +527,7 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     engine.place_bet(2, "ante", 5)
     engine.deal()
     # Each sees their own two cards and only the backs of the other's (R6) and the dealer's.
-    own = engine.round_view(1)["seats"][0]["hands"][0]["cards"]
+    own = engine.view(1)["seats"][0]["hands"][0]["cards"]
     expect(dave.page.locator("li[data-seat='1'] .card.face")).to_have_count(2)
     dave_cards = dave.page.locator("li[data-seat='1'] .card.face")
     assert [dave_cards.nth(i).get_attribute("data-card") for i in range(2)] == own

@@ -199,7 +199,7 @@ def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
     game.deal()
     while not game.is_done:
         for viewer in (None, 1, 3, 5):
-            view = game.round_view(viewer)
+            view = game.view(viewer)
             assert [card for card in view["dealer"]["cards"] if card != "??"] == [str(game.up_card)]
             shown = {
                 (box["seat"], hand["hand"]): hand for box in view["seats"] for hand in box["hands"]
@@ -216,7 +216,7 @@ def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
         decision = game.pending()
         assert decision is not None
         game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])
-    assert game.round_view(1)["dealer"]["cards"] == game.dealer_cards
+    assert game.view(1)["dealer"]["cards"] == game.dealer_cards
 
 
 # --- the settle contract deals the same rounds as the engine ---------------------------------

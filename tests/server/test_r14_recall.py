@@ -102,7 +102,7 @@ def test_an_interrupted_round_is_recalled_as_such_with_its_stakes_returned(api: 
 
 def _live_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
     """The round as the table pushed it to ``seat``'s player (the engine's view)."""
-    view: dict[str, Any] = state["round"]["mine"][str(seat)]["round"]
+    view: dict[str, Any] = state["round"]["mine"][str(seat)]
     return view
 
 
@@ -136,7 +136,7 @@ def test_the_recall_serves_each_step_as_the_player_saw_it_at_the_table(
         assert answer.status_code == 200, answer.text
     inspector = table.recall(round_id)
     events = [Event.from_json(e) for e in inspector["events"]]
-    final = replay(events).round_view(None, everything=True)
+    final = replay(events).view(None, everything=True)
     assert inspector["steps"][-1]["view"] == final
     for name, seat in table.seat_of.items():
         steps = table.recall(round_id, name)["steps"]

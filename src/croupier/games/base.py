@@ -518,21 +518,13 @@ class GameRound(ABC):
         return {}
 
     # --- what a viewer may see ----------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The round as ``seat`` may see it now, as JSON: nothing hidden leaks (R6). The
-        game's own keys, and under ``round`` the shape every game shares (``round_view``)."""
-        return {**self._view(seat), "round": self.round_view(seat)}
-
-    @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game's own keys of its view (what the pages draw today)."""
-
-    def round_view(self, viewer: int | None, *, everything: bool = False) -> dict[str, Any]:
-        """The round as ``viewer`` may see it, the same shape for every game: each seat's
-        bets, hands and results, the house's cards (``dealer``, or baccarat's ``player`` and
-        ``banker``), the pending decision, the viewer's legal actions, and every wager settled.
-        Private cards are masked by the game's own rule; ``everything`` is the inspector's
-        view (every card, as the record has it)."""
+    def view(self, viewer: int | None, *, everything: bool = False) -> dict[str, Any]:
+        """The round as ``viewer`` (a seat; ``None``: the public at large) may see it now, as
+        JSON, the same shape for every game: each seat's bets, hands and results, the house's
+        cards (``dealer``, or baccarat's ``player`` and ``banker``), the pending decision, the
+        viewer's legal actions, and every wager settled. A card the viewer may not see is
+        ``??`` (R6), by the game's own rule; ``everything`` is the inspector's view (every
+        card, as the record has it). The live table, the recall and ``settle`` draw from it."""
         decision = self.pending()
         settled = self.settled()
         seats = []
@@ -734,18 +726,18 @@ def steps(
 ) -> Iterator[Step]:
     """The round as ``viewer`` saw it after each command of its record (the recall): the
     opening, every bet, the deal and each decision, to the end. Each view is the engine's
-    own ``round_view``, masked as it was then."""
+    own ``view``, masked as it was then."""
     record = upgrade(events)
     cls, profile = _start(record, profile)
     game = cls.for_replay(profile, record, None)
-    yield Step(None, game._since(0), game.round_view(viewer, everything=everything))
+    yield Step(None, game._since(0), game.view(viewer, everything=everything))
     start = len(game.events)
     for command in commands_of(record):
         try:
             game.apply(command)
         except ShoeError:
             continue  # what was drawn before the shoe ran out goes with the void that follows
-        yield Step(command, game._since(start), game.round_view(viewer, everything=everything))
+        yield Step(command, game._since(start), game.view(viewer, everything=everything))
         start = len(game.events)
 
 

@@ -804,38 +804,6 @@ class BlackjackRound(GameRound):
         return {"dealer": self.dealer_cards}
 
     # --- what a seat may see --------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
-        never the shoe's order (only how many cards remain)."""
-        dealer = self._house_view(everything=False)["dealer"]
-        decision = self.pending()
-        shown = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
-        return {
-            "game": self.game,
-            "rules": self.profile.name,
-            "phase": str(self.phase),
-            "dealer": {
-                "cards": [card for card in dealer["cards"] if card != "??"],
-                "hole_card_hidden": "??" in dealer["cards"],
-                "total": dealer["total"],
-            },
-            "boxes": [
-                {
-                    "seat": box.seat,
-                    "bets": dict(box.bets),
-                    "insurance": box.insurance,
-                    "hands": self._hands_view(box.seat, seat, everything=False),
-                }
-                for box in shown.values()
-            ],
-            "to_act": None
-            if decision is None
-            else {"seat": decision.seat, "question": decision.question, "hand": decision.hand},
-            "legal_actions": self.legal_for(seat),
-            "cards_remaining": self.shoe.remaining,
-            "last_round_of_shoe": self.is_last_round_of_shoe,
-        }
-
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         box = self.boxes.get(seat)
         hidden = not everything and self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)

@@ -15,7 +15,7 @@ RULES = "veintiuno-real"
 def _hand_view(
     game: BlackjackRound, viewer: int | None, seat: int
 ) -> list[tuple[list[str], object]]:
-    box = next(box for box in game.round_view(viewer)["seats"] if box["seat"] == seat)
+    box = next(box for box in game.view(viewer)["seats"] if box["seat"] == seat)
     return [(hand["cards"], hand["total"]) for hand in box["hands"]]
 
 

@@ -44,11 +44,11 @@ function mySeats() {
  * seats as that seat's view shows it (a zone's own hole cards). */
 function currentView() {
   const round = state.round;
-  const shared = round?.public?.round;
+  const shared = round?.public;
   if (!shared) return null;
   const view = structuredClone(shared);
   for (const [seat, own] of Object.entries(round.mine ?? {})) {
-    const entry = own.round.seats.find((item) => Number(item.seat) === Number(seat));
+    const entry = own.seats.find((item) => Number(item.seat) === Number(seat));
     if (entry) view.seats = view.seats.map((item) => (Number(item.seat) === Number(seat) ? entry : item));
   }
   return view;
@@ -57,11 +57,6 @@ function currentView() {
 /** The last round's end, as its recall's last step shows it to this player. */
 function lastView() {
   return state.lastRound?.steps?.at(-1)?.view ?? null;
-}
-
-function hasCards(view) {
-  if (!view) return false;
-  return JSON.stringify(view).includes('"cards":["');
 }
 
 function isBetting() {
@@ -88,7 +83,7 @@ function drawHead() {
   byId("table-profile").textContent = state.profile?.title ?? table.profile ?? "";
   byId("table-limits").textContent = describeAllLimits(state.profile);
   const status = state.round?.status;
-  const phase = state.round?.public?.round?.phase;
+  const phase = state.round?.public?.phase;
   let text = t("phase.waiting");
   if (table.is_open === false) text = t("lobby.closed");
   else if (status === "betting") text = t("phase.betting");
@@ -105,7 +100,8 @@ function sitButtonFor(seat) {
 
 function drawFeltNow() {
   const live = currentView();
-  const showLast = !hasCards(live) && lastView() !== null;
+  // While the next round takes bets, the felt keeps the last round's end.
+  const showLast = (live === null || live.phase === "betting") && lastView() !== null;
   const view = showLast ? lastView() : live;
   byId("felt").dataset.showing = showLast ? "last-round" : "live";
   byId("felt").dataset.round = showLast ? state.lastRound.round : (state.round?.id ?? "");
