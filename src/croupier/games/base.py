@@ -524,7 +524,8 @@ class GameRound(ABC):
         cards (``dealer``, or baccarat's ``player`` and ``banker``), the pending decision, the
         viewer's legal actions, and every wager settled. A card the viewer may not see is
         ``??`` (R6), by the game's own rule; ``everything`` is the inspector's view (every
-        card, as the record has it). The live table, the recall and ``settle`` draw from it."""
+        card, as the record has it). The live table and the recall draw it; at the end it
+        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``)."""
         decision = self.pending()
         settled = self.settled()
         seats = []
