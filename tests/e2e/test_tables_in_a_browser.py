@@ -483,6 +483,10 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
     totals = f"Player {coup.player_total}, Banker {coup.banker_total}"  # type: ignore[attr-defined]
     expect(carol.page.locator("#event-list")).to_contain_text(f"{winner}: {totals}.")
     expect(carol.page.locator("#event-list > li")).to_have_count(len(list(steps(engine.events, 1))))
+    for side in ("player", "banker"):
+        cards = carol.page.locator(f"#felt [data-side='{side}'] .card")
+        assert [c.get_attribute("data-card") for c in cards.all()] == view[side]["cards"]
+    carol.screenshot("baccarat-recall-phone")
     assert_fits_the_screen(carol)
     carol.go("/")
     assert_fits_the_screen(carol)

@@ -96,6 +96,10 @@ def test_an_interrupted_round_is_recalled_as_such_with_its_stakes_returned(api: 
     document = table.recall(round_id)
     assert document["status"] == "interrupted"
     assert document["events"][-1]["kind"] == "RoundVoided"
+    # Its recall ends on the void: the round's view with every stake returned.
+    last = document["steps"][-1]
+    assert last["command"].startswith("void") and last["view"]["done"]
+    assert {wager["result"] for wager in last["view"]["results"]} == {"void"}
     assert table.balances() == {"ann": 10_000, "ben": 10_000}
     assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
 
