@@ -72,10 +72,10 @@ def _visible_count(counting: Counting, game: BlackjackRound) -> Fraction:
     """The tags of every card the table shows now (the engine's own view)."""
     view = game.view(None)
     cards = list(view["dealer"]["cards"])
-    for box in view["boxes"]:
+    for box in view["seats"]:
         for hand in box["hands"]:
             cards.extend(hand["cards"])
-    return sum((_tag(counting, Card.parse(c)) for c in cards), Fraction(0))
+    return sum((_tag(counting, Card.parse(c)) for c in cards if c != "??"), Fraction(0))
 
 
 def _chart_at(strategy: Strategy, counting: Counting | None, tc: float) -> Strategy:

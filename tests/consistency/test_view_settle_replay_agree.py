@@ -4,9 +4,10 @@
 For seeded random rounds of every shipped profile (``random_round``: random seats, bets and
 legal decisions): the replay records the identical events; the settle output has the same
 cards, totals, results and money as the round's final view (the inspector's, every card
-shown), seat by seat; and the views the recall steps through end on that same final view,
-with no private card of another seat shown to a player at any step (R6, Casino Hold'em
-Art. 9d). CI runs a short form; ``-m slow`` runs 1,000 rounds per profile.
+shown), seat by seat; the recall as the server serves it (``history.recall_steps``, from the
+stored JSON record) ends on that same final view, for the inspector and, every card it may
+see, for a player; and no step shows a player another seat's private card (R6, Casino
+Hold'em Art. 9d). CI runs a short form; ``-m slow`` runs 1,000 rounds per profile.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from croupier.games.base import GameRound, document_of, replay, views
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules import load_profile, shipped_profile_names
+from croupier.service.history import recall_steps
 from croupier.settle import settle_document
 from croupier.shoe import Shoe
 
@@ -43,13 +45,20 @@ def _money(results: list[dict[str, Any]], seat: int) -> tuple[float, float, floa
     return staked, returned, returned - staked
 
 
-def _agree(game: GameRound, out: dict[str, Any], view: dict[str, Any]) -> None:
+def _agree(
+    game: GameRound, out: dict[str, Any], view: dict[str, Any], seen_by: int | None = None
+) -> None:
+    """``view`` shows what ``out`` (the settle output) says, every card, total and result;
+    ``seen_by``: a player's view, where another zone's private cards stay face down."""
     seats = {entry["seat"]: entry for entry in view["seats"]}
     for seat in out["seats"]:
         number = seat["seat"]
         assert (seat["staked"], seat["returned"], seat["net"]) == _money(view["results"], number)
         mine = seats[number]["hands"]
-        if game.game == "blackjack":
+        if game.private_card_purposes and seen_by is not None and number != seen_by:
+            assert [(h["cards"], h["total"]) for h in mine] == [(["??", "??"], None)]
+            assert [h["result"] for h in mine] == [seat["result"]]
+        elif game.game == "blackjack":
             assert [(h["cards"], h["total"], h["result"], h["payout"], h["bet"]) for h in mine] == [
                 (h["cards"], h["total"], h["result"], h["payout"], h["bet"]) for h in seat["hands"]
             ]
@@ -81,12 +90,20 @@ def _agree(game: GameRound, out: dict[str, Any], view: dict[str, Any]) -> None:
 def _check(game: GameRound) -> None:
     assert replay(game.events).events == game.events
     out = settle_document(document_of(game.events))
-    final = game.round_view(None, everything=True)
+    final = game.view(None, everything=True)
     _agree(game, out, final)
     # Settled in the table's wager order, the record is the round's own from the deal on.
     closed = next(i for i, e in enumerate(out["events"]) if e["kind"] == "BetsClosed")
     assert out["events"][closed:] == [e.to_json() for e in game.events][closed:]
     assert list(views(game.events, None, everything=True))[-1] == final
+    record = [e.to_json() for e in game.events]
+    served = recall_steps(record, viewer=None, everything=True, mask=list)
+    assert served is not None and served[-1]["view"] == final
+    assert [e for step in served for e in step["events"]] == record
+    for player in sorted(seat["seat"] for seat in out["seats"])[:1]:
+        seen = recall_steps(record, viewer=player, everything=False, mask=list)
+        assert seen is not None
+        _agree(game, out, seen[-1]["view"], seen_by=player)
 
 
 def _no_private_card_leaks(game: GameRound) -> None:

@@ -20,7 +20,8 @@ from playwright.sync_api import expect
 
 from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
-from croupier.games.base import Action, GameRound
+from croupier.games.base import Action, GameRound, steps
+from croupier.games.commands import Deal
 from croupier.hands.blackjack import hand_total
 from croupier.rules.registry import load_profile
 from croupier.service import engines
@@ -254,9 +255,11 @@ def assert_results_shown(someone: Person, round_: GameRound) -> None:
 
 
 def assert_settled_dealer_shown(someone: Person, engine: Any) -> None:
-    """Peru 2016 Art. 13: once the players have finished, the dealer turns the hole card over.
-    After settlement the felt shows every dealer card face up and the total that counts them
-    (it once waited for an event the engine never records, and kept the hole card down)."""
+    """Peru 2016 Art. 13, Veintiuno Real item 3: once the players have finished, the dealer
+    turns the hole card over. After settlement the felt (the table's, or the recall's last
+    step) shows every dealer card face up and the total that counts them (the browser once
+    rebuilt the round itself, waited for an event the engine never records, and kept the hole
+    card down)."""
     side = someone.page.locator("#felt [data-side='dealer']")
     expect(side.locator(".card.back")).to_have_count(0)
     cards = [Card.parse(code) for code in engine.dealer_cards]
@@ -282,7 +285,7 @@ def _pair_for_seat_one(seed: bytes) -> bool:
     if Action("split") not in decision.legal:
         return False
     view = round_.view(1)
-    if view["boxes"][0]["hands"][0]["cards"][0].startswith("A"):
+    if view["seats"][0]["hands"][0]["cards"][0].startswith("A"):
         return False
     round_.act(1, Action("split"))
     after = round_.pending()
@@ -327,12 +330,12 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     expect(bob.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
     expect(alice.page.locator("#timer")).to_be_visible()
 
-    steps = iter(["double", "stand"])  # after the split below: double hand 1, stand on hand 2
+    plan = iter(["double", "stand"])  # after the split below: double hand 1, stand on hand 2
 
     def alice_then_bob(seat: int, legal: list[str]) -> str:
         if seat == 2:
             return "stand" if "stand" in legal else legal[0]
-        wanted = next(steps, "stand")
+        wanted = next(plan, "stand")
         choice = next((option for option in legal if option.split()[0] == wanted), None)
         return choice or ("stand" if "stand" in legal else legal[0])
 
@@ -382,15 +385,32 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     for player, seat in ((alice, 1), (bob, 2)):
         wait_for_balance(player, CREDIT_UNITS + result.net(seat) + second.results().net(seat))
 
-    # The recall of the first round, step by step.
+    # The recall of the first round, step by step: the engine's views as alice saw them.
     alice.go(f"/recall/{first_round_id}")
-    events = alice.page.locator("#event-list li")
-    expect(events).to_have_count(len(engine.events))
+    recalled = list(steps(engine.events, 1))
+    expect(alice.page.locator("#event-list > li")).to_have_count(len(recalled))
+    expect(alice.page.locator("#next-step")).to_be_disabled()
+    assert_settled_dealer_shown(alice, engine)
+    # Each split and doubled hand as the engine dealt it, with its own bet.
+    for hand in engine.boxes[1].hands:  # type: ignore[attr-defined]
+        shown = alice.page.locator(f"li[data-seat='1'] .hand[data-hand='{hand.number}']")
+        expect(shown.locator(".card")).to_have_count(len(hand.cards))
+        assert [c.get_attribute("data-card") for c in shown.locator(".card").all()] == [
+            str(card) for card in hand.cards
+        ]
+        expect(shown.locator(".hand-bet")).to_have_text(f"Bet {hand.total_stake}")
+    alice.screenshot("blackjack-recall")
     alice.page.click("#first-step")
     expect(alice.page.locator("#felt .card")).to_have_count(0)
     alice.page.click("#next-step")
     alice.page.keyboard.press("ArrowRight")
-    expect(alice.page.locator("#step-counter")).to_have_text(f"Step 2 of {len(engine.events)}")
+    expect(alice.page.locator("#step-counter")).to_have_text(f"Step 3 of {len(recalled)}")
+    # After the deal the hole card is face down, as it was at the table.
+    dealt = next(i for i, step in enumerate(recalled) if step.command == Deal())
+    for _ in range(dealt - 2):
+        alice.page.keyboard.press("ArrowRight")
+    expect(alice.page.locator("#step-counter")).to_have_text(f"Step {dealt + 1} of {len(recalled)}")
+    expect(alice.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
     alice.page.keyboard.press("End")
     expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
     expect(alice.page.locator("#next-step")).to_be_disabled()
@@ -462,7 +482,11 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
     winner = {"player": "Player wins", "banker": "Banker wins", "tie": "Tie"}[coup.winner]  # type: ignore[attr-defined]
     totals = f"Player {coup.player_total}, Banker {coup.banker_total}"  # type: ignore[attr-defined]
     expect(carol.page.locator("#event-list")).to_contain_text(f"{winner}: {totals}.")
-    expect(carol.page.locator("#event-list li")).to_have_count(len(engine.events))
+    expect(carol.page.locator("#event-list > li")).to_have_count(len(list(steps(engine.events, 1))))
+    for side in ("player", "banker"):
+        cards = carol.page.locator(f"#felt [data-side='{side}'] .card")
+        assert [c.get_attribute("data-card") for c in cards.all()] == view[side]["cards"]
+    carol.screenshot("baccarat-recall-phone")
     assert_fits_the_screen(carol)
     carol.go("/")
     assert_fits_the_screen(carol)
@@ -507,7 +531,7 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     engine.place_bet(2, "ante", 5)
     engine.deal()
     # Each sees their own two cards and only the backs of the other's (R6) and the dealer's.
-    own = engine.view(1)["zones"][0]["cards"]
+    own = engine.view(1)["seats"][0]["hands"][0]["cards"]
     expect(dave.page.locator("li[data-seat='1'] .card.face")).to_have_count(2)
     dave_cards = dave.page.locator("li[data-seat='1'] .card.face")
     assert [dave_cards.nth(i).get_attribute("data-card") for i in range(2)] == own
@@ -698,3 +722,49 @@ def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
     ratio = result.returned(1) / result.staked(1)
     back_payout_minor = int(500 * ratio)
     wait_for_balance(ivy, CREDIT_UNITS + Fraction(back_payout_minor - 500, 100))
+
+
+# --- Veintiuno Real: the dealer's hole card turned, at the table and in the recall -------------
+
+
+def test_veintiuno_real_shows_the_turned_hole_card_at_the_table_and_in_the_recall(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    """Veintiuno Real item 3: the dealer's second card is dealt face down and turned after the
+    players. Once the round is settled, the table and the recall both show it face up and the
+    dealer's total counting it, beside the hand's result (the browser's own replay once kept
+    it face down: a 19 marked "Lose" beside a dealer showing 13)."""
+    needs_engine("veintiuno-real")
+    seed = hashlib.sha256(b"croupier e2e veintiuno real").digest()
+    operator = person("operator")
+    jo = person("julia")
+    operator_signs_in(operator)
+    table_id = open_table(operator, live_server, "Veintiuno E2E", "veintiuno-real", seed)
+    sign_up(jo)
+    operator.go("/operator")
+    credit(operator, jo.name, CREDIT_UNITS)
+    sit(jo, table_id, 1)
+    bet(jo, 1, "main", 10)
+    say_ready(jo)
+
+    engine = seeded_round("veintiuno-real", seed)
+    engine.place_bet(1, "main", 10)
+    engine.deal()
+    if not engine.is_done:
+        expect(jo.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
+    play_along(engine, {1: jo}, stand_if_you_may)
+    assert any(event.kind == "HoleCardRevealed" for event in engine.events)
+    assert_results_shown(jo, engine)
+    assert_settled_dealer_shown(jo, engine)
+    hand = engine.boxes[1].hands[0]  # type: ignore[attr-defined]
+    badge = jo.page.locator("li[data-seat='1'] .hand .result")
+    expect(badge).to_have_class(re.compile(rf"\bresult-{hand.result}\b"))
+    jo.screenshot("veintiuno-real-settled")
+
+    jo.page.click("#recall-link")
+    expect(jo.page.locator("#event-list > li")).to_have_count(len(list(steps(engine.events, 1))))
+    assert_settled_dealer_shown(jo, engine)
+    expect(jo.page.locator("li[data-seat='1'] .hand .result")).to_have_class(
+        re.compile(rf"\bresult-{hand.result}\b")
+    )
+    jo.screenshot("veintiuno-real-recall")

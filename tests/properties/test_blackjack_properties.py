@@ -190,7 +190,7 @@ def test_a_void_at_any_step_returns_what_is_in_play_and_replays(
 @settings(max_examples=30)
 def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
     """Before the dealer plays, every view shows the dealer's up card only and no face-down
-    player card; of the shoe they say only how many cards remain."""
+    player card (``??`` in its place); nothing of the shoe."""
     profile = _profile(name)
     source = SeededRandomSource(seed)
     game = BlackjackRound(profile, Shoe.shuffled(profile.decks, source))
@@ -200,17 +200,19 @@ def test_views_never_show_a_hidden_card(name: str, seed: int) -> None:
     while not game.is_done:
         for viewer in (None, 1, 3, 5):
             view = game.view(viewer)
-            assert view["dealer"]["cards"] == [str(game.up_card)]
+            assert [card for card in view["dealer"]["cards"] if card != "??"] == [str(game.up_card)]
             shown = {
-                (box["seat"], hand["hand"]): hand for box in view["boxes"] for hand in box["hands"]
+                (box["seat"], hand["hand"]): hand for box in view["seats"] for hand in box["hands"]
             }
             for box in game.boxes.values():
                 for hand in box.hands:
                     seen = shown[(box.seat, hand.number)]
-                    hidden = 0 if hand.face_down_card is None else 1
-                    assert seen["face_down"] == hidden
-                    assert len(seen["cards"]) == len(hand.cards) - hidden
-            assert view["cards_remaining"] == game.shoe.remaining
+                    down = hand.face_down_card
+                    assert seen["cards"] == [
+                        "??" if index == down else str(card)
+                        for index, card in enumerate(hand.cards)
+                    ]
+                    assert seen["total"] is None or down is None
         decision = game.pending()
         assert decision is not None
         game.act(decision.seat, decision.legal[uniform_below(source, len(decision.legal))])

@@ -65,8 +65,9 @@ def visible_cards(game: CasinoHoldemRound) -> dict[int, list[str]]:
     for zone in game.players:
         view = game.view(zone)
         cards = list(view["board"]) + list(view["dealer"]["cards"])
-        for entry in view["zones"]:
-            cards += entry["cards"]
+        for entry in view["seats"]:
+            for hand in entry["hands"]:
+                cards += hand["cards"]
         shown[zone] = [card for card in cards if card != "??"]
     return shown
 

@@ -118,6 +118,9 @@ def test_no_payload_to_any_player_holds_a_card_they_may_not_see(
                 if table.state()["round"]["id"] == round_id:
                     watcher.check(actor, answer.json(), public_so_far)
             recall = table.recall(round_id, f"ann{number}")
+            # The recall's steps draw from the record as the player may read it: not a card
+            # more (a burn, another zone's hole cards) in any step's view.
+            assert cards_in(recall["steps"]) <= cards_in(recall["events"])
             new_shoe = table.state()["table"]["shoe"]
             burns = {
                 e["card"]

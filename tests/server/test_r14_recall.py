@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_support import Api, Table, make_api
@@ -93,5 +94,77 @@ def test_an_interrupted_round_is_recalled_as_such_with_its_stakes_returned(api: 
     document = table.recall(round_id)
     assert document["status"] == "interrupted"
     assert document["events"][-1]["kind"] == "RoundVoided"
+    # Its recall ends on the void: the round's view with every stake returned.
+    last = document["steps"][-1]
+    assert last["command"].startswith("void") and last["view"]["done"]
+    assert {wager["result"] for wager in last["view"]["results"]} == {"void"}
     assert table.balances() == {"ann": 10_000, "ben": 10_000}
     assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
+
+
+def _live_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The round as the table pushed it to ``seat``'s player (the engine's view)."""
+    view: dict[str, Any] = state["round"]["mine"][str(seat)]
+    return view
+
+
+@pytest.mark.parametrize("profile", ["peru-2016", "veintiuno-real", "casino-holdem-peru-2007"])
+def test_the_recall_serves_each_step_as_the_player_saw_it_at_the_table(
+    api: Api, profile: str
+) -> None:
+    """R14 and R6: the recall is the engine's views step by step, masked exactly as live.
+    Every view a player was shown at the table during the round is one of the steps the
+    recall serves that player, in the same order; the dealer's hole card (Peru 2016 Art. 13,
+    Veintiuno Real item 10) is face down in every step before the engine turns it and face
+    up, counted in the total, at the end; another zone's hole cards (Casino Hold'em Art. 9d)
+    never show; and the inspector's last step is the replayed round with every card."""
+    if profile not in PROFILES:
+        pytest.skip(f"no engine for {profile}")
+    table = Table(api, profile, ["ann", "ben"])
+    round_id = table.bet_all()
+    table.ready_all()
+    shown: dict[str, list[dict[str, Any]]] = {name: [] for name in table.tokens}
+    for _ in range(50):
+        if table.state()["round"]["id"] != round_id:
+            break
+        for name, seat in table.seat_of.items():
+            shown[name].append(_live_view(table.state(name), seat))
+        pending = table.state()["round"]["pending"]
+        answer = api.post(
+            f"/tables/{table.id}/actions",
+            table.tokens[table.owner[pending["seat"]]],
+            {"seat": pending["seat"], "action": pending["legal"][-1]},
+        )
+        assert answer.status_code == 200, answer.text
+    inspector = table.recall(round_id)
+    events = [Event.from_json(e) for e in inspector["events"]]
+    final = replay(events).view(None, everything=True)
+    assert inspector["steps"][-1]["view"] == final
+    for name, seat in table.seat_of.items():
+        steps = table.recall(round_id, name)["steps"]
+        views = [step["view"] for step in steps]
+        assert all(view["viewer"] == seat for view in views)
+        later = iter(views)
+        assert all(any(view == step for step in later) for view in shown[name]), name
+        last = views[-1]
+        if table.profile.game == "blackjack":
+            assert last["dealer"] == final["dealer"] and "??" not in last["dealer"]["cards"]
+            turned = next(
+                i
+                for i, step in enumerate(steps)
+                if any(e["kind"] == "HoleCardRevealed" for e in step["events"])
+            )
+            dealt = [step["command"] for step in steps].index("deal")
+            assert turned > dealt
+            assert all("??" in view["dealer"]["cards"] for view in views[dealt:turned])
+        else:
+            others = [entry for entry in last["seats"] if entry["seat"] != seat]
+            assert others and all(h["cards"] == ["??", "??"] for o in others for h in o["hands"])
+            own = next(entry for entry in last["seats"] if entry["seat"] == seat)
+            hole = [
+                e["card"]
+                for e in inspector["events"]
+                if e["kind"] == "CardDrawn" and e.get("seat") == seat
+            ]
+            assert own["hands"][0]["cards"] == hole
+            assert last["dealer"] == final["dealer"] and last["board"] == final["board"]

@@ -52,40 +52,32 @@ def test_a_round_with_no_bets_is_dealt_and_settles_nothing() -> None:
     assert coup.winner.value == "player"
 
 
-def test_the_view_shows_the_cards_dealt_and_only_the_seats_own_bets() -> None:
+def test_the_view_shows_the_cards_dealt_the_bets_on_the_layout_and_nothing_of_the_shoe() -> None:
+    """Art. 10: every card is dealt face up and the bets lie on the layout for all to see; of
+    the shoe, nothing (the cut card's signal is an event of the record)."""
     coup = BaccaratRound(PROFILE, Shoe.parse("Ks 4h 2d 2c 3c 9s 8h"))
     coup.place_bet(1, "banker", 10)
     coup.place_bet(2, "tie", 3)
     before = coup.view(1)
     assert before["player"] == {"cards": [], "total": 0}
-    assert before["bets"] == {"banker": 10}
-    assert "winner" not in before
+    assert [(s["seat"], s["bets"]) for s in before["seats"]] == [
+        (1, {"banker": 10}),
+        (2, {"tie": 3}),
+    ]
+    assert before["winner"] is None
     coup.deal()
     seat_two = coup.view(2)
     assert seat_two["player"] == {"cards": ["Ks", "2d", "3c"], "total": 5}
     assert seat_two["banker"] == {"cards": ["4h", "2c"], "total": 6}
     assert seat_two["winner"] == "banker"
-    assert seat_two["bets"] == {"tie": 3}
-    assert seat_two["results"] == {"tie": {"bet": 3, "payout": 0, "result": "lose"}}
+    tie = {"seat": 2, "wager": "tie", "hand": None, "stake": 3, "payout": 0, "result": "lose"}
+    assert seat_two["seats"][1]["results"] == [tie]
     public = coup.view(None)
-    assert "bets" not in public and "results" not in public
-    # The undealt 9s and 8h appear nowhere; of the shoe, only the visible cut card signal.
+    assert public["seats"] == seat_two["seats"] and public["viewer"] is None
+    # The undealt 9s and 8h appear nowhere.
     for view in (before, seat_two, public):
         text = json.dumps(view)
         assert "9s" not in text and "8h" not in text
-        assert set(view) <= {
-            "game",
-            "profile",
-            "phase",
-            "player",
-            "banker",
-            "last_round_of_shoe",
-            "winner",
-            "seat",
-            "bets",
-            "results",
-            "round",
-        }
 
 
 def test_a_profile_of_another_game_or_a_shoe_of_other_decks_is_refused() -> None:

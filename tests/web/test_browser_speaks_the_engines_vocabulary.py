@@ -3,9 +3,11 @@
 A string compared in two places drifts: ``replay.js`` waited for ``HoleCardRevealing`` while
 the blackjack engine records ``HoleCardRevealed``, so after every hole-card round the table
 and the recall showed the dealer's hole card face down and a total without it (the dealer
-showing 13 beside a player's 19 marked "Lose"). Until the pages draw the engine's own view
-(the one-round issue), every name a script matches on is checked against the engines: event
-kinds against the registry, card purposes against the purposes of rounds actually dealt.
+showing 13 beside a player's 19 marked "Lose"). The pages now draw the engine's own views
+and rebuild no round, but the recall still names events and purposes to describe each step:
+every name a script matches on is checked against the engines, event kinds against the
+registry, card purposes against the purposes of rounds actually dealt, and every event kind
+has its words in the catalogues.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from croupier.games.events import EVENT_KINDS, CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.shoe import Shoe
+from croupier.web.language import LANGUAGES, Catalogue
 
 for _game in GAME_MODULES:
     game_module(_game)  # each game registers its own event kinds when imported
@@ -67,3 +70,12 @@ def test_every_card_purpose_a_script_waits_for_is_one_the_engines_deal() -> None
     for path in SCRIPTS.glob("*.js"):
         named = _purposes_named_in(path.read_text())
         assert named <= dealt, f"{path.name} names purposes never dealt: {named - dealt}"
+
+
+def test_every_event_kind_has_its_words_in_both_catalogues() -> None:
+    """The recall describes each event of a step in words; a kind without them would show
+    as its raw name (the catalogue once still said ``HoleCardRevealing``)."""
+    for language in LANGUAGES:
+        messages = Catalogue.load(language).messages
+        missing = {kind for kind in EVENT_KINDS if f"event.{kind}" not in messages}
+        assert not missing, (language, sorted(missing))

@@ -397,36 +397,6 @@ class BaccaratRound(GameRound):
             raise IllegalActionError("the round has not been settled yet")
         return super().results()
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """Cards are dealt face up; the viewer sees its own zone's bets and results, and
-        nothing of the shoe but whether this is its last round (the cut card is visible)."""
-        state: dict[str, Any] = {
-            "game": GAME,
-            "profile": self.profile.name,
-            "phase": self.phase.value,
-            "player": {"cards": format_cards(self.player_cards), "total": self.player_total},
-            "banker": {"cards": format_cards(self.banker_cards), "total": self.banker_total},
-            "last_round_of_shoe": self._last_round_signalled,
-        }
-        coup = self.coup
-        if coup is not None:
-            state["winner"] = coup.winner
-        if seat is not None:
-            own = self.bets.get(seat, {})
-            state["seat"] = seat
-            state["bets"] = {kind.value: own[kind] for kind in BaccaratWager if kind in own}
-            if self.is_done:
-                state["results"] = {
-                    wager.wager: {
-                        "bet": json_number(wager.stake),
-                        "payout": json_number(wager.payout),
-                        "result": wager.result,
-                    }
-                    for wager in self.settled()
-                    if wager.seat == seat
-                }
-        return state
-
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         return []  # a zone bets on the coup's two hands: it holds no cards of its own
 

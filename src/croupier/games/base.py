@@ -62,9 +62,11 @@ __all__ = [
     "Decision",
     "GameRound",
     "RoundResult",
+    "Step",
     "WagerResult",
     "commands_of",
     "replay",
+    "steps",
     "views",
 ]
 
@@ -524,21 +526,14 @@ class GameRound(ABC):
         return {}
 
     # --- what a viewer may see ----------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The round as ``seat`` may see it now, as JSON: nothing hidden leaks (R6). The
-        game's own keys, and under ``round`` the shape every game shares (``round_view``)."""
-        return {**self._view(seat), "round": self.round_view(seat)}
-
-    @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game's own keys of its view (what the pages draw today)."""
-
-    def round_view(self, viewer: int | None, *, everything: bool = False) -> dict[str, Any]:
-        """The round as ``viewer`` may see it, the same shape for every game: each seat's
-        bets, hands and results, the house's cards (``dealer``, or baccarat's ``player`` and
-        ``banker``), the pending decision, the viewer's legal actions, and every wager settled.
-        Private cards are masked by the game's own rule; ``everything`` is the inspector's
-        view (every card, as the record has it)."""
+    def view(self, viewer: int | None, *, everything: bool = False) -> dict[str, Any]:
+        """The round as ``viewer`` (a seat; ``None``: the public at large) may see it now, as
+        JSON, the same shape for every game: each seat's bets, hands and results, the house's
+        cards (``dealer``, or baccarat's ``player`` and ``banker``), the pending decision, the
+        viewer's legal actions, and every wager settled. A card the viewer may not see is
+        ``??`` (R6), by the game's own rule; ``everything`` is the inspector's view (every
+        card, as the record has it). The live table and the recall draw it; at the end it
+        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``)."""
         decision = self.pending()
         settled = self.settled()
         seats = []
@@ -725,6 +720,40 @@ def replay(
     return game
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a recalled round: the ``command`` given (``None`` for the opening), the
+    ``events`` it recorded and the round's ``view`` after it."""
+
+    command: Command | None
+    events: tuple[Event, ...]
+    view: dict[str, Any]
+
+
+def steps(
+    events: Iterable[Event],
+    viewer: int | None,
+    profile: Profile | None = None,
+    *,
+    everything: bool = False,
+) -> Iterator[Step]:
+    """The round as ``viewer`` saw it after each command of its record (the recall): the
+    opening, every bet, the deal and each decision, to the end. Each view is the engine's
+    own ``view``, masked as it was then."""
+    record = upgrade(events)
+    cls, profile = _start(record, profile)
+    game = cls.for_replay(profile, record, None)
+    yield Step(None, game._since(0), game.view(viewer, everything=everything))
+    start = len(game.events)
+    for command in commands_of(record):
+        try:
+            game.apply(command)
+        except ShoeError:
+            continue  # what was drawn before the shoe ran out goes with the void that follows
+        yield Step(command, game._since(start), game.view(viewer, everything=everything))
+        start = len(game.events)
+
+
 def views(
     events: Iterable[Event],
     viewer: int | None,
@@ -732,19 +761,8 @@ def views(
     *,
     everything: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """The round as ``viewer`` saw it after each command of its record (the recall): the
-    opening, every bet, the deal and each decision, to the end. Each view is the engine's
-    own ``round_view``, masked as it was then."""
-    record = upgrade(events)
-    cls, profile = _start(record, profile)
-    game = cls.for_replay(profile, record, None)
-    yield game.round_view(viewer, everything=everything)
-    for command in commands_of(record):
-        try:
-            game.apply(command)
-        except ShoeError:
-            continue
-        yield game.round_view(viewer, everything=everything)
+    """The views of ``steps``: the round after each command, as ``viewer`` saw it."""
+    return (step.view for step in steps(events, viewer, profile, everything=everything))
 
 
 def decide_randomly(game: GameRound, source: RandomSource) -> GameRound:

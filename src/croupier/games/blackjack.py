@@ -804,38 +804,6 @@ class BlackjackRound(GameRound):
         return {"dealer": self.dealer_cards}
 
     # --- what a seat may see --------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` sees it: never the hole card before it is revealed (R6),
-        never the shoe's order (only how many cards remain)."""
-        dealer = self._house_view(everything=False)["dealer"]
-        decision = self.pending()
-        shown = self.boxes or {seat: Box(seat, dict(bets)) for seat, bets in self.bets.items()}
-        return {
-            "game": self.game,
-            "rules": self.profile.name,
-            "phase": str(self.phase),
-            "dealer": {
-                "cards": [card for card in dealer["cards"] if card != "??"],
-                "hole_card_hidden": "??" in dealer["cards"],
-                "total": dealer["total"],
-            },
-            "boxes": [
-                {
-                    "seat": box.seat,
-                    "bets": dict(box.bets),
-                    "insurance": box.insurance,
-                    "hands": self._hands_view(box.seat, seat, everything=False),
-                }
-                for box in shown.values()
-            ],
-            "to_act": None
-            if decision is None
-            else {"seat": decision.seat, "question": decision.question, "hand": decision.hand},
-            "legal_actions": self.legal_for(seat),
-            "cards_remaining": self.shoe.remaining,
-            "last_round_of_shoe": self.is_last_round_of_shoe,
-        }
-
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         box = self.boxes.get(seat)
         hidden = not everything and self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS)
@@ -853,14 +821,17 @@ class BlackjackRound(GameRound):
 
 
 def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
-    hidden = face_down_hidden and hand.face_down_card is not None
-    cards = [card for i, card in enumerate(hand.cards) if not (hidden and i == hand.face_down_card)]
+    """A hand as the view shows it: a card dealt face down (Veintiuno Real items 10c, 12)
+    is ``??`` in its place until the turns are over, and the total waits for it."""
+    hidden = hand.face_down_card if face_down_hidden else None
+    cards = format_cards(hand.cards)
+    if hidden is not None:
+        cards[hidden] = "??"
     return {
         "hand": hand.number,
-        "cards": format_cards(cards),
-        "face_down": 1 if hidden else 0,
+        "cards": cards,
         "bet": hand.total_stake,
-        "total": None if hidden else hand_total(hand.cards),
+        "total": None if hidden is not None else hand_total(hand.cards),
         "result": None if hand.result is None else str(hand.result),
         "payout": None if hand.payout is None else json_number(hand.payout),
     }

@@ -492,39 +492,6 @@ class CasinoHoldemRound(GameRound):
                 house -= item.seed
         return {"meter_before": self.meter_before, "meter_after": self.meter, "house_net": house}
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see now: its own hole cards, never another zone's, never the
-        dealer's before the reveal, never the shoe (R6)."""
-        decision = self.pending()
-        return {
-            "game": GAME,
-            "profile": self.profile.name,
-            "phase": self.phase.value,
-            "meter": json_number(self.meter),
-            "zones": [
-                {
-                    "seat": zone,
-                    "ante": self.antes.get(zone, 0),
-                    "progressive": self.progressive_bets.get(zone, 0),
-                    "cards": (
-                        format_cards(self.hole_cards.get(zone, ()))
-                        if zone == seat
-                        else len(self.hole_cards.get(zone, ())) * ["??"]
-                    ),
-                    "hand": (
-                        self.hand_of(zone).category.value
-                        if zone == seat and zone in self.hole_cards
-                        else None
-                    ),
-                    "decision": str(self.decisions[zone]) if zone in self.decisions else None,
-                }
-                for zone in sorted(set(self.antes) | set(self.progressive_bets))
-            ],
-            **self._house_view(everything=False),
-            "pending": None if decision is None else decision.to_json(),
-            "results": [w.to_json() for w in self.settled()] if self.is_done else None,
-        }
-
     def _seats_in_view(self) -> list[int]:
         return sorted(set(self.antes) | set(self.progressive_bets))
 
@@ -561,6 +528,7 @@ class CasinoHoldemRound(GameRound):
                 "qualifies": self.dealer_qualifies,
             },
             "board": format_cards(self.board),
+            "meter": json_number(self.meter),
         }
 
 

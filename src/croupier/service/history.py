@@ -3,16 +3,26 @@
 A round is shown whole (every event) only once it has ended; while it is under way the
 table's snapshot is what a seat may see. Burnt cards stay hidden until their shoe is
 revealed, and a live shoe shows only its commitment (R6).
+
+The recall is served as the engine's own views, step by step (``games.base.steps``): the
+opening, each bet, the deal and each decision, each with the events it recorded and the
+round as the viewer saw it then, masked exactly as at the live table (a hole card hidden
+until the engine turns it; another zone's private cards never). The page only draws them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.errors import CroupierError
 from croupier.fairness import revealed_document
+from croupier.games.base import steps
+from croupier.games.events import Event
 from croupier.service.accounts import Principal
 from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
@@ -48,7 +58,38 @@ def _masked(
     return [{**event, "card": "??"} if hidden(event) else event for event in events]
 
 
-def round_document(session: Session, round_id: int, who: Principal | None) -> dict[str, Any]:
+def recall_steps(
+    events: list[dict[str, Any]],
+    *,
+    viewer: int | None,
+    everything: bool,
+    mask: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+) -> list[dict[str, Any]] | None:
+    """The recorded round step by step as ``viewer`` saw it (``None``: a spectator;
+    ``everything``: the inspector, every card): each step's command in notation (``None``
+    for the opening), its events as ``mask`` shows them, and the engine's view after it.
+    ``None`` when the record does not replay (the events alone are then all there is)."""
+    try:
+        return [
+            {
+                "command": None if step.command is None else str(step.command),
+                "events": mask([item.to_json() for item in step.events]),
+                "view": step.view,
+            }
+            for step in steps(
+                [Event.from_json(item) for item in events], viewer, everything=everything
+            )
+        ]
+    except CroupierError:
+        return None
+
+
+def round_document(
+    session: Session, round_id: int, who: Principal | None, *, with_steps: bool = True
+) -> dict[str, Any]:
+    """A finished round's record as ``who`` may read it and, with ``with_steps``, its recall
+    step by step (``recall_steps``): a player sees it from their own seat, the operator sees
+    every card, anyone else what a spectator saw."""
     record = session.get(RoundRecord, round_id)
     if record is None:
         raise NotFound(f"no round {round_id}")
@@ -68,7 +109,19 @@ def round_document(session: Session, round_id: int, who: Principal | None) -> di
     table = session.get(GameTable, record.table_id)
     shoe = session.get(ShoeRecord, record.shoe_id)
     assert table is not None and shoe is not None
-    return {
+    is_inspector = who is not None and who.is_operator
+    own_seats = sorted(
+        seat for seat, user, _r in players if who is not None and user == who.user_id
+    )
+    # The inspector (operator) sees every card; a player sees burns once the shoe is
+    # revealed, and never another zone's private cards (R6).
+    mask = partial(
+        _masked,
+        burns_revealed=shoe.is_revealed,
+        private_purposes=round_class_of(table.game).private_card_purposes,
+        own_seats=None if is_inspector else set(own_seats),
+    )
+    document = {
         "round": record.id,
         "status": STATUS[record.status],
         "table": table.name,
@@ -78,24 +131,26 @@ def round_document(session: Session, round_id: int, who: Principal | None) -> di
         "shoe": record.shoe_id,
         "start_position": record.start_position,
         "seats": [{"seat": s, "user": u, "role": r} for s, u, r in sorted(players)],
-        # The inspector (operator) sees every card; a player sees burns once the shoe is
-        # revealed, and never another zone's private cards (R6).
-        "events": _masked(
-            record.events,
-            burns_revealed=shoe.is_revealed,
-            private_purposes=round_class_of(table.game).private_card_purposes,
-            own_seats=None
-            if who is not None and who.is_operator
-            else {seat for seat, user, _role in players if who is not None and user == who.user_id},
-        ),
+        "events": mask(record.events),
         "inputs": record.inputs,
         "started_at": record.created_at,
         "ended_at": record.ended_at,
     }
+    if with_steps:
+        # A player with several boxes sees the round from the first: no game keeps a card
+        # private to one box of a player who holds more than one.
+        document["steps"] = recall_steps(
+            record.events,
+            viewer=own_seats[0] if own_seats and not is_inspector else None,
+            everything=is_inspector,
+            mask=mask,
+        )
+    return document
 
 
 def rounds_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
-    """The player's last rounds, newest first, each with its whole record when it has ended."""
+    """The player's last rounds, newest first, each with its whole record when it has ended
+    (its events: the steps of one round come with ``round_document``)."""
     round_ids = session.scalars(
         select(RoundPlayer.round_id)
         .where(RoundPlayer.user_id == user_id)
@@ -110,7 +165,8 @@ def rounds_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any]
         if record.status in ("betting", "playing"):
             documents.append({"round": round_id, "status": "in progress"})
         else:
-            documents.append(round_document(session, round_id, Principal(user_id, "", "player")))
+            player = Principal(user_id, "", "player")
+            documents.append(round_document(session, round_id, player, with_steps=False))
     return documents
 
 

@@ -137,11 +137,11 @@ def test_r6_a_seat_sees_its_own_cards_only_and_the_dealers_after_the_reveal() ->
     """R6: never another zone's cards, never the dealer's before the reveal, never the shoe."""
     game = dealt()
     view = game.view(5)
-    shown = {zone["seat"]: zone["cards"] for zone in view["zones"]}
+    shown = {zone["seat"]: zone["hands"][0]["cards"] for zone in view["seats"]}
     assert shown == {2: ["??", "??"], 5: ["2c", "7d"], 7: ["??", "??"]}
     assert view["dealer"]["cards"] == ["??", "??"]
     assert view["board"] == ["3h", "4c", "8s"]
-    hands = {zone["seat"]: zone["hand"] for zone in view["zones"]}
+    hands = {zone["seat"]: zone["hands"][0]["total"] for zone in view["seats"]}
     assert hands == {2: None, 5: "high card", 7: None}  # its own best five, nobody else's
     text = str(view)
     for secret in ("Ah", "Kh", "9s", "9d", "Qs", "Jd", "6h", "6c", "Tc", "5d"):
@@ -151,7 +151,7 @@ def test_r6_a_seat_sees_its_own_cards_only_and_the_dealers_after_the_reveal() ->
         game.act(zone, Action("call"))
     done = game.view(5)
     assert done["dealer"]["cards"] == ["Qs", "Jd"]
-    assert {z["seat"]: z["cards"] for z in done["zones"]}[2] == ["??", "??"]
+    assert {z["seat"]: z["hands"][0]["cards"] for z in done["seats"]}[2] == ["??", "??"]
     assert "6h" not in str(done) and "6c" not in str(done)  # burns stay face down
 
 

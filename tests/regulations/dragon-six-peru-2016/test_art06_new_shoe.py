@@ -106,7 +106,6 @@ def test_art06_the_round_in_which_the_cut_card_appears_is_the_last(profile) -> N
     signal = kinds.index("LastRoundOfShoe")
     assert [e.card for e in second.events[:signal] if isinstance(e, CardDrawn)][-1] == cards[6]
     assert kinds.count("LastRoundOfShoe") == 1
-    assert second.view(None)["last_round_of_shoe"] is True
 
 
 def test_art06_a_round_begun_after_the_cut_card_came_out_says_so_at_once(profile) -> None:

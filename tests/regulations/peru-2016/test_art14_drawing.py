@@ -101,7 +101,7 @@ def test_art14_hole_card_revealed_only_after_every_player():
     assert game.phase is Phase.PLAYER_TURNS  # dealer's blackjack not checked early
     for seat in (1, None):
         view = game.view(seat)
-        assert view["dealer"]["cards"] == ["As"]
+        assert view["dealer"]["cards"] == ["As", "??"]
         assert "Kc" not in str(view)
     game.act(1, Action("stand"))
     assert game.view(1)["dealer"]["cards"] == ["As", "Kc"]

@@ -47,7 +47,6 @@ def test_art03_the_round_in_which_the_cut_card_appears_is_the_last_of_the_shoe()
     assert not game.is_last_round_of_shoe
     game.deal()
     assert game.is_last_round_of_shoe
-    assert game.view(1)["last_round_of_shoe"] is True
 
 
 @pytest.mark.parametrize("amount", [1, 200])

@@ -177,15 +177,12 @@ class _Table:
         table.add_column("total", justify="right")
         table.add_column("bet", justify="right")
         table.add_column("result")
-        hidden = " ??" if dealer["hole_card_hidden"] else ""
-        table.add_row(
-            "Dealer", " ".join(dealer["cards"]) + hidden, str(dealer["total"] or ""), "", ""
-        )
-        for box in view["boxes"]:
+        table.add_row("Dealer", " ".join(dealer["cards"]), str(dealer["total"] or ""), "", "")
+        for box in view["seats"]:
             for hand in box["hands"]:
                 table.add_row(
                     f"Hand {hand['hand'] + 1}",
-                    " ".join(hand["cards"] + ["??"] * hand["face_down"]),
+                    " ".join(hand["cards"]),
                     "" if hand["total"] is None else str(hand["total"]),
                     str(hand["bet"]),
                     _result(hand),

@@ -91,11 +91,17 @@ def show_table(console: Console, view: dict[str, Any]) -> None:
     hand = f" ({dealer['hand']})" if dealer["hand"] else ""
     table.add_row("Dealer", show_cards(dealer["cards"]) + hand, "")
     table.add_row("Board", show_cards(view["board"]), "")
-    for zone in view["zones"]:
+    for zone in view["seats"]:
         name = "You" if zone["seat"] == YOU else "Computer"
-        stakes = f"Ante {zone['ante']}" + (" + progressive" if zone["progressive"] else "")
-        decision = f", {zone['decision']}" if zone["decision"] else ""
-        table.add_row(name, show_cards(zone["cards"]), stakes + decision)
+        bets = zone["bets"]
+        stakes = f"Ante {bets['ante']}" + (" + progressive" if bets.get("progressive") else "")
+        for shown in zone["hands"]:
+            if shown["bet"] != bets["ante"]:
+                stakes += f", bet {shown['bet'] - bets['ante']}"
+            result = f", {shown['result']}" if shown["result"] else ""
+            table.add_row(name, show_cards(shown["cards"]), stakes + result)
+        if not zone["hands"]:
+            table.add_row(name, show_cards([]), stakes)
     console.print(table)
 
 

@@ -1,5 +1,6 @@
 // Cards drawn as cards: a face with rank and suit in the corners and a large suit in the
-// middle, red for hearts and diamonds; a patterned back for a card not yet shown.
+// middle, red for hearts and diamonds; a patterned back for a card the view keeps hidden
+// ("??").
 
 import { h, t } from "./common.js";
 
@@ -23,7 +24,7 @@ export function cardName(code) {
   return t("card.name", { rank: t(`card.rank.${card.rank}`), suit: t(`card.suit.${card.suit}`) });
 }
 
-/** A face-up card. */
+/** A card face up, or its back for a hidden one ("??"). */
 export function cardFace(code) {
   const card = parseCard(code);
   if (!card) return cardBack();
@@ -49,10 +50,9 @@ export function cardBack() {
   return h("span", { class: "card back", role: "img", "aria-label": t("card.hidden"), dataset: { card: "back" } });
 }
 
-/** A row of cards; `hidden` more face-down cards after the shown ones. */
-export function cardRow(codes = [], hidden = 0, label = "") {
+/** A row of cards as the view lists them. */
+export function cardRow(codes = [], label = "") {
   const row = h("span", { class: "cards", role: "group", "aria-label": label || null });
   for (const code of codes) row.append(cardFace(code));
-  for (let index = 0; index < hidden; index += 1) row.append(cardBack());
   return row;
 }

@@ -1,19 +1,20 @@
-// The recall of a past round (R14): its stored events replayed one by one, the felt redrawn
-// at each step, with first / previous / next / last (and the arrow keys).
+// The recall of a past round (R14), as the server serves it: the engine's view of the round
+// after each step (the opening, each bet, the deal, each decision), masked for this viewer as
+// it was at the table, with the events each step recorded. The page draws the views; it
+// rebuilds nothing. First / previous / next / last (and the arrow keys) move between steps.
 
 import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
 import { cardName, parseCard } from "./cards.js";
 import { drawFelt } from "./felt.js";
-import { replay } from "./replay.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
 setUpChrome();
 
 const roundId = Number(document.body.dataset.roundId);
-let events = [];
+let steps = []; // {command, events, view} from the server, the opening first
 let players = new Map(); // seat -> who played it
-let step = 0; // how many events are applied
+let step = 0; // the index of the step shown
 
 function describe(event) {
   const values = { ...event };
@@ -47,22 +48,23 @@ function describe(event) {
 }
 
 function show() {
-  byId("step-counter").textContent = t("recall.step_of", { step, total: events.length });
-  byId("step-text").textContent = step === 0 ? t("recall.before_first") : describe(events[step - 1]);
-  drawFelt(byId("dealer-area-recall"), byId("seats-recall"), replay(events, step), players);
+  const current = steps[step];
+  byId("step-counter").textContent = t("recall.step_of", { step: step + 1, total: steps.length });
+  byId("step-text").textContent = current.events.map(describe).join(" ");
+  drawFelt(byId("dealer-area-recall"), byId("seats-recall"), current.view, players);
   for (const [index, item] of [...byId("event-list").children].entries()) {
-    item.classList.toggle("done", index < step);
-    item.toggleAttribute("aria-current", index === step - 1);
-    if (index === step - 1) item.setAttribute("aria-current", "step");
+    item.classList.toggle("done", index <= step);
+    if (index === step) item.setAttribute("aria-current", "step");
+    else item.removeAttribute("aria-current");
   }
   byId("first-step").disabled = step === 0;
   byId("previous-step").disabled = step === 0;
-  byId("next-step").disabled = step === events.length;
-  byId("last-step").disabled = step === events.length;
+  byId("next-step").disabled = step === steps.length - 1;
+  byId("last-step").disabled = step === steps.length - 1;
 }
 
 function go(to) {
-  step = Math.max(0, Math.min(events.length, to));
+  step = Math.max(0, Math.min(steps.length - 1, to));
   show();
 }
 
@@ -72,7 +74,8 @@ function fact(term, value) {
 
 async function load() {
   const round = await server.round(roundId);
-  events = round.events ?? [];
+  // A record that no longer replays comes without steps: its events are all there is.
+  steps = round.steps ?? [{ command: null, events: round.events ?? [], view: null }];
   players = new Map((round.seats ?? []).map((seat) => [Number(seat.seat), t("recall.player_number", { user: seat.user })]));
   byId("round-facts").replaceChildren(
     ...fact(t("lobby.table"), round.table ?? "–"),
@@ -88,20 +91,29 @@ async function load() {
     h("ol", { class: "seats", id: "seats-recall" }),
   );
   byId("event-list").replaceChildren(
-    ...events.map((event, index) =>
-      h("li", {}, h("button", { type: "button", class: "link", onclick: () => go(index + 1) }, describe(event))),
+    ...steps.map((one, index) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          { type: "button", class: "link", onclick: () => go(index) },
+          one.events.map((event) => h("span", { class: "step-event" }, describe(event))),
+        ),
+      ),
     ),
   );
-  go(events.length);
+  go(steps.length - 1);
 }
 
+const last = () => steps.length - 1;
 byId("first-step").addEventListener("click", () => go(0));
 byId("previous-step").addEventListener("click", () => go(step - 1));
 byId("next-step").addEventListener("click", () => go(step + 1));
-byId("last-step").addEventListener("click", () => go(events.length));
+byId("last-step").addEventListener("click", () => go(last()));
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLInputElement) return;
-  const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: events.length };
+  const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last() };
   if (event.key in moves) {
     event.preventDefault();
     go(moves[event.key]);

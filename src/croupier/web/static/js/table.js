@@ -8,8 +8,7 @@ import {
   requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
-import { replay } from "./replay.js";
-import { centsOf, settledWagers } from "./rounds.js";
+import { centsOf } from "./rounds.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, seatMap } from "./tables.js";
 
@@ -18,13 +17,12 @@ setUpChrome();
 
 const tableId = Number(document.body.dataset.tableId);
 const CHIP_VALUES = [1, 5, 25, 100, 500];
-const SEAT_LISTS = ["boxes", "zones", "seats", "players"];
 
 const state = {
   table: null,
   profile: null,
   round: null, // the snapshot's round: id, status, deadline, stakes, pending, public, mine
-  lastRound: null, // the record of the last round this player had a stake in, once ended
+  lastRound: null, // the recall of the last round this player had a stake in, once ended
   backBets: [], // back bets of the round under way that concern this player
   busy: false,
 };
@@ -42,44 +40,23 @@ function mySeats() {
   return seats;
 }
 
-/** The round as this player sees it: the public view with each own seat's view laid over. */
+/** The round as this player sees it: the engine's public view, each of the player's own
+ * seats as that seat's view shows it (a zone's own hole cards). */
 function currentView() {
   const round = state.round;
-  if (!round?.public) return null;
-  const view = structuredClone(round.public);
+  const shared = round?.public;
+  if (!shared) return null;
+  const view = structuredClone(shared);
   for (const [seat, own] of Object.entries(round.mine ?? {})) {
-    for (const key of SEAT_LISTS) {
-      if (!Array.isArray(own[key])) continue;
-      const mine = own[key].filter((entry) => Number(entry.seat) === Number(seat));
-      const others = (view[key] ?? []).filter((entry) => Number(entry.seat) !== Number(seat));
-      view[key] = [...others, ...mine].sort((a, b) => a.seat - b.seat);
-    }
-    if (own.seat !== undefined && (own.bets || own.results)) {
-      // Baccarat: a zone's own bets and results come only with its own view.
-      view.zones = [...(view.zones ?? []).filter((entry) => Number(entry.seat) !== Number(seat)), { seat: Number(seat), bets: own.bets, results: own.results }];
-    }
-    for (const [key, value] of Object.entries(own)) {
-      if (!(key in view)) view[key] = value;
-    }
+    const entry = own.seats.find((item) => Number(item.seat) === Number(seat));
+    if (entry) view.seats = view.seats.map((item) => (Number(item.seat) === Number(seat) ? entry : item));
   }
-  // Another zone's stake shows as a chip even where its view keeps the wagers to itself.
-  const listed = SEAT_LISTS.find((key) => Array.isArray(view[key])) ?? "zones";
-  view[listed] = view[listed] ?? [];
-  for (const [seat, minor] of Object.entries(round.stakes ?? {})) {
-    let entry = view[listed].find((item) => Number(item.seat) === Number(seat));
-    if (!entry) {
-      entry = { seat: Number(seat) };
-      view[listed].push(entry);
-    }
-    if (!entry.bets || !Object.keys(entry.bets).length) entry.stake = moneyMinor(minor);
-  }
-  view.to_act = round.pending ? { seat: round.pending.seat, hand: round.pending.hand, question: round.pending.question } : null;
   return view;
 }
 
-function hasCards(view) {
-  if (!view) return false;
-  return JSON.stringify(view).includes('"cards":["');
+/** The last round's end, as its recall's last step shows it to this player. */
+function lastView() {
+  return state.lastRound?.steps?.at(-1)?.view ?? null;
 }
 
 function isBetting() {
@@ -123,8 +100,9 @@ function sitButtonFor(seat) {
 
 function drawFeltNow() {
   const live = currentView();
-  const showLast = !hasCards(live) && state.lastRound;
-  const view = showLast ? replay(state.lastRound.events, state.lastRound.events.length) : live;
+  // While the next round takes bets, the felt keeps the last round's end.
+  const showLast = (live === null || live.phase === "betting") && lastView() !== null;
+  const view = showLast ? lastView() : live;
   byId("felt").dataset.showing = showLast ? "last-round" : "live";
   byId("felt").dataset.round = showLast ? state.lastRound.round : (state.round?.id ?? "");
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
@@ -207,12 +185,8 @@ function drawBetForm() {
 
 /** How many hands a seat plays now (more than one after a split). */
 function handCount(seat) {
-  const view = currentView();
-  for (const key of SEAT_LISTS) {
-    const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === Number(seat));
-    if (entry?.hands) return entry.hands.length;
-  }
-  return 1;
+  const entry = currentView()?.seats.find((item) => Number(item.seat) === Number(seat));
+  return entry?.hands.length || 1;
 }
 
 function actionLabel(action) {
@@ -258,7 +232,7 @@ function drawActions() {
 
 function drawResults() {
   const record = state.lastRound;
-  const rows = record ? settledWagers(record.events) : [];
+  const rows = lastView()?.results ?? [];
   byId("results").hidden = rows.length === 0;
   if (!record) return;
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
@@ -396,7 +370,7 @@ async function showBalance() {
   byId("balance").textContent = moneyMinor(me.balance);
 }
 
-/** When a round this player staked in has ended, fetch its record: results and last cards. */
+/** When a round this player staked in has ended, fetch its recall: results and last cards. */
 async function noteRoundChange(previous) {
   if (!previous || !state.round || previous.id === state.round.id) return;
   const hadStake = [...mySeats()].some((seat) => previous.stakes?.[String(seat)]);
@@ -443,7 +417,7 @@ async function recallLastRound() {
   const last = answer.rounds?.[0];
   if (last && Array.isArray(last.events) && last.table_id === tableId) {
     lastRoundAsked = last.round;
-    state.lastRound = last;
+    state.lastRound = await server.round(last.round);
     draw();
   }
 }
@@ -478,15 +452,8 @@ byId("bet-form").addEventListener("submit", (event) => {
       return;
     }
   }
-  const view = currentView();
-  const placed = (bet) => {
-    for (const key of SEAT_LISTS) {
-      const entry = (view?.[key] ?? []).find((item) => Number(item.seat) === bet.seat);
-      if (entry?.bets?.[bet.wager] !== undefined) return Number(entry.bets[bet.wager]);
-      if (typeof entry?.[bet.wager] === "number") return entry[bet.wager]; // Casino Hold'em zones
-    }
-    return 0;
-  };
+  const seats = currentView()?.seats ?? [];
+  const placed = (bet) => Number(seats.find((item) => Number(item.seat) === bet.seat)?.bets[bet.wager] ?? 0);
   // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
   // and a 0 never placed is no wager (RULES.md §6).
   const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
