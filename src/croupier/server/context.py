@@ -10,12 +10,24 @@ from typing import Annotated, Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Header, Request
+from pydantic import BaseModel
 
 from croupier.server.rate_limits import (
     DEFAULT_RATE_LIMIT,
     DEFAULT_TOKEN_RATE_LIMIT,
     RateLimits,
     client_address,
+)
+from croupier.server.schemas import (
+    ActionBody,
+    BetBody,
+    Consent,
+    Credentials,
+    Empty,
+    Limits,
+    Move,
+    NewTable,
+    parse,
 )
 from croupier.server.sockets import SessionSockets
 from croupier.service.accounts import Principal, authenticate, identify
@@ -26,6 +38,7 @@ from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass
@@ -176,15 +189,43 @@ def parse_json(raw: bytes) -> Any:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
+    """The body as a JSON object (``{}`` when there is none), kept on the request as it came
+    (``sent_body``): a request's idempotency fingerprint is of what the client sent."""
     raw = await read_body(request)
-    if not raw:
-        return {}
-    body = parse_json(raw)
+    body = parse_json(raw) if raw else {}
     if not isinstance(body, dict):
         raise RequestError(f"the body is a JSON object, not {type(body).__name__}")
+    request.state.sent_body = body
     return body
 
 
-Body = Annotated[dict[str, Any], Depends(json_body)]
+def sent_body(request: Request) -> dict[str, Any]:
+    """The JSON object a route's typed body was read from (``{}`` before one was read)."""
+    body: dict[str, Any] = getattr(request.state, "sent_body", {})
+    return body
+
+
+def typed_body(model: type[M]) -> Any:
+    """A dependency: the request's body read within its limits (``json_body``), then as
+    ``model`` (``schemas.parse``: the domain's own errors). ``server.openapi`` documents the
+    body of every route that takes one as the model's named component."""
+
+    async def read(body: Annotated[dict[str, Any], Depends(json_body)]) -> M:
+        return parse(model, body)
+
+    read.body_model = model  # type: ignore[attr-defined]
+    return Depends(read)
+
+
+CredentialsBody = Annotated[Credentials, typed_body(Credentials)]
+MoveBody = Annotated[Move, typed_body(Move)]
+NewTableBody = Annotated[NewTable, typed_body(NewTable)]
+LimitsBody = Annotated[Limits, typed_body(Limits)]
+Bet = Annotated[BetBody, typed_body(BetBody)]
+Decision = Annotated[ActionBody, typed_body(ActionBody)]
+ConsentBody = Annotated[Consent, typed_body(Consent)]
+NoBody = Annotated[Empty, typed_body(Empty)]
+"""Routes that read nothing from their body still read it as JSON within the limits, and its
+idempotency fingerprint is of what was sent."""
 
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
