@@ -30,6 +30,7 @@ from croupier.server.schemas import (
     parse,
 )
 from croupier.server.sockets import SessionSockets
+from croupier.service import idempotency
 from croupier.service.accounts import Principal, authenticate, identify
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock, SystemClock
@@ -228,4 +229,13 @@ NoBody = Annotated[Empty, typed_body(Empty)]
 """Routes that read nothing from their body still read it as JSON within the limits, and its
 idempotency fingerprint is of what was sent."""
 
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="A key of the client's choosing, one per request (R8): a repeat with the "
+        "same key and body answers as the first did; with another body it is refused.",
+        # Documented, not checked here: ``idempotency.check_key`` refuses a bad key (400).
+        json_schema_extra={"pattern": idempotency.KEY.pattern},
+    ),
+]
