@@ -15,13 +15,16 @@ The short form (CI) bounds the examples per operation; the long form is ``slow``
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -30,11 +33,14 @@ from server_support import GENEROUS_RATE_LIMIT, OPERATOR_TOKEN, Api, Table
 from sqlalchemy import func, select
 
 from croupier.ledger import book
+from croupier.server import routes
 from croupier.server.app import create_app, playable_profiles, start
 from croupier.server.context import Settings
+from croupier.server.openapi import body_model
 from croupier.service.accounts import ensure_operator
 from croupier.service.clock import ManualClock
 from croupier.service.models import LedgerEntry
+from croupier.web import api as web_api
 
 PROFILES = playable_profiles()
 pytestmark = pytest.mark.skipif(not PROFILES, reason="no game engine has landed yet")
@@ -195,3 +201,75 @@ def test_every_operation_answers_a_player_as_documented_long(case: Any, fuzzed: 
 @settings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_answers_the_operator_as_documented_long(case: Any, fuzzed: Fuzzed) -> None:
     exercise(case, fuzzed, "operator")
+
+
+# --- the schema a client reads (README, "Its schema: /openapi.json") -------------------------
+ROUTERS = (routes.router, web_api.router)
+"""The routers the app includes whose routes are API operations (the pages are not)."""
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def served_schema() -> dict[str, Any]:
+    answer = TestClient(APP).get("/openapi.json")
+    assert answer.status_code == 200
+    served: dict[str, Any] = answer.json()
+    return served
+
+
+def api_routes() -> list[APIRoute]:
+    return [
+        route
+        for router in ROUTERS
+        for route in router.routes
+        if isinstance(route, APIRoute) and route.include_in_schema
+    ]
+
+
+def test_the_schema_lists_every_route_of_the_app_once() -> None:
+    """Each path and method the app routes is an operation of ``/openapi.json``, named by its
+    route (the name a generated client gives the call), and the schema lists no other."""
+    paths = served_schema()["paths"]
+    routed = {
+        (route.path_format, method.lower()) for route in api_routes() for method in route.methods
+    }
+    listed = {(path, method) for path, item in paths.items() for method in item}
+    assert listed == routed
+    names = [paths[path][method]["operationId"] for path, method in sorted(listed)]
+    assert len(set(names)) == len(names)
+    assert paths["/tables/{table_id}/actions"]["post"]["operationId"] == "act"
+
+
+def test_every_body_is_a_named_component_of_the_model_the_route_reads() -> None:
+    """A route that reads a body documents it as ``#/components/schemas/<its model>``, the
+    model's own JSON schema; no operation has an inline body, and every refusal is
+    ``Refusal``."""
+    served = served_schema()
+    paths, components = served["paths"], served["components"]["schemas"]
+    bodies = 0
+    for route in api_routes():
+        model = body_model(route.dependant)
+        for method in route.methods:
+            operation = paths[route.path_format][method.lower()]
+            if model is None:
+                assert "requestBody" not in operation, (method, route.path_format)
+                continue
+            body = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert body == {"$ref": f"#/components/schemas/{model.__name__}"}
+            assert components[model.__name__] == model.model_json_schema()
+            bodies += 1
+            assert operation["responses"]["4XX"]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/Refusal"
+            }
+    mutating = {(r.path_format, m) for r in api_routes() for m in r.methods if m != "GET"}
+    assert bodies == len(mutating - {(ENDS_THE_SESSION, "POST")})  # signing out reads none
+    assert components["BetBody"]["properties"]["amount"]["type"] == "integer"
+
+
+def test_the_readme_names_the_components_the_schema_has() -> None:
+    """The README's list of body models is the schema's, and it shows the generator's use."""
+    section = README.read_text(encoding="utf-8").split("#### Its schema: `/openapi.json`")[1]
+    section = section.split("\n### ")[0]
+    named = set(re.findall(r"`([A-Z][A-Za-z]+)`", section.split("\n\n")[1]))
+    components = set(served_schema()["components"]["schemas"])
+    assert named == components
+    assert "openapi-python-client generate" in section and "schemathesis run" in section

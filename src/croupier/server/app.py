@@ -232,7 +232,13 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
 
-    app = FastAPI(title="croupier", version="1", lifespan=lifespan, responses=openapi.REFUSALS)
+    app = FastAPI(
+        title="croupier",
+        version="1",
+        lifespan=lifespan,
+        responses=openapi.REFUSALS,
+        generate_unique_id_function=openapi.operation_id,
+    )
     if server is not None:
         app.state.server = server
     errors.install(app)

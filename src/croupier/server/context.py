@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
 from croupier.server.rate_limits import (
@@ -109,10 +110,22 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+BEARER = HTTPBearer(
+    scheme_name="bearer",
+    description="The token `POST /auth/signin` answers with (the operator's is the one "
+    "`croupier serve` prints or is given).",
+    auto_error=False,
+)
+"""Documents the scheme in the OpenAPI schema (a generated client sends the header itself);
+the token is read from the header by ``bearer``."""
+
+
 def caller(
-    server: ServerDep, request: Request, authorization: Annotated[str | None, Header()] = None
+    server: ServerDep,
+    request: Request,
+    _scheme: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
 ) -> Principal:
-    token = bearer(authorization)
+    token = bearer(request.headers.get("authorization"))
     now = server.settings.clock.now()
     try:
         # Most requests only read the session; the write (activity, idle end) is rare (R16).

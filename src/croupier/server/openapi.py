@@ -40,6 +40,12 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 """What every operation may answer besides its success (``server.errors``: one JSON shape)."""
 
 
+def operation_id(route: APIRoute) -> str:
+    """An operation is named by its route's function (``bet``, ``act``, ``create_table``): the
+    name a generated client gives its call."""
+    return route.name
+
+
 def body_model(dependant: Dependant) -> type[BaseModel] | None:
     """The model ``context.typed_body`` reads for this route, if it reads one."""
     for dependency in dependant.dependencies:
