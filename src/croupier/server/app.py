@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from croupier.errors import CroupierError
 from croupier.rules.registry import load_profile, shipped_profile_names
-from croupier.server import errors, fail_safe_http
+from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.routes import router
@@ -233,7 +233,13 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
 
-    app = FastAPI(title="croupier", version="1", lifespan=lifespan)
+    app = FastAPI(
+        title="croupier",
+        version="1",
+        lifespan=lifespan,
+        responses=openapi.REFUSALS,
+        generate_unique_id_function=openapi.operation_id,
+    )
     if server is not None:
         app.state.server = server
     errors.install(app)
@@ -242,6 +248,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(router)
     install_pages(app)
+    openapi.install(app, router)
 
     @app.websocket("/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
 
 from croupier.server.rate_limits import (
     DEFAULT_RATE_LIMIT,
@@ -17,7 +19,19 @@ from croupier.server.rate_limits import (
     RateLimits,
     client_address,
 )
+from croupier.server.schemas import (
+    ActionBody,
+    BetBody,
+    Consent,
+    Credentials,
+    Empty,
+    Limits,
+    Move,
+    NewTable,
+    parse,
+)
 from croupier.server.sockets import SessionSockets
+from croupier.service import idempotency
 from croupier.service.accounts import Principal, authenticate, identify
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock, SystemClock
@@ -26,6 +40,7 @@ from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass
@@ -95,10 +110,22 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+BEARER = HTTPBearer(
+    scheme_name="bearer",
+    description="The token `POST /auth/signin` answers with (the operator's is the one "
+    "`croupier serve` prints or is given).",
+    auto_error=False,
+)
+"""Documents the scheme in the OpenAPI schema (a generated client sends the header itself);
+the token is read from the header by ``bearer``."""
+
+
 def caller(
-    server: ServerDep, request: Request, authorization: Annotated[str | None, Header()] = None
+    server: ServerDep,
+    request: Request,
+    _scheme: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
 ) -> Principal:
-    token = bearer(authorization)
+    token = bearer(request.headers.get("authorization"))
     now = server.settings.clock.now()
     try:
         # Most requests only read the session; the write (activity, idle end) is rare (R16).
@@ -176,15 +203,52 @@ def parse_json(raw: bytes) -> Any:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
+    """The body as a JSON object (``{}`` when there is none), kept on the request as it came
+    (``sent_body``): a request's idempotency fingerprint is of what the client sent."""
     raw = await read_body(request)
-    if not raw:
-        return {}
-    body = parse_json(raw)
+    body = parse_json(raw) if raw else {}
     if not isinstance(body, dict):
         raise RequestError(f"the body is a JSON object, not {type(body).__name__}")
+    request.state.sent_body = body
     return body
 
 
-Body = Annotated[dict[str, Any], Depends(json_body)]
+def sent_body(request: Request) -> dict[str, Any]:
+    """The JSON object a route's typed body was read from (``{}`` before one was read)."""
+    body: dict[str, Any] = getattr(request.state, "sent_body", {})
+    return body
 
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
+
+def typed_body(model: type[M]) -> Any:
+    """A dependency: the request's body read within its limits (``json_body``), then as
+    ``model`` (``schemas.parse``: the domain's own errors). ``server.openapi`` documents the
+    body of every route that takes one as the model's named component."""
+
+    async def read(body: Annotated[dict[str, Any], Depends(json_body)]) -> M:
+        return parse(model, body)
+
+    read.body_model = model  # type: ignore[attr-defined]
+    return Depends(read)
+
+
+CredentialsBody = Annotated[Credentials, typed_body(Credentials)]
+MoveBody = Annotated[Move, typed_body(Move)]
+NewTableBody = Annotated[NewTable, typed_body(NewTable)]
+LimitsBody = Annotated[Limits, typed_body(Limits)]
+Bet = Annotated[BetBody, typed_body(BetBody)]
+Decision = Annotated[ActionBody, typed_body(ActionBody)]
+ConsentBody = Annotated[Consent, typed_body(Consent)]
+NoBody = Annotated[Empty, typed_body(Empty)]
+"""Routes that read nothing from their body still read it as JSON within the limits, and its
+idempotency fingerprint is of what was sent."""
+
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="A key of the client's choosing, one per request (R8): a repeat with the "
+        "same key and body answers as the first did; with another body it is refused.",
+        # Documented, not checked here: ``idempotency.check_key`` refuses a bad key (400).
+        json_schema_extra={"pattern": idempotency.KEY.pattern},
+    ),
+]

@@ -15,28 +15,24 @@ from sqlalchemy.orm import Session
 from croupier.errors import CroupierError
 from croupier.rules.base import Profile
 from croupier.server.context import (
-    Body,
+    Bet,
     Caller,
+    ConsentBody,
+    CredentialsBody,
+    Decision,
     IdempotencyKey,
+    LimitsBody,
+    MoveBody,
+    NewTableBody,
+    NoBody,
     Operator,
     ServerDep,
     bearer,
     password_work,
+    sent_body,
 )
 from croupier.server.rate_limits import client_address
-from croupier.server.schemas import (
-    MAX_TABLE_NAME,
-    ActionBody,
-    BetBody,
-    Consent,
-    Credentials,
-    Id,
-    Limits,
-    Move,
-    NewTable,
-    parse,
-    schema_of,
-)
+from croupier.server.schemas import MAX_TABLE_NAME, Id
 from croupier.service import engines, history, idempotency, limits, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
 from croupier.service.errors import RequestError
@@ -52,12 +48,13 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
     who: Any,
     key: str | None,
     request: Request,
-    body: dict[str, Any],
     effect: Callable[[Session], Answer],
     table_id: int | None = None,
 ) -> JSONResponse:
     checked = idempotency.check_key(key)
-    request_hash = idempotency.fingerprint(request.method, request.scope["path"], body)
+    request_hash = idempotency.fingerprint(
+        request.method, request.scope["path"], sent_body(request)
+    )
 
     def run(attempt: Callable[[Session], Answer]) -> Answer:
         if table_id is None:
@@ -83,13 +80,12 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.post("/auth/signup", status_code=201, openapi_extra=schema_of(Credentials))
-async def signup(*, server: ServerDep, body: Body, request: Request) -> dict[str, Any]:
+@router.post("/auth/signup", status_code=201)
+async def signup(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """Argon2 work runs in its own worker thread, one hash at a time, after the address's
     rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
     serve the tables (issue 10, item 6)."""
     await server.rate_limits.hit_async("signup", client_address(request))
-    login = parse(Credentials, body)
     now = server.settings.clock.now()
     who = await password_work(
         server, lambda: server.uow.run(lambda s: sign_up(s, login.username, login.password, now))
@@ -97,13 +93,12 @@ async def signup(*, server: ServerDep, body: Body, request: Request) -> dict[str
     return {"user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signin", openapi_extra=schema_of(Credentials))
-async def signin(*, server: ServerDep, body: Body, request: Request) -> dict[str, Any]:
+@router.post("/auth/signin")
+async def signin(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
     item 5); rate limited per client address before any hash is computed (item 6)."""
     address = client_address(request)
     await server.rate_limits.hit_async("signin", address)
-    login = parse(Credentials, body)
     now = server.settings.clock.now()
     outcome = await password_work(
         server,
@@ -143,58 +138,53 @@ def my_ledger(*, server: ServerDep, who: Caller, limit: int = 50) -> dict[str, A
 
 
 # --- the operator --------------------------------------------------------------------------
-@router.post("/operator/wallets/{username}/credit", openapi_extra=schema_of(Move))
+@router.post("/operator/wallets/{username}/credit")
 def credit(
     *,
     server: ServerDep,
     who: Operator,
     username: str,
-    body: Body,
+    move: MoveBody,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     now = server.settings.clock.now
-    move = parse(Move, body)
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (200, wallets.move(s, username, move.amount, "credit", now())),
     )
 
 
-@router.post("/operator/wallets/{username}/debit", openapi_extra=schema_of(Move))
+@router.post("/operator/wallets/{username}/debit")
 def debit(
     *,
     server: ServerDep,
     who: Operator,
     username: str,
-    body: Body,
+    move: MoveBody,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     now = server.settings.clock.now
-    move = parse(Move, body)
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (200, wallets.move(s, username, move.amount, "debit", now())),
     )
 
 
-@router.post("/operator/tables", openapi_extra=schema_of(NewTable))
+@router.post("/operator/tables")
 def create_table(
-    *, server: ServerDep, who: Operator, body: Body, request: Request, key: IdempotencyKey
+    *, server: ServerDep, who: Operator, table: NewTableBody, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
     settings = server.settings
     opened: list[Profile] = []
 
-    table = parse(NewTable, body)
     name = table.name
     if not name.isprintable() or name != name.strip():
         raise RequestError(
@@ -211,13 +201,13 @@ def create_table(
         opened.append(live.profile)
         return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
 
-    answer = _once(server, who, key, request, body, effect)
+    answer = _once(server, who, key, request, effect)
     for profile in opened:  # the engine ready before the table's first player waits on it
         engines.warm_up(profile)
     return answer
 
 
-@router.post("/operator/tables/{table_id}/limits", openapi_extra=schema_of(Limits))
+@router.post("/operator/tables/{table_id}/limits")
 def set_limits(
     *,
     server: ServerDep,
@@ -225,20 +215,16 @@ def set_limits(
     table_id: Id,
     request: Request,
     key: IdempotencyKey = None,
-    body: Body,
+    limits_asked: LimitsBody,
 ) -> JSONResponse:
     """One wager's table limits, in whole units, from the next round on (RULES.md §6)."""
     server.casino.table(table_id)  # 404 before anything else
-
-    if not isinstance(body.get("wager"), str):  # the wager's refusal names its value
-        raise RequestError(f"wager {body.get('wager')!r}: the body needs a wager name (text)")
-    limits_asked = parse(Limits, body)
     wager, minimum, maximum = limits_asked.wager, limits_asked.minimum, limits_asked.maximum
 
     def effect(session: Session) -> Answer:
         return 200, server.casino.set_limits(session, table_id, wager, minimum, maximum)
 
-    return _once(server, who, key, request, body, effect, table_id)
+    return _once(server, who, key, request, effect, table_id)
 
 
 @router.post("/operator/tables/{table_id}/{state}")
@@ -250,7 +236,7 @@ def open_or_close(
     state: str,
     request: Request,
     key: IdempotencyKey = None,
-    body: Body,
+    _body: NoBody,
 ) -> JSONResponse:
     if state not in ("open", "close"):
         raise RequestError(f"{state!r}: a table is 'open'ed or 'close'd")
@@ -259,7 +245,7 @@ def open_or_close(
         server.casino.set_open(session, table_id, state == "open")
         return 200, {"table": table_id, "is_open": state == "open"}
 
-    return _once(server, who, key, request, body, effect, table_id)
+    return _once(server, who, key, request, effect, table_id)
 
 
 @router.get("/operator/audit")
@@ -305,7 +291,7 @@ def sit(
     seat: Id,
     request: Request,
     key: IdempotencyKey = None,
-    body: Body,
+    _body: NoBody,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(
@@ -313,7 +299,6 @@ def sit(
         who,
         key,
         request,
-        body,
         lambda s: (200, server.casino.sit(s, live, who, seat)),
         table_id,
     )
@@ -328,7 +313,7 @@ def leave(
     seat: Id,
     request: Request,
     key: IdempotencyKey = None,
-    body: Body,
+    _body: NoBody,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
     return _once(
@@ -336,30 +321,27 @@ def leave(
         who,
         key,
         request,
-        body,
         lambda s: (200, server.casino.leave(s, live, who, seat)),
         table_id,
     )
 
 
-@router.post("/tables/{table_id}/bets", openapi_extra=schema_of(BetBody))
+@router.post("/tables/{table_id}/bets")
 def bet(
     *,
     server: ServerDep,
     who: Caller,
     table_id: Id,
-    body: Body,
+    wager: Bet,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
-    wager = parse(BetBody, body)
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (
             200,
             server.casino.place_bet(
@@ -376,7 +358,7 @@ def ready(
     server: ServerDep,
     who: Caller,
     table_id: Id,
-    body: Body,
+    _body: NoBody,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
@@ -386,30 +368,27 @@ def ready(
         who,
         key,
         request,
-        body,
         lambda s: (200, server.casino.ready(s, live, who)),
         table_id,
     )
 
 
-@router.post("/tables/{table_id}/actions", openapi_extra=schema_of(ActionBody))
+@router.post("/tables/{table_id}/actions")
 def act(
     *,
     server: ServerDep,
     who: Caller,
     table_id: Id,
-    body: Body,
+    decision: Decision,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
-    decision = parse(ActionBody, body)
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (
             200,
             server.casino.act(s, live, who, decision.seat, decision.action),
@@ -418,24 +397,22 @@ def act(
     )
 
 
-@router.post("/tables/{table_id}/back-bets", openapi_extra=schema_of(BetBody))
+@router.post("/tables/{table_id}/back-bets")
 def back_bet(
     *,
     server: ServerDep,
     who: Caller,
     table_id: Id,
-    body: Body,
+    wager: Bet,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
-    wager = parse(BetBody, body)
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (
             200,
             server.casino.back_bet(
@@ -446,25 +423,23 @@ def back_bet(
     )
 
 
-@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent", openapi_extra=schema_of(Consent))
+@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent")
 def consent(
     *,
     server: ServerDep,
     who: Caller,
     table_id: Id,
     back_bet_id: Id,
-    body: Body,
+    answer: ConsentBody,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
     live = server.casino.table(table_id)
-    answer = parse(Consent, body)
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (
             200,
             server.casino.consent(s, live, who, back_bet_id, answer.accept),

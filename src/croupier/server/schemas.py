@@ -1,8 +1,9 @@
 """The request bodies, as typed models: only JSON integers are amounts (``StrictInt``: no
 ``5.0``, no ``true``, no ``"5"``), every text and number has its bound, and the OpenAPI schema
-shows each body (issue 10, items 7 and 8).
+shows each body as a named component (issue 10, items 7 and 8; issue 11, item 6).
 
-A body is read by ``context.json_body`` (size and depth limits first), then validated here.
+A body is read by ``context.json_body`` (size and depth limits first), then validated here
+(``context.typed_body``: a route takes the model, never a bare dict).
 A refusal keeps the error contract: an amount that is not one is the domain's own
 ``AmountError`` or ``BetError`` (the same ``parse_amount`` message the engine gives), any
 other field a ``RequestError`` naming the field and the value.
@@ -129,11 +130,9 @@ def parse(model: type[M], body: dict[str, Any]) -> M:
         raise RequestError(f"{field or 'body'}: {problem['msg']}{shown}") from None
 
 
-def schema_of(model: type[BaseModel]) -> dict[str, Any]:
-    """The OpenAPI ``requestBody`` of a route that reads ``model``."""
-    return {
-        "requestBody": {
-            "required": False,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
-    }
+class Refusal(BaseModel):
+    """Every answer of 4xx and 5xx: the error's class (``BetError``, ``Unavailable``...) and a
+    detail that names the offending value (``server.errors``)."""
+
+    error: str
+    detail: str
