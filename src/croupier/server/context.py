@@ -11,6 +11,7 @@ from typing import Annotated, Any, TypeVar
 from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Header, Request
 
+from croupier.audit import actor as audit_actor
 from croupier.server.rate_limits import (
     DEFAULT_RATE_LIMIT,
     DEFAULT_TOKEN_RATE_LIMIT,
@@ -114,7 +115,14 @@ def caller(
         raise
 
 
-Caller = Annotated[Principal, Depends(caller)]
+async def recorded_caller(who: Annotated[Principal, Depends(caller)]) -> Principal:
+    """The caller, named as the actor of what the request records in the audit chain (R15).
+    ``async``: set in the request's own context, which the route's thread then copies."""
+    audit_actor.set_actor(f"{who.role}:{who.username}")
+    return who
+
+
+Caller = Annotated[Principal, Depends(recorded_caller)]
 
 
 async def operator(who: Caller) -> Principal:
