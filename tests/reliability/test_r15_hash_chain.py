@@ -45,6 +45,7 @@ from croupier.audit.records import AUDITED  # noqa: E402
 from croupier.audit.verify import (  # noqa: E402
     Head,
     current_head,
+    default_head_path,
     read_head,
     snapshot,
     verify,
@@ -638,3 +639,29 @@ def test_r15_the_head_written_for_publication_matches_the_chain(
     assert "entries were cut off" in verify_database(database_url, later).problems[0]
     other = Head(head.seq, "0" * 64, head.at)
     assert "published head" in verify_database(database_url, other).problems[0]
+
+
+def test_r15_the_server_writes_the_head_to_publish(tmp_path: Path) -> None:
+    """The server writes the head at start, every ``audit_head_seconds`` (an hour unless told)
+    and at shutdown; the file then verifies against the database. ``croupier serve`` writes it
+    beside a SQLite file unless told where."""
+    url = f"sqlite:///{tmp_path / 'served.sqlite'}"
+    head_file = tmp_path / "served.sqlite.audit-head.json"
+    assert default_head_path(url) == head_file
+    made = make_api(url, audit_head=head_file, audit_head_seconds=0.05)
+    api = next(made)
+    try:
+        Table(api, PROFILES[0], ["pub-a"]).play_round()
+        with snapshot(url) as connection:
+            reached = current_head(connection)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (
+            not head_file.exists() or read_head(head_file).seq < reached.seq
+        ):
+            time.sleep(0.02)
+        assert read_head(head_file).seq >= reached.seq
+    finally:
+        made.close()
+    with snapshot(url) as connection:
+        assert read_head(head_file) == current_head(connection)
+    assert verify_database(url, read_head(head_file)).is_intact

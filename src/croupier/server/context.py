@@ -51,6 +51,10 @@ class Settings:
     notation ("10/minute"); kept in Redis when ``broadcast_url`` is given, else in memory."""
     token_rate_limit: str = DEFAULT_TOKEN_RATE_LIMIT
     """Requests with an unknown, ended or idle token per client address before 429."""
+    audit_head: Path | None = None
+    """R15: where the audit chain's head is written for publication, at start, every
+    ``audit_head_seconds`` and at shutdown (``croupier serve`` passes one; ``None``: not written)."""
+    audit_head_seconds: float = 3600.0
     session_check_seconds: float = 10.0
     """How often an open WebSocket checks that its session still lives (R16, issue 10 item 4);
     a sign-out in this process closes its sockets at once."""
