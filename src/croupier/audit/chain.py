@@ -26,7 +26,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import astuple, dataclass
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, delete, event, insert, inspect, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    delete,
+    event,
+    insert,
+    inspect,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -118,6 +129,8 @@ class Change:
     before: str | None = None
     after: str | None = None
     detail: str | None = None
+    is_covered: bool = False
+    """The row has a cover already (updated, not inserted, when the entry is appended)."""
 
 
 # --- appending ----------------------------------------------------------------------------------
@@ -139,11 +152,18 @@ def _lock_head(connection: Connection) -> tuple[int, str]:
     return int(found.seq), str(found.hash)
 
 
-def _append(connection: Connection, now: float, actor: str, changes: list[Change]) -> list[Entry]:
-    """Append ``changes`` after the head (locked until the transaction ends)."""
+def _append(
+    connection: Connection,
+    now: float,
+    actor: str,
+    changes: list[Change],
+    head: tuple[int, str] | None = None,
+) -> list[Entry]:
+    """Append ``changes`` after the head (``head`` if this transaction locked it already),
+    and move each covered row's cover to its new entry."""
     if not changes:
         return []
-    seq, previous = _lock_head(connection)
+    seq, previous = head or _lock_head(connection)
     entries = []
     for change in changes:
         seq += 1
@@ -165,6 +185,7 @@ def _append(connection: Connection, now: float, actor: str, changes: list[Change
     connection.execute(
         update(HEAD).where(HEAD.c.id == HEAD_ID).values(seq=seq, hash=previous, at=now)
     )
+    _save_covers(connection, changes, entries)
     return entries
 
 
@@ -228,41 +249,37 @@ def _changes_of(
                 row_key=text_key,
                 before=covers.get(text_key),
                 after=after,
+                is_covered=text_key in covers,
             )
         )
     return changes
 
 
-def _save_covers(connection: Connection, entries: list[Entry]) -> None:
-    latest = {
-        (entry.table_name, entry.row_key): entry
-        for entry in entries
-        if entry.table_name is not None and entry.row_key is not None
-    }
-    if not latest:
-        return
-    by_table: dict[str, list[str]] = {}
-    for table_name, key in latest:
-        by_table.setdefault(str(table_name), []).append(str(key))
-    existing = {
-        (table_name, key)
-        for table_name, keys in by_table.items()
-        for key in _covers(connection, table_name, keys)
-    }
-    fresh = [
-        {"table_name": table_name, "row_key": key, "seq": entry.seq, "digest": entry.after}
-        for (table_name, key), entry in latest.items()
-        if (table_name, key) not in existing
-    ]
+def _save_covers(connection: Connection, changes: list[Change], entries: list[Entry]) -> None:
+    fresh: list[dict[str, Any]] = []
+    moved: list[dict[str, Any]] = []
+    for change, entry in zip(changes, entries, strict=True):
+        if change.table_name is None:
+            continue
+        values = {"t": change.table_name, "k": change.row_key, "s": entry.seq, "d": entry.after}
+        (moved if change.is_covered else fresh).append(values)
     if fresh:
-        connection.execute(insert(COVERS), fresh)
-    for (table_name, key), entry in latest.items():
-        if (table_name, key) in existing:
-            connection.execute(
-                update(COVERS)
-                .where(COVERS.c.table_name == table_name, COVERS.c.row_key == key)
-                .values(seq=entry.seq, digest=entry.after)
-            )
+        connection.execute(
+            insert(COVERS).values(
+                table_name=bindparam("t"),
+                row_key=bindparam("k"),
+                seq=bindparam("s"),
+                digest=bindparam("d"),
+            ),
+            fresh,
+        )
+    if moved:
+        connection.execute(
+            update(COVERS)
+            .where(COVERS.c.table_name == bindparam("t"), COVERS.c.row_key == bindparam("k"))
+            .values(seq=bindparam("s"), digest=bindparam("d")),
+            moved,
+        )
 
 
 def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
@@ -274,15 +291,14 @@ def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
     for _id, table_name, key in noted:
         if table_name in BY_NAME:
             keys.setdefault(table_name, set()).add(parse_noted_key(BY_NAME[table_name], key))
-    _lock_head(connection)  # before reading the covers: they are then the latest
+    head = _lock_head(connection)  # before reading the covers: they are then the latest
     changes = [
         change
         for audited in AUDITED
         if audited.name in keys
         for change in _changes_of(connection, audited, keys[audited.name])
     ]
-    entries = _append(connection, now, actor, changes)
-    _save_covers(connection, entries)
+    entries = _append(connection, now, actor, changes, head)
     for chunk in _chunks([row.id for row in noted]):
         connection.execute(delete(PENDING).where(PENDING.c.id.in_(chunk)))
     return entries
@@ -298,7 +314,6 @@ def seal(connection: Connection, now: float, actor: str, kind: str = "sealed") -
         for change in _changes_of(connection, audited, None, kind=kind)
     ]
     entries = _append(connection, now, actor, changes)
-    _save_covers(connection, entries)
     connection.execute(delete(PENDING))
     return entries
 
