@@ -20,6 +20,7 @@ _COMMANDS = {"play": "play_command", "analyze": "analyze_command", "serve": "ser
 _COMMANDS |= {"simulate": "simulate_command"}
 _COMMANDS |= {"verify": "verify_command", "backup": "backup_command"}
 _COMMANDS |= {"restore": "backup_command", "manifest": "manifest_command"}
+_COMMANDS |= {"audit": "audit_command"}
 
 
 def _wanted() -> set[str]:
@@ -55,6 +56,10 @@ def _register_optional() -> None:
         except ModuleNotFoundError as error:
             if error.name != module_name:
                 raise
+            continue
+        group = getattr(module, "app", None)
+        if isinstance(group, typer.Typer):  # a group of sub-commands (``croupier audit ...``)
+            app.add_typer(group, name=command)
             continue
         app.command(command)(getattr(module, command, None) or module.command)
 

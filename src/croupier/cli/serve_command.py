@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.audit.verify import default_head_path
 from croupier.integrity import default_manifest
 from croupier.server.rate_limits import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.database import DEFAULT_URL
@@ -50,6 +51,16 @@ def command(
     code_check: Annotated[
         bool, typer.Option(help="Check the installed code against its manifest (R17).")
     ] = True,
+    audit_head: Annotated[
+        Path | None,
+        typer.Option(
+            "--audit-head",
+            help="Where the audit chain's head is written at start, every hour and at shutdown, "
+            "to publish (R15; `croupier audit verify --head FILE` then catches a chain cut "
+            "short). Default: beside the SQLite database file "
+            "(croupier.sqlite.audit-head.json), else ./croupier.audit-head.json.",
+        ),
+    ] = None,
     rate_limit: Annotated[
         str,
         typer.Option(
@@ -88,6 +99,7 @@ def command(
         demo_tables=demo_tables,
         broadcast_url=broadcast,
         code_manifest=(code_manifest or default_manifest(database)) if code_check else None,
+        audit_head=audit_head or default_head_path(database),
         rate_limit=rate_limit,
         token_rate_limit=token_rate_limit,
     )
@@ -109,6 +121,7 @@ def command(
     typer.echo(f"  database: {database}")
     if settings.code_manifest is not None:
         typer.echo(f"  code verified against its SHA-256 manifest: {settings.code_manifest}")
+    typer.echo(f"  audit chain head written every hour to: {settings.audit_head}")
     if broadcast:
         typer.echo(f"  table changes published over Redis: {broadcast}")
     if server.operator_token is not None:

@@ -17,6 +17,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from croupier.audit import verify as audit_verify
 from croupier.errors import CroupierError
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server import errors, fail_safe_http, openapi
@@ -116,6 +117,24 @@ def _tick_forever(server: Server, stop: threading.Event) -> None:
             server.casino.tick()
         except Exception:  # the clock must keep running; the failure is logged
             log.exception("deadline tick failed")
+
+
+def _publish_audit_head_forever(server: Server, stop: threading.Event) -> None:
+    """R15: the audit chain's head, written to ``settings.audit_head`` now, every
+    ``audit_head_seconds`` and once more when the server stops; published from there, it
+    catches a chain later cut short (``croupier audit verify --head``)."""
+    path = server.settings.audit_head
+    if path is None:
+        return
+    while True:
+        try:
+            head = server.uow.read(lambda session: audit_verify.current_head(session.connection()))
+            audit_verify.write_head(head, path)
+        except Exception:  # the next hour tries again; the failure is logged
+            log.exception("the audit head could not be written to %s", path)
+        if stop.is_set():
+            return
+        stop.wait(server.settings.audit_head_seconds)
 
 
 class BodyLimit:
@@ -223,12 +242,17 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         ticker.start()
         watcher = threading.Thread(target=running.casino.fail_safe.watch, args=(stop,), daemon=True)
         watcher.start()
+        publisher = threading.Thread(
+            target=_publish_audit_head_forever, args=(running, stop), daemon=True
+        )
+        publisher.start()
         try:
             yield
         finally:
             stop.set()
             ticker.join(timeout=2)
             watcher.join(timeout=5)
+            publisher.join(timeout=5)
             running.uow.dispose()
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()

@@ -13,6 +13,7 @@ from fastapi import Depends, Header, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
+from croupier.audit import actor as audit_actor
 from croupier.server.rate_limits import (
     DEFAULT_RATE_LIMIT,
     DEFAULT_TOKEN_RATE_LIMIT,
@@ -65,6 +66,10 @@ class Settings:
     notation ("10/minute"); kept in Redis when ``broadcast_url`` is given, else in memory."""
     token_rate_limit: str = DEFAULT_TOKEN_RATE_LIMIT
     """Requests with an unknown, ended or idle token per client address before 429."""
+    audit_head: Path | None = None
+    """R15: where the audit chain's head is written for publication, at start, every
+    ``audit_head_seconds`` and at shutdown (``croupier serve`` passes one; ``None``: not written)."""
+    audit_head_seconds: float = 3600.0
     session_check_seconds: float = 10.0
     """How often an open WebSocket checks that its session still lives (R16, issue 10 item 4);
     a sign-out in this process closes its sockets at once."""
@@ -141,7 +146,14 @@ def caller(
         raise
 
 
-Caller = Annotated[Principal, Depends(caller)]
+async def recorded_caller(who: Annotated[Principal, Depends(caller)]) -> Principal:
+    """The caller, named as the actor of what the request records in the audit chain (R15).
+    ``async``: set in the request's own context, which the route's thread then copies."""
+    audit_actor.set_actor(f"{who.role}:{who.username}")
+    return who
+
+
+Caller = Annotated[Principal, Depends(recorded_caller)]
 
 
 async def operator(who: Caller) -> Principal:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
 from croupier.rules.base import Profile
 from croupier.server.context import (
@@ -86,6 +87,7 @@ async def signup(*, server: ServerDep, login: CredentialsBody, request: Request)
     rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
     serve the tables (issue 10, item 6)."""
     await server.rate_limits.hit_async("signup", client_address(request))
+    audit_actor.set_actor(f"player:{login.username}")  # R15: who the chain names
     now = server.settings.clock.now()
     who = await password_work(
         server, lambda: server.uow.run(lambda s: sign_up(s, login.username, login.password, now))
@@ -99,6 +101,7 @@ async def signin(*, server: ServerDep, login: CredentialsBody, request: Request)
     item 5); rate limited per client address before any hash is computed (item 6)."""
     address = client_address(request)
     await server.rate_limits.hit_async("signin", address)
+    audit_actor.set_actor(f"sign-in:{login.username}")  # R15: who the chain names
     now = server.settings.clock.now()
     outcome = await password_work(
         server,

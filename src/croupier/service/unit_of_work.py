@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from croupier.audit import chain as audit_chain
 from croupier.service.clock import Clock
 
 T = TypeVar("T")
@@ -42,6 +43,7 @@ class UnitOfWork:
         self.clock = clock
         self.attempts = attempts
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        audit_chain.listen(self._sessions, clock)  # R15: what commits is in the audit chain
         # SQLite has one writer at a time; its busy handler retries with growing sleeps and no
         # order, so under contention one writer can starve for seconds. Queue this process's
         # writers on a lock instead (other processes still meet the busy timeout).

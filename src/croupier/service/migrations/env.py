@@ -5,7 +5,11 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
+from croupier.audit.records import pending_metadata
 from croupier.service.models import Base
+
+# The audit chain's work queue is schema but not data: outside ``Base``, so no backup holds it.
+TARGET = [Base.metadata, pending_metadata]
 
 
 def run_migrations() -> None:
@@ -14,11 +18,11 @@ def run_migrations() -> None:
     if connection is None:
         engine = create_engine(config.get_main_option("sqlalchemy.url") or "")
         with engine.begin() as fresh:
-            context.configure(connection=fresh, target_metadata=Base.metadata)
+            context.configure(connection=fresh, target_metadata=TARGET)
             with context.begin_transaction():
                 context.run_migrations()
         return
-    context.configure(connection=connection, target_metadata=Base.metadata)
+    context.configure(connection=connection, target_metadata=TARGET)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -1,0 +1,357 @@
+"""The hash chain, appended in the transaction of the change it records (R15; GLI-19 2.8.8).
+
+Each entry has a sequence number, a time, an actor, a kind, what it covers (an audited row's
+table and key, with the row's digest before and after: a correction shows both), or an event's
+own ``detail``, and the previous entry's hash; its hash covers all of these. Changing,
+removing or reordering any entry breaks every hash after it; changing a covered row breaks
+its agreement with the latest entry that covers it (``croupier.audit.verify``).
+
+Before a unit of work commits, ``listen``'s hook turns the rows its transaction changed
+(noted by triggers, ``croupier.audit.records``) into entries, one per row whose digest
+changed, locking the chain's single head row first: two PostgreSQL transactions appending at
+once take turns, so the chain never forks; SQLite has one writer at a time anyway.
+
+>>> first = Entry(1, 0.5, "system", "sealed", "accounts", "[1]", None, "ab" * 32, None, GENESIS_HASH)
+>>> first.hash == Entry.from_row(first.as_row()).hash
+True
+>>> Entry(1, 0.5, "operator", *first.fields()[3:]).hash == first.hash  # another actor
+False
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import Iterable, Mapping
+from dataclasses import astuple, dataclass
+from typing import Any, cast
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    delete,
+    event,
+    insert,
+    inspect,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, sessionmaker
+
+from croupier.audit import actor as actors
+from croupier.audit.records import (
+    AUDITED,
+    BY_NAME,
+    PENDING,
+    Audited,
+    canonical,
+    digest,
+    parse_noted_key,
+    present_columns,
+    row_key,
+    rows_by_key,
+    sha256,
+)
+from croupier.errors import CroupierError
+from croupier.service.clock import Clock
+from croupier.service.models import AuditCover, AuditEntry, AuditHead
+
+GENESIS_HASH = "0" * 64
+"""The ``previous_hash`` of the first entry."""
+
+HEAD_ID = 1
+
+ENTRIES = cast(Table, AuditEntry.__table__)
+HEAD = cast(Table, AuditHead.__table__)
+COVERS = cast(Table, AuditCover.__table__)
+
+CHUNK = 500
+"""Keys per ``IN (...)``: well under SQLite's limit on a statement's parameters."""
+
+
+class AuditError(CroupierError):
+    """The audit chain cannot be read or appended to: no such database, no chain in it, or
+    its head row gone."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry, as hashed. ``hash`` is SHA-256 of canonical JSON of the fields in order."""
+
+    seq: int
+    at: float
+    actor: str
+    kind: str
+    table_name: str | None
+    row_key: str | None
+    before: str | None
+    after: str | None
+    detail: str | None
+    previous_hash: str
+
+    def fields(self) -> list[Any]:
+        return list(astuple(self))
+
+    @property
+    def hash(self) -> str:
+        return sha256(canonical(self.fields()))
+
+    def as_row(self) -> dict[str, Any]:
+        return {**self.__dict__, "hash": self.hash}
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Entry:
+        return cls(
+            seq=row["seq"],
+            at=row["at"],
+            actor=row["actor"],
+            kind=row["kind"],
+            table_name=row["table_name"],
+            row_key=row["row_key"],
+            before=row["before"],
+            after=row["after"],
+            detail=row["detail"],
+            previous_hash=row["previous_hash"],
+        )
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one entry will record: a row's new digest (``after``, ``None`` once deleted) over
+    the one last recorded (``before``), or an event's ``detail``."""
+
+    kind: str
+    table_name: str | None = None
+    row_key: str | None = None
+    before: str | None = None
+    after: str | None = None
+    detail: str | None = None
+    is_covered: bool = False
+    """The row has a cover already (updated, not inserted, when the entry is appended)."""
+
+
+# --- appending ----------------------------------------------------------------------------------
+def _lock_head(connection: Connection) -> tuple[int, str]:
+    """The head's number and hash, its row locked until the transaction ends; made with the
+    first entry (a fresh database has none: a restore brings its own)."""
+    locking = select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
+    found = connection.execute(locking).one_or_none()
+    if found is None:
+        if connection.execute(select(ENTRIES.c.seq).limit(1)).first() is not None:
+            raise AuditError("the audit chain's head row is gone: nothing can be recorded")
+        dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+        connection.execute(
+            dialect.insert(HEAD)
+            .values(id=HEAD_ID, seq=0, hash=GENESIS_HASH, at=0.0)
+            .on_conflict_do_nothing()
+        )
+        found = connection.execute(locking).one()
+    return int(found.seq), str(found.hash)
+
+
+def _append(
+    connection: Connection,
+    now: float,
+    actor: str,
+    changes: list[Change],
+    head: tuple[int, str] | None = None,
+) -> list[Entry]:
+    """Append ``changes`` after the head (``head`` if this transaction locked it already),
+    and move each covered row's cover to its new entry."""
+    if not changes:
+        return []
+    seq, previous = head or _lock_head(connection)
+    entries = []
+    for change in changes:
+        seq += 1
+        entry = Entry(
+            seq,
+            now,
+            actor,
+            change.kind,
+            change.table_name,
+            change.row_key,
+            change.before,
+            change.after,
+            change.detail,
+            previous,
+        )
+        previous = entry.hash
+        entries.append(entry)
+    connection.execute(insert(ENTRIES), [entry.as_row() for entry in entries])
+    connection.execute(
+        update(HEAD).where(HEAD.c.id == HEAD_ID).values(seq=seq, hash=previous, at=now)
+    )
+    _save_covers(connection, changes, entries)
+    return entries
+
+
+def _chunks(items: list[Any]) -> Iterable[list[Any]]:
+    for start in range(0, len(items), CHUNK):
+        yield items[start : start + CHUNK]
+
+
+def _covers(connection: Connection, table_name: str, keys: list[str]) -> dict[str, str | None]:
+    found: dict[str, str | None] = {}
+    for chunk in _chunks(keys):
+        found |= {
+            str(key): value
+            for key, value in connection.execute(
+                select(COVERS.c.row_key, COVERS.c.digest).where(
+                    COVERS.c.table_name == table_name, COVERS.c.row_key.in_(chunk)
+                )
+            )
+        }
+    return found
+
+
+def _changes_of(
+    connection: Connection,
+    audited: Audited,
+    keys: Iterable[tuple[Any, ...]] | None,
+    *,
+    kind: str | None = None,
+) -> list[Change]:
+    """An entry's change for each row of ``keys`` (every row when ``None``) whose digest is
+    not the one its cover recorded; rows deleted since they were covered too."""
+    columns = present_columns(connection, audited) if keys is None else None
+    if keys is None:
+        rows = dict(rows_by_key(connection, audited, None, columns))
+        covers: dict[str, str | None] = {
+            str(key): value
+            for key, value in connection.execute(
+                select(COVERS.c.row_key, COVERS.c.digest).where(COVERS.c.table_name == audited.name)
+            )
+        }
+        wanted = set(rows) | {tuple(json.loads(key)) for key in covers}
+    else:
+        wanted = set(keys)
+        rows = {}
+        for chunk in _chunks(sorted(wanted)):
+            rows |= dict(rows_by_key(connection, audited, chunk))
+        covers = _covers(connection, audited.name, [row_key(key) for key in wanted])
+    changes = []
+    for key in sorted(wanted):
+        text_key = row_key(key)
+        row = rows.get(key)
+        after = None if row is None else digest(audited.name, row)
+        if text_key in covers and covers[text_key] == after:
+            continue  # unchanged: noted, but written back as it was
+        if text_key not in covers and row is None:
+            continue  # made and removed within the transaction
+        changes.append(
+            Change(
+                kind=kind or ("deleted" if row is None else audited.kind(row)),
+                table_name=audited.name,
+                row_key=text_key,
+                before=covers.get(text_key),
+                after=after,
+                is_covered=text_key in covers,
+            )
+        )
+    return changes
+
+
+def _save_covers(connection: Connection, changes: list[Change], entries: list[Entry]) -> None:
+    fresh: list[dict[str, Any]] = []
+    moved: list[dict[str, Any]] = []
+    for change, entry in zip(changes, entries, strict=True):
+        if change.table_name is None:
+            continue
+        values = {"t": change.table_name, "k": change.row_key, "s": entry.seq, "d": entry.after}
+        (moved if change.is_covered else fresh).append(values)
+    if fresh:
+        connection.execute(
+            insert(COVERS).values(
+                table_name=bindparam("t"),
+                row_key=bindparam("k"),
+                seq=bindparam("s"),
+                digest=bindparam("d"),
+            ),
+            fresh,
+        )
+    if moved:
+        connection.execute(
+            update(COVERS)
+            .where(COVERS.c.table_name == bindparam("t"), COVERS.c.row_key == bindparam("k"))
+            .values(seq=bindparam("s"), digest=bindparam("d")),
+            moved,
+        )
+
+
+def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
+    """Cover every row the triggers noted: one entry per row whose digest changed."""
+    noted = connection.execute(select(PENDING.c.id, PENDING.c.table_name, PENDING.c.row_key)).all()
+    if not noted:
+        return []
+    keys: dict[str, set[tuple[Any, ...]]] = {}
+    for _id, table_name, key in noted:
+        if table_name in BY_NAME:
+            keys.setdefault(table_name, set()).add(parse_noted_key(BY_NAME[table_name], key))
+    head = _lock_head(connection)  # before reading the covers: they are then the latest
+    changes = [
+        change
+        for audited in AUDITED
+        if audited.name in keys
+        for change in _changes_of(connection, audited, keys[audited.name])
+    ]
+    entries = _append(connection, now, actor, changes, head)
+    for chunk in _chunks([row.id for row in noted]):
+        connection.execute(delete(PENDING).where(PENDING.c.id.in_(chunk)))
+    return entries
+
+
+def seal(connection: Connection, now: float, actor: str, kind: str = "sealed") -> list[Entry]:
+    """Cover every audited row whose digest is not the one recorded (at the migration that
+    starts the chain: every row). A later migration that rewrites rows ends with this."""
+    changes = [
+        change
+        for audited in AUDITED
+        if inspect(connection).has_table(audited.name)
+        for change in _changes_of(connection, audited, None, kind=kind)
+    ]
+    entries = _append(connection, now, actor, changes)
+    connection.execute(delete(PENDING))
+    return entries
+
+
+def record(
+    session: Session, now: float, kind: str, detail: Mapping[str, Any], actor: str | None = None
+) -> Entry:
+    """Record an event in its own right (a decision, a correction's before and after) in the
+    session's transaction; the rows it changes are covered at commit as any others."""
+    (entry,) = _append(
+        session.connection(),
+        now,
+        actor or actors.current(),
+        [Change(kind=kind, detail=canonical(dict(detail)))],
+    )
+    return entry
+
+
+# --- the unit of work's hook -----------------------------------------------------------------------
+_chained_engines: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def _has_chain(connection: Connection) -> bool:
+    if connection.engine in _chained_engines:
+        return True
+    if not inspect(connection).has_table(PENDING.name):
+        return False  # a database before the chain's migration (asked again next time)
+    _chained_engines.add(connection.engine)
+    return True
+
+
+def listen(sessions: sessionmaker[Session], clock: Clock) -> None:
+    """Before each of ``sessions``' transactions commits, cover what it changed."""
+
+    def before_commit(session: Session) -> None:
+        session.flush()
+        connection = session.connection()
+        if _has_chain(connection):
+            append_noted(connection, clock.now(), actors.current())
+
+    event.listen(sessions, "before_commit", before_commit)
