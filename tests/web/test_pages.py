@@ -141,6 +141,8 @@ DYNAMIC_PREFIXES = (
     "table.connect",
     "table.reconnect",
     "backstatus.",
+    "error.",  # the server's error codes (common.js messageOf)
+    "profile.",  # the profiles' titles by name
 )
 
 
