@@ -128,6 +128,16 @@ def answer(error: CroupierError) -> JSONResponse:
     return JSONResponse(error_body(error), status_code=status, headers=headers)
 
 
+def http_answer(error: HTTPException) -> JSONResponse:
+    """An HTTP-level refusal (no such path, wrong method) in the same JSON body."""
+    code = HTTP_CODES.get(error.status_code, HTTP_OTHER)
+    return JSONResponse(
+        body("HTTPError", str(error.detail), code=code, status=error.status_code),
+        status_code=error.status_code,
+        headers=error.headers,
+    )
+
+
 def unavailable(error: BaseException) -> JSONResponse:
     # The driver's text (e.g. "database or disk is full") says why; it names no secret.
     log.warning("database unavailable: %s", str(error).splitlines()[0][:200] if str(error) else "")
@@ -156,12 +166,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, error: HTTPException) -> JSONResponse:
-        code = HTTP_CODES.get(error.status_code, HTTP_OTHER)
-        return JSONResponse(
-            body("HTTPError", str(error.detail), code=code, status=error.status_code),
-            status_code=error.status_code,
-            headers=error.headers,
-        )
+        return http_answer(error)
 
     for kind in UNAVAILABLE:
 
