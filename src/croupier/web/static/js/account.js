@@ -38,12 +38,12 @@ function historyRow(round, me) {
     { dataset: { round: round.round } },
     h("th", { scope: "row" }, when(round.ended_at ?? round.started_at)),
     h("td", {}, `#${round.round}`),
-    h("td", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null),
+    h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null)),
     h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
     h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
     h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
     finished ? amountCell(round.net_minor ?? 0) : h("td", { class: "amount" }, "–"),
-    h("td", {}, finished ? h("a", { href: `/recall/${round.round}`, "aria-label": t("me.round_link", { round: round.round }) }, t("me.recall")) : ""),
+    h("td", { class: "row-action" }, finished ? h("a", { href: `/recall/${round.round}`, "aria-label": t("me.round_link", { round: round.round }) }, t("me.recall")) : ""),
   );
 }
 
@@ -52,7 +52,7 @@ function statementRow(entry) {
     "tr",
     { dataset: { entry: entry.entry } },
     h("th", { scope: "row" }, when(entry.at)),
-    h("td", {}, tOr(`ledger.${entry.kind}`, entry.kind), entry.round ? [" · ", roundLink(entry.round)] : null),
+    h("td", {}, h("span", {}, tOr(`ledger.${entry.kind}`, entry.kind), entry.round ? [" · ", roundLink(entry.round)] : null)),
     amountCell(entry.amount),
     h("td", { class: "amount" }, moneyMinor(entry.balance_after)),
   );

@@ -35,9 +35,13 @@ function playersCell(table) {
   return h(
     "td",
     { class: "players" },
-    h("span", {}, names.length ? names.join(", ") : t("lobby.nobody")),
-    " ",
-    h("span", { class: "hint" }, t("lobby.seats_free", { free, seats })),
+    h(
+      "div",
+      {},
+      h("span", {}, names.length ? names.join(", ") : t("lobby.nobody")),
+      " ",
+      h("span", { class: "hint" }, t("lobby.seats_free", { free, seats })),
+    ),
   );
 }
 
@@ -49,8 +53,12 @@ function row(table, profile) {
     h(
       "th",
       { scope: "row" },
-      h("span", { class: "table-name" }, name),
-      name === rulesTitle(table) ? null : h("span", { class: "hint table-rules" }, rulesTitle(table)),
+      h(
+        "div",
+        {},
+        h("span", { class: "table-name" }, name),
+        name === rulesTitle(table) ? null : h("span", { class: "hint table-rules" }, rulesTitle(table)),
+      ),
     ),
     h("td", {}, tOr(`game.${table.game}`, table.game)),
     h("td", { title: describeAllLimits(profile) }, describeLimits(profile)),
@@ -58,7 +66,7 @@ function row(table, profile) {
     h("td", { class: "round-state", dataset: { status: table.round?.status ?? "" } }, roundText(table)),
     h(
       "td",
-      {},
+      { class: "row-action" },
       table.is_open
         ? h("a", { class: "button", href: `/table/${table.id}`, "aria-label": t("lobby.open_table", { name }) }, t("lobby.play"))
         : "",
