@@ -172,6 +172,7 @@ DYNAMIC_PREFIXES = (
     "backstatus.",
     "error.",  # the server's error codes (common.js messageOf)
     "profile.",  # the profiles' titles by name
+    "ledger.",  # the wallet statement's kinds of movement
 )
 
 
