@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 from typing import Any
 
@@ -195,3 +196,40 @@ def test_the_english_lobby_and_account_at_both_widths(person: Any, live_server: 
     account = look(someone, "/account", "account-en", "#statement tbody tr")
     assert "123,456.78" in account
     assert json.dumps(english.text("me.no_history"))[1:-1] in account
+
+
+def test_sockets_on_the_live_server_log_no_pending_task_through_a_round(
+    live_server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 13, item 9, on uvicorn itself: two table sockets open through a round, one
+    closed mid-round, and the server's log holds no "Task was destroyed but it is pending!"
+    nor "cannot reuse already awaited coroutine"."""
+    import gc
+    import logging
+
+    from websockets.sync.client import connect
+
+    caplog.set_level(logging.INFO)
+    operator = Client(live_server, OPERATOR_TOKEN)
+    table = operator.call(
+        "POST", "/operator/tables", {"name": "Mesa sockets", "profile": "veintiuno-real"}
+    )["table"]
+    eva = signed_up(live_server, "eva-sockets")
+    operator.call("POST", "/operator/wallets/eva-sockets/credit", {"amount": 100_000})
+    eva.call("POST", f"/tables/{table}/seats/1", {})
+    address = live_server.url.replace("http://", "ws://") + f"/tables/{table}/ws?token={eva.token}"
+    with connect(address) as watching:
+        early = connect(address)
+        assert json.loads(early.recv(timeout=10))["type"] == "state"
+        assert json.loads(watching.recv(timeout=10))["type"] == "state"
+        eva.call("POST", f"/tables/{table}/bets", {"seat": 1, "wager": "main", "amount": 5})
+        early.close()
+        play_a_round(eva, operator, table, 5)
+        watching.send("ping")
+        assert json.loads(watching.recv(timeout=10))["type"] == "state"
+    time.sleep(0.5)  # the server's side of the closes
+    gc.collect()
+    trouble = ("Task was destroyed but it is pending", "cannot reuse already awaited coroutine")
+    assert [
+        r.getMessage() for r in caplog.records if any(t in r.getMessage() for t in trouble)
+    ] == []
