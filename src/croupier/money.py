@@ -57,18 +57,45 @@ def parse_amount(value: object, what: str) -> int:
     """
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise AmountError(f"{what}: amount {value!r} is not a finite number")
+            raise AmountError(
+                f"{what}: amount {value!r} is not a finite number",
+                code="amount_not_a_number",
+                amount=repr(value),
+            )
         if value != int(value):
-            raise AmountError(f"{what}: amount {value!r} is not a whole number of units")
-        raise AmountError(f"{what}: amount {value!r} is a float: only an integer is an amount")
+            raise AmountError(
+                f"{what}: amount {value!r} is not a whole number of units",
+                code="amount_not_whole",
+                amount=repr(value),
+            )
+        raise AmountError(
+            f"{what}: amount {value!r} is a float: only an integer is an amount",
+            code="amount_not_whole",
+            amount=repr(value),
+        )
     if isinstance(value, bool) or not isinstance(value, int | Fraction):
-        raise AmountError(f"{what}: amount {value!r} is not a number")
+        raise AmountError(
+            f"{what}: amount {value!r} is not a number",
+            code="amount_not_a_number",
+            amount=repr(value),
+        )
     if value < 0:
-        raise AmountError(f"{what}: amount {value!r} is negative")
+        raise AmountError(
+            f"{what}: amount {value!r} is negative", code="amount_negative", amount=str(value)
+        )
     if value != int(value):
-        raise AmountError(f"{what}: amount {value!r} is not a whole number of units")
+        raise AmountError(
+            f"{what}: amount {value!r} is not a whole number of units",
+            code="amount_not_whole",
+            amount=str(value),
+        )
     if value > MAX_UNITS:  # above every table's limit: the refusal a limit gives (BetError)
-        raise BetError(f"{what}: amount {value!r} is above the maximum of {MAX_UNITS} units")
+        raise BetError(
+            f"{what}: amount {value!r} is above the maximum of {MAX_UNITS} units",
+            code="amount_too_large",
+            amount=str(value),
+            maximum=MAX_UNITS,
+        )
     return int(value)
 
 

@@ -305,7 +305,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     for player in (alice, bob):
         sign_up(player)
     lobby_row = alice.page.locator("#lobby-tables tbody tr", has_text="Blackjack E2E")
-    expect(lobby_row.locator(".free-seats")).to_have_text("7 / 7")
+    expect(lobby_row.locator(".players")).to_contain_text("7 of 7 seats free")
     operator.go("/operator")
     for player in (alice, bob):
         credit(operator, player.name, CREDIT_UNITS)
@@ -434,7 +434,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
         operator.page.locator(f"#operator-tables tr[data-table-id='{table_id}'] button.open-table")
     ).to_be_visible()
     alice.go("/")
-    expect(lobby_row.locator(".free-seats")).to_have_text("Closed")
+    expect(lobby_row.locator(".round-state")).to_have_text("Closed")
 
 
 # --- baccarat: a coup on Banca -----------------------------------------------------------------

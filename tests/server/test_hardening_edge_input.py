@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(BLACKJACK not in PROFILES, reason="blackjack has
 def refused(answer: Any, status: int, error: str | None = None) -> dict[str, Any]:
     assert answer.status_code == status, answer.text
     body: dict[str, Any] = answer.json()
-    assert set(body) == {"error", "detail"} and body["detail"], body
+    assert set(body) == {"error", "detail", "code", "params"} and body["detail"], body
     if error is not None:
         assert body["error"] == error, body
     return body

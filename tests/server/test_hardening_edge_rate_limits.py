@@ -46,7 +46,12 @@ def test_sign_in_is_limited_per_address_with_the_default(limited_api: Api) -> No
         assert api.post("/auth/signin", None, body, key=None).status_code == 401
     limited = api.post("/auth/signin", None, body, key=None)
     assert limited.status_code == 429, limited.text
-    assert limited.json()["error"] == "RateLimited" and set(limited.json()) == {"error", "detail"}
+    assert limited.json()["error"] == "RateLimited" and set(limited.json()) == {
+        "error",
+        "detail",
+        "code",
+        "params",
+    }
     assert 1 <= int(limited.headers["Retry-After"]) <= 60
     other = api.from_address("192.0.2.44")  # another person at another address
     assert other.post("/auth/signin", None, body, key=None).status_code == 401

@@ -32,7 +32,12 @@ def test_unknown_name_wrong_password_and_locked_account_answer_identically(api: 
     assert unknown == wrong == locked_right == locked_wrong
     assert unknown == (
         401,
-        {"error": "AuthenticationError", "detail": "wrong user name or password"},
+        {
+            "error": "AuthenticationError",
+            "detail": "wrong user name or password",
+            "code": "wrong_credentials",
+            "params": {},
+        },
     )
 
 

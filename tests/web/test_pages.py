@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from croupier.games import GAME_MODULES
 from croupier.rules.baccarat import BaccaratWager
 from croupier.rules.casino_holdem import PokerCategory
-from croupier.web import install
+from croupier.server.app import create_app, start
+from croupier.server.context import Settings
 from croupier.web.language import LANGUAGES, Catalogue, negotiate
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "croupier" / "web"
@@ -33,10 +34,12 @@ PAGES = [
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    app = FastAPI()
-    install(app)
-    return TestClient(app)
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The table server with its demo tables: table 1 exists (the table page asks)."""
+    database = tmp_path_factory.mktemp("pages") / "croupier.sqlite"
+    settings = Settings(database_url=f"sqlite:///{database}", operator_token="o" * 32)
+    with TestClient(create_app(settings, server=start(settings))) as client:
+        yield client
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -63,6 +66,32 @@ def test_each_page_is_served_in_english_by_default(client: TestClient, path: str
 def test_a_table_number_must_be_a_positive_whole_number(client: TestClient) -> None:
     assert client.get("/table/0").status_code == 422
     assert client.get("/table/abc").status_code == 422
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unknown_path_is_a_page_for_a_browser_and_json_for_a_client(
+    client: TestClient, language: str
+) -> None:
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8", "Accept-Language": language}
+    page = client.get("/no/such/page", headers=browser)
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert f'<html lang="{language}">' in page.text
+    assert Catalogue.load(language).text("not_found.page") in page.text
+    answer = client.get("/no/such/page", headers={"Accept": "application/json"})
+    assert answer.status_code == 404
+    assert answer.json()["code"] == "no_such_path"
+    assert answer.json()["error"] == "HTTPError"
+
+
+def test_a_table_that_does_not_exist_says_so_before_the_page_connects(
+    client: TestClient,
+) -> None:
+    answer = client.get("/table/999", headers={"Accept-Language": "es"})
+    assert answer.status_code == 404
+    assert Catalogue.load("es").text("not_found.table") in answer.text
+    assert 'src="/web/static/js/table.js"' not in answer.text
+    assert client.get("/table/1").status_code == 200
 
 
 def test_static_assets_and_the_page_modules_they_name_exist(client: TestClient) -> None:
@@ -153,6 +182,9 @@ DYNAMIC_PREFIXES = (
     "table.reconnect",
     "backstatus.",
     "dispute.status.",
+    "error.",  # the server's error codes (common.js messageOf)
+    "profile.",  # the profiles' titles by name
+    "ledger.",  # the wallet statement's kinds of movement
 )
 
 

@@ -264,11 +264,17 @@ class GameRound(ABC):
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise BetError(
                 f"a {self.seat_noun} is a whole number: {self.seat_noun} {seat!r} does not exist: "
-                f"{self.seats_are} 1 to {count}"
+                f"{self.seats_are} 1 to {count}",
+                code="no_such_seat",
+                seat=str(seat),
+                seats=count,
             )
         if not 1 <= seat <= count:
             raise BetError(
-                f"{self.seat_noun} {seat!r} does not exist: {self.seats_are} 1 to {count}"
+                f"{self.seat_noun} {seat!r} does not exist: {self.seats_are} 1 to {count}",
+                code="no_such_seat",
+                seat=str(seat),
+                seats=count,
             )
         return seat
 
@@ -279,14 +285,17 @@ class GameRound(ABC):
         if not self.is_betting:
             raise IllegalActionError(
                 f"{self.label(seat) if isinstance(seat, int) else seat!r} {wager}: no more bets: "
-                f"bets are closed, the round is past betting ({self.phase})"
+                f"bets are closed, the round is past betting ({self.phase})",
+                code="bets_closed",
             )
         seat = self.verify_seat(seat)
         wagers = self.profile.table.wagers
         if wager not in wagers:
             raise BetError(
                 f"{self.label(seat)}: unknown wager {wager!r} under {self.profile.name} "
-                f"(wagers: {', '.join(wagers)})"
+                f"(wagers: {', '.join(wagers)})",
+                code="unknown_wager",
+                wager=str(wager),
             )
         units = parse_amount(amount, f"{self.label(seat)} {wager}")
         self._verify_wager(seat, wager, units)
@@ -294,7 +303,13 @@ class GameRound(ABC):
         if units and not limits.allows(units):
             raise BetError(
                 f"{self.label(seat)} {wager}: {units} is outside the {self.limits_noun} "
-                f"{limits.minimum} to {limits.maximum}"
+                f"{limits.minimum} to {limits.maximum}",
+                code="bet_outside_limits",
+                seat=seat,
+                wager=wager,
+                amount=units,
+                minimum=limits.minimum,
+                maximum=limits.maximum,
             )
         return seat, wager, units
 
@@ -332,7 +347,8 @@ class GameRound(ABC):
         goes on without the seat."""
         if not self.is_betting:
             raise IllegalActionError(
-                f"{self.label(seat)}: bets are closed: nothing to return ({self.phase})"
+                f"{self.label(seat)}: bets are closed: nothing to return ({self.phase})",
+                code="bets_closed",
             )
         return self._record(BetsReturned(seat=seat, reason=reason))
 
@@ -378,7 +394,8 @@ class GameRound(ABC):
         if not self.is_betting:
             raise IllegalActionError(
                 f"deal refused: the round is in {self.phase}, not betting: it is past betting, "
-                "the cards are already dealt"
+                "the cards are already dealt",
+                code="bets_closed",
             )
         for seat, reason in sorted(self.undealable().items()):
             raise BetError(f"{self.label(seat)}: {reason}")
@@ -421,11 +438,19 @@ class GameRound(ABC):
         if decision is None:
             raise IllegalActionError(
                 f"{self.label(seat)}: {action} refused: no decision is awaited: "
-                f"the round is in {self.phase}"
+                f"the round is in {self.phase}",
+                code="no_decision_awaited",
+                seat=seat,
+                action=str(action),
             )
         reason = self.why_not(seat, action)
         if reason is not None:
-            raise IllegalActionError(f"{self.label(seat)}: {action} refused: {reason}")
+            raise IllegalActionError(
+                f"{self.label(seat)}: {action} refused: {reason}",
+                code="action_refused",
+                seat=seat,
+                action=str(action),
+            )
 
     def why_not(self, seat: int, action: Action) -> str | None:
         """Why ``action`` from ``seat`` is illegal now, or ``None`` when it is legal."""

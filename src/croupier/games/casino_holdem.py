@@ -256,12 +256,21 @@ class CasinoHoldemRound(GameRound):
             if units and not limits.allows(units):
                 raise BetError(
                     f"zone {seat}: Ante {units} outside the limits "
-                    f"{limits.minimum}..{limits.maximum} (Art. 9 f)"
+                    f"{limits.minimum}..{limits.maximum} (Art. 9 f)",
+                    code="bet_outside_limits",
+                    seat=seat,
+                    wager=wager,
+                    amount=units,
+                    minimum=limits.minimum,
+                    maximum=limits.maximum,
                 )
         elif units not in (0, self.profile.progressive.bet):
             raise BetError(
                 f"zone {seat}: the progressive bet is exactly "
-                f"{self.profile.progressive.bet} unit, not {units} (RULES.md §6)"
+                f"{self.profile.progressive.bet} unit, not {units} (RULES.md §6)",
+                code="progressive_is_fixed",
+                amount=units,
+                stake=self.profile.progressive.bet,
             )
 
     @property
@@ -289,7 +298,10 @@ class CasinoHoldemRound(GameRound):
         if len(antes) < self.profile.min_players:
             raise TooFewPlayersError(
                 f"{len(antes)} player(s) with an Ante: a game needs at least "
-                f"{self.profile.min_players} (Art. 9)"
+                f"{self.profile.min_players} (Art. 9)",
+                code="too_few_players",
+                players=len(antes),
+                needed=self.profile.min_players,
             )
         needed = 2 * (len(antes) + 1) + 1 + 3 + 1 + 2
         if self.shoe.remaining < needed:

@@ -94,7 +94,11 @@ def post(
         after = connection.execute(statement).scalar_one_or_none()
         if after is None:
             raise InsufficientFunds(
-                f"account {account_id} does not cover {-amount} minor units ({kind})"
+                f"account {account_id} does not cover {-amount} minor units ({kind})",
+                code="balance_too_low",
+                account=account_id,
+                amount_minor=-amount,
+                kind=kind,
             )
         entries.append(
             {

@@ -183,13 +183,16 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
     loop = asyncio.get_running_loop()
     checked_at = loop.time()
     async with running.broadcaster.subscribe(live.id) as changes:
+        # Three waits at once, each re-armed only once it has completed, and every one still
+        # pending cancelled and awaited on the way out: a wait dropped while pending is what
+        # asyncio logs as "Task was destroyed but it is pending!" (issue 13, item 9).
         receiving = asyncio.ensure_future(websocket.receive_text())
         ending = asyncio.ensure_future(ended.wait())
+        waiting = asyncio.ensure_future(changes.get())
         try:
             seen_at = await asyncio.to_thread(_last_seen, running, token)
             await websocket.send_text(state())
             while True:
-                waiting = asyncio.ensure_future(changes.get())
                 done, _ = await asyncio.wait(
                     {waiting, receiving, ending},
                     timeout=checking,
@@ -208,15 +211,13 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
                         ended.set()
                 if ended.is_set():
-                    waiting.cancel()
                     await websocket.close(code=SESSION_ENDED, reason="the session ended")
                     return
                 if waiting in done:
                     while not changes.empty():
                         changes.get_nowait()
+                    waiting = asyncio.ensure_future(changes.get())
                     await websocket.send_text(state())
-                else:
-                    waiting.cancel()
         except (WebSocketDisconnect, RuntimeError):
             pass
         except errors.UNAVAILABLE:
@@ -224,10 +225,11 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
             with suppress(Exception):
                 await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
         finally:
-            with suppress(Exception):
-                receiving.cancel()
-            with suppress(Exception):
-                ending.cancel()
+            pending = [task for task in (waiting, receiving, ending) if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:  # (``asyncio.wait`` lets the server's own cancellation through)
+                await asyncio.wait(pending)
 
 
 def create_app(settings: Settings | None = None, *, server: Server | None = None) -> FastAPI:

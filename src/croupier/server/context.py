@@ -158,7 +158,7 @@ Caller = Annotated[Principal, Depends(recorded_caller)]
 
 async def operator(who: Caller) -> Principal:
     if not who.is_operator:
-        raise Forbidden("only the operator may do this")
+        raise Forbidden("only the operator may do this", code="operator_only")
     return who
 
 

@@ -1,4 +1,9 @@
-"""The one place errors become HTTP answers: a status and a JSON body ``{"error", "detail"}``.
+"""The one place errors become HTTP answers: a status and a JSON body
+``{"error", "detail", "code", "params"}``.
+
+``error`` (the class) and ``detail`` (English, naming the offending value) are for tools and
+logs; ``code`` and ``params`` are for people: the pages render ``error.<code>`` from their
+language's catalogue with the params (issue 13, item 6).
 
 The mapping is total (issue 10, item 7): a domain error gets its status (4xx when the client
 is at fault); a database that cannot be written or reached (disk full, locked, away) gets
@@ -11,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from typing import Any
 
 import psycopg
 from fastapi import FastAPI, Request
@@ -27,6 +33,7 @@ from croupier.errors import (
     InsufficientFunds,
     LedgerError,
     NotationError,
+    Param,
     ProfileError,
     SettleInputError,
 )
@@ -96,8 +103,19 @@ def _cut(text: str) -> str:
     return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 3] + "..."
 
 
-def error_body(error: CroupierError) -> dict[str, str]:
-    return {"error": type(error).__name__, "detail": _cut(str(error))}
+def body(kind: str, detail: str, /, *, code: str, **params: Param) -> dict[str, Any]:
+    """The error document: ``params`` are cut as ``detail`` is (a value may be a client's)."""
+    cut = {name: _cut(value) if isinstance(value, str) else value for name, value in params.items()}
+    return {"error": kind, "detail": _cut(detail), "code": code, "params": cut}
+
+
+def error_body(error: CroupierError) -> dict[str, Any]:
+    return body(type(error).__name__, str(error), code=error.code, **error.params)
+
+
+HTTP_CODES = {404: "no_such_path", 405: "method_not_allowed"}
+"""The codes of the HTTP-level refusals a person may meet; any other is ``HTTP_OTHER``."""
+HTTP_OTHER = "http_error"
 
 
 def answer(error: CroupierError) -> JSONResponse:
@@ -108,6 +126,16 @@ def answer(error: CroupierError) -> JSONResponse:
     elif status == 503:
         headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return JSONResponse(error_body(error), status_code=status, headers=headers)
+
+
+def http_answer(error: HTTPException) -> JSONResponse:
+    """An HTTP-level refusal (no such path, wrong method) in the same JSON body."""
+    code = HTTP_CODES.get(error.status_code, HTTP_OTHER)
+    return JSONResponse(
+        body("HTTPError", str(error.detail), code=code, status=error.status_code),
+        status_code=error.status_code,
+        headers=error.headers,
+    )
 
 
 def unavailable(error: BaseException) -> JSONResponse:
@@ -128,17 +156,17 @@ def install(app: FastAPI) -> None:
         problems = [
             {"loc": problem.get("loc"), "msg": problem.get("msg")} for problem in error.errors()
         ]
+        fields = sorted({str(problem["loc"][-1]) for problem in problems if problem["loc"]})
         return JSONResponse(
-            {"error": "RequestError", "detail": _cut(str(problems))}, status_code=422
+            body(
+                "RequestError", str(problems), code="bad_request_fields", fields=", ".join(fields)
+            ),
+            status_code=422,
         )
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, error: HTTPException) -> JSONResponse:
-        return JSONResponse(
-            {"error": "HTTPError", "detail": _cut(str(error.detail))},
-            status_code=error.status_code,
-            headers=error.headers,
-        )
+        return http_answer(error)
 
     for kind in UNAVAILABLE:
 
@@ -150,7 +178,7 @@ def install(app: FastAPI) -> None:
     async def _overflow(_request: Request, error: OverflowError) -> JSONResponse:
         # A number too large for the database (every bound at the edge should stop it first).
         log.warning("a number too large reached the database: %s", error)
-        refusal = RequestError("a number in the request is too large")
+        refusal = RequestError("a number in the request is too large", code="number_too_large")
         return JSONResponse(error_body(refusal), status_code=422)
 
     @app.exception_handler(Exception)
@@ -158,6 +186,6 @@ def install(app: FastAPI) -> None:
         # The target is that none happen: each one is a bug, logged with its traceback.
         log.error("unexpected %s", type(error).__name__, exc_info=error)
         return JSONResponse(
-            {"error": "InternalError", "detail": "an unexpected server error; it was logged"},
+            body("InternalError", "an unexpected server error; it was logged", code="internal"),
             status_code=500,
         )

@@ -26,6 +26,8 @@ def refusal_response(refusal: FailSafeEngaged) -> JSONResponse:
         {
             "error": type(refusal).__name__,
             "detail": str(refusal),
+            "code": refusal.code,
+            "params": refusal.params,
             "faults": refusal.public(),
         },
         status_code=503,

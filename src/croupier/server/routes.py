@@ -43,6 +43,9 @@ router = APIRouter()
 
 Answer = tuple[int, dict[str, Any]]
 
+MAX_OFFSET = 1_000_000
+"""How far back a history or a statement pages (a larger offset reads as this one)."""
+
 
 def _once(  # noqa: PLR0917 - one call shape for every mutating route
     server: ServerDep,
@@ -129,15 +132,23 @@ def me(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 
 @router.get("/me/rounds")
-def my_rounds(*, server: ServerDep, who: Caller, limit: int = 10) -> dict[str, Any]:
-    rounds = server.uow.read(lambda s: history.rounds_of(s, who.user_id, min(max(limit, 1), 100)))
-    return {"rounds": rounds}
+def my_rounds(
+    *, server: ServerDep, who: Caller, limit: int = 10, offset: int = 0
+) -> dict[str, Any]:
+    """The caller's rounds, newest first by time; ``offset`` pages back."""
+    count, skip = min(max(limit, 1), 100), min(max(offset, 0), MAX_OFFSET)
+    rounds = server.uow.read(lambda s: history.rounds_of(s, who.user_id, count, skip))
+    return {"rounds": rounds, "offset": skip, "limit": count}
 
 
 @router.get("/me/ledger")
-def my_ledger(*, server: ServerDep, who: Caller, limit: int = 50) -> dict[str, Any]:
-    entries = server.uow.read(lambda s: wallets.entries_of(s, who.user_id, min(max(limit, 1), 500)))
-    return {"entries": entries}
+def my_ledger(
+    *, server: ServerDep, who: Caller, limit: int = 50, offset: int = 0
+) -> dict[str, Any]:
+    """The caller's wallet statement, newest first; ``offset`` pages back."""
+    count, skip = min(max(limit, 1), 500), min(max(offset, 0), MAX_OFFSET)
+    entries = server.uow.read(lambda s: wallets.entries_of(s, who.user_id, count, skip))
+    return {"entries": entries, "offset": skip, "limit": count}
 
 
 # --- the operator --------------------------------------------------------------------------
@@ -259,25 +270,36 @@ def audit(*, server: ServerDep, who: Operator) -> dict[str, Any]:
 # --- tables --------------------------------------------------------------------------------
 @router.get("/tables")
 def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
-    return {
-        "tables": [
+    """Every table as the lobby lists it: its name and rules (``title``), who sits where,
+    its limits, how many players a round needs (``min_players``: Casino Hold'em's two,
+    Art. 9), and its round: ``status`` and the seats with a bet (``bets``), as of the
+    table's last commit."""
+    listed = []
+    for live in list(server.casino.tables.values()):
+        now = server.casino.snapshot(live, None)
+        listed.append(
             {
                 "id": live.id,
                 "name": live.name,
                 "game": live.profile.game,
                 "profile": live.profile.name,
+                "title": live.profile.title,
                 "is_open": live.is_open,
-                "seats": {
-                    str(s): server.casino.usernames.get(u, str(u)) for s, u in live.seats.items()
+                "seats": now["table"]["seats"],
+                "seat_count": engines.seat_count(live.profile),
+                "min_players": engines.min_players(live.profile),
+                "round": {
+                    "id": now["round"]["id"],
+                    "status": now["round"]["status"],
+                    "bets": len(now["round"]["stakes"]),
                 },
                 "limits": limits.wagers_json(live.profile),
                 "next_limits": None
                 if live.next_profile is None
                 else limits.wagers_json(live.next_profile),
             }
-            for live in server.casino.tables.values()
-        ]
-    }
+        )
+    return {"tables": listed}
 
 
 @router.get("/tables/{table_id}")

@@ -127,7 +127,11 @@ def parse(model: type[M], body: dict[str, Any]) -> M:
         if field in AMOUNTS and field in body:
             _amount_error(model, body, field)
         shown = f" (got {problem['input']!r:.80})" if field in body else ""
-        raise RequestError(f"{field or 'body'}: {problem['msg']}{shown}") from None
+        raise RequestError(
+            f"{field or 'body'}: {problem['msg']}{shown}",
+            code="bad_request_fields",
+            fields=field or "body",
+        ) from None
 
 
 class Refusal(BaseModel):

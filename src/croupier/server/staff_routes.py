@@ -25,15 +25,27 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.orm import Session
 
-from croupier.server.context import Body, Caller, IdempotencyKey, Operator, ServerDep
+from croupier.server.context import (
+    Caller,
+    IdempotencyKey,
+    NoBody,
+    Operator,
+    ServerDep,
+    typed_body,
+)
 from croupier.server.routes import Answer, _once
-from croupier.server.schemas import Id, parse, schema_of
+from croupier.server.schemas import Id
 from croupier.server.staff_schemas import DealerBody, DecisionBody, DisputeBody, StaffBody
 from croupier.service import disputes, dossier, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import RequestError
 
 router = APIRouter()
+
+StaffGrant = Annotated[StaffBody, typed_body(StaffBody)]
+DealerAssignment = Annotated[DealerBody, typed_body(DealerBody)]
+DisputeText = Annotated[DisputeBody, typed_body(DisputeBody)]
+Ruling = Annotated[DecisionBody, typed_body(DecisionBody)]
 
 
 def inspector(server: ServerDep, who: Caller) -> Principal:
@@ -53,17 +65,21 @@ def _role(text: str) -> staff.StaffRole:
 
 
 # --- the operator's staff -------------------------------------------------------------------
-@router.post("/operator/staff", openapi_extra=schema_of(StaffBody))
+@router.post("/operator/staff")
 def grant_role(
-    *, server: ServerDep, who: Operator, body: Body, request: Request, key: IdempotencyKey = None
+    *,
+    server: ServerDep,
+    who: Operator,
+    grant: StaffGrant,
+    request: Request,
+    key: IdempotencyKey = None,
 ) -> JSONResponse:
-    grant = parse(StaffBody, body)
     now = server.settings.clock.now
 
     def effect(session: Session) -> Answer:
         return 201, staff.grant(session, who, grant.username, grant.role, now())
 
-    return _once(server, who, key, request, body, effect)
+    return _once(server, who, key, request, effect)
 
 
 @router.delete("/operator/staff/{username}/{role}")
@@ -73,7 +89,7 @@ def remove_role(
     who: Operator,
     username: str,
     role: str,
-    body: Body,
+    body: NoBody,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
@@ -84,7 +100,6 @@ def remove_role(
         who,
         key,
         request,
-        body,
         lambda s: (200, staff.remove(s, who, username, removed, now())),
     )
 
@@ -99,24 +114,22 @@ def staff_actions(*, server: ServerDep, who: Operator, limit: int = 100) -> dict
     return server.uow.read(lambda s: staff.actions_document(s, min(max(limit, 1), 500)))
 
 
-@router.post("/operator/tables/{table_id}/dealers", openapi_extra=schema_of(DealerBody))
+@router.post("/operator/tables/{table_id}/dealers")
 def assign_dealer(
     *,
     server: ServerDep,
     who: Operator,
     table_id: Id,
-    body: Body,
+    dealer: DealerAssignment,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    dealer = parse(DealerBody, body)
     now = server.settings.clock.now
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (200, staff.assign_dealer(s, who, table_id, dealer.username, now())),
     )
 
@@ -128,7 +141,7 @@ def unassign_dealer(
     who: Operator,
     table_id: Id,
     username: str,
-    body: Body,
+    body: NoBody,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
@@ -138,7 +151,6 @@ def unassign_dealer(
         who,
         key,
         request,
-        body,
         lambda s: (200, staff.unassign_dealer(s, who, table_id, username, now())),
     )
 
@@ -150,24 +162,23 @@ def operator_disputes(*, server: ServerDep, who: Operator) -> dict[str, Any]:
 
 
 # --- the players' disputes ------------------------------------------------------------------
-@router.post("/rounds/{round_id}/disputes", status_code=201, openapi_extra=schema_of(DisputeBody))
+@router.post("/rounds/{round_id}/disputes", status_code=201)
 def file_dispute(
     *,
     server: ServerDep,
     who: Caller,
     round_id: Id,
-    body: Body,
+    dispute: DisputeText,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    text = parse(DisputeBody, body).text
+    text = dispute.text
     now = server.settings.clock.now
     return _once(
         server,
         who,
         key,
         request,
-        body,
         lambda s: (201, disputes.file_dispute(s, who, round_id, text, now())),
     )
 
@@ -205,17 +216,16 @@ def inspector_dispute(*, server: ServerDep, who: Inspector, dispute_id: Id) -> d
     return server.uow.read(lambda s: disputes.dispute_document(s, dispute_id))
 
 
-@router.post("/inspector/disputes/{dispute_id}/decision", openapi_extra=schema_of(DecisionBody))
+@router.post("/inspector/disputes/{dispute_id}/decision")
 def decide(
     *,
     server: ServerDep,
     who: Inspector,
     dispute_id: Id,
-    body: Body,
+    decided: Ruling,
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    decided = parse(DecisionBody, body)
     corrections = [disputes.Correction(c.username, c.amount) for c in decided.corrections]
     now = server.settings.clock.now
     return _once(
@@ -223,7 +233,6 @@ def decide(
         who,
         key,
         request,
-        body,
         lambda s: (
             200,
             disputes.decide(

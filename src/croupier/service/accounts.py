@@ -73,11 +73,18 @@ def wallet_of(session: Session, user_id: int) -> int:
 
 def sign_up(session: Session, username: object, password: object, now: float) -> Principal:
     if not isinstance(username, str) or not USERNAME.match(username):
-        raise RequestError(f"username {username!r}: 3 to 32 letters, digits, '_', '.' or '-'")
+        raise RequestError(
+            f"username {username!r}: 3 to 32 letters, digits, '_', '.' or '-'",
+            code="bad_username",
+        )
     if not isinstance(password, str) or not 8 <= len(password) <= 256:
-        raise RequestError("password: 8 to 256 characters")
+        raise RequestError("password: 8 to 256 characters", code="bad_password")
     if username.lower() in ROLE_NAMES:
-        raise RequestError(f"username {username!r} reads as a role of the house; choose another")
+        raise RequestError(
+            f"username {username!r} reads as a role of the house; choose another",
+            code="username_reserved",
+            username=username,
+        )
     user = User(
         username=username,
         password_hash=_hasher.hash(password),
@@ -90,7 +97,9 @@ def sign_up(session: Session, username: object, password: object, now: float) ->
             session.add(user)
             session.flush()
     except IntegrityError:
-        raise Conflict(f"username {username!r} is taken") from None
+        raise Conflict(
+            f"username {username!r} is taken", code="username_taken", username=username
+        ) from None
     wallet_of(session, user.id)
     return Principal(user.id, user.username, user.role)
 
@@ -132,7 +141,7 @@ def sign_in(
 
     The error is returned, not raised, so that the failure count it records is committed.
     """
-    wrong = AuthenticationError("wrong user name or password")
+    wrong = AuthenticationError("wrong user name or password", code="wrong_credentials")
     if not isinstance(username, str) or not isinstance(password, str):
         return wrong
     user = session.scalar(select(User).where(User.username == username).with_for_update())
@@ -209,7 +218,9 @@ def authenticate(session: Session, token: str | None, now: float) -> Principal:
             .where(SessionRecord.token_hash == record.token_hash)
             .values(ended=True)
         )
-        raise AuthenticationError("session ended after 30 minutes idle: sign in again")
+        raise AuthenticationError(
+            "session ended after 30 minutes idle: sign in again", code="session_idle"
+        )
     if now - record.last_seen_at > TOUCH_EVERY_SECONDS:
         session.execute(
             update(SessionRecord)

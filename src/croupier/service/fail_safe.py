@@ -81,12 +81,15 @@ class FailSafeEngaged(CroupierError):  # noqa: N818 - the domain's own word
     """The fail safe is engaged: tables take no bets until every fault clears (R17). The
     message says which faults stand in public words; ``faults`` has the full reasons."""
 
+    code = "fail_safe"
+
     def __init__(self, faults: dict[Fault, str], retry_after: int) -> None:
         self.faults = dict(faults)
         self.retry_after = retry_after
         super().__init__(
             "tables take no bets until this clears (fail safe): "
-            + "; ".join(f"{fault}: {PUBLIC_REASONS[fault]}" for fault in sorted(self.faults))
+            + "; ".join(f"{fault}: {PUBLIC_REASONS[fault]}" for fault in sorted(self.faults)),
+            seconds=retry_after,
         )
 
     def public(self) -> dict[str, str]:

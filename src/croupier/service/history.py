@@ -12,6 +12,7 @@ until the engine turns it; another zone's private cards never). The page only dr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -23,10 +24,18 @@ from croupier.errors import CroupierError
 from croupier.fairness import revealed_document
 from croupier.games.base import steps
 from croupier.games.events import Event
+from croupier.ledger.book import find_account
 from croupier.service.accounts import Principal
 from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
-from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRecord
+from croupier.service.models import (
+    GameTable,
+    LedgerEntry,
+    LedgerTransaction,
+    RoundPlayer,
+    RoundRecord,
+    ShoeRecord,
+)
 
 STATUS = {
     "betting": "in progress",
@@ -148,25 +157,68 @@ def round_document(
     return document
 
 
-def rounds_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
-    """The player's last rounds, newest first, each with its whole record when it has ended
-    (its events: the steps of one round come with ``round_document``)."""
-    round_ids = session.scalars(
-        select(RoundPlayer.round_id)
-        .where(RoundPlayer.user_id == user_id)
-        .distinct()
-        .order_by(RoundPlayer.round_id.desc())
-        .limit(limit)
+ROUND_REFERENCE = re.compile(r"^round:(\d+)(?::|$)")
+"""A ledger transaction of a round names it first: ``round:12``, ``round:12:bet``."""
+
+
+def round_of_reference(reference: str) -> int | None:
+    """The round a ledger transaction belongs to, or ``None`` (a credit, a debit).
+
+    >>> round_of_reference("round:12:back:3"), round_of_reference("user:4")
+    (12, None)
+    """
+    match = ROUND_REFERENCE.match(reference)
+    return int(match.group(1)) if match else None
+
+
+def nets_of(session: Session, user_id: int, round_ids: list[int]) -> dict[int, int]:
+    """What each round moved in the player's wallet, in minor units: stakes, winnings, back
+    bets and refunds alike, read from the ledger itself (0 for a push or a void)."""
+    wallet = find_account(session, "wallet", str(user_id))
+    if wallet is None or not round_ids:
+        return {}
+    wanted = set(round_ids)
+    nets: dict[int, int] = dict.fromkeys(round_ids, 0)
+    rows = session.execute(
+        select(LedgerTransaction.reference, LedgerEntry.amount)
+        .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
+        .where(LedgerEntry.account_id == wallet, LedgerTransaction.reference.like("round:%"))
     ).all()
+    for reference, amount in rows:
+        round_id = round_of_reference(reference)
+        if round_id in wanted:
+            nets[round_id] += amount
+    return nets
+
+
+def rounds_of(session: Session, user_id: int, limit: int, offset: int = 0) -> list[dict[str, Any]]:
+    """The player's rounds, newest first by the time they started (``offset`` pages back),
+    each with ``net_minor`` (what it moved in the wallet) and, once it has ended, its whole
+    record."""
+    round_ids = list(
+        session.scalars(
+            select(RoundRecord.id)
+            .where(
+                RoundRecord.id.in_(
+                    select(RoundPlayer.round_id).where(RoundPlayer.user_id == user_id)
+                )
+            )
+            .order_by(RoundRecord.created_at.desc(), RoundRecord.id.desc())
+            .limit(limit)
+            .offset(offset)
+        ).all()
+    )
+    nets = nets_of(session, user_id, round_ids)
     documents = []
     for round_id in round_ids:
         record = session.get(RoundRecord, round_id)
         assert record is not None
         if record.status in ("betting", "playing"):
-            documents.append({"round": round_id, "status": "in progress"})
+            document = {"round": round_id, "status": "in progress", "started_at": record.created_at}
         else:
             player = Principal(user_id, "", "player")
-            documents.append(round_document(session, round_id, player, with_steps=False))
+            document = round_document(session, round_id, player, with_steps=False)
+        documents.append({**document, "net_minor": nets.get(round_id, 0)})
     return documents
 
 

@@ -22,7 +22,9 @@ Overrides = dict[str, dict[str, int]]
 
 def _whole_units(label: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ProfileError(f"{label} {value!r}: limits are whole units")
+        raise ProfileError(
+            f"{label} {value!r}: limits are whole units", code="limits_not_whole", value=repr(value)
+        )
     return value
 
 
@@ -34,7 +36,10 @@ def _set(profile: Profile, wager: str, limits: Limits) -> Profile:
         if limits.minimum != limits.maximum or limits.minimum != int(current.progressive.bet):
             raise ProfileError(
                 f"progressive {limits.minimum}..{limits.maximum}: the progressive is a fixed "
-                f"bet of {current.progressive.bet} (RULES.md §6)"
+                f"bet of {current.progressive.bet} (RULES.md §6)",
+                code="progressive_is_fixed",
+                amount=limits.minimum,
+                stake=current.progressive.bet,
             )
         return profile
     if wager == "ante":
@@ -57,7 +62,9 @@ def with_limits(profile: Profile, overrides: Overrides) -> Profile:
     for wager, values in sorted(overrides.items()):
         if wager not in known:
             raise ProfileError(
-                f"wager {wager!r}: {profile.name} has {', '.join(sorted(known))} (no other)"
+                f"wager {wager!r}: {profile.name} has {', '.join(sorted(known))} (no other)",
+                code="unknown_wager",
+                wager=wager,
             )
         minimum = _whole_units("minimum", values.get("minimum"))
         maximum = _whole_units("maximum", values.get("maximum"))
@@ -65,7 +72,11 @@ def with_limits(profile: Profile, overrides: Overrides) -> Profile:
             limits = Limits(minimum=minimum, maximum=maximum)
         except ValidationError as error:
             raise ProfileError(
-                f"{wager} minimum {minimum}, maximum {maximum}: limits need 1 <= minimum <= maximum"
+                f"{wager} minimum {minimum}, maximum {maximum}: limits need 1 <= minimum <= maximum",
+                code="limits_out_of_order",
+                wager=wager,
+                minimum=minimum,
+                maximum=maximum,
             ) from error
         changed = _set(changed, wager, limits)
     try:

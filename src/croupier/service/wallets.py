@@ -11,6 +11,7 @@ from croupier.ledger import book
 from croupier.ledger.postings import Leg, parse_minor_amount
 from croupier.service.accounts import wallet_of
 from croupier.service.errors import NotFound
+from croupier.service.history import round_of_reference
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
 
 
@@ -44,7 +45,10 @@ def balance_of(session: Session, user_id: int) -> int:
     return book.balance(session, wallet_of(session, user_id))
 
 
-def entries_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
+def entries_of(session: Session, user_id: int, limit: int, offset: int = 0) -> list[dict[str, Any]]:
+    """The wallet's statement, newest first (``offset`` pages back): each movement, when
+    (``at``, epoch seconds), its kind, the round it belongs to (or ``None``), and the
+    balance before and after it, in minor units."""
     wallet = wallet_of(session, user_id)
     rows = session.execute(
         select(LedgerEntry, LedgerTransaction)
@@ -52,6 +56,7 @@ def entries_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any
         .where(LedgerEntry.account_id == wallet)
         .order_by(LedgerEntry.id.desc())
         .limit(limit)
+        .offset(offset)
     ).all()
     return [
         {
@@ -59,6 +64,8 @@ def entries_of(session: Session, user_id: int, limit: int) -> list[dict[str, Any
             "transaction": t.id,
             "kind": t.kind,
             "reference": t.reference,
+            "round": round_of_reference(t.reference),
+            "at": t.created_at,
             "amount": e.amount,
             "balance_before": e.balance_before,
             "balance_after": e.balance_after,

@@ -12,6 +12,9 @@ factory). Page URLs:
 - ``/account`` balance and history; ``/recall/{round_id}`` a past round, step by step
 - ``/operator`` tables, players, the ledger, the shoes' commitments and reveals, disputes, staff
 - ``/disputes``, ``/inspector``, ``/inspector/{dispute_id}``: ``staff_pages``
+
+Any other path, and a table that does not exist, answers 404: a page for a browser (its
+``Accept`` names ``text/html``), the API's JSON error for any other client.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Request
 from fastapi import Path as PathParameter
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
 
+from croupier.server import errors
+from croupier.server.context import ServerDep
 from croupier.web.api import router as api_router
 from croupier.web.language import Catalogue, negotiate
 
@@ -49,6 +55,8 @@ def _page(
     template: str,
     title_key: str,
     accept_language: str | None,
+    *,
+    status_code: int = 200,
     **context: Any,
 ) -> HTMLResponse:
     catalogue = Catalogue.load(negotiate(accept_language))
@@ -63,6 +71,7 @@ def _page(
             "static": STATIC_URL,
             **context,
         },
+        status_code=status_code,
     )
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers["Content-Language"] = catalogue.language
@@ -86,12 +95,41 @@ def sign_up_page(request: Request, accept_language: AcceptLanguage = None) -> HT
     return _page(request, "sign_up.html", "auth.sign_up", accept_language, page="sign-up")
 
 
+def not_found_page(
+    request: Request, accept_language: str | None, *, what: str = "page"
+) -> HTMLResponse:
+    """The 404 page a person reads: no such page, or (``what="table"``) no such table."""
+    keys = {
+        "page": ("not_found.page", "not_found.page_text"),
+        "table": ("not_found.table", "not_found.table_text"),
+    }
+    title_key, text_key = keys[what]
+    return _page(
+        request,
+        "not_found.html",
+        title_key,
+        accept_language,
+        status_code=404,
+        page="not-found",
+        text_key=text_key,
+    )
+
+
+def wants_a_page(request: Request) -> bool:
+    """A browser navigating asks for ``text/html``; ``fetch`` and API clients do not."""
+    return "text/html" in request.headers.get("accept", "")
+
+
 @router.get("/table/{table_id}", response_class=HTMLResponse)
 def table_page(
     request: Request,
+    server: ServerDep,
     table_id: Annotated[int, PathParameter(ge=1)],
     accept_language: AcceptLanguage = None,
 ) -> HTMLResponse:
+    # Known before the page loads, so it says "table not found" instead of connecting forever.
+    if table_id not in server.casino.tables:
+        return not_found_page(request, accept_language, what="table")
     return _page(
         request, "table.html", "table.title", accept_language, page="table", table_id=table_id
     )
@@ -124,6 +162,13 @@ def favicon() -> RedirectResponse:
     return RedirectResponse(f"{STATIC_URL}/favicon.svg", status_code=308)
 
 
+async def _not_found(request: Request, error: Exception) -> Response:
+    """Starlette's 404 (no route matched): a page for a browser, the API's JSON for others."""
+    if wants_a_page(request):
+        return not_found_page(request, request.headers.get("accept-language"))
+    return errors.http_answer(error if isinstance(error, HTTPException) else HTTPException(404))
+
+
 def install(app: FastAPI) -> None:
     """Serve the pages and their assets from ``app`` (the table server's app factory)."""
     from croupier.web.staff_pages import router as staff_pages
@@ -132,3 +177,4 @@ def install(app: FastAPI) -> None:
     app.include_router(staff_pages)
     app.include_router(api_router)
     app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")
+    app.add_exception_handler(404, _not_found)

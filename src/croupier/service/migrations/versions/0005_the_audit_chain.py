@@ -20,7 +20,7 @@ from alembic import op
 from croupier.audit import chain, records
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

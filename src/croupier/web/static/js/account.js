@@ -5,6 +5,8 @@ import { server } from "./server.js";
 onSignOut(server.signOut);
 setUpChrome();
 
+const PAGE = 20;
+
 function when(seconds) {
   if (!seconds) return "–";
   return new Intl.DateTimeFormat(document.documentElement.lang, {
@@ -13,35 +15,98 @@ function when(seconds) {
   }).format(new Date(seconds * 1000));
 }
 
-async function show() {
-  const me = await server.me();
-  byId("balance").textContent = moneyMinor(me.balance);
-  const answer = await server.myRounds(50);
-  const rounds = answer.rounds ?? [];
-  byId("history").querySelector("tbody").replaceChildren(
-    ...rounds.map((round) => {
-      const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user).map((seat) => Number(seat.seat)));
-      const finished = Array.isArray(round.events);
-      const totals = finished ? seatTotals(round.events, mine) : null;
-      return h(
-        "tr",
-        { dataset: { round: round.round } },
-        h("th", { scope: "row" }, `#${round.round}`),
-        h("td", {}, round.table ?? "–"),
-        h("td", {}, round.game ? tOr(`game.${round.game}`, round.game) : "–"),
-        h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
-        h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
-        h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
-        h("td", {}, when(round.ended_at ?? round.started_at)),
-        h("td", {}, finished
-          ? h("span", {}, h("a", { href: `/recall/${round.round}` }, t("me.recall")), " · ",
-            h("a", { href: `/recall/${round.round}#dispute-round`, class: "dispute-link" }, t("dispute.this_round")))
-          : ""),
-      );
-    }),
-  );
-  labelCells(byId("history"));
-  byId("history-empty").hidden = rounds.length > 0;
+/** Minor units with their sign: "+5.00", "-5.00", "0.00". */
+function signed(minor) {
+  return minor > 0 ? `+${moneyMinor(minor)}` : moneyMinor(minor);
 }
 
-if (requireSession()) show().catch(reportError);
+function amountCell(minor) {
+  const sign = minor > 0 ? "gain" : minor < 0 ? "loss" : "even";
+  return h("td", { class: "amount", dataset: { sign } }, signed(minor));
+}
+
+function roundLink(round) {
+  return h("a", { href: `/recall/${round}` }, t("me.round_link", { round }));
+}
+
+function historyRow(round, me) {
+  const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user).map((seat) => Number(seat.seat)));
+  const finished = Array.isArray(round.events);
+  const totals = finished ? seatTotals(round.events, mine) : null;
+  return h(
+    "tr",
+    { dataset: { round: round.round } },
+    h("th", { scope: "row" }, when(round.ended_at ?? round.started_at)),
+    h("td", {}, `#${round.round}`),
+    h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null)),
+    h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
+    h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
+    h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
+    finished ? amountCell(round.net_minor ?? 0) : h("td", { class: "amount" }, "–"),
+    h("td", { class: "row-action" }, finished
+      ? h("span", {}, h("a", { href: `/recall/${round.round}`, "aria-label": t("me.round_link", { round: round.round }) }, t("me.recall")), " · ",
+        h("a", { href: `/recall/${round.round}#dispute-round`, class: "dispute-link" }, t("dispute.this_round")))
+      : ""),
+  );
+}
+
+function statementRow(entry) {
+  return h(
+    "tr",
+    { dataset: { entry: entry.entry } },
+    h("th", { scope: "row" }, when(entry.at)),
+    h("td", {}, h("span", {}, tOr(`ledger.${entry.kind}`, entry.kind), entry.round ? [" · ", roundLink(entry.round)] : null)),
+    amountCell(entry.amount),
+    h("td", { class: "amount" }, moneyMinor(entry.balance_after)),
+  );
+}
+
+/** A list shown a page at a time, newest first: asks one more than a page to know if there
+ * are older ones. `load(limit, offset)` answers the items; `draw(items)` fills the table. */
+function paged(prefix, load, draw) {
+  let offset = 0;
+  const newer = byId(`${prefix}-newer`);
+  const older = byId(`${prefix}-older`);
+  async function show() {
+    const items = await load(PAGE + 1, offset);
+    draw(items.slice(0, PAGE));
+    newer.disabled = offset === 0;
+    older.disabled = items.length <= PAGE;
+    byId(`${prefix}-page`).textContent = t("me.page", { page: offset / PAGE + 1 });
+  }
+  newer.addEventListener("click", () => {
+    offset = Math.max(0, offset - PAGE);
+    show().catch(reportError);
+  });
+  older.addEventListener("click", () => {
+    offset += PAGE;
+    show().catch(reportError);
+  });
+  return show;
+}
+
+async function start() {
+  const me = await server.me();
+  byId("balance").textContent = moneyMinor(me.balance);
+  const history = paged(
+    "history",
+    async (limit, offset) => (await server.myRounds(limit, offset)).rounds ?? [],
+    (rounds) => {
+      byId("history").querySelector("tbody").replaceChildren(...rounds.map((round) => historyRow(round, me)));
+      labelCells(byId("history"));
+      byId("history-empty").hidden = rounds.length > 0;
+    },
+  );
+  const statement = paged(
+    "statement",
+    async (limit, offset) => (await server.myLedger(limit, offset)).entries ?? [],
+    (entries) => {
+      byId("statement").querySelector("tbody").replaceChildren(...entries.map(statementRow));
+      labelCells(byId("statement"));
+      byId("statement-empty").hidden = entries.length > 0;
+    },
+  );
+  await Promise.all([history(), statement()]);
+}
+
+if (requireSession()) start().catch(reportError);

@@ -121,24 +121,51 @@ export const session = {
 
 // --- the API ------------------------------------------------------------------------------
 
+/** A refusal from the server: `status`, its stable `code` and `params`, the English
+ * `serverDetail` (for tools and logs), and `detail`, the message in the page's language. */
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, body = null) {
+    const answer = body && typeof body === "object" ? body : {};
+    const code = typeof answer.code === "string" ? answer.code : null;
+    const params = answer.params && typeof answer.params === "object" ? answer.params : {};
+    const detail = messageOf({ status, code, params });
     super(detail);
     this.status = status;
+    this.code = code;
+    this.params = params;
     this.detail = detail;
+    this.serverDetail = typeof answer.detail === "string" ? answer.detail : null;
   }
 }
 
-function detailOf(body, status) {
-  if (body && typeof body === "object") {
-    const detail = body.detail ?? body.error ?? body.message;
-    if (typeof detail === "string") return detail;
-    if (Array.isArray(detail)) {
-      return detail.map((item) => item.msg ?? JSON.stringify(item)).join("; ");
-    }
-    if (detail) return JSON.stringify(detail);
+// How a parameter of an error reads: amounts grouped in the page's language, wager and
+// action names from the catalogue, minor units (a balance) as money with cents.
+function paramText(name, value) {
+  if (name.endsWith("_minor")) return moneyMinor(value);
+  if (name === "wager") return tOr(`wager.${value}`, String(value));
+  if (name === "action") return tOr(`action.${value}`, String(value));
+  if (typeof value === "number") return money(value);
+  return String(value);
+}
+
+/** An error in the page's language: the catalogue's `error.<code>` with its params, or the
+ * HTTP status's words when the answer has no code we know (a proxy's page, say). */
+export function messageOf(error) {
+  if (typeof error !== "object" || error === null || !("status" in error)) return t("error.unexpected");
+  if (error.status === 0) return t("error.network");
+  const key = `error.${error.code}`;
+  if (error.code && Object.hasOwn(messages, key)) {
+    const values = {};
+    for (const [name, value] of Object.entries(error.params ?? {})) values[name] = paramText(name, value);
+    return t(key, values);
   }
-  return t("error.http", { status });
+  return t("error.http", { status: error.status });
+}
+
+/** "You won 5 net", "You lost 5 net", or a push's "you get your stakes back" (minor units). */
+export function netText(minor) {
+  if (minor === 0) return t("table.net_even");
+  return t(minor > 0 ? "table.net_won" : "table.net_lost", { amount: moneyMinor(Math.abs(minor)) });
 }
 
 /** Call the JSON API. Mutating calls carry a fresh Idempotency-Key (R8) unless given one. */
@@ -155,7 +182,7 @@ export async function api(method, path, body = undefined, { idempotencyKey, quie
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, t("error.network"));
+    throw new ApiError(0);
   }
   const text = await response.text();
   let parsed = null;
@@ -167,7 +194,7 @@ export async function api(method, path, body = undefined, { idempotencyKey, quie
     }
   }
   if (!response.ok) {
-    const error = new ApiError(response.status, detailOf(parsed, response.status));
+    const error = new ApiError(response.status, parsed);
     if (response.status === 401 && !quiet) {
       session.end();
       showNotice(t("auth.signed_out_notice"), "error");
@@ -253,6 +280,5 @@ export function requireSession(role = null) {
 }
 
 export function reportError(error) {
-  const text = error instanceof ApiError ? error.detail : t("error.unexpected");
-  showNotice(text, "error");
+  showNotice(messageOf(error), "error");
 }

@@ -249,7 +249,7 @@ function drawResults() {
     ),
   );
   const net = rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
-  byId("results-net").textContent = t(net >= 0 ? "table.net_won" : "table.net_lost", { amount: moneyMinor(Math.abs(net)) });
+  byId("results-net").textContent = t(net > 0 ? "table.net_won" : net < 0 ? "table.net_lost" : "table.net_even", { amount: moneyMinor(Math.abs(net)) });
   byId("recall-link").href = `/recall/${record.round}`;
 }
 

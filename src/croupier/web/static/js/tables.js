@@ -34,3 +34,10 @@ export function seatMap(table, profile) {
 export function freeSeats(table, profile) {
   return [...seatMap(table, profile).values()].filter((who) => who === null).length;
 }
+
+/** The rules' title in the page's language, from a table (`profile`, `title`) or a profile's
+ * facts (`name`, `title`); an operator's own profile file keeps the title it gives. */
+export function rulesTitle(facts) {
+  const name = facts?.profile ?? facts?.name;
+  return tOr(`profile.${name}`, facts?.title ?? name ?? "");
+}

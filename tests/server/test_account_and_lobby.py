@@ -1,0 +1,70 @@
+"""Issue 13, item 8: what the account page and the lobby read. A player's history comes
+newest first by time, a page at a time, each round with what it moved in the wallet
+(``net_minor``, read from the ledger); the statement pages the same way with each movement's
+time and round; the lobby learns who sits, whether a round is under way, and how many
+players a round needs (Casino Hold'em: two, Art. 9)."""
+
+from __future__ import annotations
+
+import pytest
+from server_support import OPERATOR_TOKEN, Api, Table
+
+from croupier.server.app import playable_profiles
+
+PROFILES = playable_profiles()
+pytestmark = pytest.mark.skipif(not PROFILES, reason="no game engine has landed yet")
+
+
+def test_history_is_newest_first_by_time_paged_with_each_rounds_net(api: Api) -> None:
+    table = Table(api, "veintiuno-real", ["ann", "ben"])
+    played = []
+    for _ in range(3):
+        played.append(table.play_round())
+        api.clock.advance(60)
+    ann = table.tokens["ann"]
+    first = api.get("/me/rounds?limit=2", ann).json()
+    second = api.get("/me/rounds?limit=2&offset=2", ann).json()
+    rounds = first["rounds"] + second["rounds"]
+    assert [r["round"] for r in rounds] == sorted(played, reverse=True)
+    assert [r["started_at"] for r in rounds] == sorted(
+        (r["started_at"] for r in rounds), reverse=True
+    )
+    for document in rounds:
+        expected = table.expected_balances([document["round"]])["ann"] - table.credit
+        assert document["net_minor"] == expected
+    assert sum(r["net_minor"] for r in rounds) == api.balance(ann) - table.credit
+
+
+def test_the_statement_names_each_movements_time_and_round_and_pages(api: Api) -> None:
+    table = Table(api, "veintiuno-real", ["ann", "ben"])
+    round_id = table.play_round()
+    ann = table.tokens["ann"]
+    entries = api.get("/me/ledger?limit=50", ann).json()["entries"]
+    assert entries[-1]["kind"] == "credit" and entries[-1]["round"] is None
+    assert {entry["round"] for entry in entries[:-1]} == {round_id}
+    assert all(isinstance(entry["at"], float) for entry in entries)
+    assert entries[0]["balance_after"] == api.balance(ann)
+    paged = api.get("/me/ledger?limit=1&offset=1", ann).json()["entries"]
+    assert paged == entries[1:2]
+
+
+def test_the_lobby_learns_who_sits_whether_a_round_is_under_way_and_the_players_needed(
+    api: Api,
+) -> None:
+    table = Table(api, "veintiuno-real", ["ann", "ben"])
+    holdem = Table(api, "casino-holdem-peru-2007", ["cid"])
+
+    def listed(table_id: int) -> dict[str, object]:
+        tables = api.get("/tables", OPERATOR_TOKEN).json()["tables"]
+        return next(entry for entry in tables if entry["id"] == table_id)
+
+    lobby = listed(table.id)
+    assert lobby["seats"] == {"1": "ann", "2": "ben"}
+    assert lobby["round"] == {"id": table.state()["round"]["id"], "status": "betting", "bets": 0}
+    assert lobby["title"] == table.profile.title and lobby["min_players"] == 1
+    table.bet_all()
+    assert listed(table.id)["round"]["bets"] == 2
+    table.ready_all()
+    assert listed(table.id)["round"]["status"] == "playing"
+    one_player = listed(holdem.id)
+    assert one_player["min_players"] == 2 and len(one_player["seats"]) == 1
