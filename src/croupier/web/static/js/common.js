@@ -162,12 +162,6 @@ export function messageOf(error) {
   return t("error.http", { status: error.status });
 }
 
-/** "You won 5 net", "You lost 5 net", or a push's "you get your stakes back" (minor units). */
-export function netText(minor) {
-  if (minor === 0) return t("table.net_even");
-  return t(minor > 0 ? "table.net_won" : "table.net_lost", { amount: moneyMinor(Math.abs(minor)) });
-}
-
 /** Call the JSON API. Mutating calls carry a fresh Idempotency-Key (R8) unless given one. */
 export async function api(method, path, body = undefined, { idempotencyKey, quiet, withDate } = {}) {
   const headers = { Accept: "application/json" };

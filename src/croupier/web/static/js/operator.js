@@ -6,7 +6,7 @@ import {
   showNotice, t, tOr,
 } from "./common.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
-import { describeAllLimits, freeSeats } from "./tables.js";
+import { describeAllLimits, freeSeats, rulesTitle } from "./tables.js";
 
 onSignOut(server.signOut);
 setUpChrome();
@@ -45,7 +45,7 @@ async function loadTables() {
   if (!select.childElementCount) {
     select.replaceChildren(
       ...[...profiles.values()].filter((profile) => profile.playable).map((profile) =>
-        h("option", { value: profile.name }, `${profile.title} (${profile.name})`),
+        h("option", { value: profile.name }, `${rulesTitle(profile)} (${profile.name})`),
       ),
     );
   }
