@@ -285,3 +285,28 @@ def test_a_waiting_decision_is_answered_and_paid_as_the_release_paid_it(
     }
     assert paid == release_paid
     assert carried_on.get(f"/rounds/{entry['under_way']}")["status"] == "complete"
+
+
+WAITING = {name: entry for name, entry in TABLES.items() if entry.get("status") == "playing"}
+MOST_ACTIONS = max(len(entry["pending"]["legal"]) for entry in WAITING.values())
+
+
+@pytest.mark.parametrize("index", range(MOST_ACTIONS))
+def test_each_action_a_waiting_decision_offered_is_still_accepted(
+    tmp_path: Path, index: int
+) -> None:
+    """Every action the release offered at each waiting decision (hit, stand, double, split;
+    call, fold) is accepted after the upgrade: the ``index``-th of each, on a copy of its own,
+    and the books still audit at 0."""
+    for server in upgraded_copy(tmp_path):
+        for name, entry in WAITING.items():
+            legal = entry["pending"]["legal"]
+            if index >= len(legal):
+                continue
+            seat = entry["pending"]["seat"]
+            owner = entry["seats"][str(seat)]
+            body = {"seat": seat, "action": legal[index]}
+            answer = server.post(f"/tables/{entry['table']}/actions", owner, body)
+            assert answer["action"] == legal[index], name
+        audit = server.get("/operator/audit")
+        assert audit["problems"] == [] and audit["sum"] == 0

@@ -114,12 +114,32 @@ def loaded(form: dict[str, Any]) -> Any:
     @found.hook
     def map_path_parameters(_context: Any, path_parameters: dict[str, Any] | None) -> Any:
         """Half the table numbers drawn land on a table that exists (1 to the number of
-        profiles), so that generated bets, decisions and seats reach live rounds; the other
-        half stay as drawn (mostly no such table)."""
-        table = (path_parameters or {}).get("table_id")
-        if path_parameters is not None and isinstance(table, int) and table % 2 == 0:
+        profiles) and half the user names on the fuzzing player, so that generated bets,
+        decisions, seats and credits reach live rounds and a real wallet; the other half
+        stay as drawn (mostly no such table, no such user)."""
+        if path_parameters is None:
+            return None
+        table = path_parameters.get("table_id")
+        if isinstance(table, int) and table % 2 == 0:
             path_parameters["table_id"] = 1 + table // 2 % len(PROFILES)
+        name = path_parameters.get("username")
+        if isinstance(name, str) and len(name) % 2 == 0:
+            path_parameters["username"] = PLAYER
         return path_parameters
+
+    @found.hook
+    def map_body(_context: Any, body: Any) -> Any:
+        """Likewise half the seats drawn are the fuzzing player's own (2) and half the
+        amounts of a bet within every table's limits (1 to 10 units), so that bets are
+        placed and decisions taken; the rest stay as drawn."""
+        if not isinstance(body, dict):
+            return body
+        seat, amount = body.get("seat"), body.get("amount")
+        if type(seat) is int and seat % 2 == 0:
+            body["seat"] = 2
+        if type(amount) is int and amount % 2 == 0 and "wager" in body:
+            body["amount"] = 1 + amount % 10
+        return body
 
     return found
 

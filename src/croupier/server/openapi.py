@@ -29,6 +29,8 @@ from pydantic.json_schema import models_json_schema
 from croupier.server.schemas import Refusal
 
 COMPONENTS = "#/components/schemas/{model}"
+IDEMPOTENCY_KEY = "Idempotency-Key"
+"""The header every mutating route needs (R8)."""
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     "4XX": {"model": Refusal, "description": "Refused: the request is at fault (see `error`)"},
@@ -80,6 +82,12 @@ def build(app: FastAPI, router: APIRouter) -> dict[str, Any]:
         models[model.__name__] = model
         for method in route.methods or ():
             schema["paths"][route.path_format][method.lower()]["requestBody"] = request_body(model)
+    for item in schema["paths"].values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["name"] == IDEMPOTENCY_KEY:
+                    # Checked by ``idempotency.check_key`` (400 without one), not by FastAPI.
+                    parameter["required"] = True
     _, definitions = models_json_schema(
         [(model, "validation") for model in models.values()], ref_template=COMPONENTS
     )
