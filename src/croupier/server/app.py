@@ -274,7 +274,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(router)
     install_pages(app)
-    openapi.install(app, router)
+    openapi.install(app, staff_router, router)
 
     @app.websocket("/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:

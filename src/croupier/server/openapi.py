@@ -69,11 +69,11 @@ def request_body(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
-def build(app: FastAPI, router: APIRouter) -> dict[str, Any]:
-    """FastAPI's schema of ``app``, with the body of each of ``router``'s routes."""
+def build(app: FastAPI, *routers: APIRouter) -> dict[str, Any]:
+    """FastAPI's schema of ``app``, with the body of each of ``routers``' routes."""
     schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
     models: dict[str, type[BaseModel]] = {}
-    for route in router.routes:
+    for route in (route for router in routers for route in router.routes):
         if not isinstance(route, APIRoute):
             continue
         model = body_model(route.dependant)
@@ -96,13 +96,14 @@ def build(app: FastAPI, router: APIRouter) -> dict[str, Any]:
     return schema
 
 
-def install(app: FastAPI, router: APIRouter) -> None:
-    """Serve ``build(app, router)`` at ``/openapi.json`` (built once, on the first request);
-    ``router`` holds the routes that read a body (``server.routes``, included as it is)."""
+def install(app: FastAPI, *routers: APIRouter) -> None:
+    """Serve ``build(app, *routers)`` at ``/openapi.json`` (built once, on the first request);
+    ``routers`` hold the routes that read a body (``server.routes``, ``server.staff_routes``,
+    included as they are)."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = build(app, router)
+            app.openapi_schema = build(app, *routers)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

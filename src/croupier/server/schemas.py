@@ -135,8 +135,11 @@ def parse(model: type[M], body: dict[str, Any]) -> M:
 
 
 class Refusal(BaseModel):
-    """Every answer of 4xx and 5xx: the error's class (``BetError``, ``Unavailable``...) and a
-    detail that names the offending value (``server.errors``)."""
+    """Every answer of 4xx and 5xx: the error's class (``BetError``, ``Unavailable``...), a
+    detail that names the offending value (``server.errors``), and a stable ``code`` with its
+    ``params`` that the pages word in the player's language (``web/i18n``: ``error.<code>``)."""
 
     error: str
     detail: str
+    code: str
+    params: dict[str, Any]
