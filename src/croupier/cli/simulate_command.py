@@ -94,7 +94,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help=(
                 "Blackjack: 'basic' (analyze's derived chart) or a JSON chart file (the "
                 "'strategy' object of 'croupier analyze --json'; missing rows stay basic). "
-                "Casino Hold'em: optimal (also 'basic'), always-call or computer."
+                "Casino Hold'em: optimal (also 'basic'), always-call, computer, or a .toml "
+                "call rule (call_with_at_least, call_with_hole_card_at_least, "
+                "call_with_four_to_a_flush)."
             )
         ),
     ] = "basic",
