@@ -19,12 +19,33 @@ from croupier.randomness import SeededRandomSource
 from croupier.rules.casino_holdem import CasinoHoldemRules, PokerCategory
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
-from croupier.simulation.casino_holdem import ALWAYS_CALL, COMPUTER, Paytable, play_decks
+from croupier.simulation.casino_holdem import (
+    ALWAYS_CALL,
+    COMPUTER,
+    RULE,
+    CallRule,
+    Paytable,
+    play_decks,
+)
 
 PROFILES = {
     name: load_profile_of("casino-holdem", name)
     for name in ("casino-holdem-peru-2007", "casino-holdem-standard")
 }
+
+
+USER_RULE = CallRule(
+    "two pair, a Queen in hand or a flush draw", PokerCategory.TWO_PAIR, Rank.QUEEN, True
+)
+"""A user's call rule (``CallRule``), played by the engine's player below as written here."""
+
+
+def _user_rule_calls(hole: tuple[Card, ...], flop: tuple[Card, ...]) -> bool:
+    five = [*hole, *flop]
+    order = list(PokerCategory)  # best first
+    made = order.index(evaluate(five).category) <= order.index(PokerCategory.TWO_PAIR)
+    suited = max(sum(card.suit is suit for card in five) for suit in {c.suit for c in five})
+    return made or any(card.rank >= Rank.QUEEN for card in hole) or suited >= 4
 
 
 def engine_nets(
@@ -41,6 +62,9 @@ def engine_nets(
             made = evaluate([*hole, *game.board]).category is not PokerCategory.HIGH_CARD
             high = any(card.rank >= Rank.KING for card in hole)
             action = CALL if made or high else FOLD
+        elif strategy == RULE:
+            hole = tuple(game.hole_cards[decision.seat])
+            action = CALL if _user_rule_calls(hole, tuple(game.board)) else FOLD
         game.act(decision.seat, action)
     result = game.results()
     return [result.net(zone) for zone in range(1, players + 1)]
@@ -51,7 +75,7 @@ def check(
 ) -> None:
     table = Paytable.of(profile)
     array = np.array([[card.index for card in deck] for deck in decks], dtype=np.int64)
-    kernel = play_decks(array, players, strategy, table)
+    kernel = play_decks(array, players, strategy, table, rule=USER_RULE)
     for row, deck in enumerate(decks):
         expected = [
             net * table.denominator for net in engine_nets(profile, deck, players, strategy)
@@ -60,7 +84,7 @@ def check(
 
 
 @pytest.mark.parametrize("name", sorted(PROFILES))
-@pytest.mark.parametrize("strategy", [ALWAYS_CALL, COMPUTER])
+@pytest.mark.parametrize("strategy", [ALWAYS_CALL, COMPUTER, RULE])
 @pytest.mark.parametrize("players", [2, 4, 7])
 def test_kernel_matches_the_engine_on_seeded_decks(name: str, strategy: int, players: int) -> None:
     profile = PROFILES[name]

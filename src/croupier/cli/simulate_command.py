@@ -94,7 +94,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help=(
                 "Blackjack: 'basic' (analyze's derived chart) or a JSON chart file (the "
                 "'strategy' object of 'croupier analyze --json'; missing rows stay basic). "
-                "Casino Hold'em: optimal (also 'basic'), always-call or computer."
+                "Casino Hold'em: optimal (also 'basic'), always-call, computer, or a .toml "
+                "call rule (call_with_at_least, call_with_hole_card_at_least, "
+                "call_with_four_to_a_flush)."
             )
         ),
     ] = "basic",
@@ -155,7 +157,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help=(
                 "Blackjack with --count: find by simulation the true count at which a play "
                 "changes, e.g. '16vT:S/H' (stand on hard 16 against a ten from the index up, "
-                "hit below); plays S, H, D."
+                "hit below); plays S, H, D; or 'insurance' (the count from which insuring "
+                "pays)."
             )
         ),
     ] = None,
@@ -235,25 +238,38 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
     from croupier.counting import load_counting_system
     from croupier.rules.blackjack import BlackjackRules
     from croupier.simulation.blackjack_sim import SimulationError
-    from croupier.simulation.indices import generate_index
+    from croupier.simulation.indices import generate_index, generate_insurance_index
 
+    insurance = cell.strip().lower() == "insurance"
     match = CELL.match(cell)
-    if match is None:
-        raise SimulationError(f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H")
+    if match is None and not insurance:
+        raise SimulationError(
+            f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H, or insurance"
+        )
     if not isinstance(rules, BlackjackRules) or count is None:
         raise SimulationError("--generate-index is for a blackjack profile with --count SYSTEM")
-    hard, up_label, above, below = match.groups()
-    up = 1 if up_label == "A" else (10 if up_label == "T" else int(up_label))
-    found = generate_index(
-        rules,
-        load_counting_system(count),
-        hard=int(hard),
-        up=up,
-        plays=(above, below),
-        rounds=rounds,
-        seed=0 if seed is None else seed,
-        estimation=deck_estimation,
-    )
+    if match is None:
+        found = generate_insurance_index(
+            rules,
+            load_counting_system(count),
+            rounds=rounds,
+            seed=0 if seed is None else seed,
+            estimation=deck_estimation,
+        )
+    else:
+        hard, up_label, above, below = match.groups()
+        up = 1 if up_label == "A" else (10 if up_label == "T" else int(up_label))
+        found = generate_index(
+            rules,
+            load_counting_system(count),
+            hard=int(hard),
+            up=up,
+            plays=(above, below),
+            rounds=rounds,
+            seed=0 if seed is None else seed,
+            estimation=deck_estimation,
+        )
+    above, below = found.plays
     document = {
         "profile": rules.name,
         "count": count,

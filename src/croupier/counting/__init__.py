@@ -35,16 +35,22 @@ CARD_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 
 WIZARD_SIX_DECK_S17_EOR = (-0.094, 0.069, 0.082, 0.110, 0.141, 0.079, 0.041, -0.008, -0.040, -0.091)
 """Effect of removal of one card (percent of the main bet, A..T) from a six-deck shoe, dealer
-stands on soft 17, double any two, double after split: Michael Shackleford, "Effect of Card
-Removal in Blackjack", Wizard of Odds (blackjack appendix 7, from the composition dependent
-combinatorial analyser of bjstrat.net)."""
+stands on soft 17, double any two, double after split, any pair split once, strategy fitted
+to the changed composition: Michael Shackleford, "Effect of Card Removal in Blackjack",
+Wizard of Odds, https://wizardofodds.com/games/blackjack/appendix/7/ (updated 2019-01-20;
+the "Stand Soft 17" column, from the composition dependent combinatorial analyser of
+bjstrat.net). Checked against that page: all ten figures as printed."""
 
 GRIFFIN_SINGLE_DECK_EOR = (-0.61, 0.38, 0.44, 0.55, 0.69, 0.46, 0.28, 0.00, -0.18, -0.51)
-"""Effect of removal of one card (percent of the main bet, A..T), one deck, the table Peter
-Griffin computes the betting correlations of the published count tables from (The Theory of
-Blackjack, ch. 4 and its appendix; Huntington Press, 5th ed. 1996). From that table the
-betting correlations of all six shipped systems come out equal to the published ones to
-the two decimals printed (``tests/unit/simulation/test_counting.py``)."""
+"""Effect of removal of one card (percent of the main bet, A..T), one deck, basic strategy:
+the table Peter Griffin computes betting correlations from (The Theory of Blackjack, ch. 4
+and its appendix; Huntington Press, 5th ed. 1996). The book's own page could not be read
+here; the figures were checked against the same table as reprinted, card by card, in
+"Effect of Removing Cards From the Deck", http://www.averagejoeblackjack.com/cardeffect.html
+(2 +.38, 3 +.44, 4 +.55, 5 +.69, 6 +.46, 7 +.28, 8 0.0, 9 -.18, 10 -.51, A -.61: all ten
+agree). Independently, from this table the betting correlations of all six shipped systems
+come out equal to the published ones to the two decimals printed
+(``tests/unit/simulation/test_counting.py``)."""
 
 CHART_LETTERS = frozenset({"H", "S", "D", "Ds", "P", "R"})
 

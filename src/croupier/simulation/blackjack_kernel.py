@@ -314,6 +314,14 @@ def play_block(  # noqa: PLR0917
     b_bet = np.zeros(players, dtype=np.int64)
     b_tc_bin = np.zeros(players, dtype=np.int64)
     dealer = np.zeros(MAX_CARDS_PER_HAND, dtype=np.int64)
+    dealer_stands = np.zeros(64, dtype=np.bool_)  # by hard total * 2 + an Ace held
+    for hard in range(32):
+        for ace in range(2):
+            total = _best(hard, ace == 1)
+            soft = ace == 1 and hard + 10 <= 21
+            dealer_stands[hard * 2 + ace] = total > 17 or (
+                total == 17 and not (soft and p[P_H17] != 0)
+            )
 
     pos = size  # forces a shuffle before the first round
     shoes = 0
@@ -364,7 +372,9 @@ def play_block(  # noqa: PLR0917
                     bet = ramp_units[k]
             if not wonged_in:
                 bet = 0
-        tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
+        tc_bin = 0
+        if counting:
+            tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
         for b in range(players):
             b_bet[b] = bet
             b_tc_bin[b] = tc_bin
@@ -386,6 +396,8 @@ def play_block(  # noqa: PLR0917
             b_ins_settled[b] = False
             b_side[b] = 0
         rc_hidden = 0
+        insured = 0
+        open_hands = players
         exhausted = False
         # --- the deal ------------------------------------------------------------------------
         n_dealer = 0
@@ -400,7 +412,7 @@ def play_block(  # noqa: PLR0917
                 s = b * max_hands
                 v = value_of[card]
                 h_hard[s] += v
-                h_ace[s] = h_ace[s] or v == 1
+                h_ace[s] |= v == 1
                 if second == 0:
                     h_c1[s] = card
                 else:
@@ -449,10 +461,12 @@ def play_block(  # noqa: PLR0917
                     code = DO_EVEN_MONEY
                     h_done[s] = True
                     h_settled[s] = True
+                    open_hands -= 1
                     h_net[s] = unit
                 elif insure and p[P_INSURANCE_SHARE] > 0:
                     code = DO_INSURE
                     b_ins[b] = 1
+                    insured += 1
                 if n_decisions < decision_log.shape[0]:
                     decision_log[n_decisions, 0] = rnd
                     decision_log[n_decisions, 1] = b
@@ -481,6 +495,7 @@ def play_block(  # noqa: PLR0917
                     if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
                         h_done[s] = True
                         h_settled[s] = True
+                        open_hands -= 1
                         h_net[s] = p[P_BJ_NET]
             # --- the players' hands ---------------------------------------------------------
             for b in range(players):
@@ -519,7 +534,7 @@ def play_block(  # noqa: PLR0917
                                 pos += 1
                                 v = value_of[card]
                                 x_hard += v
-                                x_ace = x_ace or v == 1
+                                x_ace |= v == 1
                                 x_c2 = card
                                 x_n += 1
                                 if v == 7 and x_sevens == 1:
@@ -545,6 +560,7 @@ def play_block(  # noqa: PLR0917
                             x_done = True
                             if not x_down:
                                 x_settled = True
+                                open_hands -= 1
                                 x_net = -x_stake * unit
                             break
                         if total == 21:
@@ -630,6 +646,7 @@ def play_block(  # noqa: PLR0917
                                 h_down[t] = h_down[t - 1]
                                 h_net[t] = h_net[t - 1]
                             n_hands[b] += 1
+                            open_hands += 1
                             aces = value_of[x_c1] == 1
                             t = s + 1
                             v = value_of[x_c2]
@@ -661,7 +678,7 @@ def play_block(  # noqa: PLR0917
                         pos += 1
                         v = value_of[card]
                         x_hard += v
-                        x_ace = x_ace or v == 1
+                        x_ace |= v == 1
                         x_n += 1
                         if x_n == 2:
                             x_c2 = card
@@ -680,6 +697,7 @@ def play_block(  # noqa: PLR0917
                             x_done = True
                             if _best(x_hard, x_ace) > 21 and not x_down:
                                 x_settled = True
+                                open_hands -= 1
                                 x_net = -2 * unit
                             break
                     h_hard[s] = x_hard
@@ -699,14 +717,8 @@ def play_block(  # noqa: PLR0917
         # --- the dealer --------------------------------------------------------------------
         rc += rc_hidden  # the hole card and face-down cards are turned now
         rc_hidden = 0
-        hands_left = p[P_DRAWS_WHEN_NONE_LEFT] != 0
-        insurance_left = False
-        for b in range(players):
-            if b_ins[b] == 1 and not b_ins_settled[b]:
-                insurance_left = True
-            for i in range(n_hands[b]):
-                if not h_settled[b * max_hands + i]:
-                    hands_left = True
+        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
+        insurance_left = insured > 0 and not peeked
         if not skip_players:
             if n_dealer == 1 and (hands_left or insurance_left):
                 if pos >= size:
@@ -731,13 +743,9 @@ def play_block(  # noqa: PLR0917
         for k in range(n_dealer):
             v = value_of[dealer[k]]
             d_hard += v
-            d_ace = d_ace or v == 1
+            d_ace |= v == 1
         if hands_left and not dealer_bj and not skip_players:
-            while True:
-                d_total = _best(d_hard, d_ace)
-                soft = d_ace and d_hard + 10 <= 21
-                if not (d_total < 17 or (d_total == 17 and soft and p[P_H17] != 0)):
-                    break
+            while not dealer_stands[d_hard * 2 + d_ace]:
                 if pos >= size:
                     shuffle(shoe, state)
                     pos = 0
@@ -746,7 +754,7 @@ def play_block(  # noqa: PLR0917
                 pos += 1
                 v = value_of[card]
                 d_hard += v
-                d_ace = d_ace or v == 1
+                d_ace |= v == 1
                 if n_dealer < MAX_CARDS_PER_HAND:
                     dealer[n_dealer] = card
                 n_dealer += 1

@@ -13,7 +13,9 @@ meter (its return at a given meter is exact in ``croupier.analysis``).
 
 Strategies: ``ALWAYS_CALL``; ``COMPUTER`` (the ``croupier play`` computer player: call with a
 pair or better on hole cards and flop, or an Ace or a King in hand); ``OPTIMAL`` (the exact
-optimal decision of ``croupier analyze``, looked up in ``casino_holdem_strategy``).
+optimal decision of ``croupier analyze``, looked up in ``casino_holdem_strategy``); ``RULE``
+(a user's call rule, ``CallRule``, read from a TOML file by ``load_call_rule``: the computer
+player's rule is the one with a pair and a King).
 ``play_game`` deals and settles one game; ``croupier.simulation.casino_holdem_sim`` calls it
 on decks it shuffles itself.
 
@@ -31,29 +33,118 @@ on decks it shuffles itself.
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from croupier.cards import Rank
+from croupier.errors import CroupierError, NotationError
 from croupier.hands.poker import (
     CATEGORY_OF_CODE,
     CATEGORY_SHIFT,
     CODE_OF_CATEGORY,
-    PAIR,
     strength_of,
 )
-from croupier.rules.casino_holdem import AnteWhenDealerDoesNotQualify, CasinoHoldemRules
+from croupier.rules.casino_holdem import (
+    AnteWhenDealerDoesNotQualify,
+    CasinoHoldemRules,
+    PokerCategory,
+)
 from croupier.simulation.casino_holdem_strategy import OptimalCalls, optimal_call
 
 ALWAYS_CALL = 0
 COMPUTER = 1
 OPTIMAL = 2
 """The exact optimal call/fold of ``croupier analyze`` (``casino_holdem_strategy``)."""
-KING = 11
-"""Rank indices (``Card.index >> 2``): 11 is the King, 12 the Ace."""
+RULE = 3
+"""A user's call rule (``CallRule``)."""
+N_CATEGORIES = len(CATEGORY_OF_CODE)
+NO_RANK = 13
+"""A hole-card rank index (``Card.index >> 2``: 0 the Two .. 12 the Ace) no card reaches: the
+rule never calls on its hole cards alone."""
+
+
+class CallRuleError(CroupierError, ValueError):
+    """A Casino Hold'em call rule file that cannot be read as one."""
+
+
+@dataclass(frozen=True)
+class CallRule:
+    """Call when any of these holds on the hole cards and the flop, else fold (Art. 13 d).
+
+    A user writes it as TOML (``croupier simulate casino-holdem-standard --strategy
+    rule.toml``); every key is optional, and a rule with none of them folds every game::
+
+        title = "pairs or better, an Ace or a King in hand, four to a flush"
+        call_with_at_least = "pair"        # the five cards make this category or better
+        call_with_hole_card_at_least = "K" # or a hole card of this rank or higher
+        call_with_four_to_a_flush = true   # or four of the five cards are of one suit
+
+    Categories are named as ``settle`` names them (``high card`` .. ``royal flush``: with
+    ``high card`` the rule calls every game); ranks as cards are written (2..9, T, J, Q, K,
+    A).
+
+    >>> CallRule.computer().as_kernel().tolist()  # pair (code 1), King (rank index 11)
+    [1, 11, 0]
+    """
+
+    title: str
+    at_least: PokerCategory | None = None
+    hole_card_at_least: Rank | None = None
+    four_to_a_flush: bool = False
+
+    @classmethod
+    def computer(cls) -> CallRule:
+        """The ``croupier play`` computer player's rule."""
+        return cls("computer", PokerCategory.PAIR, Rank.KING)
+
+    def as_kernel(self) -> npt.NDArray[np.int64]:
+        """``[least category code (past the best: never), least hole rank index, flush draw]``."""
+        return np.array(
+            [
+                N_CATEGORIES if self.at_least is None else CODE_OF_CATEGORY[self.at_least],
+                NO_RANK if self.hole_card_at_least is None else self.hole_card_at_least.value - 2,
+                int(self.four_to_a_flush),
+            ],
+            dtype=np.int64,
+        )
+
+
+RULE_KEYS = frozenset(
+    {"title", "call_with_at_least", "call_with_hole_card_at_least", "call_with_four_to_a_flush"}
+)
+
+
+def load_call_rule(path: Path) -> CallRule:
+    """A ``CallRule`` from a TOML file; a clear ``CallRuleError`` for anything else."""
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise CallRuleError(f"call rule {path}: {error}") from None
+    unknown = sorted(set(document) - RULE_KEYS)
+    if unknown:
+        raise CallRuleError(
+            f"call rule {path}: unknown keys {unknown} (known: {sorted(RULE_KEYS)})"
+        )
+    category = document.get("call_with_at_least")
+    rank = document.get("call_with_hole_card_at_least")
+    flush = document.get("call_with_four_to_a_flush", False)
+    names = ", ".join(c.value for c in PokerCategory)
+    try:
+        at_least = None if category is None else PokerCategory(str(category).lower())
+    except ValueError:
+        raise CallRuleError(f"call rule {path}: category {category!r}, one of {names}") from None
+    try:
+        hole = None if rank is None else Rank.parse(str(rank).upper())
+    except (ValueError, NotationError):
+        raise CallRuleError(f"call rule {path}: rank {rank!r}, one of 2..9 T J Q K A") from None
+    if not isinstance(flush, bool):
+        raise CallRuleError(f"call rule {path}: call_with_four_to_a_flush is true or false")
+    return CallRule(str(document.get("title", path.stem)), at_least, hole, flush)
 
 
 @dataclass(frozen=True)
@@ -100,16 +191,20 @@ def play_decks(
     strategy: int,
     table: Paytable,
     optimal: OptimalCalls | None = None,
+    *,
+    rule: CallRule | None = None,
 ) -> npt.NDArray[np.int64]:
     """Each zone's net (x ``table.denominator``, per unit of Ante) for each deck.
 
-    ``OPTIMAL`` needs ``optimal``, the exact decisions (``casino_holdem_strategy``)."""
+    ``OPTIMAL`` needs ``optimal``, the exact decisions (``casino_holdem_strategy``); ``RULE``
+    needs ``rule``."""
     if decks.ndim != 2 or decks.shape[1] < 2 * (players + 1) + 7:
         raise ValueError(f"decks of shape {decks.shape} cannot deal {players} players")
     if not 1 <= players <= 7:
         raise ValueError(f"1 to 7 players, not {players}")
     lookup = _lookup(strategy, optimal)
     nets = np.zeros((decks.shape[0], players), dtype=np.int64)
+    rule_array = kernel_rule(strategy, rule)
     _play_decks(
         np.ascontiguousarray(decks, dtype=np.int64),
         players,
@@ -124,13 +219,23 @@ def play_decks(
         lookup.symmetries.flop_class,
         lookup.symmetries.permutation,
         lookup.symmetries.canonical,
+        rule_array,
         nets,
     )
     return nets
 
 
+def kernel_rule(strategy: int, rule: CallRule | None) -> npt.NDArray[np.int64]:
+    """The call rule as the kernel reads it: the computer player's for ``COMPUTER``."""
+    if strategy == RULE:
+        if rule is None:
+            raise ValueError("a call rule strategy needs its rule (CallRule)")
+        return rule.as_kernel()
+    return CallRule.computer().as_kernel()
+
+
 def _lookup(strategy: int, optimal: OptimalCalls | None) -> OptimalCalls:
-    if strategy not in (ALWAYS_CALL, COMPUTER, OPTIMAL):
+    if strategy not in (ALWAYS_CALL, COMPUTER, OPTIMAL, RULE):
         raise ValueError(f"unknown strategy code {strategy}")
     if strategy == OPTIMAL:
         if optimal is None:
@@ -154,6 +259,7 @@ def _play_decks(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
     flop_class: npt.NDArray[np.int64],
     permutation: npt.NDArray[np.int64],
     canonical: npt.NDArray[np.int64],
+    rule: npt.NDArray[np.int64],
     nets: npt.NDArray[np.int64],
 ) -> None:
     holes = np.empty((players, 2), dtype=np.int64)
@@ -164,7 +270,7 @@ def _play_decks(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
         play_game(
             decks[row], players, players, strategy, denominator, ante_wins, call_wins,
             call_multiple, qualifying_strength, even_money, calls, flop_class, permutation,
-            canonical, holes, dealer, five, seven, nets[row],
+            canonical, rule, holes, dealer, five, seven, nets[row],
         )  # fmt: skip
 
 
@@ -184,6 +290,7 @@ def play_game(  # noqa: PLR0917 - numba takes positional arguments  # pragma: no
     flop_class: npt.NDArray[np.int64],
     permutation: npt.NDArray[np.int64],
     canonical: npt.NDArray[np.int64],
+    rule: npt.NDArray[np.int64],
     holes: npt.NDArray[np.int64],
     dealer: npt.NDArray[np.int64],
     five: npt.NDArray[np.int64],
@@ -217,11 +324,8 @@ def play_game(  # noqa: PLR0917 - numba takes positional arguments  # pragma: no
         for card in range(5):
             seven[2 + card] = dealer[2 + card]
         calls_here = True
-        if strategy == COMPUTER:
-            for card in range(5):
-                five[card] = seven[card]
-            high_in_hand = (holes[player, 0] >> 2) >= KING or (holes[player, 1] >> 2) >= KING
-            calls_here = high_in_hand or (strength_of(five) >> CATEGORY_SHIFT) >= PAIR
+        if strategy == COMPUTER or strategy == RULE:  # noqa: PLR1714, SIM109 - numba
+            calls_here = call_by_rule(rule, seven, five)
         elif strategy == OPTIMAL:
             calls_here = optimal_call(
                 calls, flop_class, permutation, canonical, seven[0], seven[1], seven[2],
@@ -242,3 +346,24 @@ def play_game(  # noqa: PLR0917 - numba takes positional arguments  # pragma: no
             nets[player] = -(1 + call_multiple) * denominator
         else:
             nets[player] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def call_by_rule(  # pragma: no cover - compiled
+    rule: npt.NDArray[np.int64], seven: npt.NDArray[np.int64], five: npt.NDArray[np.int64]
+) -> bool:
+    """``CallRule`` on the hole cards ``seven[0:2]`` and the flop ``seven[2:5]``."""
+    if (seven[0] >> 2) >= rule[1] or (seven[1] >> 2) >= rule[1]:
+        return True
+    if rule[2] != 0:
+        for suit in range(4):
+            held = 0
+            for card in range(5):
+                held += (seven[card] & 3) == suit
+            if held >= 4:
+                return True
+    if rule[0] >= N_CATEGORIES:
+        return False
+    for card in range(5):
+        five[card] = seven[card]
+    return bool((strength_of(five) >> CATEGORY_SHIFT) >= rule[0])

@@ -15,7 +15,8 @@ of Ante (a fold loses the Ante; a call adds ``call_multiple`` Antes: Art. 13 d),
 ``progressive``, per unit staked. Strategies (``STRATEGIES``): ``optimal`` (the exact
 optimal call/fold of ``analyze``, ``casino_holdem_strategy``), ``always-call``, and
 ``computer`` (the ``croupier play`` computer player's rule: a pair or better on hole cards
-and flop, or an Ace or a King in hand).
+and flop, or an Ace or a King in hand); or the path of a user's call rule, a ``.toml`` file
+(``croupier.simulation.casino_holdem.CallRule``).
 
 The progressive (RULES.md §5 decision, the profile's values): every box's stake feeds
 ``meter_contribution`` of itself to the meter before any prize; prizes go in zone order on
@@ -40,6 +41,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -54,7 +56,11 @@ from croupier.simulation.casino_holdem import (
     ALWAYS_CALL,
     COMPUTER,
     OPTIMAL,
+    RULE,
+    CallRule,
     Paytable,
+    kernel_rule,
+    load_call_rule,
     play_game,
 )
 from croupier.simulation.casino_holdem_strategy import OptimalCalls, optimal_calls
@@ -162,20 +168,36 @@ class CasinoHoldemSetup:
     progressive: ProgressiveTables
     strategy: int
     lookup: OptimalCalls
+    rule: IntArray
+    """The call rule the kernel reads (``CallRule.as_kernel``; the computer's unless ``RULE``)."""
 
     @classmethod
     def of(cls, profile: CasinoHoldemRules, strategy: str) -> CasinoHoldemSetup:
+        """``strategy``: a name of ``STRATEGIES`` or the path of a ``.toml`` call rule."""
         if not isinstance(profile, CasinoHoldemRules):
             raise ProfileError(
                 f"profile {getattr(profile, 'name', profile)!r} is not casino-holdem"
             )
-        if strategy not in STRATEGIES:
+        rule: CallRule | None = None
+        if strategy.endswith(".toml"):
+            rule = load_call_rule(Path(strategy))
+            code = RULE
+        elif strategy in STRATEGIES:
+            code = STRATEGIES[strategy]
+        else:
             known = ", ".join(STRATEGIES)
-            raise ValueError(f"unknown Casino Hold'em strategy {strategy!r} (known: {known})")
+            raise ValueError(
+                f"unknown Casino Hold'em strategy {strategy!r} (known: {known}, or a .toml rule)"
+            )
         paytable = Paytable.of(profile)
-        code = STRATEGIES[strategy]
         lookup = optimal_calls(profile) if code == OPTIMAL else OptimalCalls.unused()
-        return cls(paytable, ProgressiveTables.of(profile, paytable.denominator), code, lookup)
+        return cls(
+            paytable,
+            ProgressiveTables.of(profile, paytable.denominator),
+            code,
+            lookup,
+            kernel_rule(code, rule),
+        )
 
     @property
     def denominator(self) -> int:
@@ -210,7 +232,7 @@ def run_kernel(
         paytable.denominator, paytable.ante_wins, paytable.call_wins, paytable.call_multiple,
         paytable.qualifying_strength, paytable.even_money_when_not_qualified,
         lookup.calls, lookup.symmetries.flop_class, lookup.symmetries.permutation,
-        lookup.symmetries.canonical,
+        lookup.symmetries.canonical, setup.rule,
         progressive.denominator // paytable.denominator, progressive.stake,
         progressive.contribution, progressive.seed, progressive.kind, progressive.numerator,
         progressive.share_denominator, progressive.units, progressive.event_counts,
@@ -278,9 +300,11 @@ def simulate_casino_holdem(
     if not 1 <= players <= min(7, profile.zones):
         raise SimulationError(f"--players: 1 to {min(7, profile.zones)} boxes, not {players}")
     name = "optimal" if strategy == "basic" else strategy
-    if name not in STRATEGIES:
+    if name not in STRATEGIES and not name.endswith(".toml"):
         known = ", ".join(STRATEGIES)
-        raise SimulationError(f"--strategy {strategy!r}: Casino Hold'em plays one of {known}")
+        raise SimulationError(
+            f"--strategy {strategy!r}: Casino Hold'em plays one of {known}, or a .toml call rule"
+        )
     setup = setup_of(profile, name)
     run_kernel(setup, 0, seed, players, meter=meter)  # compiled (or loaded) outside the clock
     with timed() as clock:
@@ -352,6 +376,7 @@ def _simulate(  # noqa: PLR0917 - numba takes positional arguments  # pragma: no
     flop_class: IntArray,
     permutation: IntArray,
     canonical: IntArray,
+    rule: IntArray,
     ante_scale: int,
     stake: int,
     contribution: int,
@@ -385,7 +410,7 @@ def _simulate(  # noqa: PLR0917 - numba takes positional arguments  # pragma: no
             deck[j] = held
         play_game(
             deck, players, 1, strategy, ante_denominator, ante_wins, call_wins, call_multiple,
-            qualifying_strength, even_money, calls, flop_class, permutation, canonical,
+            qualifying_strength, even_money, calls, flop_class, permutation, canonical, rule,
             holes, dealer, five, seven, nets,
         )  # fmt: skip
         ante = nets[0] * ante_scale

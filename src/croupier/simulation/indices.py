@@ -1,4 +1,5 @@
-"""Index generation by simulation: the true count at which a play changes, for one cell.
+"""Index generation by simulation: the true count at which a play changes, for one cell, and
+the insurance index.
 
 For a cell of the chart (a two-card hard total against an up card) and two plays (say stand
 and hit), ``generate_index`` deals shoes with the profile's decks, cut card and burns, keeps
@@ -8,6 +9,13 @@ numbers), by the chart after the first decision, the dealer drawing as the profi
 the difference of the two nets is recorded against the true count at the decision. The
 index is where a weighted straight line through the mean difference by true count crosses
 zero, the line fitted over the counts from -6 to +10 (the difference bends beyond them).
+
+The insurance index (``generate_insurance_index``) is measured on every round whose up card
+is an Ace, on the same shoes: insuring one unit nets the profile's insurance pay when the
+dealer's second card is a ten and loses the unit otherwise, against nothing when declined;
+the dealer's second card is the hole card where one is dealt, else the card drawn after the
+hand has been played out (no-hole-card profiles, Spain 1979), and the count is the one at
+the deal (the hole card unseen).
 
 Simplifications, all in the rounds that are not measured: one box; the hand plays by the
 chart's hard and soft totals without splitting; the deal follows the engine's order (player,
@@ -125,6 +133,7 @@ def _probe(  # noqa: PLR0917
     cell_up: int,
     play_a: int,
     play_b: int,
+    insurance: bool,
     sums: Array,
     counts: Array,
 ) -> None:
@@ -137,6 +146,8 @@ def _probe(  # noqa: PLR0917
     h17 = p[kernel.P_H17] != 0
     obo = p[kernel.P_ALL_BETS] == 0
     double_any = p[kernel.P_DOUBLE_ANY_TWO] != 0
+    unit = p[kernel.P_DENOMINATOR]
+    insurance_wins = p[kernel.P_INSURANCE_NET]
     shoe = np.empty(size + 64, dtype=np.int64)  # values 1..10; a tail for the last round
     cards = np.empty(size, dtype=np.int8)
     for i in range(size):
@@ -174,7 +185,8 @@ def _probe(  # noqa: PLR0917
         natural = ace and hard == 11
         u = up - 1
         start = pos
-        if not natural and not ace and hard == cell_hard and up == cell_up and c1 != c2:
+        probe_cell = not insurance and hard == cell_hard and up == cell_up
+        if probe_cell and not natural and not ace and c1 != c2:
             tc = kernel.raw_true_count(rc, size - pos, p)
             nets = np.zeros(2, dtype=np.int64)
             end = pos
@@ -210,6 +222,15 @@ def _probe(  # noqa: PLR0917
             total, _stake, after = _play_out(
                 shoe, start, hard, ace, -1, hard_chart, soft_chart, u, double_any
             )
+            if insurance and up == 1:
+                second = hole_card if hole else shoe[after]
+                tc = kernel.raw_true_count(rc, size - start, p)
+                d = insurance_wins if second == 10 else -unit
+                b = int(min(max(np.floor(tc) - TC_LOW, 0.0), bins - 1.0))
+                sums[b, 0] += 1
+                sums[b, 1] += d
+                sums[b, 2] += d * d
+                counts[b] += tc
             if not hole:
                 after += 1
             if total <= 21 and not natural:
@@ -272,6 +293,52 @@ def generate_index(
     strategy: BlackjackStrategy | None = None,
 ) -> GeneratedIndex:
     """The index of ``plays[0]`` over ``plays[1]`` on hard ``hard`` against ``up`` (1 = Ace)."""
+    label = "A" if up == 1 else ("T" if up == 10 else str(up))
+    return _generate(
+        profile, system, rounds, seed, estimation, strategy,
+        cell=(hard, up, _PLAY_CODES[plays[0]], _PLAY_CODES[plays[1]]),
+        name=f"hard {hard} v {label}", plays=plays,
+    )  # fmt: skip
+
+
+def generate_insurance_index(
+    profile: BlackjackRules,
+    system: CountingSystem,
+    *,
+    rounds: int,
+    seed: int,
+    estimation: str = "half-deck",
+    strategy: BlackjackStrategy | None = None,
+) -> GeneratedIndex:
+    """The true count from which insuring (``insurance_max`` aside: per unit insured) is worth
+    more than declining; the differences by count are per unit insured.
+
+    >>> from croupier.rules import load_profile
+    >>> from croupier.counting import load_counting_system
+    >>> found = generate_insurance_index(load_profile("peru-2016"),
+    ...     load_counting_system("hi-lo"), rounds=100_000, seed=1)
+    >>> found.cell, found.plays, found.probes > 5000
+    ('insurance', ('insure', 'decline'), True)
+    """
+    return _generate(
+        profile, system, rounds, seed, estimation, strategy,
+        cell=None, name="insurance", plays=("insure", "decline"),
+    )  # fmt: skip
+
+
+def _generate(  # noqa: PLR0917 - the two entry points' arguments
+    profile: BlackjackRules,
+    system: CountingSystem,
+    rounds: int,
+    seed: int,
+    estimation: str,
+    strategy: BlackjackStrategy | None,
+    *,
+    cell: tuple[int, int, int, int] | None,
+    name: str,
+    plays: tuple[str, str],
+) -> GeneratedIndex:
+    """Probe ``cell`` (hard total, up card, the two play codes), or insurance when ``None``."""
     if estimation not in ESTIMATIONS:
         raise ValueError(f"deck estimation {estimation!r}")
     chart = strategy or BlackjackStrategy.basic(profile)
@@ -281,17 +348,20 @@ def generate_index(
     sums = np.zeros((TC_BINS, 3), dtype=np.int64)
     counts = np.zeros(TC_BINS)
     state = np.random.SeedSequence(seed).generate_state(4, np.uint64)
+    hard, up, play_a, play_b = cell if cell is not None else (0, 0, -1, -1)
     _probe(
         p, state, rounds, tables.hard[1], tables.soft[1], tag_array(counting), hard, up,
-        _PLAY_CODES[plays[0]], _PLAY_CODES[plays[1]], sums, counts,
+        play_a, play_b, cell is None, sums, counts,
     )  # fmt: skip
+    # Hands' nets are in stakes; insurance's in 1 / denominator of the unit insured.
+    scale = 1 if cell is not None else int(p[kernel.P_DENOMINATOR])
     rows = []
     xs, ys, ws, ns = [], [], [], []
     for b, (n, total, squares) in enumerate(sums.tolist()):
         if n < 30:
             continue
-        mean = total / n
-        var = max(squares / n - mean * mean, 1e-9)
+        mean = total / n / scale
+        var = max(squares / n / scale**2 - mean * mean, 1e-9)
         tc = b + TC_LOW
         centre = float(counts[b]) / n
         rows.append(
@@ -306,7 +376,4 @@ def generate_index(
     index, error = _crossing(
         np.array(xs, dtype=np.float64), np.array(ys), np.array(ws), np.array(ns)
     )
-    label = "A" if up == 1 else ("T" if up == 10 else str(up))
-    return GeneratedIndex(
-        f"hard {hard} v {label}", plays, index, error, int(sums[:, 0].sum()), rows
-    )
+    return GeneratedIndex(name, plays, index, error, int(sums[:, 0].sum()), rows)

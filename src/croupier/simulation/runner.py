@@ -169,6 +169,11 @@ def _strategy_for(profile: Profile, options: SimulationOptions) -> tuple[Any, st
         # as analyze does, minutes the first time) land on disk before any worker needs them.
         optimal_calls(profile)
         return "optimal", "optimal (exact, from analyze)"
+    if profile.game == "casino-holdem" and str(options.strategy).endswith(".toml"):
+        from croupier.simulation.casino_holdem import load_call_rule
+
+        path = Path(options.strategy).resolve()  # the workers read it again, by this path
+        return str(path), f"{load_call_rule(path).title} ({Path(options.strategy).name})"
     return str(options.strategy), str(options.strategy)
 
 

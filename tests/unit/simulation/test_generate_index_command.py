@@ -33,3 +33,16 @@ def test_generate_index_errors() -> None:
         result = runner.invoke(app, ["simulate", "peru-2016", "--rounds", "10", *args])
         assert isinstance(result.exception, SimulationError)
         assert message in str(result.exception)
+
+
+def test_generate_insurance_index_json() -> None:
+    result = runner.invoke(
+        app,
+        ["simulate", "peru-2016", "--count", "hi-lo", "--generate-index", "insurance",
+         "--rounds", "300000", "--seed", "1", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["cell"] == "insurance" and document["plays"] == ["insure", "decline"]
+    assert document["probes"] > 20_000  # an Ace up about once in 13 rounds
+    assert document["index"] is not None
