@@ -34,12 +34,19 @@ function resultBadge(result, payout) {
   );
 }
 
+/** Each card of a row named by its place ("dealer:2:Ts", a face-down one "...:back"), so that
+ * the live table can tell the cards new since it last drew from those already on the felt. */
+function withPlaces(row, place) {
+  for (const [index, card] of [...row.children].entries()) card.dataset.place = `${place}:${index}:${card.dataset.card}`;
+  return row;
+}
+
 function side(name, heading, cards, facts, { won = false } = {}) {
   return h(
     "div",
     { class: `side ${name} ${won ? "winner" : ""}`, dataset: { side: name } },
     h("h2", { class: "side-name" }, heading),
-    cardRow(cards, heading),
+    withPlaces(cardRow(cards, heading), name),
     ...facts,
   );
 }
@@ -81,7 +88,7 @@ function handElement(seat, entry, hand, current) {
   return h(
     "div",
     { class: `hand ${current ? "current" : ""}`, dataset: { hand: hand.hand } },
-    cardRow(hand.cards, t("table.hand_of_seat", { seat, hand: hand.hand + 1 })),
+    withPlaces(cardRow(hand.cards, t("table.hand_of_seat", { seat, hand: hand.hand + 1 })), `seat-${seat}-${hand.hand}`),
     h(
       "div",
       { class: "hand-facts" },

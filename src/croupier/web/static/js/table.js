@@ -8,6 +8,7 @@ import {
   requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
+import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, seatMap } from "./tables.js";
@@ -23,6 +24,8 @@ const state = {
   profile: null,
   round: null, // the snapshot's round: id, status, deadline, stakes, pending, public, mine
   lastRound: null, // the recall of the last round this player had a stake in, once ended
+  watched: null, // {round, view}: the round under way as last drawn, once dealt
+  ending: null, // {round, view}: a round just ended, as last watched, until its recall comes
   backBets: [], // back bets of the round under way that concern this player
   busy: false,
 };
@@ -98,18 +101,38 @@ function sitButtonFor(seat) {
   return h("button", { type: "button", class: "sit", dataset: { focusKey: `sit-${seat}` }, onclick: () => run(() => server.sit(tableId, seat)) }, t("table.sit_here", { seat }));
 }
 
-function drawFeltNow() {
+/** What the felt shows: the round under way once it is dealt; while the next round takes
+ * bets, the end of the last one, watched to its end here (the cards the dealer drew after the
+ * last decision turned up one by one), or, on a page opened since, as its recall ends. */
+function feltNow() {
   const live = currentView();
-  // While the next round takes bets, the felt keeps the last round's end.
-  const showLast = (live === null || live.phase === "betting") && lastView() !== null;
-  const view = showLast ? lastView() : live;
-  byId("felt").dataset.showing = showLast ? "last-round" : "live";
-  byId("felt").dataset.round = showLast ? state.lastRound.round : (state.round?.id ?? "");
+  const round = state.round?.id ?? "";
+  if (live && live.phase !== "betting") return { view: live, round, showing: "live" };
+  if (state.ending?.view) return { view: state.ending.view, round: state.ending.round, showing: "live" };
+  if (lastView()) return { view: lastView(), round: state.lastRound.round, showing: state.lastRound.watched ? "live" : "last-round" };
+  return { view: live, round, showing: "live" };
+}
+
+/** Whether the felt shows the last round's end (its results beside it), not the round under way. */
+function showsLastRound() {
+  return state.lastRound !== null && Number(byId("felt").dataset.round) === state.lastRound.round;
+}
+
+let feltDrawn = false;
+
+function drawFeltNow() {
+  const { view, round, showing } = feltNow();
+  const felt = byId("felt");
+  felt.dataset.showing = showing;
+  felt.dataset.round = round;
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
     mySeats: mySeats(),
     sitButtonFor,
-    caption: showLast ? t("table.last_round", { round: state.lastRound.round }) : null,
+    caption: showing === "last-round" ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
+  // On the page's first drawing, and for a round not watched here, the cards are all down.
+  paceDeal(felt, round, { still: !feltDrawn || showing === "last-round", then: drawRoundEnd });
+  feltDrawn = feltDrawn || view !== null;
 }
 
 function drawSeatControls() {
@@ -230,11 +253,74 @@ function drawActions() {
   }
 }
 
-function drawResults() {
+/** Why a wager of this player's came to what it did, in words, from the view's own facts: the
+ * dealer's or the banker's hand, the totals, the result the engine settled. */
+function reasonOf(view, row) {
+  const entry = view.seats.find((item) => Number(item.seat) === Number(row.seat));
+  const hand = entry?.hands?.find((item) => item.hand === row.hand) ?? entry?.hands?.[0];
+  const dealer = view.dealer;
+  if (["fold", "bust", "blackjack", "returned", "void"].includes(row.result)) return t(`banner.reason.${row.result}`);
+  if (!["win", "lose", "push"].includes(row.result)) return tOr(`result.${row.result}`, row.result);
+  if (view.winner) return tOr(`baccarat.won.${view.winner}`, view.winner);
+  if (dealer?.qualifies === false) return t("holdem.does_not_qualify");
+  if (typeof dealer?.total === "string" && typeof hand?.total === "string") {
+    return t("banner.reason.hands", { you: tOr(`poker.${hand.total}`, hand.total), dealer: tOr(`poker.${dealer.total}`, dealer.total) });
+  }
+  if (row.hand === null || row.hand === undefined || typeof dealer?.total !== "number") return tOr(`wager.${row.wager}`, row.wager);
+  if (dealer.total > 21) return t("banner.reason.dealer_busts");
+  return t("banner.reason.totals", { you: hand?.total ?? "", dealer: dealer.total });
+}
+
+function outcomeOf(row) {
+  const net = centsOf(row.payout) - centsOf(row.stake);
+  if (net > 0) return { kind: "won", text: t("banner.you_win", { amount: moneyMinor(net) }) };
+  if (net === 0) return { kind: "even", text: t("banner.stake_back", { amount: money(row.stake) }) };
+  return { kind: "lost", text: t("banner.you_lose", { amount: moneyMinor(-net) }) };
+}
+
+/** A line per wager of this player's in the round the felt shows ended: "Dealer busts: you
+ * win 15.00", the wager named where there are several. */
+function drawBanner(show) {
+  const banner = byId("round-banner");
+  const view = lastView();
+  const seats = mySeats();
+  const rows = (view?.results ?? [])
+    .filter((row) => seats.has(Number(row.seat)))
+    .sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
+  banner.hidden = !show || rows.length === 0;
+  if (banner.hidden) return;
+  const many = rows.length > 1;
+  const lines = rows.map((row) => {
+    const outcome = outcomeOf(row);
+    const line = t("banner.line", { reason: reasonOf(view, row), outcome: outcome.text });
+    let what = tOr(`wager.${row.wager}`, row.wager);
+    if (row.hand !== null && row.hand !== undefined && rows.filter((r) => r.wager === row.wager).length > 1) what = t("table.seat_hand", { seat: row.seat, hand: row.hand + 1 });
+    return h("li", { dataset: { seat: row.seat, wager: row.wager, outcome: outcome.kind } }, many ? t("banner.line_of", { what, line }) : line);
+  });
+  const key = JSON.stringify([state.lastRound.round, ...lines.map((line) => line.textContent)]);
+  if (banner.dataset.key === key) return;
+  banner.dataset.key = key;
+  banner.replaceChildren(h("ul", {}, lines), h("a", { href: `/recall/${state.lastRound.round}` }, t("table.recall_round")));
+}
+
+/** The last round's end, once its cards are all down: the banner and the results. */
+function drawRoundEnd() {
+  const show = showsLastRound() && dealtOut(byId("felt"));
+  drawBanner(show);
+  drawResults(show);
+  const link = byId("last-round-link");
+  link.hidden = state.lastRound === null;
+  if (state.lastRound) {
+    link.href = `/recall/${state.lastRound.round}`;
+    link.textContent = t("table.last_round", { round: state.lastRound.round });
+  }
+}
+
+function drawResults(show) {
   const record = state.lastRound;
   const rows = lastView()?.results ?? [];
-  byId("results").hidden = rows.length === 0;
-  if (!record) return;
+  byId("results").hidden = !show || rows.length === 0;
+  if (byId("results").hidden) return;
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
   byId("results-body").replaceChildren(
@@ -338,7 +424,6 @@ function draw() {
   drawSeatControls();
   drawBetForm();
   drawActions();
-  drawResults();
   drawBackBets();
   applyBusy();
   tick();
@@ -370,17 +455,23 @@ async function showBalance() {
   byId("balance").textContent = moneyMinor(me.balance);
 }
 
-/** When a round this player staked in has ended, fetch its recall: results and last cards. */
+/** Whether ``previous`` was a round this player staked in that has now ended. */
+function endedWithMyStake(previous) {
+  if (!previous || !state.round || previous.id === state.round.id) return false;
+  return [...mySeats()].some((seat) => previous.stakes?.[String(seat)]) && lastRoundAsked < previous.id;
+}
+
+/** When a round this player staked in has ended, fetch its recall: its last step is the end
+ * the felt then deals out (the dealer's drawing) and the results say. */
 async function noteRoundChange(previous) {
-  if (!previous || !state.round || previous.id === state.round.id) return;
-  const hadStake = [...mySeats()].some((seat) => previous.stakes?.[String(seat)]);
-  if (!hadStake || lastRoundAsked >= previous.id) return;
+  if (!state.ending || state.ending.round !== previous?.id) return;
   lastRoundAsked = previous.id;
   try {
-    state.lastRound = await server.round(previous.id);
+    state.lastRound = { ...(await server.round(previous.id)), watched: state.ending.view !== null };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return;
+  } finally {
+    state.ending = null;
   }
   draw();
   showBalance().catch(reportError);
@@ -400,6 +491,12 @@ function absorb(snapshot) {
   state.table = snapshot.table;
   state.round = snapshot.round;
   state.profile = withTableLimits(state.profile, snapshot.table.limits);
+  if (endedWithMyStake(previous)) {
+    // The felt holds the round as last seen until its end comes, then deals that out.
+    state.ending = { round: previous.id, view: state.watched?.round === previous.id ? state.watched.view : null };
+  }
+  const live = currentView();
+  if (live && live.phase !== "betting") state.watched = { round: state.round.id, view: live };
   draw();
   noteRoundChange(previous).catch(reportError);
   refreshBackBets().catch(reportError);
