@@ -253,13 +253,22 @@ function drawActions() {
   }
 }
 
+/** Results that say why on their own. */
+const REASON_OF_RESULT = {
+  fold: "banner.reason.fold",
+  bust: "banner.reason.bust",
+  blackjack: "banner.reason.blackjack",
+  returned: "banner.reason.returned",
+  void: "banner.reason.void",
+};
+
 /** Why a wager of this player's came to what it did, in words, from the view's own facts: the
  * dealer's or the banker's hand, the totals, the result the engine settled. */
 function reasonOf(view, row) {
   const entry = view.seats.find((item) => Number(item.seat) === Number(row.seat));
   const hand = entry?.hands?.find((item) => item.hand === row.hand) ?? entry?.hands?.[0];
   const dealer = view.dealer;
-  if (["fold", "bust", "blackjack", "returned", "void"].includes(row.result)) return t(`banner.reason.${row.result}`);
+  if (Object.hasOwn(REASON_OF_RESULT, row.result)) return t(REASON_OF_RESULT[row.result]);
   if (!["win", "lose", "push"].includes(row.result)) return tOr(`result.${row.result}`, row.result);
   if (view.winner) return tOr(`baccarat.won.${view.winner}`, view.winner);
   if (dealer?.qualifies === false) return t("holdem.does_not_qualify");
