@@ -23,7 +23,6 @@ from croupier.hands.blackjack import hand_total
 from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
-    bet,
     credit,
     decide,
     needs_engine,
@@ -92,7 +91,7 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     operator.go("/operator")
     credit(operator, player.name, CREDIT_UNITS)
     sit(player, table_id, 1)
-    bet(player, 1, "main", 10)
+    bet_on_the_felt(player)
     say_ready(player)
 
     engine = seeded_round("peru-2016", seed)
@@ -102,6 +101,8 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     assert decision is not None
     wait_for_turn(player, [str(option) for option in decision.legal])
     page = player.page
+    expect(page.locator("#actions")).to_be_visible()  # once the cards dealt are all down
+    expect(page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
     page.set_viewport_size({"width": 1366, "height": 900})
     player.screenshot(f"live-felt-mid-round-1366-{locale}")
     page.evaluate(WATCH_THE_FELT)
@@ -139,13 +140,47 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     player.screenshot(f"live-felt-settled-390-{locale}")
     widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], widths
-    bet(player, 1, "main", 10)
+    page.click("#bet-tools .rebet")  # the last round's 10 again
+    expect(page.locator("input[name='1:main']")).to_have_value("10")
+    page.click("#place-bets")
     say_ready(player)
     expect(page.locator("#felt")).not_to_have_attribute("data-round", round_id)
     expect(page.locator("#round-banner")).to_be_hidden()
     expect(page.locator("#results")).to_be_hidden()
     expect(page.locator("#last-round-link")).to_have_attribute("href", f"/recall/{round_id}")
     player.screenshot(f"live-felt-mid-round-390-{locale}")
+
+
+def bet_on_the_felt(someone: Person) -> None:
+    """Chips go to the spot pressed, whichever field had the focus: a 25 on the main spot,
+    undone; a 5 on 21+3, cleared; then two 5s on the main spot, placed. The spot shows the
+    bet and its limits."""
+    page = someone.page
+    main = page.locator("li[data-seat='1'] .bet-spot[data-wager='main']")
+    side = page.locator("li[data-seat='1'] .bet-spot[data-wager='21+3']")
+    expect(main.locator(".spot-limits")).to_have_text(re.compile(r"^1\D+10\D000$"))
+    page.fill("input[name='1:21+3']", "0")
+    page.focus("input[name='1:21+3']")  # the focus elsewhere does not steer the chips
+    page.fill("input[name='1:main']", "0")
+    page.click("#chip-buttons button[data-chip='25']")
+    expect(page.locator("#chip-buttons button[data-chip='25']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    main.click()
+    expect(main.locator(".spot-amount")).to_have_text("25")
+    page.click("#bet-tools .undo-bet")
+    expect(main.locator(".spot-amount")).to_have_text("–")
+    page.click("#chip-buttons button[data-chip='5']")
+    side.click()
+    expect(page.locator("input[name='1:21+3']")).to_have_value("5")
+    page.click("#bet-tools .clear-bets")
+    expect(page.locator("input[name='1:21+3']")).to_have_value("0")
+    main.click()
+    main.press("Enter")  # the spot is a button: the keyboard bets too
+    expect(page.locator("input[name='1:main']")).to_have_value("10")
+    expect(page.locator("input[name='1:21+3']")).to_have_value("0")
+    page.click("#place-bets")
+    expect(page.locator("#ready")).to_be_visible()
 
 
 def engine_round_id(page: Any) -> int:

@@ -32,7 +32,8 @@ function order(cards, isDeal) {
 }
 
 /** After each drawing of ``felt``: time the cards it shows for the first time. ``round`` is
- * the round drawn; on a page's first drawing (``still``) every card is already down. */
+ * the round drawn; on a page's first drawing (``still``) every card is already down. ``then``
+ * runs now and each time a card turns up. */
 export function paceDeal(felt, round, { still = false, then = () => {} } = {}) {
   afterwards = then;
   if (round !== shownRound) {
@@ -77,5 +78,5 @@ function reveal(felt) {
   }
   felt.classList.toggle("dealing", next !== Infinity);
   if (next !== Infinity) timer = setTimeout(() => reveal(felt), next - now + 5);
-  else afterwards();
+  afterwards();
 }

@@ -29,7 +29,6 @@ const state = {
   backBets: [], // back bets of the round under way that concern this player
   busy: false,
 };
-let focusedWager = null;
 let lastRoundAsked = 0;
 
 // --- reading the server's snapshot ---------------------------------------------------------
@@ -125,13 +124,14 @@ function drawFeltNow() {
   const felt = byId("felt");
   felt.dataset.showing = showing;
   felt.dataset.round = round;
+  felt.classList.toggle("ended", String(round) !== String(state.round?.id ?? ""));
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
     mySeats: mySeats(),
     sitButtonFor,
     caption: showing === "last-round" ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
   // On the page's first drawing, and for a round not watched here, the cards are all down.
-  paceDeal(felt, round, { still: !feltDrawn || showing === "last-round", then: drawRoundEnd });
+  paceDeal(felt, round, { still: !feltDrawn || showing === "last-round", then: afterCardsTurn });
   feltDrawn = feltDrawn || view !== null;
 }
 
@@ -176,34 +176,117 @@ function drawBetForm() {
               id, name: `${seat}:${wager.name}`, type: "number", inputmode: "numeric", min: 0, step: 1,
               max: wager.maximum ?? null, value: wager.optional ? 0 : wager.minimum,
               dataset: { seat, wager: wager.name },
-              onfocus: (event) => { focusedWager = event.currentTarget; },
+              oninput: () => drawBetSpots(),
             }),
             h("small", {}, t("lobby.limits_range", { minimum: money(wager.minimum), maximum: money(wager.maximum) })),
           );
         }),
       ),
     );
-    focusedWager = inputs.querySelector("input");
+    stakeChanges.length = 0;
   }
   const chips = byId("chip-buttons");
   if (!chips.childElementCount) {
     chips.replaceChildren(
       ...CHIP_VALUES.map((value) =>
         h("button", {
-          type: "button", class: `chip chip-${value}`, "aria-label": t("table.add_chip", { amount: money(value) }),
-          onclick: () => {
-            const input = focusedWager ?? byId("wager-inputs").querySelector("input");
-            if (input) input.value = String((Number(input.value) || 0) + value);
-          },
+          type: "button", class: `chip chip-${value}`, dataset: { chip: value, focusKey: `chip-${value}` },
+          "aria-label": t("table.choose_chip", { amount: money(value) }),
+          onclick: () => { chosenChip = value; drawChips(); },
         }, money(value)),
       ),
-      h("button", { type: "button", class: "clear-bets", onclick: () => {
-        for (const input of byId("wager-inputs").querySelectorAll("input")) input.value = "0";
-      } }, t("table.clear")),
+    );
+    byId("bet-tools").replaceChildren(
+      h("button", { type: "button", class: "undo-bet", onclick: undoStake }, t("table.undo")),
+      h("button", { type: "button", class: "clear-bets", onclick: () => setStakes(stakeInputs().map((input) => [input, 0])) }, t("table.clear")),
+      h("button", { type: "button", class: "rebet", onclick: () => rebet(1) }, t("table.rebet")),
+      h("button", { type: "button", class: "rebet-double", onclick: () => rebet(2) }, t("table.rebet_double")),
     );
   }
+  drawChips();
   const staked = seats.some((seat) => state.round?.stakes?.[String(seat)]);
   byId("ready").hidden = !staked;
+}
+
+// --- bets on the felt: a spot per wager of each of this player's seats, the chosen chip goes
+// to the spot pressed; the amounts live in the bet form's fields, which Place bets sends ------
+
+let chosenChip = CHIP_VALUES[1];
+const stakeChanges = []; // for Undo: each change, the fields as they were before it
+
+function stakeInputs() {
+  return [...byId("wager-inputs").querySelectorAll("input")];
+}
+
+function setStakes(changes) {
+  const before = changes.map(([input]) => [input.name, input.value]);
+  if (changes.every(([input, value]) => input.value === String(value))) return;
+  stakeChanges.push(before);
+  for (const [input, value] of changes) input.value = String(value);
+  drawBetSpots();
+}
+
+function undoStake() {
+  const before = stakeChanges.pop();
+  if (!before) return;
+  for (const [name, value] of before) {
+    const input = byId("wager-inputs").querySelector(`input[name="${CSS.escape(name)}"]`);
+    if (input) input.value = value;
+  }
+  drawBetSpots();
+}
+
+/** The bets of this player's last round, again (``times`` 2: doubled). */
+function rebet(times) {
+  const seats = new Map((lastView()?.seats ?? []).map((entry) => [Number(entry.seat), entry.bets ?? {}]));
+  setStakes(stakeInputs().map((input) => [input, Number(seats.get(Number(input.dataset.seat))?.[input.dataset.wager] ?? 0) * times]));
+}
+
+function drawChips() {
+  for (const button of byId("chip-buttons").querySelectorAll("button[data-chip]")) {
+    button.setAttribute("aria-pressed", String(Number(button.dataset.chip) === chosenChip));
+  }
+  byId("chosen-chip").textContent = t("table.chosen_chip", { amount: money(chosenChip) });
+  const last = lastView()?.seats?.some((entry) => mySeats().has(Number(entry.seat)));
+  for (const button of document.querySelectorAll("#bet-tools .rebet, #bet-tools .rebet-double")) button.hidden = !last;
+}
+
+/** The spots on the felt, in each of this player's seats while bets are open: the wager, the
+ * amount in its field, its limits; pressing one adds the chosen chip. */
+function drawBetSpots() {
+  const wagers = new Map(wagersOfTable().map((wager) => [wager.name, wager]));
+  const show = isBetting();
+  for (const seatBox of byId("seats").querySelectorAll("li.seat.mine")) {
+    const inputs = stakeInputs().filter((input) => input.dataset.seat === seatBox.dataset.seat);
+    let spots = seatBox.querySelector(".bet-spots");
+    const key = inputs.map((input) => input.name).join("|");
+    if (!show || !inputs.length) {
+      spots?.remove();
+      continue;
+    }
+    if (!spots || spots.dataset.key !== key) {
+      spots?.remove();
+      spots = h("div", { class: "bet-spots", dataset: { key } }, inputs.map((input) => {
+        const wager = wagers.get(input.dataset.wager) ?? { minimum: 1, maximum: null };
+        const name = tOr(`wager.${input.dataset.wager}`, input.dataset.wager);
+        return h("button", {
+          type: "button", class: "bet-spot", dataset: { seat: input.dataset.seat, wager: input.dataset.wager, focusKey: `spot-${input.name}` },
+          onclick: () => setStakes([[input, (Number(input.value) || 0) + chosenChip]]),
+        },
+        h("span", { class: "spot-name" }, name),
+        h("span", { class: "spot-amount" }),
+        h("small", { class: "spot-limits" }, t("lobby.limits_range", { minimum: money(wager.minimum), maximum: money(wager.maximum) })));
+      }));
+      seatBox.querySelector(".seat-head").after(spots);
+    }
+    for (const spot of spots.querySelectorAll(".bet-spot")) {
+      const input = inputs.find((item) => item.dataset.wager === spot.dataset.wager);
+      const amount = Number(input?.value) || 0;
+      spot.classList.toggle("staked", amount > 0);
+      spot.querySelector(".spot-amount").textContent = amount > 0 ? money(amount) : "–";
+      spot.setAttribute("aria-label", `${spot.querySelector(".spot-name").textContent} ${amount > 0 ? money(amount) : "0"}: ${t("table.add_chip", { amount: money(chosenChip) })}`);
+    }
+  }
 }
 
 /** How many hands a seat plays now (more than one after a split). */
@@ -310,6 +393,19 @@ function drawBanner(show) {
   if (banner.dataset.key === key) return;
   banner.dataset.key = key;
   banner.replaceChildren(h("ul", {}, lines), h("a", { href: `/recall/${state.lastRound.round}` }, t("table.recall_round")));
+}
+
+/** Each time a card turns up: the decisions wait until the cards dealt are all seen (a
+ * player does not hit on a card still coming), and the last round's end for its last card. */
+function afterCardsTurn() {
+  const box = byId("actions");
+  const wait = !dealtOut(byId("felt"));
+  if (box.hidden !== wait) {
+    box.hidden = wait;
+    const first = box.querySelector("button");
+    if (first && !wait && (!document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
+  }
+  drawRoundEnd();
 }
 
 /** The last round's end, once its cards are all down: the banner and the results. */
@@ -432,6 +528,7 @@ function draw() {
   drawFeltNow();
   drawSeatControls();
   drawBetForm();
+  drawBetSpots();
   drawActions();
   drawBackBets();
   applyBusy();
