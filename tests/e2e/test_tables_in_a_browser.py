@@ -347,6 +347,8 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     engine.act(1, Action("split"))
     expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
     expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    for player in (alice, bob):  # the split hands' new cards turned up, one by one
+        expect(player.page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
     alice.screenshot("blackjack-table")
     bob.screenshot("blackjack-table-phone-es")
     before = felt_cards(bob)
