@@ -40,13 +40,15 @@ from .test_tables_in_a_browser import (
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 # Every change of the felt as the player saw it: which round it showed, live or as a recall,
-# and the dealer's cards then face up (a card not yet dealt out is not seen).
+# and the dealer's cards then on the felt (a card not yet dealt is not seen; one still to be
+# turned over is its back).
 WATCH_THE_FELT = """() => {
   window.feltLog = [];
   const felt = document.getElementById("felt");
   const note = () => {
-    const dealer = [...felt.querySelectorAll("[data-side='dealer'] .card:not(.pending)")]
-      .map((card) => card.dataset.card).join(" ");
+    const dealer = [...felt.querySelectorAll("[data-side='dealer'] .card")]
+      .filter((card) => !card.matches(".pending:not(.turning)"))
+      .map((card) => (card.matches(".pending") ? "back" : card.dataset.card)).join(" ");
     const entry = { showing: felt.dataset.showing, round: felt.dataset.round, dealer,
       banner: !document.getElementById("round-banner").hidden, at: performance.now() };
     const last = window.feltLog.at(-1);

@@ -8,6 +8,8 @@ const BEAT_MS = 450; // between two cards: long enough to read each one
 const LONGEST_MS = 3200; // a deal of many boxes goes faster rather than longer
 
 const due = new Map(); // "round|place" -> when that card shows (performance.now() time)
+const turning = new Set(); // "round|place" of cards turned face up where a back lay
+const lying = new Map(); // "round|where:index" -> the card last drawn there ("back": face down)
 let queueEnd = 0;
 let shownRound = null;
 let timer = null;
@@ -37,7 +39,9 @@ function order(cards, isDeal) {
 export function paceDeal(felt, round, { still = false, then = () => {} } = {}) {
   afterwards = then;
   if (round !== shownRound) {
-    for (const key of due.keys()) if (!key.startsWith(`${round}|`)) due.delete(key);
+    for (const known of [due, turning, lying]) {
+      for (const key of known.keys()) if (!key.startsWith(`${round}|`)) known.delete(key);
+    }
     shownRound = round;
   }
   const now = performance.now();
@@ -53,7 +57,15 @@ export function paceDeal(felt, round, { still = false, then = () => {} } = {}) {
       at += beat;
     }
   }
-  for (const card of cards) card.dataset.due = String(due.get(`${round}|${card.dataset.place}`));
+  for (const card of cards) {
+    const key = `${round}|${card.dataset.place}`;
+    const [where, index, code] = card.dataset.place.split(":");
+    const spot = `${round}|${where}:${index}`;
+    if (fresh.includes(card) && lying.get(spot) === "back" && code !== "back") turning.add(key);
+    lying.set(spot, code);
+    card.dataset.due = String(due.get(key));
+    card.classList.toggle("turning", turning.has(key));
+  }
   reveal(felt);
 }
 
