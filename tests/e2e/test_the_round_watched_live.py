@@ -150,6 +150,7 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     expect(page.locator("#round-banner")).to_be_hidden()
     expect(page.locator("#results")).to_be_hidden()
     expect(page.locator("#last-round-link")).to_have_attribute("href", f"/recall/{round_id}")
+    expect(page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
     player.screenshot(f"live-felt-mid-round-390-{locale}")
 
 
