@@ -178,6 +178,17 @@ def bet_on_the_felt(someone: Person) -> None:
     expect(page.locator("input[name='1:21+3']")).to_have_value("5")
     page.click("#bet-tools .clear-bets")
     expect(page.locator("input[name='1:21+3']")).to_have_value("0")
+    page.click("#place-bets")  # nothing on the felt: said so, nothing sent
+    expect(page.locator("#notice")).to_have_attribute("data-kind", "error")
+    page.fill("input[name='1:main']", "20000")  # above the maximum: refused, on the spot
+    page.click("#place-bets")
+    expect(page.locator("li[data-seat='1'] .spot-refusal[data-wager='main']")).to_contain_text(
+        re.compile(r"10\D000")
+    )
+    someone.screenshot(f"bet-refused-on-the-spot-{someone.name}")
+    # Chromium itself logs the refused request's 422 as a console error; that one is expected.
+    someone.errors[:] = [text for text in someone.errors if "status of 422" not in text]
+    page.fill("input[name='1:main']", "0")
     main.click()
     main.press("Enter")  # the spot is a button: the keyboard bets too
     expect(page.locator("input[name='1:main']")).to_have_value("10")

@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, localTimeOf, money, moneyMinor, onSignOut, reportError,
+  ApiError, byId, clearNotice, h, localTimeOf, messageOf, money, moneyMinor, onSignOut, reportError,
   requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
@@ -213,6 +213,7 @@ function drawBetForm() {
 
 let chosenChip = CHIP_VALUES[1];
 const stakeChanges = []; // for Undo: each change, the fields as they were before it
+const refusals = new Map(); // "seat:wager" -> why the server refused the bet last sent there
 
 function stakeInputs() {
   return [...byId("wager-inputs").querySelectorAll("input")];
@@ -283,6 +284,14 @@ function drawBetSpots() {
       const input = inputs.find((item) => item.dataset.wager === spot.dataset.wager);
       const amount = Number(input?.value) || 0;
       spot.classList.toggle("staked", amount > 0);
+      const refusal = refusals.get(input?.name);
+      let why = spot.parentElement.querySelector(`.spot-refusal[data-wager="${CSS.escape(spot.dataset.wager)}"]`);
+      if (refusal && !why) {
+        why = h("small", { class: "spot-refusal", role: "alert", dataset: { wager: spot.dataset.wager } });
+        spot.after(why);
+      }
+      if (why && !refusal) why.remove();
+      else if (why) why.textContent = refusal;
       spot.querySelector(".spot-amount").textContent = amount > 0 ? money(amount) : "–";
       spot.setAttribute("aria-label", `${spot.querySelector(".spot-name").textContent} ${amount > 0 ? money(amount) : "0"}: ${t("table.add_chip", { amount: money(chosenChip) })}`);
     }
@@ -660,13 +669,26 @@ byId("bet-form").addEventListener("submit", (event) => {
   // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
   // and a 0 never placed is no wager (RULES.md §6).
   const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
+  if (bets.every((bet) => Number(bet.text || "0") === 0 && placed(bet) === 0)) {
+    showNotice(t("table.no_bet_yet"), "error"); // a bet of nothing is not silently nothing
+    return;
+  }
   // A side bet rides on its main wager, which the table's wager list names first: side bets
   // are withdrawn before the main wager, and the main wager placed before them.
   const withdrawn = wanted.filter((bet) => Number(bet.text || "0") === 0).reverse();
   const staked = wanted.filter((bet) => Number(bet.text || "0") !== 0);
+  refusals.clear();
   run(async () => {
     for (const bet of [...withdrawn, ...staked]) {
-      await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+      try {
+        await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+      } catch (error) {
+        // The refusal is said on the spot as well as in the notice.
+        if (error instanceof ApiError && error.status !== 401) refusals.set(`${bet.seat}:${bet.wager}`, messageOf(error));
+        throw error;
+      } finally {
+        drawBetSpots();
+      }
     }
   });
 });
