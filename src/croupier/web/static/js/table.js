@@ -124,7 +124,6 @@ function drawFeltNow() {
   const felt = byId("felt");
   felt.dataset.showing = showing;
   felt.dataset.round = round;
-  felt.classList.toggle("ended", String(round) !== String(state.round?.id ?? ""));
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
     mySeats: mySeats(),
     sitButtonFor,
@@ -414,6 +413,8 @@ function afterCardsTurn() {
     const first = box.querySelector("button");
     if (first && !wait && (!document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
   }
+  // Once dealt out, the last round's cards step back for the next round's spots.
+  byId("felt").classList.toggle("ended", showsLastRound() && !wait);
   drawRoundEnd();
 }
 
