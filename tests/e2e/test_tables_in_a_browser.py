@@ -347,6 +347,8 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     engine.act(1, Action("split"))
     expect(alice.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
     expect(bob.page.locator("li[data-seat='1'] .hand")).to_have_count(2)
+    for player in (alice, bob):  # the split hands' new cards turned up, one by one
+        expect(player.page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
     alice.screenshot("blackjack-table")
     bob.screenshot("blackjack-table-phone-es")
     before = felt_cards(bob)
@@ -556,6 +558,17 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     play_along(engine, {1: dave, 2: erin}, lambda seat, legal: "call" if seat == 1 else "fold")
     for player in (dave, erin):
         assert_results_shown(player, engine)
+    # Each hand named (issue 13): Dave's own, as the engine ranks it, and the dealer's.
+    final = engine.view(1)
+    mine = dave.page.locator("li[data-seat='1'] .hand-name")
+    expect(mine).to_have_attribute("data-hand", final["seats"][0]["hands"][0]["total"])
+    expect(mine).to_have_text(re.compile(r"^Your hand: "))
+    dealer = dave.page.locator("#felt [data-side='dealer'] .hand-name")
+    expect(dealer).to_have_attribute("data-hand", final["dealer"]["total"])
+    expect(erin.page.locator("#round-banner li")).to_have_text(
+        re.compile(r"^Se retira: pierde 5,00$")
+    )
+    dave.screenshot("casino-holdem-settled")
     for player, seat in ((dave, 1), (erin, 2)):
         wait_for_balance(player, CREDIT_UNITS + engine.results().net(seat))
 

@@ -61,6 +61,7 @@ from croupier.hands.blackjack import (
     BLACKJACK,
     dealer_should_draw,
     hand_total,
+    hand_value,
     is_bust,
     is_hard_total_in,
     is_natural,
@@ -822,7 +823,8 @@ class BlackjackRound(GameRound):
 
 def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
     """A hand as the view shows it: a card dealt face down (Veintiuno Real items 10c, 12)
-    is ``??`` in its place until the turns are over, and the total waits for it."""
+    is ``??`` in its place until the turns are over, and the total waits for it. ``soft``:
+    an Ace counts 11 in the total (it may still count 1: a soft 17 is also a 7)."""
     hidden = hand.face_down_card if face_down_hidden else None
     cards = format_cards(hand.cards)
     if hidden is not None:
@@ -832,6 +834,7 @@ def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
         "cards": cards,
         "bet": hand.total_stake,
         "total": None if hidden is not None else hand_total(hand.cards),
+        "soft": hidden is None and hand_value(hand.cards).soft,
         "result": None if hand.result is None else str(hand.result),
         "payout": None if hand.payout is None else json_number(hand.payout),
     }

@@ -17,10 +17,16 @@ function chip(amount, label) {
   );
 }
 
-/** A total as the engine gives it: points ("Total 17") or a poker hand ("Two pair"). */
-function total(value) {
+/** A total as the engine gives it: points ("Total 17"; a soft total, the engine saying an Ace
+ * counts 11 in it, while the hand is played: "Total 7/17", the Ace's 1 or 11) or a poker hand
+ * named for whose it is ("Your hand: Two pair"). */
+function total(value, { soft = false, named = null } = {}) {
   if (value === null || value === undefined || value === "") return null;
-  if (typeof value === "string") return h("span", { class: "hand-name" }, tOr(`poker.${value}`, value));
+  if (typeof value === "string") {
+    const hand = tOr(`poker.${value}`, value);
+    return h("span", { class: "hand-name", dataset: { hand: value } }, named ? t(named, { hand }) : hand);
+  }
+  if (soft && value < 21) return h("span", { class: "total", dataset: { soft: "true" } }, t("table.total_soft", { hard: value - 10, total: value }));
   return h("span", { class: "total" }, t("table.total", { total: value }));
 }
 
@@ -34,12 +40,19 @@ function resultBadge(result, payout) {
   );
 }
 
+/** Each card of a row named by its place ("dealer:2:Ts", a face-down one "...:back"), so that
+ * the live table can tell the cards new since it last drew from those already on the felt. */
+function withPlaces(row, place) {
+  for (const [index, card] of [...row.children].entries()) card.dataset.place = `${place}:${index}:${card.dataset.card}`;
+  return row;
+}
+
 function side(name, heading, cards, facts, { won = false } = {}) {
   return h(
     "div",
     { class: `side ${name} ${won ? "winner" : ""}`, dataset: { side: name } },
     h("h2", { class: "side-name" }, heading),
-    cardRow(cards, heading),
+    withPlaces(cardRow(cards, heading), name),
     ...facts,
   );
 }
@@ -63,7 +76,7 @@ function dealerSides(view) {
     const heading = t("table.dealer");
     parts.push(
       side("dealer", heading, dealer.cards, [
-        dealer.cards.length ? total(dealer.total) : null,
+        dealer.cards.length ? total(dealer.total, { named: "table.dealer_hand" }) : null,
         dealer.qualifies === true ? h("span", { class: "note" }, t("holdem.qualifies")) : null,
         dealer.qualifies === false ? h("span", { class: "note" }, t("holdem.does_not_qualify")) : null,
       ]),
@@ -73,7 +86,7 @@ function dealerSides(view) {
   return parts;
 }
 
-function handElement(seat, entry, hand, current) {
+function handElement(seat, entry, hand, current, mine) {
   const hands = entry.hands;
   // A hand's bet is shown where it is not one of the chips: after a split, a double, a call.
   const placed = Object.values(entry.bets ?? {}).map(Number);
@@ -81,11 +94,11 @@ function handElement(seat, entry, hand, current) {
   return h(
     "div",
     { class: `hand ${current ? "current" : ""}`, dataset: { hand: hand.hand } },
-    cardRow(hand.cards, t("table.hand_of_seat", { seat, hand: hand.hand + 1 })),
+    withPlaces(cardRow(hand.cards, t("table.hand_of_seat", { seat, hand: hand.hand + 1 })), `seat-${seat}-${hand.hand}`),
     h(
       "div",
       { class: "hand-facts" },
-      hand.cards.length ? total(hand.total) : null,
+      hand.cards.length ? total(hand.total, { soft: hand.soft === true && !hand.result, named: mine ? "table.your_hand" : null }) : null,
       betShown ? h("span", { class: "hand-bet" }, t("table.bet_amount", { amount: money(hand.bet) })) : null,
       resultBadge(hand.result, hand.payout),
     ),
@@ -115,7 +128,7 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
   }
   for (const hand of entry.hands ?? []) {
     const current = acting && (pending.hand === null || pending.hand === undefined || Number(pending.hand) === Number(hand.hand));
-    element.append(handElement(seat, entry, hand, current));
+    element.append(handElement(seat, entry, hand, current, mine));
   }
   // Wagers settled on no hand of the seat (a side bet, insurance, each of a zone's bets).
   const results = (entry.results ?? []).filter((wager) => wager.hand === null || wager.hand === undefined);

@@ -4,10 +4,11 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, localTimeOf, money, moneyMinor, onSignOut, reportError,
+  ApiError, byId, clearNotice, h, localTimeOf, messageOf, money, moneyMinor, onSignOut, reportError,
   requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
+import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, seatMap } from "./tables.js";
@@ -23,10 +24,11 @@ const state = {
   profile: null,
   round: null, // the snapshot's round: id, status, deadline, stakes, pending, public, mine
   lastRound: null, // the recall of the last round this player had a stake in, once ended
+  watched: null, // {round, view}: the round under way as last drawn, once dealt
+  ending: null, // {round, view}: a round just ended, as last watched, until its recall comes
   backBets: [], // back bets of the round under way that concern this player
   busy: false,
 };
-let focusedWager = null;
 let lastRoundAsked = 0;
 
 // --- reading the server's snapshot ---------------------------------------------------------
@@ -98,18 +100,38 @@ function sitButtonFor(seat) {
   return h("button", { type: "button", class: "sit", dataset: { focusKey: `sit-${seat}` }, onclick: () => run(() => server.sit(tableId, seat)) }, t("table.sit_here", { seat }));
 }
 
-function drawFeltNow() {
+/** What the felt shows: the round under way once it is dealt; while the next round takes
+ * bets, the end of the last one, watched to its end here (the cards the dealer drew after the
+ * last decision turned up one by one), or, on a page opened since, as its recall ends. */
+function feltNow() {
   const live = currentView();
-  // While the next round takes bets, the felt keeps the last round's end.
-  const showLast = (live === null || live.phase === "betting") && lastView() !== null;
-  const view = showLast ? lastView() : live;
-  byId("felt").dataset.showing = showLast ? "last-round" : "live";
-  byId("felt").dataset.round = showLast ? state.lastRound.round : (state.round?.id ?? "");
+  const round = state.round?.id ?? "";
+  if (live && live.phase !== "betting") return { view: live, round, showing: "live" };
+  if (state.ending?.view) return { view: state.ending.view, round: state.ending.round, showing: "live" };
+  if (lastView()) return { view: lastView(), round: state.lastRound.round, showing: state.lastRound.watched ? "live" : "last-round" };
+  return { view: live, round, showing: "live" };
+}
+
+/** Whether the felt shows the last round's end (its results beside it), not the round under way. */
+function showsLastRound() {
+  return state.lastRound !== null && Number(byId("felt").dataset.round) === state.lastRound.round;
+}
+
+let feltDrawn = false;
+
+function drawFeltNow() {
+  const { view, round, showing } = feltNow();
+  const felt = byId("felt");
+  felt.dataset.showing = showing;
+  felt.dataset.round = round;
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
     mySeats: mySeats(),
     sitButtonFor,
-    caption: showLast ? t("table.last_round", { round: state.lastRound.round }) : null,
+    caption: showing === "last-round" ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
+  // On the page's first drawing, and for a round not watched here, the cards are all down.
+  paceDeal(felt, round, { still: !feltDrawn || showing === "last-round", then: afterCardsTurn });
+  feltDrawn = feltDrawn || view !== null;
 }
 
 function drawSeatControls() {
@@ -153,34 +175,126 @@ function drawBetForm() {
               id, name: `${seat}:${wager.name}`, type: "number", inputmode: "numeric", min: 0, step: 1,
               max: wager.maximum ?? null, value: wager.optional ? 0 : wager.minimum,
               dataset: { seat, wager: wager.name },
-              onfocus: (event) => { focusedWager = event.currentTarget; },
+              oninput: () => drawBetSpots(),
             }),
             h("small", {}, t("lobby.limits_range", { minimum: money(wager.minimum), maximum: money(wager.maximum) })),
           );
         }),
       ),
     );
-    focusedWager = inputs.querySelector("input");
+    stakeChanges.length = 0;
   }
   const chips = byId("chip-buttons");
   if (!chips.childElementCount) {
     chips.replaceChildren(
       ...CHIP_VALUES.map((value) =>
         h("button", {
-          type: "button", class: `chip chip-${value}`, "aria-label": t("table.add_chip", { amount: money(value) }),
-          onclick: () => {
-            const input = focusedWager ?? byId("wager-inputs").querySelector("input");
-            if (input) input.value = String((Number(input.value) || 0) + value);
-          },
+          type: "button", class: `chip chip-${value}`, dataset: { chip: value, focusKey: `chip-${value}` },
+          "aria-label": t("table.choose_chip", { amount: money(value) }),
+          onclick: () => { chosenChip = value; drawChips(); },
         }, money(value)),
       ),
-      h("button", { type: "button", class: "clear-bets", onclick: () => {
-        for (const input of byId("wager-inputs").querySelectorAll("input")) input.value = "0";
-      } }, t("table.clear")),
+    );
+    byId("bet-tools").replaceChildren(
+      h("button", { type: "button", class: "undo-bet", onclick: undoStake }, t("table.undo")),
+      h("button", { type: "button", class: "clear-bets", onclick: () => setStakes(stakeInputs().map((input) => [input, 0])) }, t("table.clear")),
+      h("button", { type: "button", class: "rebet", onclick: () => rebet(1) }, t("table.rebet")),
+      h("button", { type: "button", class: "rebet-double", onclick: () => rebet(2) }, t("table.rebet_double")),
     );
   }
+  drawChips();
   const staked = seats.some((seat) => state.round?.stakes?.[String(seat)]);
   byId("ready").hidden = !staked;
+}
+
+// --- bets on the felt: a spot per wager of each of this player's seats, the chosen chip goes
+// to the spot pressed; the amounts live in the bet form's fields, which Place bets sends ------
+
+let chosenChip = CHIP_VALUES[1];
+const stakeChanges = []; // for Undo: each change, the fields as they were before it
+const refusals = new Map(); // "seat:wager" -> why the server refused the bet last sent there
+
+function stakeInputs() {
+  return [...byId("wager-inputs").querySelectorAll("input")];
+}
+
+function setStakes(changes) {
+  const before = changes.map(([input]) => [input.name, input.value]);
+  if (changes.every(([input, value]) => input.value === String(value))) return;
+  stakeChanges.push(before);
+  for (const [input, value] of changes) input.value = String(value);
+  drawBetSpots();
+}
+
+function undoStake() {
+  const before = stakeChanges.pop();
+  if (!before) return;
+  for (const [name, value] of before) {
+    const input = byId("wager-inputs").querySelector(`input[name="${CSS.escape(name)}"]`);
+    if (input) input.value = value;
+  }
+  drawBetSpots();
+}
+
+/** The bets of this player's last round, again (``times`` 2: doubled). */
+function rebet(times) {
+  const seats = new Map((lastView()?.seats ?? []).map((entry) => [Number(entry.seat), entry.bets ?? {}]));
+  setStakes(stakeInputs().map((input) => [input, Number(seats.get(Number(input.dataset.seat))?.[input.dataset.wager] ?? 0) * times]));
+}
+
+function drawChips() {
+  for (const button of byId("chip-buttons").querySelectorAll("button[data-chip]")) {
+    button.setAttribute("aria-pressed", String(Number(button.dataset.chip) === chosenChip));
+  }
+  byId("chosen-chip").textContent = t("table.chosen_chip", { amount: money(chosenChip) });
+  const last = lastView()?.seats?.some((entry) => mySeats().has(Number(entry.seat)));
+  for (const button of document.querySelectorAll("#bet-tools .rebet, #bet-tools .rebet-double")) button.hidden = !last;
+}
+
+/** The spots on the felt, in each of this player's seats while bets are open: the wager, the
+ * amount in its field, its limits; pressing one adds the chosen chip. */
+function drawBetSpots() {
+  const wagers = new Map(wagersOfTable().map((wager) => [wager.name, wager]));
+  const show = isBetting();
+  for (const seatBox of byId("seats").querySelectorAll("li.seat.mine")) {
+    const inputs = stakeInputs().filter((input) => input.dataset.seat === seatBox.dataset.seat);
+    let spots = seatBox.querySelector(".bet-spots");
+    const key = inputs.map((input) => input.name).join("|");
+    if (!show || !inputs.length) {
+      spots?.remove();
+      continue;
+    }
+    if (!spots || spots.dataset.key !== key) {
+      spots?.remove();
+      spots = h("div", { class: "bet-spots", dataset: { key } }, inputs.map((input) => {
+        const wager = wagers.get(input.dataset.wager) ?? { minimum: 1, maximum: null };
+        const name = tOr(`wager.${input.dataset.wager}`, input.dataset.wager);
+        return h("button", {
+          type: "button", class: "bet-spot", dataset: { seat: input.dataset.seat, wager: input.dataset.wager, focusKey: `spot-${input.name}` },
+          onclick: () => setStakes([[input, (Number(input.value) || 0) + chosenChip]]),
+        },
+        h("span", { class: "spot-name" }, name),
+        h("span", { class: "spot-amount" }),
+        h("small", { class: "spot-limits" }, t("lobby.limits_range", { minimum: money(wager.minimum), maximum: money(wager.maximum) })));
+      }));
+      seatBox.querySelector(".seat-head").after(spots);
+    }
+    for (const spot of spots.querySelectorAll(".bet-spot")) {
+      const input = inputs.find((item) => item.dataset.wager === spot.dataset.wager);
+      const amount = Number(input?.value) || 0;
+      spot.classList.toggle("staked", amount > 0);
+      const refusal = refusals.get(input?.name);
+      let why = spot.parentElement.querySelector(`.spot-refusal[data-wager="${CSS.escape(spot.dataset.wager)}"]`);
+      if (refusal && !why) {
+        why = h("small", { class: "spot-refusal", role: "alert", dataset: { wager: spot.dataset.wager } });
+        spot.after(why);
+      }
+      if (why && !refusal) why.remove();
+      else if (why) why.textContent = refusal;
+      spot.querySelector(".spot-amount").textContent = amount > 0 ? money(amount) : "–";
+      spot.setAttribute("aria-label", `${spot.querySelector(".spot-name").textContent} ${amount > 0 ? money(amount) : "0"}: ${t("table.add_chip", { amount: money(chosenChip) })}`);
+    }
+  }
 }
 
 /** How many hands a seat plays now (more than one after a split). */
@@ -230,11 +344,98 @@ function drawActions() {
   }
 }
 
-function drawResults() {
+/** Results that say why on their own. */
+const REASON_OF_RESULT = {
+  fold: "banner.reason.fold",
+  bust: "banner.reason.bust",
+  blackjack: "banner.reason.blackjack",
+  returned: "banner.reason.returned",
+  void: "banner.reason.void",
+};
+
+/** Why a wager of this player's came to what it did, in words, from the view's own facts: the
+ * dealer's or the banker's hand, the totals, the result the engine settled. */
+function reasonOf(view, row) {
+  const entry = view.seats.find((item) => Number(item.seat) === Number(row.seat));
+  const hand = entry?.hands?.find((item) => item.hand === row.hand) ?? entry?.hands?.[0];
+  const dealer = view.dealer;
+  if (Object.hasOwn(REASON_OF_RESULT, row.result)) return t(REASON_OF_RESULT[row.result]);
+  if (!["win", "lose", "push"].includes(row.result)) return tOr(`result.${row.result}`, row.result);
+  if (view.winner) return tOr(`baccarat.won.${view.winner}`, view.winner);
+  if (dealer?.qualifies === false) return t("holdem.does_not_qualify");
+  if (typeof dealer?.total === "string" && typeof hand?.total === "string") {
+    return t("banner.reason.hands", { you: tOr(`poker.${hand.total}`, hand.total), dealer: tOr(`poker.${dealer.total}`, dealer.total) });
+  }
+  if (row.hand === null || row.hand === undefined || typeof dealer?.total !== "number") return tOr(`wager.${row.wager}`, row.wager);
+  if (dealer.total > 21) return t("banner.reason.dealer_busts");
+  return t("banner.reason.totals", { you: hand?.total ?? "", dealer: dealer.total });
+}
+
+function outcomeOf(row) {
+  const net = centsOf(row.payout) - centsOf(row.stake);
+  if (net > 0) return { kind: "won", text: t("banner.you_win", { amount: moneyMinor(net) }) };
+  if (net === 0) return { kind: "even", text: t("banner.stake_back", { amount: money(row.stake) }) };
+  return { kind: "lost", text: t("banner.you_lose", { amount: moneyMinor(-net) }) };
+}
+
+/** A line per wager of this player's in the round the felt shows ended: "Dealer busts: you
+ * win 15.00", the wager named where there are several. */
+function drawBanner(show) {
+  const banner = byId("round-banner");
+  const view = lastView();
+  const seats = mySeats();
+  const rows = (view?.results ?? [])
+    .filter((row) => seats.has(Number(row.seat)))
+    .sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
+  banner.hidden = !show || rows.length === 0;
+  if (banner.hidden) return;
+  const many = rows.length > 1;
+  const lines = rows.map((row) => {
+    const outcome = outcomeOf(row);
+    const line = t("banner.line", { reason: reasonOf(view, row), outcome: outcome.text });
+    let what = tOr(`wager.${row.wager}`, row.wager);
+    if (row.hand !== null && row.hand !== undefined && rows.filter((r) => r.wager === row.wager).length > 1) what = t("table.seat_hand", { seat: row.seat, hand: row.hand + 1 });
+    return h("li", { dataset: { seat: row.seat, wager: row.wager, outcome: outcome.kind } }, many ? t("banner.line_of", { what, line }) : line);
+  });
+  const key = JSON.stringify([state.lastRound.round, ...lines.map((line) => line.textContent)]);
+  if (banner.dataset.key === key) return;
+  banner.dataset.key = key;
+  banner.replaceChildren(h("ul", {}, lines), h("a", { href: `/recall/${state.lastRound.round}` }, t("table.recall_round")));
+}
+
+/** Each time a card turns up: the decisions wait until the cards dealt are all seen (a
+ * player does not hit on a card still coming), and the last round's end for its last card. */
+function afterCardsTurn() {
+  const box = byId("actions");
+  const wait = !dealtOut(byId("felt"));
+  if (box.hidden !== wait) {
+    box.hidden = wait;
+    const first = box.querySelector("button");
+    if (first && !wait && (!document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
+  }
+  // Once dealt out, the last round's cards step back for the next round's spots.
+  byId("felt").classList.toggle("ended", showsLastRound() && !wait);
+  drawRoundEnd();
+}
+
+/** The last round's end, once its cards are all down: the banner and the results. */
+function drawRoundEnd() {
+  const show = showsLastRound() && dealtOut(byId("felt"));
+  drawBanner(show);
+  drawResults(show);
+  const link = byId("last-round-link");
+  link.hidden = state.lastRound === null;
+  if (state.lastRound) {
+    link.href = `/recall/${state.lastRound.round}`;
+    link.textContent = t("table.last_round", { round: state.lastRound.round });
+  }
+}
+
+function drawResults(show) {
   const record = state.lastRound;
   const rows = lastView()?.results ?? [];
-  byId("results").hidden = rows.length === 0;
-  if (!record) return;
+  byId("results").hidden = !show || rows.length === 0;
+  if (byId("results").hidden) return;
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
   byId("results-body").replaceChildren(
@@ -337,8 +538,8 @@ function draw() {
   drawFeltNow();
   drawSeatControls();
   drawBetForm();
+  drawBetSpots();
   drawActions();
-  drawResults();
   drawBackBets();
   applyBusy();
   tick();
@@ -370,17 +571,23 @@ async function showBalance() {
   byId("balance").textContent = moneyMinor(me.balance);
 }
 
-/** When a round this player staked in has ended, fetch its recall: results and last cards. */
+/** Whether ``previous`` was a round this player staked in that has now ended. */
+function endedWithMyStake(previous) {
+  if (!previous || !state.round || previous.id === state.round.id) return false;
+  return [...mySeats()].some((seat) => previous.stakes?.[String(seat)]) && lastRoundAsked < previous.id;
+}
+
+/** When a round this player staked in has ended, fetch its recall: its last step is the end
+ * the felt then deals out (the dealer's drawing) and the results say. */
 async function noteRoundChange(previous) {
-  if (!previous || !state.round || previous.id === state.round.id) return;
-  const hadStake = [...mySeats()].some((seat) => previous.stakes?.[String(seat)]);
-  if (!hadStake || lastRoundAsked >= previous.id) return;
+  if (!state.ending || state.ending.round !== previous?.id) return;
   lastRoundAsked = previous.id;
   try {
-    state.lastRound = await server.round(previous.id);
+    state.lastRound = { ...(await server.round(previous.id)), watched: state.ending.view !== null };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return;
+  } finally {
+    state.ending = null;
   }
   draw();
   showBalance().catch(reportError);
@@ -400,6 +607,12 @@ function absorb(snapshot) {
   state.table = snapshot.table;
   state.round = snapshot.round;
   state.profile = withTableLimits(state.profile, snapshot.table.limits);
+  if (endedWithMyStake(previous)) {
+    // The felt holds the round as last seen until its end comes, then deals that out.
+    state.ending = { round: previous.id, view: state.watched?.round === previous.id ? state.watched.view : null };
+  }
+  const live = currentView();
+  if (live && live.phase !== "betting") state.watched = { round: state.round.id, view: live };
   draw();
   noteRoundChange(previous).catch(reportError);
   refreshBackBets().catch(reportError);
@@ -457,13 +670,26 @@ byId("bet-form").addEventListener("submit", (event) => {
   // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
   // and a 0 never placed is no wager (RULES.md §6).
   const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
+  if (bets.every((bet) => Number(bet.text || "0") === 0 && placed(bet) === 0)) {
+    showNotice(t("table.no_bet_yet"), "error"); // a bet of nothing is not silently nothing
+    return;
+  }
   // A side bet rides on its main wager, which the table's wager list names first: side bets
   // are withdrawn before the main wager, and the main wager placed before them.
   const withdrawn = wanted.filter((bet) => Number(bet.text || "0") === 0).reverse();
   const staked = wanted.filter((bet) => Number(bet.text || "0") !== 0);
+  refusals.clear();
   run(async () => {
     for (const bet of [...withdrawn, ...staked]) {
-      await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+      try {
+        await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
+      } catch (error) {
+        // The refusal is said on the spot as well as in the notice.
+        if (error instanceof ApiError && error.status !== 401) refusals.set(`${bet.seat}:${bet.wager}`, messageOf(error));
+        throw error;
+      } finally {
+        drawBetSpots();
+      }
     }
   });
 });
