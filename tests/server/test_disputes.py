@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table
 
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.ledger.postings import to_minor
-from croupier.service import engines
 from croupier.service.models import RoundRecord
 
 
@@ -40,7 +40,7 @@ def _inspector(api: Api, name: str = "ines") -> str:
 def _engine_payouts(table: Table, round_id: int) -> dict[str, int]:
     """Minor units the engine's replay of the recorded events pays each player."""
     events = [Event.from_json(e) for e in table.recall(round_id)["events"]]
-    results = engines.module_of(table.profile).replay(events).results()
+    results = replay(events).results()
     paid: dict[str, int] = defaultdict(int)
     for wager in results.wagers:
         paid[table.owner[wager.seat]] += to_minor(wager.payout)

@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from croupier.cards import Card
 from croupier.errors import (
@@ -323,8 +323,6 @@ class GameRound(ABC):
             return False
         return True
 
-    can_place_bet = can_bet
-
     def place_bet(self, seat: int, wager: str, amount: int | Fraction) -> Sequence[Event]:
         """Set a wager on a seat to ``amount`` while bets are open: a later bet on the same
         wager replaces the earlier one, and 0 withdraws it (RULES.md §6: 0 is no wager). The
@@ -467,8 +465,6 @@ class GameRound(ABC):
     def can_act(self, seat: int, action: Action) -> bool:
         return self.why_not(seat, action) is None
 
-    can = can_act
-
     def act(self, seat: int, action: Action, *, by_default: bool = False) -> Sequence[Event]:
         """Apply ``seat``'s decision; an illegal one raises and changes nothing.
         ``by_default``: the seat's time ran out and ``action`` is the default applied for it
@@ -544,7 +540,9 @@ class GameRound(ABC):
     def results(self) -> RoundResult:
         """Every wager's stake and payout, once the round is done (from its ``Settled``)."""
         if not self.is_done:
-            raise IllegalActionError(f"the round is in {self.phase}: no results yet")
+            raise IllegalActionError(
+                f"the round is in {self.phase}: it has not been settled yet: no results yet"
+            )
         return RoundResult(tuple(self.settled()), self._details())
 
     def _details(self) -> dict[str, Any]:
@@ -616,19 +614,6 @@ class GameRound(ABC):
             Shoe.stacked(recorded_cards(record), profile.table.decks) if shoe is None else shoe
         )
         return cls(profile, dealing, **cls._replay_options(record))
-
-    @classmethod
-    def from_record(
-        cls, events: Iterable[Event], profile: Profile | None = None, *, shoe: Shoe | None = None
-    ) -> Self:
-        """``replay`` of a record of this game (each game module's ``replay``)."""
-        record = list(events)
-        first = record[0] if record else None
-        if not isinstance(first, RoundStarted) or first.game != cls.game:
-            raise ReplayError(f"a {cls.game} round's record starts with RoundStarted({cls.game})")
-        game = replay(record, profile, shoe=shoe)
-        assert isinstance(game, cls)
-        return game
 
     @classmethod
     def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
