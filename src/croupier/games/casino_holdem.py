@@ -391,12 +391,6 @@ class CasinoHoldemRound(GameRound):
         if len(self.decisions) == len(self.players):
             self._showdown()
 
-    def call(self, seat: int) -> Sequence[Event]:
-        return self.act(seat, CALL)
-
-    def fold(self, seat: int) -> Sequence[Event]:
-        return self.act(seat, FOLD)
-
     # --- turn, river, the dealer and settlement (Art. 13 e-g) ----------------------------
     def _showdown(self) -> None:
         self.phase = Phase.TURN_AND_RIVER
