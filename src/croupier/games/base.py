@@ -152,6 +152,15 @@ ROUND_CLASSES: dict[str, type[GameRound]] = {}
 """Each game's round class by its ``game`` (registered when its module is imported)."""
 
 
+def _passes(verify: Callable[[], object]) -> bool:
+    """A ``can_x``: whether ``verify_x`` lets it through (the one convention)."""
+    try:
+        verify()
+    except CroupierError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class OpenWager:
     """A wager still in play: what a void returns."""
@@ -317,11 +326,7 @@ class GameRound(ABC):
         """A game's own rule on a bet (a forbidden combination, an exact amount)."""
 
     def can_bet(self, seat: object, wager: str, amount: object) -> bool:
-        try:
-            self.verify_bet(seat, wager, amount)
-        except CroupierError:
-            return False
-        return True
+        return _passes(lambda: self.verify_bet(seat, wager, amount))
 
     def place_bet(self, seat: int, wager: str, amount: int | Fraction) -> Sequence[Event]:
         """Set a wager on a seat to ``amount`` while bets are open: a later bet on the same
@@ -403,11 +408,7 @@ class GameRound(ABC):
         """A game's own conditions for a deal (a main bet on every box, two players)."""
 
     def can_deal(self) -> bool:
-        try:
-            self.verify_deal()
-        except CroupierError:
-            return False
-        return True
+        return _passes(self.verify_deal)
 
     def deal(self) -> Sequence[Event]:
         """Close bets and play on until a decision is needed or the round is done."""
@@ -500,11 +501,7 @@ class GameRound(ABC):
             raise IllegalActionError("void refused: the round is already over (already settled)")
 
     def can_void(self) -> bool:
-        try:
-            self.verify_void()
-        except CroupierError:
-            return False
-        return True
+        return _passes(self.verify_void)
 
     def void(self, reason: str) -> Sequence[Event]:
         """End a round that cannot go on (a confused deal, an interrupted round that cannot

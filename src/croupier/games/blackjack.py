@@ -850,9 +850,6 @@ def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     return settlement_json(game, sorted(seats))
 
 
-SETTLED_HAND_FIELDS = ("hand", "cards", "bet", "total", "result", "payout")
-
-
 def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
     """The finished round in the ``croupier settle`` output format."""
     result = game.results()
@@ -860,13 +857,11 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
     out_seats = []
     for seat in seats:
         box = game.boxes.get(seat)
-        hands = []
+        hands = []  # each as a view shows it after the round: every card face up
         side: dict[str, Any] = {}
         insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
         if box is not None:
-            for hand in box.hands:
-                shown = _hand_view(hand, face_down_hidden=False)
-                hands.append({key: shown[key] for key in SETTLED_HAND_FIELDS})
+            hands = [_hand_view(hand, face_down_hidden=False) for hand in box.hands]
             insurance = {
                 "bet": box.insurance,
                 "payout": json_number(box.insurance_payout or Fraction(0)),
