@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from croupier.games.casino_holdem import CasinoHoldemRound, new_shoe
+from croupier.games.casino_holdem import CALL, CasinoHoldemRound, new_shoe
 from croupier.randomness import SeededRandomSource
 from croupier.rules.casino_holdem import CasinoHoldemRules
 from croupier.rules.registry import load_profile_of
@@ -39,7 +39,7 @@ def main() -> None:
             game.place_bet(zone, "ante", 1)
         game.deal()
         while (decision := game.pending()) is not None:
-            game.call(decision.seat)
+            game.act(decision.seat, CALL)
     engine = games / (time.process_time() - start)
 
     repeat = max(1, 2_000_000 // games)

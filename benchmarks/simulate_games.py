@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from croupier.games.baccarat import BaccaratRound
-from croupier.games.casino_holdem import CasinoHoldemRound
+from croupier.games.casino_holdem import CALL, CasinoHoldemRound
 from croupier.games.casino_holdem import new_shoe as new_deck
 from croupier.randomness import SeededRandomSource
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager
@@ -71,7 +71,7 @@ def engine_casino_holdem(profile: CasinoHoldemRules, games: int) -> Rate:
             game.place_bet(zone, "progressive", 1)
         game.deal()
         while (decision := game.pending()) is not None:
-            game.call(decision.seat)
+            game.act(decision.seat, CALL)
     return games / (time.process_time() - cpu), games / (time.perf_counter() - wall)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from croupier.games.casino_holdem import replay
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.settle import settle_document
 

@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from croupier.games.baccarat import BaccaratRound, new_shoe, replay
+from croupier.games.baccarat import BaccaratRound, new_shoe
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.randomness import SeededRandomSource
 from croupier.rules.baccarat import BaccaratRules

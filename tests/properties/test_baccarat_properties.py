@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
-from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, new_shoe, replay
+from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, new_shoe
+from croupier.games.base import replay
 from croupier.games.events import BetPlaced, CardDrawn, Event, Settled
 from croupier.hands.baccarat import play_coup, points
 from croupier.randomness import SeededRandomSource
@@ -162,7 +163,7 @@ def test_a_refused_bet_changes_nothing(bets: list[tuple[int, str, object]]) -> N
     coup = BaccaratRound(PROFILE, Shoe.parse("9s 7h Ts Kh"))
     for zone, wager, amount in bets:
         before = (list(coup.events), {z: dict(b) for z, b in coup.bets.items()})
-        allowed = coup.can_place_bet(zone, wager, amount)
+        allowed = coup.can_bet(zone, wager, amount)
         try:
             coup.place_bet(zone, wager, amount)  # type: ignore[arg-type]
         except CroupierError:

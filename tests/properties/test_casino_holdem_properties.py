@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
-from croupier.games.base import Action
+from croupier.games.base import Action, replay
 from croupier.games.casino_holdem import (
     CasinoHoldemRound,
     MeterFed,
@@ -24,7 +24,6 @@ from croupier.games.casino_holdem import (
     ProgressivePrizeWon,
     new_shoe,
     random_round,
-    replay,
 )
 from croupier.games.events import CardDrawn, Event, Settled
 from croupier.randomness import SeededRandomSource, SystemRandomSource

@@ -9,8 +9,8 @@ import pytest
 
 from croupier.cards import parse_cards
 from croupier.errors import AmountError, BetError, IllegalActionError, ReplayError
-from croupier.games.base import Action
-from croupier.games.blackjack import BlackjackRound, Phase, replay
+from croupier.games.base import Action, replay
+from croupier.games.blackjack import BlackjackRound, Phase
 from croupier.games.events import Settled
 from croupier.hands.blackjack import dealer_should_draw, hand_value, is_hard_total_in
 from croupier.randomness import SeededRandomSource, uniform_below
@@ -231,25 +231,17 @@ def test_void_returns_an_open_insurance_bet():
     assert replay(game.events).events == game.events
 
 
-def test_named_predicates_agree_with_legal_actions():
+def test_can_act_agrees_with_legal_actions():
     game = _round(_profile(), "8s As 8h Kd 3c", {1: 10})
-    assert game.can_insure(1) and game.can_insure(1, 5) and not game.can_insure(1, 6)
-    assert not game.can_take_even_money(1) and not game.can_hit(1)
+
+    def can(seat: int, text: str) -> bool:
+        return game.can_act(seat, Action.parse(text))
+
+    assert can(1, "insurance") and can(1, "insurance 5") and not can(1, "insurance 6")
+    assert not can(1, "even-money") and not can(1, "hit")
     game.act(1, Action("no-insurance"))
-    assert [
-        game.can_hit(1),
-        game.can_stand(1),
-        game.can_double(1),
-        game.can_double(1, 10),
-        game.can_split(1),
-    ] == [
-        True,
-        True,
-        True,
-        True,
-        True,
-    ]
-    assert not game.can_double(1, 11) and not game.can_hit(2)
+    assert all(can(1, text) for text in ("hit", "stand", "double", "double 10", "split"))
+    assert not can(1, "double 11") and not can(2, "hit")
     assert [str(a) for a in game.legal_actions()] == ["hit", "stand", "double 10", "split"]
 
 

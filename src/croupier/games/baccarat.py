@@ -32,7 +32,7 @@ third card of 3), where the Banker wins with 6 and pays half:
 [('banker', Fraction(10, 1), Fraction(15, 1), 'win'), ('tie', Fraction(2, 1), Fraction(0, 1), 'lose')]
 >>> round_.pending() is None and round_.is_done
 True
->>> replay(round_.events).events == round_.events
+>>> base.replay(round_.events).events == round_.events
 True
 """
 
@@ -57,7 +57,6 @@ from croupier.games.base import (
     Action,
     GameRound,
     OpenWager,
-    RoundResult,
     has_burns,
     recorded_cards,
 )
@@ -258,8 +257,6 @@ class BaccaratRound(GameRound):
         return cls(profile, dealing, new_shoe=has_burns(record))
 
     # --- betting (Art. 7 d), Art. 8) ---------------------------------------------------------
-    verify_zone = GameRound.verify_seat
-
     @property
     def bets(self) -> dict[int, dict[str, int]]:
         """Each zone's wagers, keyed by ``BaccaratWager`` (equal to its name)."""
@@ -392,11 +389,6 @@ class BaccaratRound(GameRound):
         """Art. 6: the cut card came out; the table makes a new shoe before the next round."""
         return self._last_round_signalled
 
-    def results(self) -> RoundResult:
-        if not self.is_done:
-            raise IllegalActionError("the round has not been settled yet")
-        return super().results()
-
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         return []  # a zone bets on the coup's two hands: it holds no cards of its own
 
@@ -441,12 +433,6 @@ def random_round(
             coup.place_bet(zone, wager.value, limits.minimum + uniform_below(source, top))
     coup.deal()
     return coup
-
-
-# --- replay (RULES.md §6) ------------------------------------------------------------------
-
-
-replay = BaccaratRound.from_record
 
 
 # --- croupier settle (the fixed contract) -------------------------------------------------

@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from croupier.cards import Card
 from croupier.errors import (
@@ -150,6 +150,15 @@ class RoundResult:
 
 ROUND_CLASSES: dict[str, type[GameRound]] = {}
 """Each game's round class by its ``game`` (registered when its module is imported)."""
+
+
+def _passes(verify: Callable[[], object]) -> bool:
+    """A ``can_x``: whether ``verify_x`` lets it through (the one convention)."""
+    try:
+        verify()
+    except CroupierError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,13 +326,7 @@ class GameRound(ABC):
         """A game's own rule on a bet (a forbidden combination, an exact amount)."""
 
     def can_bet(self, seat: object, wager: str, amount: object) -> bool:
-        try:
-            self.verify_bet(seat, wager, amount)
-        except CroupierError:
-            return False
-        return True
-
-    can_place_bet = can_bet
+        return _passes(lambda: self.verify_bet(seat, wager, amount))
 
     def place_bet(self, seat: int, wager: str, amount: int | Fraction) -> Sequence[Event]:
         """Set a wager on a seat to ``amount`` while bets are open: a later bet on the same
@@ -405,11 +408,7 @@ class GameRound(ABC):
         """A game's own conditions for a deal (a main bet on every box, two players)."""
 
     def can_deal(self) -> bool:
-        try:
-            self.verify_deal()
-        except CroupierError:
-            return False
-        return True
+        return _passes(self.verify_deal)
 
     def deal(self) -> Sequence[Event]:
         """Close bets and play on until a decision is needed or the round is done."""
@@ -467,8 +466,6 @@ class GameRound(ABC):
     def can_act(self, seat: int, action: Action) -> bool:
         return self.why_not(seat, action) is None
 
-    can = can_act
-
     def act(self, seat: int, action: Action, *, by_default: bool = False) -> Sequence[Event]:
         """Apply ``seat``'s decision; an illegal one raises and changes nothing.
         ``by_default``: the seat's time ran out and ``action`` is the default applied for it
@@ -504,11 +501,7 @@ class GameRound(ABC):
             raise IllegalActionError("void refused: the round is already over (already settled)")
 
     def can_void(self) -> bool:
-        try:
-            self.verify_void()
-        except CroupierError:
-            return False
-        return True
+        return _passes(self.verify_void)
 
     def void(self, reason: str) -> Sequence[Event]:
         """End a round that cannot go on (a confused deal, an interrupted round that cannot
@@ -544,7 +537,9 @@ class GameRound(ABC):
     def results(self) -> RoundResult:
         """Every wager's stake and payout, once the round is done (from its ``Settled``)."""
         if not self.is_done:
-            raise IllegalActionError(f"the round is in {self.phase}: no results yet")
+            raise IllegalActionError(
+                f"the round is in {self.phase}: it has not been settled yet: no results yet"
+            )
         return RoundResult(tuple(self.settled()), self._details())
 
     def _details(self) -> dict[str, Any]:
@@ -616,19 +611,6 @@ class GameRound(ABC):
             Shoe.stacked(recorded_cards(record), profile.table.decks) if shoe is None else shoe
         )
         return cls(profile, dealing, **cls._replay_options(record))
-
-    @classmethod
-    def from_record(
-        cls, events: Iterable[Event], profile: Profile | None = None, *, shoe: Shoe | None = None
-    ) -> Self:
-        """``replay`` of a record of this game (each game module's ``replay``)."""
-        record = list(events)
-        first = record[0] if record else None
-        if not isinstance(first, RoundStarted) or first.game != cls.game:
-            raise ReplayError(f"a {cls.game} round's record starts with RoundStarted({cls.game})")
-        game = replay(record, profile, shoe=shoe)
-        assert isinstance(game, cls)
-        return game
 
     @classmethod
     def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:

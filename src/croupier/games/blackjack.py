@@ -20,7 +20,7 @@ A whole round on a stacked shoe (peru-2016: hole card dealt, revealed after the 
 (True, ['9c', '7s', 'Kd'])
 >>> [(w.result, w.stake, w.payout) for w in game.results().wagers]
 [('win', Fraction(10, 1), Fraction(20, 1))]
->>> replay(game.events).events == game.events
+>>> base.replay(game.events).events == game.events
 True
 """
 
@@ -35,7 +35,6 @@ from typing import Any, ClassVar
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import (
     BetError,
-    IllegalActionError,
 )
 from croupier.games import base
 from croupier.games.base import (
@@ -679,33 +678,6 @@ class BlackjackRound(GameRound):
             return self._why_not_play(seat, action)
         return f"no decision is awaited: the round is in {self.phase}"
 
-    def can(self, seat: int, action: Action) -> bool:
-        return self.why_not(seat, action) is None
-
-    # The predicates by name, for callers that ask one question (the same checks as ``act``).
-    def can_hit(self, seat: int) -> bool:
-        return self.can(seat, Action(HIT))
-
-    def can_stand(self, seat: int) -> bool:
-        return self.can(seat, Action(STAND))
-
-    def can_double(self, seat: int, amount: int | None = None) -> bool:
-        return self.can(seat, Action(DOUBLE, amount))
-
-    def can_split(self, seat: int) -> bool:
-        return self.can(seat, Action(SPLIT))
-
-    def can_insure(self, seat: int, amount: int | None = None) -> bool:
-        return self.can(seat, Action(INSURANCE, amount))
-
-    def can_take_even_money(self, seat: int) -> bool:
-        return self.can(seat, Action(EVEN_MONEY))
-
-    def verify_act(self, seat: int, action: Action) -> None:
-        reason = self.why_not(seat, action)
-        if reason is not None:
-            raise IllegalActionError(f"seat {seat}: {action} refused: {reason}")
-
     def _act(self, seat: int, action: Action) -> None:
         """Apply a decision (``verify_act`` has allowed it)."""
         if self.phase is Phase.INSURANCE:
@@ -871,12 +843,6 @@ def random_round(
     return game
 
 
-# --- replay ---------------------------------------------------------------------------------
-
-
-replay = BlackjackRound.from_record
-
-
 # --- croupier settle ------------------------------------------------------------------------
 
 
@@ -887,9 +853,6 @@ def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     return settlement_json(game, sorted(seats))
 
 
-SETTLED_HAND_FIELDS = ("hand", "cards", "bet", "total", "result", "payout")
-
-
 def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
     """The finished round in the ``croupier settle`` output format."""
     result = game.results()
@@ -897,13 +860,11 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
     out_seats = []
     for seat in seats:
         box = game.boxes.get(seat)
-        hands = []
+        hands = []  # each as a view shows it after the round: every card face up
         side: dict[str, Any] = {}
         insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
         if box is not None:
-            for hand in box.hands:
-                shown = _hand_view(hand, face_down_hidden=False)
-                hands.append({key: shown[key] for key in SETTLED_HAND_FIELDS})
+            hands = [_hand_view(hand, face_down_hidden=False) for hand in box.hands]
             insurance = {
                 "bet": box.insurance,
                 "payout": json_number(box.insurance_payout or Fraction(0)),

@@ -64,7 +64,7 @@ Decision(seat=1, question='call or fold', legal=(Action.parse('call'), Action.pa
  (1, 'bet', Fraction(20, 1), Fraction(40, 1), 'win')]
 >>> round_.meter, round_.results().details["house_net"]
 (Fraction(10001, 2), Fraction(-49, 2))
->>> replay(round_.events).events == round_.events
+>>> base.replay(round_.events).events == round_.events
 True
 """
 
@@ -248,8 +248,6 @@ class CasinoHoldemRound(GameRound):
         return {"jackpot": json_number(opened.meter)}
 
     # --- betting (Art. 9) ----------------------------------------------------------------
-    verify_zone = GameRound.verify_seat
-
     def _verify_wager(self, seat: int, wager: str, units: int) -> None:
         if wager == ANTE:
             limits = self.profile.ante_limits
@@ -392,12 +390,6 @@ class CasinoHoldemRound(GameRound):
             self._settle_wager(seat, ANTE, ante, Fraction(0), "fold")
         if len(self.decisions) == len(self.players):
             self._showdown()
-
-    def call(self, seat: int) -> Sequence[Event]:
-        return self.act(seat, CALL)
-
-    def fold(self, seat: int) -> Sequence[Event]:
-        return self.act(seat, FOLD)
 
     # --- turn, river, the dealer and settlement (Art. 13 e-g) ----------------------------
     def _showdown(self) -> None:
@@ -608,12 +600,6 @@ def stacked_deck(
         order.append(dealer_cards[round_])
     order += [burn_cards[0], *board_cards[:3], burn_cards[1], *board_cards[3:]]
     return Shoe.stacked(order, decks=1)
-
-
-# --- replay (RULES.md §6: every round can be rebuilt from its record) ----------------------
-
-
-replay = CasinoHoldemRound.from_record
 
 
 # --- croupier settle (the fixed contract) --------------------------------------------------

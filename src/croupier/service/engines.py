@@ -49,11 +49,9 @@ def warm_up(profile: Profile) -> None:
     """Deal and settle one seeded round of ``profile`` off the record, so that what an engine
     loads on first use (the poker evaluator's compiled code: about a second) is ready before
     the first player at a live table waits on it."""
-    table = profile.table
-    source = SeededRandomSource(b"warm-up")
-    shoe = Shoe.shuffled(table.decks, source, cut_card_from_bottom=table.cut_card_from_bottom)
+    shoe, source = open_shoe(profile, b"warm-up"), SeededRandomSource(b"warm-up")
     game_round: GameRound = game_module(profile.game).random_round(profile, shoe, source)
-    for seat in range(table.seats + 1):
+    for seat in range(profile.table.seats + 1):
         game_round.view(seat or None)
 
 
@@ -70,18 +68,10 @@ def new_round(profile: Profile, shoe: Shoe, meter: Fraction | None = None) -> Ga
     return cls(profile, shoe, **options)
 
 
-# What a player sees of a table before sitting (``web.api``): the table record's fields.
+# What the table's state shows before the round (``server.routes``): the table record's.
 def seat_count(profile: Profile) -> int:
     return profile.table.seats
 
 
-def seats_per_player(profile: Profile) -> int:
-    return profile.table.seats_per_player
-
-
 def min_players(profile: Profile) -> int:
     return profile.table.min_players
-
-
-def allows_back_betting(profile: Profile) -> bool:
-    return profile.table.back_betting

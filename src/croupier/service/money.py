@@ -19,7 +19,6 @@ from croupier.errors import BetError, IllegalActionError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.ledger import book
 from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
-from croupier.money import parse_amount
 from croupier.service import engines
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.clock import Clock
@@ -153,30 +152,28 @@ class Money:
         live: LiveTable,
         who: Principal,
         *,
-        seat: object,
-        wager: object,
-        amount: object,
+        seat: int,
+        wager: str,
+        amount: int,
     ) -> dict[str, Any]:
-        """Ask to back-bet on another player's box (where the profile allows it)."""
+        """Ask to back-bet on another player's box (where the profile allows it); the body
+        is typed (``server.schemas.BetBody``)."""
         if not live.profile.table.back_betting:
             raise BetError(f"{live.profile.name} does not allow back betting")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in live.seats:
+        if seat not in live.seats:
             raise RequestError(f"seat {seat!r} has no player to back")
         if live.seats[seat] == who.user_id:
             raise BetError("a player does not back-bet on their own box")
         if live.status != "betting":
             raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
-        if not isinstance(wager, str):
-            raise RequestError(f"wager {wager!r} is not a wager name")
-        units = parse_amount(amount, wager)
-        if units == 0:
+        if amount == 0:
             raise BetError("a back bet of 0 is no bet")
         back = BackBet(
             round_id=live.round_id,
             seat=seat,
             user_id=who.user_id,
             wager=wager,
-            amount=to_minor(units),
+            amount=to_minor(amount),
             status="asked",
         )
         session.add(back)
@@ -184,7 +181,7 @@ class Money:
         return {"back_bet": back.id, "status": back.status}
 
     def consent(
-        self, session: Session, live: LiveTable, who: Principal, back_bet_id: int, accept: object
+        self, session: Session, live: LiveTable, who: Principal, back_bet_id: int, accept: bool
     ) -> dict[str, Any]:
         """The box owner accepts (the stake moves to escrow) or refuses a back bet."""
         back = session.get(BackBet, back_bet_id)
@@ -194,8 +191,6 @@ class Money:
             raise Forbidden(f"only the owner of box {back.seat} consents")
         if live.status != "betting":
             raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
-        if not isinstance(accept, bool):
-            raise RequestError("accept is true or false")
         if accept and back.seat not in live.held:
             # A back bet rides on the box's own bet: without one it could never be dealt.
             raise BetError(f"box {back.seat} has no bet of its own to back")

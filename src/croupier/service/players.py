@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import BetError, IllegalActionError
 from croupier.games.commands import Action, Bet
-from croupier.money import parse_amount
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, RequestError
@@ -63,9 +62,7 @@ class Players:
         return self.publisher.snapshot(live, who, fresh=True)
 
     @staticmethod
-    def _own_seat(live: LiveTable, who: Principal, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise RequestError(f"seat {seat!r} is not a seat number")
+    def _own_seat(live: LiveTable, who: Principal, seat: int) -> int:
         if live.seats.get(seat) != who.user_id:
             raise Forbidden(f"seat {seat} is not yours")
         return seat
@@ -77,25 +74,24 @@ class Players:
         live: LiveTable,
         who: Principal,
         *,
-        seat: object,
-        wager: object,
-        amount: object,
+        seat: int,
+        wager: str,
+        amount: int,
     ) -> dict[str, Any]:
-        """A wager in whole table units (RULES.md §6); 0 withdraws it while bets are open."""
+        """A wager in whole table units (RULES.md §6); 0 withdraws it while bets are open.
+        The request body is typed (``server.schemas.BetBody``): seat, name and amount are
+        an int, a str and whole units already."""
         seat = self._own_seat(live, who, seat)
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed")
         if live.status != "betting":
             raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
-        if not isinstance(wager, str):
-            raise RequestError(f"wager {wager!r} is not a wager name")
-        units = parse_amount(amount, wager)
-        live.game_round.apply(Bet(seat, wager, units))
+        live.game_round.apply(Bet(seat, wager, amount))
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
             # refused now, not at the deal; ``run`` rebuilds the round from the database.
-            raise BetError(f"seat {seat} {wager} {units}: refused: {problem}")
+            raise BetError(f"seat {seat} {wager} {amount}: refused: {problem}")
         self.rounds.money.collect_stakes(session, live, "bet")
         if live.deadline is None:
             live.deadline = self.clock.now() + live.betting_seconds
@@ -109,7 +105,7 @@ class Players:
             "round": live.round_id,
             "seat": seat,
             "wager": wager,
-            "amount": units,
+            "amount": amount,
             "held": live.held.get(seat, {}).get("minor", 0),
         }
 
@@ -131,7 +127,7 @@ class Players:
 
     # --- decisions --------------------------------------------------------------------------
     def act(
-        self, session: Session, live: LiveTable, who: Principal, seat: object, action: object
+        self, session: Session, live: LiveTable, who: Principal, seat: int, action: str
     ) -> dict[str, Any]:
         seat = self._own_seat(live, who, seat)
         if live.status != "playing":
@@ -140,8 +136,6 @@ class Players:
         if decision is None or decision.seat != seat:
             waiting = "nobody" if decision is None else f"seat {decision.seat}"
             raise IllegalActionError(f"not seat {seat}'s turn: the round waits for {waiting}")
-        if not isinstance(action, str):
-            raise RequestError(f"action {action!r} is not text such as 'hit'")
         parsed = Action.parse(action)
         return self.rounds.decide(session, live, seat, str(parsed), timeout=False)
 

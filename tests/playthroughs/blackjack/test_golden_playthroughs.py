@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from croupier.games.blackjack import replay
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.settle import settle_document
 

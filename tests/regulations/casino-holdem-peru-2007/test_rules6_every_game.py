@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from croupier.errors import AmountError, ReplayError, ShoeError
-from croupier.games.casino_holdem import replay, stacked_deck
+from croupier.games.base import replay
+from croupier.games.casino_holdem import stacked_deck
 from croupier.games.events import Event
 from croupier.settle import settle_document
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from croupier.errors import AmountError, ShoeError
-from croupier.games.baccarat import replay
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.settle import settle_document
 

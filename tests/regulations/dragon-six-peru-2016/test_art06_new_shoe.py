@@ -11,14 +11,8 @@ import pytest
 
 from croupier.cards import Card
 from croupier.errors import ProfileError
-from croupier.games.baccarat import (
-    BaccaratRound,
-    LastRoundOfShoe,
-    NewShoe,
-    burn,
-    new_shoe,
-    replay,
-)
+from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, NewShoe, burn, new_shoe
+from croupier.games.base import replay
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import parse_profile

@@ -24,7 +24,7 @@ def test_art07_d_no_bet_once_the_first_card_has_left_the_shoe(play) -> None:
     with pytest.raises(IllegalActionError, match="bets are closed"):
         coup.place_bet(2, "tie", 5)
     assert coup.events == before
-    assert not coup.can_place_bet(2, "tie", 5)
+    assert not coup.can_bet(2, "tie", 5)
 
 
 @pytest.mark.parametrize("zone", [0, 8, -1, "1", True, None])

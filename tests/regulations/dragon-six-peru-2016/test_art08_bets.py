@@ -127,7 +127,7 @@ def test_art08_player_and_banker_together_are_refused(profile, order) -> None:
         coup.place_bet(1, order[1], 10)
     assert coup.events == before
     assert coup.bets == {1: {order[0]: 10}}
-    assert not coup.can_place_bet(1, order[1], 10)
+    assert not coup.can_bet(1, order[1], 10)
 
 
 def test_art08_withdrawing_player_then_betting_banker_is_allowed(profile) -> None:
