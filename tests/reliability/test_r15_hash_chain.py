@@ -41,6 +41,8 @@ import psycopg  # noqa: E402
 from server_support import OPERATOR_TOKEN, Api, Table, make_api  # noqa: E402
 
 import pg_cluster  # noqa: E402 - tools/ is put on the path above
+from croupier.audit import actor as actors  # noqa: E402
+from croupier.audit import chain  # noqa: E402
 from croupier.audit.records import AUDITED  # noqa: E402
 from croupier.audit.verify import (  # noqa: E402
     Head,
@@ -677,3 +679,55 @@ def test_r15_the_server_writes_the_head_to_publish(tmp_path: Path) -> None:
     with snapshot(url) as connection:
         assert read_head(head_file) == current_head(connection)
     assert verify_database(url, read_head(head_file)).is_intact
+
+
+def test_r15_an_event_recorded_in_its_own_right_keeps_its_before_and_after(
+    played_copy: Path, tmp_path: Path
+) -> None:
+    """A correction recorded with its before and after, who and when (GLI-19 2.8.8), in the
+    transaction of the change it explains: the chain holds, and editing what it says is
+    caught at that entry."""
+    work = tmp_path / "event.sqlite"
+    shutil.copyfile(played_copy, work)
+    url = f"sqlite:///{work}"
+    engine = make_engine(url)
+    try:
+        units = UnitOfWork(engine, SystemClock())
+
+        def correct(session: Any) -> int:
+            entry = chain.record(
+                session,
+                time.time(),
+                "correction",
+                {"round": 1, "reason": "payout", "before": 100, "after": 150},
+                actor="inspector:ines",
+            )
+            wallets.move(session, "p0a", 50, "credit", time.time())
+            return entry.seq
+
+        with actors.acting_as("dealer:dora"):
+            seq = units.run(correct)
+    finally:
+        engine.dispose()
+    assert verify_database(url).is_intact
+    with snapshot(url) as connection:
+        recorded = connection.execute(
+            text("SELECT actor, kind, detail FROM audit_chain WHERE seq = :seq"), {"seq": seq}
+        ).one()
+        after = connection.execute(
+            text("SELECT DISTINCT actor FROM audit_chain WHERE seq > :seq"), {"seq": seq}
+        ).all()
+    assert recorded.actor == "inspector:ines" and recorded.kind == "correction"
+    assert json.loads(recorded.detail) == {
+        "after": 150,
+        "before": 100,
+        "reason": "payout",
+        "round": 1,
+    }
+    assert [actor for (actor,) in after] == ["dealer:dora"]  # the credit's rows, same commit
+    with sqlite3.connect(work) as connection:
+        connection.execute(
+            "UPDATE audit_chain SET detail = replace(detail, '150', '151') WHERE seq = ?", [seq]
+        )
+    connection.close()
+    assert f"audit_chain entry {seq}: its hash" in verify_database(url).problems[0]
