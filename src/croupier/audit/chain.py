@@ -10,6 +10,8 @@ Before a unit of work commits, ``listen``'s hook turns the rows its transaction 
 (noted by triggers, ``croupier.audit.records``) into entries, one per row whose digest
 changed, locking the chain's single head row first: two PostgreSQL transactions appending at
 once take turns, so the chain never forks; SQLite has one writer at a time anyway.
+A write made outside a unit of work (plain SQL, a tool) is noted by the triggers all the
+same and enters the chain with the next commit, under that commit's actor and time.
 
 >>> first = Entry(1, 0.5, "system", "sealed", "accounts", "[1]", None, "ab" * 32, None, GENESIS_HASH)
 >>> first.hash == Entry.from_row(first.as_row()).hash

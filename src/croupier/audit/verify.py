@@ -121,15 +121,17 @@ def _check_chain(
             f"which ends at entry {previous_seq}: entries were cut off"
         )
     stored_head = connection.execute(
-        select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID)
+        select(HEAD.c.seq, HEAD.c.hash, HEAD.c.at).where(HEAD.c.id == HEAD_ID)
     ).one_or_none()
     if stored_head is None:
         if previous_seq:
             report.problems.append("audit_head: the head row is gone")
-    elif (stored_head.seq, stored_head.hash) != (previous_seq, previous_hash):
+    elif stored_head.seq != previous_seq:
         report.problems.append(
             f"audit_head: names entry {stored_head.seq}, but the chain ends at entry {previous_seq}"
         )
+    elif (stored_head.hash, stored_head.at) != (previous_hash, previous_at):
+        report.problems.append(f"audit_head: is not entry {previous_seq}'s hash and time")
     return latest
 
 
