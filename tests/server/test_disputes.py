@@ -23,10 +23,13 @@ from typing import Any
 
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table
+from sqlalchemy import text
 
+from croupier.audit.verify import verify, verify_database
 from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.ledger.postings import to_minor
+from croupier.service.database import make_engine
 from croupier.service.models import RoundRecord
 
 
@@ -462,3 +465,34 @@ def test_a_round_voided_on_restart_shows_its_returned_stakes_and_why_it_does_not
     item = _queue_item(api, ines, dispute)
     assert item["paid"] == {"ann": table.stake * 100}
     assert item["resettled"] is None and "does not re-settle" in item["problem"]
+
+
+def test_r15_the_decision_and_the_roles_enter_the_hash_chain(api: Api, database_url: str) -> None:
+    """R15: a role granted, a dispute filed and its decision (with the correction's ledger
+    transaction) are each a chain entry written with them; the database verifies, and an edit
+    of the decided dispute's reason is caught, naming its row."""
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    body = {
+        "decision": "upheld",
+        "reason": "short paid",
+        "corrections": [{"username": "ann", "amount": 500}],
+    }
+    assert _decide(api, ines, dispute, body).status_code == 200
+    assert verify_database(database_url).is_intact
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            kinds = set(connection.execute(text("SELECT kind FROM audit_chain")).scalars())
+        assert {"staff role inspector", "dispute open", "dispute upheld"} <= kinds, kinds
+        with engine.connect() as connection, connection.begin():
+            connection.execute(
+                text(f"UPDATE disputes SET reason = 'paid right' WHERE id = {dispute}")
+            )
+            report = verify(connection)
+            connection.rollback()
+    finally:
+        engine.dispose()
+    assert report.problems and f"disputes [{dispute}]" in report.problems[0], report.problems

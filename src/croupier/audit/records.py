@@ -99,6 +99,10 @@ AUDITED: tuple[Audited, ...] = (
     Audited("rounds", "round", lambda row: f"round {row['status']}"),
     Audited("round_players", "seat"),
     Audited("back_bets", "back bet", lambda row: f"back bet {row['status']}"),
+    Audited("staff_roles", "staff role", lambda row: f"staff role {row['role']}"),
+    Audited("dealer_assignments", "dealer assignment"),
+    Audited("staff_actions", "staff action", lambda row: f"staff {row['action']}"),
+    Audited("disputes", "dispute", lambda row: f"dispute {row['status']}"),
 )
 """In the order a transaction's entries are appended: parents before the rows that refer to them."""
 

@@ -1,7 +1,7 @@
 """the table's people: staff roles, dealers' tables, the staff's record, disputes (issue 14)
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -9,10 +9,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from croupier.audit import records
+
 revision = "0006"
 down_revision = "0005"
 branch_labels = None
 depends_on = None
+
+AUDITED = ("staff_roles", "dealer_assignments", "staff_actions", "disputes")
+"""The tables of this revision that the audit chain covers (revision 0005's triggers)."""
 
 
 def upgrade() -> None:
@@ -63,9 +68,13 @@ def upgrade() -> None:
     op.create_index("ix_disputes_round_id", "disputes", ["round_id"])
     op.create_index("ix_disputes_user_id", "disputes", ["user_id"])
     op.create_index("ix_disputes_status", "disputes", ["status"])
+    # R15: role changes, staff actions and dispute decisions enter the hash chain as they
+    # are written, like the ledger and the rounds (audit.records.AUDITED).
+    records.install_triggers(op.get_bind(), AUDITED)
 
 
 def downgrade() -> None:
+    records.drop_triggers(op.get_bind(), AUDITED)
     op.drop_table("disputes")
     op.drop_table("staff_actions")
     op.drop_table("dealer_assignments")
