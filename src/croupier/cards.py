@@ -1,4 +1,4 @@
-"""Playing cards in the notation of RULES.md: rank ``A 2-9 T J Q K`` (``10`` accepted) and
+"""Playing cards in the notation of docs/rules.md: rank ``A 2-9 T J Q K`` (``10`` accepted) and
 suit ``s h d c``.
 
 >>> card = Card.parse("Td")

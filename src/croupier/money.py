@@ -1,6 +1,6 @@
 """Exact money in the engines.
 
-A wager is a whole number of table units (RULES.md §6: a negative or fractional-unit amount
+A wager is a whole number of table units (docs/rules.md §6: a negative or fractional-unit amount
 is refused; 0 is no wager). Payouts are exact ``Fraction``s of the stake, because the rules
 pay 3:2, 1:2 and 5:1; they are written to JSON as a number that is exact for the halves the
 shipped paytables make (7.5). Ratios in profiles are written ``"3:2"``.

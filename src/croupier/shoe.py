@@ -2,7 +2,7 @@
 
 A shoe is either shuffled (from a ``RandomSource``, then cut, with a cut card placed) or
 stacked in a given order (tests, ``croupier settle``, replay). It never holds more copies of
-a card than its decks (RULES.md §6) and a card leaves it once (R5). Which cards a game burns
+a card than its decks (docs/rules.md §6) and a card leaves it once (R5). Which cards a game burns
 on a new shoe is the game's business; the shoe only counts what is drawn.
 
 >>> shoe = Shoe.stacked(parse_cards("As Kd 7c"), decks=1)

@@ -1,7 +1,7 @@
 """Casino Hold'em: the reference engine (``croupier settle``'s) against the analysis.
 
 - The progressive (exact): seat 1 stakes it every game; the engine feeds the meter before any
-  prize (RULES.md §5), so each fresh game pays on the seed plus that round's shares, and the
+  prize (docs/rules.md §5), so each fresh game pays on the seed plus that round's shares, and the
   exact figure is taken at that meter.
 - The Ante + Bet game (a Monte Carlo estimate): seat 1 calls or folds by the estimate's own
   rule (``should_call``); the engine's mean must agree with the estimate within the 99%

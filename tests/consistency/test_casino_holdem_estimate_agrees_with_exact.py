@@ -5,7 +5,7 @@ the exact enumeration, within the estimate's 99% interval.
   sample of turns, rivers and dealer hands against the exact mean over all 1,070,190 of them
   (``call_value``); the interval uses the exact standard deviation of that net.
 - Slow form: the whole game, the estimate's default sample against the exact house edge of
-  both profiles (RULES.md §5: Art. 13g's even money, and the common game's paytable, when the
+  both profiles (docs/rules.md §5: Art. 13g's even money, and the common game's paytable, when the
   dealer does not qualify).
 """
 

@@ -5,7 +5,7 @@ runs; the whole game is in ``tests/oracles/test_casino_holdem_published.py``, sl
 river + dealer completions end in each bin, by sorting the dealer's hands once per board and
 inclusion-exclusion (``croupier.analysis.casino_holdem_exact``). Here each count is redone the
 plain way: every turn and river, every dealer hand of the 45 cards left, both hands valued
-and compared one by one, the qualifier applied as RULES.md §5 states it (pair of 4s or
+and compared one by one, the qualifier applied as docs/rules.md §5 states it (pair of 4s or
 better, Art. 13).
 """
 
@@ -70,7 +70,7 @@ def brute_force_row(flop: list[int], hole: list[int]) -> npt.NDArray[np.int64]:
 
 
 def bins_of(mine: npt.NDArray[np.int64], dealer: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """How many (player, dealer) strength pairs fall in each bin, RULES.md §5 read plainly."""
+    """How many (player, dealer) strength pairs fall in each bin, docs/rules.md §5 read plainly."""
     category = 9 - (mine >> 20)  # PokerCategory order: 0 royal flush ... 9 high card
     qualified = dealer >= THRESHOLD
     result = np.zeros(BINS, dtype=np.int64)
@@ -92,7 +92,7 @@ CASES = [
 
 @pytest.mark.parametrize(("flop_text", "holes"), CASES)
 def test_kernel_counts_equal_a_direct_enumeration(flop_text: str, holes: list[str]) -> None:
-    """RULES.md §5: not qualified below a pair of 4s (Art. 13); the better hand wins; equal
+    """docs/rules.md §5: not qualified below a pair of 4s (Art. 13); the better hand wins; equal
     hands push. Every bin of every tested hole, exactly."""
     flop = sorted(card.index for card in parse_cards(flop_text))
     table = flop_table(np.array(flop, dtype=np.int64), THRESHOLD)

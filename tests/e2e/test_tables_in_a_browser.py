@@ -119,7 +119,7 @@ def credit(operator: Person, username: str, units: int) -> None:
 
 
 def set_limits(operator: Person, table: str, wager: str, maximum: int) -> None:
-    """RULES.md §6: the operator sets a wager's limits with the keyboard; the row shows them
+    """docs/rules.md §6: the operator sets a wager's limits with the keyboard; the row shows them
     waiting for the next round (the round under way keeps its own)."""
     row = operator.page.locator("#operator-tables tbody tr", has_text=table)
     row.locator("select[name=wager]").select_option(wager)
@@ -595,7 +595,7 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
 def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
     live_server: LiveServer, person: Callable[..., Person], tmp_path: Path
 ) -> None:
-    """RULES.md §6: "Table limits are the operator's (profile values)". The operator copies a
+    """docs/rules.md §6: "Table limits are the operator's (profile values)". The operator copies a
     shipped profile with a 5 to 500 box bet and opens a table with it."""
     needs_engine("peru-2016")
     shipped = (SHIPPED_PROFILES / "peru-2016.toml").read_text(encoding="utf-8")

@@ -250,7 +250,7 @@ def test_a_backup_of_the_upgraded_database_restores_it_row_for_row(
 def test_every_round_under_way_ends_as_the_release_ended_it(carried_on: Upgraded) -> None:
     """Bets placed before the upgrade are dealt after it, decisions waiting before it are
     answered after it, and each round ends with the cards and the money the release gave it
-    (RULES.md's payouts as the release applied them), back bets included."""
+    (docs/rules.md's payouts as the release applied them), back bets included."""
     for name, entry in TABLES.items():
         if "under_way" not in entry:
             continue

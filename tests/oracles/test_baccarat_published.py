@@ -1,4 +1,4 @@
-"""Baccarat house edges reproduce published exact figures (RULES.md §4, Arts. 8, 10, 11).
+"""Baccarat house edges reproduce published exact figures (docs/rules.md §4, Arts. 8, 10, 11).
 
 Sources of the figures:
 - 8-deck punto banco, Player 1.2351%, Banker with 5% commission 1.0579%, Tie at 8:1
@@ -79,7 +79,7 @@ def test_art_8_dragon_six_banker_win_with_six_pays_half_eight_decks() -> None:
 
 
 def test_art_8_pairs_pay_eleven_to_one_eight_decks() -> None:
-    """Art. 8: pairs 11:1; decision (RULES.md §4): a pair is two cards of the same rank."""
+    """Art. 8: pairs 11:1; decision (docs/rules.md §4): a pair is two cards of the same rank."""
     figures = analyse_baccarat(load_profile("dragon-six-peru-2016"))  # type: ignore[arg-type]
     # P(pair) = (32 - 1) / (416 - 1) = 31/415 exactly, so the edge is 1 - 12 * 31/415.
     assert figures["player_pair"].exact_house_edge == 1 - Fraction(12 * 31, 415)

@@ -1,4 +1,4 @@
-"""Casino Hold'em (RULES.md §5) against published figures.
+"""Casino Hold'em (docs/rules.md §5) against published figures.
 
 - Five-card hand frequencies over all 2,598,960 hands (the progressive pays on hole cards +
   flop): royal 4, straight flush 36, four of a kind 624, full house 3,744, flush 5,108,
@@ -62,7 +62,7 @@ def test_five_card_frequencies_are_the_textbook_counts() -> None:
 
 
 def test_progressive_pays_shares_of_the_meter_and_fixed_units() -> None:
-    """RULES.md §5: royal 100% of the meter, straight flush 10%, quads 500, full house 100,
+    """docs/rules.md §5: royal 100% of the meter, straight flush 10%, quads 500, full house 100,
     flush 50 units; the 1-unit stake is always collected."""
     figures = analyse_progressive(_rules("casino-holdem-peru-2007"), meter=10_000)
     expected_return = (

@@ -68,7 +68,7 @@ def test_an_old_golden_record_replays_into_todays_record(name: str) -> None:
 
 def test_peru_golden_old_pairs_read_as_what_happened() -> None:
     """The peru-2016 playthrough: seat 1 takes even money, seat 2 insures 5, splits its 8s
-    and doubles hand 1 for 5; seat 3 declines insurance (RULES.md §6: the record names each
+    and doubles hand 1 for 5; seat 3 declines insurance (docs/rules.md §6: the record names each
     decision)."""
     operations = [item for item in upgrade(_old("peru-2016")) if not isinstance(item, BetPlaced)]
     assert [item for item in operations if isinstance(item, EvenMoneyTaken)] == [

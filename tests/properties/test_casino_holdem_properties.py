@@ -1,4 +1,4 @@
-"""Casino Hold'em over seeded decks and random legal decisions (R5, R6, R14, RULES.md §6).
+"""Casino Hold'em over seeded decks and random legal decisions (R5, R6, R14, docs/rules.md §6).
 
 Conservation, defined: every unit a round moves goes between three accounts, the players, the
 house and the progressive meter. Players' net = sum of (payout - stake) over their settled

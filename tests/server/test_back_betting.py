@@ -1,5 +1,5 @@
 """spain-1979, Art. 03: "others may back-bet on a box with the box owner's consent, within
-the box maximum; the player in front of the box decides for it" (RULES.md §2). A back bet
+the box maximum; the player in front of the box decides for it" (docs/rules.md §2). A back bet
 waits for the owner's consent, then its stake moves to escrow; it shares its box's fortune
 (payouts over stakes of the box, rounded down to the minor unit: a croupier decision)."""
 

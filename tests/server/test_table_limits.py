@@ -1,4 +1,4 @@
-"""The operator sets a live table's limits (RULES.md §6: "Table limits are the operator's
+"""The operator sets a live table's limits (docs/rules.md §6: "Table limits are the operator's
 (profile values)"); they take effect when the next round opens, never mid-round."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _next_round(table: Table) -> int:
 
 
 def test_limits_set_by_the_operator_bind_the_next_round(api: Api) -> None:
-    """RULES.md §6 "Table limits are the operator's": a bet under the new minimum or over the
+    """docs/rules.md §6 "Table limits are the operator's": a bet under the new minimum or over the
     new maximum is refused with 422 and moves no money; one within them is taken."""
     table = Table(api, "spain-1979", ["ana"])
     answer = _set(api, table, {"wager": "main", "minimum": 5, "maximum": 50})

@@ -168,7 +168,7 @@ def test_play_coup_needs_the_cards_the_tableau_asks_for() -> None:
 
 
 def test_a_voided_round_returns_every_stake() -> None:
-    """RULES.md §6 and R11: a round that cannot go on returns every stake, on the record."""
+    """docs/rules.md §6 and R11: a round that cannot go on returns every stake, on the record."""
     coup = BaccaratRound(PROFILE, Shoe.parse("9s 7h Ts Kh"))
     coup.place_bet(1, "banker", 10)
     coup.place_bet(1, "tie", 2)

@@ -305,7 +305,7 @@ def test_an_unfinished_round_recovers_on_the_live_shoe_and_goes_on():
 
 
 def test_an_edited_record_does_not_replay() -> None:
-    """RULES.md §6: the record replays and audits; an edit (here, a payout) is caught."""
+    """docs/rules.md §6: the record replays and audits; an edit (here, a payout) is caught."""
     profile = load_profile("peru-2016")
     assert isinstance(profile, BlackjackRules)
     game = BlackjackRound(profile, Shoe.parse("Th 9c 9d 7s Kd", decks=6))

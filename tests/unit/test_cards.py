@@ -1,4 +1,4 @@
-"""Card notation (RULES.md, 'Card notation everywhere'): rank A 2-9 T J Q K (also 10), suit s h d c."""
+"""Card notation (docs/rules.md, 'Card notation everywhere'): rank A 2-9 T J Q K (also 10), suit s h d c."""
 
 from __future__ import annotations
 

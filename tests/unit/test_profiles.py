@@ -47,7 +47,7 @@ def test_profiles_load_as_their_games_models() -> None:
 
 
 def test_rules_6_shipped_limits() -> None:
-    """RULES.md §6 decision: 1 to 10,000 on every wager, Spain 1 to 200 per box."""
+    """docs/rules.md §6 decision: 1 to 10,000 on every wager, Spain 1 to 200 per box."""
     spain = load_profile_of("blackjack", "spain-1979")
     assert isinstance(spain, BlackjackRules)
     assert (spain.limits.minimum, spain.limits.maximum) == (1, 200)

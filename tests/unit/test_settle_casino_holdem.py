@@ -110,7 +110,7 @@ def test_the_standard_profile_pays_a_non_qualifying_ante_by_the_paytable() -> No
 
 
 def test_a_zero_ante_seat_is_no_player() -> None:
-    """RULES.md §6: a wager of 0 is no wager (a settle file may list it)."""
+    """docs/rules.md §6: a wager of 0 is no wager (a settle file may list it)."""
     seats = [*document()["seats"], {"seat": 5, "bets": {"ante": 0}, "actions": []}]
     result = settle_document(document(seats=seats))
     assert [seat["seat"] for seat in result["seats"]] == [1, 2]

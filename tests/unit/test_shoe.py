@@ -1,4 +1,4 @@
-"""The shoe (RULES.md §6): never more copies of a card than the decks; cards leave once."""
+"""The shoe (docs/rules.md §6): never more copies of a card than the decks; cards leave once."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_an_empty_shoe_refuses_to_deal() -> None:
 
 
 def test_rules_6_a_stacked_shoe_with_too_many_copies_is_refused() -> None:
-    """RULES.md §6: 'a stacked shoe that does [hold more copies than the decks] is refused'."""
+    """docs/rules.md §6: 'a stacked shoe that does [hold more copies than the decks] is refused'."""
     Shoe.stacked(parse_cards("As " * 6), decks=6)
     with pytest.raises(ShoeError, match="7 copies of As but 6 decks allow 6"):
         Shoe.stacked(parse_cards("As " * 7), decks=6)

@@ -1,4 +1,4 @@
-"""Baccarat: exact enumeration of the finite shoe (RULES.md §4, Arts. 8, 10, 11).
+"""Baccarat: exact enumeration of the finite shoe (docs/rules.md §4, Arts. 8, 10, 11).
 
 The first four cards are enumerated by **rank** without replacement (the pair bets need the
 rank of each side's first two cards); the third cards only need their **value class** (A=1,

@@ -1,6 +1,6 @@
 """Blackjack: basic strategy and the exact value of the main bet, for each profile's rules.
 
-Method (RULES.md §1-3; every rule read from the profile):
+Method (docs/rules.md §1-3; every rule read from the profile):
 
 1. **Dealer outcomes** come from ``croupier.analysis.dealer``: exact probabilities over the
    finite shoe by rank composition, with every known card removed.
@@ -23,7 +23,7 @@ Method (RULES.md §1-3; every rule read from the profile):
    dealer has blackjack is that of the cards left, and the hand's value in that case follows
    the profile: *peek* (the player loses only the original stake, as the round ends at once),
    *OBO* (the original stake only, but a busted hand is already lost, doubles included: Peru
-   Art. 13 and the RULES.md §1 decision), *all bets* (doubles and splits lost too, Spain).
+   Art. 13 and the docs/rules.md §1 decision), *all bets* (doubles and splits lost too, Spain).
 
    **Split hands are exact** (``croupier.analysis.blackjack_exact``): re-splits up to
    ``max_hands`` (``unlimited`` counts to 8 hands), every card of the other split hands

@@ -1,10 +1,10 @@
-"""Casino Hold'em (RULES.md §5): the progressive bet, exactly, as a function of the meter.
+"""Casino Hold'em (docs/rules.md §5): the progressive bet, exactly, as a function of the meter.
 
 The progressive pays on the player's best five cards from the two hole cards and the flop:
 five cards dealt from one full deck (Art. 7, one deck shuffled before every game). The kernel
 classifies all C(52, 5) = 2,598,960 five-card hands with the game's own evaluator
 (``croupier.hands.poker.strength_of``); a prize is either a share of the meter
-or a fixed number of units (profile values, RULES.md §5 decision); the stake is always
+or a fixed number of units (profile values, docs/rules.md §5 decision); the stake is always
 collected (so a winning hand nets its prize minus the stake).
 
 The Ante + Bet game with the optimal call/fold decision is exact in

@@ -1,4 +1,4 @@
-"""Casino Hold'em (RULES.md §5): the Ante + Bet game, exactly, under the optimal call/fold.
+"""Casino Hold'em (docs/rules.md §5): the Ante + Bet game, exactly, under the optimal call/fold.
 
 The player sees two hole cards and the flop, then folds (loses the Ante) or Bets
 ``call_multiple`` Antes; the turn, the river and the dealer's two cards follow. The optimal
@@ -447,7 +447,7 @@ def load_or_compute_table(
 
 
 def bin_values(rules: CasinoHoldemRules) -> list[Fraction]:
-    """Net result per Ante of each bin of a called hand (Arts. 12-13, RULES.md §5)."""
+    """Net result per Ante of each bin of a called hand (Arts. 12-13, docs/rules.md §5)."""
     high_card = rules.ante_paytable[PokerCategory.HIGH_CARD]
     ante = [rules.ante_paytable.get(c, high_card).multiplier for c in CATEGORY_ORDER]
     bet = Fraction(rules.call_multiple)

@@ -1,12 +1,12 @@
 """21+3: the player's two cards and the dealer's up card as a three-card poker hand
-(RULES.md §1, Peru Arts. 18-20), exactly, for any number of decks.
+(docs/rules.md §1, Peru Arts. 18-20), exactly, for any number of decks.
 
 The three cards are the first three of a full shoe (the player's two and the dealer's up card
 are dealt before anything else is seen), so the figures are those of an ordered draw of three
 cards without replacement. Each of the 52 card kinds has ``decks`` copies; the kernel counts
 ordered triples of card kinds, weighted by the ways to draw them, by category.
 
-Decisions (RULES.md §1): the Ace plays high or low (A-2-3 and Q-K-A; never K-A-2); suited trips
+Decisions (docs/rules.md §1): the Ace plays high or low (A-2-3 and Q-K-A; never K-A-2); suited trips
 pay as three of a kind (only the single best category pays).
 
 >>> from croupier.rules import load_profile

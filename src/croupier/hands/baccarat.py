@@ -41,7 +41,7 @@ PLAYER_DRAWS_ON = frozenset({0, 1, 2, 3, 4, 5})
 """Art. 11 b)-c) and "Reglas para el Punto": Player draws on 0-5 and stands on 6-7."""
 
 BANKER_DRAWS_WHEN_PLAYER_STOOD = frozenset({0, 1, 2, 3, 4, 5})
-"""RULES.md §4 (the excerpt's tables cover only a Player who drew): if Player stood,
+"""docs/rules.md §4 (the excerpt's tables cover only a Player who drew): if Player stood,
 Banker draws on 0-5 and stands on 6-7."""
 
 _EVERY_THIRD = frozenset(POINT_VALUES)
@@ -109,7 +109,7 @@ def banker_draws(banker_total: int, player_total: int, player_third: int | None)
 def burn_count(card: Card) -> int:
     """Art. 6 d): how many further cards the first card of a new shoe burns.
 
-    RULES.md §4: A=1, 2-9 face value, ten and faces = 10 (not their baccarat points of 0).
+    docs/rules.md §4: A=1, 2-9 face value, ten and faces = 10 (not their baccarat points of 0).
     """
     if card.rank is Rank.ACE:
         return 1

@@ -1,4 +1,4 @@
-"""Blackjack hand arithmetic as plain functions (RULES.md §1-3).
+"""Blackjack hand arithmetic as plain functions (docs/rules.md §1-3).
 
 Kept outside the round class so that the analysis and the simulator use the very same rules.
 

@@ -5,7 +5,7 @@ hand exactly: ``category << 20`` followed by up to five ranks of four bits each,
 significant first, in the order Art. 11 breaks ties (the quads' rank then the kicker, the
 trips then the pair, the pairs then the kicker, every card for a flush or high card, the top
 card of a straight). Two hands with the same five ranks and class are equal (the decision
-of RULES.md §5: equal hands push); the wheel A-2-3-4-5 is the lowest straight (RULES.md §5).
+of docs/rules.md §5: equal hands push); the wheel A-2-3-4-5 is the lowest straight (docs/rules.md §5).
 
 The core, :func:`strength_of`, is a numba ``@njit`` function over card indices 0..51
 (``Card.index``: rank-major, ``(rank - 2) * 4 + suit``) so that the simulator's kernels call
@@ -84,7 +84,7 @@ def _build_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], npt.ND
     popcount = np.array([bin(mask).count("1") for mask in range(1 << 13)], dtype=np.int8)
     top_five = np.zeros(1 << 13, dtype=np.int32)
     windows = [(high, 0b11111 << (high - 4)) for high in range(ACE, 3, -1)]
-    wheel = (1 << ACE) | 0b1111  # A-2-3-4-5: the lowest straight, five high (RULES.md §5)
+    wheel = (1 << ACE) | 0b1111  # A-2-3-4-5: the lowest straight, five high (docs/rules.md §5)
     for mask in range(1 << 13):
         for high, window in windows:
             if mask & window == window:
@@ -223,7 +223,7 @@ class HandValue:
     """A hand's class, its strength (higher is better) and the five cards that make it.
 
     Values compare by strength alone: two hands with equal strength are equal hands
-    (RULES.md §5), whatever their suits.
+    (docs/rules.md §5), whatever their suits.
     """
 
     category: PokerCategory

@@ -1,7 +1,7 @@
 """The 21+3 side bet's three-card hands (Peru Arts. 18-20).
 
 The player's first two cards and the dealer's up card are read as a three-card poker hand;
-the single best category pays (RULES.md §1 decision: suited trips pay as three of a kind).
+the single best category pays (docs/rules.md §1 decision: suited trips pay as three of a kind).
 Straights run A-2-3 (where ``ace_low_straight``) up to Q-K-A; K-A-2 is never a straight.
 
 >>> from croupier.cards import parse_cards

@@ -1,6 +1,6 @@
 """Double-entry money in integer minor units: postings derived from events and results.
 
-One table unit is ``MINOR_PER_UNIT`` minor units (cents): bets are whole units (RULES.md §6),
+One table unit is ``MINOR_PER_UNIT`` minor units (cents): bets are whole units (docs/rules.md §6),
 wallet credits and debits are whole minor units, and a payout such as 7.5 units is exactly
 750 minor units.
 """

@@ -1,4 +1,4 @@
-"""Baccarat rule profiles (RULES.md §4, Dragon Six Baccarat Plus)."""
+"""Baccarat rule profiles (docs/rules.md §4, Dragon Six Baccarat Plus)."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ class Strict(BaseModel):
 
 
 class Limits(Strict):
-    """Table limits of one wager, in whole units (RULES.md §6)."""
+    """Table limits of one wager, in whole units (docs/rules.md §6)."""
 
     minimum: int
     maximum: int

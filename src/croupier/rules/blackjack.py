@@ -1,4 +1,4 @@
-"""Blackjack rule profiles (RULES.md §1-3): one field per regulatory setting."""
+"""Blackjack rule profiles (docs/rules.md §1-3): one field per regulatory setting."""
 
 from __future__ import annotations
 

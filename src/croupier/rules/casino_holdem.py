@@ -1,4 +1,4 @@
-"""Casino Hold'em rule profiles (RULES.md §5)."""
+"""Casino Hold'em rule profiles (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class ProgressivePrize(Strict):
 
 class Progressive(Strict):
     bet: int
-    """The progressive stake, exactly (RULES.md §6 decision: 1 unit)."""
+    """The progressive stake, exactly (docs/rules.md §6 decision: 1 unit)."""
     meter_seed: int
     meter_contribution: FractionField
     """The share of each progressive stake that feeds the meter."""
@@ -99,7 +99,7 @@ class CasinoHoldemRules(Profile):
         return self
 
     def _table(self) -> TableRecord:
-        # RULES.md §6 decision: the progressive bet is exactly ``progressive.bet`` units.
+        # docs/rules.md §6 decision: the progressive bet is exactly ``progressive.bet`` units.
         exact = Limits(minimum=self.progressive.bet, maximum=self.progressive.bet)
         return TableRecord(
             decks=self.decks,

@@ -231,7 +231,7 @@ def set_limits(
     key: IdempotencyKey = None,
     limits_asked: LimitsBody,
 ) -> JSONResponse:
-    """One wager's table limits, in whole units, from the next round on (RULES.md §6)."""
+    """One wager's table limits, in whole units, from the next round on (docs/rules.md §6)."""
     server.casino.table(table_id)  # 404 before anything else
     wager, minimum, maximum = limits_asked.wager, limits_asked.minimum, limits_asked.maximum
 

@@ -48,7 +48,7 @@ Id = Annotated[int, Path(ge=0, le=MAX_ID)]
 """A number in a path (``/tables/{table_id}``): 0 to ``MAX_ID``."""
 
 Units = Annotated[StrictInt, Field(ge=0, le=MAX_UNITS)]
-"""Whole table units, 0 to ``MAX_UNITS`` (RULES.md §6; R13)."""
+"""Whole table units, 0 to ``MAX_UNITS`` (docs/rules.md §6; R13)."""
 Minor = Annotated[StrictInt, Field(gt=0, le=MAX_MINOR_AMOUNT)]
 """Minor units moved by a credit or debit, 1 to ``MAX_MINOR_AMOUNT`` (R13)."""
 Seat = Annotated[StrictInt, Field(ge=0, le=MAX_SEAT)]

@@ -1,4 +1,4 @@
-"""A table's own limits: the operator's values laid over its profile's (RULES.md §6: "Table
+"""A table's own limits: the operator's values laid over its profile's (docs/rules.md §6: "Table
 limits are the operator's (profile values)").
 
 The overrides are kept as data, ``{wager: {"minimum": m, "maximum": M}}`` in whole units, with
@@ -36,7 +36,7 @@ def _set(profile: Profile, wager: str, limits: Limits) -> Profile:
         if limits.minimum != limits.maximum or limits.minimum != int(current.progressive.bet):
             raise ProfileError(
                 f"progressive {limits.minimum}..{limits.maximum}: the progressive is a fixed "
-                f"bet of {current.progressive.bet} (RULES.md §6)",
+                f"bet of {current.progressive.bet} (docs/rules.md §6)",
                 code="progressive_is_fixed",
                 amount=limits.minimum,
                 stake=current.progressive.bet,

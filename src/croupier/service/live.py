@@ -58,7 +58,7 @@ class LiveTable:
     """The table as of its last commit, for readers (see ``Publisher.snapshot``)."""
     next_profile: Profile | None = None
     """The profile with the operator's new limits, adopted when the next round opens: a round
-    keeps the limits it opened with (RULES.md §6, limits are the operator's)."""
+    keeps the limits it opened with (docs/rules.md §6, limits are the operator's)."""
     is_stale: bool = False
     """A command failed and the table could not be rebuilt from the database then (the
     database away): it is rebuilt before its next command."""

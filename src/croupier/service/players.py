@@ -78,7 +78,7 @@ class Players:
         wager: str,
         amount: int,
     ) -> dict[str, Any]:
-        """A wager in whole table units (RULES.md §6); 0 withdraws it while bets are open.
+        """A wager in whole table units (docs/rules.md §6); 0 withdraws it while bets are open.
         The request body is typed (``server.schemas.BetBody``): seat, name and amount are
         an int, a str and whole units already."""
         seat = self._own_seat(live, who, seat)

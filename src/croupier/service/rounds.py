@@ -93,7 +93,7 @@ class Rounds:
                 shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex))
                 while shoe.position < record.position:
                     shoe.draw()
-            # The round in which the cut card came out was the shoe's last (RULES.md §6).
+            # The round in which the cut card came out was the shoe's last (docs/rules.md §6).
             needs_new = shoe.is_cut_card_out
             live.shoe_id, live.shoe = record.id, shoe
         if needs_new:

@@ -18,7 +18,7 @@ optimal call/fold of ``analyze``, ``casino_holdem_strategy``), ``always-call``, 
 and flop, or an Ace or a King in hand); or the path of a user's call rule, a ``.toml`` file
 (``croupier.simulation.casino_holdem.CallRule``).
 
-The progressive (RULES.md §5 decision, the profile's values): every box's stake feeds
+The progressive (docs/rules.md §5 decision, the profile's values): every box's stake feeds
 ``meter_contribution`` of itself to the meter before any prize; prizes go in zone order on
 each box's best five of hole cards and flop: a share of the meter as it then stands, or
 fixed units; a prize that empties the meter restarts it at ``meter_seed``. The kernel counts

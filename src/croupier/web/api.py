@@ -89,7 +89,7 @@ def profiles(*, server: ServerDep) -> dict[str, Any]:
     found = {name: load_profile(name) for name in shipped_profile_names()}
     for live in list(server.casino.tables.values()):
         found.setdefault(live.profile.name, live.profile)
-    # A table's own limits (the operator's, RULES.md §6) make its profile differ from the
+    # A table's own limits (the operator's, docs/rules.md §6) make its profile differ from the
     # shipped one of the same name: each table's facts, as its round under way is dealt.
     by_table = {str(live.id): profile_facts(live.profile) for live in server.casino.tables.values()}
     return {"profiles": [profile_facts(profile) for profile in found.values()], "tables": by_table}

@@ -1,4 +1,4 @@
-"""Art. 7 (El Peruano, 7 Mar 2007) and the RULES.md §5 decision on the deck.
+"""Art. 7 (El Peruano, 7 Mar 2007) and the docs/rules.md §5 decision on the deck.
 
 "Decision: one 52-card deck, shuffled before every game and cut (Art. 7)." Art. 7 a:
 "Mezclar completa y aleatoriamente las cartas"; 7 b: "Cortar las cartas".
@@ -27,7 +27,7 @@ def test_decision_one_full_deck_for_every_game() -> None:
 
 
 def test_art7_a_seeded_shuffle_is_reproducible_and_seeds_differ() -> None:
-    """Seeds are for tests, simulation and replay only (RULES.md §6)."""
+    """Seeds are for tests, simulation and replay only (docs/rules.md §6)."""
     first = new_shoe(SeededRandomSource(b"game-1")).peek_order()
     assert new_shoe(SeededRandomSource(b"game-1")).peek_order() == first
     assert new_shoe(SeededRandomSource(b"game-2")).peek_order() != first
@@ -39,7 +39,7 @@ def test_decision_a_shoe_of_two_decks_is_refused() -> None:
 
 
 def test_rules6_a_stacked_deck_holding_a_card_twice_is_refused() -> None:
-    """RULES.md §6: "a stacked shoe that does is refused"."""
+    """docs/rules.md §6: "a stacked shoe that does is refused"."""
     with pytest.raises(ShoeError, match="2 copies of As"):
         Shoe.parse("As Kd As", decks=PROFILE.decks)
 

@@ -45,7 +45,7 @@ def test_art9_two_players_are_enough() -> None:
 
 
 def test_art9_a_withdrawn_ante_does_not_count_as_a_player() -> None:
-    """A wager of 0 is no wager (RULES.md §6): withdrawing an Ante leaves one player."""
+    """A wager of 0 is no wager (docs/rules.md §6): withdrawing an Ante leaves one player."""
     game = new_round()
     game.place_bet(1, "ante", 10)
     game.place_bet(2, "ante", 10)
@@ -85,7 +85,7 @@ def test_art9e_the_progressive_needs_an_ante() -> None:
 
 @pytest.mark.parametrize("amount", [2, 5])
 def test_decision_the_progressive_is_exactly_one_unit(amount: int) -> None:
-    """RULES.md §6 decision: the Casino Hold'em progressive bet is exactly 1 unit."""
+    """docs/rules.md §6 decision: the Casino Hold'em progressive bet is exactly 1 unit."""
     game = new_round()
     with pytest.raises(BetError, match=f"exactly 1 unit, not {amount}"):
         game.place_bet(1, "progressive", amount)
@@ -94,7 +94,7 @@ def test_decision_the_progressive_is_exactly_one_unit(amount: int) -> None:
 
 @pytest.mark.parametrize("amount", [1, 10_000])
 def test_art9f_ante_at_the_limits_is_taken(amount: int) -> None:
-    """Art. 9 f: bets within the house's limits (RULES.md §6: 1 to 10,000 units)."""
+    """Art. 9 f: bets within the house's limits (docs/rules.md §6: 1 to 10,000 units)."""
     game = new_round()
     game.place_bet(1, "ante", amount)
     assert game.antes == {1: amount}
@@ -113,7 +113,7 @@ def test_art9f_ante_above_the_limit_is_refused() -> None:
 def test_decision_negative_fractional_or_non_numeric_amounts_are_refused(
     amount: object, message: str
 ) -> None:
-    """RULES.md §6: "a negative or fractional-unit amount is refused"."""
+    """docs/rules.md §6: "a negative or fractional-unit amount is refused"."""
     game = new_round()
     with pytest.raises(AmountError, match=message):
         game.place_bet(1, "ante", amount)  # type: ignore[arg-type]

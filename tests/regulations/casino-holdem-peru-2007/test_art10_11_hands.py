@@ -57,7 +57,7 @@ def test_art10b_straight_flush_that_is_not_royal() -> None:
 
 
 def test_decision_wheel_is_the_lowest_straight_and_straight_flush() -> None:
-    """RULES.md §5 decision: "A-2-3-4-5 is the lowest straight"."""
+    """docs/rules.md §5 decision: "A-2-3-4-5 is the lowest straight"."""
     wheel = parse_cards("As 2d 3c 4h 5s")
     six_high = parse_cards("2s 3d 4c 5h 6s")
     assert evaluate(wheel).category is P.STRAIGHT
@@ -153,6 +153,6 @@ def test_art11g_pair_higher_pair_then_the_highest_remaining_cards() -> None:
 
 
 def test_decision_equal_hands_are_equal_whatever_the_suits() -> None:
-    """RULES.md §5 decision: "equal hands push": suits never break a tie."""
+    """docs/rules.md §5 decision: "equal hands push": suits never break a tie."""
     assert compare(parse_cards("As Ks Qs Js 9s"), parse_cards("Ad Kd Qd Jd 9d")) == 0
     assert evaluate(parse_cards("Ts 9h 8d 7c 6s")) == evaluate(parse_cards("Td 9c 8h 7s 6h"))

@@ -127,7 +127,7 @@ def test_art13d_the_bet_is_twice_the_ante() -> None:
 
 
 def test_a_seat_whose_time_runs_out_folds() -> None:
-    """Decision (RULES.md §5 by the brief): the default at a deadline is fold."""
+    """Decision (docs/rules.md §5 by the brief): the default at a deadline is fold."""
     game = dealt()
     decision = game.pending()
     assert decision is not None and decision.default == Action("fold")

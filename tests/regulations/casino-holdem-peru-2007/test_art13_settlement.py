@@ -1,7 +1,7 @@
-"""Art. 13 f-g (El Peruano, 7 Mar 2007) and the RULES.md §5 decisions: settling the callers.
+"""Art. 13 f-g (El Peruano, 7 Mar 2007) and the docs/rules.md §5 decisions: settling the callers.
 
 Art. 13 g: "El Dealer deberá tener un par de cuatros "4" o más para calificar, si el Dealer no
-calificó sólo el Ante será pagado (1 a 1)" (the text is cut off here). RULES.md §5 decision:
+calificó sólo el Ante será pagado (1 a 1)" (the text is cut off here). docs/rules.md §5 decision:
 on a win the Ante pays by the ante paytable (royal flush 100:1, straight flush 20:1, four of a
 kind 10:1, full house 3:1, flush 2:1, anything else 1:1) and the Bet pays 1:1; on a loss both
 lose; on a tie both push.
@@ -63,7 +63,7 @@ PAYTABLE_LINES = [
 def test_decision_a_winning_ante_pays_by_the_paytable_and_the_bet_pays_even(
     player: str, dealer: str, board: str, category: P, ratio: int
 ) -> None:
-    """RULES.md §5: royal 100:1, straight flush 20:1, four 10:1, full house 3:1, flush 2:1,
+    """docs/rules.md §5: royal 100:1, straight flush 20:1, four 10:1, full house 3:1, flush 2:1,
     anything else (not listed: the "high card" line) 1:1; the Bet 1:1."""
     game = play(player, dealer, board)
     assert game.hand_of(1).category is category
@@ -87,7 +87,7 @@ def test_art13g_a_pair_of_fours_qualifies() -> None:
 
 def test_art13g_a_pair_of_threes_does_not_qualify_ante_even_bet_returned() -> None:
     """Art. 13 g: "si el Dealer no calificó sólo el Ante será pagado (1 a 1)"; the Bet is
-    returned (RULES.md §5)."""
+    returned (docs/rules.md §5)."""
     game = play("As Qh", "3s 3h", "Kd 9c 2d 7h 5c")
     assert game.dealer_qualifies is False
     assert payouts(game) == {
@@ -130,7 +130,7 @@ def test_art13f_the_better_hand_wins_by_the_kickers() -> None:
 
 
 def test_decision_equal_hands_push_both_wagers() -> None:
-    """RULES.md §5: "equal hands push" and "on a tie both push": both play the board."""
+    """docs/rules.md §5: "equal hands push" and "on a tie both push": both play the board."""
     game = play("2c 3c", "2d 3h", "As Ks Qd Jc Th")
     assert game.dealer_qualifies
     assert game.hand_of(1) == game.dealer_hand

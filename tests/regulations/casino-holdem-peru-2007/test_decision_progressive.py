@@ -1,4 +1,4 @@
-"""The progressive bet (Art. 9 e) and the RULES.md §5 decision on its jackpot meter.
+"""The progressive bet (Art. 9 e) and the docs/rules.md §5 decision on its jackpot meter.
 
 "a jackpot meter, seeded and fed by a set share of each progressive bet, paid on the player's
 best five from hole cards + flop: royal flush 100% of the meter, straight flush 10% of the

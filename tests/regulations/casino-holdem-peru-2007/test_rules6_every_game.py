@@ -1,4 +1,4 @@
-"""RULES.md §6, every game, for Casino Hold'em: "A wager of 0 is no wager (a settle file may
+"""docs/rules.md §6, every game, for Casino Hold'em: "A wager of 0 is no wager (a settle file may
 list it); a negative or fractional-unit amount is refused"; "A shoe ... never holds more
 copies of a card than the profile's decks"; "Every round is an ordered record of events
 (bets, every card drawn including burns, decisions, payouts) from which the round can be

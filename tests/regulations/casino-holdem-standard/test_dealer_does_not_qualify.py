@@ -1,4 +1,4 @@
-"""casino-holdem-standard: the common international game (RULES.md §5).
+"""casino-holdem-standard: the common international game (docs/rules.md §5).
 
 "identical, except that when the dealer does not qualify the Ante is paid by the same
 paytable (the Bet still pushes)."

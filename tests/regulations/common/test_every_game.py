@@ -1,4 +1,4 @@
-"""RULES.md §6, every game: 0 is no wager; negative or fractional amounts are refused; a shoe
+"""docs/rules.md §6, every game: 0 is no wager; negative or fractional amounts are refused; a shoe
 never holds more copies of a card than the profile's decks; every round is an ordered record
 of events from which it can be replayed and audited."""
 

@@ -1,4 +1,4 @@
-"""RULES.md §6, every game, for baccarat (profile ``dragon-six-peru-2016``): 0 is no wager; a
+"""docs/rules.md §6, every game, for baccarat (profile ``dragon-six-peru-2016``): 0 is no wager; a
 negative or fractional amount is refused; a shoe never holds more copies of a card than the
 profile's decks; every round is an ordered record of events (bets, every card drawn, payouts)
 from which it is replayed."""

@@ -1,6 +1,6 @@
 """Art. 6, "De los procedimientos obligatorios cuando aparece el cortador": shuffle, cut,
 place the cut card "a no menos de 12 cartas de la base", and burn: "sacar una carta la cual
-indicará el número de cartas que tendrá que quemar" (RULES.md §4: A=1, 2-9 face value, ten
+indicará el número de cartas que tendrá que quemar" (docs/rules.md §4: A=1, 2-9 face value, ten
 and faces = 10). The round in which the cut card appears is the last of its shoe."""
 
 from __future__ import annotations

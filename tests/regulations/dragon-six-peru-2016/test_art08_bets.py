@@ -1,5 +1,5 @@
 """Art. 8, "De las modalidades de apuesta": every wager's payout on a stacked shoe, and which
-wagers one zone may hold together (RULES.md §4 decisions: pairs by rank, Player and Banker
+wagers one zone may hold together (docs/rules.md §4 decisions: pairs by rank, Player and Banker
 push on a tie, Player with Banker refused)."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_art08_b_banker_six_made_with_a_third_card_also_pays_half(play) -> None:
 
 
 def test_art08_c_tie_pays_8_to_1_and_player_and_banker_push(play, profile) -> None:
-    """Art. 8 c): "Apuesta al Empate ... la proporción de pago es de 8 a 1"; RULES.md §4
+    """Art. 8 c): "Apuesta al Empate ... la proporción de pago es de 8 a 1"; docs/rules.md §4
     decision: Player and Banker bets push on a tie."""
     assert profile.player_and_banker_push_on_tie
     coup = play(
@@ -93,7 +93,7 @@ def test_art08_c_tie_loses_when_a_side_wins(play) -> None:
 
 
 def test_art08_d_pairs_pay_11_to_1_on_the_first_two_cards_of_the_same_rank(play) -> None:
-    """Art. 8 d): "Plus Par ... la proporción de pago es simple de 11 a 1" (RULES.md §4
+    """Art. 8 d): "Plus Par ... la proporción de pago es simple de 11 a 1" (docs/rules.md §4
     decision: the first two cards of the same rank)."""
     coup = play("7s Qh 7d Qc 5c 9d", {"player_pair": 2, "banker_pair": 3})  # P 4 -> 9, B 0 -> 9
     assert payouts(coup) == {
@@ -119,7 +119,7 @@ def test_art08_d_ten_valued_cards_of_different_ranks_are_no_pair(play, profile) 
 )
 def test_art08_player_and_banker_together_are_refused(profile, order) -> None:
     """Art. 8 allows "a la Banca, y al Empate o al Punto, y al Empate": never Player with
-    Banker (RULES.md §4: reject it). The refusal names both and changes nothing."""
+    Banker (docs/rules.md §4: reject it). The refusal names both and changes nothing."""
     coup = BaccaratRound(profile, Shoe.parse("9s 7h Ts Kh"))
     coup.place_bet(1, order[0], 10)
     before = list(coup.events)
@@ -171,7 +171,7 @@ def test_art08_player_with_tie_and_pairs_is_allowed(play) -> None:
 
 @pytest.mark.parametrize("amount", [10001, 20000])
 def test_art08_a_bet_above_the_table_limit_is_refused(profile, amount: int) -> None:
-    """RULES.md §6 decision: 1 to 10,000 units on every wager."""
+    """docs/rules.md §6 decision: 1 to 10,000 units on every wager."""
     coup = BaccaratRound(profile, Shoe.parse("9s 7h Ts Kh"))
     with pytest.raises(BetError, match=f"zone 1 tie: {amount} is outside the table limits"):
         coup.place_bet(1, "tie", amount)
@@ -182,7 +182,7 @@ def test_art08_a_bet_above_the_table_limit_is_refused(profile, amount: int) -> N
 def test_art08_negative_fractional_or_non_numeric_amounts_are_refused(
     profile, amount: object
 ) -> None:
-    """RULES.md §6: a negative or fractional-unit amount is refused."""
+    """docs/rules.md §6: a negative or fractional-unit amount is refused."""
     coup = BaccaratRound(profile, Shoe.parse("9s 7h Ts Kh"))
     with pytest.raises(AmountError, match="zone 1 banker: amount"):
         coup.place_bet(1, "banker", amount)  # type: ignore[arg-type]

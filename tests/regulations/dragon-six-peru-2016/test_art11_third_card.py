@@ -63,7 +63,7 @@ def test_art11_player_stands_on_6_7_and_banker_then_draws_on_0_to_5(
     play, player_total: int, banker_total: int
 ) -> None:
     """Art. 11 b): "Cuando las dos cartas iniciales del Punto suman 6 o más, no tomará una
-    tercera carta"; RULES.md §4: if Player stood, Banker draws on 0-5 and stands on 6-7."""
+    tercera carta"; docs/rules.md §4: if Player stood, Banker draws on 0-5 and stands on 6-7."""
     player_1, player_2 = two_cards(player_total, 4, "s")
     banker_1, banker_2 = two_cards(banker_total, 5, "h")
     coup = play(f"{player_1} {banker_1} {player_2} {banker_2} 9d 8c")

@@ -1,6 +1,6 @@
 """Peru 2016, Art. 10: insurance when the dealer's up card is an Ace, on original hands only,
 up to half the original bet; it loses unless the hole card is ten-valued, then pays 2:1
-(RULES.md §1 decision). An insured hand may be split."""
+(docs/rules.md §1 decision). An insured hand may be split."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ def test_art11_cards_of_the_same_value_split_king_and_queen(settle):
 
 
 def test_art11_hands_played_in_order_a_resplit_hand_right_after_its_parent(settle):
-    """Art. 11: hand 1 receives its second card and is played out, then hand 2; RULES.md §1:
+    """Art. 11: hand 1 receives its second card and is played out, then hand 2; docs/rules.md §1:
     a hand formed by a re-split is played right after the hand it came from."""
     out = settle(
         RULES,
@@ -64,7 +64,7 @@ def _split_three_times() -> BlackjackRound:
 
 
 def test_art11_at_most_four_hands_per_box():
-    """Art. 11: 'Cada explotador determinará el máximo de separación'; RULES.md §1 decision: 4."""
+    """Art. 11: 'Cada explotador determinará el máximo de separación'; docs/rules.md §1 decision: 4."""
     game = _split_three_times()
     assert [hand.number for hand in game.boxes[1].hands] == [0, 3, 2, 1]
     assert [str(card) for card in game.boxes[1].hands[0].cards] == ["8s", "8s"]
@@ -79,7 +79,7 @@ def test_art11_at_most_four_hands_per_box():
 
 def test_art11_split_aces_get_one_card_each_and_are_not_asked(settle):
     """Art. 11: 'Si la separación de cartas involucra ases, el jugador sólo recibirá una carta
-    adicional por cada mano separada'. RULES.md §1: 21 on a split hand is not a blackjack (1:1)."""
+    adicional por cada mano separada'. docs/rules.md §1: 21 on a split hand is not a blackjack (1:1)."""
     out = settle(
         RULES, "As 9c Ad 7h Kd 5c 2d", [{"seat": 1, "bets": {"main": 10}, "actions": ["split"]}]
     )
@@ -88,7 +88,7 @@ def test_art11_split_aces_get_one_card_each_and_are_not_asked(settle):
 
 
 def test_art11_split_aces_are_not_resplit(settle):
-    """RULES.md §1 decision: no re-split of Aces; the Ace drawn to a split Ace stands as 12."""
+    """docs/rules.md §1 decision: no re-split of Aces; the Ace drawn to a split Ace stands as 12."""
     out = settle(
         RULES, "As 9c Ad 7h Ah 5c 2d", [{"seat": 1, "bets": {"main": 10}, "actions": ["split"]}]
     )

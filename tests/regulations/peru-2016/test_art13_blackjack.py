@@ -1,6 +1,6 @@
 """Peru 2016, Art. 13: blackjack, its payment, even money, and the dealer's blackjack (OBO).
 
-RULES.md §1 decision on OBO and busts: a bust is final (Arts. 11, 14). On a dealer blackjack,
+docs/rules.md §1 decision on OBO and busts: a bust is final (Arts. 11, 14). On a dealer blackjack,
 of the bets still in play the player loses only the original stake (on the first hand, if it
 is still in play); every doubling increment and every split hand's bet still in play is
 returned; a hand that is a blackjack pushes.

@@ -48,7 +48,7 @@ def test_art14_out_of_turn_is_refused_and_changes_nothing():
 
 
 def test_art14_a_hand_at_21_stands_automatically(settle):
-    """RULES.md §1 decision: a hand totalling 21 stands automatically (not asked again)."""
+    """docs/rules.md §1 decision: a hand totalling 21 stands automatically (not asked again)."""
     out = settle(RULES, "7h 9c 4d 8s Th", [{"seat": 1, "bets": {"main": 10}, "actions": ["hit"]}])
     assert settle.hands(out) == [("7h 4d Th", 10, "win", 20)]
     with pytest.raises(SettleInputError, match="left over"):
@@ -90,7 +90,7 @@ def test_art14_dealer_stands_on_soft_17(settle):
 
 
 def test_art14_hole_card_revealed_only_after_every_player():
-    """RULES.md §1 decision: revealed after all players finish, never checked early; no seat
+    """docs/rules.md §1 decision: revealed after all players finish, never checked early; no seat
     sees it before (R6)."""
     profile = load_profile(RULES)
     game = BlackjackRound(profile, Shoe.parse("Th As 9d Kc", decks=6))

@@ -1,7 +1,7 @@
 """Peru 2016, Arts. 18-20: the 21+3 side bet. The player's first two cards and the dealer's up
 card as a three-card hand, settled right after the deal and before insurance. Paytable:
 straight flush 30:1, three of a kind 20:1, straight 10:1, flush 5:1, anything else loses.
-RULES.md §1 decisions: A-2-3 and Q-K-A are straights, K-A-2 is not; suited trips pay as three
+docs/rules.md §1 decisions: A-2-3 and Q-K-A are straights, K-A-2 is not; suited trips pay as three
 of a kind (the single best category pays)."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_art19_the_side_bet_rides_on_a_main_bet(settle):
 
 
 def test_art19_side_bet_limits(settle):
-    """RULES.md §6 decision: 1 to 10,000 units."""
+    """docs/rules.md §6 decision: 1 to 10,000 units."""
     with pytest.raises(BetError, match="10001 is outside the limits 1 to 10000"):
         settle(
             RULES,

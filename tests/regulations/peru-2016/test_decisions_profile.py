@@ -1,4 +1,4 @@
-"""RULES.md §1 decisions that are profile values, as loaded (each is also dealt in the
+"""docs/rules.md §1 decisions that are profile values, as loaded (each is also dealt in the
 article's own test): 6 decks, hole card revealed after the players, 4 hands, no Ace re-split,
 S17, OBO, 1 to 10,000 units, 21+3 with A-2-3 straights."""
 

@@ -1,4 +1,4 @@
-"""Spain 1979, Art. 03 V, RULES.md §2 decision: on a dealer blackjack every bet on the box
+"""Spain 1979, Art. 03 V, docs/rules.md §2 decision: on a dealer blackjack every bet on the box
 loses, doubles and splits included (the text grants no refund); a player blackjack pushes;
 blackjack pays 3:2 and beats a three-or-more-card 21. Insurance pays 2:1; a seat holding a
 blackjack may insure like any other (no even money)."""

@@ -1,5 +1,5 @@
 """Spain 1979, Art. 03 V: double only on a two-card 9, 10 or 11, for the full original bet, one
-card; allowed on split hands. RULES.md §2 decision: hard totals only (A+8 is a soft 19)."""
+card; allowed on split hands. docs/rules.md §2 decision: hard totals only (A+8 is a soft 19)."""
 
 from __future__ import annotations
 

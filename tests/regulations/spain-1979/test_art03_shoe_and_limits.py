@@ -1,6 +1,6 @@
 """Spain 1979, Art. 03: six decks; the cut card leaves at least one deck (52 cards) behind it;
 the first five cards are burnt; when the cut card appears the round is the last of the shoe;
-RULES.md §6 decision: limits 1 to 200 per box (200 times the minimum)."""
+docs/rules.md §6 decision: limits 1 to 200 per box (200 times the minimum)."""
 
 from __future__ import annotations
 

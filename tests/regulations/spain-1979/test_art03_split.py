@@ -1,5 +1,5 @@
 """Spain 1979, Art. 03 V: pairs of the same value split; 'si formase un nuevo par, podrá de
-nuevo separarlo' (re-split without limit), Aces included (RULES.md §2 decision); split Aces
+nuevo separarlo' (re-split without limit), Aces included (docs/rules.md §2 decision); split Aces
 get one card each; a split Ace or ten making 21 is not a blackjack (paid 1:1)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Veintiuno Real sheet, item 10c (RULES.md §3): an Ace split that receives a ten-valued card
+"""Veintiuno Real sheet, item 10c (docs/rules.md §3): an Ace split that receives a ten-valued card
 is paid as a blackjack (3:2) and counts as a blackjack for every purpose; a split ten that
 draws an Ace is a plain 21; Aces are not re-split; up to four hands."""
 
@@ -17,7 +17,7 @@ def test_item10c_split_ace_and_ten_pays_as_a_blackjack(settle):
 
 def test_item10c_split_ace_and_ten_pushes_a_dealer_blackjack(settle):
     """'counts as a blackjack for every purpose': it pushes; the other split hand is returned
-    under OBO (RULES.md §3), so the box loses nothing."""
+    under OBO (docs/rules.md §3), so the box loses nothing."""
     out = settle(
         RULES, "As Kc Ad Ah Qd 5c", [{"seat": 1, "bets": {"main": 10}, "actions": ["split"]}]
     )

@@ -1,5 +1,5 @@
 """Veintiuno Real sheet, item 13: a box dealt two 7s that draws a third 7 as its third card is
-Veintiuno Real: paid 5:1, losing only to a dealer blackjack. RULES.md §3 decision: only the
+Veintiuno Real: paid 5:1, losing only to a dealer blackjack. docs/rules.md §3 decision: only the
 unsplit original hand qualifies."""
 
 from __future__ import annotations

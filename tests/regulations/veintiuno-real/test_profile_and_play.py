@@ -1,4 +1,4 @@
-"""Veintiuno Real sheet items 2-12 and RULES.md §3 decisions, as loaded and as dealt."""
+"""Veintiuno Real sheet items 2-12 and docs/rules.md §3 decisions, as loaded and as dealt."""
 
 from __future__ import annotations
 

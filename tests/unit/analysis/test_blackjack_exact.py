@@ -23,7 +23,7 @@ def _one_deck(rules: BlackjackRules) -> BlackjackRules:
 
 
 def test_split_ace_ten_as_blackjack_never_meets_a_dealer_blackjack_in_a_peek_game() -> None:
-    """RULES.md §3 (an Ace split that draws a ten is paid as a blackjack) in the peek base game
+    """docs/rules.md §3 (an Ace split that draws a ten is paid as a blackjack) in the peek base game
     of the rule table: the dealer who peeks has no blackjack when a split is played, so the
     rule is worth 1:2 more on every split Ace + ten, never a push. Its effect, against the
     base game, is -0.1943 points (it was -0.2026 when the split hand was counted as pushing

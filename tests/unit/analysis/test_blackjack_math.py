@@ -83,7 +83,7 @@ def test_veintiuno_real_bonus_and_ace_ten_rule_lower_the_house_edge() -> None:
 
 
 def test_spain_dealer_blackjack_takes_every_bet_costs_the_player() -> None:
-    """RULES.md §2 decision (all bets lost to a dealer blackjack) against OBO."""
+    """docs/rules.md §2 decision (all bets lost to a dealer blackjack) against OBO."""
     from croupier.rules.blackjack import DealerBlackjackTakes
 
     rules = _rules("spain-1979")

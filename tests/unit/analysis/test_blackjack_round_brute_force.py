@@ -4,12 +4,12 @@
 For every initial two-card hand a 15-card shoe can deal against an up card, the brute force
 plays the chart card by card (hit, stand, double by the chart's letters and the profile's
 doubling rule), then deals the dealer's hole card and draws (S17 or H17), enumerating every
-sequence of cards with exact fractions, and settles by RULES.md: a natural pays the
+sequence of cards with exact fractions, and settles by docs/rules.md: a natural pays the
 profile's blackjack ratio and pushes a dealer blackjack (§1, §3); against a dealer blackjack
 a peek game loses the original stake only (the round ends before the player draws), an OBO
-game (Peru Art. 13, RULES.md §1 decision) the original stake unless the hand has busted
+game (Peru Art. 13, docs/rules.md §1 decision) the original stake unless the hand has busted
 (which matters only to a doubled hand that busts: this chart doubles no hard total above
-11), and an all-bets game (Spain, RULES.md §2 decision) everything on the hand. Each hand's
+11), and an all-bets game (Spain, docs/rules.md §2 decision) everything on the hand. Each hand's
 distribution must sum to one and its expected net agree to 1e-12. Splits are left out (one
 hand a box): split values have their own brute force (``test_blackjack_exact``).
 """

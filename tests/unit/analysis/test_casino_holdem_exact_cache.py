@@ -34,7 +34,7 @@ def test_cache_directory_follows_the_environment(
 
 
 def test_both_profiles_share_one_table_and_another_qualifier_gets_its_own() -> None:
-    """The two shipped profiles differ only in paytables (RULES.md §5): one table serves both;
+    """The two shipped profiles differ only in paytables (docs/rules.md §5): one table serves both;
     a dealer who qualifies with a pair of 6s instead needs another."""
     peru, standard = _rules("casino-holdem-peru-2007"), _rules("casino-holdem-standard")
     assert table_key(qualifier_threshold(peru)) == table_key(qualifier_threshold(standard))

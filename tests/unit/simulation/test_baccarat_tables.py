@@ -54,7 +54,7 @@ def test_art_6_burn_counts_and_cut_card() -> None:
 
 def test_art_11_tableau() -> None:
     """Art. 11 e): Banker 3 draws unless Player's third card is an 8; 6 draws on 6-7 only;
-    Player stood: Banker draws on 0-5 (RULES.md §4)."""
+    Player stood: Banker draws on 0-5 (docs/rules.md §4)."""
     assert [bool(TABLES.banker_draws[3, 0, t]) for t in range(10)] == [True] * 8 + [False, True]
     assert [t for t in range(10) if TABLES.banker_draws[6, 2, t]] == [6, 7]
     assert [b for b in range(10) if TABLES.banker_draws[b, 6, STOOD]] == [0, 1, 2, 3, 4, 5]
@@ -62,6 +62,6 @@ def test_art_11_tableau() -> None:
 
 
 def test_pairs_by_rank() -> None:
-    """RULES.md §4: a pair is two cards of the same rank (a ten and a king are not)."""
+    """docs/rules.md §4: a pair is two cards of the same rank (a ten and a king are not)."""
     ten, king, other_ten = (Card.parse(text).index for text in ("Ts", "Ks", "Td"))
     assert TABLES.pairs[ten, other_ten] and not TABLES.pairs[ten, king]

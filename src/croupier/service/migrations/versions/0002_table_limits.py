@@ -1,4 +1,4 @@
-"""a table's own limits, set by the operator over its profile's (RULES.md §6)
+"""a table's own limits, set by the operator over its profile's (docs/rules.md §6)
 
 Revision ID: 0002
 Revises: 0001

@@ -59,7 +59,7 @@ function nextLimits(table) {
   return h("div", { class: "next-limits" }, t("operator.next_limits", { limits: text }));
 }
 
-/** One wager's minimum and maximum (whole units) from the table's next round (RULES.md §6).
+/** One wager's minimum and maximum (whole units) from the table's next round (docs/rules.md §6).
  * The progressive is a fixed bet: it is not offered. */
 function limitsForm(table, profile) {
   const wagers = (profile?.wagers ?? []).filter((wager) => wager.name !== "progressive");

@@ -45,7 +45,7 @@ export const server = {
 let profileFacts = null;
 let tableFacts = new Map();
 
-/** A table's profile facts with the limits the operator set for it (RULES.md §6). */
+/** A table's profile facts with the limits the operator set for it (docs/rules.md §6). */
 export function profileOfTable(table, profiles) {
   return tableFacts.get(String(table.id)) ?? profiles.get(table.profile);
 }

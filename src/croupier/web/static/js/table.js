@@ -595,7 +595,7 @@ async function noteRoundChange(previous) {
 
 /** A snapshot from GET or from the socket. */
 /** The limits of the round under way, as the table reports them (the operator may change
- * them between rounds, RULES.md §6). */
+ * them between rounds, docs/rules.md §6). */
 function withTableLimits(profile, limits) {
   if (!profile || !limits) return profile;
   return { ...profile, wagers: profile.wagers.map((wager) => (limits[wager.name] ? { ...wager, ...limits[wager.name] } : wager)) };
@@ -668,7 +668,7 @@ byId("bet-form").addEventListener("submit", (event) => {
   const seats = currentView()?.seats ?? [];
   const placed = (bet) => Number(seats.find((item) => Number(item.seat) === bet.seat)?.bets[bet.wager] ?? 0);
   // Only what changes is sent: a wager placed again replaces it, 0 withdraws one placed,
-  // and a 0 never placed is no wager (RULES.md §6).
+  // and a 0 never placed is no wager (docs/rules.md §6).
   const wanted = bets.filter((bet) => Number(bet.text || "0") !== placed(bet));
   if (bets.every((bet) => Number(bet.text || "0") === 0 && placed(bet) === 0)) {
     showNotice(t("table.no_bet_yet"), "error"); // a bet of nothing is not silently nothing
