@@ -864,7 +864,10 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
         side: dict[str, Any] = {}
         insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
         if box is not None:
+            # The settle contract's hand fields are fixed: the view's ``soft`` (for the felt's
+            # "7/17") stays out of it.
             hands = [_hand_view(hand, face_down_hidden=False) for hand in box.hands]
+            hands = [{k: v for k, v in hand.items() if k != "soft"} for hand in hands]
             insurance = {
                 "bet": box.insurance,
                 "payout": json_number(box.insurance_payout or Fraction(0)),

@@ -64,7 +64,9 @@ def test_the_two_profiles_differ_only_there() -> None:
         for key in type(STANDARD).model_fields
         if getattr(STANDARD, key) != getattr(PERU, key) and key not in {"sources"}
     }
-    assert differing == {"name", "title", "ante_when_dealer_does_not_qualify"}
+    # and who rules on a dispute: Peru's Dirección General may hear an appeal, the standard
+    # game's house inspector rules finally (docs/rules.md#D-GEN-10)
+    assert differing == {"name", "title", "ante_when_dealer_does_not_qualify", "disputes"}
 
 
 def test_standard_qualified_dealer_settles_as_peru() -> None:
