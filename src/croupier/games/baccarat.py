@@ -13,7 +13,7 @@ Shoe
     ``new_shoe`` is the procedure of Art. 6 (shuffle, cut, cut card, burn); the round in which
     the cut card comes out is the last of its shoe (``LastRoundOfShoe``).
 References
-    ``regulations/dragon-six-baccarat-plus-peru-2016.txt``; RULES.md §4 and §6.
+    ``regulations/dragon-six-baccarat-plus-peru-2016.txt``; docs/rules.md §4 and §6.
 
 A whole round on a stacked shoe (Player K, 2 then 3 = 5; Banker 4, 2 = 6 stands on a Player
 third card of 3), where the Banker wins with 6 and pays half:
@@ -173,7 +173,7 @@ def new_shoe(profile: BaccaratRules, source: RandomSource) -> tuple[Shoe, tuple[
 
 
 def is_pair(cards: Sequence[Card], pair_by: PairBy) -> bool:
-    """Art. 8 d): the first two cards make a pair (RULES.md §4 decision: by rank)."""
+    """Art. 8 d): the first two cards make a pair (docs/rules.md §4 decision: by rank)."""
     first, second = cards[0], cards[1]
     if pair_by is PairBy.RANK:
         return first.rank == second.rank
@@ -195,7 +195,7 @@ def settle_wager(
     lost = (Fraction(0), "lose")
     if wager in (BaccaratWager.PLAYER, BaccaratWager.BANKER):
         if winner is Winner.TIE:
-            # RULES.md §4 decision: Player and Banker bets push on a tie.
+            # docs/rules.md §4 decision: Player and Banker bets push on a tie.
             return (stake, "push") if profile.player_and_banker_push_on_tie else lost
         if winner.value != wager.value:
             return lost
@@ -344,7 +344,7 @@ class BaccaratRound(GameRound):
             "winner": coup.winner,
         }
 
-    # --- a round that cannot go on (RULES.md §6; RELIABILITY R11) --------------------------
+    # --- a round that cannot go on (docs/rules.md §6; RELIABILITY R11) --------------------------
     def verify_void(self) -> None:
         """A round may be voided (a shoe that ran out, an interrupted round) at any point
         before it is settled."""

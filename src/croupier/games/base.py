@@ -330,7 +330,7 @@ class GameRound(ABC):
 
     def place_bet(self, seat: int, wager: str, amount: int | Fraction) -> Sequence[Event]:
         """Set a wager on a seat to ``amount`` while bets are open: a later bet on the same
-        wager replaces the earlier one, and 0 withdraws it (RULES.md §6: 0 is no wager). The
+        wager replaces the earlier one, and 0 withdraws it (docs/rules.md §6: 0 is no wager). The
         last ``BetPlaced`` of each wager before ``BetsClosed`` is its stake; withdrawing a
         wager not placed records nothing."""
         seat, wager, units = self.verify_bet(seat, wager, amount)

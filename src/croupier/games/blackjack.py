@@ -1,4 +1,4 @@
-"""Blackjack: one round as an explicit state machine in regulation order (RULES.md §1-3).
+"""Blackjack: one round as an explicit state machine in regulation order (docs/rules.md §1-3).
 
 Phases follow the regulation: betting, the deal, the 21+3 side bet, insurance (and even
 money), each player's hands in turn from the dealer's left, the dealer, settlement. Every
@@ -156,7 +156,7 @@ def settle_hand(
             return Result.PUSH, stake  # Art. 13: a player blackjack pushes a dealer blackjack
         if profile.dealer_blackjack_takes is DealerBlackjackTakes.ALL_BETS:
             return Result.LOSE, Fraction(0)
-        # OBO (Art. 13, RULES.md §1 decision): only the original stake on the first hand is
+        # OBO (Art. 13, docs/rules.md §1 decision): only the original stake on the first hand is
         # lost; doubling increments and the other split hands' bets are returned.
         if hand.is_first_hand:
             return Result.LOSE, Fraction(hand.increment)
@@ -516,7 +516,7 @@ class BlackjackRound(GameRound):
             # Arts. 11, 14: a bust loses at once, whatever the dealer does.
             self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
         elif total == BLACKJACK:
-            hand.finished = True  # RULES.md §1 decision: 21 stands automatically
+            hand.finished = True  # docs/rules.md §1 decision: 21 stands automatically
         elif (
             hand.split_aces and len(hand.cards) >= 2 and self._why_not_split(box, hand) is not None
         ):

@@ -20,7 +20,7 @@ Rewards
     Bet is returned. Qualified: the better hand (Arts. 10-11, ``croupier.hands.poker``) wins:
     the Ante by the ante paytable (a class not listed pays the ``high card`` line), the Bet by
     ``call_pays``; the dealer's better hand takes both; equal hands push both.
-Progressive (RULES.md §5 decision)
+Progressive (docs/rules.md §5 decision)
     Every progressive stake is collected; ``meter_contribution`` of each feeds the jackpot meter
     before any prize is paid. Prizes go on the player's best five of hole cards and flop, paid
     whether the player then calls or folds, in zone order: a share of the meter as it then
@@ -35,7 +35,7 @@ Money and the meter
     prizes and reseeds paid), so that the players' nets + ``house_net`` + the meter's change
     is 0 for every round.
 References
-    ``regulations/casino-holdem-peru-2007.txt`` (Arts. 7-13); RULES.md §5 and §6.
+    ``regulations/casino-holdem-peru-2007.txt`` (Arts. 7-13); docs/rules.md §5 and §6.
 
 A whole round on a stacked deck: seat 1 (Ante 10 and the progressive) makes three
 kings on the flop, seat 2 (Ante 5) folds; the dealer's pair of 4s qualifies and loses.
@@ -136,7 +136,7 @@ class Phase(StrEnum):
     FLOP = "flop"
     """Art. 13 c: burn one, three community cards."""
     PROGRESSIVE = "progressive"
-    """RULES.md §5 decision: progressive prizes on hole cards and flop, in zone order."""
+    """docs/rules.md §5 decision: progressive prizes on hole cards and flop, in zone order."""
     DECISIONS = "decisions"
     """Art. 13 d: each player calls or folds, in zone order (the round waits here)."""
     TURN_AND_RIVER = "turn_and_river"
@@ -144,7 +144,7 @@ class Phase(StrEnum):
     REVEAL = "reveal"
     """Art. 13 f-g: the dealer's two cards, the best five, qualification."""
     SETTLEMENT = "settlement"
-    """Art. 13 g and RULES.md §5: each caller's Ante and Bet."""
+    """Art. 13 g and docs/rules.md §5: each caller's Ante and Bet."""
     DONE = "done"
 
 
@@ -164,7 +164,7 @@ class MeterOpened(Event):
 
 @event
 class MeterFed(Event):
-    """A progressive stake's set share went into the meter (RULES.md §5 decision)."""
+    """A progressive stake's set share went into the meter (docs/rules.md §5 decision)."""
 
     seat: int
     amount: Fraction
@@ -185,7 +185,7 @@ class ProgressivePrizeWon(Event):
 
 @event
 class MeterReseeded(Event):
-    """A prize emptied the meter; the house restarted it at its seed (RULES.md §5)."""
+    """A prize emptied the meter; the house restarted it at its seed (docs/rules.md §5)."""
 
     seed: Fraction
     meter: Fraction
@@ -265,7 +265,7 @@ class CasinoHoldemRound(GameRound):
         elif units not in (0, self.profile.progressive.bet):
             raise BetError(
                 f"zone {seat}: the progressive bet is exactly "
-                f"{self.profile.progressive.bet} unit, not {units} (RULES.md §6)",
+                f"{self.profile.progressive.bet} unit, not {units} (docs/rules.md §6)",
                 code="progressive_is_fixed",
                 amount=units,
                 stake=self.profile.progressive.bet,
@@ -333,7 +333,7 @@ class CasinoHoldemRound(GameRound):
         elif purpose is Purpose.BOARD:
             self.board = (*self.board, card)
 
-    # --- the progressive (RULES.md §5 decision) -----------------------------------------
+    # --- the progressive (docs/rules.md §5 decision) -----------------------------------------
     def _feed_meter(self) -> None:
         share = self.profile.progressive.meter_contribution
         for seat, stake in sorted(self.progressive_bets.items()):

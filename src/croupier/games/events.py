@@ -1,4 +1,4 @@
-"""Events: the ordered, JSON-serialisable record of a round (RULES.md §6).
+"""Events: the ordered, JSON-serialisable record of a round (docs/rules.md §6).
 
 Every change a round goes through is a frozen event appended to its log: bets, every card
 drawn with its purpose (burns included), each decision as the operation it was (``Doubled``,
@@ -246,7 +246,7 @@ class RoundVoided(Event):
 
 @event
 class DealerCorrection(Event):
-    """A dealer's correction of a dealing error, recorded as itself (RULES.md §6)."""
+    """A dealer's correction of a dealing error, recorded as itself (docs/rules.md §6)."""
 
     description: str
 
