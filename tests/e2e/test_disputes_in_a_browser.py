@@ -47,7 +47,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     dana = person("dana", phone=True)
     ines = person("ines", locale="es-ES")
     operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Baccarat disputes", "dragon-six-peru-2016", seed)
+    table_id = open_table(operator, live_server, "Mesa Lima", "dragon-six-peru-2016", seed)
     sign_up(dana)
     sign_up(ines)
     operator.go("/operator")
