@@ -88,7 +88,7 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     operator = person("operator")
     player = person(f"watcher-{locale[:2]}", locale=locale)
     operator_signs_in(operator)
-    table_id = open_table(operator, live_server, f"Live felt {locale}", "peru-2016", seed)
+    table_id = open_table(operator, live_server, f"Mesa {locale}", "peru-2016", seed)
     sign_up(player)
     operator.go("/operator")
     credit(operator, player.name, CREDIT_UNITS)
