@@ -14,6 +14,7 @@ croupier.errors.AmountError: amount: 1.5 is not a whole number of minor units (a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,6 +26,29 @@ MINOR_PER_UNIT = 100
 
 MAX_MINOR_AMOUNT = 10**13
 """The most a single credit, debit or bet may move (100 billion units): refuses 'huge' (R13)."""
+
+ROUND_REFERENCE = re.compile(r"^round:(\d+)(?::|$)")
+"""A ledger transaction of a round names it first: ``round:12``, ``round:12:bet``."""
+
+
+def round_reference(round_id: int, *detail: object) -> str:
+    """The reference of a round's ledger transaction: ``round:12`` for its settlement or void,
+    ``round:12:<detail>`` for a stake or a back bet (``round_of_reference`` reads it back).
+
+    >>> round_reference(12), round_reference(12, "back", 3)
+    ('round:12', 'round:12:back:3')
+    """
+    return ":".join(("round", str(round_id), *map(str, detail)))
+
+
+def round_of_reference(reference: str) -> int | None:
+    """The round a ledger transaction belongs to, or ``None`` (a credit, a debit).
+
+    >>> round_of_reference("round:12:back:3"), round_of_reference("user:4")
+    (12, None)
+    """
+    match = ROUND_REFERENCE.match(reference)
+    return int(match.group(1)) if match else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from croupier.games import game_module
 from croupier.games.base import ROUND_CLASSES, document_of, replay
 from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.ledger import book
-from croupier.ledger.postings import Leg, to_minor
+from croupier.ledger.postings import Leg, round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, table_rules
 from croupier.service.accounts import Principal, wallet_of
@@ -175,7 +175,7 @@ def paid_for(session: Session, round_id: int) -> dict[str, int]:
         select(Account.owner, LedgerEntry.amount)
         .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
         .join(Account, Account.id == LedgerEntry.account_id)
-        .where(LedgerTransaction.reference == f"round:{round_id}", Account.kind == "wallet")
+        .where(LedgerTransaction.reference == round_reference(round_id), Account.kind == "wallet")
     ).all()
     names = _usernames(session, {int(owner) for owner, _amount in rows})
     paid: dict[str, int] = defaultdict(int)

@@ -12,7 +12,6 @@ until the engine turns it; another zone's private cards never). The page only dr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -25,6 +24,7 @@ from croupier.fairness import revealed_document
 from croupier.games.base import steps
 from croupier.games.events import Event
 from croupier.ledger.book import find_account
+from croupier.ledger.postings import round_of_reference
 from croupier.service.accounts import Principal
 from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
@@ -155,20 +155,6 @@ def round_document(
             mask=mask,
         )
     return document
-
-
-ROUND_REFERENCE = re.compile(r"^round:(\d+)(?::|$)")
-"""A ledger transaction of a round names it first: ``round:12``, ``round:12:bet``."""
-
-
-def round_of_reference(reference: str) -> int | None:
-    """The round a ledger transaction belongs to, or ``None`` (a credit, a debit).
-
-    >>> round_of_reference("round:12:back:3"), round_of_reference("user:4")
-    (12, None)
-    """
-    match = ROUND_REFERENCE.match(reference)
-    return int(match.group(1)) if match else None
 
 
 def nets_of(session: Session, user_id: int, round_ids: list[int]) -> dict[int, int]:

@@ -18,7 +18,14 @@ from sqlalchemy.orm import Session
 from croupier.errors import BetError, IllegalActionError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.ledger import book
-from croupier.ledger.postings import MINOR_PER_UNIT, Leg, bet_legs, settlement_legs, to_minor
+from croupier.ledger.postings import (
+    MINOR_PER_UNIT,
+    Leg,
+    bet_legs,
+    round_reference,
+    settlement_legs,
+    to_minor,
+)
 from croupier.service import engines
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.clock import Clock
@@ -66,7 +73,9 @@ class Money:
             else:
                 live.held.pop(seat, None)
         if legs:
-            book.post(session, "stake", f"round:{live.round_id}:{reason}", legs, self.clock.now())
+            book.post(
+                session, "stake", round_reference(live.round_id, reason), legs, self.clock.now()
+            )
 
     # --- the progressive jackpot ----------------------------------------------------------
     def jackpot(self, session: Session, live: LiveTable) -> int:
@@ -105,7 +114,7 @@ class Money:
             jackpot = self.jackpot(session, live)
             change = to_minor(results.details["meter_after"]) - book.balance(session, jackpot)
             legs += [Leg(jackpot, change), Leg(house, -change)]
-        book.post(session, "settlement", f"round:{live.round_id}", legs, self.clock.now())
+        book.post(session, "settlement", round_reference(live.round_id), legs, self.clock.now())
 
     def _settle_back_bets(
         self, session: Session, live: LiveTable, results: RoundResult, payouts: dict[int, int]
@@ -142,7 +151,7 @@ class Money:
             )
             back.status = "refunded"
         if legs:
-            book.post(session, "void", f"round:{record.id}", legs, self.clock.now())
+            book.post(session, "void", round_reference(record.id), legs, self.clock.now())
         live.held = {}
 
     # --- back bets (spain-1979) -----------------------------------------------------------
@@ -216,7 +225,11 @@ class Money:
             wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
         )
         book.post(
-            session, "back-bet", f"round:{live.round_id}:back:{back.id}", legs, self.clock.now()
+            session,
+            "back-bet",
+            round_reference(live.round_id, "back", back.id),
+            legs,
+            self.clock.now(),
         )
         back.status = "accepted"
         if (back.seat, back.user_id) not in live.players:  # a second back bet on the box

@@ -8,10 +8,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from croupier.ledger import book
-from croupier.ledger.postings import Leg, parse_minor_amount
+from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
 from croupier.service.accounts import wallet_of
 from croupier.service.errors import NotFound
-from croupier.service.history import round_of_reference
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
 
 
