@@ -20,6 +20,7 @@ import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table
@@ -29,6 +30,7 @@ from croupier.audit.verify import verify, verify_database
 from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.ledger.postings import to_minor
+from croupier.service import disputes
 from croupier.service.database import make_engine
 from croupier.service.models import RoundRecord
 
@@ -441,7 +443,8 @@ def test_dragon_six_art_12_the_player_downloads_a_dossier_for_the_direccion_gene
         api.get(f"/shoes/{table.recall(round_id)['shoe']}", OPERATOR_TOKEN).json()["commitment"][
             :40
         ],
-        "no entry covers this dispute",
+        # R15: the chain's entries covering the dispute, its round and its corrections
+        api.server.uow.read(lambda s: disputes.chain_entries(s, dispute))[-1]["hash"][:32],
     ):
         assert expected in text.replace("\n", " "), expected
 
@@ -496,3 +499,41 @@ def test_r15_the_decision_and_the_roles_enter_the_hash_chain(api: Api, database_
     finally:
         engine.dispose()
     assert report.problems and f"disputes [{dispute}]" in report.problems[0], report.problems
+
+
+def test_the_dossier_lists_the_chain_entries_that_cover_the_dispute(api: Api) -> None:
+    """Issue 14 item 4 with R15: the dossier's chain entries are those covering the dispute's
+    row (filed, then decided), its round and its corrections' ledger transaction, oldest first."""
+    table = Table(api, "dragon-six-peru-2016", ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _inspector(api)
+    dispute = _dispute(api, table.tokens["ann"], round_id).json()["dispute"]
+    body = {
+        "decision": "upheld",
+        "reason": "short",
+        "corrections": [{"username": "ann", "amount": 5}],
+    }
+    assert _decide(api, ines, dispute, body).status_code == 200
+    entries = api.server.uow.read(lambda s: disputes.chain_entries(s, dispute))
+    kinds = [entry["kind"] for entry in entries]
+    assert kinds.index("dispute open") < kinds.index("dispute upheld"), kinds
+    assert any(kind.startswith("round ") for kind in kinds), kinds
+    assert "dispute-correction" in kinds, kinds
+    sequences = [entry["sequence"] for entry in entries]
+    assert sequences == sorted(sequences) and len(set(sequences)) == len(sequences)
+
+
+@pytest.mark.parametrize("name", ["\x00", "ann\n", "a" * 65])
+def test_a_name_no_account_can_have_is_refused_as_unknown_and_moves_nothing(
+    api: Api, name: str
+) -> None:
+    """Hostile user names in paths and bodies (a NUL byte was a 500 on PostgreSQL): each is a
+    typed 4xx naming it, and the ledger is untouched."""
+    before = api.audit()
+    path = f"/operator/wallets/{quote(name)}/credit"
+    assert api.post(path, OPERATOR_TOKEN, {"amount": 100}).status_code == 404
+    granted = api.post("/operator/staff", OPERATOR_TOKEN, {"username": name, "role": "inspector"})
+    assert granted.status_code in (404, 422), granted.text
+    signin = api.client.post("/auth/signin", json={"username": name, "password": "x" * 12})
+    assert signin.status_code == 401, signin.text
+    assert api.audit() == before

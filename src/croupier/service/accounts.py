@@ -39,7 +39,8 @@ IDLE_SECONDS = 30 * 60
 TOUCH_EVERY_SECONDS = 15.0
 """A session's last-seen time is written at most this often (fewer writes under load)."""
 
-USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
+"""A user name, whole (``fullmatch``: ``$`` would let a trailing newline through)."""
 OPERATOR_NAME = "operator"
 ROLE_NAMES = frozenset({"operator", "dealer", "inspector", "admin", "administrator", "root"})
 """Names a player may not take in any case: they read as a role of the house (issue 10)."""
@@ -72,7 +73,7 @@ def wallet_of(session: Session, user_id: int) -> int:
 
 
 def sign_up(session: Session, username: object, password: object, now: float) -> Principal:
-    if not isinstance(username, str) or not USERNAME.match(username):
+    if not isinstance(username, str) or not USERNAME.fullmatch(username):
         raise RequestError(
             f"username {username!r}: 3 to 32 letters, digits, '_', '.' or '-'",
             code="bad_username",
@@ -143,6 +144,10 @@ def sign_in(
     """
     wrong = AuthenticationError("wrong user name or password", code="wrong_credentials")
     if not isinstance(username, str) or not isinstance(password, str):
+        return wrong
+    if not USERNAME.fullmatch(username):
+        # No account has a name sign-up refuses; and such a name may hold what the database
+        # cannot even compare (PostgreSQL refuses a NUL byte in a text parameter: a 500).
         return wrong
     user = session.scalar(select(User).where(User.username == username).with_for_update())
     if user is None or user.role != "player" or is_locked_for(user, address, now):

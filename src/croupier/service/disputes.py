@@ -29,9 +29,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from croupier.audit.records import row_key
 from croupier.errors import CroupierError
 from croupier.fairness import commitment, revealed_document
 from croupier.games import game_module
@@ -46,6 +47,7 @@ from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import STATUS
 from croupier.service.models import (
     Account,
+    AuditEntry,
     BackBet,
     GameTable,
     LedgerEntry,
@@ -149,22 +151,35 @@ def file_dispute(
     )
     session.add(dispute)
     session.flush()
-    chain_hook(session, dispute, "dispute-filed")
     return {"dispute": dispute.id, "status": str(DisputeStatus.OPEN)}
 
 
-def chain_hook(session: Session, dispute: DisputeRecord, kind: str) -> None:
-    """HOOK for R15 (issue 14, item 5; the audit-chain branch, ``croupier.audit``): append the
-    chain entry of a dispute filed or decided, in this same transaction. Until that branch
-    lands nothing is chained, and the dossier lists no chain entries (``chain_entries``)."""
-    del session, dispute, kind
-
-
 def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
-    """HOOK for R15: the hash-chain entries that cover a dispute, its round and its
-    decision, for the dossier. Empty until the audit-chain branch supplies them."""
-    del session, dispute_id
-    return []
+    """The R15 chain's entries that cover the dispute's row, its round's record and the
+    ledger transaction of its corrections, oldest first: what a regulator checks the dossier
+    against (``croupier audit verify`` and a published head)."""
+    dispute = session.get(DisputeRecord, dispute_id)
+    if dispute is None:
+        return []
+    covered = [("disputes", dispute.id), ("rounds", dispute.round_id)]
+    if dispute.transaction_id is not None:
+        covered.append(("ledger_transactions", dispute.transaction_id))
+    entries = session.scalars(
+        select(AuditEntry)
+        .where(
+            or_(
+                *(
+                    and_(AuditEntry.table_name == table, AuditEntry.row_key == row_key([key]))
+                    for table, key in covered
+                )
+            )
+        )
+        .order_by(AuditEntry.seq)
+    )
+    return [
+        {"sequence": e.seq, "at": e.at, "actor": e.actor, "kind": e.kind, "hash": e.hash}
+        for e in entries
+    ]
 
 
 # --- verification -------------------------------------------------------------------------
@@ -516,7 +531,6 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         },
         now=now,
     )
-    chain_hook(session, dispute, "dispute-decided")
     return {
         "dispute": dispute_id,
         "status": str(decision),

@@ -208,9 +208,7 @@ def render(facts: dict[str, Any]) -> bytes:
             )
         )
     else:
-        story.append(
-            Paragraph("This server keeps no hash chain yet: no entry covers this dispute.", BODY)
-        )
+        story.append(Paragraph("No hash-chain entry covers this dispute.", BODY))
 
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()

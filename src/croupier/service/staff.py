@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from croupier.service.accounts import Principal
+from croupier.service.accounts import USERNAME, Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.models import GameTable, User
 from croupier.service.staff_models import DealerAssignment, StaffActionRecord, StaffRoleRecord
@@ -52,8 +52,8 @@ def record_action(
     *,
     now: float,
 ) -> int:
-    """Note a staff action with who and when, in the caller's transaction. The R15 hash
-    chain (another branch: ``croupier.audit``) is to cover these rows: ``chain_hook``."""
+    """Note a staff action with who and when, in the caller's transaction; the R15 chain
+    covers the row as it is written (revision 0006's audit triggers)."""
     row = StaffActionRecord(
         actor_id=actor.user_id,
         action=str(action),
@@ -63,17 +63,12 @@ def record_action(
     )
     session.add(row)
     session.flush()
-    chain_hook(session, row)
     return row.id
 
 
-def chain_hook(session: Session, row: StaffActionRecord) -> None:
-    """HOOK for R15 (issue 14, item 5; the audit-chain branch): append the chain entry that
-    covers ``row`` in this same transaction. Nothing is chained until that branch lands."""
-    del session, row
-
-
 def _account(session: Session, username: str) -> User:
+    if not USERNAME.fullmatch(username):  # no such account; and a NUL byte is PostgreSQL's 500
+        raise NotFound(f"no account {username!r}")
     user = session.scalar(select(User).where(User.username == username))
     if user is None:
         raise NotFound(f"no account {username!r}")

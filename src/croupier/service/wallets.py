@@ -9,12 +9,14 @@ from sqlalchemy.orm import Session
 
 from croupier.ledger import book
 from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
-from croupier.service.accounts import wallet_of
+from croupier.service.accounts import USERNAME, wallet_of
 from croupier.service.errors import NotFound
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
 
 
 def user_id_of(session: Session, username: str) -> int:
+    if not USERNAME.fullmatch(username):  # no such account; and a NUL byte is PostgreSQL's 500
+        raise NotFound(f"no player {username!r}")
     found = session.scalar(select(User.id).where(User.username == username, User.role == "player"))
     if found is None:
         raise NotFound(f"no player {username!r}")
