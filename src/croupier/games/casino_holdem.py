@@ -249,20 +249,8 @@ class CasinoHoldemRound(GameRound):
 
     # --- betting (Art. 9) ----------------------------------------------------------------
     def _verify_wager(self, seat: int, wager: str, units: int) -> None:
-        if wager == ANTE:
-            limits = self.profile.ante_limits
-            if units and not limits.allows(units):
-                raise BetError(
-                    f"zone {seat}: Ante {units} outside the limits "
-                    f"{limits.minimum}..{limits.maximum} (Art. 9 f)",
-                    code="bet_outside_limits",
-                    seat=seat,
-                    wager=wager,
-                    amount=units,
-                    minimum=limits.minimum,
-                    maximum=limits.maximum,
-                )
-        elif units not in (0, self.profile.progressive.bet):
+        # The Ante's limits (Art. 9 f) are the table record's, checked by the base.
+        if wager != ANTE and units not in (0, self.profile.progressive.bet):
             raise BetError(
                 f"zone {seat}: the progressive bet is exactly "
                 f"{self.profile.progressive.bet} unit, not {units} (docs/rules.md §6)",
