@@ -272,12 +272,14 @@ class FailSafe:
         with self._lock:
             lasted = time.monotonic() - (self.engaged_at or time.monotonic())
             refused, self.engaged_at = self.refused, None
+            # Logged before the faults clear: whoever sees play resume finds the record of the
+            # fault's end already written (a test under load read the log in between).
+            log.warning(
+                "fail safe cleared after %.1f s: %d commands refused meanwhile; play resumes",
+                lasted,
+                refused,
+            )
             self.faults = {}
-        log.warning(
-            "fail safe cleared after %.1f s: %d commands refused meanwhile; play resumes",
-            lasted,
-            refused,
-        )
 
     def refusal_for(self, error: BaseException) -> FailSafeEngaged | None:
         """After a command failed with ``error``: if it was not the client's fault, probe at
