@@ -280,6 +280,15 @@ def setup_of(profile: CasinoHoldemRules, strategy: str) -> CasinoHoldemSetup:
     return _SETUPS[key]
 
 
+def verify_boxes(profile: CasinoHoldemRules, players: int) -> None:
+    """Refuse a number of boxes the layout does not have (one to seven), before anything is
+    computed: the optimal strategy's exact table costs minutes the first time."""
+    from croupier.simulation.blackjack_sim import SimulationError
+
+    if not 1 <= players <= min(7, profile.zones):
+        raise SimulationError(f"--players: 1 to {min(7, profile.zones)} boxes, not {players}")
+
+
 def simulate_casino_holdem(
     profile: CasinoHoldemRules,
     rounds: int,
@@ -297,8 +306,7 @@ def simulate_casino_holdem(
     for, one to seven (one is the heads-up game against the dealer)."""
     from croupier.simulation.blackjack_sim import SimulationError
 
-    if not 1 <= players <= min(7, profile.zones):
-        raise SimulationError(f"--players: 1 to {min(7, profile.zones)} boxes, not {players}")
+    verify_boxes(profile, players)
     name = "optimal" if strategy == "basic" else strategy
     if name not in STRATEGIES and not name.endswith(".toml"):
         known = ", ".join(STRATEGIES)

@@ -162,9 +162,11 @@ def _strategy_for(profile: Profile, options: SimulationOptions) -> tuple[Any, st
         return "", "none (baccarat draws by rule)"
     if profile.game == "casino-holdem" and str(options.strategy) in ("basic", "optimal"):
         from croupier.rules.casino_holdem import CasinoHoldemRules
+        from croupier.simulation.casino_holdem_sim import verify_boxes
         from croupier.simulation.casino_holdem_strategy import optimal_calls
 
         assert isinstance(profile, CasinoHoldemRules)
+        verify_boxes(profile, options.players)
         # Here, once: the exact decisions (from analyze's cached table, or computed into it
         # as analyze does, minutes the first time) land on disk before any worker needs them.
         optimal_calls(profile)

@@ -83,6 +83,22 @@ def test_what_the_games_cannot_take_is_a_typed_error(args: list[str], message: s
     assert message in str(result.exception)
 
 
+def test_too_many_boxes_is_refused_before_the_optimal_strategy_is_computed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The optimal call/fold table costs minutes on an empty cache: a number of boxes the
+    layout lacks (Art. 9: seven) is refused first, without computing it."""
+    import croupier.simulation.casino_holdem_strategy as strategies
+
+    def not_wanted(*_args: object) -> object:
+        raise AssertionError("the optimal strategy was computed for a refused command")
+
+    monkeypatch.setattr(strategies, "optimal_calls", not_wanted)
+    result = runner.invoke(app, ["simulate", "casino-holdem-peru-2007", "--players", "8"])
+    assert isinstance(result.exception, SimulationError), result.exception
+    assert "--players: 1 to 7 boxes, not 8" in str(result.exception)
+
+
 def test_the_same_seed_gives_the_same_figures_on_two_workers() -> None:
     profile = load_profile("dragon-six-peru-2016")
     one = run_simulation(profile, SimulationOptions(300_000, seed=11))
