@@ -35,7 +35,17 @@ def main() -> None:
     # Slow checks (full-size load tests and long simulations) run from benchmarks/slow_checks.py;
     # the suite runs their short forms. Pass your own -m to choose otherwise.
     selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]
-    run(sys.executable, "-m", "pytest", *selection, *sys.argv[1:])
+    run(sys.executable, "-m", "pytest", *selection, *workers(sys.argv[1:]), *sys.argv[1:])
+
+
+def workers(arguments: list[str]) -> list[str]:
+    """One pytest worker per core (pytest-xdist), unless the arguments choose: the suite is
+    CPU-bound and each test makes its own databases, ports and temporary files, so the workers
+    share nothing but the compiled-kernel cache (numba writes it atomically)."""
+    chosen = any(
+        a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) for a in arguments
+    )
+    return [] if chosen else ["-n", "auto"]
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ def run_on(version: str) -> int:
     environment.pop("VIRTUAL_ENV", None)  # uv would warn that it is not the project's
     command = [
         "uv", "run", "--python", str(python), "python", "-m", "pytest",
-        "-q", "-p", "no:cacheprovider", "-m", SELECTION, *FAST_PART,
+        "-q", "-p", "no:cacheprovider", "-n", "auto", "-m", SELECTION, *FAST_PART,
     ]  # fmt: skip
     print(f"Python {version} ({python}):", "$", " ".join(command), flush=True)
     return subprocess.run(command, cwd=ROOT, env=environment, check=False).returncode
