@@ -11,6 +11,7 @@ import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
+import { drawTableInfo } from "./table_info.js";
 import { describeAllLimits, seatMap } from "./tables.js";
 
 onSignOut(server.signOut);
@@ -416,6 +417,7 @@ function afterCardsTurn() {
   // Once dealt out, the last round's cards step back for the next round's spots.
   byId("felt").classList.toggle("ended", showsLastRound() && !wait);
   drawRoundEnd();
+  drawTableInfo(tableId, state.table, state.round, currentView(), !wait);
 }
 
 /** The last round's end, once its cards are all down: the banner and the results. */
