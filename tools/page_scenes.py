@@ -328,6 +328,20 @@ class Shot:
 
 
 RULES = "#rules-panel > summary"
+SHOT_NAMES = (
+    "sign-in",
+    "not-found",
+    "lobby",
+    "table-blackjack",
+    "table-baccarat",
+    "table-casino-holdem",
+    "recall",
+    "account",
+    "disputes",
+    "inspector",
+    "operator",
+)
+"""Every page, in the order ``shots`` lists them."""
 
 
 def shots(scenes: Scenes) -> list[Shot]:
@@ -353,7 +367,9 @@ def shots(scenes: Scenes) -> list[Shot]:
     ]
 
 
-ROLES = {"operator": "operator", "iris": "inspector"}
+ROLES = {
+    "operator": "operator"
+}  # an inspector signs in as a person (a player account with the role)
 
 
 def open_page(browser: Any, scenes: Scenes, shot: Shot, width: int, height: int = 900) -> Any:
