@@ -113,7 +113,16 @@ def serving(folder: Path) -> Iterator[Live]:
         app = create_app(settings, server=start(settings))
         port = _free_port()
         server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+            uvicorn.Config(
+                app,
+                host="127.0.0.1",
+                port=port,
+                log_level="warning",
+                lifespan="on",
+                # No Date header: the pages would take the real time for the server's and
+                # count the stopped clock's deadlines as long past.
+                date_header=False,
+            )
         )
         thread = threading.Thread(target=server.run, name="scenes-server", daemon=True)
         thread.start()
@@ -384,6 +393,9 @@ def open_page(browser: Any, scenes: Scenes, shot: Shot, width: int, height: int 
     )
     context.set_default_timeout(20_000)
     page = context.new_page()
+    # The browser's clock reads the server's stopped time (timers still run): a decision's
+    # timer shows its full time, the same in every picture.
+    page.clock.set_fixed_time(FIXED_TIME)
     if shot.who is not None:
         page.goto(scenes.url + "/sign-in")
         page.evaluate(
@@ -412,14 +424,9 @@ def open_page(browser: Any, scenes: Scenes, shot: Shot, width: int, height: int 
     return page
 
 
-def masks(page: Any) -> list[Any]:
-    """What changes by itself on a page: the decision timer counts down in real time."""
-    return [page.locator("#timer")]
-
-
-def screenshot(page: Any, path: Path) -> bytes:
+def screenshot(page: Any, path: Path, *, full_page: bool = True) -> bytes:
     path.parent.mkdir(parents=True, exist_ok=True)
     image: bytes = page.screenshot(
-        path=str(path), full_page=True, animations="disabled", caret="hide", mask=masks(page)
+        path=str(path), full_page=full_page, animations="disabled", caret="hide"
     )
     return image

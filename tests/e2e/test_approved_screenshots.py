@@ -3,7 +3,7 @@ every page at 1366 and 390 px against approved images kept in the repository").
 
 The pages are those of ``tools/page_scenes.py``: one live server of their own with a stopped
 clock and chosen shoe seeds, the same people doing the same things, so each picture is the
-same on every run (the decision timer, which counts down in real time, is masked). Each is
+same on every run (the browser's clock is stopped at the server's time too). Each is
 taken full page in Chromium (no motion, UTC, English) at 1366 and 390 px and compared with
 ``tests/e2e/approved/<page>-<width>.png``:
 
