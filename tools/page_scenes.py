@@ -381,12 +381,20 @@ ROLES = {
 }  # an inspector signs in as a person (a player account with the role)
 
 
-def open_page(browser: Any, scenes: Scenes, shot: Shot, width: int, height: int = 900) -> Any:
-    """A fresh browser context (UTC, English, no motion) at ``width``, signed in as
+def open_page(
+    browser: Any,
+    scenes: Scenes,
+    shot: Shot,
+    width: int,
+    *,
+    height: int = 900,
+    locale: str = "en-US",
+) -> Any:
+    """A fresh browser context (UTC, English unless told, no motion) at ``width``, signed in as
     ``shot.who``, on the page drawn out: its cards all dealt, its fonts loaded."""
     context = browser.new_context(
         viewport={"width": width, "height": height},
-        locale="en-US",
+        locale=locale,
         timezone_id="UTC",
         reduced_motion="reduce",
         device_scale_factor=1,

@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = playwright.chromium.launch(
                 executable_path=str(page_scenes.CHROMIUM), args=page_scenes.CHROMIUM_ARGS
             )
-            page = page_scenes.open_page(browser, scenes, shot, WIDTH, HEIGHT)
+            page = page_scenes.open_page(browser, scenes, shot, WIDTH, height=HEIGHT)
             page_scenes.screenshot(page, arguments.out, full_page=False)
             browser.close()
     print(f"wrote {arguments.out} ({WIDTH}x{HEIGHT})")

@@ -35,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import page_scenes
 
+from .test_pages_in_the_players_language import english_left_on
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 APPROVED = Path(__file__).resolve().parent / "approved"
@@ -112,3 +114,31 @@ def test_each_page_looks_as_approved(
         f"(at most {MOST_PIXELS_DIFFERING}); see {ARTIFACTS}/{name}-{width}-differs.png, "
         "or approve a deliberate change with --approve"
     )
+
+
+@pytest.mark.parametrize("game", ["blackjack", "baccarat", "casino-holdem"])
+def test_the_rules_roads_and_shoe_read_in_spanish_and_fit_a_phone(
+    browser: Any, scenes: page_scenes.Scenes, game: str
+) -> None:
+    """Issue 13, items 3, 4 and 6: the rules panel, the roads and the shoe's count in Spanish
+    (no English catalogue text left), grouped as Spanish writes numbers, at 390 px."""
+    shot = {shot.name: shot for shot in page_scenes.shots(scenes)}[f"table-{game}"]
+    page = page_scenes.open_page(browser, scenes, shot, 390, locale="es-ES")
+    try:
+        text = page.locator("body").inner_text()
+        assert english_left_on(text) == []
+        assert "Reglas de esta mesa" in text
+        if game == "blackjack":
+            assert "2 a 1" in text and "(S17)" in text and "10.000" in text
+            assert "Zapato: 14 de 312 cartas repartidas" in text
+        if game == "casino-holdem":
+            assert "Pozo acumulado ahora: 5.000,50" in text
+        if game == "baccarat":
+            assert "Gana la Banca con 6" in text and "Camino grande" in text
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{game} scrolls sideways by {overflow} px"
+        page_scenes.screenshot(page, ARTIFACTS / f"table-{game}-es-390.png")
+    finally:
+        page.context.close()
