@@ -135,6 +135,8 @@ def test_the_rules_roads_and_shoe_read_in_spanish_and_fit_a_phone(
             assert "Pozo acumulado ahora: 5.000,50" in text
         if game == "baccarat":
             assert "Gana la Banca con 6" in text and "Camino grande" in text
+            assert "3 manos" in text  # the three coups dealt before the scene's bets
+            assert page.locator("#roads .bead-plate .bead").count() == 3
         overflow = page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
