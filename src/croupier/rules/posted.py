@@ -3,7 +3,7 @@
 One source: a profile (with the operator's limits already applied, docs/rules.md §6). The
 pages render this document and write no rule of their own. Every line names its words by a
 catalogue key (``words``: ``result.blackjack``, ``poker.flush``, ``rules.dealer_s17``...) and
-gives the figures as ``params``; ``tests/rules/test_posted.py`` checks each key is worded in
+gives the figures as ``params``; ``tests/unit/test_posted_rules.py`` checks each key is worded in
 both catalogues and each figure against the profile it comes from.
 
 >>> from croupier.rules import load_profile
