@@ -21,6 +21,15 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "croupier")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--approve",
+        action="store_true",
+        help="tests/e2e/test_approved_screenshots.py: write each page's picture as its approved "
+        "image instead of comparing with it (a deliberate change of the pages)",
+    )
+
+
 @pytest.fixture
 def insecure_random_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """R1's run half: ``random`` and ``numpy.random`` raise if anything dealing touches them."""

@@ -185,6 +185,8 @@ DYNAMIC_PREFIXES = (
     "error.",  # the server's error codes (common.js messageOf)
     "profile.",  # the profiles' titles by name
     "ledger.",  # the wallet statement's kinds of movement
+    "rules.",  # the posted rules' words, named by the server (rules/posted.py)
+    "roads.letter.",  # a bead's letter, by the coup's winner (roads.js)
 )
 
 

@@ -27,6 +27,7 @@ from croupier.server.routes import router
 from croupier.server.schemas import Id
 from croupier.server.sockets import SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
+from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.service import engines, fail_safe
 from croupier.service.accounts import (
     IDLE_SECONDS,
@@ -273,8 +274,9 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.add_middleware(BodyLimit)
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(router)
+    app.include_router(table_facts_router)
     install_pages(app)
-    openapi.install(app, staff_router, router)
+    openapi.install(app, staff_router, router, table_facts_router)
 
     @app.websocket("/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:

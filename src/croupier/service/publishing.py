@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from croupier.service import limits
+from croupier.service import limits, table_facts
 from croupier.service.accounts import Principal
 from croupier.service.broadcast import Broadcaster
 from croupier.service.live import LiveTable
@@ -83,6 +83,7 @@ class Publisher:
                     str(s): self.usernames.get(u, str(u)) for s, u in sorted(live.seats.items())
                 },
                 "shoe": live.shoe_id,
+                "shoe_cards": table_facts.shoe_progress(live),
                 "limits": limits.wagers_json(live.profile),
                 "next_limits": None
                 if live.next_profile is None

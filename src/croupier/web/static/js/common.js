@@ -77,6 +77,19 @@ export function minorOf(text) {
   return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
 }
 
+// Spanish (and a few other languages) group only from five digits by CLDR's rule, so Intl
+// writes 1000,00 where a casino's page writes 1.000,00: thousands are always grouped here
+// ("always", where the engine knows it; else the group separator put in by hand).
+const wholeFormat = new Intl.NumberFormat(language, { useGrouping: "always" });
+const groupSeparator = new Intl.NumberFormat(language).formatToParts(10_000_000).find((part) => part.type === "group")?.value ?? "";
+
+/** A whole number of digits (no sign), grouped by thousands in the page's language. */
+export function groupDigits(digits) {
+  const written = wholeFormat.format(BigInt(digits));
+  if (written.length > digits.length || digits.length < 4 || !groupSeparator) return written;
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, groupSeparator);
+}
+
 /** Money as the server gives it (whole units, or an exact decimal string), localised. */
 export function money(value) {
   if (value === null || value === undefined || value === "") return "–";
@@ -84,7 +97,7 @@ export function money(value) {
   if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
   const [whole, fraction] = text.split(".");
   const negative = whole.startsWith("-");
-  const grouped = new Intl.NumberFormat(language).format(BigInt(negative ? whole.slice(1) : whole));
+  const grouped = groupDigits(negative ? whole.slice(1) : whole);
   const sign = negative ? "-" : "";
   if (!fraction) return sign + grouped;
   const point = new Intl.NumberFormat(language).format(1.5).charAt(1);

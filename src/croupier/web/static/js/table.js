@@ -11,7 +11,8 @@ import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
-import { describeAllLimits, seatMap } from "./tables.js";
+import { drawTableInfo } from "./table_info.js";
+import { describeAllLimits, rulesTitle, seatMap } from "./tables.js";
 
 onSignOut(server.signOut);
 setUpChrome();
@@ -82,7 +83,7 @@ function drawHead() {
   byId("table-name").textContent = table.name ?? t("table.title");
   document.title = `${table.name ?? t("table.title")} · croupier`;
   byId("table-game").textContent = tOr(`game.${table.game}`, table.game ?? "");
-  byId("table-profile").textContent = state.profile?.title ?? table.profile ?? "";
+  byId("table-profile").textContent = rulesTitle(state.profile ?? table); // in the page's language
   byId("table-limits").textContent = describeAllLimits(state.profile);
   const status = state.round?.status;
   const phase = state.round?.public?.phase;
@@ -416,6 +417,7 @@ function afterCardsTurn() {
   // Once dealt out, the last round's cards step back for the next round's spots.
   byId("felt").classList.toggle("ended", showsLastRound() && !wait);
   drawRoundEnd();
+  drawTableInfo(tableId, state.table, state.round, currentView(), !wait);
 }
 
 /** The last round's end, once its cards are all down: the banner and the results. */

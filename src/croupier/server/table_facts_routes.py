@@ -1,0 +1,31 @@
+"""Reads of a table besides its round (``service.table_facts``): its posted rules and, at a
+baccarat table, the roads of the shoe in play. Public to every signed-in person, as they are
+at a real table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from croupier.server.context import Caller, ServerDep
+from croupier.server.schemas import Id
+from croupier.service import table_facts
+
+router = APIRouter()
+
+
+@router.get("/tables/{table_id}/rules")
+def table_rules(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
+    """The table's paytables, the dealer's and the table's rules and each wager's limits,
+    from its profile as the round under way is dealt; each line names its words by a
+    catalogue key (``words``) with its figures."""
+    return table_facts.rules_of(server.casino.table(table_id))
+
+
+@router.get("/tables/{table_id}/roads")
+def table_roads(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
+    """Baccarat: the bead plate and the big road of the shoe in play, from its recorded
+    rounds (``roads`` is ``null`` at a table of another game)."""
+    live = server.casino.table(table_id)
+    return server.uow.read(lambda session: table_facts.roads_of(session, live))
