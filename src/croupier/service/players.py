@@ -35,18 +35,25 @@ class Players:
     # --- seats ----------------------------------------------------------------------------
     def sit(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
         if not live.is_open:
-            raise Conflict(f"table {live.name!r} is closed")
+            raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         seats = live.profile.table.seats
         if not 1 <= seat <= seats:
-            raise RequestError(f"seat {seat}: the table has seats 1 to {seats}")
+            raise RequestError(
+                f"seat {seat}: the table has seats 1 to {seats}",
+                code="no_such_seat",
+                seat=seat,
+                seats=seats,
+            )
         if seat in live.seats:
             if live.seats[seat] == who.user_id:
                 return self.publisher.snapshot(live, who, fresh=True)
-            raise Conflict(f"seat {seat} is taken")
+            raise Conflict(f"seat {seat} is taken", code="seat_taken", seat=seat)
         mine = [s for s, user in live.seats.items() if user == who.user_id]
         most = live.profile.table.seats_per_player
         if len(mine) >= most:
-            raise Conflict(f"a player holds at most {most} seat(s) here")
+            raise Conflict(
+                f"a player holds at most {most} seat(s) here", code="seats_per_player", most=most
+            )
         live.seats[seat] = who.user_id
         self.publisher.usernames[who.user_id] = who.username
         _store_seats(session, live)
@@ -54,9 +61,11 @@ class Players:
 
     def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
         if live.seats.get(seat) != who.user_id:
-            raise Forbidden(f"seat {seat} is not yours")
+            raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
         if seat in live.held:
-            raise Conflict(f"seat {seat} has a bet in the round under way")
+            raise Conflict(
+                f"seat {seat} has a bet in the round under way", code="seat_has_bet", seat=seat
+            )
         del live.seats[seat]
         _store_seats(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
@@ -64,7 +73,7 @@ class Players:
     @staticmethod
     def _own_seat(live: LiveTable, who: Principal, seat: int) -> int:
         if live.seats.get(seat) != who.user_id:
-            raise Forbidden(f"seat {seat} is not yours")
+            raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
         return seat
 
     # --- betting ----------------------------------------------------------------------------
@@ -83,15 +92,25 @@ class Players:
         an int, a str and whole units already."""
         seat = self._own_seat(live, who, seat)
         if not live.is_open:
-            raise Conflict(f"table {live.name!r} is closed")
+            raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         if live.status != "betting":
-            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+            raise IllegalActionError(
+                f"no more bets: round {live.round_id} is {live.status}",
+                code="bets_closed",
+                round=live.round_id,
+            )
         live.game_round.apply(Bet(seat, wager, amount))
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
             # refused now, not at the deal; ``run`` rebuilds the round from the database.
-            raise BetError(f"seat {seat} {wager} {amount}: refused: {problem}")
+            raise BetError(
+                f"seat {seat} {wager} {amount}: refused: {problem}",
+                code="bet_leaves_box_undealable",
+                seat=seat,
+                wager=wager,
+                amount=amount,
+            )
         self.rounds.money.collect_stakes(session, live, "bet")
         if live.deadline is None:
             live.deadline = self.clock.now() + live.betting_seconds
@@ -112,9 +131,13 @@ class Players:
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
         """The player is done betting; when every seated player is, the deal comes at once."""
         if who.user_id not in live.seats.values():
-            raise Forbidden("only a seated player says ready")
+            raise Forbidden("only a seated player says ready", code="ready_not_seated")
         if live.status != "betting":
-            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+            raise IllegalActionError(
+                f"no more bets: round {live.round_id} is {live.status}",
+                code="bets_closed",
+                round=live.round_id,
+            )
         live.ready.add(who.user_id)
         if set(live.seats.values()) <= live.ready:
             self.rounds.return_undealable(session, live, "every seated player was ready")
@@ -131,11 +154,25 @@ class Players:
     ) -> dict[str, Any]:
         seat = self._own_seat(live, who, seat)
         if live.status != "playing":
-            raise IllegalActionError(f"round {live.round_id} is {live.status}: nothing to decide")
+            raise IllegalActionError(
+                f"round {live.round_id} is {live.status}: nothing to decide",
+                code="no_decision_awaited",
+                round=live.round_id,
+            )
         decision = live.game_round.pending()
-        if decision is None or decision.seat != seat:
-            waiting = "nobody" if decision is None else f"seat {decision.seat}"
-            raise IllegalActionError(f"not seat {seat}'s turn: the round waits for {waiting}")
+        if decision is None:
+            raise IllegalActionError(
+                f"not seat {seat}'s turn: the round waits for nobody",
+                code="no_decision_awaited",
+                round=live.round_id,
+            )
+        if decision.seat != seat:
+            raise IllegalActionError(
+                f"not seat {seat}'s turn: the round waits for seat {decision.seat}",
+                code="not_your_turn",
+                seat=seat,
+                turn=decision.seat,
+            )
         parsed = Action.parse(action)
         return self.rounds.decide(session, live, seat, str(parsed), timeout=False)
 

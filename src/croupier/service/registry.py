@@ -50,7 +50,7 @@ class Registry:
     def table(self, table_id: int) -> LiveTable:
         live = self.tables.get(table_id)
         if live is None:
-            raise NotFound(f"no table {table_id}")
+            raise NotFound(f"no table {table_id}", code="no_such_table", table=table_id)
         return live
 
     # --- the operator's -------------------------------------------------------------------
@@ -65,7 +65,7 @@ class Registry:
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
-            raise Conflict(f"a table named {name!r} exists")
+            raise Conflict(f"a table named {name!r} exists", code="table_name_taken", name=name)
         document = table_rules.document(profile)
         record = GameTable(
             name=name,
@@ -279,7 +279,11 @@ class Registry:
 def _stored_profile(record: GameTable) -> Profile:
     """The table's own rules (before the operator's limits), as its row stores them."""
     if record.profile_document is None or record.rules_version is None:
-        raise ProfileError(f"table {record.name!r}: no rules are stored with it")
+        raise ProfileError(
+            f"table {record.name!r}: no rules are stored with it",
+            code="table_rules_missing",
+            table=record.name,
+        )
     return table_rules.from_document(record.game, record.profile_document, record.rules_version)
 
 
