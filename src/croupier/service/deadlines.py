@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
+from croupier.service import absence
 from croupier.service.clock import Clock
 from croupier.service.live import LiveTable
 from croupier.service.rounds import Rounds
@@ -100,8 +101,14 @@ class Deadlines:
             rounds.return_undealable(session, live, "the betting deadline passed")
             if rounds.enough_players(live):
                 rounds.deal(session, live)
-            else:
+            elif live.held:
                 live.deadline = None  # wait for players (Casino Hold'em needs two)
+                rounds.save(session, live)
+            else:
+                # No bet at all: a round every seated player missed (D-GEN-11); the next
+                # window runs while a seat is still taken.
+                absence.window_closed(session, live)
+                live.deadline = self.clock.now() + live.betting_seconds if live.seats else None
                 rounds.save(session, live)
         elif live.status == "playing":
             decision = live.game_round.pending()

@@ -66,6 +66,12 @@ class LiveTable:
     """Deadlines in a row that could not be applied (``Deadlines.tick`` backs off)."""
     retry_at: float | None = None
     """When ``Deadlines.tick`` next tries a deadline that failed."""
+    absences: dict[int, int] = field(default_factory=dict)
+    """Seat -> rounds its player let pass in a row without a bet (``service.absence``)."""
+    sit_out_after: int = 3
+    """Rounds missed in a row before a seat sits out (docs/rules.md#D-GEN-11)."""
+    free_after: int = 3
+    """Further rounds missed before a seat sitting out is freed (docs/rules.md#D-GEN-11)."""
 
     def durable_state(self) -> dict[str, Any]:
         """Everything in memory that the database must hold the same (issue 10, item 3):
@@ -89,6 +95,8 @@ class LiveTable:
             "ready": sorted(self.ready),
             "held": {seat: dict(value) for seat, value in sorted(self.held.items())},
             "players": sorted(self.players),
+            "absences": dict(sorted(self.absences.items())),
+            "absence_rounds": (self.sit_out_after, self.free_after),
         }
 
     @property

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import BetError, IllegalActionError
 from croupier.games.commands import Action, Bet
+from croupier.service import absence
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, RequestError
 from croupier.service.live import PLAYERS, LiveTable
-from croupier.service.models import GameTable
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 
@@ -55,8 +55,14 @@ class Players:
                 f"a player holds at most {most} seat(s) here", code="seats_per_player", most=most
             )
         live.seats[seat] = who.user_id
+        absence.forget(live, seat)
         self.publisher.usernames[who.user_id] = who.username
-        _store_seats(session, live)
+        absence.store_seats(session, live)
+        if live.status == "betting" and live.deadline is None and not live.held:
+            # A seated player makes the table's betting windows run (D-GEN-11): one that
+            # passes without their bet is a round they missed.
+            live.deadline = self.clock.now() + live.betting_seconds
+            self.rounds.save(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
 
     def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
@@ -67,7 +73,8 @@ class Players:
                 f"seat {seat} has a bet in the round under way", code="seat_has_bet", seat=seat
             )
         del live.seats[seat]
-        _store_seats(session, live)
+        absence.forget(live, seat)
+        absence.store_seats(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
 
     @staticmethod
@@ -111,9 +118,14 @@ class Players:
                 wager=wager,
                 amount=amount,
             )
+        first = not live.held
         self.rounds.money.collect_stakes(session, live, "bet")
-        if live.deadline is None:
+        if live.deadline is None or (first and live.held):
+            # The round's first bet opens its full betting window (D-GEN-7); the window run
+            # before it only counted the rounds the seated players missed (D-GEN-11).
             live.deadline = self.clock.now() + live.betting_seconds
+        if seat in live.held:
+            absence.came_back(session, live, seat)
         self.rounds.save(session, live)
         if (seat, who.user_id) not in live.players:
             session.connection().execute(
@@ -129,7 +141,8 @@ class Players:
         }
 
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
-        """The player is done betting; when every seated player is, the deal comes at once."""
+        """The player is done betting; when every seated player present is (not sitting out,
+        docs/rules.md#D-GEN-11), the deal comes at once."""
         if who.user_id not in live.seats.values():
             raise Forbidden("only a seated player says ready", code="ready_not_seated")
         if live.status != "betting":
@@ -139,9 +152,11 @@ class Players:
                 round=live.round_id,
             )
         live.ready.add(who.user_id)
-        if set(live.seats.values()) <= live.ready:
+        # A seat sitting out is not waited for (D-GEN-11): the present players close the window.
+        waited_for = absence.present_users(live)
+        if waited_for <= live.ready:
             self.rounds.return_undealable(session, live, "every seated player was ready")
-        if set(live.seats.values()) <= live.ready and self.rounds.enough_players(live):
+        if waited_for <= live.ready and self.rounds.enough_players(live):
             round_id = live.round_id
             self.rounds.deal(session, live)
             return {"round": round_id, "dealt": True}
@@ -175,9 +190,3 @@ class Players:
             )
         parsed = Action.parse(action)
         return self.rounds.decide(session, live, seat, str(parsed), timeout=False)
-
-
-def _store_seats(session: Session, live: LiveTable) -> None:
-    record = session.get(GameTable, live.id)
-    assert record is not None
-    record.seats = {str(s): u for s, u in live.seats.items()}

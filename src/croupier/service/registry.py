@@ -22,7 +22,7 @@ from croupier.games.events import Event
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import engines, limits, table_rules
+from croupier.service import absence, engines, limits, table_rules
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
@@ -61,7 +61,12 @@ class Registry:
         profile_name: str,
         betting_seconds: float,
         decision_seconds: float,
+        *,
+        sit_out_after: int | None = None,
+        free_after: int | None = None,
     ) -> LiveTable:
+        """A new table; ``sit_out_after`` and ``free_after`` are its absent-player rounds
+        (docs/rules.md#D-GEN-11), ``None`` for the server's defaults."""
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
@@ -78,6 +83,8 @@ class Registry:
             betting_seconds=betting_seconds,
             decision_seconds=decision_seconds,
             seats={},
+            sit_out_after=sit_out_after,
+            free_after=free_after,
         )
         session.add(record)
         session.flush()
@@ -90,6 +97,8 @@ class Registry:
             decision_seconds=decision_seconds,
             seats={},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+            sit_out_after=absence.SIT_OUT_AFTER_ROUNDS if sit_out_after is None else sit_out_after,
+            free_after=absence.FREE_AFTER_ROUNDS if free_after is None else free_after,
         )
         self.rounds.new_shoe(session, live)
         self.rounds.new_round(session, live)
@@ -189,6 +198,13 @@ class Registry:
             seats={int(seat): int(user) for seat, user in record.seats.items()},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
             next_profile=next_profile,
+            absences={int(seat): int(n) for seat, n in (record.absences or {}).items()},
+            sit_out_after=absence.SIT_OUT_AFTER_ROUNDS
+            if record.sit_out_after is None
+            else record.sit_out_after,
+            free_after=absence.FREE_AFTER_ROUNDS
+            if record.free_after is None
+            else record.free_after,
         )
         notes = self._restore_round(session, live, resuming=resuming)
         return live, notes

@@ -105,10 +105,10 @@ function handElement(seat, entry, hand, current, mine) {
   );
 }
 
-function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
+function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingOut }) {
   const acting = pending && Number(pending.seat) === seat;
   const element = h("li", {
-    class: `seat ${occupant ? "taken" : "free"} ${mine ? "mine" : ""} ${acting ? "acting" : ""}`,
+    class: `seat ${occupant ? "taken" : "free"} ${mine ? "mine" : ""} ${acting ? "acting" : ""} ${sittingOut ? "sitting-out" : ""}`,
     dataset: { seat },
     "aria-current": acting ? "true" : null,
   });
@@ -118,6 +118,8 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
       { class: "seat-head" },
       h("span", { class: "seat-number" }, t("table.seat_number", { seat })),
       h("span", { class: "seat-player" }, occupant ?? t("table.free_seat")),
+      // docs/rules.md#D-GEN-11: missed rounds in a row; not dealt in, not waited for.
+      sittingOut ? h("span", { class: "seat-away" }, t("table.sitting_out")) : null,
     ),
   );
   if (!occupant && sitButton) element.append(sitButton);
@@ -150,7 +152,8 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
  * @param {HTMLElement} seatList the <ol> of seats
  * @param {object|null} view the engine's view of a round (null between rounds)
  * @param {Map<number, string|null>} occupants seat -> player name
- * @param {object} options {mySeats: Set<number>, sitButtonFor(seat) -> element|null, caption}
+ * @param {object} options {mySeats: Set<number>, sitButtonFor(seat) -> element|null, caption,
+ *   sittingOut: Set<number>}
  */
 export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
   const mySeats = options.mySeats ?? new Set();
@@ -166,6 +169,7 @@ export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
           mine: mySeats.has(seat),
           pending: view?.pending ?? null,
           sitButton: options.sitButtonFor ? options.sitButtonFor(seat) : null,
+          sittingOut: options.sittingOut?.has(seat) ?? false,
         }),
       ),
   );

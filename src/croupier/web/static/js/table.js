@@ -127,6 +127,7 @@ function drawFeltNow() {
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
     mySeats: mySeats(),
     sitButtonFor,
+    sittingOut: new Set((state.table?.sitting_out ?? []).map(Number)),
     caption: showing === "last-round" ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
   // On the page's first drawing, and for a round not watched here, the cards are all down.
