@@ -8,13 +8,10 @@ SQLite in CI; the PostgreSQL duplicate is in the slow form."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
-
-from conftest import fresh_database
 
 PROFILE = "peru-2016"
 WINDOW = 60  # Table's betting window, seconds
@@ -23,9 +20,8 @@ WINDOW = 60  # Table's betting window, seconds
 @pytest.fixture(
     params=["sqlite", pytest.param("postgresql", marks=[pytest.mark.postgres, pytest.mark.slow])]
 )
-def api(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Api]:
-    pg = request.getfixturevalue("pg_server") if request.param == "postgresql" else None
-    for url in fresh_database(request.param, tmp_path, pg):
+def api(request: pytest.FixtureRequest, database_url_for: Any) -> Iterator[Api]:
+    for url in database_url_for(request.param):
         yield from make_api(url)
 
 
