@@ -66,6 +66,9 @@ class LiveTable:
     """Deadlines in a row that could not be applied (``Deadlines.tick`` backs off)."""
     retry_at: float | None = None
     """When ``Deadlines.tick`` next tries a deadline that failed."""
+    back_bets: list[dict[str, Any]] = field(default_factory=list)
+    """The round's accepted back bets (spain-1979, docs/rules.md#D-BJ-28), for the felt:
+    ``{"id", "seat", "user", "backer" (their name), "minor"}``, in the order accepted."""
     absences: dict[int, int] = field(default_factory=dict)
     """Seat -> rounds its player let pass in a row without a bet (``service.absence``)."""
     sit_out_after: int = 3
@@ -95,6 +98,7 @@ class LiveTable:
             "ready": sorted(self.ready),
             "held": {seat: dict(value) for seat, value in sorted(self.held.items())},
             "players": sorted(self.players),
+            "back_bets": [dict(back) for back in self.back_bets],
             "absences": dict(sorted(self.absences.items())),
             "absence_rounds": (self.sit_out_after, self.free_after),
         }

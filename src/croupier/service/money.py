@@ -31,7 +31,7 @@ from croupier.service.accounts import Principal, wallet_of
 from croupier.service.clock import Clock
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import BackBet, RoundPlayer, RoundRecord
+from croupier.service.models import BackBet, RoundPlayer, RoundRecord, User
 
 
 class Money:
@@ -157,6 +157,7 @@ class Money:
         if legs:
             book.post(session, "void", round_reference(record.id), legs, self.clock.now())
         live.held = {}
+        live.back_bets = []
 
     # --- back bets (spain-1979) -----------------------------------------------------------
     def back_bet(
@@ -269,6 +270,16 @@ class Money:
             self.clock.now(),
         )
         back.status = "accepted"
+        backer = session.get(User, back.user_id)
+        live.back_bets.append(
+            {
+                "id": back.id,
+                "seat": back.seat,
+                "user": back.user_id,
+                "backer": "" if backer is None else backer.username,
+                "minor": back.amount,
+            }
+        )
         if (back.seat, back.user_id) not in live.players:  # a second back bet on the box
             session.add(
                 RoundPlayer(

@@ -97,6 +97,11 @@ class Publisher:
                 "status": live.status,
                 "deadline": live.deadline,
                 "stakes": {str(s): v["minor"] for s, v in sorted(live.held.items())},
+                # Back bets ride on their box's felt, seen by all (spain-1979, D-BJ-28).
+                "back_bets": [
+                    {"seat": b["seat"], "backer": b["backer"], "amount_minor": b["minor"]}
+                    for b in live.back_bets
+                ],
                 "pending": None
                 if decision is None
                 else {

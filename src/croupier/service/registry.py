@@ -26,7 +26,14 @@ from croupier.service import absence, engines, limits, table_rules
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
-from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
+from croupier.service.models import (
+    BackBet,
+    GameTable,
+    RoundPlayer,
+    RoundRecord,
+    ShoeRecord,
+    User,
+)
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 from croupier.service.unit_of_work import UnitOfWork
@@ -237,6 +244,7 @@ class Registry:
                 )
             )
         }
+        live.back_bets = accepted_back_bets(session, current.id)
         try:
             shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
             while shoe.position < current.start_position:
@@ -290,6 +298,20 @@ class Registry:
         assert record is not None
         fresh, _notes = self._built(session, record, resuming=False)
         return fresh
+
+
+def accepted_back_bets(session: Session, round_id: int) -> list[dict[str, Any]]:
+    """The round's accepted back bets as the live table keeps them (``LiveTable.back_bets``)."""
+    rows = session.execute(
+        select(BackBet, User.username)
+        .join(User, User.id == BackBet.user_id)
+        .where(BackBet.round_id == round_id, BackBet.status == "accepted")
+        .order_by(BackBet.id)
+    ).all()
+    return [
+        {"id": b.id, "seat": b.seat, "user": b.user_id, "backer": name, "minor": b.amount}
+        for b, name in rows
+    ]
 
 
 def _stored_profile(record: GameTable) -> Profile:

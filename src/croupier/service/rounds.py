@@ -128,6 +128,7 @@ class Rounds:
         live.round_id, live.round, live.status = record.id, game_round, "betting"
         live.deadline, live.ready, live.held = deadline, set(), {}
         live.players = set()
+        live.back_bets = []
 
     def recorded_rules(self, session: Session, profile: Profile) -> str:
         """``profile``'s rules version, its rules stored under it (``RuleSet``) if they are
