@@ -30,9 +30,16 @@ function roundLink(round) {
 }
 
 function historyRow(round, me) {
-  const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user).map((seat) => Number(seat.seat)));
+  // A backer is listed at the box they backed: the box's own wagers are its owner's.
+  const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user && seat.role !== "backer").map((seat) => Number(seat.seat)));
   const finished = Array.isArray(round.events);
   const totals = finished ? seatTotals(round.events, mine) : null;
+  for (const back of round.back_bets ?? []) {
+    // spain-1979 (docs/rules.md#D-BJ-28): this player's back bets are stakes of theirs too.
+    if (!totals || back.user !== me.user || back.payout_minor === null || back.payout_minor === undefined) continue;
+    totals.staked += back.amount_minor;
+    totals.returned += back.payout_minor;
+  }
   return h(
     "tr",
     { dataset: { round: round.round } },

@@ -105,7 +105,7 @@ function handElement(seat, entry, hand, current, mine) {
   );
 }
 
-function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingOut }) {
+function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingOut, backBets }) {
   const acting = pending && Number(pending.seat) === seat;
   const element = h("li", {
     class: `seat ${occupant ? "taken" : "free"} ${mine ? "mine" : ""} ${acting ? "acting" : ""} ${sittingOut ? "sitting-out" : ""}`,
@@ -127,6 +127,10 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingO
   const chips = Object.entries(entry.bets ?? {}).filter(([, amount]) => Number(amount));
   if (chips.length) {
     element.append(h("div", { class: "bets" }, chips.map(([wager, amount]) => chip(amount, tOr(`wager.${wager}`, wager)))));
+  }
+  // spain-1979 (docs/rules.md#D-BJ-28): back bets ride behind the box's own bet.
+  if (backBets?.length) {
+    element.append(h("div", { class: "bets back-bets-on-box" }, backBets.map((back) => chip(back.amount_minor / 100, t("table.back_bet_by", { backer: back.backer })))));
   }
   for (const hand of entry.hands ?? []) {
     const current = acting && (pending.hand === null || pending.hand === undefined || Number(pending.hand) === Number(hand.hand));
@@ -153,7 +157,7 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingO
  * @param {object|null} view the engine's view of a round (null between rounds)
  * @param {Map<number, string|null>} occupants seat -> player name
  * @param {object} options {mySeats: Set<number>, sitButtonFor(seat) -> element|null, caption,
- *   sittingOut: Set<number>}
+ *   sittingOut: Set<number>, backBets: Map<number, {backer, amount_minor}[]>}
  */
 export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
   const mySeats = options.mySeats ?? new Set();
@@ -170,6 +174,7 @@ export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
           pending: view?.pending ?? null,
           sitButton: options.sitButtonFor ? options.sitButtonFor(seat) : null,
           sittingOut: options.sittingOut?.has(seat) ?? false,
+          backBets: options.backBets?.get(seat) ?? [],
         }),
       ),
   );

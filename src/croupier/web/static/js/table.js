@@ -119,6 +119,22 @@ function showsLastRound() {
 
 let feltDrawn = false;
 
+/** The back bets of the round the felt shows, by box (spain-1979, docs/rules.md#D-BJ-28). */
+function backBetsBySeat(round) {
+  let list = [];
+  if (Number(round) === state.round?.id) list = state.round.back_bets ?? [];
+  else if (Number(round) === state.ending?.round) list = state.ending.backBets ?? [];
+  else if (Number(round) === state.lastRound?.round) list = state.lastRound.back_bets ?? [];
+  const bySeat = new Map();
+  for (const back of list) bySeat.set(Number(back.seat), [...(bySeat.get(Number(back.seat)) ?? []), back]);
+  return bySeat;
+}
+
+/** This player's back bets in the last round, settled: each is a result of theirs too. */
+function myBackBetResults() {
+  return (state.lastRound?.back_bets ?? []).filter((back) => back.backer === session.username && back.payout_minor !== null && back.payout_minor !== undefined);
+}
+
 function drawFeltNow() {
   const { view, round, showing } = feltNow();
   const felt = byId("felt");
@@ -128,6 +144,7 @@ function drawFeltNow() {
     mySeats: mySeats(),
     sitButtonFor,
     sittingOut: new Set((state.table?.sitting_out ?? []).map(Number)),
+    backBets: backBetsBySeat(round),
     caption: showing === "last-round" ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
   // On the page's first drawing, and for a round not watched here, the cards are all down.
@@ -388,9 +405,15 @@ function drawBanner(show) {
   const rows = (view?.results ?? [])
     .filter((row) => seats.has(Number(row.seat)))
     .sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
-  banner.hidden = !show || rows.length === 0;
+  const backed = myBackBetResults();
+  banner.hidden = !show || rows.length + backed.length === 0;
   if (banner.hidden) return;
-  const many = rows.length > 1;
+  const many = rows.length + backed.length > 1;
+  const backLines = backed.map((back) => {
+    const outcome = outcomeOf({ stake: back.amount_minor / 100, payout: back.payout_minor / 100 });
+    const line = t("banner.back_bet_line", { seat: back.seat, outcome: outcome.text });
+    return h("li", { dataset: { seat: back.seat, wager: "back", outcome: outcome.kind } }, line);
+  });
   const lines = rows.map((row) => {
     const outcome = outcomeOf(row);
     const line = t("banner.line", { reason: reasonOf(view, row), outcome: outcome.text });
@@ -398,6 +421,7 @@ function drawBanner(show) {
     if (row.hand !== null && row.hand !== undefined && rows.filter((r) => r.wager === row.wager).length > 1) what = t("table.seat_hand", { seat: row.seat, hand: row.hand + 1 });
     return h("li", { dataset: { seat: row.seat, wager: row.wager, outcome: outcome.kind } }, many ? t("banner.line_of", { what, line }) : line);
   });
+  lines.push(...backLines);
   const key = JSON.stringify([state.lastRound.round, ...lines.map((line) => line.textContent)]);
   if (banner.dataset.key === key) return;
   banner.dataset.key = key;
@@ -435,7 +459,8 @@ function drawRoundEnd() {
 function drawResults(show) {
   const record = state.lastRound;
   const rows = lastView()?.results ?? [];
-  byId("results").hidden = !show || rows.length === 0;
+  const backs = (record?.back_bets ?? []).filter((back) => back.payout_minor !== null && back.payout_minor !== undefined);
+  byId("results").hidden = !show || rows.length + backs.length === 0;
   if (byId("results").hidden) return;
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
@@ -449,8 +474,19 @@ function drawResults(show) {
         h("td", { class: "amount" }, money(r.payout)),
       ),
     ),
+    // Back bets on a box, seen by its owner and by the backer (spain-1979, D-BJ-28).
+    ...backs.map((back) =>
+      h("tr", { class: back.backer === session.username ? "mine back-bet" : "back-bet", dataset: { backBet: back.id } },
+        h("td", {}, String(back.seat)),
+        h("td", {}, t("table.back_bet_by", { backer: back.backer })),
+        h("td", { class: "amount" }, moneyMinor(back.amount_minor)),
+        h("td", {}, h("span", { class: "result" }, tOr(`backstatus.${back.status}`, back.status))),
+        h("td", { class: "amount" }, moneyMinor(back.payout_minor)),
+      ),
+    ),
   );
-  const net = rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
+  const backNet = backs.filter((back) => back.backer === session.username).reduce((sum, back) => sum + back.payout_minor - back.amount_minor, 0);
+  const net = backNet + rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
   byId("results-net").textContent = t(net > 0 ? "table.net_won" : net < 0 ? "table.net_lost" : "table.net_even", { amount: moneyMinor(Math.abs(net)) });
   byId("recall-link").href = `/recall/${record.round}`;
 }
@@ -479,7 +515,11 @@ async function refreshBackBets() {
   try {
     do {
       backBetsAgain = false;
+      const before = JSON.stringify((state.backBets ?? []).filter((back) => back.is_mine).map((back) => [back.id, back.status]));
       state.backBets = (await server.backBets(tableId)).back_bets;
+      const after = JSON.stringify(state.backBets.filter((back) => back.is_mine).map((back) => [back.id, back.status]));
+      // A back bet of mine accepted: its stake left the wallet then (not at settlement).
+      if (before !== after) showBalance().catch(reportError);
     } while (backBetsAgain);
   } finally {
     backBetsInFlight = false;
@@ -575,7 +615,8 @@ async function showBalance() {
 /** Whether ``previous`` was a round this player staked in that has now ended. */
 function endedWithMyStake(previous) {
   if (!previous || !state.round || previous.id === state.round.id) return false;
-  return [...mySeats()].some((seat) => previous.stakes?.[String(seat)]) && lastRoundAsked < previous.id;
+  const backed = (previous.back_bets ?? []).some((back) => back.backer === session.username);
+  return (backed || [...mySeats()].some((seat) => previous.stakes?.[String(seat)])) && lastRoundAsked < previous.id;
 }
 
 /** When a round this player staked in has ended, fetch its recall: its last step is the end
@@ -610,7 +651,7 @@ function absorb(snapshot) {
   state.profile = withTableLimits(state.profile, snapshot.table.limits);
   if (endedWithMyStake(previous)) {
     // The felt holds the round as last seen until its end comes, then deals that out.
-    state.ending = { round: previous.id, view: state.watched?.round === previous.id ? state.watched.view : null };
+    state.ending = { round: previous.id, view: state.watched?.round === previous.id ? state.watched.view : null, backBets: previous.back_bets ?? [] };
   }
   const live = currentView();
   if (live && live.phase !== "betting") state.watched = { round: state.round.id, view: live };
