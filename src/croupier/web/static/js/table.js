@@ -495,7 +495,8 @@ function drawResults(show) {
 function applyBusy() {
   document.body.toggleAttribute("aria-busy", state.busy);
   for (const button of document.querySelectorAll(".controls button, #felt button.sit")) {
-    button.disabled = state.busy;
+    // A button whose action the server would refuse stays disabled (issue 13, item 9).
+    button.disabled = state.busy || button.dataset.refused !== undefined;
   }
 }
 
@@ -528,6 +529,20 @@ async function refreshBackBets() {
   applyBusy();
 }
 
+/** Why the server would refuse to accept ``back`` now (docs/rules.md#D-BJ-28), or null:
+ * the page does not send a refusal it can see coming (issue 13, item 9). */
+function consentRefusal(back) {
+  const seat = Number(back.seat);
+  const box = Number(state.round?.stakes?.[String(seat)] ?? 0);
+  if (!box) return messageOf({ status: 422, code: "back_box_without_bet", params: { seat } });
+  const maximum = wagersOfTable()[0]?.maximum;
+  const riding = (state.round?.back_bets ?? []).filter((other) => Number(other.seat) === seat).reduce((sum, other) => sum + other.amount_minor, 0);
+  if (maximum !== null && maximum !== undefined && box + riding + back.amount > maximum * 100) {
+    return messageOf({ status: 422, code: "back_bets_over_box_maximum", params: { seat, maximum } });
+  }
+  return null;
+}
+
 function drawBackBets() {
   const section = byId("back-bets");
   section.hidden = !state.profile?.back_betting;
@@ -536,9 +551,10 @@ function drawBackBets() {
   list.replaceChildren(
     ...(state.backBets ?? []).map((back) => {
       if (back.awaits_my_consent) {
+        const refused = consentRefusal(back);
         return h("li", { dataset: { backBet: back.id } },
           t("table.back_ask", { backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount) }), " ",
-          h("button", { type: "button", class: "accept", onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
+          h("button", { type: "button", class: "accept", title: refused, dataset: refused ? { refused } : {}, onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
           " ",
           h("button", { type: "button", class: "refuse", onclick: () => run(() => server.consent(tableId, back.id, false)) }, t("table.refuse")),
         );
@@ -609,6 +625,7 @@ setInterval(tick, 250);
 
 async function showBalance() {
   const me = await server.me();
+  state.balance = me.balance;
   byId("balance").textContent = moneyMinor(me.balance);
 }
 
@@ -721,6 +738,14 @@ byId("bet-form").addEventListener("submit", (event) => {
   const withdrawn = wanted.filter((bet) => Number(bet.text || "0") === 0).reverse();
   const staked = wanted.filter((bet) => Number(bet.text || "0") !== 0);
   refusals.clear();
+  const foreseen = foreseenRefusals(bets, placed);
+  if (foreseen.size) {
+    // Said on the spot and in the notice, as the server would, without asking it (item 9).
+    for (const [spot, why] of foreseen) refusals.set(spot, why);
+    drawBetSpots();
+    showNotice([...foreseen.values()][0], "error");
+    return;
+  }
   run(async () => {
     for (const bet of [...withdrawn, ...staked]) {
       try {
@@ -735,6 +760,40 @@ byId("bet-form").addEventListener("submit", (event) => {
     }
   });
 });
+/** The refusals the server would answer to these bets, by spot ("seat:wager"), foreseen from
+ * the table's limits, its wagers and the balance (issue 13, item 9: a page does not send a
+ * request it knows will be refused; the server checks everything again). */
+function foreseenRefusals(bets, placed) {
+  const found = new Map();
+  const wagers = new Map(wagersOfTable().map((wager) => [wager.name, wager]));
+  const refuse = (bet, code, params) => found.set(`${bet.seat}:${bet.wager}`, messageOf({ status: 422, code, params }));
+  for (const bet of bets) {
+    const amount = Number(bet.text || "0");
+    const wager = wagers.get(bet.wager);
+    if (!wager || amount === 0) continue;
+    if (wager.name === "progressive" && amount !== wager.minimum) refuse(bet, "progressive_is_fixed", { stake: wager.minimum });
+    else if (amount < wager.minimum || (wager.maximum !== null && wager.maximum !== undefined && amount > wager.maximum)) {
+      refuse(bet, "bet_outside_limits", { seat: bet.seat, wager: bet.wager, amount, minimum: wager.minimum, maximum: wager.maximum });
+    }
+  }
+  // A side bet rides on its box's own wager (the first, not optional): 21+3 on the main bet,
+  // the progressive on the Ante.
+  const own = wagersOfTable().find((wager) => !wager.optional);
+  if (own) {
+    for (const bet of bets) {
+      if (bet.wager === own.name || Number(bet.text || "0") === 0) continue;
+      const main = bets.find((other) => other.seat === bet.seat && other.wager === own.name);
+      if (main && Number(main.text || "0") === 0) refuse(bet, "bet_leaves_box_undealable", { seat: bet.seat, wager: bet.wager });
+    }
+  }
+  const more = bets.reduce((sum, bet) => sum + Math.max(0, Number(bet.text || "0") - placed(bet)), 0) * 100;
+  if (!found.size && state.balance !== undefined && more > state.balance) {
+    const first = bets.find((bet) => Number(bet.text || "0") > placed(bet));
+    if (first) refuse(first, "balance_too_low", { amount_minor: more });
+  }
+  return found;
+}
+
 byId("ready").addEventListener("click", () => run(() => server.ready(tableId)));
 
 // Keys 1-9 press the decision buttons (they are real buttons: Tab and Enter work too).
