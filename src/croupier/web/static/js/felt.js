@@ -118,10 +118,10 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingO
       { class: "seat-head" },
       h("span", { class: "seat-number" }, t("table.seat_number", { seat })),
       h("span", { class: "seat-player" }, occupant ?? t("table.free_seat")),
-      // docs/rules.md#D-GEN-11: missed rounds in a row; not dealt in, not waited for.
-      sittingOut ? h("span", { class: "seat-away" }, t("table.sitting_out")) : null,
     ),
   );
+  // docs/rules.md#D-GEN-11: missed rounds in a row; not dealt in, not waited for.
+  if (sittingOut) element.append(h("p", { class: "seat-away" }, t("table.sitting_out")));
   if (!occupant && sitButton) element.append(sitButton);
   if (!entry) return element;
   const chips = Object.entries(entry.bets ?? {}).filter(([, amount]) => Number(amount));

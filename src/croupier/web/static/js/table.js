@@ -160,8 +160,10 @@ function drawSeatControls() {
     return;
   }
   const held = state.round?.stakes ?? {};
+  const away = mine.filter((seat) => (state.table?.sitting_out ?? []).map(Number).includes(seat));
   box.replaceChildren(
     h("p", {}, t("table.you_sit_at", { seats: mine.join(", ") })),
+    away.length ? h("p", { class: "hint you-sit-out" }, t("table.you_sit_out", { seats: away.join(", ") })) : "",
     isBetting()
       ? h("div", { class: "row wrap" }, mine.filter((seat) => !held[String(seat)]).map((seat) => h("button", { type: "button", class: "leave", dataset: { focusKey: `leave-${seat}` }, onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
       : "",
