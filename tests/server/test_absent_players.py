@@ -160,3 +160,22 @@ def test_a_table_sets_its_own_absent_rounds(api: Api) -> None:
     )
     assert refused.status_code == 422, refused.text
     assert refused.json()["code"] == "bad_request_fields"
+
+
+def test_casino_holdem_with_one_ante_frees_the_absent_neighbour_then_waits(api: Api) -> None:
+    """D-GEN-11 beside Casino Hold'em's two players (Art. 9): Ann's Ante cannot be dealt
+    alone; Ben, seated without a bet, misses each window until his seat is freed; then the
+    Ante waits for a second player with no window, still held."""
+    table = Table(api, "casino-holdem-peru-2007", ["ann", "ben"])
+    answer = api.post(
+        f"/tables/{table.id}/bets", table.tokens["ann"], {"seat": 1, "wager": "ante", "amount": 5}
+    )
+    assert answer.status_code == 200, answer.text
+    for _ in range(6):
+        window_passes(api)
+    state = table.state()
+    assert state["table"]["seats"] == {"1": "ann"}
+    assert state["round"]["status"] == "betting" and state["round"]["deadline"] is None
+    assert state["round"]["stakes"] == {"1": 500}
+    assert api.server.casino.table(table.id).absences == {}
+    assert_memory_is_the_database(api, table)

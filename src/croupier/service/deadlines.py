@@ -101,14 +101,13 @@ class Deadlines:
             rounds.return_undealable(session, live, "the betting deadline passed")
             if rounds.enough_players(live):
                 rounds.deal(session, live)
-            elif live.held:
-                live.deadline = None  # wait for players (Casino Hold'em needs two)
-                rounds.save(session, live)
             else:
-                # No bet at all: a round every seated player missed (D-GEN-11); the next
-                # window runs while a seat is still taken.
+                # Too few bets to deal (none, or Casino Hold'em's one): the seats without a
+                # bet missed a round (D-GEN-11). The next window runs while a seat without a
+                # bet is still taken; else the bets wait for players (Hold'em needs two).
                 absence.window_closed(session, live)
-                live.deadline = self.clock.now() + live.betting_seconds if live.seats else None
+                idle = any(seat not in live.held for seat in live.seats)
+                live.deadline = self.clock.now() + live.betting_seconds if idle else None
                 rounds.save(session, live)
         elif live.status == "playing":
             decision = live.game_round.pending()
