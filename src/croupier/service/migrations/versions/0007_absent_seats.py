@@ -27,7 +27,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game_tables") as table:
-        table.drop_column("free_after")
-        table.drop_column("sit_out_after")
-        table.drop_column("absences")
+    # Plain DROP COLUMN (SQLite 3.35 and later have it) for the same reason.
+    for column in ("free_after", "sit_out_after", "absences"):
+        op.drop_column("game_tables", column)
