@@ -26,7 +26,7 @@ def test_a_seat_left_without_a_word_sits_out_then_frees_on_every_page(
         "POST",
         "/operator/tables",
         {
-            "name": "Away E2E",
+            "name": "Ausente E2E",
             "profile": "peru-2016",
             "betting_seconds": 2,
             "sit_out_after": 1,

@@ -61,7 +61,7 @@ def test_a_back_bet_is_on_the_felt_and_in_both_results(
     seed = seed_where(PROFILE, _box_wins_even_money_standing)
     operator = person("operator")  # type: ignore[call-arg]
     operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Back bets E2E", PROFILE, seed)
+    table_id = open_table(operator, live_server, "Respaldo E2E", PROFILE, seed)
     ann, ben = person("annback"), person("benback")  # type: ignore[call-arg]
     for someone in (ann, ben):
         sign_up(someone)

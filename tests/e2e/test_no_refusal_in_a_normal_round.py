@@ -62,7 +62,7 @@ def test_a_normal_round_sends_no_request_the_server_refuses(
     seed = hashlib.sha256(f"croupier e2e no refusal {profile}".encode()).digest()
     operator = person("operator")
     operator_signs_in(operator)
-    table_id = open_table(operator, live_server, f"Clean {profile}", profile, seed)
+    table_id = open_table(operator, live_server, f"Mesa {profile}", profile, seed)
     people = [person(f"clean{index}{profile[:4]}") for index in range(1, players + 1)]
     for someone in people:
         sign_up(someone)

@@ -841,6 +841,8 @@ function connect() {
   socket.addEventListener("close", (event) => {
     socketOpen = false;
     if (event.code === 4401) {
+      // Signed out on this page: its own sign-out goes to the sign-in page, not back here.
+      if (!session.token) return;
       session.end();
       location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
       return;
