@@ -9,6 +9,7 @@ the box wins even money when it stands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -55,14 +56,14 @@ def _box_wins_even_money_standing(seed: bytes) -> bool:
 
 
 def test_a_back_bet_is_on_the_felt_and_in_both_results(
-    person: type[Person], live_server: LiveServer
+    person: Callable[..., Person], live_server: LiveServer
 ) -> None:
     needs_engine(PROFILE)
     seed = seed_where(PROFILE, _box_wins_even_money_standing)
-    operator = person("operator")  # type: ignore[call-arg]
+    operator = person("operator")
     operator_signs_in(operator)
     table_id = open_table(operator, live_server, "Respaldo E2E", PROFILE, seed)
-    ann, ben = person("annback"), person("benback")  # type: ignore[call-arg]
+    ann, ben = person("annback"), person("benback")
     for someone in (ann, ben):
         sign_up(someone)
     operator.go("/operator")
