@@ -107,3 +107,9 @@ def test_a_back_bet_is_on_the_felt_and_in_both_results(
     history = ben.page.locator("tr[data-round]").first.locator("td")
     expect(history.nth(3)).to_have_text("5.00")
     expect(history.nth(4)).to_have_text("10.00")
+    # Ann's history names the back bet on her box beside her own 10 back 20.
+    ann.go("/account")
+    mine = ann.page.locator("tr[data-round]").first
+    expect(mine.locator(".back-bet-note")).to_contain_text("benback, 5.00")
+    expect(mine.locator("td").nth(3)).to_have_text("10.00")
+    expect(mine.locator("td").nth(4)).to_have_text("20.00")

@@ -40,12 +40,15 @@ function historyRow(round, me) {
     totals.staked += back.amount_minor;
     totals.returned += back.payout_minor;
   }
+  // Back bets on this player's box: theirs to see, though the backer's money (D-BJ-28).
+  const backed = (round.back_bets ?? []).filter((back) => back.user !== me.user && mine.has(Number(back.seat)));
+  const backNote = backed.map((back) => h("span", { class: "hint back-bet-note" }, ` · ${t("me.backed_by", { backer: back.backer, amount: moneyMinor(back.amount_minor) })}`));
   return h(
     "tr",
     { dataset: { round: round.round } },
     h("th", { scope: "row" }, when(round.ended_at ?? round.started_at)),
     h("td", {}, `#${round.round}`),
-    h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null)),
+    h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null, backNote)),
     h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
     h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
     h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
