@@ -179,3 +179,21 @@ def test_casino_holdem_with_one_ante_frees_the_absent_neighbour_then_waits(api: 
     assert state["round"]["stakes"] == {"1": 500}
     assert api.server.casino.table(table.id).absences == {}
     assert_memory_is_the_database(api, table)
+
+
+def test_a_closed_table_counts_no_rounds_missed(api: Api) -> None:
+    """D-GEN-11: nobody can bet at a closed table, so its windows stop; reopened, they run."""
+    table = Table(api, PROFILE, ["ann"])
+    window_passes(api)
+    closed = api.post(f"/operator/tables/{table.id}/close", OPERATOR_TOKEN)
+    assert closed.status_code == 200, closed.text
+    assert table.state()["round"]["deadline"] is None
+    for _ in range(6):
+        window_passes(api)
+    assert table_state(table)["seats"] == {"1": "ann"}
+    assert api.server.casino.table(table.id).absences == {1: 1}
+    assert api.post(f"/operator/tables/{table.id}/open", OPERATOR_TOKEN).status_code == 200
+    assert table.state()["round"]["deadline"] == api.clock.now() + WINDOW
+    window_passes(api)
+    assert api.server.casino.table(table.id).absences == {1: 2}
+    assert_memory_is_the_database(api, table)

@@ -106,7 +106,7 @@ class Deadlines:
                 # bet missed a round (D-GEN-11). The next window runs while a seat without a
                 # bet is still taken; else the bets wait for players (Hold'em needs two).
                 absence.window_closed(session, live)
-                idle = any(seat not in live.held for seat in live.seats)
+                idle = live.is_open and any(seat not in live.held for seat in live.seats)
                 live.deadline = self.clock.now() + live.betting_seconds if idle else None
                 rounds.save(session, live)
         elif live.status == "playing":

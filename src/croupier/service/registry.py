@@ -124,6 +124,11 @@ class Registry:
         assert record is not None
         record.is_open = is_open
         live.is_open = is_open
+        if live.status == "betting" and not live.held:
+            # A closed table counts no rounds missed: nobody can bet there (D-GEN-11).
+            opens = is_open and bool(live.seats)
+            live.deadline = self.clock.now() + live.betting_seconds if opens else None
+            self.rounds.save(session, live)
 
     def set_limits(
         self, session: Session, table_id: int, wager: str, minimum: object, maximum: object

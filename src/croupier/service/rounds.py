@@ -110,7 +110,7 @@ class Rounds:
         game_round = engines.new_round(live.profile, live.shoe, self.money.meter(session, live))
         # With a seat taken, the betting window runs from the opening (D-GEN-11): one that
         # passes with no bet at all is a round each seated player missed.
-        deadline = self.clock.now() + live.betting_seconds if live.seats else None
+        deadline = self.clock.now() + live.betting_seconds if live.seats and live.is_open else None
         record = RoundRecord(
             table_id=live.id,
             shoe_id=live.shoe_id,
