@@ -189,7 +189,7 @@ def felt_cards(someone: Person) -> list[str]:
 
 
 def shown_results(someone: Person) -> list[tuple[str, str, Fraction, Fraction]]:
-    rows = someone.page.locator("#results-body tr")
+    rows = someone.page.locator("#results-body tr:not(.back-bet)")  # the box's own wagers
     shown = []
     for index in range(rows.count()):
         cells = [rows.nth(index).locator("td").nth(column).inner_text() for column in range(5)]
@@ -247,7 +247,7 @@ def expected_rows(
 def assert_results_shown(someone: Person, round_: GameRound) -> None:
     expect(someone.page.locator("#results")).to_be_visible()
     expected = expected_rows(round_)
-    expect(someone.page.locator("#results-body tr")).to_have_count(len(expected))
+    expect(someone.page.locator("#results-body tr:not(.back-bet)")).to_have_count(len(expected))
     shown = shown_results(someone)
     assert sorted(
         (int(seat.split()[0]), stake, payout) for seat, _w, stake, payout in shown
@@ -735,6 +735,11 @@ def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
     ratio = result.returned(1) / result.staked(1)
     back_payout_minor = int(500 * ratio)
     wait_for_balance(ivy, CREDIT_UNITS + Fraction(back_payout_minor - 500, 100))
+    # Issue 13, item 7: both sides see the back bet in the round's results, paid exactly.
+    for player in (hank, ivy):
+        row = player.page.locator("#results-body tr.back-bet")
+        expect(row).to_contain_text("ivy")
+        expect(row.locator("td").nth(4)).to_have_text(shown_units(Fraction(back_payout_minor, 100)))
 
 
 # --- Veintiuno Real: the dealer's hole card turned, at the table and in the recall -------------

@@ -211,7 +211,15 @@ def create_table(
     deciding = table.decision_seconds or settings.decision_seconds
 
     def effect(session: Session) -> Answer:
-        live = server.casino.create_table(session, name, table.profile, betting, deciding)
+        live = server.casino.create_table(
+            session,
+            name,
+            table.profile,
+            betting,
+            deciding,
+            sit_out_after=table.sit_out_after,
+            free_after=table.free_after,
+        )
         opened.append(live.profile)
         return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
 

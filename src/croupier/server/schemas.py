@@ -53,6 +53,8 @@ Minor = Annotated[StrictInt, Field(gt=0, le=MAX_MINOR_AMOUNT)]
 """Minor units moved by a credit or debit, 1 to ``MAX_MINOR_AMOUNT`` (R13)."""
 Seat = Annotated[StrictInt, Field(ge=0, le=MAX_SEAT)]
 Seconds = Annotated[float, Field(strict=True, ge=0.05, le=3600)]
+Rounds = Annotated[StrictInt, Field(ge=1, le=1000)]
+"""A count of betting rounds (an absent player's, docs/rules.md#D-GEN-11)."""
 
 
 class Body(BaseModel):
@@ -77,6 +79,10 @@ class NewTable(Body):
     profile: Annotated[StrictStr, Field(min_length=1, max_length=MAX_PROFILE_TEXT)]
     betting_seconds: Seconds | None = None
     decision_seconds: Seconds | None = None
+    sit_out_after: Rounds | None = None
+    """Rounds a seat's player misses in a row before it sits out (default 3, D-GEN-11)."""
+    free_after: Rounds | None = None
+    """Further rounds missed, sitting out, before the seat is freed (default 3, D-GEN-11)."""
 
 
 class Limits(Body):

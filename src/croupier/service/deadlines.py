@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
+from croupier.service import absence
 from croupier.service.clock import Clock
 from croupier.service.live import LiveTable
 from croupier.service.rounds import Rounds
@@ -101,7 +102,12 @@ class Deadlines:
             if rounds.enough_players(live):
                 rounds.deal(session, live)
             else:
-                live.deadline = None  # wait for players (Casino Hold'em needs two)
+                # Too few bets to deal (none, or Casino Hold'em's one): the seats without a
+                # bet missed a round (D-GEN-11). The next window runs while a seat without a
+                # bet is still taken; else the bets wait for players (Hold'em needs two).
+                absence.window_closed(session, live)
+                idle = live.is_open and any(seat not in live.held for seat in live.seats)
+                live.deadline = self.clock.now() + live.betting_seconds if idle else None
                 rounds.save(session, live)
         elif live.status == "playing":
             decision = live.game_round.pending()

@@ -29,12 +29,14 @@ from croupier.service.accounts import Principal
 from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.models import (
+    BackBet,
     GameTable,
     LedgerEntry,
     LedgerTransaction,
     RoundPlayer,
     RoundRecord,
     ShoeRecord,
+    User,
 )
 
 STATUS = {
@@ -142,6 +144,7 @@ def round_document(
         "seats": [{"seat": s, "user": u, "role": r} for s, u, r in sorted(players)],
         "events": mask(record.events),
         "inputs": record.inputs,
+        "back_bets": back_bets_of(session, round_id),
         "started_at": record.created_at,
         "ended_at": record.ended_at,
     }
@@ -155,6 +158,34 @@ def round_document(
             mask=mask,
         )
     return document
+
+
+def back_bets_of(session: Session, round_id: int) -> list[dict[str, Any]]:
+    """The round's back bets that counted (spain-1979, docs/rules.md#D-BJ-28): accepted, then
+    settled by their box's return or refunded by a void, each with its backer and, once
+    settled, what it paid back (minor units). Those asked and refused moved no money."""
+    rows = session.execute(
+        select(BackBet, User.username)
+        .join(User, User.id == BackBet.user_id)
+        .where(
+            BackBet.round_id == round_id,
+            BackBet.status.in_(("accepted", "settled", "refunded")),
+        )
+        .order_by(BackBet.id)
+    ).all()
+    return [
+        {
+            "id": back.id,
+            "seat": back.seat,
+            "user": back.user_id,
+            "backer": username,
+            "wager": back.wager,
+            "amount_minor": back.amount,
+            "payout_minor": back.amount if back.status == "refunded" else back.payout,
+            "status": back.status,
+        }
+        for back, username in rows
+    ]
 
 
 def nets_of(session: Session, user_id: int, round_ids: list[int]) -> dict[int, int]:

@@ -66,6 +66,15 @@ class LiveTable:
     """Deadlines in a row that could not be applied (``Deadlines.tick`` backs off)."""
     retry_at: float | None = None
     """When ``Deadlines.tick`` next tries a deadline that failed."""
+    back_bets: list[dict[str, Any]] = field(default_factory=list)
+    """The round's accepted back bets (spain-1979, docs/rules.md#D-BJ-28), for the felt:
+    ``{"id", "seat", "user", "backer" (their name), "minor"}``, in the order accepted."""
+    absences: dict[int, int] = field(default_factory=dict)
+    """Seat -> rounds its player let pass in a row without a bet (``service.absence``)."""
+    sit_out_after: int = 3
+    """Rounds missed in a row before a seat sits out (docs/rules.md#D-GEN-11)."""
+    free_after: int = 3
+    """Further rounds missed before a seat sitting out is freed (docs/rules.md#D-GEN-11)."""
 
     def durable_state(self) -> dict[str, Any]:
         """Everything in memory that the database must hold the same (issue 10, item 3):
@@ -89,6 +98,9 @@ class LiveTable:
             "ready": sorted(self.ready),
             "held": {seat: dict(value) for seat, value in sorted(self.held.items())},
             "players": sorted(self.players),
+            "back_bets": [dict(back) for back in self.back_bets],
+            "absences": dict(sorted(self.absences.items())),
+            "absence_rounds": (self.sit_out_after, self.free_after),
         }
 
     @property

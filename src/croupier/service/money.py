@@ -31,7 +31,7 @@ from croupier.service.accounts import Principal, wallet_of
 from croupier.service.clock import Clock
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import BackBet, RoundPlayer, RoundRecord
+from croupier.service.models import BackBet, RoundPlayer, RoundRecord, User
 
 
 class Money:
@@ -96,7 +96,11 @@ class Money:
         staked = live.game_round.stakes()
         for seat in sorted(set(staked) | set(live.held)):
             if to_minor(staked.get(seat, Fraction(0))) != live.held.get(seat, {}).get("minor", 0):
-                raise LedgerError(f"seat {seat}: escrow holds other than the engine's stakes")
+                raise LedgerError(
+                    f"seat {seat}: escrow holds other than the engine's stakes",
+                    code="escrow_mismatch",
+                    seat=seat,
+                )
         payouts: dict[int, int] = {}
         for wager in results.wagers:
             owner = live.held[wager.seat]["user"]
@@ -153,6 +157,7 @@ class Money:
         if legs:
             book.post(session, "void", round_reference(record.id), legs, self.clock.now())
         live.held = {}
+        live.back_bets = []
 
     # --- back bets (spain-1979) -----------------------------------------------------------
     def back_bet(
@@ -168,15 +173,27 @@ class Money:
         """Ask to back-bet on another player's box (where the profile allows it); the body
         is typed (``server.schemas.BetBody``)."""
         if not live.profile.table.back_betting:
-            raise BetError(f"{live.profile.name} does not allow back betting")
+            raise BetError(
+                f"{live.profile.name} does not allow back betting",
+                code="back_betting_not_allowed",
+                profile=live.profile.name,
+            )
         if seat not in live.seats:
-            raise RequestError(f"seat {seat!r} has no player to back")
+            raise RequestError(
+                f"seat {seat!r} has no player to back", code="no_player_to_back", seat=seat
+            )
         if live.seats[seat] == who.user_id:
-            raise BetError("a player does not back-bet on their own box")
+            raise BetError(
+                "a player does not back-bet on their own box", code="back_own_box", seat=seat
+            )
         if live.status != "betting":
-            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+            raise IllegalActionError(
+                f"no more bets: round {live.round_id} is {live.status}",
+                code="bets_closed",
+                round=live.round_id,
+            )
         if amount == 0:
-            raise BetError("a back bet of 0 is no bet")
+            raise BetError("a back bet of 0 is no bet", code="back_bet_zero", seat=seat)
         back = BackBet(
             round_id=live.round_id,
             seat=seat,
@@ -195,14 +212,30 @@ class Money:
         """The box owner accepts (the stake moves to escrow) or refuses a back bet."""
         back = session.get(BackBet, back_bet_id)
         if back is None or back.round_id != live.round_id or back.status != "asked":
-            raise NotFound(f"no back bet {back_bet_id} waiting for consent in this round")
+            raise NotFound(
+                f"no back bet {back_bet_id} waiting for consent in this round",
+                code="no_back_bet_waiting",
+                back_bet=back_bet_id,
+            )
         if live.seats.get(back.seat) != who.user_id:
-            raise Forbidden(f"only the owner of box {back.seat} consents")
+            raise Forbidden(
+                f"only the owner of box {back.seat} consents",
+                code="consent_owner_only",
+                seat=back.seat,
+            )
         if live.status != "betting":
-            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+            raise IllegalActionError(
+                f"no more bets: round {live.round_id} is {live.status}",
+                code="bets_closed",
+                round=live.round_id,
+            )
         if accept and back.seat not in live.held:
             # A back bet rides on the box's own bet: without one it could never be dealt.
-            raise BetError(f"box {back.seat} has no bet of its own to back")
+            raise BetError(
+                f"box {back.seat} has no bet of its own to back",
+                code="back_box_without_bet",
+                seat=back.seat,
+            )
         if not accept:
             back.status = "refused"
             return {"back_bet": back.id, "status": back.status}
@@ -220,7 +253,12 @@ class Money:
             )
         )
         if box + others + back.amount > to_minor(maximum):
-            raise BetError(f"box {back.seat}: back bets would pass the box maximum {maximum}")
+            raise BetError(
+                f"box {back.seat}: back bets would pass the box maximum {maximum}",
+                code="back_bets_over_box_maximum",
+                seat=back.seat,
+                maximum=maximum,
+            )
         legs = bet_legs(
             wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
         )
@@ -232,6 +270,16 @@ class Money:
             self.clock.now(),
         )
         back.status = "accepted"
+        backer = session.get(User, back.user_id)
+        live.back_bets.append(
+            {
+                "id": back.id,
+                "seat": back.seat,
+                "user": back.user_id,
+                "backer": "" if backer is None else backer.username,
+                "minor": back.amount,
+            }
+        )
         if (back.seat, back.user_id) not in live.players:  # a second back bet on the box
             session.add(
                 RoundPlayer(

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import BetError, IllegalActionError
 from croupier.games.commands import Action, Bet
+from croupier.service import absence
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, RequestError
 from croupier.service.live import PLAYERS, LiveTable
-from croupier.service.models import GameTable
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 
@@ -35,36 +35,52 @@ class Players:
     # --- seats ----------------------------------------------------------------------------
     def sit(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
         if not live.is_open:
-            raise Conflict(f"table {live.name!r} is closed")
+            raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         seats = live.profile.table.seats
         if not 1 <= seat <= seats:
-            raise RequestError(f"seat {seat}: the table has seats 1 to {seats}")
+            raise RequestError(
+                f"seat {seat}: the table has seats 1 to {seats}",
+                code="no_such_seat",
+                seat=seat,
+                seats=seats,
+            )
         if seat in live.seats:
             if live.seats[seat] == who.user_id:
                 return self.publisher.snapshot(live, who, fresh=True)
-            raise Conflict(f"seat {seat} is taken")
+            raise Conflict(f"seat {seat} is taken", code="seat_taken", seat=seat)
         mine = [s for s, user in live.seats.items() if user == who.user_id]
         most = live.profile.table.seats_per_player
         if len(mine) >= most:
-            raise Conflict(f"a player holds at most {most} seat(s) here")
+            raise Conflict(
+                f"a player holds at most {most} seat(s) here", code="seats_per_player", most=most
+            )
         live.seats[seat] = who.user_id
+        absence.forget(live, seat)
         self.publisher.usernames[who.user_id] = who.username
-        _store_seats(session, live)
+        absence.store_seats(session, live)
+        if live.status == "betting" and live.deadline is None and not live.held:
+            # A seated player makes the table's betting windows run (D-GEN-11): one that
+            # passes without their bet is a round they missed.
+            live.deadline = self.clock.now() + live.betting_seconds
+            self.rounds.save(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
 
     def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
         if live.seats.get(seat) != who.user_id:
-            raise Forbidden(f"seat {seat} is not yours")
+            raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
         if seat in live.held:
-            raise Conflict(f"seat {seat} has a bet in the round under way")
+            raise Conflict(
+                f"seat {seat} has a bet in the round under way", code="seat_has_bet", seat=seat
+            )
         del live.seats[seat]
-        _store_seats(session, live)
+        absence.forget(live, seat)
+        absence.store_seats(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
 
     @staticmethod
     def _own_seat(live: LiveTable, who: Principal, seat: int) -> int:
         if live.seats.get(seat) != who.user_id:
-            raise Forbidden(f"seat {seat} is not yours")
+            raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
         return seat
 
     # --- betting ----------------------------------------------------------------------------
@@ -83,18 +99,33 @@ class Players:
         an int, a str and whole units already."""
         seat = self._own_seat(live, who, seat)
         if not live.is_open:
-            raise Conflict(f"table {live.name!r} is closed")
+            raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         if live.status != "betting":
-            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+            raise IllegalActionError(
+                f"no more bets: round {live.round_id} is {live.status}",
+                code="bets_closed",
+                round=live.round_id,
+            )
         live.game_round.apply(Bet(seat, wager, amount))
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
             # refused now, not at the deal; ``run`` rebuilds the round from the database.
-            raise BetError(f"seat {seat} {wager} {amount}: refused: {problem}")
+            raise BetError(
+                f"seat {seat} {wager} {amount}: refused: {problem}",
+                code="bet_leaves_box_undealable",
+                seat=seat,
+                wager=wager,
+                amount=amount,
+            )
+        first = not live.held
         self.rounds.money.collect_stakes(session, live, "bet")
-        if live.deadline is None:
+        if live.deadline is None or (first and live.held):
+            # The round's first bet opens its full betting window (D-GEN-7); the window run
+            # before it only counted the rounds the seated players missed (D-GEN-11).
             live.deadline = self.clock.now() + live.betting_seconds
+        if seat in live.held:
+            absence.came_back(session, live, seat)
         self.rounds.save(session, live)
         if (seat, who.user_id) not in live.players:
             session.connection().execute(
@@ -110,15 +141,22 @@ class Players:
         }
 
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
-        """The player is done betting; when every seated player is, the deal comes at once."""
+        """The player is done betting; when every seated player present is (not sitting out,
+        docs/rules.md#D-GEN-11), the deal comes at once."""
         if who.user_id not in live.seats.values():
-            raise Forbidden("only a seated player says ready")
+            raise Forbidden("only a seated player says ready", code="ready_not_seated")
         if live.status != "betting":
-            raise IllegalActionError(f"no more bets: round {live.round_id} is {live.status}")
+            raise IllegalActionError(
+                f"no more bets: round {live.round_id} is {live.status}",
+                code="bets_closed",
+                round=live.round_id,
+            )
         live.ready.add(who.user_id)
-        if set(live.seats.values()) <= live.ready:
+        # A seat sitting out is not waited for (D-GEN-11): the present players close the window.
+        waited_for = absence.present_users(live)
+        if waited_for <= live.ready:
             self.rounds.return_undealable(session, live, "every seated player was ready")
-        if set(live.seats.values()) <= live.ready and self.rounds.enough_players(live):
+        if waited_for <= live.ready and self.rounds.enough_players(live):
             round_id = live.round_id
             self.rounds.deal(session, live)
             return {"round": round_id, "dealt": True}
@@ -131,16 +169,24 @@ class Players:
     ) -> dict[str, Any]:
         seat = self._own_seat(live, who, seat)
         if live.status != "playing":
-            raise IllegalActionError(f"round {live.round_id} is {live.status}: nothing to decide")
+            raise IllegalActionError(
+                f"round {live.round_id} is {live.status}: nothing to decide",
+                code="no_decision_awaited",
+                round=live.round_id,
+            )
         decision = live.game_round.pending()
-        if decision is None or decision.seat != seat:
-            waiting = "nobody" if decision is None else f"seat {decision.seat}"
-            raise IllegalActionError(f"not seat {seat}'s turn: the round waits for {waiting}")
+        if decision is None:
+            raise IllegalActionError(
+                f"not seat {seat}'s turn: the round waits for nobody",
+                code="no_decision_awaited",
+                round=live.round_id,
+            )
+        if decision.seat != seat:
+            raise IllegalActionError(
+                f"not seat {seat}'s turn: the round waits for seat {decision.seat}",
+                code="not_your_turn",
+                seat=seat,
+                turn=decision.seat,
+            )
         parsed = Action.parse(action)
         return self.rounds.decide(session, live, seat, str(parsed), timeout=False)
-
-
-def _store_seats(session: Session, live: LiveTable) -> None:
-    record = session.get(GameTable, live.id)
-    assert record is not None
-    record.seats = {str(s): u for s, u in live.seats.items()}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from croupier.service import limits, table_facts
+from croupier.service import absence, limits, table_facts
 from croupier.service.accounts import Principal
 from croupier.service.broadcast import Broadcaster
 from croupier.service.live import LiveTable
@@ -82,6 +82,10 @@ class Publisher:
                 "seats": {
                     str(s): self.usernames.get(u, str(u)) for s, u in sorted(live.seats.items())
                 },
+                # Seats whose player missed the rounds to sit out (docs/rules.md#D-GEN-11):
+                # shown to everyone, not dealt in, not waited for.
+                "sitting_out": absence.sitting_out(live),
+                "absence_rounds": {"sit_out": live.sit_out_after, "free": live.free_after},
                 "shoe": live.shoe_id,
                 "shoe_cards": table_facts.shoe_progress(live),
                 "limits": limits.wagers_json(live.profile),
@@ -94,6 +98,11 @@ class Publisher:
                 "status": live.status,
                 "deadline": live.deadline,
                 "stakes": {str(s): v["minor"] for s, v in sorted(live.held.items())},
+                # Back bets ride on their box's felt, seen by all (spain-1979, D-BJ-28).
+                "back_bets": [
+                    {"seat": b["seat"], "backer": b["backer"], "amount_minor": b["minor"]}
+                    for b in live.back_bets
+                ],
                 "pending": None
                 if decision is None
                 else {

@@ -22,11 +22,18 @@ from croupier.games.events import Event
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import engines, limits, table_rules
+from croupier.service import absence, engines, limits, table_rules
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
-from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRecord, User
+from croupier.service.models import (
+    BackBet,
+    GameTable,
+    RoundPlayer,
+    RoundRecord,
+    ShoeRecord,
+    User,
+)
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 from croupier.service.unit_of_work import UnitOfWork
@@ -50,7 +57,7 @@ class Registry:
     def table(self, table_id: int) -> LiveTable:
         live = self.tables.get(table_id)
         if live is None:
-            raise NotFound(f"no table {table_id}")
+            raise NotFound(f"no table {table_id}", code="no_such_table", table=table_id)
         return live
 
     # --- the operator's -------------------------------------------------------------------
@@ -61,11 +68,16 @@ class Registry:
         profile_name: str,
         betting_seconds: float,
         decision_seconds: float,
+        *,
+        sit_out_after: int | None = None,
+        free_after: int | None = None,
     ) -> LiveTable:
+        """A new table; ``sit_out_after`` and ``free_after`` are its absent-player rounds
+        (docs/rules.md#D-GEN-11), ``None`` for the server's defaults."""
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
-            raise Conflict(f"a table named {name!r} exists")
+            raise Conflict(f"a table named {name!r} exists", code="table_name_taken", name=name)
         document = table_rules.document(profile)
         record = GameTable(
             name=name,
@@ -78,6 +90,8 @@ class Registry:
             betting_seconds=betting_seconds,
             decision_seconds=decision_seconds,
             seats={},
+            sit_out_after=sit_out_after,
+            free_after=free_after,
         )
         session.add(record)
         session.flush()
@@ -90,6 +104,8 @@ class Registry:
             decision_seconds=decision_seconds,
             seats={},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+            sit_out_after=absence.SIT_OUT_AFTER_ROUNDS if sit_out_after is None else sit_out_after,
+            free_after=absence.FREE_AFTER_ROUNDS if free_after is None else free_after,
         )
         self.rounds.new_shoe(session, live)
         self.rounds.new_round(session, live)
@@ -108,6 +124,11 @@ class Registry:
         assert record is not None
         record.is_open = is_open
         live.is_open = is_open
+        if live.status == "betting" and not live.held:
+            # A closed table counts no rounds missed: nobody can bet there (D-GEN-11).
+            opens = is_open and bool(live.seats)
+            live.deadline = self.clock.now() + live.betting_seconds if opens else None
+            self.rounds.save(session, live)
 
     def set_limits(
         self, session: Session, table_id: int, wager: str, minimum: object, maximum: object
@@ -189,6 +210,13 @@ class Registry:
             seats={int(seat): int(user) for seat, user in record.seats.items()},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
             next_profile=next_profile,
+            absences={int(seat): int(n) for seat, n in (record.absences or {}).items()},
+            sit_out_after=absence.SIT_OUT_AFTER_ROUNDS
+            if record.sit_out_after is None
+            else record.sit_out_after,
+            free_after=absence.FREE_AFTER_ROUNDS
+            if record.free_after is None
+            else record.free_after,
         )
         notes = self._restore_round(session, live, resuming=resuming)
         return live, notes
@@ -221,6 +249,7 @@ class Registry:
                 )
             )
         }
+        live.back_bets = accepted_back_bets(session, current.id)
         try:
             shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
             while shoe.position < current.start_position:
@@ -276,10 +305,28 @@ class Registry:
         return fresh
 
 
+def accepted_back_bets(session: Session, round_id: int) -> list[dict[str, Any]]:
+    """The round's accepted back bets as the live table keeps them (``LiveTable.back_bets``)."""
+    rows = session.execute(
+        select(BackBet, User.username)
+        .join(User, User.id == BackBet.user_id)
+        .where(BackBet.round_id == round_id, BackBet.status == "accepted")
+        .order_by(BackBet.id)
+    ).all()
+    return [
+        {"id": b.id, "seat": b.seat, "user": b.user_id, "backer": name, "minor": b.amount}
+        for b, name in rows
+    ]
+
+
 def _stored_profile(record: GameTable) -> Profile:
     """The table's own rules (before the operator's limits), as its row stores them."""
     if record.profile_document is None or record.rules_version is None:
-        raise ProfileError(f"table {record.name!r}: no rules are stored with it")
+        raise ProfileError(
+            f"table {record.name!r}: no rules are stored with it",
+            code="table_rules_missing",
+            table=record.name,
+        )
     return table_rules.from_document(record.game, record.profile_document, record.rules_version)
 
 

@@ -24,7 +24,7 @@ from croupier.fairness import commitment, revealed_document
 from croupier.games.commands import Act, Action, Return
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
-from croupier.service import engines, table_rules
+from croupier.service import absence, engines, table_rules
 from croupier.service.clock import Clock
 from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
@@ -108,6 +108,9 @@ class Rounds:
         version = self.recorded_rules(session, live.profile)
         start_position = live.shoe.position  # before the new-shoe procedure's burns
         game_round = engines.new_round(live.profile, live.shoe, self.money.meter(session, live))
+        # With a seat taken, the betting window runs from the opening (D-GEN-11): one that
+        # passes with no bet at all is a round each seated player missed.
+        deadline = self.clock.now() + live.betting_seconds if live.seats and live.is_open else None
         record = RoundRecord(
             table_id=live.id,
             shoe_id=live.shoe_id,
@@ -117,14 +120,15 @@ class Rounds:
             events=events_json(game_round.events),
             stakes={},
             ready=[],
-            deadline=None,
+            deadline=deadline,
             created_at=self.clock.now(),
         )
         session.add(record)
         session.flush()
         live.round_id, live.round, live.status = record.id, game_round, "betting"
-        live.deadline, live.ready, live.held = None, set(), {}
+        live.deadline, live.ready, live.held = deadline, set(), {}
         live.players = set()
+        live.back_bets = []
 
     def recorded_rules(self, session: Session, profile: Profile) -> str:
         """``profile``'s rules version, its rules stored under it (``RuleSet``) if they are
@@ -180,6 +184,7 @@ class Rounds:
 
     def deal(self, session: Session, live: LiveTable) -> None:
         live.game_round.deal()
+        absence.window_closed(session, live)  # the seats without a bet missed this round
         live.status = "playing"
         live.ready = set()
         self.money.collect_stakes(session, live, "deal")

@@ -8,6 +8,7 @@ The table service is in parts, each readable on its own:
 - ``rounds``: a round's life (its shoe, opening, the deal, each step, settlement, void);
 - ``money``: stakes, settlement postings, voids, and Spain 1979's back bets;
 - ``deadlines``: the betting window and each decision's time, with back-off on failure;
+- ``absence``: seats whose player lets rounds pass without a bet sit out, then are freed;
 - ``publishing``: the snapshot readers get and the pushes to subscribers.
 
 ``Casino`` wires them and owns ``run``: each handler runs under its table's lock and inside

@@ -30,15 +30,25 @@ function roundLink(round) {
 }
 
 function historyRow(round, me) {
-  const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user).map((seat) => Number(seat.seat)));
+  // A backer is listed at the box they backed: the box's own wagers are its owner's.
+  const mine = new Set((round.seats ?? []).filter((seat) => seat.user === me.user && seat.role !== "backer").map((seat) => Number(seat.seat)));
   const finished = Array.isArray(round.events);
   const totals = finished ? seatTotals(round.events, mine) : null;
+  for (const back of round.back_bets ?? []) {
+    // spain-1979 (docs/rules.md#D-BJ-28): this player's back bets are stakes of theirs too.
+    if (!totals || back.user !== me.user || back.payout_minor === null || back.payout_minor === undefined) continue;
+    totals.staked += back.amount_minor;
+    totals.returned += back.payout_minor;
+  }
+  // Back bets on this player's box: theirs to see, though the backer's money (D-BJ-28).
+  const backed = (round.back_bets ?? []).filter((back) => back.user !== me.user && mine.has(Number(back.seat)));
+  const backNote = backed.map((back) => h("span", { class: "hint back-bet-note" }, ` · ${t("me.backed_by", { backer: back.backer, amount: moneyMinor(back.amount_minor) })}`));
   return h(
     "tr",
     { dataset: { round: round.round } },
     h("th", { scope: "row" }, when(round.ended_at ?? round.started_at)),
     h("td", {}, `#${round.round}`),
-    h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null)),
+    h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null, backNote)),
     h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
     h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
     h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),

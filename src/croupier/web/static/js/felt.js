@@ -105,10 +105,10 @@ function handElement(seat, entry, hand, current, mine) {
   );
 }
 
-function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
+function seatElement(seat, occupant, entry, { mine, pending, sitButton, sittingOut, backBets }) {
   const acting = pending && Number(pending.seat) === seat;
   const element = h("li", {
-    class: `seat ${occupant ? "taken" : "free"} ${mine ? "mine" : ""} ${acting ? "acting" : ""}`,
+    class: `seat ${occupant ? "taken" : "free"} ${mine ? "mine" : ""} ${acting ? "acting" : ""} ${sittingOut ? "sitting-out" : ""}`,
     dataset: { seat },
     "aria-current": acting ? "true" : null,
   });
@@ -120,11 +120,17 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
       h("span", { class: "seat-player" }, occupant ?? t("table.free_seat")),
     ),
   );
+  // docs/rules.md#D-GEN-11: missed rounds in a row; not dealt in, not waited for.
+  if (sittingOut) element.append(h("p", { class: "seat-away" }, t("table.sitting_out")));
   if (!occupant && sitButton) element.append(sitButton);
   if (!entry) return element;
   const chips = Object.entries(entry.bets ?? {}).filter(([, amount]) => Number(amount));
   if (chips.length) {
     element.append(h("div", { class: "bets" }, chips.map(([wager, amount]) => chip(amount, tOr(`wager.${wager}`, wager)))));
+  }
+  // spain-1979 (docs/rules.md#D-BJ-28): back bets ride behind the box's own bet.
+  if (backBets?.length) {
+    element.append(h("div", { class: "bets back-bets-on-box" }, backBets.map((back) => chip(back.amount_minor / 100, t("table.back_bet_by", { backer: back.backer })))));
   }
   for (const hand of entry.hands ?? []) {
     const current = acting && (pending.hand === null || pending.hand === undefined || Number(pending.hand) === Number(hand.hand));
@@ -150,7 +156,8 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
  * @param {HTMLElement} seatList the <ol> of seats
  * @param {object|null} view the engine's view of a round (null between rounds)
  * @param {Map<number, string|null>} occupants seat -> player name
- * @param {object} options {mySeats: Set<number>, sitButtonFor(seat) -> element|null, caption}
+ * @param {object} options {mySeats: Set<number>, sitButtonFor(seat) -> element|null, caption,
+ *   sittingOut: Set<number>, backBets: Map<number, {backer, amount_minor}[]>}
  */
 export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
   const mySeats = options.mySeats ?? new Set();
@@ -166,6 +173,8 @@ export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
           mine: mySeats.has(seat),
           pending: view?.pending ?? null,
           sitButton: options.sitButtonFor ? options.sitButtonFor(seat) : null,
+          sittingOut: options.sittingOut?.has(seat) ?? false,
+          backBets: options.backBets?.get(seat) ?? [],
         }),
       ),
   );

@@ -120,6 +120,22 @@ function showsLastRound() {
 
 let feltDrawn = false;
 
+/** The back bets of the round the felt shows, by box (spain-1979, docs/rules.md#D-BJ-28). */
+function backBetsBySeat(round) {
+  let list = [];
+  if (Number(round) === state.round?.id) list = state.round.back_bets ?? [];
+  else if (Number(round) === state.ending?.round) list = state.ending.backBets ?? [];
+  else if (Number(round) === state.lastRound?.round) list = state.lastRound.back_bets ?? [];
+  const bySeat = new Map();
+  for (const back of list) bySeat.set(Number(back.seat), [...(bySeat.get(Number(back.seat)) ?? []), back]);
+  return bySeat;
+}
+
+/** This player's back bets in the last round, settled: each is a result of theirs too. */
+function myBackBetResults() {
+  return (state.lastRound?.back_bets ?? []).filter((back) => back.backer === session.username && back.payout_minor !== null && back.payout_minor !== undefined);
+}
+
 function drawFeltNow() {
   const { view, round, showing } = feltNow();
   const felt = byId("felt");
@@ -128,6 +144,8 @@ function drawFeltNow() {
   drawFelt(byId("dealer-area"), byId("seats"), view, seatMap(state.table, state.profile), {
     mySeats: mySeats(),
     sitButtonFor,
+    sittingOut: new Set((state.table?.sitting_out ?? []).map(Number)),
+    backBets: backBetsBySeat(round),
     caption: showing === "last-round" ? t("table.last_round", { round: state.lastRound.round }) : null,
   });
   // On the page's first drawing, and for a round not watched here, the cards are all down.
@@ -143,8 +161,10 @@ function drawSeatControls() {
     return;
   }
   const held = state.round?.stakes ?? {};
+  const away = mine.filter((seat) => (state.table?.sitting_out ?? []).map(Number).includes(seat));
   box.replaceChildren(
     h("p", {}, t("table.you_sit_at", { seats: mine.join(", ") })),
+    away.length ? h("p", { class: "hint you-sit-out" }, t("table.you_sit_out", { seats: away.join(", ") })) : "",
     isBetting()
       ? h("div", { class: "row wrap" }, mine.filter((seat) => !held[String(seat)]).map((seat) => h("button", { type: "button", class: "leave", dataset: { focusKey: `leave-${seat}` }, onclick: () => run(() => server.leave(tableId, seat)) }, t("table.leave_seat", { seat }))))
       : "",
@@ -388,9 +408,15 @@ function drawBanner(show) {
   const rows = (view?.results ?? [])
     .filter((row) => seats.has(Number(row.seat)))
     .sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
-  banner.hidden = !show || rows.length === 0;
+  const backed = myBackBetResults();
+  banner.hidden = !show || rows.length + backed.length === 0;
   if (banner.hidden) return;
-  const many = rows.length > 1;
+  const many = rows.length + backed.length > 1;
+  const backLines = backed.map((back) => {
+    const outcome = outcomeOf({ stake: back.amount_minor / 100, payout: back.payout_minor / 100 });
+    const line = t("banner.back_bet_line", { seat: back.seat, outcome: outcome.text });
+    return h("li", { dataset: { seat: back.seat, wager: "back", outcome: outcome.kind } }, line);
+  });
   const lines = rows.map((row) => {
     const outcome = outcomeOf(row);
     const line = t("banner.line", { reason: reasonOf(view, row), outcome: outcome.text });
@@ -398,6 +424,7 @@ function drawBanner(show) {
     if (row.hand !== null && row.hand !== undefined && rows.filter((r) => r.wager === row.wager).length > 1) what = t("table.seat_hand", { seat: row.seat, hand: row.hand + 1 });
     return h("li", { dataset: { seat: row.seat, wager: row.wager, outcome: outcome.kind } }, many ? t("banner.line_of", { what, line }) : line);
   });
+  lines.push(...backLines);
   const key = JSON.stringify([state.lastRound.round, ...lines.map((line) => line.textContent)]);
   if (banner.dataset.key === key) return;
   banner.dataset.key = key;
@@ -436,7 +463,8 @@ function drawRoundEnd() {
 function drawResults(show) {
   const record = state.lastRound;
   const rows = lastView()?.results ?? [];
-  byId("results").hidden = !show || rows.length === 0;
+  const backs = (record?.back_bets ?? []).filter((back) => back.payout_minor !== null && back.payout_minor !== undefined);
+  byId("results").hidden = !show || rows.length + backs.length === 0;
   if (byId("results").hidden) return;
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
@@ -450,8 +478,19 @@ function drawResults(show) {
         h("td", { class: "amount" }, money(r.payout)),
       ),
     ),
+    // Back bets on a box, seen by its owner and by the backer (spain-1979, D-BJ-28).
+    ...backs.map((back) =>
+      h("tr", { class: back.backer === session.username ? "mine back-bet" : "back-bet", dataset: { backBet: back.id } },
+        h("td", {}, String(back.seat)),
+        h("td", {}, t("table.back_bet_by", { backer: back.backer })),
+        h("td", { class: "amount" }, moneyMinor(back.amount_minor)),
+        h("td", {}, h("span", { class: "result" }, tOr(`backstatus.${back.status}`, back.status))),
+        h("td", { class: "amount" }, moneyMinor(back.payout_minor)),
+      ),
+    ),
   );
-  const net = rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
+  const backNet = backs.filter((back) => back.backer === session.username).reduce((sum, back) => sum + back.payout_minor - back.amount_minor, 0);
+  const net = backNet + rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
   byId("results-net").textContent = t(net > 0 ? "table.net_won" : net < 0 ? "table.net_lost" : "table.net_even", { amount: moneyMinor(Math.abs(net)) });
   byId("recall-link").href = `/recall/${record.round}`;
 }
@@ -460,7 +499,8 @@ function drawResults(show) {
 function applyBusy() {
   document.body.toggleAttribute("aria-busy", state.busy);
   for (const button of document.querySelectorAll(".controls button, #felt button.sit")) {
-    button.disabled = state.busy;
+    // A button whose action the server would refuse stays disabled (issue 13, item 9).
+    button.disabled = state.busy || button.dataset.refused !== undefined;
   }
 }
 
@@ -480,13 +520,31 @@ async function refreshBackBets() {
   try {
     do {
       backBetsAgain = false;
+      const before = JSON.stringify((state.backBets ?? []).filter((back) => back.is_mine).map((back) => [back.id, back.status]));
       state.backBets = (await server.backBets(tableId)).back_bets;
+      const after = JSON.stringify(state.backBets.filter((back) => back.is_mine).map((back) => [back.id, back.status]));
+      // A back bet of mine accepted: its stake left the wallet then (not at settlement).
+      if (before !== after) showBalance().catch(reportError);
     } while (backBetsAgain);
   } finally {
     backBetsInFlight = false;
   }
   drawBackBets();
   applyBusy();
+}
+
+/** Why the server would refuse to accept ``back`` now (docs/rules.md#D-BJ-28), or null:
+ * the page does not send a refusal it can see coming (issue 13, item 9). */
+function consentRefusal(back) {
+  const seat = Number(back.seat);
+  const box = Number(state.round?.stakes?.[String(seat)] ?? 0);
+  if (!box) return messageOf({ status: 422, code: "back_box_without_bet", params: { seat } });
+  const maximum = wagersOfTable()[0]?.maximum;
+  const riding = (state.round?.back_bets ?? []).filter((other) => Number(other.seat) === seat).reduce((sum, other) => sum + other.amount_minor, 0);
+  if (maximum !== null && maximum !== undefined && box + riding + back.amount > maximum * 100) {
+    return messageOf({ status: 422, code: "back_bets_over_box_maximum", params: { seat, maximum } });
+  }
+  return null;
 }
 
 function drawBackBets() {
@@ -497,9 +555,10 @@ function drawBackBets() {
   list.replaceChildren(
     ...(state.backBets ?? []).map((back) => {
       if (back.awaits_my_consent) {
+        const refused = consentRefusal(back);
         return h("li", { dataset: { backBet: back.id } },
           t("table.back_ask", { backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount) }), " ",
-          h("button", { type: "button", class: "accept", onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
+          h("button", { type: "button", class: "accept", title: refused, dataset: refused ? { refused } : {}, onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
           " ",
           h("button", { type: "button", class: "refuse", onclick: () => run(() => server.consent(tableId, back.id, false)) }, t("table.refuse")),
         );
@@ -570,13 +629,15 @@ setInterval(tick, 250);
 
 async function showBalance() {
   const me = await server.me();
+  state.balance = me.balance;
   byId("balance").textContent = moneyMinor(me.balance);
 }
 
 /** Whether ``previous`` was a round this player staked in that has now ended. */
 function endedWithMyStake(previous) {
   if (!previous || !state.round || previous.id === state.round.id) return false;
-  return [...mySeats()].some((seat) => previous.stakes?.[String(seat)]) && lastRoundAsked < previous.id;
+  const backed = (previous.back_bets ?? []).some((back) => back.backer === session.username);
+  return (backed || [...mySeats()].some((seat) => previous.stakes?.[String(seat)])) && lastRoundAsked < previous.id;
 }
 
 /** When a round this player staked in has ended, fetch its recall: its last step is the end
@@ -611,7 +672,7 @@ function absorb(snapshot) {
   state.profile = withTableLimits(state.profile, snapshot.table.limits);
   if (endedWithMyStake(previous)) {
     // The felt holds the round as last seen until its end comes, then deals that out.
-    state.ending = { round: previous.id, view: state.watched?.round === previous.id ? state.watched.view : null };
+    state.ending = { round: previous.id, view: state.watched?.round === previous.id ? state.watched.view : null, backBets: previous.back_bets ?? [] };
   }
   const live = currentView();
   if (live && live.phase !== "betting") state.watched = { round: state.round.id, view: live };
@@ -681,6 +742,14 @@ byId("bet-form").addEventListener("submit", (event) => {
   const withdrawn = wanted.filter((bet) => Number(bet.text || "0") === 0).reverse();
   const staked = wanted.filter((bet) => Number(bet.text || "0") !== 0);
   refusals.clear();
+  const foreseen = foreseenRefusals(bets, placed);
+  if (foreseen.size) {
+    // Said on the spot and in the notice, as the server would, without asking it (item 9).
+    for (const [spot, why] of foreseen) refusals.set(spot, why);
+    drawBetSpots();
+    showNotice([...foreseen.values()][0], "error");
+    return;
+  }
   run(async () => {
     for (const bet of [...withdrawn, ...staked]) {
       try {
@@ -695,6 +764,40 @@ byId("bet-form").addEventListener("submit", (event) => {
     }
   });
 });
+/** The refusals the server would answer to these bets, by spot ("seat:wager"), foreseen from
+ * the table's limits, its wagers and the balance (issue 13, item 9: a page does not send a
+ * request it knows will be refused; the server checks everything again). */
+function foreseenRefusals(bets, placed) {
+  const found = new Map();
+  const wagers = new Map(wagersOfTable().map((wager) => [wager.name, wager]));
+  const refuse = (bet, code, params) => found.set(`${bet.seat}:${bet.wager}`, messageOf({ status: 422, code, params }));
+  for (const bet of bets) {
+    const amount = Number(bet.text || "0");
+    const wager = wagers.get(bet.wager);
+    if (!wager || amount === 0) continue;
+    if (wager.name === "progressive" && amount !== wager.minimum) refuse(bet, "progressive_is_fixed", { stake: wager.minimum });
+    else if (amount < wager.minimum || (wager.maximum !== null && wager.maximum !== undefined && amount > wager.maximum)) {
+      refuse(bet, "bet_outside_limits", { seat: bet.seat, wager: bet.wager, amount, minimum: wager.minimum, maximum: wager.maximum });
+    }
+  }
+  // A side bet rides on its box's own wager (the first, not optional): 21+3 on the main bet,
+  // the progressive on the Ante.
+  const own = wagersOfTable().find((wager) => !wager.optional);
+  if (own) {
+    for (const bet of bets) {
+      if (bet.wager === own.name || Number(bet.text || "0") === 0) continue;
+      const main = bets.find((other) => other.seat === bet.seat && other.wager === own.name);
+      if (main && Number(main.text || "0") === 0) refuse(bet, "bet_leaves_box_undealable", { seat: bet.seat, wager: bet.wager });
+    }
+  }
+  const more = bets.reduce((sum, bet) => sum + Math.max(0, Number(bet.text || "0") - placed(bet)), 0) * 100;
+  if (!found.size && state.balance !== undefined && more > state.balance) {
+    const first = bets.find((bet) => Number(bet.text || "0") > placed(bet));
+    if (first) refuse(first, "balance_too_low", { amount_minor: more });
+  }
+  return found;
+}
+
 byId("ready").addEventListener("click", () => run(() => server.ready(tableId)));
 
 // Keys 1-9 press the decision buttons (they are real buttons: Tab and Enter work too).
@@ -740,6 +843,8 @@ function connect() {
   socket.addEventListener("close", (event) => {
     socketOpen = false;
     if (event.code === 4401) {
+      // Signed out on this page: its own sign-out goes to the sign-in page, not back here.
+      if (!session.token) return;
       session.end();
       location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
       return;
