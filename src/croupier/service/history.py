@@ -145,6 +145,12 @@ def round_document(
         "started_at": record.created_at,
         "ended_at": record.ended_at,
     }
+    # Corrections of what the round paid, found later (issue 14, item 3): the reader's own
+    # confirmed ones, with their reason; the operator every one. Imported here: the
+    # corrections read the disputes, which read this module.
+    from croupier.service.payout_corrections import of_round
+
+    document["corrections"] = of_round(session, record.id, who)
     if with_steps:
         # A player with several boxes sees the round from the first: no game keeps a card
         # private to one box of a player who holds more than one.

@@ -21,7 +21,7 @@ from sqlalchemy import event, select, update
 from sqlalchemy.orm import Session
 
 from croupier.fairness import commitment, revealed_document
-from croupier.games.commands import Act, Action, Return
+from croupier.games.commands import Act, Action, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import engines, table_rules
@@ -219,6 +219,14 @@ class Rounds:
         self.new_shoe_if_needed(session, live)
         self.new_round(session, live)
         crash_point("settlement")  # all written, nothing committed yet
+
+    def void_live(self, session: Session, live: LiveTable, reason: str) -> None:
+        """End the round under way that cannot be finished (the dealer's or the operator's
+        call): the engine's ``Void`` returns every stake still in play, what was settled
+        already stands, and the round is paid out and closed as any other (issue 14, item 3)."""
+        live.game_round.apply(Void(reason))
+        self.money.collect_stakes(session, live, "void")
+        self.advance(session, live)
 
     def void(self, session: Session, live: LiveTable, record: RoundRecord, reason: str) -> None:
         """Return every stake held for the round (R11) and mark it interrupted."""
