@@ -22,8 +22,10 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
+from typer.testing import CliRunner
 
 from croupier.audit.verify import verify_database
+from croupier.cli.main import app as croupier_cli
 from croupier.service.database import alembic_config, make_engine
 
 DRAGON_SIX = "dragon-six-peru-2016"
@@ -171,8 +173,34 @@ def test_dragon_six_art_12_the_dealer_proposes_and_an_inspector_confirms_a_payou
     ]
     assert actions[0]["detail"]["transaction"] == confirmed.json()["transaction"]
     assert actions[0]["at"] == api.clock.now()
+    # The inspector's dispute queue counts it among what the round's payments were corrected by.
+    filed = api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": "still short"})
+    item = api.get("/inspector/disputes", ines).json()["disputes"][0]
+    assert item["dispute"] == filed.json()["dispute"] and item["corrected"] == {"ann": 500}
     # R15: the chain covers the correction, its transaction and the actions.
+    verified = CliRunner().invoke(croupier_cli, ["audit", "verify", "--database", url])
+    assert verified.exit_code == 0, verified.output
+
+
+def test_r15_a_correction_edited_behind_the_servers_back_is_caught(api: Api, url: str) -> None:
+    """The corrections' table is in the audited set: an amount changed in the database after
+    the confirmation makes ``croupier audit verify`` exit 1 naming the row."""
+    table = Table(api, DRAGON_SIX, ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    ines = _grant(api, "ines", "inspector")
+    body = {"username": "ann", "amount": 500, "reason": "paid short"}
+    number = _propose(api, OPERATOR_TOKEN, round_id, body).json()["correction"]
+    assert _decide(api, ines, number, {"decision": "confirmed"}).status_code == 200
     assert verify_database(url).is_intact
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text("UPDATE payout_corrections SET amount = 50000 WHERE id = :id"), {"id": number}
+        )
+    engine.dispose()
+    verified = CliRunner().invoke(croupier_cli, ["audit", "verify", "--database", url])
+    assert verified.exit_code == 1, verified.output
+    assert "payout_corrections" in verified.output
 
 
 def test_dragon_six_art_12_a_refused_correction_moves_nothing(api: Api, url: str) -> None:
@@ -326,13 +354,19 @@ def test_spain_1979_iii_the_dealer_of_the_table_voids_a_round_it_cannot_finish(
     assert any(e["kind"] == "RoundVoided" and e["reason"] == body["reason"] for e in events)
     again = api.post(f"/rounds/{round_id}/void", dana, body)
     assert again.status_code == 409 and again.json()["code"] == "round_not_under_way"
+    # The inspector's re-settlement of the voided record agrees with what the ledger paid.
+    ines = _grant(api, "ines", "inspector")
+    filed = api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": "why void?"})
+    assert filed.status_code == 201, filed.text
+    item = api.get("/inspector/disputes", ines).json()["disputes"][0]
+    assert item["problem"] is None, item["problem"]
+    assert item["resettled"] == item["paid"] == {"ann": table.stake * 100, "ben": table.stake * 100}
     actions = api.get("/operator/staff/actions", OPERATOR_TOKEN).json()["actions"]
-    assert (actions[0]["kind"], actions[0]["by"], actions[0]["subject"]) == (
-        "round-voided",
-        "dana",
-        f"round:{round_id}",
-    )
-    assert actions[0]["detail"]["held_minor"] == 2 * table.stake * 100
+    voids = [a for a in actions if a["kind"] == "round-voided"]
+    assert [(a["by"], a["subject"]) for a in voids] == [("dana", f"round:{round_id}")]
+    assert voids[0]["detail"]["held_minor"] == 2 * table.stake * 100
+    assert voids[0]["detail"]["reason"] == body["reason"]
+    assert table.recall(round_id)["status"] == "interrupted"  # read as a void, as R11's
     # The operator may too, once the cards are out: what was settled already stands (a
     # natural paid at once), every stake still in play comes back.
     dealt = table.bet_all()
