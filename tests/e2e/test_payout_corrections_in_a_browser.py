@@ -182,7 +182,28 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     expect(lines.filter(has_text="Casilla 1, banca")).to_have_count(1)
     at_both_widths(irene, "inspector-dispute-record")
 
-    # The operator's page lists it; the books sum to zero; the R15 chain verifies.
+    # The operator proposes a second one on the page; the inspector refuses it, with a
+    # reason: nothing moves.
+    operator.go("/operator")
+    operator.page.fill("#propose-form input[name=round]", str(round_id))
+    operator.page.fill("#propose-form input[name=username]", nora.name)
+    operator.page.fill("#propose-form input[name=amount]", "-5")
+    operator.page.fill("#propose-form input[name=reason]", "Cobro doble")
+    operator.page.click("#propose-form button[type=submit]")
+    second = operator.page.locator("#operator-corrections tr[data-status='proposed']")
+    expect(second).to_contain_text("Cobro doble")
+    expect(second.locator(".amount")).to_have_text("-5.00")
+    irene.go("/inspector")
+    pending = irene.page.locator("#correction-queue tr[data-status='proposed']")
+    pending.locator("input[name=reason]").fill("El cobro fue correcto")
+    pending.locator("button.refuse-correction").click()
+    expect(irene.page.locator("#correction-queue tr[data-status='refused']")).to_contain_text(
+        "El cobro fue correcto"
+    )
+    nora.go("/account")
+    wait_for_balance(nora, after_coup + Fraction(CORRECTION_MINOR, 100))
+
+    # The operator's page lists both; the books sum to zero; the R15 chain verifies.
     operator.go("/operator")
     listed = operator.page.locator(f"#operator-corrections tr[data-correction='{number}']")
     expect(listed).to_have_attribute("data-status", "confirmed")

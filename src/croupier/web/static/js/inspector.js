@@ -64,7 +64,7 @@ async function decideCorrection(item, decision, reasonInput) {
 function decisionCell(item) {
   if (item.status !== "proposed") {
     const decided = t("correction.decided", { decision: correctionStatus(item.status, t), by: item.decided_by ?? "–" });
-    return h("td", {}, h("div", {}, decided), item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null);
+    return h("td", {}, h("div", {}, h("div", {}, decided), item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null));
   }
   const id = `refusal-${item.correction}`;
   const reason = h("input", { id, name: "reason", maxlength: 2000, autocomplete: "off" });

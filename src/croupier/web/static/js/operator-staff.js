@@ -2,8 +2,8 @@
 // payout corrections, read only (an inspector decides), and the staff: grant and remove the
 // dealer and inspector roles, assign dealers to tables and take them off.
 
-import { byId, clearNotice, h, labelCells, moneyMinor, reportError, session, showNotice, t } from "./common.js";
-import { correctionStatus, corrections, disputes, perPlayer } from "./dispute-api.js";
+import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, reportError, session, showNotice, t } from "./common.js";
+import { correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
 import { server } from "./server.js";
 
 let tableNames = new Map(); // table id -> name
@@ -44,8 +44,8 @@ async function loadCorrections() {
         h("td", { class: "status" }, correctionStatus(item.status, t)),
         h("td", {}, item.status === "proposed"
           ? "–"
-          : [t("correction.decided", { decision: correctionStatus(item.status, t), by: item.decided_by ?? "–" }),
-            item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null]),
+          : h("div", {}, t("correction.decided", { decision: correctionStatus(item.status, t), by: item.decided_by ?? "–" }),
+            item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null)),
       ),
     ),
   );
@@ -117,6 +117,33 @@ byId("grant-form").addEventListener("submit", (event) => {
   const username = form.username.value.trim();
   const role = form.role.value;
   change(() => disputes.grant(username, role), t("operator.role_granted", { name: username, role: t(`role.${role}`) }));
+});
+
+// The operator proposes a correction too (an inspector confirms it; nothing moves before).
+byId("propose-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearNotice();
+  const form = event.currentTarget;
+  const roundId = Number(form.round.value.trim());
+  const minor = signedMinorOf(form.amount.value, minorOf);
+  if (!Number.isInteger(roundId) || roundId < 1) {
+    showNotice(t("correction.bad_round", { value: form.round.value.trim() }), "error");
+    form.round.focus();
+    return;
+  }
+  if (minor === null || minor === 0) {
+    showNotice(t("correction.bad_amount", { value: form.amount.value.trim() }), "error");
+    form.amount.focus();
+    return;
+  }
+  try {
+    const made = await corrections.propose(roundId, form.username.value.trim(), minor, form.reason.value);
+    showNotice(t("correction.proposed_notice", { correction: made.correction }), "ok");
+    form.reset();
+  } catch (error) {
+    reportError(error);
+  }
+  await loadCorrections();
 });
 
 byId("assign-form").addEventListener("submit", (event) => {
