@@ -27,6 +27,7 @@ from playwright.sync_api import expect
 from croupier.audit.verify import verify_database
 
 from .conftest import PASSWORD, SCREENSHOTS, LiveServer, Person
+from .test_pages_in_the_players_language import english_left_on
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
@@ -153,6 +154,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     ).to_have_text("Confirmada")
     assert_fits_the_screen(irene)
     irene.screenshot("inspector-correction-confirmed")
+    assert english_left_on(irene.page.locator("body").inner_text()) == []
 
     # The player: the balance with it, the statement and the recall with its reason.
     nora.go("/account")
@@ -181,6 +183,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     assert "CardDrawn" not in shown and "card=" not in shown, shown
     expect(lines.filter(has_text="Casilla 1, banca")).to_have_count(1)
     at_both_widths(irene, "inspector-dispute-record")
+    assert english_left_on(irene.page.locator("body").inner_text()) == []
 
     # The operator proposes a second one on the page; the inspector refuses it, with a
     # reason: nothing moves.
