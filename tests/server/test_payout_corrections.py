@@ -417,3 +417,24 @@ def _audit_triggers(connection: sa.Connection) -> list[str]:
             )
         )
     return sorted(str(name) for name in found.scalars())
+
+
+def test_four_inspectors_confirming_at_once_move_the_money_once(api: Api) -> None:
+    """The conditional update is the guard: of concurrent confirmations one wins, the others
+    get 409 and move nothing (R7)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = Table(api, DRAGON_SIX, ["ann"], credit_minor=100_000)
+    round_id = table.play_round()
+    inspectors = [_grant(api, f"insp{n}", "inspector") for n in range(4)]
+    body = {"username": "ann", "amount": 700, "reason": "paid short"}
+    number = _propose(api, OPERATOR_TOKEN, round_id, body).json()["correction"]
+    before = api.balance(table.tokens["ann"])
+    confirm = {"decision": "confirmed"}
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda t: _decide(api, t, number, confirm), inspectors))
+    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409]
+    assert api.balance(table.tokens["ann"]) == before + 700
+    corrections = [e for e in _statement(api, table.tokens["ann"]) if "correction" in e]
+    assert [e["amount"] for e in corrections] == [700]
+    _books_balance(api)
