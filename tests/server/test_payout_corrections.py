@@ -26,6 +26,9 @@ from typer.testing import CliRunner
 
 from croupier.audit.verify import verify_database
 from croupier.cli.main import app as croupier_cli
+from croupier.games.base import replay
+from croupier.games.events import Event
+from croupier.ledger.postings import to_minor
 from croupier.service.database import alembic_config, make_engine
 
 DRAGON_SIX = "dragon-six-peru-2016"
@@ -83,6 +86,16 @@ def _books_balance(api: Api) -> None:
 SHORT = "the tie was paid 8:1; the table pays it 9:1"
 
 
+def _engine_payouts(table: Table, round_id: int) -> dict[str, int]:
+    """Minor units the engine's replay of the recorded events pays each player."""
+    events = [Event.from_json(e) for e in table.recall(round_id)["events"]]
+    paid: dict[str, int] = {}
+    for wager in replay(events, table.profile).results().wagers:
+        name = table.owner[wager.seat]
+        paid[name] = paid.get(name, 0) + to_minor(wager.payout)
+    return paid
+
+
 def test_dragon_six_art_12_the_dealer_proposes_and_an_inspector_confirms_a_payout_correction(
     api: Api, url: str
 ) -> None:
@@ -119,6 +132,19 @@ def test_dragon_six_art_12_the_dealer_proposes_and_an_inspector_confirms_a_payou
     assert [(c["correction"], c["status"]) for c in queue] == [
         (correction["correction"], "proposed")
     ]
+    # Beside it, what the ledger paid ann for the round and what the engine pays its record.
+    settled = [
+        e["amount"]
+        for e in _statement(api, table.tokens["ann"])
+        if e["round"] == round_id and e["kind"] == "settlement"
+    ]
+    engine_pays = _engine_payouts(table, round_id).get("ann", 0)
+    assert (queue[0]["paid"], queue[0]["resettled"], queue[0]["corrected"]) == (
+        sum(settled),
+        engine_pays,
+        0,
+    )
+    assert sum(settled) == engine_pays
     key = api.key()
     confirmed = _decide(api, ines, correction["correction"], {"decision": "confirmed"}, key=key)
     assert confirmed.status_code == 200, confirmed.text

@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session
 from croupier.ledger.postings import round_reference
 from croupier.service import staff, wallets
 from croupier.service.accounts import Principal
-from croupier.service.disputes import participants
+from croupier.service.disputes import participants, verification
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import GameTable, RoundRecord, User
@@ -261,7 +261,8 @@ def _document(
 
 def listing(session: Session) -> dict[str, Any]:
     """Every correction, proposed ones first, newest first (the inspector's queue and the
-    operator's page)."""
+    operator's page), each with ``paid``, ``resettled`` and ``corrected`` for its player
+    (minor units; ``resettled`` is ``None`` where the record does not re-settle)."""
     rows = list(
         session.scalars(
             select(PayoutCorrectionRecord)
@@ -278,7 +279,28 @@ def listing(session: Session) -> dict[str, Any]:
         | {r.proposed_by for r in rows}
         | {r.decided_by or 0 for r in rows},
     )
-    return {"corrections": [_document(session, row, names) for row in rows]}
+    # Beside each, what the ledger paid the player for the round and what ``croupier settle``
+    # pays for its record (the dispute queue's verification, once per round): the inspector
+    # sees whether the correction brings the two together.
+    checks: dict[int, dict[str, Any]] = {}
+    listed = []
+    for row in rows:
+        if row.round_id not in checks:
+            record = session.get(RoundRecord, row.round_id)
+            assert record is not None
+            checks[row.round_id] = verification(session, record)
+        check = checks[row.round_id]
+        name = names.get(row.user_id, "")
+        resettled = check["resettled"]
+        listed.append(
+            {
+                **_document(session, row, names),
+                "paid": check["paid"].get(name, 0),
+                "resettled": None if resettled is None else resettled.get(name, 0),
+                "corrected": check["corrected"].get(name, 0),
+            }
+        )
+    return {"corrections": listed}
 
 
 def of_round(session: Session, round_id: int, who: Principal | None) -> list[dict[str, Any]]:

@@ -86,6 +86,12 @@ async function showCorrections() {
         h("td", { class: "amount" }, moneyMinor(item.amount)),
         h("td", {}, item.reason),
         h("td", {}, item.proposed_by),
+        // What the ledger paid the player for the round beside what the rules pay its record.
+        h("td", { class: "check", dataset: { ok: String(item.resettled !== null && item.paid + item.corrected === item.resettled) } },
+          h("div", {},
+            h("div", {}, `${t("inspector.paid")}: ${moneyMinor(item.paid)}`),
+            h("div", {}, `${t("inspector.resettled")}: ${item.resettled === null ? "–" : moneyMinor(item.resettled)}`),
+            item.corrected ? h("div", {}, `${t("inspector.corrected")}: ${moneyMinor(item.corrected)}`) : null)),
         h("td", { class: "status" }, correctionStatus(item.status, t)),
         decisionCell(item),
       ),
