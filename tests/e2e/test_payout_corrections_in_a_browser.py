@@ -2,7 +2,7 @@
 
 The operator grants the dealer's and the inspector's roles and assigns the dealer to the
 table on the operator's page; a coup is played; the dealer proposes a correction of the
-payout (the API: the dealer's console is another branch's page); the inspector (Spanish, on
+payout from the round's recall; the inspector (Spanish, on
 a phone) confirms it on the inspector's page. The player's balance, statement and recall show
 it with its reason; the operator's page lists it; the books sum to zero and ``croupier audit
 verify`` passes (Dragon Six, Peru 2016, Art. 12: the staff correct the errors of a game;
@@ -26,7 +26,7 @@ from playwright.sync_api import expect
 
 from croupier.audit.verify import verify_database
 
-from .conftest import PASSWORD, SCREENSHOTS, LiveServer, Person
+from .conftest import OPERATOR_TOKEN, PASSWORD, SCREENSHOTS, LiveServer, Person
 from .test_pages_in_the_players_language import english_left_on
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
@@ -128,13 +128,25 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     ).json()["rounds"]
     round_id = int(rounds[0]["round"])
 
-    # The dealer proposes; nothing moves until the inspector confirms.
-    body = {"username": nora.name, "amount": CORRECTION_MINOR, "reason": REASON}
-    proposed = _post(
-        live_server, _token(live_server, dario.name), f"/rounds/{round_id}/corrections", body
-    )
-    assert proposed.status_code == 201, proposed.text
-    number = proposed.json()["correction"]
+    # The dealer proposes from the round's recall; nothing moves until the inspector confirms.
+    dario.go(f"/recall/{round_id}")
+    expect(dario.page.locator("#propose-correction")).to_be_visible()
+    expect(dario.page.locator("#dispute-round")).to_be_hidden()  # only its players dispute it
+    dario.page.select_option("#propose-player", nora.name)
+    dario.page.fill("#propose-form input[name=amount]", "5")
+    dario.page.fill("#propose-form input[name=reason]", REASON)
+    at_both_widths(dario, "recall-propose", "#propose-correction")
+    dario.page.click("#propose-form button[type=submit]")
+    expect(dario.page.locator("#notice")).to_contain_text("proposed: it waits for an inspector")
+    listed = httpx.get(
+        f"{live_server.url}/operator/corrections",
+        headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
+        timeout=10,
+    ).json()["corrections"]
+    assert [(c["username"], c["amount"], c["proposed_by"]) for c in listed] == [
+        (nora.name, CORRECTION_MINOR, dario.name)
+    ]
+    number = listed[0]["correction"]
     nora.go("/account")
     wait_for_balance(nora, after_coup)
 
@@ -184,6 +196,14 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     expect(lines.filter(has_text="Casilla 1, banca")).to_have_count(1)
     at_both_widths(irene, "inspector-dispute-record")
     assert english_left_on(irene.page.locator("body").inner_text()) == []
+    # Decided, so that no other test on the shared server finds it open in its queue.
+    decided = _post(
+        live_server,
+        _token(live_server, irene.name),
+        f"/inspector/disputes/{filed.json()['dispute']}/decision",
+        {"decision": "rejected", "reason": "Registro revisado"},
+    )
+    assert decided.status_code == 200, decided.text
 
     # The operator proposes a second one on the page; the inspector refuses it, with a
     # reason: nothing moves.

@@ -121,6 +121,12 @@ def test_dragon_six_art_12_the_dealer_proposes_and_an_inspector_confirms_a_payou
     assert table.balances() == before
     assert len(_statement(api, table.tokens["ann"])) == entries_before
 
+    # The table's dealer reads the round's recall (as a spectator) to propose from it.
+    seen = table.api.get(f"/rounds/{round_id}", dana).json()
+    assert seen["may_propose_correction"] is True and seen["players"] == ["ann", "ben"]
+    assert table.recall(round_id, "ann")["may_propose_correction"] is False
+    assert "players" not in table.recall(round_id, "ann")
+
     # Only an inspector decides: the dealer, the operator and the players get 403.
     for token in (dana, OPERATOR_TOKEN, table.tokens["ann"], table.tokens["ben"]):
         refused = _decide(api, token, correction["correction"], {"decision": "confirmed"})
@@ -272,6 +278,7 @@ def test_spain_1979_iii_the_duties_are_separated(api: Api) -> None:
     body = {"username": "ann", "amount": 200, "reason": "collected in error"}
     elsewhere = _dealer_at(api, "otto", other)
     ines = _grant(api, "ines", "inspector")
+    assert api.get(f"/rounds/{round_id}", elsewhere).status_code == 403  # not their table
     for token in (elsewhere, ines, table.tokens["ann"]):
         answer = _propose(api, token, round_id, body)
         assert answer.status_code == 403, answer.text

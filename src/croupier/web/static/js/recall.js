@@ -3,8 +3,10 @@
 // it was at the table, with the events each step recorded. The page draws the views; it
 // rebuilds nothing. First / previous / next / last (and the arrow keys) move between steps.
 
-import { byId, h, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
-import { correctionStatus } from "./dispute-api.js";
+import {
+  byId, clearNotice, h, minorOf, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
+} from "./common.js";
+import { correctionStatus, corrections, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
 import { drawFelt } from "./felt.js";
 import { server } from "./server.js";
@@ -75,7 +77,34 @@ async function load() {
   );
   go(steps.length - 1);
   showCorrections(round.corrections ?? []);
+  // The table's dealer and the operator propose a correction from here; an inspector confirms.
+  byId("propose-correction").hidden = !round.may_propose_correction;
+  if (round.may_propose_correction) {
+    byId("propose-player").replaceChildren(...(round.players ?? []).map((name) => h("option", { value: name }, name)));
+    // The table's dealer reads the round as staff: only its players dispute it.
+    if (!(round.players ?? []).includes(session.username)) byId("dispute-round").hidden = true;
+  }
 }
+
+byId("propose-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearNotice();
+  const form = event.currentTarget;
+  const minor = signedMinorOf(form.amount.value, minorOf);
+  if (minor === null || minor === 0) {
+    showNotice(t("correction.bad_amount", { value: form.amount.value.trim() }), "error");
+    form.amount.focus();
+    return;
+  }
+  try {
+    const made = await corrections.propose(roundId, form.username.value, minor, form.reason.value);
+    showNotice(t("correction.proposed_notice", { correction: made.correction }), "ok");
+    form.reset();
+    showCorrections((await server.round(roundId)).corrections ?? []);
+  } catch (error) {
+    reportError(error);
+  }
+});
 
 /** Corrections of what the round paid, found later: each with its amount, its reason and
  * the inspector who confirmed it (the operator also sees those proposed or refused). */
