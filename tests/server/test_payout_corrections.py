@@ -471,3 +471,23 @@ def test_four_inspectors_confirming_at_once_move_the_money_once(api: Api) -> Non
     corrections = [e for e in _statement(api, table.tokens["ann"]) if "correction" in e]
     assert [e["amount"] for e in corrections] == [700]
     _books_balance(api)
+
+
+def test_r6_the_tables_dealer_reads_a_finished_round_as_a_spectator(api: Api) -> None:
+    """The dealer reads the recall to propose a correction, and sees no player's private
+    cards (Casino Hold'em's hole cards, R6); the house's cards and the burns of a shoe
+    revealed (one round a shoe here) show as to anyone."""
+    table = Table(api, "casino-holdem-peru-2007", ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    dana = _dealer_at(api, "dana", table)
+    seen = api.get(f"/rounds/{round_id}", dana)
+    assert seen.status_code == 200, seen.text
+    drawn = [e for e in seen.json()["events"] if e["kind"] == "CardDrawn"]
+    private = [e for e in drawn if e["purpose"] == "player"]
+    assert len(private) == 4 and all(e["card"] == "??" for e in private)
+    assert all(e["card"] != "??" for e in drawn if e["purpose"] != "player")
+    everything = table.recall(round_id)["events"]  # the operator's reading
+    assert all(e["card"] != "??" for e in everything if e["kind"] == "CardDrawn")
+    assert [e["purpose"] for e in drawn] == [
+        e["purpose"] for e in everything if e["kind"] == "CardDrawn"
+    ]
