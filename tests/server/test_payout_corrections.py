@@ -54,8 +54,8 @@ def _grant(api: Api, name: str, role: str, token: str | None = None) -> str:
     return token
 
 
-def _dealer_at(api: Api, name: str, table: Table) -> str:
-    token = _grant(api, name, "dealer")
+def _dealer_at(api: Api, name: str, table: Table, token: str | None = None) -> str:
+    token = _grant(api, name, "dealer", token=token)
     assigned = api.post(f"/operator/tables/{table.id}/dealers", OPERATOR_TOKEN, {"username": name})
     assert assigned.status_code == 200, assigned.text
     return token
@@ -289,6 +289,10 @@ def test_spain_1979_iii_the_duties_are_separated(api: Api) -> None:
     number = _propose(api, both, round_id, body).json()["correction"]
     own = _decide(api, both, number, {"decision": "confirmed"})
     assert own.status_code == 403 and own.json()["code"] == "correction_own_proposal"
+    # ... a dealer who played the round does not propose to their own wallet ...
+    _dealer_at(api, "ben", table, token=table.tokens["ben"])  # a player of it, made its dealer
+    to_self = _propose(api, table.tokens["ben"], round_id, {**body, "username": "ben"})
+    assert to_self.status_code == 403 and to_self.json()["code"] == "correction_to_self"
     # ... an inspector who played the round does not decide either ...
     _grant(api, "ben", "inspector", token=table.tokens["ben"])
     played = _decide(api, table.tokens["ben"], number, {"decision": "confirmed"})

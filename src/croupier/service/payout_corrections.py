@@ -20,6 +20,7 @@ does not let them propose (only the table's dealer or the operator do), but one 
 hold both the dealer and the inspector roles; the person who asks for the money to move is
 never the one who lets it move (four eyes: Spain 1979, III separates the croupier who pays
 from the inspector who controls), so another inspector confirms a proposal of theirs.
+For the same reason nobody proposes a correction to their own wallet.
 
 Each proposal and each decision is a staff action (``staff.record_action``: who and when), in
 the transaction of the change; the row, its ledger transaction and the action enter the R15
@@ -98,6 +99,9 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     reason: str,
     now: float,
 ) -> dict[str, Any]:
+    """Propose a correction of what an ended round paid ``username`` (minor units, positive
+    to the player); nothing moves until an inspector confirms it. Nobody proposes one to
+    their own wallet (a dealer who also played the round)."""
     record = session.get(RoundRecord, round_id)
     if record is None:
         raise NotFound(f"no round {round_id}")
@@ -118,6 +122,11 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
             code="not_a_player_of_round",
             username=username,
             round=round_id,
+        )
+    if players[username] == who.user_id:
+        raise Forbidden(
+            f"a correction to your own wallet is proposed by another of round {round_id}'s staff",
+            code="correction_to_self",
         )
     row = PayoutCorrectionRecord(
         round_id=round_id,
