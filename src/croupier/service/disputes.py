@@ -513,7 +513,9 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         transaction = wallets.post_corrections(
             session,
             CORRECTION_KIND,
-            f"dispute:{dispute_id}:round:{dispute.round_id}",
+            # The round first, as every transaction of a round: the statement and the
+            # round's net find it (``round_of_reference``).
+            round_reference(dispute.round_id, "dispute", dispute_id),
             [(by_name[c.username], c.amount) for c in corrections],
             now,
         )

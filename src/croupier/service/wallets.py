@@ -13,7 +13,7 @@ from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
 from croupier.service.accounts import USERNAME, wallet_of
 from croupier.service.errors import NotFound
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
-from croupier.service.staff_models import PayoutCorrectionRecord
+from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
 
 
 def user_id_of(session: Session, username: str) -> int:
@@ -100,8 +100,8 @@ def entries_of(session: Session, user_id: int, limit: int, offset: int = 0) -> l
 
 
 def _corrections_of(session: Session, transaction_ids: set[int]) -> dict[int, dict[str, Any]]:
-    """Transaction id -> the payout correction it posted, with its reason: the statement
-    says why a correction moved the wallet (issue 14, item 3)."""
+    """Transaction id -> the payout correction or the upheld dispute it posted, with its
+    reason: the statement says why a correction moved the wallet (issue 14, item 3)."""
     if not transaction_ids:
         return {}
     rows = session.scalars(
@@ -109,11 +109,20 @@ def _corrections_of(session: Session, transaction_ids: set[int]) -> dict[int, di
             PayoutCorrectionRecord.transaction_id.in_(transaction_ids)
         )
     )
-    return {
+    found = {
         int(row.transaction_id): {"correction": row.id, "reason": row.reason}
         for row in rows
         if row.transaction_id is not None
     }
+    # An upheld dispute's corrections: the decision's reason.
+    for dispute_id, transaction, reason in session.execute(
+        select(DisputeRecord.id, DisputeRecord.transaction_id, DisputeRecord.reason).where(
+            DisputeRecord.transaction_id.in_(transaction_ids)
+        )
+    ):
+        if transaction is not None:
+            found[int(transaction)] = {"dispute": int(dispute_id), "reason": reason or ""}
+    return found
 
 
 def audit_report(session: Session) -> dict[str, Any]:
