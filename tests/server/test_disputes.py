@@ -131,6 +131,13 @@ def test_dragon_six_art_12_a_player_calls_the_inspector_who_upholds_with_a_corre
     audit = api.audit()
     assert audit["problems"] == [] and audit["sum"] == 0
 
+    # The statement shows the correction under its round, with the decision's reason.
+    entry = api.get("/me/ledger", table.tokens["ann"]).json()["entries"][0]
+    assert (entry["kind"], entry["round"], entry["amount"]) == ("dispute-correction", round_id, 500)
+    assert entry["correction"] == {
+        "dispute": dispute,
+        "reason": "the tie was paid 8:1, the table pays 9:1",
+    }
     mine = api.get("/me/disputes", table.tokens["ann"]).json()["disputes"]
     assert [(d["dispute"], d["round"], d["status"], d["decision"], d["reason"]) for d in mine] == [
         (dispute, round_id, "upheld", "upheld", "the tie was paid 8:1, the table pays 9:1")

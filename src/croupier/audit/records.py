@@ -103,6 +103,9 @@ AUDITED: tuple[Audited, ...] = (
     Audited("dealer_assignments", "dealer assignment"),
     Audited("staff_actions", "staff action", lambda row: f"staff {row['action']}"),
     Audited("disputes", "dispute", lambda row: f"dispute {row['status']}"),
+    Audited(
+        "payout_corrections", "payout correction", lambda row: f"payout correction {row['status']}"
+    ),
 )
 """In the order a transaction's entries are appended: parents before the rows that refer to them."""
 

@@ -12,7 +12,14 @@ players and the inspector's decisions. The fixed contract:
 - ``POST /inspector/disputes/{id}/decision {"decision", "reason", "corrections"}``; a second
   decision is refused with 409 and moves nothing;
 - ``GET /me/disputes`` answers ``{"disputes": [{"dispute", "round", "status", "decision",
-  "reason"}, ...]}``; ``GET /me/disputes/{id}/dossier.pdf`` the dossier for the regulator.
+  "reason"}, ...]}``; ``GET /me/disputes/{id}/dossier.pdf`` the dossier for the regulator;
+- ``POST /rounds/{id}/corrections {"username", "amount", "reason"}`` (the table's dealer or the
+  operator) proposes a correction of a payout or a collection, ``201``; ``GET
+  /inspector/corrections`` (an inspector) and ``GET /operator/corrections`` list them; ``POST
+  /inspector/corrections/{id}/decision {"decision": "confirmed" | "refused", "reason"}`` decides
+  one, a second decision 409 (``service.payout_corrections``);
+- ``POST /rounds/{id}/void {"reason"}`` (the table's dealer or the operator) voids the round
+  under way, every stake still in play returned.
 
 Every POST and DELETE takes an ``Idempotency-Key`` (R8), as the rest of the API.
 """
@@ -35,10 +42,19 @@ from croupier.server.context import (
 )
 from croupier.server.routes import Answer, _once
 from croupier.server.schemas import Id
-from croupier.server.staff_schemas import DealerBody, DecisionBody, DisputeBody, StaffBody
-from croupier.service import disputes, dossier, staff
+from croupier.server.staff_schemas import (
+    DealerBody,
+    DecisionBody,
+    DisputeBody,
+    PayoutCorrectionBody,
+    PayoutDecisionBody,
+    StaffBody,
+    VoidBody,
+)
+from croupier.service import disputes, dossier, payout_corrections, staff
 from croupier.service.accounts import Principal
-from croupier.service.errors import RequestError
+from croupier.service.errors import NotFound, RequestError
+from croupier.service.models import RoundRecord
 
 router = APIRouter()
 
@@ -46,6 +62,9 @@ StaffGrant = Annotated[StaffBody, typed_body(StaffBody)]
 DealerAssignment = Annotated[DealerBody, typed_body(DealerBody)]
 DisputeText = Annotated[DisputeBody, typed_body(DisputeBody)]
 Ruling = Annotated[DecisionBody, typed_body(DecisionBody)]
+Proposal = Annotated[PayoutCorrectionBody, typed_body(PayoutCorrectionBody)]
+Confirmation = Annotated[PayoutDecisionBody, typed_body(PayoutDecisionBody)]
+Voiding = Annotated[VoidBody, typed_body(VoidBody)]
 
 
 def inspector(server: ServerDep, who: Caller) -> Principal:
@@ -239,4 +258,103 @@ def decide(
                 s, who, dispute_id, decided.decision, decided.reason, corrections, now()
             ),
         ),
+    )
+
+
+# --- corrections of payouts and collections (issue 14, item 3) --------------------------------
+@router.post("/rounds/{round_id}/corrections", status_code=201)
+def propose_correction(
+    *,
+    server: ServerDep,
+    who: Caller,
+    round_id: Id,
+    proposal: Proposal,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        lambda s: (
+            201,
+            payout_corrections.propose(
+                s, who, round_id, proposal.username, proposal.amount, proposal.reason, now()
+            ),
+        ),
+    )
+
+
+@router.get("/inspector/corrections")
+def inspector_corrections(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
+    return server.uow.read(payout_corrections.listing)
+
+
+@router.get("/operator/corrections")
+def operator_corrections(*, server: ServerDep, who: Operator) -> dict[str, Any]:
+    """The corrections, for the operator to read: an inspector decides them."""
+    return server.uow.read(payout_corrections.listing)
+
+
+@router.post("/inspector/corrections/{correction_id}/decision")
+def decide_correction(
+    *,
+    server: ServerDep,
+    who: Inspector,
+    correction_id: Id,
+    decided: Confirmation,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        lambda s: (
+            200,
+            payout_corrections.decide(
+                s, who, correction_id, decided.decision, decided.reason, now()
+            ),
+        ),
+    )
+
+
+def _table_of_round(session: Session, round_id: int) -> int:
+    record = session.get(RoundRecord, round_id)
+    if record is None:
+        raise NotFound(f"no round {round_id}")
+    return record.table_id
+
+
+@router.post("/rounds/{round_id}/void")
+def void_round(
+    *,
+    server: ServerDep,
+    who: Caller,
+    round_id: Id,
+    voiding: Voiding,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    """The round under way voided by its table's dealer or the operator, under the table's
+    lock, in one transaction with the stakes it returns."""
+    table_id = server.uow.read(lambda s: _table_of_round(s, round_id))
+    live = server.casino.table(table_id)
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        lambda s: (
+            200,
+            payout_corrections.void_round(
+                s, server.casino.rounds, live, who, round_id, voiding.reason, now()
+            ),
+        ),
+        table_id=table_id,
     )

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, ConfigDict, Field, StrictInt, StrictStr
 
 from croupier.ledger.postings import MAX_MINOR_AMOUNT
 from croupier.server.schemas import Body
 from croupier.service.disputes import MAX_CORRECTIONS, Decision
+from croupier.service.payout_corrections import CorrectionDecision
 from croupier.service.staff import StaffRole
 
 MAX_TEXT = 2_000
@@ -82,3 +83,38 @@ class DecisionBody(Body):
     decision: Decision
     reason: Text = ""
     corrections: Annotated[tuple[CorrectionBody, ...], Field(max_length=MAX_CORRECTIONS)] = ()
+
+
+Reason = Annotated[Text, Field(min_length=1)]
+"""Why: a correction, a refusal, a void says it (blank is refused by the service)."""
+
+
+class StrictBody(Body):
+    """A body that moves money or ends a round refuses a field it does not read: a misspelt
+    ``reason`` or an ``amount`` sent twice under another name is an error, not dropped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PayoutCorrectionBody(StrictBody):
+    """``POST /rounds/{id}/corrections``: the table's dealer or the operator proposes a
+    correction of what the round paid ``username``: minor units, positive to the player."""
+
+    username: Username
+    amount: CorrectionAmount
+    reason: Reason
+
+
+class PayoutDecisionBody(StrictBody):
+    """``POST /inspector/corrections/{id}/decision``: an inspector confirms (the money moves)
+    or refuses (with a reason; nothing moves) a proposed correction."""
+
+    decision: CorrectionDecision
+    reason: Text = ""
+
+
+class VoidBody(StrictBody):
+    """``POST /rounds/{id}/void``: the table's dealer or the operator voids the round under
+    way, every stake still in play returned."""
+
+    reason: Reason

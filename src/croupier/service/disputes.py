@@ -38,11 +38,10 @@ from croupier.fairness import commitment, revealed_document
 from croupier.games import game_module
 from croupier.games.base import ROUND_CLASSES, document_of, replay
 from croupier.games.events import CardDrawn, Event, Purpose
-from croupier.ledger import book
-from croupier.ledger.postings import Leg, round_reference, to_minor
+from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
-from croupier.service import history, table_rules
-from croupier.service.accounts import Principal, wallet_of
+from croupier.service import history, table_rules, wallets
+from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import STATUS
 from croupier.service.models import (
@@ -58,7 +57,7 @@ from croupier.service.models import (
     User,
 )
 from croupier.service.staff import StaffAction, record_action
-from croupier.service.staff_models import DisputeRecord
+from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
 
 MAX_CORRECTIONS = 16
 """Corrections one decision may post (a round has at most a few participants)."""
@@ -200,7 +199,8 @@ def paid_for(session: Session, round_id: int) -> dict[str, int]:
 
 
 def corrected_for(session: Session, round_id: int) -> dict[str, int]:
-    """What upheld disputes of the round have corrected so far, by participant."""
+    """What upheld disputes and confirmed payout corrections (``payout_corrections``) of the
+    round have corrected so far, by participant."""
     corrected: dict[str, int] = defaultdict(int)
     for corrections in session.scalars(
         select(DisputeRecord.corrections).where(
@@ -209,6 +209,15 @@ def corrected_for(session: Session, round_id: int) -> dict[str, int]:
     ):
         for item in corrections:
             corrected[str(item["username"])] += int(item["amount"])
+    for name, amount in session.execute(
+        select(User.username, PayoutCorrectionRecord.amount)
+        .join(User, User.id == PayoutCorrectionRecord.user_id)
+        .where(
+            PayoutCorrectionRecord.round_id == round_id,
+            PayoutCorrectionRecord.status == "confirmed",
+        )
+    ):
+        corrected[str(name)] += int(amount)
     return dict(corrected)
 
 
@@ -501,16 +510,13 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         raise Conflict(f"dispute {dispute_id} was decided already")
     transaction = None
     if corrections:
-        house = book.open_account(session, *book.HOUSE, may_go_negative=True)
-        legs: list[Leg] = []
-        for correction in corrections:
-            wallet = wallet_of(session, by_name[correction.username])
-            legs += [Leg(wallet, correction.amount), Leg(house, -correction.amount)]
-        transaction = book.post(
+        transaction = wallets.post_corrections(
             session,
             CORRECTION_KIND,
-            f"dispute:{dispute_id}:round:{dispute.round_id}",
-            legs,
+            # The round first, as every transaction of a round: the statement and the
+            # round's net find it (``round_of_reference``).
+            round_reference(dispute.round_id, "dispute", dispute_id),
+            [(by_name[c.username], c.amount) for c in corrections],
             now,
         )
         session.execute(

@@ -25,6 +25,7 @@ from croupier.games.base import steps
 from croupier.games.events import Event
 from croupier.ledger.book import find_account
 from croupier.ledger.postings import round_of_reference
+from croupier.service import staff
 from croupier.service.accounts import Principal
 from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
@@ -109,10 +110,14 @@ def round_document(
             RoundPlayer.round_id == round_id
         )
     ).all()
+    # The table's dealer reads its rounds too, as a spectator saw them (a correction is
+    # proposed from the recall: issue 14, item 3).
+    is_dealer = who is not None and staff.can_deal_at(session, who, record.table_id)
     if (
         who is not None
         and not who.is_operator
         and who.user_id not in {user for _s, user, _r in players}
+        and not is_dealer
     ):
         raise Forbidden(f"round {round_id} is not one of yours")
     if record.status in ("betting", "playing"):
@@ -148,6 +153,24 @@ def round_document(
         "started_at": record.created_at,
         "ended_at": record.ended_at,
     }
+    # Corrections of what the round paid, found later (issue 14, item 3): the reader's own
+    # confirmed ones, with their reason; the operator every one. Imported here: the
+    # corrections read the disputes, which read this module.
+    from croupier.service.payout_corrections import of_round
+
+    document["corrections"] = of_round(session, record.id, who)
+    document["may_propose_correction"] = who is not None and (who.is_operator or is_dealer)
+    if document["may_propose_correction"]:
+        # Whom a correction may go to: the round's players, by name (staff only).
+        document["players"] = sorted(
+            set(
+                session.scalars(
+                    select(User.username)
+                    .join(RoundPlayer, RoundPlayer.user_id == User.id)
+                    .where(RoundPlayer.round_id == record.id)
+                )
+            )
+        )
     if with_steps:
         # A player with several boxes sees the round from the first: no game keeps a card
         # private to one box of a player who holds more than one.

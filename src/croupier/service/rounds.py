@@ -21,7 +21,7 @@ from sqlalchemy import event, select, update
 from sqlalchemy.orm import Session
 
 from croupier.fairness import commitment, revealed_document
-from croupier.games.commands import Act, Action, Return
+from croupier.games.commands import Act, Action, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, table_rules
@@ -224,6 +224,19 @@ class Rounds:
         self.new_shoe_if_needed(session, live)
         self.new_round(session, live)
         crash_point("settlement")  # all written, nothing committed yet
+
+    def void_live(self, session: Session, live: LiveTable, reason: str) -> None:
+        """End the round under way that cannot be finished (the dealer's or the operator's
+        call): the engine's ``Void`` returns every stake still in play, what was settled
+        already stands, and the round is paid out and closed as any other (issue 14, item 3)."""
+        voided = live.round_id
+        live.game_round.apply(Void(reason))
+        self.money.collect_stakes(session, live, "void")
+        self.advance(session, live)  # settles (the stakes back) and opens the next round
+        # Its record reads as a void, as a round recovery voids does (R11): ``interrupted``.
+        session.connection().execute(
+            update(ROUNDS).where(ROUNDS.c.id == voided).values(status="interrupted")
+        )
 
     def void(self, session: Session, live: LiveTable, record: RoundRecord, reason: str) -> None:
         """Return every stake held for the round (R11) and mark it interrupted."""

@@ -41,6 +41,9 @@ class StaffAction(StrEnum):
     ASSIGNED = "dealer-assigned"
     UNASSIGNED = "dealer-unassigned"
     DISPUTE_DECIDED = "dispute-decided"
+    CORRECTION_PROPOSED = "correction-proposed"
+    CORRECTION_DECIDED = "correction-decided"
+    ROUND_VOIDED = "round-voided"
 
 
 def record_action(

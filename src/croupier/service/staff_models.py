@@ -1,14 +1,16 @@
-"""The table's people and their disputes, in the database (issue 14, items 1 and 4).
+"""The table's people, their disputes and the corrections of payments, in the database
+(issue 14, items 1, 3 and 4).
 
-Kept beside ``models`` (same ``Base``) so that the roles, the staff's record and the disputes
-read as one part of the schema: revision 0006 creates these tables.
+Kept beside ``models`` (same ``Base``) so that the roles, the staff's record, the disputes and
+the payout corrections read as one part of the schema: revision 0006 creates the first four
+tables, revision 0007 ``payout_corrections``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from croupier.service.models import Base
@@ -71,3 +73,30 @@ class DisputeRecord(Base):
         ForeignKey("ledger_transactions.id"), nullable=True
     )
     """The ledger transaction of the corrections, posted with the decision."""
+
+
+class PayoutCorrectionRecord(Base):
+    """A wrong payout or a wrong collection found after a round ended: proposed by the table's
+    dealer or the operator, confirmed (or refused) by an inspector; only a confirmation moves
+    money, as its own compensating ledger transaction (``service.payout_corrections``)."""
+
+    __tablename__ = "payout_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    """The player whose wallet the correction moves."""
+    amount: Mapped[int] = mapped_column(BigInteger)
+    """Minor units, positive to the player (paid short), negative taken back (paid over)."""
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``proposed``, ``confirmed`` or ``refused`` (``payout_corrections.CorrectionStatus``)."""
+    proposed_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    proposed_at: Mapped[float] = mapped_column(Float)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    decided_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    decision_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    transaction_id: Mapped[int | None] = mapped_column(
+        ForeignKey("ledger_transactions.id"), nullable=True
+    )
+    """The compensating ledger transaction, posted with the confirmation."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -12,6 +13,7 @@ from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
 from croupier.service.accounts import USERNAME, wallet_of
 from croupier.service.errors import NotFound
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
+from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
 
 
 def user_id_of(session: Session, username: str) -> int:
@@ -42,6 +44,26 @@ def move(
     }
 
 
+def post_corrections(
+    session: Session,
+    kind: str,
+    reference: str,
+    corrections: Sequence[tuple[int, int]],
+    now: float,
+) -> int:
+    """Post corrections of what a round paid as ONE compensating transaction: each
+    ``(user id, minor units)`` to the player's wallet (negative: taken back) against the
+    house. The round's own entries stay as they are. An upheld dispute
+    (``disputes.decide``) and a confirmed payout correction (``payout_corrections.decide``)
+    both post through here; a wallet that cannot give back what is taken is
+    ``InsufficientFunds``, and nothing moves."""
+    house = book.open_account(session, *book.HOUSE, may_go_negative=True)
+    legs: list[Leg] = []
+    for user_id, amount in corrections:
+        legs += [Leg(wallet_of(session, user_id), amount), Leg(house, -amount)]
+    return book.post(session, kind, reference, legs, now)
+
+
 def balance_of(session: Session, user_id: int) -> int:
     return book.balance(session, wallet_of(session, user_id))
 
@@ -59,6 +81,7 @@ def entries_of(session: Session, user_id: int, limit: int, offset: int = 0) -> l
         .limit(limit)
         .offset(offset)
     ).all()
+    corrections = _corrections_of(session, {t.id for _e, t in rows})
     return [
         {
             "entry": e.id,
@@ -70,9 +93,36 @@ def entries_of(session: Session, user_id: int, limit: int, offset: int = 0) -> l
             "amount": e.amount,
             "balance_before": e.balance_before,
             "balance_after": e.balance_after,
+            **({"correction": corrections[t.id]} if t.id in corrections else {}),
         }
         for e, t in rows
     ]
+
+
+def _corrections_of(session: Session, transaction_ids: set[int]) -> dict[int, dict[str, Any]]:
+    """Transaction id -> the payout correction or the upheld dispute it posted, with its
+    reason: the statement says why a correction moved the wallet (issue 14, item 3)."""
+    if not transaction_ids:
+        return {}
+    rows = session.scalars(
+        select(PayoutCorrectionRecord).where(
+            PayoutCorrectionRecord.transaction_id.in_(transaction_ids)
+        )
+    )
+    found = {
+        int(row.transaction_id): {"correction": row.id, "reason": row.reason}
+        for row in rows
+        if row.transaction_id is not None
+    }
+    # An upheld dispute's corrections: the decision's reason.
+    for dispute_id, transaction, reason in session.execute(
+        select(DisputeRecord.id, DisputeRecord.transaction_id, DisputeRecord.reason).where(
+            DisputeRecord.transaction_id.in_(transaction_ids)
+        )
+    ):
+        if transaction is not None:
+            found[int(transaction)] = {"dispute": int(dispute_id), "reason": reason or ""}
+    return found
 
 
 def audit_report(session: Session) -> dict[str, Any]:

@@ -65,7 +65,10 @@ function statementRow(entry) {
     "tr",
     { dataset: { entry: entry.entry } },
     h("th", { scope: "row" }, when(entry.at)),
-    h("td", {}, h("span", {}, tOr(`ledger.${entry.kind}`, entry.kind), entry.round ? [" · ", roundLink(entry.round)] : null)),
+    h("td", {}, h("div", {},
+      h("span", {}, tOr(`ledger.${entry.kind}`, entry.kind), entry.round ? [" · ", roundLink(entry.round)] : null),
+      // A correction says why it moved the wallet (issue 14, item 3).
+      entry.correction ? h("div", { class: "hint correction-reason" }, t("correction.in_statement", { reason: entry.correction.reason })) : null)),
     amountCell(entry.amount),
     h("td", { class: "amount" }, moneyMinor(entry.balance_after)),
   );

@@ -16,7 +16,30 @@ export const disputes = {
   grant: (username, role) => api("POST", "/operator/staff", { username, role }),
   remove: (username, role) =>
     api("DELETE", `/operator/staff/${encodeURIComponent(username)}/${encodeURIComponent(role)}`, {}),
+  assign: (tableId, username) => api("POST", `/operator/tables/${tableId}/dealers`, { username }),
+  unassign: (tableId, username) =>
+    api("DELETE", `/operator/tables/${tableId}/dealers/${encodeURIComponent(username)}`, {}),
 };
+
+/** Corrections of a payout or a collection (issue 14, item 3): the table's dealer or the
+ * operator proposes, an inspector confirms or refuses. */
+export const corrections = {
+  propose: (roundId, username, amount, reason) =>
+    api("POST", `/rounds/${roundId}/corrections`, { username, amount, reason }),
+  queue: () => api("GET", "/inspector/corrections"),
+  ofOperator: () => api("GET", "/operator/corrections"),
+  decide: (id, decision, reason) => api("POST", `/inspector/corrections/${id}/decision`, { decision, reason }),
+};
+
+/** A correction's status in words. */
+export function correctionStatus(status, t) {
+  const words = {
+    proposed: t("correction.status.proposed"),
+    confirmed: t("correction.status.confirmed"),
+    refused: t("correction.status.refused"),
+  };
+  return words[status] ?? status;
+}
 
 /** The dossier's PDF, fetched with the session's token and handed to the browser to save. */
 export async function downloadDossier(id) {

@@ -1,4 +1,4 @@
-// One dispute and its decision (issue 14): the round's record, the verification, and the
+// One dispute and its decision (issue 14): the round's record (in words), the verification, and the
 // inspector's form: upheld with corrections (money moves with the decision, in one ledger
 // transaction) or rejected with a reason.
 
@@ -7,6 +7,7 @@ import {
   showNotice, t, tOr,
 } from "./common.js";
 import { disputes, signedMinorOf } from "./dispute-api.js";
+import { describe } from "./event-words.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -22,12 +23,6 @@ function when(seconds) {
 
 function facts(list, pairs) {
   list.replaceChildren(...pairs.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
-}
-
-/** One recorded event as the record holds it: its kind, then its fields (`card=Td`). */
-function eventLine(event) {
-  const fields = Object.entries(event).filter(([name]) => name !== "kind").map(([name, value]) => `${name}=${value}`);
-  return `${event.kind} ${fields.join(" ")}`;
 }
 
 function correctionRow(name, suggested) {
@@ -86,7 +81,8 @@ async function show() {
   ]);
   const rows = showVerification(document_);
   byId("recall-link").href = `/recall/${record.round}`;
-  byId("record-events").replaceChildren(...record.events.map((event) => h("li", {}, eventLine(event))));
+  // The record in the catalogue's words, as the recall says it (the inspector sees every card).
+  byId("record-events").replaceChildren(...record.events.map((event) => h("li", { dataset: { kind: event.kind } }, describe(event))));
   const form = byId("decision-form");
   if (document_.status !== "open") {
     form.hidden = true;

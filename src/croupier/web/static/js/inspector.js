@@ -1,8 +1,11 @@
 // The inspector's queue (issue 14): every dispute, open ones first, with what the ledger paid
-// beside what `croupier settle` pays for the record, and the shoe's commitment check.
+// beside what `croupier settle` pays for the record, and the shoe's commitment check; then the
+// payout corrections a dealer or the operator proposed, each confirmed or refused here.
 
-import { byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, t } from "./common.js";
-import { disputes, perPlayer } from "./dispute-api.js";
+import {
+  byId, clearNotice, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, showNotice, t,
+} from "./common.js";
+import { correctionStatus, corrections, disputes, perPlayer } from "./dispute-api.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -46,4 +49,56 @@ async function show() {
   byId("queue-empty").hidden = answer.disputes.length > 0;
 }
 
-if (requireSession("player")) show().catch(reportError);
+async function decideCorrection(item, decision, reasonInput) {
+  clearNotice();
+  try {
+    await corrections.decide(item.correction, decision, reasonInput.value);
+    const done = decision === "confirmed" ? "correction.confirmed_notice" : "correction.refused_notice";
+    showNotice(t(done, { correction: item.correction }), "ok");
+  } catch (error) {
+    reportError(error);
+  }
+  await showCorrections();
+}
+
+function decisionCell(item) {
+  if (item.status !== "proposed") {
+    const decided = t("correction.decided", { decision: correctionStatus(item.status, t), by: item.decided_by ?? "–" });
+    return h("td", {}, h("div", {}, h("div", {}, decided), item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null));
+  }
+  const id = `refusal-${item.correction}`;
+  const reason = h("input", { id, name: "reason", maxlength: 2000, autocomplete: "off" });
+  return h("td", { class: "correction-decision" },
+    h("label", { for: id }, t("correction.refusal_reason"), " ", reason),
+    h("div", { class: "row wrap" },
+      h("button", { type: "button", class: "confirm-correction", onclick: () => decideCorrection(item, "confirmed", reason) }, t("correction.confirm")),
+      h("button", { type: "button", class: "refuse-correction", onclick: () => decideCorrection(item, "refused", reason) }, t("correction.refuse"))));
+}
+
+async function showCorrections() {
+  const answer = await corrections.queue();
+  byId("correction-queue").querySelector("tbody").replaceChildren(
+    ...answer.corrections.map((item) =>
+      h("tr", { dataset: { correction: item.correction, status: item.status } },
+        h("th", { scope: "row" }, `#${item.correction}`),
+        h("td", {}, `#${item.round} · ${item.table ?? "–"}`),
+        h("td", {}, item.username),
+        h("td", { class: "amount" }, moneyMinor(item.amount)),
+        h("td", {}, item.reason),
+        h("td", {}, item.proposed_by),
+        // What the ledger paid the player for the round beside what the rules pay its record.
+        h("td", { class: "check", dataset: { ok: String(item.resettled !== null && item.paid + item.corrected === item.resettled) } },
+          h("div", {},
+            h("div", {}, `${t("inspector.paid")}: ${moneyMinor(item.paid)}`),
+            h("div", {}, `${t("inspector.resettled")}: ${item.resettled === null ? "–" : moneyMinor(item.resettled)}`),
+            item.corrected ? h("div", {}, `${t("inspector.corrected")}: ${moneyMinor(item.corrected)}`) : null)),
+        h("td", { class: "status" }, correctionStatus(item.status, t)),
+        decisionCell(item),
+      ),
+    ),
+  );
+  labelCells(byId("correction-queue"));
+  byId("corrections-empty").hidden = answer.corrections.length > 0;
+}
+
+if (requireSession("player")) Promise.all([show(), showCorrections()]).catch(reportError);

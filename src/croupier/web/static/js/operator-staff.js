@@ -1,8 +1,12 @@
-// The operator's page, beside operator.js (issue 14): the disputes and their decisions, read
-// only (the inspector decides), and the staff: grant and remove the dealer and inspector roles.
+// The operator's page, beside operator.js (issue 14): the disputes and their decisions and the
+// payout corrections, read only (an inspector decides), and the staff: grant and remove the
+// dealer and inspector roles, assign dealers to tables and take them off.
 
-import { byId, clearNotice, h, labelCells, moneyMinor, reportError, session, showNotice, t } from "./common.js";
-import { disputes, perPlayer } from "./dispute-api.js";
+import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, reportError, session, showNotice, t } from "./common.js";
+import { correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
+import { server } from "./server.js";
+
+let tableNames = new Map(); // table id -> name
 
 async function loadDisputes() {
   const answer = await disputes.ofOperator();
@@ -26,6 +30,54 @@ async function loadDisputes() {
   byId("operator-disputes-empty").hidden = answer.disputes.length > 0;
 }
 
+async function loadCorrections() {
+  const answer = await corrections.ofOperator();
+  byId("operator-corrections").querySelector("tbody").replaceChildren(
+    ...answer.corrections.map((item) =>
+      h("tr", { dataset: { correction: item.correction, status: item.status } },
+        h("th", { scope: "row" }, `#${item.correction}`),
+        h("td", {}, `#${item.round} · ${item.table ?? "–"}`),
+        h("td", {}, item.username),
+        h("td", { class: "amount" }, moneyMinor(item.amount)),
+        h("td", {}, item.reason),
+        h("td", {}, item.proposed_by),
+        h("td", { class: "status" }, correctionStatus(item.status, t)),
+        h("td", {}, item.status === "proposed"
+          ? "–"
+          : h("div", {}, t("correction.decided", { decision: correctionStatus(item.status, t), by: item.decided_by ?? "–" }),
+            item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null)),
+      ),
+    ),
+  );
+  labelCells(byId("operator-corrections"));
+  byId("operator-corrections-empty").hidden = answer.corrections.length > 0;
+}
+
+async function loadTableChoices() {
+  const answer = await server.tables();
+  tableNames = new Map(answer.tables.map((table) => [Number(table.id), table.name]));
+  const select = byId("assign-table");
+  const chosen = select.value;
+  select.replaceChildren(
+    h("option", { value: "" }, "–"),
+    ...answer.tables.map((table) => h("option", { value: table.id }, `#${table.id} · ${table.name}`)),
+  );
+  select.value = chosen;
+}
+
+function dealerTables(member) {
+  if (!member.tables.length) return "–";
+  return member.tables.map((id) =>
+    h("span", { class: "dealer-table", dataset: { table: id } },
+      `#${id} ${tableNames.get(Number(id)) ?? ""} `,
+      h("button", {
+        type: "button",
+        class: "unassign-dealer link",
+        onclick: () => change(() => disputes.unassign(id, member.username),
+          t("operator.dealer_unassigned", { name: member.username, table: tableNames.get(Number(id)) ?? `#${id}` })),
+      }, t("operator.unassign"))));
+}
+
 async function change(request, done) {
   clearNotice();
   try {
@@ -45,7 +97,7 @@ async function loadStaff() {
         h("tr", { dataset: { staff: member.username, role } },
           h("th", { scope: "row" }, member.username),
           h("td", {}, t(`role.${role}`)),
-          h("td", {}, role === "dealer" && member.tables.length ? member.tables.map((id) => `#${id}`).join(", ") : "–"),
+          h("td", {}, role === "dealer" ? dealerTables(member) : "–"),
           h("td", {}, h("button", {
             type: "button",
             class: "remove-role",
@@ -67,6 +119,46 @@ byId("grant-form").addEventListener("submit", (event) => {
   change(() => disputes.grant(username, role), t("operator.role_granted", { name: username, role: t(`role.${role}`) }));
 });
 
+// The operator proposes a correction too (an inspector confirms it; nothing moves before).
+byId("propose-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearNotice();
+  const form = event.currentTarget;
+  const roundId = Number(form.round.value.trim());
+  const minor = signedMinorOf(form.amount.value, minorOf);
+  if (!Number.isInteger(roundId) || roundId < 1) {
+    showNotice(t("correction.bad_round", { value: form.round.value.trim() }), "error");
+    form.round.focus();
+    return;
+  }
+  if (minor === null || minor === 0) {
+    showNotice(t("correction.bad_amount", { value: form.amount.value.trim() }), "error");
+    form.amount.focus();
+    return;
+  }
+  try {
+    const made = await corrections.propose(roundId, form.username.value.trim(), minor, form.reason.value);
+    showNotice(t("correction.proposed_notice", { correction: made.correction }), "ok");
+    form.reset();
+  } catch (error) {
+    reportError(error);
+  }
+  await loadCorrections();
+});
+
+byId("assign-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const username = form.username.value.trim();
+  const tableId = Number(form.table.value);
+  if (!tableId) {
+    showNotice(t("operator.choose_table"), "error");
+    return;
+  }
+  const name = tableNames.get(tableId) ?? `#${tableId}`;
+  change(() => disputes.assign(tableId, username), t("operator.dealer_assigned", { name: username, table: name }));
+});
+
 if (session.token && session.role === "operator") {
-  Promise.all([loadDisputes(), loadStaff()]).catch(reportError);
+  Promise.all([loadDisputes(), loadCorrections(), loadTableChoices().then(loadStaff)]).catch(reportError);
 }

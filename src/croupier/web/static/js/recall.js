@@ -3,8 +3,11 @@
 // it was at the table, with the events each step recorded. The page draws the views; it
 // rebuilds nothing. First / previous / next / last (and the arrow keys) move between steps.
 
-import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
-import { cardName, parseCard } from "./cards.js";
+import {
+  byId, clearNotice, h, minorOf, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
+} from "./common.js";
+import { correctionStatus, corrections, signedMinorOf } from "./dispute-api.js";
+import { describe } from "./event-words.js";
 import { drawFelt } from "./felt.js";
 import { server } from "./server.js";
 
@@ -15,37 +18,6 @@ const roundId = Number(document.body.dataset.roundId);
 let steps = []; // {command, events, view} from the server, the opening first
 let players = new Map(); // seat -> who played it
 let step = 0; // the index of the step shown
-
-function describe(event) {
-  const values = { ...event };
-  if (event.card) values.card = cardName(event.card);
-  if (event.amount !== undefined) values.amount = money(event.amount);
-  if (event.payout !== undefined) values.payout = money(event.payout);
-  if (event.stake !== undefined) values.stake = money(event.stake);
-  if (event.wager) values.wager = tOr(`wager.${event.wager}`, event.wager);
-  if (event.result) values.result = tOr(`result.${event.result}`, event.result);
-  if (event.purpose) values.purpose = tOr(`purpose.${event.purpose}`, event.purpose);
-  if (event.game) values.game = tOr(`game.${event.game}`, event.game);
-  if (event.winner) values.winner = tOr(`baccarat.won.${event.winner}`, event.winner);
-  if (event.meter !== undefined) values.meter = money(event.meter);
-  if (event.category) values.category = tOr(`poker.${event.category}`, event.category);
-  if (event.kind === "DealerRevealed") {
-    values.hand = tOr(`poker.${event.hand}`, event.hand);
-    values.qualifies = t(event.qualifies ? "holdem.qualifies" : "holdem.does_not_qualify");
-  }
-  if (event.action) {
-    const [name, amount] = String(event.action).split(" ");
-    values.action = amount === undefined ? tOr(`action.${name}`, name) : t("action.with_amount", { action: tOr(`action.${name}`, name), amount: money(amount) });
-  }
-  let key = `event.${event.kind}`;
-  if (event.kind === "CardDrawn" && (event.seat === undefined || event.seat === null)) key = "event.CardDrawn.to";
-  if (event.kind === "CardDrawn" && event.purpose === "burn") {
-    // Burnt cards stay hidden ("??") until their shoe is revealed.
-    key = parseCard(event.card) ? "event.CardDrawn.burn" : "event.CardDrawn.burn_hidden";
-  }
-  const fallback = `${event.kind} ${JSON.stringify(Object.fromEntries(Object.entries(event).filter(([k]) => k !== "kind")))}`;
-  return tOr(key, fallback, values);
-}
 
 function show() {
   const current = steps[step];
@@ -104,6 +76,48 @@ async function load() {
     ),
   );
   go(steps.length - 1);
+  showCorrections(round.corrections ?? []);
+  // The table's dealer and the operator propose a correction from here; an inspector confirms.
+  byId("propose-correction").hidden = !round.may_propose_correction;
+  if (round.may_propose_correction) {
+    byId("propose-player").replaceChildren(...(round.players ?? []).map((name) => h("option", { value: name }, name)));
+    // The table's dealer reads the round as staff: only its players dispute it.
+    if (!(round.players ?? []).includes(session.username)) byId("dispute-round").hidden = true;
+  }
+}
+
+byId("propose-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearNotice();
+  const form = event.currentTarget;
+  const minor = signedMinorOf(form.amount.value, minorOf);
+  if (minor === null || minor === 0) {
+    showNotice(t("correction.bad_amount", { value: form.amount.value.trim() }), "error");
+    form.amount.focus();
+    return;
+  }
+  try {
+    const made = await corrections.propose(roundId, form.username.value, minor, form.reason.value);
+    showNotice(t("correction.proposed_notice", { correction: made.correction }), "ok");
+    form.reset();
+    showCorrections((await server.round(roundId)).corrections ?? []);
+  } catch (error) {
+    reportError(error);
+  }
+});
+
+/** Corrections of what the round paid, found later: each with its amount, its reason and
+ * the inspector who confirmed it (the operator also sees those proposed or refused). */
+function showCorrections(corrections) {
+  byId("round-corrections").hidden = corrections.length === 0;
+  byId("correction-lines").replaceChildren(
+    ...corrections.map((item) =>
+      h("li", { dataset: { correction: item.correction, status: item.status } },
+        item.status === "confirmed"
+          ? t("correction.recall_line", { amount: moneyMinor(item.amount), reason: item.reason, by: item.decided_by ?? "–" })
+          : `${moneyMinor(item.amount)} · ${item.reason} (${correctionStatus(item.status, t)})`),
+    ),
+  );
 }
 
 const last = () => steps.length - 1;
