@@ -74,5 +74,5 @@ def store_seats(session: Session, live: LiveTable) -> None:
     assert record is not None
     record.seats = {str(s): u for s, u in live.seats.items()}
     # ``None`` when no seat missed a round: the row of a table from before revision
-    # 0007_absent_seats keeps its audited digest (R15) until a seat is missed.
+    # revision 0008 (absent seats) keeps its audited digest (R15) until a seat is missed.
     record.absences = {str(s): n for s, n in sorted(live.absences.items())} or None

@@ -1,7 +1,7 @@
 """absent seats: the rounds each seat's player missed, and when a seat sits out and is freed
 
-Revision ID: 0007_absent_seats
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 
 The columns are nullable with no default: a table's row from before keeps its audited
 digest (R15: ``None`` columns are left out of it) until one of its seats misses a round.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_absent_seats"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,4 +1,4 @@
-"""Revision 0007_absent_seats (docs/rules.md#D-GEN-11): a table's row from before gains the
+"""Revision 0008_absent_seats (docs/rules.md#D-GEN-11): a table's row from before gains the
 absent-player columns empty, so its audited digest (R15: ``None`` columns are left out) is the
 one the chain recorded; the table then reads the server's defaults, 3 and 3; the downgrade
 gives the row back as it was."""
@@ -20,14 +20,14 @@ def _row(connection: Any) -> dict[str, Any]:
     return dict(connection.execute(sa.text("SELECT * FROM game_tables")).mappings().one())
 
 
-def test_revision_0007_adds_empty_absences_and_keeps_the_rows_digest(database_url: str) -> None:
+def test_revision_0008_adds_empty_absences_and_keeps_the_rows_digest(database_url: str) -> None:
     profile = load_profile("peru-2016")
     text = table_rules.document(profile)
     engine = make_engine(database_url)
     config = alembic_config(database_url)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0006")
+        command.upgrade(config, "0007")
         connection.execute(
             sa.text(
                 "INSERT INTO game_tables (id, name, game, profile, is_open, betting_seconds, "
@@ -46,6 +46,6 @@ def test_revision_0007_adds_empty_absences_and_keeps_the_rows_digest(database_ur
     assert digest("game_tables", after) == digest("game_tables", before)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0006")
+        command.downgrade(config, "0007")
         assert _row(connection) == before
     engine.dispose()
