@@ -5,10 +5,13 @@ a notation that round-trips, stored steps, the ``settle`` document's ``correctio
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from croupier.cli.main import main
 from croupier.errors import IllegalActionError, NotationError, ProfileError, SettleInputError
 from croupier.games.base import document_of, play, replay
 from croupier.games.commands import (
@@ -24,6 +27,8 @@ from croupier.rules import load_profile
 from croupier.rules.registry import parse_profile
 from croupier.settle import settle_document
 from croupier.shoe import Shoe
+
+CORRECTED = Path(__file__).parents[1] / "playthroughs" / "blackjack" / "peru-2016-corrected.json"
 
 
 @pytest.mark.parametrize(
@@ -158,3 +163,18 @@ def test_d_bj_31_exposed_card_none_only_where_no_card_is_face_down() -> None:
     ).read_text()
     with pytest.raises(ProfileError, match="exposed_card"):
         parse_profile(text.replace('exposed_card = "void"', 'exposed_card = "replaced"'), "x")
+
+
+def test_d_gen_14_croupier_settle_reads_a_file_with_corrections(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line, on the golden corrected round (tests/playthroughs/blackjack)."""
+    stored = json.loads(CORRECTED.read_text(encoding="utf-8"))
+    round_file = tmp_path / "round.json"
+    round_file.write_text(json.dumps(stored["round"]), encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["croupier", "settle", str(round_file)])
+    try:
+        main()
+    except SystemExit as exit_:
+        assert exit_.code in (0, None)
+    assert json.loads(capsys.readouterr().out) == stored["settled"]

@@ -1058,7 +1058,17 @@ def settle(
     unknown = sorted(set(document) - set(fields) - {"corrections"})
     if unknown:
         raise SettleInputError(f"unknown field {unknown[0]!r} (fields: {', '.join(fields)})")
-    shoe = Shoe.stacked(_shoe_cards(document.get("shoe")), profile.table.decks)
+    listed = _shoe_cards(document.get("shoe"))
+    if corrections:
+        # A correction may void the round part-way, short of the cards its deal asks the
+        # shoe to hold (Casino Hold'em counts them first): the rest of the decks stand
+        # behind the listed cards, and drawing one of them is running out (checked below).
+        Shoe.stacked(listed, profile.table.decks)  # the listed cards alone are a real shoe
+        shoe = Shoe.stacked(
+            [*listed, *_rest_of_decks(listed, profile.table.decks)], profile.table.decks
+        )
+    else:
+        shoe = Shoe.stacked(listed, profile.table.decks)
     seats = document.get("seats")
     if not isinstance(seats, list):
         raise SettleInputError(f"'seats' must be a list of seats, not {seats!r}")
@@ -1107,6 +1117,8 @@ def settle(
         game.act(decision.seat, queue.pop(0))
         made += 1
         correct(made)
+    if shoe.position > len(listed):
+        raise ShoeError(f"the shoe is empty after {len(listed)} cards")
     if corrections:
         after, command = corrections[0]
         raise SettleInputError(

@@ -641,12 +641,15 @@ def settle_document(document: Mapping[str, Any], profile: CasinoHoldemRules) -> 
         lambda shoe: CasinoHoldemRound(profile, shoe, meter=meter),
         fields=("game", "rules", "shoe", "seats", "jackpot"),
     )
-    assert isinstance(game, CasinoHoldemRound) and game.dealer_hand is not None
+    assert isinstance(game, CasinoHoldemRound)
+    # A game voided by a correction (docs/rules.md#D-CH-11, #D-GEN-13) ends before the dealer
+    # shows his hand: it is read from his cards and the board as they lay ("qualifies": null).
+    dealer_hand = game.dealer_hand or evaluate([*game.dealer_cards, *game.board])
     result = game.results()
     return {
         "dealer": {
             "cards": format_cards(game.dealer_cards),
-            "hand": game.dealer_hand.category.value,
+            "hand": dealer_hand.category.value,
             "qualifies": game.dealer_qualifies,
         },
         "board": format_cards(game.board),
