@@ -153,6 +153,17 @@ def test_d_bj_31_an_exposed_hole_card_is_replaced_and_the_new_one_stays_hidden(a
     assert dealer[:2] == [str(game.dealer[0]), str(replacement)]  # turned after the players
     assert table.balances() == table.expected_balances([round_id])
     _audit_balanced(api)
+    # A dispute of the corrected round: the inspector's re-settlement (croupier settle on the
+    # record, its corrections included) pays what the ledger paid, and the cards follow the
+    # shoe's commitment, the exposed card and its replacement both in their places.
+    inspector = api.player("ines")
+    api.post("/operator/staff", OPERATOR_TOKEN, {"username": "ines", "role": "inspector"})
+    filed = api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": "the hole card"})
+    assert filed.status_code == 201, filed.text
+    queue = api.get("/inspector/disputes", inspector).json()["disputes"]
+    item = next(d for d in queue if d["dispute"] == filed.json()["dispute"])
+    assert item["resettled"] == item["paid"]
+    assert item["commitment"]["cards_follow_the_shoe"] is True
 
 
 def test_d_gen_6_the_dealer_voids_a_round_they_cannot_finish(api: Api) -> None:

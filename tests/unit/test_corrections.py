@@ -178,3 +178,17 @@ def test_d_gen_14_croupier_settle_reads_a_file_with_corrections(
     except SystemExit as exit_:
         assert exit_.code in (0, None)
     assert json.loads(capsys.readouterr().out) == stored["settled"]
+
+
+def test_d_gen_14_every_disposal_and_outcome_is_worded_in_both_languages() -> None:
+    from croupier.rules.base import ExposedCardRule, FaceUpCardRule
+    from croupier.web.language import Catalogue
+
+    for language in ("en", "es"):
+        messages = Catalogue.load(language).messages
+        for rule in FaceUpCardRule:
+            assert f"disposal.{rule}" in messages, (language, rule)
+        for outcome in set(ExposedCardRule) - {ExposedCardRule.NONE}:
+            assert f"outcome.{outcome}" in messages, (language, outcome)
+        for purpose in ("removed", "shown-burn"):
+            assert f"purpose.{purpose}" in messages, (language, purpose)

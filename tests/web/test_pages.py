@@ -185,6 +185,8 @@ DYNAMIC_PREFIXES = (
     "error.",  # the server's error codes (common.js messageOf)
     "profile.",  # the profiles' titles by name
     "ledger.",  # the wallet statement's kinds of movement
+    "disposal.",  # a card found face up: removed or burnt (felt.js correctionWords)
+    "outcome.",  # a card exposed in error: replaced, or the round void
 )
 
 

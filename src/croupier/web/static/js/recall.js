@@ -5,7 +5,7 @@
 
 import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
 import { cardName, parseCard } from "./cards.js";
-import { drawFelt } from "./felt.js";
+import { correctionWords, drawFelt } from "./felt.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -16,25 +16,11 @@ let steps = []; // {command, events, view} from the server, the opening first
 let players = new Map(); // seat -> who played it
 let step = 0; // the index of the step shown
 
-// Where a face-down card lay, in the engine's words ("hole", "seat 2 hand 0", "dealer 1",
-// "seat 3 card 2"), said in the page's language.
-function placeName(place) {
-  if (place === "hole") return t("purpose.hole");
-  const words = place.split(" ");
-  if (words.length === 4 && words[2] === "hand") return t("place.seat_hand", { seat: words[1], hand: Number(words[3]) + 1 });
-  if (words.length === 4 && words[2] === "card") return t("place.seat_card", { seat: words[1], card: words[3] });
-  if (words.length === 2 && words[0] === "dealer") return t("place.dealer_card", { card: words[1] });
-  return place;
-}
-
 function describe(event) {
   const values = { ...event };
   if (event.card) values.card = cardName(event.card);
   // A dealer's correction (docs/rules.md D-GEN-11 to D-GEN-14) says what became of its cards.
-  if (event.cards) values.cards = event.cards.map(cardName).join(", ");
-  if (event.disposal) values.disposal = tOr(`disposal.${event.disposal}`, event.disposal);
-  if (event.outcome) values.outcome = tOr(`outcome.${event.outcome}`, event.outcome);
-  if (event.place) values.place = placeName(event.place);
+  Object.assign(values, correctionWords(event));
   if (event.amount !== undefined) values.amount = money(event.amount);
   if (event.payout !== undefined) values.payout = money(event.payout);
   if (event.stake !== undefined) values.stake = money(event.stake);
