@@ -36,7 +36,9 @@ def _dealer_at(api: Api, table: Table, name: str = "carlos") -> str:
     return token
 
 
-def _correct(api: Api, token: str, table: Table, body: dict[str, Any], key: str = "auto") -> Any:
+def _correct(
+    api: Api, token: str, table: Table, body: dict[str, Any], key: str | None = "auto"
+) -> Any:
     return api.post(f"/dealer/tables/{table.id}/corrections", token, body, key=key)
 
 
@@ -146,6 +148,12 @@ def test_d_bj_31_an_exposed_hole_card_is_replaced_and_the_new_one_stays_hidden(a
         assert view["dealer"]["cards"][1] == "??"
         assert view["corrections"] == answer.json()["events"]
     assert str(replacement) not in answer.text
+    # R11: the table rebuilt from the database (as after a crash) is the corrected round,
+    # dealt from the shoe rebuilt from its seed, waiting where it was.
+    api.server.casino.reload(table.id)
+    rebuilt = _live(api, table).game_round
+    assert rebuilt is not game and rebuilt.events == game.events
+    assert rebuilt.dealer[1] == replacement and rebuilt.pending() == game.pending()
     table.play_out(round_id)
     recall = table.recall(round_id, "ann")
     assert "exposed hole" in [step["command"] for step in recall["steps"]]
@@ -178,6 +186,38 @@ def test_d_gen_6_the_dealer_voids_a_round_they_cannot_finish(api: Api) -> None:
     assert table.balances() == {"ann": 100_000}
     recall = table.recall(round_id, "ann")
     assert {"kind": "RoundVoided", "reason": "the shoe fell"} in recall["events"]
+    _audit_balanced(api)
+
+
+def test_d_ch_11_an_exposed_hole_card_voids_the_game_and_returns_the_antes(api: Api) -> None:
+    table = Table(api, "casino-holdem-peru-2007", ["ann", "bob"], credit_minor=100_000)
+    carlos = _dealer_at(api, table)
+    round_id = _dealt_waiting(table)
+    refused = _correct(api, carlos, table, {"kind": "exposed", "place": "dealer 3"})
+    assert refused.status_code == 409 and refused.json()["code"] == "not_face_down"
+    assert refused.json()["params"] == {"place": "dealer 3"}
+    answer = _correct(api, carlos, table, {"kind": "exposed", "place": "seat 2 card 1"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["round_over"] is True
+    assert [e["kind"] for e in answer.json()["events"]] == ["CardExposed", "RoundVoided"]
+    assert table.balances() == {"ann": 100_000, "bob": 100_000}
+    results = [e for e in table.recall(round_id)["events"] if e["kind"] == "Settled"]
+    assert {(e["seat"], e["wager"], e["result"], e["payout"]) for e in results} == {
+        (1, "ante", "void", table.stake),
+        (2, "ante", "void", table.stake),
+    }
+    _audit_balanced(api)
+
+
+def test_d_gen_6_a_round_without_a_bet_may_be_voided_and_the_next_opens(api: Api) -> None:
+    table = Table(api, "casino-holdem-peru-2007", ["ann"], credit_minor=100_000)
+    carlos = _dealer_at(api, table)
+    round_id = table.state()["round"]["id"]
+    answer = _correct(api, carlos, table, {"kind": "void", "reason": "the table closes"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["round_over"] is True
+    assert table.state()["round"]["id"] == round_id + 1
+    assert table.balances() == {"ann": 100_000}
     _audit_balanced(api)
 
 

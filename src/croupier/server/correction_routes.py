@@ -44,7 +44,7 @@ from croupier.server.staff_schemas import Text
 
 router = APIRouter()
 
-PLACE = re.compile(r"[a-z]+( [0-9]{1,2})*")
+PLACE = re.compile(r"[a-z]+( ([a-z]+|[0-9]{1,2}))*")
 """A face-down card's place in the engine's words: ``hole``, ``seat 2 hand 0``, ``dealer 1``."""
 
 
@@ -68,6 +68,8 @@ class DealerCorrectionBody(BaseModel):
 
     >>> DealerCorrectionBody(kind="exposed", place="hole").command()
     parse_command('exposed hole')
+    >>> DealerCorrectionBody(kind="exposed", place="seat 2 hand 0").command()
+    parse_command('exposed seat 2 hand 0')
     >>> DealerCorrectionBody(kind="void", reason="the shoe fell").command()
     parse_command('void the shoe fell')
     """
