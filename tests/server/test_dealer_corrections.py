@@ -136,6 +136,16 @@ def test_d_bj_31_an_exposed_hole_card_is_replaced_and_the_new_one_stays_hidden(a
     round_id = _dealt_waiting(table)
     game = _live(api, table).game_round
     exposed, replacement = game.dealer[1], _live(api, table).shoe.undealt()[0]
+    # The dealer's console asks what may be corrected: places, never cards.
+    legal = api.get(f"/dealer/tables/{table.id}/corrections", carlos)
+    assert legal.status_code == 200, legal.text
+    assert legal.json() == {
+        "table": table.id,
+        "round": round_id,
+        "kinds": ["confused-deal", "dealt-in-error", "exposed", "face-up", "void"],
+        "places": ["hole"],
+    }
+    assert api.get(f"/dealer/tables/{table.id}/corrections", table.tokens["ann"]).status_code == 403
     answer = _correct(api, carlos, table, {"kind": "exposed", "place": "hole"})
     assert answer.status_code == 200, answer.text
     # The answer and every view hold the exposed card, never the one now face down (R6).

@@ -733,6 +733,15 @@ class GameRound(ABC):
             return self.confused_deal()
         return self.void(command.reason)
 
+    def legal_corrections(self) -> list[Correction]:
+        """The corrections of the cards the dealer may make now, from the same ``can_*``
+        checks the corrections make; it names where a face-down card lies, never the card.
+        (A void, whose reason is the dealer's, is ``can_void``.)"""
+        legal: list[Correction] = [FaceUp(), DealtInError()]
+        legal += [Exposed(place) for place in self.face_down_places()]
+        legal.append(ConfusedDeal())
+        return [command for command in legal if self.can_correct(command)]
+
     def corrections_events(self) -> list[Event]:
         """The dealer's corrections so far (and any void): every card in them was seen by the
         table, so the view shows them to everyone."""

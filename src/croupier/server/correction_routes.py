@@ -1,6 +1,9 @@
 """HTTP route of the dealer's corrections (issue 14, item 3; docs/rules.md#D-GEN-14).
 
-``POST /dealer/tables/{id}/corrections {"kind": ..., ...}`` with an ``Idempotency-Key``:
+``GET /dealer/tables/{id}/corrections`` answers what may be corrected now: ``{"table",
+"round", "kinds": ["confused-deal", "exposed", ...], "places": ["hole", ...]}`` (the places of
+the cards lying face down, never the cards). ``POST /dealer/tables/{id}/corrections {"kind":
+..., ...}`` with an ``Idempotency-Key`` makes one:
 
 - ``{"kind": "face-up"}``: the shoe's next card was found face up (removed or burnt, as the
   table's rules say: docs/rules.md#D-GEN-11);
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -104,6 +107,16 @@ class DealerCorrectionBody(BaseModel):
 
 
 DealerCorrection = Annotated[DealerCorrectionBody, typed_body(DealerCorrectionBody)]
+
+
+@router.get("/dealer/tables/{table_id}/corrections")
+def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
+    live = server.casino.table(table_id)
+    with live.lock:  # the round as it stands between two commands; nothing is written
+        answer: dict[str, Any] = server.uow.read(
+            lambda session: server.casino.legal_corrections(session, live, who)
+        )
+    return answer
 
 
 @router.post("/dealer/tables/{table_id}/corrections")

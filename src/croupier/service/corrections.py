@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
-from croupier.games.commands import Correction
+from croupier.games.commands import Correction, Exposed
 from croupier.ledger.postings import round_reference
 from croupier.service import staff
 from croupier.service.accounts import Principal
@@ -33,6 +33,18 @@ class DealerCorrections:
     def __init__(self, clock: Clock, rounds: Rounds) -> None:
         self.clock = clock
         self.rounds = rounds
+
+    def legal(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
+        """What the table's dealer may correct now, for the dealer's console: each kind, with
+        the place of every card lying face down for ``exposed`` (never the card itself)."""
+        staff.verify_dealer_at(session, who, live.id)
+        playing = live.status in ("betting", "playing")
+        legal = live.game_round.legal_corrections() if playing else []
+        kinds = {str(command).split(" ")[0] for command in legal}
+        if playing and live.game_round.can_void():
+            kinds.add("void")
+        places = [command.place for command in legal if isinstance(command, Exposed)]
+        return {"table": live.id, "round": live.round_id, "kinds": sorted(kinds), "places": places}
 
     def correct(
         self, session: Session, live: LiveTable, who: Principal, command: Correction

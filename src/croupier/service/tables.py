@@ -71,7 +71,9 @@ class Casino:
         self.place_bet = self.players.place_bet
         self.ready = self.players.ready
         self.act = self.players.act
-        self.correct = DealerCorrections(clock, self.rounds).correct
+        corrections = DealerCorrections(clock, self.rounds)
+        self.correct = corrections.correct
+        self.legal_corrections = corrections.legal
         self.back_bet = self.money.back_bet
         self.consent = self.money.consent
         self.tick = self.deadlines.tick

@@ -117,3 +117,18 @@ def test_d_gen_12_no_card_is_dealt_in_error_before_the_deal_nor_after_the_round(
         with pytest.raises(IllegalActionError) as refused:
             correction()
         assert refused.value.code == "round_over"
+
+
+def test_d_gen_14_legal_corrections_come_from_the_same_checks():
+    game = BlackjackRound(RULES, Shoe.parse("Th 9c 7d 5s 8h 2c 3d", decks=6))
+    game.place_bet(1, "main", 10)
+    assert [str(c) for c in game.legal_corrections()] == ["face-up"]
+    game.deal()
+    assert [str(c) for c in game.legal_corrections()] == [
+        "face-up",
+        "dealt-in-error",
+        "exposed hole",
+        "confused-deal",
+    ]
+    game.act(1, Action("stand"))
+    assert game.legal_corrections() == []
