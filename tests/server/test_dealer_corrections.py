@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
+from sqlalchemy import text
 
 from croupier.audit.verify import verify_database
+from croupier.service.database import make_engine
 
 
 @pytest.fixture(
@@ -128,6 +130,13 @@ def test_veintiuno_real_item_14_a_confused_deal_is_void_and_every_stake_returns(
     # R15: the corrected round and the staff action are chain entries written with them.
     report = verify_database(database)
     assert report.is_intact, report.problems
+    engine = make_engine(database)
+    try:
+        with engine.connect() as connection:
+            kinds = set(connection.execute(text("SELECT kind FROM audit_chain")).scalars())
+    finally:
+        engine.dispose()
+    assert {"staff round-corrected", "round complete"} <= kinds, kinds
 
 
 def test_d_bj_31_an_exposed_hole_card_is_replaced_and_the_new_one_stays_hidden(api: Api) -> None:
