@@ -1,4 +1,4 @@
-"""A player who walks away (issue 13, item 5; docs/rules.md#D-GEN-11): on a table whose
+"""A player who walks away (issue 13, item 5; docs/rules.md#D-GEN-15): on a table whose
 operator set a 2 s betting window, 1 round to sit out and 2 more to free the seat, Ann sits
 and never bets. Her seat shows "Sitting out" on her page and a spectator's, then is free on
 both: the server's own clock does it, no page asks for it."""

@@ -1,4 +1,4 @@
-"""Absent players (docs/rules.md#D-GEN-11, issue 13 item 5): a seat whose player lets the
+"""Absent players (docs/rules.md#D-GEN-15, issue 13 item 5): a seat whose player lets the
 betting windows pass without a bet sits out after 3 rounds in a row (shown to everyone, not
 waited for), and after 3 more is freed; a player who bets again comes back. The service's
 clock is the test's (``ManualClock``): a window passes with ``clock.advance`` and ``tick``.
@@ -58,7 +58,7 @@ def play_ann_round(api: Api, table: Table, *, waits_for_ben: bool) -> int:
 
 
 def test_a_player_who_leaves_without_a_word_sits_out_then_the_seat_frees(api: Api) -> None:
-    """D-GEN-11: Ben sits and never bets. Ann waits out the window for him three rounds;
+    """D-GEN-15: Ben sits and never bets. Ann waits out the window for him three rounds;
     then his seat sits out (everyone sees it) and Ann's "ready" deals at once; three rounds
     later his seat is free. Ben's money never moved."""
     table = Table(api, PROFILE, ["ann", "ben"])
@@ -88,7 +88,7 @@ def test_a_player_who_leaves_without_a_word_sits_out_then_the_seat_frees(api: Ap
 def test_a_lone_player_who_never_bets_sits_out_and_is_freed_by_the_windows_alone(
     api: Api,
 ) -> None:
-    """D-GEN-11: with nobody betting, the windows still run while a seat is taken: each one
+    """D-GEN-15: with nobody betting, the windows still run while a seat is taken: each one
     that passes is a round missed; once the seat is freed the table's clock stops."""
     table = Table(api, PROFILE, ["ann"])
     round_id = table.state()["round"]["id"]
@@ -111,7 +111,7 @@ def test_a_lone_player_who_never_bets_sits_out_and_is_freed_by_the_windows_alone
 
 
 def test_a_player_sitting_out_who_bets_comes_back_and_is_waited_for_again(api: Api) -> None:
-    """D-GEN-11: a bet clears the rounds missed; the next window waits for the player."""
+    """D-GEN-15: a bet clears the rounds missed; the next window waits for the player."""
     table = Table(api, PROFILE, ["ann", "ben"])
     for _ in range(3):
         play_ann_round(api, table, waits_for_ben=True)
@@ -130,7 +130,7 @@ def test_a_player_sitting_out_who_bets_comes_back_and_is_waited_for_again(api: A
 
 
 def test_a_table_sets_its_own_absent_rounds(api: Api) -> None:
-    """D-GEN-11: the operator's table may sit a seat out after 1 round and free it after 2."""
+    """D-GEN-15: the operator's table may sit a seat out after 1 round and free it after 2."""
     created = api.post(
         "/operator/tables",
         OPERATOR_TOKEN,
@@ -163,7 +163,7 @@ def test_a_table_sets_its_own_absent_rounds(api: Api) -> None:
 
 
 def test_casino_holdem_with_one_ante_frees_the_absent_neighbour_then_waits(api: Api) -> None:
-    """D-GEN-11 beside Casino Hold'em's two players (Art. 9): Ann's Ante cannot be dealt
+    """D-GEN-15 beside Casino Hold'em's two players (Art. 9): Ann's Ante cannot be dealt
     alone; Ben, seated without a bet, misses each window until his seat is freed; then the
     Ante waits for a second player with no window, still held."""
     table = Table(api, "casino-holdem-peru-2007", ["ann", "ben"])
@@ -182,7 +182,7 @@ def test_casino_holdem_with_one_ante_frees_the_absent_neighbour_then_waits(api: 
 
 
 def test_a_closed_table_counts_no_rounds_missed(api: Api) -> None:
-    """D-GEN-11: nobody can bet at a closed table, so its windows stop; reopened, they run."""
+    """D-GEN-15: nobody can bet at a closed table, so its windows stop; reopened, they run."""
     table = Table(api, PROFILE, ["ann"])
     window_passes(api)
     closed = api.post(f"/operator/tables/{table.id}/close", OPERATOR_TOKEN)

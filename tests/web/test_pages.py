@@ -187,6 +187,8 @@ DYNAMIC_PREFIXES = (
     "ledger.",  # the wallet statement's kinds of movement
     "rules.",  # the posted rules' words, named by the server (rules/posted.py)
     "roads.letter.",  # a bead's letter, by the coup's winner (roads.js)
+    "disposal.",  # a card found face up: removed or burnt (felt.js correctionWords)
+    "outcome.",  # a card exposed in error: replaced, or the round void
 )
 
 

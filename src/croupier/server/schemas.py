@@ -54,7 +54,7 @@ Minor = Annotated[StrictInt, Field(gt=0, le=MAX_MINOR_AMOUNT)]
 Seat = Annotated[StrictInt, Field(ge=0, le=MAX_SEAT)]
 Seconds = Annotated[float, Field(strict=True, ge=0.05, le=3600)]
 Rounds = Annotated[StrictInt, Field(ge=1, le=1000)]
-"""A count of betting rounds (an absent player's, docs/rules.md#D-GEN-11)."""
+"""A count of betting rounds (an absent player's, docs/rules.md#D-GEN-15)."""
 
 
 class Body(BaseModel):
@@ -80,9 +80,9 @@ class NewTable(Body):
     betting_seconds: Seconds | None = None
     decision_seconds: Seconds | None = None
     sit_out_after: Rounds | None = None
-    """Rounds a seat's player misses in a row before it sits out (default 3, D-GEN-11)."""
+    """Rounds a seat's player misses in a row before it sits out (default 3, D-GEN-15)."""
     free_after: Rounds | None = None
-    """Further rounds missed, sitting out, before the seat is freed (default 3, D-GEN-11)."""
+    """Further rounds missed, sitting out, before the seat is freed (default 3, D-GEN-15)."""
 
 
 class Limits(Body):

@@ -1,4 +1,4 @@
-"""Absent players (docs/rules.md#D-GEN-11): a seat whose player lets betting windows pass
+"""Absent players (docs/rules.md#D-GEN-15): a seat whose player lets betting windows pass
 without a bet sits out, then is freed.
 
 A betting window closes (the deal, or its deadline with no round to deal) and every occupied
@@ -17,9 +17,9 @@ from croupier.service.live import LiveTable
 from croupier.service.models import GameTable
 
 SIT_OUT_AFTER_ROUNDS = 3
-"""Rounds missed in a row before a seat sits out, unless the table sets its own (D-GEN-11)."""
+"""Rounds missed in a row before a seat sits out, unless the table sets its own (D-GEN-15)."""
 FREE_AFTER_ROUNDS = 3
-"""Further rounds missed, sitting out, before the seat is freed (D-GEN-11)."""
+"""Further rounds missed, sitting out, before the seat is freed (D-GEN-15)."""
 
 
 def is_sitting_out(live: LiveTable, seat: int) -> bool:

@@ -103,7 +103,7 @@ class Deadlines:
                 rounds.deal(session, live)
             else:
                 # Too few bets to deal (none, or Casino Hold'em's one): the seats without a
-                # bet missed a round (D-GEN-11). The next window runs while a seat without a
+                # bet missed a round (D-GEN-15). The next window runs while a seat without a
                 # bet is still taken; else the bets wait for players (Hold'em needs two).
                 absence.window_closed(session, live)
                 idle = live.is_open and any(seat not in live.held for seat in live.seats)

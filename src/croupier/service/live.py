@@ -72,9 +72,9 @@ class LiveTable:
     absences: dict[int, int] = field(default_factory=dict)
     """Seat -> rounds its player let pass in a row without a bet (``service.absence``)."""
     sit_out_after: int = 3
-    """Rounds missed in a row before a seat sits out (docs/rules.md#D-GEN-11)."""
+    """Rounds missed in a row before a seat sits out (docs/rules.md#D-GEN-15)."""
     free_after: int = 3
-    """Further rounds missed before a seat sitting out is freed (docs/rules.md#D-GEN-11)."""
+    """Further rounds missed before a seat sitting out is freed (docs/rules.md#D-GEN-15)."""
 
     def durable_state(self) -> dict[str, Any]:
         """Everything in memory that the database must hold the same (issue 10, item 3):

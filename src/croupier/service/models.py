@@ -105,7 +105,7 @@ class GameTable(Base):
     with (``service.limits.stored``); ``None``: the profile's own."""
     absences: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """Seat (as text) -> rounds its player let pass in a row without a bet
-    (``service.absence``, docs/rules.md#D-GEN-11); ``None``: no seat missed one."""
+    (``service.absence``, docs/rules.md#D-GEN-15); ``None``: no seat missed one."""
     sit_out_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Rounds missed in a row before a seat sits out; ``None``: the server's default, 3."""
     free_after: Mapped[int | None] = mapped_column(Integer, nullable=True)

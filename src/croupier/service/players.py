@@ -59,7 +59,7 @@ class Players:
         self.publisher.usernames[who.user_id] = who.username
         absence.store_seats(session, live)
         if live.status == "betting" and live.deadline is None and not live.held:
-            # A seated player makes the table's betting windows run (D-GEN-11): one that
+            # A seated player makes the table's betting windows run (D-GEN-15): one that
             # passes without their bet is a round they missed.
             live.deadline = self.clock.now() + live.betting_seconds
             self.rounds.save(session, live)
@@ -122,7 +122,7 @@ class Players:
         self.rounds.money.collect_stakes(session, live, "bet")
         if live.deadline is None or (first and live.held):
             # The round's first bet opens its full betting window (D-GEN-7); the window run
-            # before it only counted the rounds the seated players missed (D-GEN-11).
+            # before it only counted the rounds the seated players missed (D-GEN-15).
             live.deadline = self.clock.now() + live.betting_seconds
         if seat in live.held:
             absence.came_back(session, live, seat)
@@ -142,7 +142,7 @@ class Players:
 
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
         """The player is done betting; when every seated player present is (not sitting out,
-        docs/rules.md#D-GEN-11), the deal comes at once."""
+        docs/rules.md#D-GEN-15), the deal comes at once."""
         if who.user_id not in live.seats.values():
             raise Forbidden("only a seated player says ready", code="ready_not_seated")
         if live.status != "betting":
@@ -152,7 +152,7 @@ class Players:
                 round=live.round_id,
             )
         live.ready.add(who.user_id)
-        # A seat sitting out is not waited for (D-GEN-11): the present players close the window.
+        # A seat sitting out is not waited for (D-GEN-15): the present players close the window.
         waited_for = absence.present_users(live)
         if waited_for <= live.ready:
             self.rounds.return_undealable(session, live, "every seated player was ready")

@@ -82,7 +82,7 @@ class Publisher:
                 "seats": {
                     str(s): self.usernames.get(u, str(u)) for s, u in sorted(live.seats.items())
                 },
-                # Seats whose player missed the rounds to sit out (docs/rules.md#D-GEN-11):
+                # Seats whose player missed the rounds to sit out (docs/rules.md#D-GEN-15):
                 # shown to everyone, not dealt in, not waited for.
                 "sitting_out": absence.sitting_out(live),
                 "absence_rounds": {"sit_out": live.sit_out_after, "free": live.free_after},

@@ -73,7 +73,7 @@ class Registry:
         free_after: int | None = None,
     ) -> LiveTable:
         """A new table; ``sit_out_after`` and ``free_after`` are its absent-player rounds
-        (docs/rules.md#D-GEN-11), ``None`` for the server's defaults."""
+        (docs/rules.md#D-GEN-15), ``None`` for the server's defaults."""
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
@@ -125,7 +125,7 @@ class Registry:
         record.is_open = is_open
         live.is_open = is_open
         if live.status == "betting" and not live.held:
-            # A closed table counts no rounds missed: nobody can bet there (D-GEN-11).
+            # A closed table counts no rounds missed: nobody can bet there (D-GEN-15).
             opens = is_open and bool(live.seats)
             live.deadline = self.clock.now() + live.betting_seconds if opens else None
             self.rounds.save(session, live)

@@ -108,7 +108,7 @@ class Rounds:
         version = self.recorded_rules(session, live.profile)
         start_position = live.shoe.position  # before the new-shoe procedure's burns
         game_round = engines.new_round(live.profile, live.shoe, self.money.meter(session, live))
-        # With a seat taken, the betting window runs from the opening (D-GEN-11): one that
+        # With a seat taken, the betting window runs from the opening (D-GEN-15): one that
         # passes with no bet at all is a round each seated player missed.
         deadline = self.clock.now() + live.betting_seconds if live.seats and live.is_open else None
         record = RoundRecord(

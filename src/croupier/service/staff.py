@@ -44,6 +44,8 @@ class StaffAction(StrEnum):
     CORRECTION_PROPOSED = "correction-proposed"
     CORRECTION_DECIDED = "correction-decided"
     ROUND_VOIDED = "round-voided"
+    ROUND_CORRECTED = "round-corrected"
+    """A dealer's correction of a round's cards, or its void (docs/rules.md#D-GEN-14)."""
 
 
 def record_action(

@@ -4,10 +4,13 @@
 
 import { money, t, tOr } from "./common.js";
 import { cardName, parseCard } from "./cards.js";
+import { correctionWords } from "./felt.js";
 
 export function describe(event) {
   const values = { ...event };
   if (event.card) values.card = cardName(event.card);
+  // A dealer's correction (docs/rules.md D-GEN-11 to D-GEN-14) says what became of its cards.
+  Object.assign(values, correctionWords(event));
   if (event.amount !== undefined) values.amount = money(event.amount);
   if (event.payout !== undefined) values.payout = money(event.payout);
   if (event.stake !== undefined) values.stake = money(event.stake);
