@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
-from croupier.games.commands import Correction, Exposed
+from croupier.games.commands import Correction, Exposed, Void
 from croupier.ledger.postings import round_reference
 from croupier.service import staff
 from croupier.service.accounts import Principal
@@ -61,7 +61,12 @@ class DealerCorrections:
             )
         game, round_id = live.game_round, live.round_id
         start = len(game.events)
-        game.apply(command)
+        if isinstance(command, Void):
+            # The one void of a live round (the operator's and the dealer's alike): stakes
+            # back, the record marked interrupted, the next round opened.
+            self.rounds.void_live(session, live, command.reason)
+        else:
+            game.apply(command)
         made = [e.to_json() for e in game.events[start:] if isinstance(e, CORRECTION_EVENTS)]
         action = staff.record_action(
             session,
@@ -72,7 +77,9 @@ class DealerCorrections:
             now=self.clock.now(),
         )
         done = game.is_done
-        if done:
+        if isinstance(command, Void):
+            pass  # settled and the next round opened by void_live
+        elif done:
             self.rounds.settle(session, live)
         else:
             self.rounds.save(session, live)
