@@ -691,8 +691,9 @@ class _UpCardPlay:
     hands: _UpCardHands
     splits: frozenset[int]
     split_values: dict[int, tuple[float, float]]
-    joint: dict[int, tuple[npt.NDArray[np.float64], bool]]
-    """Each split's round distribution (``_split_round_joint``) and whether it is exact."""
+    card: exact.UpCard
+    plays: dict[int, npt.NDArray[np.int64]]
+    """Each pair's split play (``_split_round_joint`` takes the split hands jointly)."""
 
 
 def _chart_unsplit_play(
@@ -721,13 +722,8 @@ def _chart_unsplit_play(
     return unsplit, exact.chart_split_play(rules, hard, soft)
 
 
-def _evaluate_up(  # noqa: PLR0917
-    game: Game,
-    strategy: Strategy,
-    up: int,
-    scale: int,
-    play: Play = Play.BASIC,
-    joint: bool = True,
+def _evaluate_up(
+    game: Game, strategy: Strategy, up: int, scale: int, play: Play = Play.BASIC
 ) -> _UpCardPlay:
     """Every initial hand against ``up`` under ``play``, by composition
     (``blackjack_exact``): unsplit hands' distributions exact, split hands' matrices for the
@@ -796,11 +792,7 @@ def _evaluate_up(  # noqa: PLR0917
     for pair in split_values:
         _split_hands(card, pair, plays[pair], grid, split_dealer, split_hands, split_wagered)
     hands = _UpCardHands(rows, hand_wagered, split_dealer, split_hands, split_wagered)
-    joints = {
-        pair: _split_round_joint(game, up, card, pair, plays[pair], hands, scale)
-        for pair in (split_values if joint else ())
-    }
-    return _UpCardPlay(hands, frozenset(split_values), split_values, joints)
+    return _UpCardPlay(hands, frozenset(split_values), split_values, card, plays)
 
 
 def _split_hands(  # noqa: PLR0917
@@ -883,14 +875,35 @@ def evaluate_round(
     nets = (np.arange(2 * offset + 1) - offset) / scale
     workers = min(len(UP_ORDER), os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play, joint), UP_ORDER)
+        by_up = list(pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play), UP_ORDER))
+        # The split rounds taken jointly, one task per pair and up card, so that the few
+        # long ones (small pairs against a 7, whose hands draw most) share the threads;
+        # the smallest pairs, the longest, go first.
+        tasks = sorted(
+            (pair, up, evaluated)
+            for up, evaluated in zip(UP_ORDER, by_up, strict=True)
+            for pair in (evaluated.splits if joint else ())
+        )
+        joints = {
+            (up, pair): pool.submit(
+                _split_round_joint,
+                game,
+                up,
+                evaluated.card,
+                pair,
+                evaluated.plays[pair],
+                evaluated.hands,
+                scale,
+            )
+            for pair, up, evaluated in tasks
+        }
         for up, evaluated in zip(UP_ORDER, by_up, strict=True):
             hands = evaluated.hands
             for first, second, probability in exact.initial_hands(shoe, up):
                 if first == second and first in evaluated.splits:
                     value, exact_hand_wagered = evaluated.split_values[first]
-                    if first in evaluated.joint:
-                        row, exact_row = evaluated.joint[first]
+                    if (up, first) in joints:
+                        row, exact_row = joints[up, first].result()
                         hand_wagered = exact_hand_wagered
                         exact_distribution &= exact_row
                     else:

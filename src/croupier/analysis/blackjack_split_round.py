@@ -373,16 +373,18 @@ def split_round_matrix(  # noqa: PLR0917
     offset: int,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64],
            npt.NDArray[np.float64]]:  # fmt: skip
-    """``two_hands`` for ``card`` (a ``blackjack_exact.UpCard``) with its dealer table: the
-    two-hand rounds' ``[dealer result, net]``, and the re-split rows (first hand's nets,
-    probability, the dealer's outcomes for the cards out at the re-split)."""
-    from croupier.analysis.blackjack_exact import UpCard
+    """``two_hands`` for ``card`` (a ``blackjack_exact.UpCard``): the two-hand rounds'
+    ``[dealer result, net]``, and the re-split rows (first hand's nets, probability, the
+    dealer's outcomes for the cards out at the re-split). The dealer's outcomes go to a
+    table of the call's own (the unions of two hands' cards are of no use to the up card's
+    other computations), so that calls for one up card may run on several threads."""
+    from croupier.analysis.blackjack_exact import DealerTable, UpCard
 
     assert isinstance(card, UpCard)
     table = compositions()
     rules = card.rules
     seed_of = np.array([table.of(pair, rank) for rank in range(10)], dtype=np.int64)
-    dealer = card.dealer
+    dealer = DealerTable(card.shoe, card.up, rules.hits_soft_17)
     arguments = (
         card.shoe, pair, table.counts, table.hard, table.cards, table.child, action, seed_of,
         rules.blackjack_pays, rules.peek, rules.all_bets_lost, first_resplits,
