@@ -18,7 +18,7 @@ import pytest
 
 from croupier.analysis import blackjack_exact as exact
 from croupier.analysis import blackjack_split_round as split_round
-from croupier.analysis.blackjack import analyse_blackjack
+from croupier.analysis.blackjack import Play, analyse_blackjack
 from croupier.analysis.dealer import ACE, TEN
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules
@@ -222,3 +222,20 @@ def test_re_split_rounds_are_what_is_left_approximated() -> None:
     analysis = analyse_blackjack(_peru())
     assert 1e-7 < abs(analysis.distribution_mean_offset) < 5e-6
     assert analysis.main.approximation is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("play", [Play.BASIC, Play.COMPOSITION, Play.CDP1])
+@pytest.mark.parametrize("name", ["peru-2016", "spain-1979", "veintiuno-real", "peek"])
+def test_every_rule_branch_has_an_exact_two_hand_distribution(name: str, play: Play) -> None:
+    """The split rounds' nets under each profile's dealer-blackjack rule (docs/rules.md §1:
+    OBO with a bust final; every bet lost with no hole card; the peek base game of the rule
+    table) and Veintiuno Real's split Ace + ten paid as a blackjack (§3), under the chart,
+    CDZ- and CDP1, at one deck and two hands at most: the distribution's mean is the exact
+    expected value to 1e-12."""
+    from croupier.analysis.rule_effects import base_rules
+
+    rules = base_rules() if name == "peek" else load_profile(name)
+    assert isinstance(rules, BlackjackRules)
+    analysis = analyse_blackjack(rules.model_copy(update={"max_hands": 2}), 1, play=play)
+    assert abs(analysis.distribution_mean_offset) < 1e-12
