@@ -255,9 +255,11 @@ def two_hands(  # noqa: PLR0917
     nets2 = np.empty(OUTCOMES, dtype=np.int64)
     seen = np.full(1024, _EMPTY, dtype=np.int64)
     distinct = 0
-    tails_removed = []
-    tails_net = []
-    tails_p = []
+    # The re-split rows (at most one per first hand's final hand, and the first's re-split).
+    removed_rows = np.zeros((limit + 1, 10), dtype=np.int64)
+    net_rows = np.zeros((limit + 1, OUTCOMES), dtype=np.int64)
+    probabilities = np.zeros(limit + 1)
+    tails = 0
 
     # The first hand: both pair cards out; its own pair card is in its composition.
     left = shoe.copy()
@@ -266,11 +268,10 @@ def two_hands(  # noqa: PLR0917
     base1[pair] -= 1
     total_left = left.sum()
     if first_resplits and left[pair] > 0:
-        removed = shoe - left
-        removed[pair] += 1
-        tails_removed.append(removed)
-        tails_net.append(np.zeros(OUTCOMES, dtype=np.int64))
-        tails_p.append(left[pair] / total_left)
+        removed_rows[tails] = shoe - left
+        removed_rows[tails, pair] += 1
+        probabilities[tails] = left[pair] / total_left
+        tails += 1
     n_seeds = _seeds_of(left, pair, not first_resplits, seed_of, seeds, seed_p)
     found1 = _finals(base1, counts, cards, child, action, seeds[:n_seeds], seed_p[:n_seeds],
                      work, comp1, extra1, bet1, p1)  # fmt: skip
@@ -302,11 +303,11 @@ def two_hands(  # noqa: PLR0917
               all_bets_lost, scale, nets1_other)  # fmt: skip
         left2 = shoe - removed1
         if second_resplits and left2[pair] > 0:
-            removed = removed1.copy()
-            removed[pair] += 1
-            tails_removed.append(removed)
-            tails_net.append(nets1.copy())
-            tails_p.append(p1[f] * left2[pair] / left2.sum())
+            removed_rows[tails] = removed1
+            removed_rows[tails, pair] += 1
+            net_rows[tails] = nets1
+            probabilities[tails] = p1[f] * left2[pair] / left2.sum()
+            tails += 1
         base2 = left2.copy()
         base2[pair] += 1
         n_seeds = _seeds_of(left2, pair, not second_resplits, seed_of, seeds, seed_p)
@@ -345,10 +346,6 @@ def two_hands(  # noqa: PLR0917
                 chance = weight * dealer_table[row, outcome]
                 matrix[outcome, offset + nets1[outcome] + nets2[outcome]] += chance
                 matrix[outcome, offset + nets2_first[outcome] + nets1_other[outcome]] += chance
-    tails = len(tails_p)
-    removed_rows = np.zeros((tails, 10), dtype=np.int64)
-    net_rows = np.zeros((tails, OUTCOMES), dtype=np.int64)
-    probabilities = np.zeros(tails)
     keys = np.empty(distinct + tails, dtype=np.int64)
     found = 0
     for key in seen:
@@ -356,11 +353,8 @@ def two_hands(  # noqa: PLR0917
             keys[found] = key
             found += 1
     for t in range(tails):
-        removed_rows[t] = tails_removed[t]
-        net_rows[t] = tails_net[t]
-        probabilities[t] = tails_p[t]
         keys[distinct + t] = _key(removed_rows[t])
-    return matrix, net_rows, probabilities, keys
+    return matrix, net_rows[:tails].copy(), probabilities[:tails].copy(), keys
 
 
 def split_round_matrix(  # noqa: PLR0917
