@@ -134,6 +134,15 @@ def _nets(  # noqa: PLR0917
 
 
 @numba.njit(cache=True, nogil=True)
+def _first_share(extra: int, is_paid: bool, peek: bool, all_bets_lost: bool, scale: int) -> int:
+    """What a dealer blackjack takes more from the hand that carries the original stake than
+    from another (``_nets``' ``original``), in grid steps."""
+    if peek or (extra < 0 and not is_paid and not all_bets_lost):
+        return scale
+    return 0
+
+
+@numba.njit(cache=True, nogil=True)
 def _seeds_of(  # noqa: PLR0917
     left: npt.NDArray[np.int64],
     pair: int,
@@ -297,10 +306,10 @@ def two_hands(  # noqa: PLR0917
         identity = (comp1[f] * 11 + extra1[f] + 1) * 2 + bet1[f] - 1
         paid1 = action[comp1[f]] == PAID
         has_ace1 = counts[comp1[f], ACE] > 0
-        _nets(comp1[f], extra1[f], bet1[f], paid1, hard[comp1[f]], has_ace1, 1, paid, peek,
-              all_bets_lost, scale, nets1)  # fmt: skip
         _nets(comp1[f], extra1[f], bet1[f], paid1, hard[comp1[f]], has_ace1, 0, paid, peek,
               all_bets_lost, scale, nets1_other)  # fmt: skip
+        nets1[:] = nets1_other
+        nets1[BLACKJACK] -= _first_share(extra1[f], paid1, peek, all_bets_lost, scale)
         left2 = shoe - removed1
         if second_resplits and left2[pair] > 0:
             removed_rows[tails] = removed1
@@ -340,8 +349,8 @@ def two_hands(  # noqa: PLR0917
                     chance = dealer_table[row, outcome]
                     matrix[outcome, offset + nets1[outcome] + nets2[outcome]] += weight * chance
                 continue
-            _nets(comp2[g], extra2[g], bet2[g], paid2, hard[comp2[g]], has_ace2, 1, paid, peek,
-                  all_bets_lost, scale, nets2_first)  # fmt: skip
+            nets2_first[:] = nets2
+            nets2_first[BLACKJACK] -= _first_share(extra2[g], paid2, peek, all_bets_lost, scale)
             for outcome in range(OUTCOMES):
                 chance = weight * dealer_table[row, outcome]
                 matrix[outcome, offset + nets1[outcome] + nets2[outcome]] += chance
