@@ -198,14 +198,15 @@ def _grown(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 @numba.njit(cache=True, nogil=True)
 def lookup_table(
-    keys: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """An open-addressing table of ``keys`` (distinct) to ``rows``."""
+    keys: npt.NDArray[np.int64], rows: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """An open-addressing table of ``keys`` (distinct) to the dealer's outcomes ``rows``,
+    each stored at its key's place (one memory access fewer for each lookup)."""
     capacity = 16
     while capacity < 2 * keys.shape[0]:
         capacity *= 2
     table = np.full(capacity, _EMPTY, dtype=np.int64)
-    values = np.zeros(capacity, dtype=np.int64)
+    values = np.zeros((capacity, OUTCOMES))
     for k in range(keys.shape[0]):
         position = _slot(table, keys[k])
         table[position] = keys[k]
@@ -231,8 +232,7 @@ def two_hands(  # noqa: PLR0917
     scale: int,
     offset: int,
     lookup_keys: npt.NDArray[np.int64],
-    lookup_rows: npt.NDArray[np.int64],
-    dealer_table: npt.NDArray[np.float64],
+    lookup_values: npt.NDArray[np.float64],
     collect: bool,
 ) -> tuple[
     npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]
@@ -338,7 +338,7 @@ def two_hands(  # noqa: PLR0917
                     if 2 * distinct > seen.shape[0]:
                         seen = _grown(seen)
                 continue
-            row = lookup_rows[_slot(lookup_keys, key)]
+            dealer = lookup_values[_slot(lookup_keys, key)]
             paid2 = action[comp2[g]] == PAID
             has_ace2 = counts[comp2[g], ACE] > 0
             _nets(comp2[g], extra2[g], bet2[g], paid2, hard[comp2[g]], has_ace2, 0, paid, peek,
@@ -346,13 +346,13 @@ def two_hands(  # noqa: PLR0917
             weight = p1[f] * p2[g]
             if other == identity:
                 for outcome in range(OUTCOMES):
-                    chance = dealer_table[row, outcome]
+                    chance = dealer[outcome]
                     matrix[outcome, offset + nets1[outcome] + nets2[outcome]] += weight * chance
                 continue
             nets2_first[:] = nets2
             nets2_first[BLACKJACK] -= _first_share(extra2[g], paid2, peek, all_bets_lost, scale)
             for outcome in range(OUTCOMES):
-                chance = weight * dealer_table[row, outcome]
+                chance = weight * dealer[outcome]
                 matrix[outcome, offset + nets1[outcome] + nets2[outcome]] += chance
                 matrix[outcome, offset + nets2_first[outcome] + nets1_other[outcome]] += chance
     keys = np.empty(distinct + tails, dtype=np.int64)
@@ -393,14 +393,13 @@ def split_round_matrix(  # noqa: PLR0917
         rules.blackjack_pays, rules.peek, rules.all_bets_lost, first_resplits,
         second_resplits, scale, offset,
     )  # fmt: skip
-    empty_keys = np.zeros(1, dtype=np.int64)
-    _, _, _, keys = two_hands(*arguments, empty_keys, empty_keys, dealer.table, True)
-    wanted = np.unique(keys)
-    removed = (wanted[:, None] // _WEIGHTS) % _KEY_BASE
-    rows = dealer.slots(removed)
-    lookup_keys, lookup_rows = lookup_table(wanted, rows)
-    matrix, net_rows, probabilities, tail_keys = two_hands(
-        *arguments, lookup_keys, lookup_rows, dealer.table, False
+    _, _, _, keys = two_hands(
+        *arguments, np.zeros(1, dtype=np.int64), np.zeros((1, OUTCOMES)), True
     )
-    tail_rows = rows[np.searchsorted(wanted, tail_keys)]
-    return matrix, net_rows, probabilities, dealer.table[tail_rows]
+    wanted = np.unique(keys)
+    outcomes = dealer.outcomes((wanted[:, None] // _WEIGHTS) % _KEY_BASE)
+    lookup_keys, lookup_values = lookup_table(wanted, outcomes)
+    matrix, net_rows, probabilities, tail_keys = two_hands(
+        *arguments, lookup_keys, lookup_values, False
+    )
+    return matrix, net_rows, probabilities, outcomes[np.searchsorted(wanted, tail_keys)]
