@@ -13,7 +13,9 @@ straightforward pure-Python reference measured in the same run.
   Untimed, the figures of both are also compared on 15 other deck counts and rule sets.
 
 Run: ``uv run python benchmarks/analyze.py`` (``--startup``: only where a warm command's time
-goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole command)
+goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole command;
+``--joint``: only what taking the split rounds' hands jointly costs, the analysis with and
+without it in one process, CPU seconds)
 """
 
 from __future__ import annotations
@@ -435,9 +437,37 @@ def startup_lines(repeat: int = 7) -> None:
     print(f"{'analyze peru-2016 --json (computed)':<52}{whole_wall:8.3f}{1:7.0%}{whole_cpu:8.3f}")
 
 
+# --- what the split rounds' joint distribution costs ---------------------------------------
+
+
+def joint_lines(repeat: int = 3) -> None:
+    """``analyse_blackjack`` of each blackjack profile with the split rounds' hands taken
+    jointly (``blackjack_split_round``: the exact two-hand rounds) and without (every split
+    round approximated), CPU seconds of this process (the analysis runs on threads), best
+    of ``repeat``, each run from empty per-up-card tables; the ratio is the joint's cost."""
+    from croupier.analysis.blackjack import analyse_blackjack
+
+    def cpu(rules: BlackjackRules, *, joint: bool) -> float:
+        exact.up_card.cache_clear()
+        start = time.process_time()
+        analyse_blackjack(rules, joint=joint)
+        return time.process_time() - start
+
+    print(f"split rounds taken jointly (best of {repeat}, CPU seconds of the analysis):")
+    print(f"{'profile':<16}{'joint':>8}{'approx.':>9}{'x':>7}")
+    for name in ("peru-2016", "spain-1979", "veintiuno-real"):
+        rules = _blackjack_rules(name)
+        cpu(rules, joint=True)  # kernels loaded
+        with_joint = min(cpu(rules, joint=True) for _ in range(repeat))
+        without = min(cpu(rules, joint=False) for _ in range(repeat))
+        print(f"{name:<16}{with_joint:8.2f}{without:9.2f}{with_joint / without:7.1f}")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--startup"]:
         startup_lines()
+    elif sys.argv[1:] == ["--joint"]:
+        joint_lines()
     else:
         main()
         print()

@@ -33,19 +33,23 @@ Method (docs/rules.md §1-3; every rule read from the profile):
    recursion values the chart's split hands and CDP1's (``Play.CDP1``: a split hand plays
    best for the split's first hand). The house edge and element of risk are those
    exact values. The round's **distribution** (hit frequency, push, standard deviation)
-   still treats split rounds approximately: each split hand played from the shoe less the up
-   card and both pair cards, the re-split chance fixed, the hands independent given the
-   dealer's result; its mean differs from the exact house edge by that approximation
+   takes each split round's hands jointly (``croupier.analysis.blackjack_split_round``):
+   every split that ends in two hands is exact, each hand's final cards leaving the shoe
+   the next hand and the dealer draw from. Where a hand re-splits (a third hand or more:
+   ``max_hands`` above 2, Aces only with ``resplit_aces``), the hands finished before the
+   re-split are still exact and the dealer's outcomes are those of the cards out at that
+   moment, but the hands still to play are taken as independent given the dealer's
+   result, each from the pre-split composition: exact for those rounds would cost hours
+   at six decks (each further hand multiplies the work by its few hundred final hands).
+   So the distribution's mean is the exact house edge to rounding (1e-15) where no
+   re-split is possible, and off by what the re-split rounds' approximation moves it
    (``BlackjackAnalysis.distribution_mean_offset``, ``"distribution_mean_offset"`` in
-   ``analyze --json``: -7.9e-6 of a unit for peru-2016, -5.5e-6 for spain-1979). How far
-   its standard deviation and hit frequency can be off is measured against the simulator,
-   which deals split hands card by card (``tests/consistency/
-   test_simulator_blackjack_agrees_with_exact.py``): at 10^7 rounds both agree with it
-   within 1.6 standard errors for every blackjack profile (differences at most 2.8e-4 in
-   the standard deviation and 1.2e-4 in the hit frequency, the simulator's standard errors
-   1.8e-4 and 1.6e-4): with 99% confidence the approximation moves the standard deviation
-   by at most 7.5e-4 and the hit frequency by at most 5.3e-4 (the simulator dealing to the
-   cut card rather than off the top included).
+   ``analyze --json``: -3.8e-6 of a unit for peru-2016, which re-splits to four hands;
+   -7.9e-6 when every split round was approximated); ``"approximation"`` in the JSON then
+   says so, and is absent where the distribution is exact. How far the standard deviation
+   and hit frequency can be off is measured against the simulator, which deals split
+   hands card by card (``tests/consistency/test_simulator_blackjack_agrees_with_exact.py``,
+   10^7 rounds in the slow form).
 
    **Computation.** Every hand is valued by composition, compiled
    (``croupier.analysis.blackjack_exact``: ``optimal_values``, ``fixed_values``,
@@ -79,6 +83,7 @@ import numpy.typing as npt
 
 from croupier.analysis import blackjack_exact as exact
 from croupier.analysis import blackjack_kernel as kernel
+from croupier.analysis import blackjack_split_round as split_round
 from croupier.analysis.dealer import (
     ACE,
     OUTCOMES,
@@ -99,9 +104,10 @@ BLACKJACK_METHOD_NOTES = (
     "drawn and recomputing the dealer's probabilities (exact for unsplit rounds).",
     "- Split hands: exact expected values with re-splits (a recursion over the shoes less more "
     "pair cards; unlimited re-splits count to 8 hands); the outcome distribution of a split "
-    "round (hit frequency, push, standard deviation) is approximated: each split hand played "
-    "from the composition less the up card and both pair cards, hands independent given the "
-    "dealer's result.",
+    "round (hit frequency, push, standard deviation) takes the hands jointly, exact for a "
+    "split that ends in two hands; after a re-split, the hands still to play are "
+    "approximated (each from the pre-split composition, independent given the dealer's "
+    "result).",
     "- Doubling for less never beats a full double or no double: a double's value is linear "
     "in the amount added, so the chart doubles in full.",
 )
@@ -453,6 +459,8 @@ class RoundResult:
     distribution's split rounds are the approximation of the module docstring."""
     exact_wagered: float = math.nan
     """The exact expected amount wagered."""
+    distribution_exact: bool = False
+    """Whether every split round's distribution is exact (no re-split possible)."""
 
 
 _LETTER_CODES = {
@@ -504,8 +512,28 @@ def _split_round(
     hands: _UpCardHands,
     scale: int,
 ) -> tuple[npt.NDArray[np.float64], float]:
-    """A split pair's round: outcome distribution (summed over the dealer) and expected
-    amount wagered, from the split hands' matrices (module docstring, split hands)."""
+    """A split pair's round, approximated (module docstring): outcome distribution (summed
+    over the dealer) and expected amount wagered, from the split hands' matrices."""
+    conditional, expected_wagered = _split_conditional(game, up, card, hands, scale)
+    dealer = hands.split_dealer[card]
+    return dealer @ conditional, expected_wagered
+
+
+def _split_conditional(  # noqa: PLR0917
+    game: Game,
+    up: int,
+    card: int,
+    hands: _UpCardHands,
+    scale: int,
+    start: tuple[int, int] = (2, 2),
+    *,
+    first: bool = True,
+) -> tuple[npt.NDArray[np.float64], float]:
+    """The approximated split hands' total net given each dealer result (``[result, net]``,
+    each row summing to one where the result is possible) and their expected amount wagered:
+    ``start`` = (hands in the box, hands still to play), each played from the pre-split
+    composition, independent given the dealer's result; ``first``: one of them carries the
+    original stake."""
     offset = 2 * UNLIMITED_HANDS * scale
     size = 2 * offset + 1
     counts = game.shoe_counts()
@@ -514,8 +542,10 @@ def _split_round(
     remaining = counts.sum()
     pair_probability = counts[card] / remaining
     may_resplit = card != ACE or game.resplit_aces
-    dealer = hands.split_dealer[card]
-    counts_by_kind = _resplit_distribution(float(pair_probability), game.max_hands, may_resplit)
+    counts_by_kind = _resplit_distribution(
+        float(pair_probability), game.max_hands, may_resplit, start
+    )
+    which_first = 1 if first else 0
     # conditional[index][original][kind]: a split hand's net given the dealer's result.
     conditional = [
         [[_row(hands.split_hands[card, which, kind], index) for kind in (0, 1)] for which in (0, 1)]
@@ -538,29 +568,73 @@ def _split_round(
                 found = chain(index, first_kind, others - 1, 0)
                 found = np.convolve(found, conditional[index][0][0])[offset : offset + size]
             else:
-                found = conditional[index][1][first_kind]
+                found = conditional[index][which_first][first_kind]
             chains[key] = found
         return found
 
-    round_matrix = np.zeros(size)
+    result = np.zeros((OUTCOMES, size))
     expected_wagered = 0.0
     for (n_other, n_stuck), probability in counts_by_kind:
         first_is_other = n_other > 0
         for index in range(OUTCOMES):
-            weight = dealer[index]
-            if weight <= 0:
-                continue
             total = chain(
                 index,
                 0 if first_is_other else 1,
                 n_other - (1 if first_is_other else 0),
                 n_stuck - (0 if first_is_other else 1),
             )
-            round_matrix += probability * weight * total
+            result[index] += probability * total
         expected_wagered += probability * (
             n_other * hands.split_wagered[card, 0, 0] + n_stuck * hands.split_wagered[card, 0, 1]
         )
-    return round_matrix, expected_wagered
+    return result, expected_wagered
+
+
+def _split_round_joint(  # noqa: PLR0917
+    game: Game,
+    up: int,
+    card: exact.UpCard,
+    pair: int,
+    split_play: npt.NDArray[np.int64],
+    hands: _UpCardHands,
+    scale: int,
+) -> tuple[npt.NDArray[np.float64], bool]:
+    """A split pair's round, its two-hand rounds exact (``blackjack_split_round``), a
+    re-split's hands still to play approximated (``_split_conditional``) from the dealer's
+    outcomes for the cards out at that moment: the outcome distribution, and whether it is
+    exact (no re-split possible)."""
+    offset = 2 * UNLIMITED_HANDS * scale
+    rules = card.rules
+    may_resplit = (pair != ACE or rules.resplit_aces) and rules.max_hands > 2
+    action = card.split_action(pair, split_play)
+    matrix, nets, probabilities, dealers = split_round.split_round_matrix(
+        card, pair, action, may_resplit, may_resplit, scale, offset
+    )
+    row: npt.NDArray[np.float64] = matrix.sum(axis=0)
+    if not probabilities.size:
+        return row, True
+    left = card.shoe.copy()
+    left[pair] -= 2
+    first_resplits = may_resplit and left[pair] > 0
+    size = 2 * offset + 1
+    # The first hand's re-split is the first row where it can happen (``two_hands``).
+    others = slice(1, None) if first_resplits else slice(0, None)
+    for first, chosen in ((True, slice(0, 1)), (False, others)):
+        if first and not first_resplits:
+            continue
+        if probabilities[chosen].size == 0:
+            continue
+        start = (3, 3) if first else (3, 2)
+        conditional, _ = _split_conditional(game, up, pair, hands, scale, start, first=first)
+        for outcome in range(OUTCOMES):
+            weights = np.zeros(size)
+            np.add.at(
+                weights,
+                offset + nets[chosen, outcome],
+                probabilities[chosen] * dealers[chosen, outcome],
+            )
+            row += np.convolve(weights, conditional[outcome])[offset : offset + size]
+    return row, False
 
 
 def _row(matrix: npt.NDArray[np.float64], index: int) -> npt.NDArray[np.float64]:
@@ -571,12 +645,16 @@ def _row(matrix: npt.NDArray[np.float64], index: int) -> npt.NDArray[np.float64]
 
 @functools.lru_cache(maxsize=4096)
 def _resplit_distribution(
-    pair_probability: float, max_hands: int, may_resplit: bool
+    pair_probability: float,
+    max_hands: int,
+    may_resplit: bool,
+    start: tuple[int, int] = (2, 2),
 ) -> tuple[tuple[tuple[int, int], float], ...]:
     """Probability of each (hands not re-paired, hands re-paired but stuck) at the end, in
-    the order the states finish (the order the split round's sum takes them)."""
+    the order the states finish (the order the split round's sum takes them), from
+    ``start`` = (hands in the box, hands still to play)."""
     finished: dict[tuple[int, int], float] = {}
-    states: dict[tuple[int, int, int, int], float] = {(2, 2, 0, 0): 1.0}
+    states: dict[tuple[int, int, int, int], float] = {(*start, 0, 0): 1.0}
     while states:
         next_states: dict[tuple[int, int, int, int], float] = {}
         for (hands, pending, other, stuck), probability in states.items():
@@ -613,6 +691,9 @@ class _UpCardPlay:
     hands: _UpCardHands
     splits: frozenset[int]
     split_values: dict[int, tuple[float, float]]
+    card: exact.UpCard
+    plays: dict[int, npt.NDArray[np.int64]]
+    """Each pair's split play (``_split_round_joint`` takes the split hands jointly)."""
 
 
 def _chart_unsplit_play(
@@ -711,7 +792,7 @@ def _evaluate_up(
     for pair in split_values:
         _split_hands(card, pair, plays[pair], grid, split_dealer, split_hands, split_wagered)
     hands = _UpCardHands(rows, hand_wagered, split_dealer, split_hands, split_wagered)
-    return _UpCardPlay(hands, frozenset(split_values), split_values)
+    return _UpCardPlay(hands, frozenset(split_values), split_values, card, plays)
 
 
 def _split_hands(  # noqa: PLR0917
@@ -771,9 +852,14 @@ def evaluate_round(
     strategy: Strategy,
     progress: Callable[[], None] | None = None,
     play: Play = Play.BASIC,
+    *,
+    joint: bool = True,
 ) -> RoundResult:
     """The distribution of a round's net result off the top of a full shoe under ``play``
     (the chart ``strategy``, or CDZ-), with its exact expected value and amount wagered.
+    ``joint``: the split rounds' hands jointly (``_split_round_joint``); without it, the
+    faster approximation of the module docstring (for a caller that reads only the exact
+    expected value, ``by_count``).
 
     The ten up cards are evaluated on threads (the kernels release the GIL); their figures
     are then summed in a fixed order, so the result does not depend on the threads.
@@ -785,17 +871,45 @@ def evaluate_round(
     wagered = 0.0
     split_probability = 0.0
     exact_value = exact_wagered = 0.0
+    exact_distribution = True
     nets = (np.arange(2 * offset + 1) - offset) / scale
     workers = min(len(UP_ORDER), os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        by_up = pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play), UP_ORDER)
+        by_up = list(pool.map(lambda up: _evaluate_up(game, strategy, up, scale, play), UP_ORDER))
+        # The split rounds taken jointly, one task per pair and up card, so that the few
+        # long ones (small pairs against a 7, whose hands draw most) share the threads;
+        # the smallest pairs, the longest, go first.
+        tasks = sorted(
+            (pair, up, evaluated)
+            for up, evaluated in zip(UP_ORDER, by_up, strict=True)
+            for pair in (evaluated.splits if joint else ())
+        )
+        joints = {
+            (up, pair): pool.submit(
+                _split_round_joint,
+                game,
+                up,
+                evaluated.card,
+                pair,
+                evaluated.plays[pair],
+                evaluated.hands,
+                scale,
+            )
+            for pair, up, evaluated in tasks
+        }
         for up, evaluated in zip(UP_ORDER, by_up, strict=True):
             hands = evaluated.hands
             for first, second, probability in exact.initial_hands(shoe, up):
                 if first == second and first in evaluated.splits:
-                    row, hand_wagered = _split_round(game, up, first, hands, scale)
-                    split_probability += probability
                     value, exact_hand_wagered = evaluated.split_values[first]
+                    if (up, first) in joints:
+                        row, exact_row = joints[up, first].result()
+                        hand_wagered = exact_hand_wagered
+                        exact_distribution &= exact_row
+                    else:
+                        row, hand_wagered = _split_round(game, up, first, hands, scale)
+                        exact_distribution = False
+                    split_probability += probability
                 else:
                     row = hands.rows[first, second]
                     hand_wagered = float(hands.hand_wagered[first, second])
@@ -812,7 +926,9 @@ def evaluate_round(
         for index, p in enumerate(distribution)
         if p > 1e-15
     }
-    return RoundResult(result, wagered, split_probability, exact_value, exact_wagered)
+    return RoundResult(
+        result, wagered, split_probability, exact_value, exact_wagered, exact_distribution
+    )
 
 
 def chart_action(
@@ -873,9 +989,9 @@ class BlackjackAnalysis:
 
     @property
     def distribution_mean_offset(self) -> float:
-        """The main bet's distribution's mean less its exact expected value: what the split
-        rounds' approximation (module docstring) moves the distribution by; zero (to
-        rounding) where no pair may be split."""
+        """The main bet's distribution's mean less its exact expected value: what the
+        re-split rounds' approximation (module docstring) moves the distribution by; zero
+        (to rounding, 1e-15) where no split round can reach a third hand."""
         mean = math.fsum(float(net) * p for net, p in self.main.distribution.items())
         return mean - self.main.expected_value
 
@@ -885,13 +1001,18 @@ def analyse_blackjack(
     decks: int | None = None,
     progress: Callable[[], None] | None = None,
     play: Play = Play.BASIC,
+    *,
+    joint: bool = True,
 ) -> BlackjackAnalysis:
     """The main bet's figures under ``play``. The house edge and element of risk are exact;
-    the distribution (hit frequency, push, standard deviation) is that of the basic strategy
-    with the split rounds approximated (module docstring)."""
+    so is the distribution (hit frequency, push, standard deviation) where no split round
+    can reach a third hand, and after a re-split it approximates the hands still to play
+    (module docstring). ``joint=False`` approximates every split round's distribution
+    instead (faster; the house edge and element of risk stay exact): for a caller that
+    reads only those."""
     game = Game.of(rules, decks)
     strategy = derive_strategy(game)
-    evaluation = evaluate_round(game, strategy, progress, play)
+    evaluation = evaluate_round(game, strategy, progress, play, joint=joint)
     expected_value, expected_wagered = evaluation.expected_value, evaluation.exact_wagered
     method = (
         f"basic strategy from exact dealer probabilities; round value by composition over a "
@@ -912,10 +1033,14 @@ def analyse_blackjack(
             f"composition over a {game.decks}-deck shoe, off the top; split hands exact"
         )
     distribution_note = (
-        "the distribution (hit frequency, push, standard deviation) approximates the split "
-        "rounds: split hands played from the pre-split "
-        "composition, re-split chances fixed, hands independent given the dealer's result; "
-        "the house edge and element of risk are exact"
+        None
+        if evaluation.distribution_exact
+        else (
+            "the distribution (hit frequency, push, standard deviation) approximates the "
+            "re-split rounds: a split ending in two hands is exact, but after a re-split the "
+            "hands still to play are taken from the pre-split composition, independent "
+            "given the dealer's result; the house edge and element of risk are exact"
+        )
     )
     main = WagerFigures(
         name="main",

@@ -197,8 +197,10 @@ def _blackjack_effects(
     insurance: dict[str, float] = {}
     for index in range(10):
         depleted = _without(shoe, index)
+        # Only the exact expected value is read: the split rounds' joint distribution is
+        # skipped (``evaluate_round``'s ``joint``).
         round_result = evaluate_round(
-            replace(game, shoe=tuple(int(c) for c in depleted)), blackjack.strategy
+            replace(game, shoe=tuple(int(c) for c in depleted)), blackjack.strategy, joint=False
         )
         # The exact expected value (split rounds exact), as the full shoe's base figure is.
         main_value = round_result.expected_value

@@ -11,8 +11,10 @@ House edges, frequencies and probabilities are fractions of one (never percent).
 adds ``"strategy"`` (``Strategy.as_json``: ``{"hard": {"16": {"T": "H", ...}}, "soft": ...,
 "pairs": ...}``, dealer cards ``2``-``9``, ``T``, ``A``), ``"insurance"``,
 ``"even_money"``, ``"split_probability"``, ``"distribution_mean_offset"`` (the main bet's
-distribution's mean less the exact expected value: what the split rounds' approximation of
-the distribution moves it by) and ``"play"`` (``"basic"``: the chart;
+distribution's mean less the exact expected value: what the re-split rounds' approximation
+of the distribution moves it by; zero to rounding where no split round can reach a third
+hand, the main bet then naming no ``"approximation"`` and saying ``"exact": true``) and
+``"play"`` (``"basic"``: the chart;
 ``"composition"``: CDZ-, ``croupier analyze --strategy composition``; ``"cdp1"``: CDP1,
 ``--strategy cdp1``: the house edge is then that strategy's, the chart and distribution the basic strategy's); 21+3 adds ``"published"`` (the regulation's printed figures beside ours).
 Casino Hold'em reports ``"progressive"`` exactly at the profile's meter seed, plus the

@@ -86,12 +86,12 @@ VARIANTS: tuple[tuple[str, dict[str, Any], str], ...] = (
 def rule_effects(progress: Callable[[str], None] | None = None) -> tuple[float, list[RuleEffect]]:
     """(base house edge, one row per rule)."""
     base = base_rules()
-    base_edge = analyse_blackjack(base).main.house_edge
+    base_edge = analyse_blackjack(base, joint=False).main.house_edge  # the edge only
     rows: list[RuleEffect] = []
     for label, update, profiles in VARIANTS:
         if progress is not None:
             progress(label)
-        edge = analyse_blackjack(base.model_copy(update=update)).main.house_edge
+        edge = analyse_blackjack(base.model_copy(update=update), joint=False).main.house_edge
         rows.append(RuleEffect(label, edge, edge - base_edge, profiles))
     rows.append(RuleEffect("Double for less allowed", base_edge, 0.0, "peru-2016"))
     rows.append(RuleEffect("Even money offered", base_edge, 0.0, "peru-2016"))

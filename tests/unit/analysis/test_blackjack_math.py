@@ -75,9 +75,10 @@ def test_art_12_doubling_for_less_never_beats_a_full_double_or_no_double() -> No
 def test_veintiuno_real_bonus_and_ace_ten_rule_lower_the_house_edge() -> None:
     """Sheet items 10c and 13 only add payouts to the player: removing them raises the edge."""
     rules = _rules("veintiuno-real")
-    with_bonuses = analyse_blackjack(rules).main.house_edge
+    with_bonuses = analyse_blackjack(rules, joint=False).main.house_edge
     without = analyse_blackjack(
-        rules.model_copy(update={"veintiuno_real": None, "split_ace_ten_is_blackjack": False})
+        rules.model_copy(update={"veintiuno_real": None, "split_ace_ten_is_blackjack": False}),
+        joint=False,
     ).main.house_edge
     assert with_bonuses < without
 
@@ -87,8 +88,9 @@ def test_spain_dealer_blackjack_takes_every_bet_costs_the_player() -> None:
     from croupier.rules.blackjack import DealerBlackjackTakes
 
     rules = _rules("spain-1979")
-    all_bets = analyse_blackjack(rules).main.house_edge
+    all_bets = analyse_blackjack(rules, joint=False).main.house_edge
     obo = analyse_blackjack(
-        rules.model_copy(update={"dealer_blackjack_takes": DealerBlackjackTakes.ORIGINAL_BET_ONLY})
+        rules.model_copy(update={"dealer_blackjack_takes": DealerBlackjackTakes.ORIGINAL_BET_ONLY}),
+        joint=False,
     ).main.house_edge
     assert all_bets > obo
