@@ -853,13 +853,16 @@ def evaluate_round(
     progress: Callable[[], None] | None = None,
     play: Play = Play.BASIC,
     *,
-    joint: bool = True,
+    joint: bool | None = None,
 ) -> RoundResult:
     """The distribution of a round's net result off the top of a full shoe under ``play``
     (the chart ``strategy``, or CDZ-), with its exact expected value and amount wagered.
-    ``joint``: the split rounds' hands jointly (``_split_round_joint``); without it, the
+    ``joint``: the split rounds' hands jointly (``_split_round_joint``); ``False``, the
     faster approximation of the module docstring (for a caller that reads only the exact
-    expected value, ``by_count``).
+    expected value, ``by_count``); ``None`` (the default), jointly only the pairs that cannot
+    be re-split, where the joint is exact and cheap: after a re-split it stays approximate
+    while costing most of the analysis (peru-2016: 2.5 CPU-s against 0.3, most of it 2-2 and
+    3-3 against a 7), so ``croupier analyze`` keeps its speed and takes it only for ``--par``.
 
     The ten up cards are evaluated on threads (the kernels release the GIL); their figures
     are then summed in a fixed order, so the result does not depend on the threads.
@@ -882,7 +885,8 @@ def evaluate_round(
         tasks = sorted(
             (pair, up, evaluated)
             for up, evaluated in zip(UP_ORDER, by_up, strict=True)
-            for pair in (evaluated.splits if joint else ())
+            for pair in evaluated.splits
+            if _takes_joint(game, pair, joint)
         )
         joints = {
             (up, pair): pool.submit(
@@ -996,13 +1000,20 @@ class BlackjackAnalysis:
         return mean - self.main.expected_value
 
 
+def _takes_joint(game: Game, pair: int, joint: bool | None) -> bool:
+    """Whether the split rounds of ``pair`` are taken jointly (``evaluate_round``)."""
+    if joint is not None:
+        return joint
+    return not ((pair != ACE or game.resplit_aces) and game.max_hands > 2)
+
+
 def analyse_blackjack(
     rules: BlackjackRules,
     decks: int | None = None,
     progress: Callable[[], None] | None = None,
     play: Play = Play.BASIC,
     *,
-    joint: bool = True,
+    joint: bool | None = None,
 ) -> BlackjackAnalysis:
     """The main bet's figures under ``play``. The house edge and element of risk are exact;
     so is the distribution (hit frequency, push, standard deviation) where no split round
@@ -1040,6 +1051,14 @@ def analyse_blackjack(
             "re-split rounds: a split ending in two hands is exact, but after a re-split the "
             "hands still to play are taken from the pre-split composition, independent "
             "given the dealer's result; the house edge and element of risk are exact"
+        )
+        if joint
+        else (
+            "the distribution (hit frequency, push, standard deviation) approximates the "
+            "split rounds of pairs that may be re-split: their hands are taken from the "
+            "pre-split composition, independent given the dealer's result (croupier analyze "
+            "--par takes them jointly, exact for a split ending in two hands); the house edge "
+            "and element of risk are exact"
         )
     )
     main = WagerFigures(

@@ -135,12 +135,14 @@ def analyse_profile(
     ante_method: str = "exact",
     enumeration_progress: Callable[[int, int], None] | None = None,
     play: Play = Play.BASIC,
+    joint: bool | None = None,
 ) -> ProfileAnalysis:
     """All wagers of ``profile`` (``decks`` overrides the profile's deck count).
 
     Casino Hold'em: ``ante_method`` is ``"exact"`` (the default) or ``"monte-carlo"``;
     ``enumeration_progress(done, total)`` follows the first exact enumeration (flop classes).
-    Blackjack: ``play`` is the player's strategy (``Play.BASIC``, ``COMPOSITION`` or ``CDP1``).
+    Blackjack: ``play`` is the player's strategy (``Play.BASIC``, ``COMPOSITION`` or ``CDP1``);
+    ``joint`` chooses which split rounds' distributions are taken jointly (``evaluate_round``).
     """
     if ante_method not in ("exact", "monte-carlo"):
         raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")
@@ -155,7 +157,7 @@ def analyse_profile(
         return ProfileAnalysis(profile, shoe, analyse_baccarat(profile, shoe))
     if isinstance(profile, BlackjackRules):
         shoe = profile.decks if decks is None else decks
-        blackjack = analyse_blackjack(profile, shoe, progress, play)
+        blackjack = analyse_blackjack(profile, shoe, progress, play, joint=joint)
         bets = {"main": blackjack.main}
         published: list[PublishedComparison] = []
         side_bet = profile.twenty_one_plus_three

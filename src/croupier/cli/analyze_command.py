@@ -198,6 +198,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                     ante_method="monte-carlo" if ante_monte_carlo else "exact",
                     enumeration_progress=enumerated,
                     play=Play(strategy),
+                    # A PAR sheet takes every split round's hands jointly: the closest
+                    # distribution there is, worth its seconds to a lab (evaluate_round).
+                    joint=True if par is not None else None,
                 )
             )
             for task_id in enumeration:
