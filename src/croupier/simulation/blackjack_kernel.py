@@ -286,6 +286,33 @@ def play_block(  # noqa: PLR0917
     counting = p[P_COUNTING] != 0
     max_hands = p[P_MAX_HANDS]
     n_slots = players * max_hands
+    # The rules as locals: read once, kept in registers (p could alias an output array).
+    ace_face_down = p[P_ACE_FACE_DOWN] != 0
+    ace_ten_bj = p[P_ACE_TEN_BJ] != 0
+    all_bets = p[P_ALL_BETS] != 0
+    bj_net = p[P_BJ_NET]
+    bj_paid_at_once = p[P_BJ_PAID_AT_ONCE] != 0
+    burn = p[P_BURN]
+    das = p[P_DAS] != 0
+    double_any_two = p[P_DOUBLE_ANY_TWO] != 0
+    double_face_down = p[P_DOUBLE_FACE_DOWN] != 0
+    draws_when_none_left = p[P_DRAWS_WHEN_NONE_LEFT] != 0
+    even_money_rule = p[P_EVEN_MONEY] != 0
+    even_money_mode = p[P_EVEN_MONEY_MODE]
+    has_side = p[P_HAS_SIDE] != 0
+    has_vr = p[P_HAS_VR] != 0
+    hole = p[P_HOLE]
+    horizon = p[P_HORIZON]
+    initial_rc = p[P_INITIAL_RC]
+    insurance_rule = p[P_INSURANCE] != 0
+    insurance_net = p[P_INSURANCE_NET]
+    insurance_share = p[P_INSURANCE_SHARE]
+    insure_mode = p[P_INSURE_MODE]
+    resplit_aces = p[P_RESPLIT_ACES]
+    split_by_rank = p[P_SPLIT_BY_RANK] != 0
+    tc_low = p[P_TC_LOW]
+    vr_net = p[P_VR_NET]
+    vr_unsplit_only = p[P_VR_UNSPLIT_ONLY] != 0
     shoe = np.empty(size, dtype=np.int8)
     for i in range(size):
         shoe[i] = i % 52
@@ -325,10 +352,9 @@ def play_block(  # noqa: PLR0917
 
     pos = size  # forces a shuffle before the first round
     shoes = 0
-    rc = p[P_INITIAL_RC]
+    rc = initial_rc
     rc_hidden = 0
     bins = by_count.shape[0]
-    horizon = p[P_HORIZON]
     n_segments = segment_low.size
     path_points = paths.shape[1] if paths.shape[0] > 0 else 0
     seg = 0
@@ -349,8 +375,8 @@ def play_block(  # noqa: PLR0917
             if shoes < shoe_log.shape[0]:
                 shoe_log[shoes, :] = shoe
             shoes += 1
-            pos = p[P_BURN]
-            rc = p[P_INITIAL_RC]
+            pos = burn
+            rc = initial_rc
             if wong_in != -np.inf:
                 wonged_in = False
         if rnd < round_log.shape[0]:
@@ -374,7 +400,7 @@ def play_block(  # noqa: PLR0917
                 bet = 0
         tc_bin = 0
         if counting:
-            tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
+            tc_bin = int(min(max(tc_bet - tc_low, 0.0), bins - 1.0))
         for b in range(players):
             b_bet[b] = bet
             b_tc_bin[b] = tc_bin
@@ -421,7 +447,7 @@ def play_block(  # noqa: PLR0917
                 if v == 7 and h_sevens[s] == h_n[s] - 1:
                     h_sevens[s] += 1
                 rc += tags[card >> 2]
-            if second == 0 or p[P_HOLE] != 0:
+            if second == 0 or hole != 0:
                 if pos >= size:
                     shuffle(shoe, state)
                     pos = 0
@@ -436,7 +462,7 @@ def play_block(  # noqa: PLR0917
                     rc_hidden += tags[card >> 2]
         up = value_of[dealer[0]]
         # --- 21+3 -----------------------------------------------------------------------------
-        if p[P_HAS_SIDE] != 0:
+        if has_side:
             for b in range(players):
                 s = b * max_hands
                 c1 = h_c1[s]
@@ -445,25 +471,21 @@ def play_block(  # noqa: PLR0917
                 flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (c3 & 3)) else 0
                 b_side[b] = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (c3 >> 2), flush]
         # --- insurance and even money ------------------------------------------------------
-        if p[P_INSURANCE] != 0 and up == 1:
+        if insurance_rule and up == 1:
             tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-            insure = p[P_INSURE_MODE] == 1 or (
-                p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
-            )
-            even = p[P_EVEN_MONEY_MODE] == 1 or (
-                p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
-            )
+            insure = insure_mode == 1 or (insure_mode == 2 and tc_now >= insurance_threshold)
+            even = even_money_mode == 1 or (even_money_mode == 2 and tc_now >= insurance_threshold)
             for b in range(players):
                 s = b * max_hands
                 natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
                 code = DO_NO_INSURANCE
-                if natural and p[P_EVEN_MONEY] != 0 and even:
+                if natural and even_money_rule and even:
                     code = DO_EVEN_MONEY
                     h_done[s] = True
                     h_settled[s] = True
                     open_hands -= 1
                     h_net[s] = unit
-                elif insure and p[P_INSURANCE_SHARE] > 0:
+                elif insure and insurance_share > 0:
                     code = DO_INSURE
                     b_ins[b] = 1
                     insured += 1
@@ -476,27 +498,27 @@ def play_block(  # noqa: PLR0917
             (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
             or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
         )
-        peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
+        peeked = hole == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
         skip_players = False
         if peeked:
             # The peek settles insurance either way (the hole card is then known).
             for b in range(players):
                 if b_ins[b] == 1:
-                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
+                    b_ins_net[b] = insurance_net if dealer_bj else -unit
                     b_ins_settled[b] = True
             if dealer_bj:
                 rc += rc_hidden
                 rc_hidden = 0
                 skip_players = True
         if not skip_players:
-            if p[P_BJ_PAID_AT_ONCE] != 0 and up != 1 and up != 10:  # noqa: PLR1714 - numba
+            if bj_paid_at_once and up != 1 and up != 10:  # noqa: PLR1714 - numba
                 for b in range(players):
                     s = b * max_hands
                     if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
                         h_done[s] = True
                         h_settled[s] = True
                         open_hands -= 1
-                        h_net[s] = p[P_BJ_NET]
+                        h_net[s] = bj_net
             # --- the players' hands ---------------------------------------------------------
             for b in range(players):
                 base = b * max_hands
@@ -539,7 +561,7 @@ def play_block(  # noqa: PLR0917
                                 x_n += 1
                                 if v == 7 and x_sevens == 1:
                                     x_sevens = 2
-                                if x_aces and p[P_ACE_FACE_DOWN] != 0:
+                                if x_aces and ace_face_down:
                                     x_down = True
                                     rc_hidden += tags[card >> 2]
                                 else:
@@ -548,13 +570,11 @@ def play_block(  # noqa: PLR0917
                         total = _best(x_hard, x_ace)
                         pair = x_n == 2 and (
                             (x_c1 >> 2) == (x_c2 >> 2)
-                            if p[P_SPLIT_BY_RANK] != 0
+                            if split_by_rank
                             else value_of[x_c1] == value_of[x_c2]
                         )
                         can_split = (
-                            pair
-                            and n_hands[b] < max_hands
-                            and not (x_aces and p[P_RESPLIT_ACES] == 0)
+                            pair and n_hands[b] < max_hands and not (x_aces and resplit_aces == 0)
                         )
                         if total > 21:
                             x_done = True
@@ -577,8 +597,8 @@ def play_block(  # noqa: PLR0917
                         can_double = (
                             x_n == 2
                             and not x_aces
-                            and (not x_split or p[P_DAS] != 0)
-                            and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
+                            and (not x_split or das)
+                            and (double_any_two or (not soft and 9 <= total <= 11))
                         )
                         tc = 0.0
                         if counting:
@@ -684,8 +704,8 @@ def play_block(  # noqa: PLR0917
                             x_c2 = card
                         if v == 7 and x_sevens == x_n - 1:
                             x_sevens += 1
-                        face_down = (action == DO_DOUBLE and p[P_DOUBLE_FACE_DOWN] != 0) or (
-                            action == DO_SPLIT and x_aces and p[P_ACE_FACE_DOWN] != 0
+                        face_down = (action == DO_DOUBLE and double_face_down) or (
+                            action == DO_SPLIT and x_aces and ace_face_down
                         )
                         if face_down:
                             x_down = True
@@ -717,7 +737,7 @@ def play_block(  # noqa: PLR0917
         # --- the dealer --------------------------------------------------------------------
         rc += rc_hidden  # the hole card and face-down cards are turned now
         rc_hidden = 0
-        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
+        hands_left = open_hands > 0 or draws_when_none_left
         insurance_left = insured > 0 and not peeked
         if not skip_players:
             if n_dealer == 1 and (hands_left or insurance_left):
@@ -736,7 +756,7 @@ def play_block(  # noqa: PLR0917
             )
             for b in range(players):
                 if b_ins[b] == 1 and not b_ins_settled[b]:
-                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
+                    b_ins_net[b] = insurance_net if dealer_bj else -unit
                     b_ins_settled[b] = True
         d_hard = 0
         d_ace = False
@@ -770,26 +790,22 @@ def play_block(  # noqa: PLR0917
                     total = _best(h_hard[s], h_ace[s])
                     stake = h_stake[s] * unit
                     natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
-                    blackjack = natural and (not h_split[s] or (p[P_ACE_TEN_BJ] != 0 and h_aces[s]))
+                    blackjack = natural and (not h_split[s] or (ace_ten_bj and h_aces[s]))
                     if total > 21:
                         h_net[s] = -stake
                     elif dealer_bj:
                         if blackjack:
                             h_net[s] = 0
-                        elif p[P_ALL_BETS] != 0:
+                        elif all_bets:
                             h_net[s] = -stake
                         elif i == 0:
                             h_net[s] = -unit
                         else:
                             h_net[s] = 0
                     elif blackjack:
-                        h_net[s] = p[P_BJ_NET]
-                    elif (
-                        p[P_HAS_VR] != 0
-                        and h_sevens[s] >= 3
-                        and not (p[P_VR_UNSPLIT_ONLY] != 0 and h_split[s])
-                    ):
-                        h_net[s] = p[P_VR_NET] * h_stake[s]
+                        h_net[s] = bj_net
+                    elif has_vr and h_sevens[s] >= 3 and not (vr_unsplit_only and h_split[s]):
+                        h_net[s] = vr_net * h_stake[s]
                     elif d_total > 21 or total > d_total:
                         h_net[s] = stake
                     elif total == d_total:
@@ -802,7 +818,7 @@ def play_block(  # noqa: PLR0917
             ins = b_ins_net[b]
             box_total = main + side
             if b_ins[b] == 1:
-                box_total += ins * p[P_INSURANCE_SHARE] // unit
+                box_total += ins * insurance_share // unit
             main_net += main
             main_net2 += main * main
             main_hits += main > 0
@@ -864,7 +880,7 @@ def play_block(  # noqa: PLR0917
     wager_sums[1, 0] += main_net
     wager_sums[2, 0] += main_net2
     wager_sums[3, 0] += main_hits
-    if p[P_HAS_SIDE] != 0:
+    if has_side:
         wager_sums[0, 1] += box_rounds
         wager_sums[1, 1] += side_sum
         wager_sums[2, 1] += side_sum2
