@@ -1,12 +1,13 @@
 """Blackjack compiled (numba): whole shoes shuffled, dealt and settled as the engine does.
 
 ``play_block`` deals ``rounds`` rounds to ``players`` boxes from shoes it shuffles itself
-(Fisher-Yates over a small int8 array, from a xoshiro256** stream seeded by the caller's
-``SeedSequence``): the profile's burn cards leave each new shoe first, and a new shoe starts
-once the cut card has come out (the round under way is the shoe's last, Spain Art. 03). Each
-round follows ``croupier.games.blackjack.BlackjackRound`` step for step, the same order of
-cards and the same settlement, so that ``tests/consistency/
-test_simulator_blackjack_matches_engine.py`` can require the same rounds card for card:
+(Fisher-Yates over a small int16 array of ``card | value << 6``, from a xoshiro256** stream
+seeded by the caller's ``SeedSequence``): the profile's burn cards leave each new shoe
+first, and a new shoe starts once the cut card has come out (the round under way is the
+shoe's last, Spain Art. 03). Each round follows ``croupier.games.blackjack.BlackjackRound``
+step for step, the same order of cards and the same settlement, so that
+``tests/consistency/test_simulator_blackjack_matches_engine.py`` can require the same
+rounds card for card:
 
 1. a card to each box from the dealer's left, the up card, a second card to each box, the
    hole card where the profile deals one;
@@ -313,9 +314,11 @@ def play_block(  # noqa: PLR0917
     tc_low = p[P_TC_LOW]
     vr_net = p[P_VR_NET]
     vr_unsplit_only = p[P_VR_UNSPLIT_ONLY] != 0
-    shoe = np.empty(size, dtype=np.int8)
+    # Each card with its value beside it (card | value << 6): a dealt card's value is a shift,
+    # not a second load that the hand's next branch would wait on.
+    shoe = np.empty(size, dtype=np.int16)
     for i in range(size):
-        shoe[i] = i % 52
+        shoe[i] = (i % 52) | (_value(i % 52) << 6)
     value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
     for i in range(52):
         value_of[i] = _value(i)
@@ -373,7 +376,7 @@ def play_block(  # noqa: PLR0917
             shuffle(shoe, state)
             shoe_no = shoes
             if shoes < shoe_log.shape[0]:
-                shoe_log[shoes, :] = shoe
+                shoe_log[shoes, :] = shoe & 63
             shoes += 1
             pos = burn
             rc = initial_rc
@@ -433,10 +436,11 @@ def play_block(  # noqa: PLR0917
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                card = np.int64(shoe[pos])
+                word = np.int64(shoe[pos])
+                card = word & 63
                 pos += 1
                 s = b * max_hands
-                v = value_of[card]
+                v = word >> 6
                 h_hard[s] += v
                 h_ace[s] |= v == 1
                 if second == 0:
@@ -452,7 +456,8 @@ def play_block(  # noqa: PLR0917
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                card = np.int64(shoe[pos])
+                word = np.int64(shoe[pos])
+                card = word & 63
                 pos += 1
                 dealer[n_dealer] = card
                 n_dealer += 1
@@ -552,9 +557,10 @@ def play_block(  # noqa: PLR0917
                                     shuffle(shoe, state)
                                     pos = 0
                                     exhausted = True
-                                card = np.int64(shoe[pos])
+                                word = np.int64(shoe[pos])
+                                card = word & 63
                                 pos += 1
-                                v = value_of[card]
+                                v = word >> 6
                                 x_hard += v
                                 x_ace |= v == 1
                                 x_c2 = card
@@ -694,9 +700,10 @@ def play_block(  # noqa: PLR0917
                             shuffle(shoe, state)
                             pos = 0
                             exhausted = True
-                        card = np.int64(shoe[pos])
+                        word = np.int64(shoe[pos])
+                        card = word & 63
                         pos += 1
-                        v = value_of[card]
+                        v = word >> 6
                         x_hard += v
                         x_ace |= v == 1
                         x_n += 1
@@ -745,7 +752,8 @@ def play_block(  # noqa: PLR0917
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                card = np.int64(shoe[pos])
+                word = np.int64(shoe[pos])
+                card = word & 63
                 pos += 1
                 dealer[n_dealer] = card
                 n_dealer += 1
@@ -770,9 +778,10 @@ def play_block(  # noqa: PLR0917
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                card = np.int64(shoe[pos])
+                word = np.int64(shoe[pos])
+                card = word & 63
                 pos += 1
-                v = value_of[card]
+                v = word >> 6
                 d_hard += v
                 d_ace |= v == 1
                 if n_dealer < MAX_CARDS_PER_HAND:
