@@ -782,7 +782,7 @@ def play_block(  # noqa: PLR0917
                 card = word & 63
                 pos += 1
                 v = word >> 6
-                d_hard += v
+                d_hard += int(v)
                 d_ace |= v == 1
                 if n_dealer < MAX_CARDS_PER_HAND:
                     dealer[n_dealer] = card
