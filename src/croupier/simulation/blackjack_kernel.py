@@ -430,6 +430,8 @@ def play_block(  # noqa: PLR0917
         exhausted = False
         # --- the deal ------------------------------------------------------------------------
         n_dealer = 0
+        d_hard = 0  # the dealer's hard total and whether he holds an Ace, kept as dealt
+        d_ace = False
         for second in range(2):
             for b in range(players):
                 if pos >= size:
@@ -461,6 +463,8 @@ def play_block(  # noqa: PLR0917
                 pos += 1
                 dealer[n_dealer] = card
                 n_dealer += 1
+                d_hard += int(word >> 6)
+                d_ace |= (word >> 6) == 1
                 if second == 0:
                     rc += tags[card >> 2]
                 else:
@@ -499,10 +503,7 @@ def play_block(  # noqa: PLR0917
                     decision_log[n_decisions, 1] = b
                     decision_log[n_decisions, 2] = code
                 n_decisions += 1
-        dealer_bj = n_dealer == 2 and (
-            (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
-            or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
-        )
+        dealer_bj = n_dealer == 2 and d_ace and d_hard == 11  # an Ace and a ten
         peeked = hole == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
         skip_players = False
         if peeked:
@@ -757,21 +758,14 @@ def play_block(  # noqa: PLR0917
                 pos += 1
                 dealer[n_dealer] = card
                 n_dealer += 1
+                d_hard += int(word >> 6)
+                d_ace |= (word >> 6) == 1
                 rc += tags[card >> 2]
-            dealer_bj = n_dealer == 2 and (
-                (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
-                or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
-            )
+            dealer_bj = n_dealer == 2 and d_ace and d_hard == 11
             for b in range(players):
                 if b_ins[b] == 1 and not b_ins_settled[b]:
                     b_ins_net[b] = insurance_net if dealer_bj else -unit
                     b_ins_settled[b] = True
-        d_hard = 0
-        d_ace = False
-        for k in range(n_dealer):
-            v = value_of[dealer[k]]
-            d_hard += v
-            d_ace |= v == 1
         if hands_left and not dealer_bj and not skip_players:
             while not dealer_stands[d_hard * 2 + d_ace]:
                 if pos >= size:
