@@ -10,8 +10,12 @@ basic strategy, one box, the same seed: the two must deal the same hands (the fi
 compared, bit for bit), and the printed figure is the median of the per-pair ratios of hands
 per CPU second. On the team's shared 2-core machine one run of the same kernel varies by
 10-20% from one invocation to the next, more than most changes being measured; alternating
-the two in one process puts them under the same load, and the median of the ratios is
-steady to about 2%.
+the two in one process puts them under the same load. That is not the whole of the noise:
+the same file against itself gave a median ratio of 0.996 (pairs 0.951-1.027), and one
+change gave 1.099 (1.089-1.111) in one process and 1.006 (0.996-1.036) in the next. Each
+process compiles both kernels afresh, and the compiled round loop's layout seems to move the
+speed by several percent from one compilation to the next; run it in several processes
+before believing a change below about 10%.
 """
 
 from __future__ import annotations
