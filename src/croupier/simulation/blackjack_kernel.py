@@ -1,13 +1,12 @@
 """Blackjack compiled (numba): whole shoes shuffled, dealt and settled as the engine does.
 
 ``play_block`` deals ``rounds`` rounds to ``players`` boxes from shoes it shuffles itself
-(Fisher-Yates over a small int16 array of ``card | value << 6``, from a xoshiro256** stream
-seeded by the caller's ``SeedSequence``): the profile's burn cards leave each new shoe
-first, and a new shoe starts once the cut card has come out (the round under way is the
-shoe's last, Spain Art. 03). Each round follows ``croupier.games.blackjack.BlackjackRound``
-step for step, the same order of cards and the same settlement, so that
-``tests/consistency/test_simulator_blackjack_matches_engine.py`` can require the same
-rounds card for card:
+(Fisher-Yates over a small int8 array, from a xoshiro256** stream seeded by the caller's
+``SeedSequence``): the profile's burn cards leave each new shoe first, and a new shoe starts
+once the cut card has come out (the round under way is the shoe's last, Spain Art. 03). Each
+round follows ``croupier.games.blackjack.BlackjackRound`` step for step, the same order of
+cards and the same settlement, so that ``tests/consistency/
+test_simulator_blackjack_matches_engine.py`` can require the same rounds card for card:
 
 1. a card to each box from the dealer's left, the up card, a second card to each box, the
    hole card where the profile deals one;
@@ -287,38 +286,9 @@ def play_block(  # noqa: PLR0917
     counting = p[P_COUNTING] != 0
     max_hands = p[P_MAX_HANDS]
     n_slots = players * max_hands
-    # The rules as locals: read once, kept in registers (p could alias an output array).
-    ace_face_down = p[P_ACE_FACE_DOWN] != 0
-    ace_ten_bj = p[P_ACE_TEN_BJ] != 0
-    all_bets = p[P_ALL_BETS] != 0
-    bj_net = p[P_BJ_NET]
-    bj_paid_at_once = p[P_BJ_PAID_AT_ONCE] != 0
-    burn = p[P_BURN]
-    das = p[P_DAS] != 0
-    double_any_two = p[P_DOUBLE_ANY_TWO] != 0
-    double_face_down = p[P_DOUBLE_FACE_DOWN] != 0
-    draws_when_none_left = p[P_DRAWS_WHEN_NONE_LEFT] != 0
-    even_money_rule = p[P_EVEN_MONEY] != 0
-    even_money_mode = p[P_EVEN_MONEY_MODE]
-    has_side = p[P_HAS_SIDE] != 0
-    has_vr = p[P_HAS_VR] != 0
-    hole = p[P_HOLE]
-    horizon = p[P_HORIZON]
-    initial_rc = p[P_INITIAL_RC]
-    insurance_rule = p[P_INSURANCE] != 0
-    insurance_net = p[P_INSURANCE_NET]
-    insurance_share = p[P_INSURANCE_SHARE]
-    insure_mode = p[P_INSURE_MODE]
-    resplit_aces = p[P_RESPLIT_ACES]
-    split_by_rank = p[P_SPLIT_BY_RANK] != 0
-    tc_low = p[P_TC_LOW]
-    vr_net = p[P_VR_NET]
-    vr_unsplit_only = p[P_VR_UNSPLIT_ONLY] != 0
-    # Each card with its value beside it (card | value << 6): a dealt card's value is a shift,
-    # not a second load that the hand's next branch would wait on.
-    shoe = np.empty(size, dtype=np.int16)
+    shoe = np.empty(size, dtype=np.int8)
     for i in range(size):
-        shoe[i] = (i % 52) | (_value(i % 52) << 6)
+        shoe[i] = i % 52
     value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
     for i in range(52):
         value_of[i] = _value(i)
@@ -355,9 +325,10 @@ def play_block(  # noqa: PLR0917
 
     pos = size  # forces a shuffle before the first round
     shoes = 0
-    rc = initial_rc
+    rc = p[P_INITIAL_RC]
     rc_hidden = 0
     bins = by_count.shape[0]
+    horizon = p[P_HORIZON]
     n_segments = segment_low.size
     path_points = paths.shape[1] if paths.shape[0] > 0 else 0
     seg = 0
@@ -376,10 +347,10 @@ def play_block(  # noqa: PLR0917
             shuffle(shoe, state)
             shoe_no = shoes
             if shoes < shoe_log.shape[0]:
-                shoe_log[shoes, :] = shoe & 63
+                shoe_log[shoes, :] = shoe
             shoes += 1
-            pos = burn
-            rc = initial_rc
+            pos = p[P_BURN]
+            rc = p[P_INITIAL_RC]
             if wong_in != -np.inf:
                 wonged_in = False
         if rnd < round_log.shape[0]:
@@ -403,7 +374,7 @@ def play_block(  # noqa: PLR0917
                 bet = 0
         tc_bin = 0
         if counting:
-            tc_bin = int(min(max(tc_bet - tc_low, 0.0), bins - 1.0))
+            tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
         for b in range(players):
             b_bet[b] = bet
             b_tc_bin[b] = tc_bin
@@ -430,19 +401,16 @@ def play_block(  # noqa: PLR0917
         exhausted = False
         # --- the deal ------------------------------------------------------------------------
         n_dealer = 0
-        d_hard = 0  # the dealer's hard total and whether he holds an Ace, kept as dealt
-        d_ace = False
         for second in range(2):
             for b in range(players):
                 if pos >= size:
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                word = np.int64(shoe[pos])
-                card = word & 63
+                card = np.int64(shoe[pos])
                 pos += 1
                 s = b * max_hands
-                v = word >> 6
+                v = value_of[card]
                 h_hard[s] += v
                 h_ace[s] |= v == 1
                 if second == 0:
@@ -453,25 +421,22 @@ def play_block(  # noqa: PLR0917
                 if v == 7 and h_sevens[s] == h_n[s] - 1:
                     h_sevens[s] += 1
                 rc += tags[card >> 2]
-            if second == 0 or hole != 0:
+            if second == 0 or p[P_HOLE] != 0:
                 if pos >= size:
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                word = np.int64(shoe[pos])
-                card = word & 63
+                card = np.int64(shoe[pos])
                 pos += 1
                 dealer[n_dealer] = card
                 n_dealer += 1
-                d_hard += int(word >> 6)
-                d_ace |= (word >> 6) == 1
                 if second == 0:
                     rc += tags[card >> 2]
                 else:
                     rc_hidden += tags[card >> 2]
         up = value_of[dealer[0]]
         # --- 21+3 -----------------------------------------------------------------------------
-        if has_side:
+        if p[P_HAS_SIDE] != 0:
             for b in range(players):
                 s = b * max_hands
                 c1 = h_c1[s]
@@ -480,21 +445,25 @@ def play_block(  # noqa: PLR0917
                 flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (c3 & 3)) else 0
                 b_side[b] = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (c3 >> 2), flush]
         # --- insurance and even money ------------------------------------------------------
-        if insurance_rule and up == 1:
+        if p[P_INSURANCE] != 0 and up == 1:
             tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-            insure = insure_mode == 1 or (insure_mode == 2 and tc_now >= insurance_threshold)
-            even = even_money_mode == 1 or (even_money_mode == 2 and tc_now >= insurance_threshold)
+            insure = p[P_INSURE_MODE] == 1 or (
+                p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
+            )
+            even = p[P_EVEN_MONEY_MODE] == 1 or (
+                p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
+            )
             for b in range(players):
                 s = b * max_hands
                 natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
                 code = DO_NO_INSURANCE
-                if natural and even_money_rule and even:
+                if natural and p[P_EVEN_MONEY] != 0 and even:
                     code = DO_EVEN_MONEY
                     h_done[s] = True
                     h_settled[s] = True
                     open_hands -= 1
                     h_net[s] = unit
-                elif insure and insurance_share > 0:
+                elif insure and p[P_INSURANCE_SHARE] > 0:
                     code = DO_INSURE
                     b_ins[b] = 1
                     insured += 1
@@ -503,28 +472,31 @@ def play_block(  # noqa: PLR0917
                     decision_log[n_decisions, 1] = b
                     decision_log[n_decisions, 2] = code
                 n_decisions += 1
-        dealer_bj = n_dealer == 2 and d_ace and d_hard == 11  # an Ace and a ten
-        peeked = hole == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
+        dealer_bj = n_dealer == 2 and (
+            (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+            or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
+        )
+        peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
         skip_players = False
         if peeked:
             # The peek settles insurance either way (the hole card is then known).
             for b in range(players):
                 if b_ins[b] == 1:
-                    b_ins_net[b] = insurance_net if dealer_bj else -unit
+                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
                     b_ins_settled[b] = True
             if dealer_bj:
                 rc += rc_hidden
                 rc_hidden = 0
                 skip_players = True
         if not skip_players:
-            if bj_paid_at_once and up != 1 and up != 10:  # noqa: PLR1714 - numba
+            if p[P_BJ_PAID_AT_ONCE] != 0 and up != 1 and up != 10:  # noqa: PLR1714 - numba
                 for b in range(players):
                     s = b * max_hands
                     if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
                         h_done[s] = True
                         h_settled[s] = True
                         open_hands -= 1
-                        h_net[s] = bj_net
+                        h_net[s] = p[P_BJ_NET]
             # --- the players' hands ---------------------------------------------------------
             for b in range(players):
                 base = b * max_hands
@@ -558,17 +530,16 @@ def play_block(  # noqa: PLR0917
                                     shuffle(shoe, state)
                                     pos = 0
                                     exhausted = True
-                                word = np.int64(shoe[pos])
-                                card = word & 63
+                                card = np.int64(shoe[pos])
                                 pos += 1
-                                v = word >> 6
+                                v = value_of[card]
                                 x_hard += v
                                 x_ace |= v == 1
                                 x_c2 = card
                                 x_n += 1
                                 if v == 7 and x_sevens == 1:
                                     x_sevens = 2
-                                if x_aces and ace_face_down:
+                                if x_aces and p[P_ACE_FACE_DOWN] != 0:
                                     x_down = True
                                     rc_hidden += tags[card >> 2]
                                 else:
@@ -577,11 +548,13 @@ def play_block(  # noqa: PLR0917
                         total = _best(x_hard, x_ace)
                         pair = x_n == 2 and (
                             (x_c1 >> 2) == (x_c2 >> 2)
-                            if split_by_rank
+                            if p[P_SPLIT_BY_RANK] != 0
                             else value_of[x_c1] == value_of[x_c2]
                         )
                         can_split = (
-                            pair and n_hands[b] < max_hands and not (x_aces and resplit_aces == 0)
+                            pair
+                            and n_hands[b] < max_hands
+                            and not (x_aces and p[P_RESPLIT_ACES] == 0)
                         )
                         if total > 21:
                             x_done = True
@@ -604,8 +577,8 @@ def play_block(  # noqa: PLR0917
                         can_double = (
                             x_n == 2
                             and not x_aces
-                            and (not x_split or das)
-                            and (double_any_two or (not soft and 9 <= total <= 11))
+                            and (not x_split or p[P_DAS] != 0)
+                            and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
                         )
                         tc = 0.0
                         if counting:
@@ -701,10 +674,9 @@ def play_block(  # noqa: PLR0917
                             shuffle(shoe, state)
                             pos = 0
                             exhausted = True
-                        word = np.int64(shoe[pos])
-                        card = word & 63
+                        card = np.int64(shoe[pos])
                         pos += 1
-                        v = word >> 6
+                        v = value_of[card]
                         x_hard += v
                         x_ace |= v == 1
                         x_n += 1
@@ -712,8 +684,8 @@ def play_block(  # noqa: PLR0917
                             x_c2 = card
                         if v == 7 and x_sevens == x_n - 1:
                             x_sevens += 1
-                        face_down = (action == DO_DOUBLE and double_face_down) or (
-                            action == DO_SPLIT and x_aces and ace_face_down
+                        face_down = (action == DO_DOUBLE and p[P_DOUBLE_FACE_DOWN] != 0) or (
+                            action == DO_SPLIT and x_aces and p[P_ACE_FACE_DOWN] != 0
                         )
                         if face_down:
                             x_down = True
@@ -745,7 +717,7 @@ def play_block(  # noqa: PLR0917
         # --- the dealer --------------------------------------------------------------------
         rc += rc_hidden  # the hole card and face-down cards are turned now
         rc_hidden = 0
-        hands_left = open_hands > 0 or draws_when_none_left
+        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
         insurance_left = insured > 0 and not peeked
         if not skip_players:
             if n_dealer == 1 and (hands_left or insurance_left):
@@ -753,30 +725,35 @@ def play_block(  # noqa: PLR0917
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                word = np.int64(shoe[pos])
-                card = word & 63
+                card = np.int64(shoe[pos])
                 pos += 1
                 dealer[n_dealer] = card
                 n_dealer += 1
-                d_hard += int(word >> 6)
-                d_ace |= (word >> 6) == 1
                 rc += tags[card >> 2]
-            dealer_bj = n_dealer == 2 and d_ace and d_hard == 11
+            dealer_bj = n_dealer == 2 and (
+                (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
+                or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
+            )
             for b in range(players):
                 if b_ins[b] == 1 and not b_ins_settled[b]:
-                    b_ins_net[b] = insurance_net if dealer_bj else -unit
+                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
                     b_ins_settled[b] = True
+        d_hard = 0
+        d_ace = False
+        for k in range(n_dealer):
+            v = value_of[dealer[k]]
+            d_hard += v
+            d_ace |= v == 1
         if hands_left and not dealer_bj and not skip_players:
             while not dealer_stands[d_hard * 2 + d_ace]:
                 if pos >= size:
                     shuffle(shoe, state)
                     pos = 0
                     exhausted = True
-                word = np.int64(shoe[pos])
-                card = word & 63
+                card = np.int64(shoe[pos])
                 pos += 1
-                v = word >> 6
-                d_hard += int(v)
+                v = value_of[card]
+                d_hard += v
                 d_ace |= v == 1
                 if n_dealer < MAX_CARDS_PER_HAND:
                     dealer[n_dealer] = card
@@ -793,22 +770,26 @@ def play_block(  # noqa: PLR0917
                     total = _best(h_hard[s], h_ace[s])
                     stake = h_stake[s] * unit
                     natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
-                    blackjack = natural and (not h_split[s] or (ace_ten_bj and h_aces[s]))
+                    blackjack = natural and (not h_split[s] or (p[P_ACE_TEN_BJ] != 0 and h_aces[s]))
                     if total > 21:
                         h_net[s] = -stake
                     elif dealer_bj:
                         if blackjack:
                             h_net[s] = 0
-                        elif all_bets:
+                        elif p[P_ALL_BETS] != 0:
                             h_net[s] = -stake
                         elif i == 0:
                             h_net[s] = -unit
                         else:
                             h_net[s] = 0
                     elif blackjack:
-                        h_net[s] = bj_net
-                    elif has_vr and h_sevens[s] >= 3 and not (vr_unsplit_only and h_split[s]):
-                        h_net[s] = vr_net * h_stake[s]
+                        h_net[s] = p[P_BJ_NET]
+                    elif (
+                        p[P_HAS_VR] != 0
+                        and h_sevens[s] >= 3
+                        and not (p[P_VR_UNSPLIT_ONLY] != 0 and h_split[s])
+                    ):
+                        h_net[s] = p[P_VR_NET] * h_stake[s]
                     elif d_total > 21 or total > d_total:
                         h_net[s] = stake
                     elif total == d_total:
@@ -821,7 +802,7 @@ def play_block(  # noqa: PLR0917
             ins = b_ins_net[b]
             box_total = main + side
             if b_ins[b] == 1:
-                box_total += ins * insurance_share // unit
+                box_total += ins * p[P_INSURANCE_SHARE] // unit
             main_net += main
             main_net2 += main * main
             main_hits += main > 0
@@ -883,7 +864,7 @@ def play_block(  # noqa: PLR0917
     wager_sums[1, 0] += main_net
     wager_sums[2, 0] += main_net2
     wager_sums[3, 0] += main_hits
-    if has_side:
+    if p[P_HAS_SIDE] != 0:
         wager_sums[0, 1] += box_rounds
         wager_sums[1, 1] += side_sum
         wager_sums[2, 1] += side_sum2
