@@ -157,8 +157,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help=(
                 "Blackjack with --count: find by simulation the true count at which a play "
                 "changes, e.g. '16vT:S/H' (stand on hard 16 against a ten from the index up, "
-                "hit below); plays S, H, D; or 'insurance' (the count from which insuring "
-                "pays)."
+                "hit below), 'A7v2:D/S' (soft 18), 'TTv6:P/S' (a pair); plays S, H, D, P; "
+                "or 'insurance' (the count from which insuring pays)."
             )
         ),
     ] = None,
@@ -223,7 +223,15 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     _print(Console(), document)
 
 
-CELL = re.compile(r"^\s*(\d{1,2})\s*v\s*([2-9TA])\s*:\s*(S|H|D)\s*/\s*(S|H|D)\s*$")
+CELL = re.compile(
+    r"^\s*(([2-9TA])\2|\d{1,2}|A[2-9])\s*v\s*([2-9TA])\s*:\s*([SHDP])\s*/\s*([SHDP])\s*$"
+)
+"""A cell: a hard total (``16``), a soft hand (``A7``: soft 18) or a pair (``TT``, ``99``,
+``AA``), against an up card, and the two plays."""
+
+
+def _card_value(label: str) -> int:
+    return 1 if label == "A" else (10 if label == "T" else int(label))
 
 
 def _generate_index(  # noqa: PLR0917 - the command's options, passed on
@@ -244,7 +252,8 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
     match = CELL.match(cell)
     if match is None and not insurance:
         raise SimulationError(
-            f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H, or insurance"
+            f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H, A7v3:D/S, "
+            "TTv6:P/S, or insurance"
         )
     if not isinstance(rules, BlackjackRules) or count is None:
         raise SimulationError("--generate-index is for a blackjack profile with --count SYSTEM")
@@ -257,13 +266,15 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
             estimation=deck_estimation,
         )
     else:
-        hard, up_label, above, below = match.groups()
-        up = 1 if up_label == "A" else (10 if up_label == "T" else int(up_label))
+        hand, pair_card, up_label, above, below = match.groups()
+        is_pair, is_soft = pair_card is not None, hand.startswith("A")
         found = generate_index(
             rules,
             load_counting_system(count),
-            hard=int(hard),
-            up=up,
+            hard=None if is_pair or is_soft else int(hand),
+            soft=11 + int(hand[1]) if is_soft and not is_pair else None,
+            pair=_card_value(pair_card) if is_pair else None,
+            up=_card_value(up_label),
             plays=(above, below),
             rounds=rounds,
             seed=0 if seed is None else seed,

@@ -46,3 +46,29 @@ def test_generate_insurance_index_json() -> None:
     assert document["cell"] == "insurance" and document["plays"] == ["insure", "decline"]
     assert document["probes"] > 20_000  # an Ace up about once in 13 rounds
     assert document["index"] is not None
+
+
+def test_generate_index_soft_and_pair_cells() -> None:
+    """``A7v2`` is soft 18 against a 2, ``TTv6`` a pair of tens against a 6, ``22v5`` a
+    pair of twos (not a hard 22); a split is only for a pair."""
+    for cell, name, plays in (
+        ("A7v2:D/S", "soft 18 v 2", ["D", "S"]),
+        ("TTv6:P/S", "pair T v 6", ["P", "S"]),
+        ("22v5:P/H", "pair 2 v 5", ["P", "H"]),
+    ):
+        result = runner.invoke(
+            app,
+            ["simulate", "peru-2016", "--count", "hi-lo", "--generate-index", cell,
+             "--rounds", "100000", "--seed", "1", "--json"],
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        document = json.loads(result.stdout)
+        assert document["cell"] == name and document["plays"] == plays
+        assert document["probes"] > 30
+    result = runner.invoke(
+        app,
+        ["simulate", "peru-2016", "--count", "hi-lo", "--generate-index", "16vT:P/H",
+         "--rounds", "10"],
+    )  # fmt: skip
+    assert isinstance(result.exception, SimulationError)
+    assert "pair" in str(result.exception)

@@ -1,0 +1,92 @@
+"""Two versions of the blackjack kernel timed against each other, interleaved in one process.
+
+    uv run python benchmarks/kernel_ab.py OLD.py NEW.py [--profile NAME] [--rounds N]
+        [--pairs N]
+
+``OLD.py`` and ``NEW.py`` are copies of ``src/croupier/simulation/blackjack_kernel.py``
+(``git show REV:src/croupier/simulation/blackjack_kernel.py > old.py``). Each is loaded as
+its own module and ``simulate_blackjack`` runs with one, then the other, ``--pairs`` times,
+basic strategy, one box, the same seed: the two must deal the same hands (the figures are
+compared, bit for bit), and the printed figure is the median of the per-pair ratios of hands
+per CPU second. On the team's shared 2-core machine one run of the same kernel varies by
+10-20% from one invocation to the next, more than most changes being measured; alternating
+the two in one process puts them under the same load. That is not the whole of the noise:
+the same file against itself gave a median ratio of 0.996 (pairs 0.951-1.027), and one
+change gave 1.099 (1.089-1.111) in one process and 1.006 (0.996-1.036) in the next. Each
+process compiles both kernels afresh, and the compiled round loop's layout seems to move the
+speed by several percent from one compilation to the next; run it in several processes
+before believing a change below about 10%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from croupier.rules import BlackjackRules, load_profile
+from croupier.simulation import blackjack_sim
+
+
+def _load(path: Path, name: str, folder: Path) -> ModuleType:
+    copy = folder / f"{name}.py"
+    shutil.copy(path, copy)
+    spec = importlib.util.spec_from_file_location(name, copy)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache locates a module's functions by its file
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("old", type=Path)
+    parser.add_argument("new", type=Path)
+    parser.add_argument("--profile", default="peru-2016")
+    parser.add_argument("--rounds", type=int, default=2_000_000)
+    parser.add_argument("--pairs", type=int, default=8)
+    args = parser.parse_args()
+    profile = load_profile(args.profile)
+    assert isinstance(profile, BlackjackRules)
+    strategy = blackjack_sim.BlackjackStrategy.basic(profile)
+    with tempfile.TemporaryDirectory() as folder:
+        kernels = [
+            _load(args.old, "kernel_old", Path(folder)),
+            _load(args.new, "kernel_new", Path(folder)),
+        ]
+
+        def rate(kernel: ModuleType, rounds: int) -> tuple[float, tuple[int, ...]]:
+            blackjack_sim.kernel = kernel  # type: ignore[attr-defined]
+            tally = blackjack_sim.simulate_blackjack(
+                profile, rounds, np.random.SeedSequence(1), 1, strategy, None
+            )
+            figures = (tally.total_net, tally.total_net_squared, *tally.net.tolist())
+            return tally.hands / tally.cpu_seconds, figures
+
+        for kernel in kernels:
+            rate(kernel, 1_000)  # compilation, outside the timing
+        old_rates, new_rates = [], []
+        for _ in range(args.pairs):
+            (old, old_figures), (new, new_figures) = (rate(k, args.rounds) for k in kernels)
+            assert old_figures == new_figures, "the two kernels dealt different games"
+            old_rates.append(old)
+            new_rates.append(new)
+    ratios = [new / old for old, new in zip(old_rates, new_rates, strict=True)]
+    print(
+        f"{args.profile}: old {statistics.median(old_rates) / 1e6:.2f} M hands/CPU s, "
+        f"new {statistics.median(new_rates) / 1e6:.2f} (medians of {args.pairs}); "
+        f"new/old median ratio {statistics.median(ratios):.3f} "
+        f"(range {min(ratios):.3f}-{max(ratios):.3f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
