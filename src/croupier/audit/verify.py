@@ -7,7 +7,8 @@ recorded by the latest entry covering it, no covered row is gone, and no row is 
 The head row and the covers (``audit_cover``) are derived from the chain and must match it.
 A head exported earlier and published (``write_head``; the server writes one every hour)
 catches what the database alone cannot: a chain cut short, with the rows put back as they
-were.
+were. It is signed (``croupier.audit.signing``): a head edited to fit a rewritten chain is
+refused by its signature (``read_signed_head``).
 
 Everything is read in one consistent snapshot, so a live database verifies while tables
 play.
