@@ -49,6 +49,9 @@ class ServerProcess:
     rate_limit: str = "100000/minute"
     """Load signs hundreds of players up and in from 127.0.0.1: the per-address limit is
     raised here; ``sign_in_flood.py`` runs with the real default."""
+    bootstrap: str = ""
+    """Python statements the server process runs before ``croupier serve`` starts (a
+    benchmark's counters, e.g. ``audit_chain_cost.py``'s commit count); none by default."""
 
     @property
     def url(self) -> str:
@@ -58,7 +61,7 @@ class ServerProcess:
         command = [
             sys.executable,
             "-c",
-            "from croupier.cli.main import main; main()",
+            f"{self.bootstrap}\nfrom croupier.cli.main import main; main()",
             "serve",
             "--port",
             str(self.port),

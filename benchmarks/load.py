@@ -54,10 +54,14 @@ async def run_load(
     think: float = 0.0,
     ramp: float = 0.0,
     cpu_seconds: Callable[[], float] | None = None,
+    commits: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
     """``cpu_seconds``, when given, reads the server's CPU time: the figures then include
-    its CPU cost per player request beside that of a no-op request."""
+    its CPU cost per player request beside that of a no-op request. ``commits``, when given,
+    reads a count of the server's commits: the figures then include those made while the
+    bots played (``commits``, ``commits_per_second``)."""
     cpu = cpu_seconds or (lambda: float("nan"))
+    count = commits or (lambda: float("nan"))
     from croupier.rules.registry import load_profile
 
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
@@ -88,6 +92,7 @@ async def run_load(
     cpu_before_reference = cpu()
     reference_before = await reference_latency(base_url, 200)
     cpu_reference = cpu() - cpu_before_reference
+    commits_before = count()
     started = time.perf_counter()
     cpu_before = cpu()
     await asyncio.gather(
@@ -98,6 +103,7 @@ async def run_load(
     )
     elapsed = time.perf_counter() - started
     cpu_play = cpu() - cpu_before
+    commits_play = count() - commits_before
     reference_after = await reference_latency(base_url, 200)
     all_bots = [bot for bots in bots_by_table for bot in bots]
     latencies = [value for bot in all_bots for value in bot.latencies]
@@ -130,6 +136,8 @@ async def run_load(
         "rounds": len(round_ids),
         "rounds_recalled": rounds_recalled,
         "elapsed": elapsed,
+        "commits": commits_play,
+        "commits_per_second": commits_play / elapsed,
         "rounds_per_second": len(round_ids) / elapsed,
         "requests": len(latencies),
         "p50": percentile(latencies, 0.5),

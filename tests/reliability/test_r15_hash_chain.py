@@ -18,6 +18,7 @@ import json
 import random
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import threading
@@ -44,14 +45,17 @@ import pg_cluster  # noqa: E402 - tools/ is put on the path above
 from croupier.audit import actor as actors  # noqa: E402
 from croupier.audit import chain  # noqa: E402
 from croupier.audit.records import AUDITED  # noqa: E402
+from croupier.audit.signing import default_key_path, ensure_key  # noqa: E402
 from croupier.audit.verify import (  # noqa: E402
     Head,
     current_head,
     default_head_path,
     read_head,
+    read_signed_head,
     snapshot,
     verify,
     verify_database,
+    write_head,
 )
 from croupier.service import wallets  # noqa: E402
 from croupier.service.backup import backup  # noqa: E402
@@ -493,21 +497,79 @@ def test_r15_a_chain_cut_short_is_caught_by_the_published_head(
         work.run(lambda session: wallets.move(session, "p0a", 500, "credit", time.time()))
     finally:
         engine.dispose()
-    head_file = tmp_path / "published.json"
+    head_file, key = tmp_path / "published.json", ("--audit-key", str(tmp_path / "audit.key"))
     assert (
-        audit_cli("head", "--database", f"sqlite:///{later}", "--out", str(head_file)).returncode
+        audit_cli(
+            "head", "--database", f"sqlite:///{later}", "--out", str(head_file), *key
+        ).returncode
         == 0
     )
     published = read_head(head_file)
     earlier = f"sqlite:///{played_copy}"
     assert verify_database(earlier).is_intact  # alone, the cut database tells nothing
-    done = audit_cli("verify", "--database", earlier, "--head", str(head_file))
+    done = audit_cli("verify", "--database", earlier, "--head", str(head_file), *key)
     assert done.returncode == 1
     assert f"audit_chain entry {published.seq}: published as the head" in done.stdout
     assert (
-        audit_cli("verify", "--database", f"sqlite:///{later}", "--head", str(head_file)).returncode
+        audit_cli(
+            "verify", "--database", f"sqlite:///{later}", "--head", str(head_file), *key
+        ).returncode
         == 0
     )
+
+
+def test_r15_a_forged_head_is_refused_by_its_signature(played_copy: Path, tmp_path: Path) -> None:
+    """The exported head is signed under the operator's key (HMAC-SHA256, made 0600): the
+    genuine one passes; a forgery the chain agrees with (an earlier entry's number and real
+    hash: what a rewrite of the chain from there on would publish), an edited number or hash,
+    one with no signature and one signed with another key are refused, exit 1 naming it."""
+    url = f"sqlite:///{played_copy}"
+    key_file, other_key = tmp_path / "operator.key", tmp_path / "other.key"
+    genuine = tmp_path / "head.json"
+    done = audit_cli("head", "--database", url, "--out", str(genuine), "--audit-key", str(key_file))
+    assert done.returncode == 0 and "a new audit key was made" in done.stderr
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+    def verify_with(head: Path, key: Path = key_file) -> subprocess.CompletedProcess[str]:
+        return audit_cli("verify", "--database", url, "--head", str(head), "--audit-key", str(key))
+
+    assert verify_with(genuine).returncode == 0
+    document = json.loads(genuine.read_text(encoding="utf-8"))
+    assert document["signature"].startswith("hmac-sha256:")
+    seq = document["seq"]
+    with snapshot(url) as connection:
+        earlier_hash = connection.execute(
+            text("SELECT hash FROM audit_chain WHERE seq = :seq"), {"seq": seq - 1}
+        ).scalar_one()
+    # Unsigned, the earlier entry's head is one the chain agrees with: only the signature tells.
+    assert verify_database(url, Head(seq - 1, earlier_hash, document["at"])).is_intact
+    forgeries = {
+        "earlier entry": {**document, "seq": seq - 1, "hash": earlier_hash},
+        "edited seq": {**document, "seq": seq - 1},
+        "edited hash": {**document, "hash": "f" * 64},
+        "no signature": {name: value for name, value in document.items() if name != "signature"},
+    }
+    for name, forged in forgeries.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(forged), encoding="utf-8")
+        done = verify_with(path)
+        expected = "not signed" if name == "no signature" else "bad signature"
+        first = done.stdout.splitlines()[0]
+        assert done.returncode == 1, (name, done.stdout, done.stderr)
+        assert first.startswith(f"FAILED: the head file {path}: {expected}"), (name, first)
+    assert ensure_key(other_key) and not ensure_key(other_key)  # made once, never replaced
+    assert other_key.read_text(encoding="ascii") != key_file.read_text(encoding="ascii")
+    resigned = tmp_path / "other.json"
+    assert (
+        audit_cli(
+            "head", "--database", url, "--out", str(resigned), "--audit-key", str(other_key)
+        ).returncode
+        == 0
+    )
+    done = verify_with(resigned)
+    assert done.returncode == 1
+    assert done.stdout.startswith(f"FAILED: the head file {resigned}: bad signature")
+    assert verify_with(resigned, other_key).returncode == 0
 
 
 def test_r15_a_bad_url_or_head_file_is_a_typed_error(tmp_path: Path) -> None:
@@ -528,6 +590,17 @@ def test_r15_a_bad_url_or_head_file_is_a_typed_error(tmp_path: Path) -> None:
     bad_head.write_text("{}", encoding="utf-8")
     done = audit_cli("verify", "--database", f"sqlite:///{plain}", "--head", str(bad_head))
     assert done.returncode == 2 and "not a croupier audit head" in done.stderr
+    good_head = tmp_path / "good.json"
+    write_head(Head(0, chain.GENESIS_HASH, 0.0), good_head)
+    missing_key = tmp_path / "no.key"
+    for key_text, says in ((None, "cannot read the audit key"), ("beef\n", "not an audit key")):
+        if key_text is not None:
+            missing_key.write_text(key_text, encoding="utf-8")
+        done = audit_cli(
+            "verify", "--database", f"sqlite:///{plain}", "--head", str(good_head),
+            "--audit-key", str(missing_key),
+        )  # fmt: skip
+        assert done.returncode == 2 and says in done.stderr, (done.stdout, done.stderr)
 
 
 # --- no false alarm under load -----------------------------------------------------------------
@@ -659,8 +732,10 @@ def test_r15_the_head_written_for_publication_matches_the_chain(
         Table(api, PROFILES[1], ["head-a", "head-b"]).play_round()
     finally:
         made.close()
-    head_file = tmp_path / "head.json"
-    assert audit_cli("head", "--database", database_url, "--out", str(head_file)).returncode == 0
+    head_file, key = tmp_path / "head.json", ("--audit-key", str(tmp_path / "audit.key"))
+    assert (
+        audit_cli("head", "--database", database_url, "--out", str(head_file), *key).returncode == 0
+    )
     head = read_head(head_file)
     assert head.seq > 0 and len(head.hash) == 64
     assert verify_database(database_url, head).is_intact
@@ -677,7 +752,9 @@ def test_r15_the_server_writes_the_head_to_publish(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'served.sqlite'}"
     head_file = tmp_path / "served.sqlite.audit-head.json"
     assert default_head_path(url) == head_file
-    made = make_api(url, audit_head=head_file, audit_head_seconds=0.05)
+    key_file = tmp_path / "served.sqlite.audit-key"
+    assert default_key_path(url) == key_file
+    made = make_api(url, audit_head=head_file, audit_head_seconds=0.05, audit_key=key_file)
     api = next(made)
     try:
         Table(api, PROFILES[0], ["pub-a"]).play_round()
@@ -694,6 +771,8 @@ def test_r15_the_server_writes_the_head_to_publish(tmp_path: Path) -> None:
     with snapshot(url) as connection:
         assert read_head(head_file) == current_head(connection)
     assert verify_database(url, read_head(head_file)).is_intact
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600  # made at first start
+    assert read_signed_head(head_file, key_file) == (read_head(head_file), None)
 
 
 def test_r15_an_event_recorded_in_its_own_right_keeps_its_before_and_after(

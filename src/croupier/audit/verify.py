@@ -7,7 +7,8 @@ recorded by the latest entry covering it, no covered row is gone, and no row is 
 The head row and the covers (``audit_cover``) are derived from the chain and must match it.
 A head exported earlier and published (``write_head``; the server writes one every hour)
 catches what the database alone cannot: a chain cut short, with the rows put back as they
-were.
+were. It is signed (``croupier.audit.signing``): a head edited to fit a rewritten chain is
+refused by its signature (``read_signed_head``).
 
 Everything is read in one consistent snapshot, so a live database verifies while tables
 play.
@@ -28,6 +29,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, inspect, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from croupier.audit import signing
 from croupier.audit.chain import COVERS, ENTRIES, GENESIS_HASH, HEAD, HEAD_ID, AuditError, Entry
 from croupier.audit.records import (
     Audited,
@@ -278,17 +280,38 @@ def current_head(connection: Connection) -> Head:
     return Head(int(last.seq), str(last.hash), float(last.at))
 
 
-def write_head(head: Head, path: Path) -> None:
-    """Write ``head`` to ``path`` as JSON, atomically (a reader never sees half a file)."""
+def head_document(head: Head, key: bytes | None = None) -> dict[str, Any]:
+    """``head`` as the JSON to publish, with the time it was written, signed under ``key``
+    (``croupier.audit.signing``) unless ``None``."""
+    document: dict[str, Any] = {**head.to_json(), "written_at": time.time()}
+    if key is not None:
+        document[signing.SIGNATURE_FIELD] = signing.signature(document, key)
+    return document
+
+
+def write_head(head: Head, path: Path, key: bytes | None = None) -> None:
+    """Write ``head`` to ``path`` as JSON, signed under ``key`` unless ``None``, atomically
+    (a reader never sees half a file)."""
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
-    document = {**head.to_json(), "written_at": time.time()}
-    partial.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    partial.write_text(json.dumps(head_document(head, key), indent=2) + "\n", encoding="utf-8")
     os.replace(partial, path)
 
 
 def read_head(path: Path) -> Head:
-    """A head written by ``write_head`` (or ``croupier audit head``)."""
+    """A head written by ``write_head`` (or ``croupier audit head``); its signature unread."""
+    return _read_head(path)[0]
+
+
+def read_signed_head(path: Path, key_path: Path) -> tuple[Head, str | None]:
+    """A head written by ``write_head``, and what is wrong with its signature under the key
+    kept at ``key_path`` (``None``: signed with that key, and unchanged since)."""
+    head, document = _read_head(path)
+    problem = signing.signature_problem(document, signing.read_key(key_path))
+    return head, (None if problem is None else f"the head file {path}: {problem}")
+
+
+def _read_head(path: Path) -> tuple[Head, dict[str, Any]]:
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
@@ -300,7 +323,7 @@ def read_head(path: Path) -> Head:
     seq, hash_, at = document.get("seq"), document.get("hash"), document.get("at")
     if not isinstance(seq, int) or not isinstance(hash_, str) or not isinstance(at, int | float):
         raise AuditError(f"{path}: a head has an integer seq, a text hash and a time")
-    return Head(seq, hash_, float(at))
+    return Head(seq, hash_, float(at)), document
 
 
 def default_head_path(database_url: str) -> Path:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.audit.signing import default_key_path
 from croupier.audit.verify import default_head_path
 from croupier.integrity import default_manifest
 from croupier.server.rate_limits import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
@@ -61,6 +62,16 @@ def command(
             "(croupier.sqlite.audit-head.json), else ./croupier.audit-head.json.",
         ),
     ] = None,
+    audit_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--audit-key",
+            help="The key the audit head is signed with (R15, HMAC-SHA256), made at first "
+            "start with 0600 permissions: keep it, never publish it (`croupier audit verify "
+            "--head FILE --audit-key KEY` checks the signature). Default: beside the SQLite "
+            "database file (croupier.sqlite.audit-key), else ./croupier.audit-key.",
+        ),
+    ] = None,
     rate_limit: Annotated[
         str,
         typer.Option(
@@ -100,6 +111,7 @@ def command(
         broadcast_url=broadcast,
         code_manifest=(code_manifest or default_manifest(database)) if code_check else None,
         audit_head=audit_head or default_head_path(database),
+        audit_key=audit_key or default_key_path(database),
         rate_limit=rate_limit,
         token_rate_limit=token_rate_limit,
     )
@@ -121,7 +133,10 @@ def command(
     typer.echo(f"  database: {database}")
     if settings.code_manifest is not None:
         typer.echo(f"  code verified against its SHA-256 manifest: {settings.code_manifest}")
-    typer.echo(f"  audit chain head written every hour to: {settings.audit_head}")
+    typer.echo(
+        f"  audit chain head written every hour to: {settings.audit_head}, signed with the key "
+        f"in {settings.audit_key}"
+    )
     if broadcast:
         typer.echo(f"  table changes published over Redis: {broadcast}")
     if server.operator_token is not None:

@@ -17,6 +17,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from croupier.audit import signing as audit_signing
 from croupier.audit import verify as audit_verify
 from croupier.errors import CroupierError
 from croupier.rules.registry import load_profile, shipped_profile_names
@@ -104,6 +105,11 @@ def start(settings: Settings) -> Server:
     # The tables' own rules, as the database holds them: never a profile file (issue 10).
     for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
         engines.warm_up(profile)
+    if settings.audit_key is not None and audit_signing.ensure_key(settings.audit_key):
+        server.notes.append(
+            f"first start: made the key that signs the audit head in {settings.audit_key} "
+            "(0600): keep it and back it up apart from the database; never publish it"
+        )
     fail_safe.install(
         casino,
         database_url=settings.database_url,
@@ -125,13 +131,14 @@ def _publish_audit_head_forever(server: Server, stop: threading.Event) -> None:
     """R15: the audit chain's head, written to ``settings.audit_head`` now, every
     ``audit_head_seconds`` and once more when the server stops; published from there, it
     catches a chain later cut short (``croupier audit verify --head``)."""
-    path = server.settings.audit_head
+    path, key_path = server.settings.audit_head, server.settings.audit_key
     if path is None:
         return
     while True:
         try:
             head = server.uow.read(lambda session: audit_verify.current_head(session.connection()))
-            audit_verify.write_head(head, path)
+            key = None if key_path is None else audit_signing.read_key(key_path)
+            audit_verify.write_head(head, path, key)
         except Exception:  # the next hour tries again; the failure is logged
             log.exception("the audit head could not be written to %s", path)
         if stop.is_set():

@@ -70,6 +70,9 @@ class Settings:
     """R15: where the audit chain's head is written for publication, at start, every
     ``audit_head_seconds`` and at shutdown (``croupier serve`` passes one; ``None``: not written)."""
     audit_head_seconds: float = 3600.0
+    audit_key: Path | None = None
+    """R15: the key the written heads are signed with (HMAC-SHA256), made at first start with
+    0600 permissions (``croupier serve`` passes one; ``None``: heads written unsigned)."""
     session_check_seconds: float = 10.0
     """How often an open WebSocket checks that its session still lives (R16, issue 10 item 4);
     a sign-out in this process closes its sockets at once."""
