@@ -624,9 +624,10 @@ async function refresh() {
   absorb(await server.table(tableId));
 }
 
-/** The round this player last staked in, if it has ended (after a reload). */
+/** The round this player last staked in at this table, if it has ended (after a reload):
+ * asked of this table, since the player's very last round may be at another. */
 async function recallLastRound() {
-  const answer = await server.myRounds(1);
+  const answer = await server.myRounds(1, 0, tableId);
   const last = answer.rounds?.[0];
   if (last && Array.isArray(last.events) && last.table_id === tableId) {
     lastRoundAsked = last.round;
