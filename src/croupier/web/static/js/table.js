@@ -4,8 +4,8 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, localTimeOf, messageOf, money, moneyMinor, onSignOut, reportError,
-  requireSession, session, setUpChrome, showNotice, t, tOr,
+  ApiError, byId, clearNotice, h, isSigningOut, localTimeOf, messageOf, money, moneyMinor, onSignOut,
+  reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
@@ -739,6 +739,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     socketOpen = false;
     if (event.code === 4401) {
+      if (isSigningOut()) return; // the sign-out goes to /sign-in itself, and must win
       session.end();
       location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
       return;
