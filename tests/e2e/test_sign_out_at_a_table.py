@@ -73,7 +73,7 @@ def _closes_heard(player: Person) -> list[int]:
 def test_signing_out_at_a_table_lands_on_the_plain_sign_in_page(
     live_server: LiveServer, person: Callable[..., Person]
 ) -> None:
-    player, table_id, visited = _player_at_a_table(live_server, person, "gina")
+    player, table_id, visited = _player_at_a_table(live_server, person, "sofia-signs-out")
     held: list[tuple[Any, Any]] = []
 
     def hold_the_answer(route: Any) -> None:
@@ -114,7 +114,7 @@ def test_a_session_ended_elsewhere_sends_the_player_to_sign_in_and_back_to_the_t
 ) -> None:
     """The same close code as an idle end (30 minutes without a call): the session is ended
     by a sign-out from another tab of the same browser, which this page did not ask for."""
-    player, table_id, visited = _player_at_a_table(live_server, person, "hugo")
+    player, table_id, visited = _player_at_a_table(live_server, person, "hugo-ended-elsewhere")
     token = player.page.evaluate("localStorage.getItem('croupier.token')")
     visited.clear()
     ended = player.page.request.post(
