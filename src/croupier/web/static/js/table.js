@@ -624,11 +624,12 @@ async function refresh() {
   absorb(await server.table(tableId));
 }
 
-/** The round this player last staked in at this table, if it has ended (after a reload):
- * asked of this table, since the player's very last round may be at another. */
+/** The round this player last staked in at this table, once ended (after a reload): asked
+ * of this table, since the player's very last round may be at another; two, since the newer
+ * may be the one taking bets now (a table has one round under way at most). */
 async function recallLastRound() {
-  const answer = await server.myRounds(1, 0, tableId);
-  const last = answer.rounds?.[0];
+  const answer = await server.myRounds(2, 0, tableId);
+  const last = answer.rounds?.find((round) => Array.isArray(round.events));
   if (last && Array.isArray(last.events) && last.table_id === tableId) {
     lastRoundAsked = last.round;
     state.lastRound = await server.round(last.round);
