@@ -12,6 +12,7 @@ real server from ``SeededRandomSource(seed)`` exactly as in play.
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import threading
@@ -167,9 +168,12 @@ def person(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., Pers
         return someone
 
     yield open_browser
+    # Under pytest-xdist two workers can each end a test with an "operator" at once: the
+    # worker's name keeps one's last sight from overwriting (or tearing) the other's.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
     for context, someone in opened:
         # The last sight of every page, for whoever reads a failure.
-        someone.screenshot(f"last-{someone.name}")
+        someone.screenshot(f"last-{worker}-{someone.name}" if worker else f"last-{someone.name}")
         context.close()
     complaints = {someone.name: someone.errors for _context, someone in opened if someone.errors}
     assert not complaints, f"the browser console reported errors: {complaints}"

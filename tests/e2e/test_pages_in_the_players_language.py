@@ -29,11 +29,17 @@ WIDE = {"width": 1366, "height": 900}
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
+# A live server's first table of a game loads that game's engine: 2.5 s alone here, over 10 s
+# on a loaded machine. With pytest-xdist each worker has its own server, and a test of this
+# file can be the one that opens its worker's first table (alone, earlier files opened it).
+HTTP_TIMEOUT = 60
+
+
 class Client:
     """The table server's API as a test drives it (each command with its own key)."""
 
     def __init__(self, server: LiveServer, token: str) -> None:
-        self.http = httpx.Client(base_url=server.url, timeout=10)
+        self.http = httpx.Client(base_url=server.url, timeout=HTTP_TIMEOUT)
         self.token = token
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
@@ -44,7 +50,7 @@ class Client:
 
 
 def signed_up(server: LiveServer, name: str) -> Client:
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = httpx.Client(base_url=server.url, timeout=HTTP_TIMEOUT)
     login = {"username": name, "password": PASSWORD}
     assert http.post("/auth/signup", json=login).status_code == 201
     return Client(server, http.post("/auth/signin", json=login).json()["token"])

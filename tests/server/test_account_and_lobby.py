@@ -68,3 +68,30 @@ def test_the_lobby_learns_who_sits_whether_a_round_is_under_way_and_the_players_
     assert listed(table.id)["round"]["status"] == "playing"
     one_player = listed(holdem.id)
     assert one_player["min_players"] == 2 and len(one_player["seats"]) == 1
+
+
+def test_a_tables_last_round_is_asked_of_that_table_not_the_players_last_anywhere(
+    api: Api,
+) -> None:
+    """The baccarat page recalls the last coup at its own table (``table_id``): Ann played
+    there, then at another table, and her very last round is the other table's."""
+    here = Table(api, "dragon-six-peru-2016", ["ann"])
+    played_here = here.play_round()
+    elsewhere = Table(api, "dragon-six-peru-2016", ["ben"])
+    ann = here.tokens["ann"]
+    seated = api.post(f"/tables/{elsewhere.id}/seats/2", ann)
+    assert seated.status_code == 200, seated.text
+    elsewhere.tokens["ann"], elsewhere.seat_of["ann"], elsewhere.owner[2] = ann, 2, "ann"
+    api.clock.advance(60)
+    played_elsewhere = elsewhere.play_round()
+
+    anywhere = api.get("/me/rounds?limit=1", ann).json()["rounds"]
+    assert [r["round"] for r in anywhere] == [played_elsewhere]
+    at_here = api.get(f"/me/rounds?limit=1&table_id={here.id}", ann).json()["rounds"]
+    assert [(r["round"], r["table_id"]) for r in at_here] == [(played_here, here.id)]
+    assert at_here[0]["events"] == here.recall(played_here, "ann")["events"]
+    # A table Ann never played at has no rounds of hers; a table number below 0 is refused.
+    never = Table(api, "dragon-six-peru-2016", ["cat"])
+    assert api.get(f"/me/rounds?table_id={never.id}", ann).json()["rounds"] == []
+    refused = api.get("/me/rounds?table_id=-1", ann)
+    assert refused.status_code == 422 and refused.json()["code"], refused.text

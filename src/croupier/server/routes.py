@@ -6,9 +6,9 @@ Every mutating route takes an ``Idempotency-Key`` header (R8) except signing up,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
@@ -33,7 +33,7 @@ from croupier.server.context import (
     sent_body,
 )
 from croupier.server.rate_limits import client_address
-from croupier.server.schemas import MAX_TABLE_NAME, Id
+from croupier.server.schemas import MAX_ID, MAX_TABLE_NAME, Id
 from croupier.service import engines, history, idempotency, limits, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
 from croupier.service.errors import RequestError
@@ -133,11 +133,17 @@ def me(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 @router.get("/me/rounds")
 def my_rounds(
-    *, server: ServerDep, who: Caller, limit: int = 10, offset: int = 0
+    *,
+    server: ServerDep,
+    who: Caller,
+    limit: int = 10,
+    offset: int = 0,
+    table_id: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
 ) -> dict[str, Any]:
-    """The caller's rounds, newest first by time; ``offset`` pages back."""
+    """The caller's rounds, newest first by time; ``offset`` pages back; ``table_id`` keeps
+    those of one table (the table page's last round)."""
     count, skip = min(max(limit, 1), 100), min(max(offset, 0), MAX_OFFSET)
-    rounds = server.uow.read(lambda s: history.rounds_of(s, who.user_id, count, skip))
+    rounds = server.uow.read(lambda s: history.rounds_of(s, who.user_id, count, skip, table_id))
     return {"rounds": rounds, "offset": skip, "limit": count}
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, true
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
@@ -231,18 +231,19 @@ def nets_of(session: Session, user_id: int, round_ids: list[int]) -> dict[int, i
     return nets
 
 
-def rounds_of(session: Session, user_id: int, limit: int, offset: int = 0) -> list[dict[str, Any]]:
+def rounds_of(
+    session: Session, user_id: int, limit: int, offset: int = 0, table_id: int | None = None
+) -> list[dict[str, Any]]:
     """The player's rounds, newest first by the time they started (``offset`` pages back),
     each with ``net_minor`` (what it moved in the wallet) and, once it has ended, its whole
-    record."""
+    record; with ``table_id``, only those played at that table (a table page recalls its
+    own last round, not one the player has played since at another table)."""
+    mine = RoundRecord.id.in_(select(RoundPlayer.round_id).where(RoundPlayer.user_id == user_id))
+    at_table = RoundRecord.table_id == table_id if table_id is not None else true()
     round_ids = list(
         session.scalars(
             select(RoundRecord.id)
-            .where(
-                RoundRecord.id.in_(
-                    select(RoundPlayer.round_id).where(RoundPlayer.user_id == user_id)
-                )
-            )
+            .where(mine, at_table)
             .order_by(RoundRecord.created_at.desc(), RoundRecord.id.desc())
             .limit(limit)
             .offset(offset)

@@ -259,6 +259,7 @@ export function setUpChrome() {
   const signOut = byId("sign-out");
   if (signOut) {
     signOut.addEventListener("click", async () => {
+      signingOut = true;
       try {
         await signOutRequest();
       } catch {
@@ -271,6 +272,15 @@ export function setUpChrome() {
 }
 
 let signOutRequest = async () => {};
+
+// Signing out closes this session's sockets (code 4401) before its answer comes back: a page
+// whose socket hears that close while the person signs out leaves the way to go to them.
+let signingOut = false;
+
+/** Whether the person chose "sign out" on this page (then the sign-out says where to go). */
+export function isSigningOut() {
+  return signingOut;
+}
 
 export function onSignOut(request) {
   signOutRequest = request;

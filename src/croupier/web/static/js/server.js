@@ -10,7 +10,8 @@ export const server = {
   signIn: (username, password) => api("POST", "/auth/signin", { username, password }, { quiet: true }),
   signOut: () => api("POST", "/auth/signout", {}, { quiet: true }),
   me: () => api("GET", "/me"),
-  myRounds: (limit = 20, offset = 0) => api("GET", `/me/rounds?limit=${limit}&offset=${offset}`),
+  myRounds: (limit = 20, offset = 0, tableId = null) =>
+    api("GET", `/me/rounds?limit=${limit}&offset=${offset}${tableId === null ? "" : `&table_id=${tableId}`}`),
   myLedger: (limit = 20, offset = 0) => api("GET", `/me/ledger?limit=${limit}&offset=${offset}`),
   tables: () => api("GET", "/tables"),
   table: (id) => api("GET", `/tables/${id}`, undefined, { withDate: true }),

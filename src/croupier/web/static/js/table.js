@@ -4,8 +4,8 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, localTimeOf, messageOf, money, moneyMinor, onSignOut, reportError,
-  requireSession, session, setUpChrome, showNotice, t, tOr,
+  ApiError, byId, clearNotice, h, isSigningOut, localTimeOf, messageOf, money, moneyMinor, onSignOut,
+  reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
@@ -687,10 +687,12 @@ async function refresh() {
   absorb(await server.table(tableId));
 }
 
-/** The round this player last staked in, if it has ended (after a reload). */
+/** The round this player last staked in at this table, once ended (after a reload): asked
+ * of this table, since the player's very last round may be at another; two, since the newer
+ * may be the one taking bets now (a table has one round under way at most). */
 async function recallLastRound() {
-  const answer = await server.myRounds(1);
-  const last = answer.rounds?.[0];
+  const answer = await server.myRounds(2, 0, tableId);
+  const last = answer.rounds?.find((round) => Array.isArray(round.events));
   if (last && Array.isArray(last.events) && last.table_id === tableId) {
     lastRoundAsked = last.round;
     state.lastRound = await server.round(last.round);
@@ -843,8 +845,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     socketOpen = false;
     if (event.code === 4401) {
-      // Signed out on this page: its own sign-out goes to the sign-in page, not back here.
-      if (!session.token) return;
+      if (isSigningOut()) return; // the sign-out goes to /sign-in itself, and must win
       session.end();
       location.assign(`/sign-in?next=${encodeURIComponent(location.pathname)}`);
       return;
