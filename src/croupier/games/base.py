@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from croupier.cards import Card
 from croupier.errors import (
     BetError,
+    CardNeeded,
     CroupierError,
     IllegalActionError,
     NotationError,
@@ -65,6 +66,7 @@ __all__ = [
     "Step",
     "WagerResult",
     "commands_of",
+    "deal_on",
     "replay",
     "steps",
     "views",
@@ -193,6 +195,10 @@ class GameRound(ABC):
     shoe: Shoe
     events: list[Event]
     phase: Any
+    card_needed: CardNeeded | None = None
+    """A round dealt from a physical shoe that stopped at a card nobody has entered yet: where
+    it goes. The round goes on only when it is rebuilt with that card (``deal_on``): the
+    command that stopped is given again, through the same ``apply``."""
     """The game's own ``Phase`` (a ``StrEnum`` whose first value is ``betting``, last ``done``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -224,8 +230,13 @@ class GameRound(ABC):
         return tuple(self.events[start:])
 
     def draw(self, purpose: Purpose, seat: int | None = None, hand: int | None = None) -> Card:
-        """The next card from the shoe, recorded with where it goes."""
-        card = self.shoe.draw()
+        """The next card from the shoe, recorded with where it goes. A physical shoe without
+        the card raises ``CardNeeded`` naming where it goes, and nothing is recorded."""
+        try:
+            card = self.shoe.draw()
+        except CardNeeded:
+            self.card_needed = CardNeeded(str(purpose), seat, hand)
+            raise self.card_needed from None
         self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
         self._after_draw()
         return card
@@ -433,6 +444,14 @@ class GameRound(ABC):
 
     def verify_act(self, seat: int, action: Action) -> None:
         """Raise ``IllegalActionError`` unless ``seat`` may take ``action`` now."""
+        if self.card_needed is not None:
+            raise IllegalActionError(
+                f"{self.label(seat)}: {action} refused: the dealer has a card to deal first "
+                f"({self.card_needed})",
+                code="card_needed_first",
+                seat=seat,
+                action=str(action),
+            )
         decision = self.pending()
         if decision is None:
             raise IllegalActionError(
@@ -553,8 +572,9 @@ class GameRound(ABC):
         viewer's legal actions, and every wager settled. A card the viewer may not see is
         ``??`` (R6), by the game's own rule; ``everything`` is the inspector's view (every
         card, as the record has it). The live table and the recall draw it; at the end it
-        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``)."""
-        decision = self.pending()
+        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``).
+        While a physical shoe's card is awaited (``card_needed``) no decision is pending."""
+        decision = None if self.card_needed is not None else self.pending()
         settled = self.settled()
         seats = []
         for seat in self._seats_in_view():
@@ -574,6 +594,7 @@ class GameRound(ABC):
             "seats": seats,
             **self._house_view(everything),
             "pending": None if decision is None else decision.to_json(),
+            "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
             "legal_actions": self.legal_for(viewer),
             "results": [wager.to_json() for wager in settled],
             "done": self.is_done,
@@ -581,7 +602,7 @@ class GameRound(ABC):
 
     def legal_for(self, viewer: int | None) -> list[str]:
         """The legal actions in notation when the round waits on ``viewer``, else none."""
-        decision = self.pending()
+        decision = None if self.card_needed is not None else self.pending()
         if decision is None or decision.seat != viewer:
             return []
         return [str(action) for action in decision.legal]
@@ -644,6 +665,22 @@ def commands_of(events: Iterable[Event]) -> Iterator[Command]:
             yield Void(item.reason)
 
 
+def burns_to_enter(profile: Profile, burnt: Sequence[Card]) -> int:
+    """How many more cards a new physical shoe burns before its first round, after ``burnt``:
+    the profile's shoe procedure (``Profile.table.burn``): blackjack a fixed number (Spain
+    1979 Art. 03: five), Dragon Six the first card and as many more as its value (Art. 6 d),
+    Casino Hold'em none (its burns belong to the deal, Art. 13 c)."""
+    from croupier.hands.baccarat import burn_count
+    from croupier.rules.base import Burn
+
+    table = profile.table
+    if table.burn is Burn.FIXED:
+        return max(table.burn_cards - len(burnt), 0)
+    if table.burn is Burn.BY_FIRST_CARD_VALUE:
+        return 1 if not burnt else max(1 + burn_count(burnt[0]) - len(burnt), 0)
+    return 0
+
+
 def recorded_cards(events: Iterable[Event]) -> list[Card]:
     return [item.card for item in events if isinstance(item, CardDrawn)]
 
@@ -681,6 +718,14 @@ def _rebuild(
         for index, command in enumerate(commands):
             try:
                 game.apply(command)
+            except CardNeeded:
+                # A physical shoe's round waits for the dealer's card where it stopped; only
+                # the last command may have stopped so (any other was given its cards).
+                if index + 1 < len(commands):
+                    raise ReplayError(
+                        f"the record does not replay: {command} stopped for a card "
+                        f"({game.card_needed}) but commands follow it"
+                    ) from None
             except ShoeError:
                 # Only a round voided next may have run out of cards (what it dealt stays).
                 following = commands[index + 1] if index + 1 < len(commands) else None
@@ -724,6 +769,18 @@ def replay(
             )
     if len(record) != len(game.events):
         raise ReplayError(f"the record has {len(record)} events, its replay {len(game.events)}")
+    return game
+
+
+def deal_on(events: Iterable[Event], shoe: Shoe, profile: Profile | None = None) -> GameRound:
+    """A physical shoe's round carried on with the cards it now holds: the record's commands
+    given again (the one ``apply``) from ``shoe`` at the round's start, which holds the
+    recorded cards and the dealer's new ones. The record must be where the rebuilt round
+    starts (its events a prefix of the new ones, or ``ReplayError``); the round stops at the
+    next card nobody has entered yet (``card_needed``) or wherever a decision is awaited."""
+    game, record = _rebuild(events, profile, shoe)
+    if game.events[: len(record)] != record:
+        raise ReplayError("the round dealt on does not start with its record")
     return game
 
 

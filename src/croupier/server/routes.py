@@ -211,7 +211,9 @@ def create_table(
     deciding = table.decision_seconds or settings.decision_seconds
 
     def effect(session: Session) -> Answer:
-        live = server.casino.create_table(session, name, table.profile, betting, deciding)
+        live = server.casino.create_table(
+            session, name, table.profile, betting, deciding, shoe=table.shoe
+        )
         opened.append(live.profile)
         return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
 

@@ -22,7 +22,7 @@ croupier.service.errors.RequestError: seat: Input should be a valid integer (got
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
@@ -77,6 +77,8 @@ class NewTable(Body):
     profile: Annotated[StrictStr, Field(min_length=1, max_length=MAX_PROFILE_TEXT)]
     betting_seconds: Seconds | None = None
     decision_seconds: Seconds | None = None
+    shoe: Literal["random", "physical"] = "random"
+    """``physical``: a dealer deals from a real shoe and enters each card (``service.physical``)."""
 
 
 class Limits(Body):

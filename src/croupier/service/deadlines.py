@@ -98,12 +98,15 @@ class Deadlines:
         rounds = self.rounds
         if live.status == "betting":
             rounds.return_undealable(session, live, "the betting deadline passed")
-            if rounds.enough_players(live):
+            if not rounds.may_deal(live):
+                live.deadline = None  # the dealer makes the shoe first; then it deals
+                rounds.save(session, live)
+            elif rounds.enough_players(live):
                 rounds.deal(session, live)
             else:
                 live.deadline = None  # wait for players (Casino Hold'em needs two)
                 rounds.save(session, live)
-        elif live.status == "playing":
+        elif live.status == "playing" and live.game_round.card_needed is None:
             decision = live.game_round.pending()
             if decision is not None:
                 rounds.decide(session, live, decision.seat, str(decision.default), timeout=True)

@@ -118,7 +118,11 @@ class Players:
         live.ready.add(who.user_id)
         if set(live.seats.values()) <= live.ready:
             self.rounds.return_undealable(session, live, "every seated player was ready")
-        if set(live.seats.values()) <= live.ready and self.rounds.enough_players(live):
+        if (
+            set(live.seats.values()) <= live.ready
+            and self.rounds.enough_players(live)
+            and self.rounds.may_deal(live)
+        ):
             round_id = live.round_id
             self.rounds.deal(session, live)
             return {"round": round_id, "dealt": True}

@@ -17,12 +17,12 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError, ProfileError
-from croupier.games.base import replay
+from croupier.games.base import recorded_cards, replay
 from croupier.games.events import Event
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import engines, limits, table_rules
+from croupier.service import engines, limits, physical, table_rules
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
@@ -30,6 +30,7 @@ from croupier.service.models import GameTable, RoundPlayer, RoundRecord, ShoeRec
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 from croupier.service.unit_of_work import UnitOfWork
+from croupier.shoe import PhysicalShoe, Shoe
 
 log = logging.getLogger("croupier.tables")
 
@@ -61,7 +62,11 @@ class Registry:
         profile_name: str,
         betting_seconds: float,
         decision_seconds: float,
+        *,
+        shoe: str = physical.RANDOM,
     ) -> LiveTable:
+        """A new table of ``profile_name``; ``shoe``: ``random`` (the server's own shuffled
+        shoe) or ``physical`` (a dealer deals from a real shoe, ``service.physical``)."""
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
@@ -78,6 +83,7 @@ class Registry:
             betting_seconds=betting_seconds,
             decision_seconds=decision_seconds,
             seats={},
+            shoe=physical.PHYSICAL if shoe == physical.PHYSICAL else None,
         )
         session.add(record)
         session.flush()
@@ -90,6 +96,7 @@ class Registry:
             decision_seconds=decision_seconds,
             seats={},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+            is_physical=record.shoe == physical.PHYSICAL,
         )
         self.rounds.new_shoe(session, live)
         self.rounds.new_round(session, live)
@@ -189,6 +196,7 @@ class Registry:
             seats={int(seat): int(user) for seat, user in record.seats.items()},
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
             next_profile=next_profile,
+            is_physical=record.shoe == physical.PHYSICAL,
         )
         notes = self._restore_round(session, live, resuming=resuming)
         return live, notes
@@ -209,6 +217,7 @@ class Registry:
         assert shoe_record is not None
         live.shoe_id = shoe_record.id
         live.round_id = current.id
+        live.start_position = current.start_position
         live.status = current.status
         live.deadline = current.deadline
         live.ready = {int(user) for user in current.ready}
@@ -222,9 +231,21 @@ class Registry:
             )
         }
         try:
-            shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
-            while shoe.position < current.start_position:
-                shoe.draw()
+            shoe: Shoe
+            if live.is_physical:
+                # The cards out of the shoe before this round, then this round's own: the
+                # replay deals them again and stops where the round waits for a card.
+                before = physical.shoe_of(session, shoe_record, before_round=current.id)
+                cards = [
+                    *before.entered,
+                    *recorded_cards(Event.from_json(e) for e in current.events),
+                ]
+                shoe = PhysicalShoe(cards, shoe_record.decks, position=current.start_position)
+                physical.restore(session, live, shoe_record)
+            else:
+                shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
+                while shoe.position < current.start_position:
+                    shoe.draw()
             # The one replay (``games.base.replay``): the commands the events were made by,
             # dealt again from the live shoe, must give the same events, card for card.
             game_round = replay(

@@ -1,0 +1,32 @@
+"""the physical shoe: a table dealt by hand from a real shoe, its procedures recorded (issue 14)
+
+Revision ID: 0007
+Revises: 0006
+
+Both columns are NULL for what existed before (a random shoe): an audited row's digest covers
+its non-null columns only, so every earlier entry of the chain still holds (R15).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("game_tables") as batch:
+        batch.add_column(sa.Column("shoe", sa.String(16), nullable=True))
+    with op.batch_alter_table("shoes") as batch:
+        batch.add_column(sa.Column("procedures", sa.JSON(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("shoes") as batch:
+        batch.drop_column("procedures")
+    with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("shoe")

@@ -1,0 +1,145 @@
+"""A physical-shoe table (issue 14, item 2): a dealer deals from a real shoe and enters each
+card, the engine says where it goes, and the round runs as at any table.
+
+- Spain 1979, Art. 03 V.3 (docs/rules.md §2): the croupier mixes the cards, a player cuts, the
+  cut card leaves at least a deck behind it, the first five cards are put aside;
+- Dragon Six, Peru 2016, Art. 6 d) (docs/rules.md §4): the first card of a new shoe is turned
+  and as many more cards as its value are burnt;
+- Casino Hold'em, Peru 2007, Arts. 12-13 (docs/rules.md §5): two cards to each player and to the
+  dealer, a burn before the flop and before the turn and river;
+- docs/rules.md §6: a shoe never holds more copies of a card than its decks.
+
+Every round is played card by card through the API on SQLite (the PostgreSQL duplicates are
+slow), with exact payouts and the ledger summing to 0; ``croupier audit verify`` passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from physical_support import PhysicalTable
+from server_support import OPERATOR_TOKEN, Api, make_api
+
+from croupier.audit.verify import verify_database
+
+BLACKJACK = ["peru-2016", "spain-1979", "veintiuno-real"]
+BURNS = {
+    "peru-2016": ["2c"],
+    "veintiuno-real": ["2c"],
+    "spain-1979": ["2c", "3c", "4c", "5c", "6c"],
+}
+"""Docs/rules.md §2: Spain 1979 Art. 03 V.3.c puts the first five cards aside; the Peru and
+Veintiuno Real profiles burn one (docs/rules.md#D-BJ-16)."""
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def any_database(request: pytest.FixtureRequest, database_url_for: Any) -> Any:
+    yield from database_url_for(request.param)
+
+
+@pytest.fixture
+def sqlite_api(database_url_for: Any) -> Any:
+    for url in database_url_for("sqlite"):
+        for api in make_api(url):
+            yield api, url
+
+
+def _audited(api: Api, url: str) -> None:
+    audit = api.audit()
+    assert audit["sum"] == 0 and audit["problems"] == [], audit
+    report = verify_database(url)
+    assert report.is_intact, report.problems
+
+
+def _blackjack_round(api: Api, profile: str) -> PhysicalTable:
+    """One box bets 10 and stands on T-9 (19); the dealer shows 9, has 7 under it (or draws
+    it: Spain deals no hole card), draws a ten and busts: the box is paid 1 to 1."""
+    table = PhysicalTable(api, profile, ["ann"])
+    round_id = table.bet("ann", 10)
+    assert table.ready() == [False], "the shoe is not made yet: no deal"
+    table.make_shoe(list(BURNS[profile]))
+    table.tick()
+    assert table.state()["round"]["status"] == "playing"
+    spain = profile == "spain-1979"
+    table.deal({"player:1": ["Td", "9s"], "dealer": ["9h"] if spain else ["9h", "7c"]})
+    box, up = {"purpose": "player", "seat": 1, "hand": 0}, {"purpose": "dealer", "seat": None}
+    hole = [] if spain else [{"purpose": "hole", "seat": None, "hand": None}]
+    assert table.went == [box, {**up, "hand": None}, box, *hole]
+    answer = table.act("ann", "stand")
+    assert answer.status_code == 200, answer.text
+    dealer = ["Tc"] if profile != "spain-1979" else ["7c", "Tc"]
+    table.deal({"dealer": dealer})
+    assert table.state()["round"]["id"] != round_id, "the round is settled, the next one open"
+    assert table.balances() == {"ann": table.credit + 1000}
+    return table
+
+
+@pytest.mark.parametrize("profile", BLACKJACK)
+def test_blackjack_a_physical_shoe_round_card_by_card_pays_as_any_round(
+    sqlite_api: Any, profile: str
+) -> None:
+    """docs/rules.md §2 (each profile's shoe article): the shoe is made and burnt as its
+    profile says, each card goes where the engine says, and 19 against a dealer's bust is
+    paid 1 to 1 (10 units: 1,000 minor); the ledger sums to 0 and the chain verifies."""
+    api, url = sqlite_api
+    _blackjack_round(api, profile)
+    _audited(api, url)
+
+
+def test_spain_1979_art_03_the_new_shoe_burns_five_and_is_recorded(sqlite_api: Any) -> None:
+    """Spain 1979 Art. 03 V.3.b-c: the croupier shuffles, a player cuts, the cut card is placed,
+    and the first five cards are put aside: each step recorded with who and when."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "spain-1979", ["ann"])
+    assert table.console()["shoe"]["next_procedure"] == "shuffled"
+    refused = table.procedure("cut")
+    assert refused.status_code == 409 and refused.json()["code"] == "procedure_out_of_order"
+    assert refused.json()["params"]["expected"] == "shuffled"
+    early = table.card("As")
+    assert early.status_code == 409 and early.json()["code"] == "procedure_first"
+    table.make_shoe(["2c", "3c", "4c", "5c", "6c"])
+    shoe = table.console()["shoe"]
+    assert shoe["procedures"] == ["shuffled", "cut", "cut_card_placed"]
+    assert shoe["burnt"] == ["2c", "3c", "4c", "5c", "6c"] and shoe["burns_left"] == 0
+    assert table.console()["next_card"] is None, "no round is dealt: no card is needed"
+    _audited(api, url)
+
+
+def test_refusals_change_nothing(sqlite_api: Any) -> None:
+    """A malformed card (422 notation), a card when none is needed (409), a card the decks
+    cannot hold any more (docs/rules.md §6: 422 card_not_in_shoe), and a card from anyone but
+    the table's dealer (403): each typed, and the round as it was."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "veintiuno-real", ["ann", "bob"])
+    table.make_shoe(["Td"])
+    none_needed = table.card("Ts")
+    assert none_needed.status_code == 409 and none_needed.json()["code"] == "no_card_needed"
+    table.bet("ann", 10)
+    table.bet("bob", 10)
+    table.ready()
+    malformed = table.card("Tx")
+    assert malformed.status_code == 422 and malformed.json()["code"] == "notation"
+    assert table.card("Ts", table.tokens["ann"]).status_code == 403
+    assert table.card("Ts", OPERATOR_TOKEN).status_code == 403
+    other = api.player("otto")
+    api.post("/operator/staff", OPERATOR_TOKEN, {"username": "otto", "role": "dealer"})
+    assert table.card("Ts", other).status_code == 403, "a dealer not assigned to the table"
+    # Six decks hold six Td; one was burnt: both boxes' two cards and the dealer's up card
+    # are five more; the hole card may not be a seventh.
+    for _ in range(5):
+        assert table.card("Td").status_code == 200
+    before = table.console()
+    assert before["next_card"] == {"purpose": "hole", "seat": None, "hand": None}
+    seventh = table.card("Td")
+    assert seventh.status_code == 422, seventh.text
+    assert seventh.json()["code"] == "card_not_in_shoe"
+    assert seventh.json()["params"] == {"card": "Td", "decks": 6, "out": 6}
+    assert table.console() == before
+    acted = table.act("ann", "stand")
+    assert acted.status_code == 409 and acted.json()["code"] in {
+        "card_needed_first",
+        "not_allowed_now",
+    }
+    assert table.console() == before
+    _audited(api, url)
