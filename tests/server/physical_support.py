@@ -103,6 +103,13 @@ class PhysicalTable:
         left = {place: queue for place, queue in cards.items() if queue}
         assert not left, f"cards queued and never asked for: {left}"
 
+    def deal_some(self, cards: list[str]) -> None:
+        """Enter ``cards`` in order wherever the round asks for them."""
+        for card in cards:
+            answer = self.card(card)
+            assert answer.status_code == 200, answer.text
+            self.went.append(answer.json()["went"])
+
     # --- the players ------------------------------------------------------------------------
     def state(self, name: str | None = None) -> dict[str, Any]:
         answer = self.api.get(f"/tables/{self.id}", self.tokens[name] if name else OPERATOR_TOKEN)

@@ -143,3 +143,144 @@ def test_refusals_change_nothing(sqlite_api: Any) -> None:
     }
     assert table.console() == before
     _audited(api, url)
+
+
+def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_dealt(
+    sqlite_api: Any,
+) -> None:
+    """Dragon Six, Peru 2016, Art. 6 d) (docs/rules.md §4): the first card of the new shoe, a 3,
+    burns three more, the engine asking for each; then Art. 10: Player, Banker, Player,
+    Banker. Banker's natural 9 beats Player's 8 (Art. 8): the Banker bet of 10 is paid 1 to 1."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "dragon-six-peru-2016", ["ann"])
+    table.procedure("shuffled")
+    table.procedure("cut")
+    table.procedure("cut_card_placed")
+    assert table.console()["shoe"]["burns_left"] == 1, "one card, then its value in burns"
+    table.card("3c")
+    assert table.console()["shoe"]["burns_left"] == 3
+    table.make_shoe(["4d", "5h", "6s"])
+    round_id = table.bet("ann", 10)
+    table.ready()
+    table.deal({"player": ["8h", "Kd"], "banker": ["9c", "Qs"]})
+    assert [place["purpose"] for place in table.went] == ["player", "banker"] * 2
+    assert table.state()["round"]["id"] != round_id
+    assert table.balances() == {"ann": table.credit + 1000}
+    _audited(api, url)
+
+
+@pytest.mark.parametrize("profile", ["casino-holdem-peru-2007", "casino-holdem-standard"])
+def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, profile: str) -> None:
+    """Casino Hold'em Arts. 7, 12-13 (docs/rules.md §5): a fresh deck shuffled and cut for the
+    game, two cards each (the players, then the dealer, twice), a burn, the flop; ann folds
+    and loses her Ante of 10; bob calls 20 with a pair of aces; a burn, turn and river; the
+    dealer's king high does not qualify (Art. 13 g): bob's Ante is paid 1 to 1, the call
+    comes back. The next game needs a new deck, shuffled and cut again."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, profile, ["ann", "bob"])
+    table.make_shoe([])
+    round_id = table.bet("ann", 10)
+    table.bet("bob", 10)
+    table.ready()
+    table.deal(
+        {
+            "player:1": ["2c", "7d"],
+            "player:2": ["As", "Ad"],
+            "dealer": ["3h", "8s"],
+            "burn": ["4c"],
+            "board": ["Kc", "9d", "5s"],
+        }
+    )
+    seats = [place["seat"] for place in table.went[:6]]
+    assert seats == [1, 2, None, 1, 2, None]
+    ann_view = table.state("ann")["round"]["public"]
+    assert "3h" not in str(ann_view) and "8s" not in str(ann_view), "the dealer's cards hidden"
+    assert "As" not in str(ann_view), "bob's hole cards are his own (Art. 9 d)"
+    assert table.act("ann", "fold").status_code == 200
+    assert table.act("bob", "call").status_code == 200
+    table.deal({"burn": ["6c"], "board": ["Jh", "2d"]})
+    assert table.state()["round"]["id"] != round_id
+    assert table.balances() == {"ann": table.credit - 1000, "bob": table.credit + 1000}
+    assert table.console()["shoe"]["next_procedure"] == "shuffled", "a new deck each game"
+    _audited(api, url)
+
+
+def _serving(url: str) -> Any:
+    made = make_api(url)
+    return made, next(made)
+
+
+def _restart_mid_round(url: str) -> None:
+    made, api = _serving(url)
+    try:
+        table = PhysicalTable(api, "peru-2016", ["ann"])
+        table.make_shoe(["2c"])
+        round_id = table.bet("ann", 10)
+        table.ready()
+        table.deal_some(["Td", "9h"])
+        waiting = table.console()
+        assert waiting["next_card"] == {"purpose": "player", "seat": 1, "hand": 0}
+    finally:
+        made.close()
+    made, api = _serving(url)  # the server restarts in the middle of the deal
+    try:
+        table.api = api
+        assert table.console() == waiting, "the round waits for the same card"
+        live = api.server.casino.table(table.id)
+        assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+        table.deal({"player:1": ["9s"], "dealer": ["7c"]})
+        assert table.act("ann", "hit").status_code == 200
+        assert table.console()["next_card"] == {"purpose": "player", "seat": 1, "hand": 0}
+    finally:
+        made.close()
+    made, api = _serving(url)  # and again in the middle of a hit
+    try:
+        table.api = api
+        table.deal({"player:1": ["2h"], "dealer": ["Tc"]})  # 21 stands; 16 draws and busts
+        assert table.state()["round"]["id"] != round_id
+        assert table.balances() == {"ann": table.credit + 1000}
+        _audited(api, url)
+    finally:
+        made.close()
+
+
+def test_r11_a_restart_mid_deal_and_mid_hit_resumes_at_the_same_card(
+    database_url_for: Any,
+) -> None:
+    """R11: a physical shoe's round stopped for a card is rebuilt on restart by the one replay
+    and waits for the same card; the round then ends as it would have (Peru 2016 Art. 13)."""
+    for url in database_url_for("sqlite"):
+        _restart_mid_round(url)
+
+
+@pytest.mark.postgres
+def test_r11_a_restart_mid_round_on_postgresql(database_url_for: Any) -> None:
+    """The same on PostgreSQL: the one PostgreSQL test of the physical shoe in CI."""
+    for url in database_url_for("postgresql"):
+        _restart_mid_round(url)
+
+
+def test_r06_the_hole_card_and_the_next_cards_stay_hidden(sqlite_api: Any) -> None:
+    """R6, Peru 2016 Art. 13 (docs/rules.md §2): the hole card the dealer entered is shown to
+    no player nor spectator until it is turned; the dealer's console shows it."""
+    api, _url = sqlite_api
+    table = PhysicalTable(api, "peru-2016", ["ann", "bob"])
+    table.make_shoe(["2c"])
+    table.bet("ann", 10)
+    table.bet("bob", 10)
+    table.ready()
+    spectator = api.player("sam")
+    table.deal({"player:1": ["Td", "9s"], "player:2": ["8d", "8c"], "dealer": ["9h", "7c"]})
+    for token in (table.tokens["ann"], table.tokens["bob"], spectator, None):
+        seen = api.get(f"/tables/{table.id}", token)
+        if token is None:
+            assert seen.status_code == 401
+            continue
+        assert "7c" not in seen.text, "the hole card before it is turned"
+        assert '"??"' in seen.text
+    assert "7c" in str(table.console()["view"]["dealer"]), "the dealer entered it"
+    assert table.act("ann", "stand").status_code == 200
+    assert table.act("bob", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})
+    recall = api.get(f"/rounds/{table.state()['round']['id'] - 1}", table.tokens["ann"])
+    assert recall.status_code == 200 and "7c" in recall.text, "turned: now everyone's"
