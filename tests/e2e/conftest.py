@@ -59,6 +59,8 @@ class StackedSeeds:
 class LiveServer:
     url: str
     seeds: StackedSeeds
+    database_url: str = ""
+    """The server's database (``croupier audit verify`` reads it after a test)."""
 
 
 def _free_port() -> int:
@@ -101,7 +103,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
                 raise RuntimeError("the table server did not start")
             time.sleep(0.05)
         try:
-            yield LiveServer(f"http://127.0.0.1:{port}", seeds)
+            yield LiveServer(f"http://127.0.0.1:{port}", seeds, settings.database_url)
         finally:
             server.should_exit = True
             thread.join(timeout=10)

@@ -30,6 +30,7 @@ PAGES = [
     "/disputes",
     "/inspector",
     "/inspector/3",
+    "/dealer",
 ]
 
 
