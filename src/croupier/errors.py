@@ -75,7 +75,7 @@ class ShoeError(CroupierError, ValueError):
 class CardRefused(ShoeError):  # noqa: N818 - the dealer's own word
     """A card a physical shoe cannot hold any more: its decks have no copy of it left."""
 
-    code = "card_not_in_shoe"
+    code = "card_refused"
 
 
 class CardNeeded(CroupierError):  # noqa: N818 - a stop, not a fault

@@ -186,6 +186,7 @@ DYNAMIC_PREFIXES = (
     "error.",  # the server's error codes (common.js messageOf)
     "profile.",  # the profiles' titles by name
     "ledger.",  # the wallet statement's kinds of movement
+    "dealer.procedure.",  # the physical shoe's procedures by name (dealer.js)
 )
 
 

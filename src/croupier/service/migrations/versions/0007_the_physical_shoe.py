@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from croupier.audit import records
+
 revision = "0007"
 down_revision = "0006"
 branch_labels = None
@@ -26,7 +28,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("shoes") as batch:
-        batch.drop_column("procedures")
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("shoe")
+    # A plain DROP COLUMN (SQLite 3.35 and PostgreSQL): SQLite's copy of the table (batch
+    # mode) would trip the foreign keys that point at it and lose its audit triggers.
+    records.drop_triggers(op.get_bind(), ("game_tables", "shoes"))
+    op.execute("ALTER TABLE shoes DROP COLUMN procedures")
+    op.execute("ALTER TABLE game_tables DROP COLUMN shoe")
+    records.install_triggers(op.get_bind(), ("game_tables", "shoes"))
