@@ -24,6 +24,7 @@ from server_support import OPERATOR_TOKEN, Api, make_api
 from croupier.audit.verify import verify_database
 
 BLACKJACK = ["peru-2016", "spain-1979", "veintiuno-real"]
+CASINO_HOLDEM = ["casino-holdem-peru-2007", "casino-holdem-standard"]
 BURNS = {
     "peru-2016": ["2c"],
     "veintiuno-real": ["2c"],
@@ -31,11 +32,6 @@ BURNS = {
 }
 """Docs/rules.md §2: Spain 1979 Art. 03 V.3.c puts the first five cards aside; the Peru and
 Veintiuno Real profiles burn one (docs/rules.md#D-BJ-16)."""
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def any_database(request: pytest.FixtureRequest, database_url_for: Any) -> Any:
-    yield from database_url_for(request.param)
 
 
 @pytest.fixture
@@ -152,6 +148,11 @@ def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_deal
     burns three more, the engine asking for each; then Art. 10: Player, Banker, Player,
     Banker. Banker's natural 9 beats Player's 8 (Art. 8): the Banker bet of 10 is paid 1 to 1."""
     api, url = sqlite_api
+    _dragon_six_coup(api)
+    _audited(api, url)
+
+
+def _dragon_six_coup(api: Api) -> None:
     table = PhysicalTable(api, "dragon-six-peru-2016", ["ann"])
     table.procedure("shuffled")
     table.procedure("cut")
@@ -166,10 +167,9 @@ def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_deal
     assert [place["purpose"] for place in table.went] == ["player", "banker"] * 2
     assert table.state()["round"]["id"] != round_id
     assert table.balances() == {"ann": table.credit + 1000}
-    _audited(api, url)
 
 
-@pytest.mark.parametrize("profile", ["casino-holdem-peru-2007", "casino-holdem-standard"])
+@pytest.mark.parametrize("profile", CASINO_HOLDEM)
 def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, profile: str) -> None:
     """Casino Hold'em Arts. 7, 12-13 (docs/rules.md §5): a fresh deck shuffled and cut for the
     game, two cards each (the players, then the dealer, twice), a burn, the flop; ann folds
@@ -177,6 +177,11 @@ def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, pro
     dealer's king high does not qualify (Art. 13 g): bob's Ante is paid 1 to 1, the call
     comes back. The next game needs a new deck, shuffled and cut again."""
     api, url = sqlite_api
+    _casino_holdem_game(api, profile)
+    _audited(api, url)
+
+
+def _casino_holdem_game(api: Api, profile: str) -> None:
     table = PhysicalTable(api, profile, ["ann", "bob"])
     table.make_shoe([])
     round_id = table.bet("ann", 10)
@@ -202,7 +207,22 @@ def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, pro
     assert table.state()["round"]["id"] != round_id
     assert table.balances() == {"ann": table.credit - 1000, "bob": table.credit + 1000}
     assert table.console()["shoe"]["next_procedure"] == "shuffled", "a new deck each game"
-    _audited(api, url)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.parametrize("profile", [*BLACKJACK, "dragon-six-peru-2016", *CASINO_HOLDEM])
+def test_every_profile_card_by_card_on_postgresql(database_url_for: Any, profile: str) -> None:
+    """The rounds above, each profile's, on PostgreSQL (the slow form)."""
+    for url in database_url_for("postgresql"):
+        for api in make_api(url):
+            if profile in BLACKJACK:
+                _blackjack_round(api, profile)
+            elif profile in CASINO_HOLDEM:
+                _casino_holdem_game(api, profile)
+            else:
+                _dragon_six_coup(api)
+            _audited(api, url)
 
 
 def _serving(url: str) -> Any:
