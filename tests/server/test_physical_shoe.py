@@ -304,3 +304,28 @@ def test_r06_the_hole_card_and_the_next_cards_stay_hidden(sqlite_api: Any) -> No
     table.deal({"dealer": ["Tc"]})
     recall = api.get(f"/rounds/{table.state()['round']['id'] - 1}", table.tokens["ann"])
     assert recall.status_code == 200 and "7c" in recall.text, "turned: now everyone's"
+
+
+def test_the_round_in_which_the_cut_card_comes_out_is_the_shoes_last(sqlite_api: Any) -> None:
+    """docs/rules.md §6 (Spain 1979 Art. 03 V.3.b): the dealer says the cut card came out; the
+    round under way finishes, and the next needs a new shoe, shuffled, cut and burnt again."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "veintiuno-real", ["ann"])
+    early = table.procedure("cut_card_out")
+    assert early.status_code == 409 and early.json()["code"] == "procedure_out_of_order"
+    table.make_shoe(["2c"])
+    first_shoe = table.console()["shoe"]["shoe"]
+    table.bet("ann", 10)
+    table.ready()
+    table.deal({"player:1": ["Td", "9s"], "dealer": ["9h", "7c"]})
+    assert table.procedure("cut_card_out").status_code == 200
+    again = table.procedure("cut_card_out")
+    assert again.status_code == 409 and again.json()["code"] == "procedure_done"
+    assert table.act("ann", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})
+    assert table.balances() == {"ann": table.credit + 1000}
+    shoe = table.console()["shoe"]
+    assert shoe["shoe"] != first_shoe and shoe["next_procedure"] == "shuffled"
+    table.bet("ann", 10)
+    assert table.ready() == [False], "no round of the new shoe deals before it is made"
+    _audited(api, url)
