@@ -23,6 +23,7 @@ from playwright.sync_api import expect
 from croupier.audit.verify import verify_database
 
 from .conftest import OPERATOR_TOKEN, LiveServer, Person
+from .test_pages_in_the_players_language import english_left_on
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
@@ -161,3 +162,21 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     expect(operator.page.locator("#zero-sum")).to_have_attribute("data-ok", "true")
     report = verify_database(live_server.database_url)
     assert report.is_intact, report.problems
+
+    # The console in Spanish, at both widths: not one English catalogue text left on it.
+    token = dario.page.evaluate("localStorage.getItem('croupier.token')")
+    dario_es = person("dario-es", locale="es-ES")
+    dario_es.go("/sign-in")
+    dario_es.page.evaluate(
+        """(token) => {
+            localStorage.setItem("croupier.token", token);
+            localStorage.setItem("croupier.role", "player");
+            localStorage.setItem("croupier.username", "dario");
+        }""",
+        token,
+    )
+    dario_es.go("/dealer")
+    expect(dario_es.page.locator("#next-card")).to_have_text("Ahora no hace falta ninguna carta.")
+    assert english_left_on(dario_es.page.locator("body").inner_text()) == []
+    dario_es.page.set_viewport_size(LAPTOP)
+    dario_es.screenshot("dealer-console-es-1366")
