@@ -109,6 +109,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
 
     # The deal, card by card where the engine says: Td to the box, 9h up, 9s, 7c face down.
     _type_card(dario, "Td", "box 1, hand 1")
+    expect(pia.page.locator("#prompt")).to_have_text("The dealer is dealing.")
     refused = dario.page.locator("#card-result")
     dario.page.locator("#card-input").fill("Zz")
     dario.page.keyboard.press("Enter")
