@@ -1,7 +1,7 @@
 """A physical-shoe blackjack round in real browsers (issue 14, "Done when"): the operator opens
 the table with a physical shoe; the dealer's console (keyboard first: the card typed, Enter)
-makes the shoe and enters each card where the engine says it goes; the player plays and is
-paid; the player disputes the payout; the inspector upholds it with a correction; the player's
+makes the shoe and enters each card where the engine says it goes, and corrects a hole card
+exposed in error (burnt and replaced, docs/rules.md#D-BJ-31); the player plays and is paid; the player disputes the payout; the inspector upholds it with a correction; the player's
 balance, history and disputes page show it; the ledger sums to zero and ``croupier audit
 verify`` passes on the server's database.
 
@@ -39,7 +39,7 @@ from .test_tables_in_a_browser import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-TABLE = "Mesa Cusco"
+TABLE = "Mesa Arequipa"
 CORRECTION_UNITS = 5
 LAPTOP = {"width": 1366, "height": 900}
 
@@ -124,12 +124,25 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     assert_fits_the_screen(dario)
     dario.screenshot("dealer-console-390")
 
-    # Pia sees her 19 and the dealer's 9, never the card face down; she stands.
+    # Pia sees her 19 and the dealer's 9, never the card face down.
     expect(pia.page.locator("#actions button[data-action='stand']")).to_be_visible()
     assert "7c" not in (pia.page.locator("#felt").inner_html())
+
+    # The hole card is exposed in error (docs/rules.md#D-BJ-31): burnt, and the next card of
+    # the shoe takes its place, face down; the dealer enters it where the console says.
+    exposed = dario.page.locator(
+        "#correction-actions button[data-correction='exposed'][data-place='hole']"
+    )
+    exposed.focus()
+    dario.page.keyboard.press("Enter")
+    expect(dario.page.locator("#card-result")).to_contain_text("Correction made: exposed hole")
+    expect(pia.page.locator("#prompt")).to_have_text("The dealer is dealing.")
+    _type_card(dario, "6c", "the dealer, face down")
+    expect(pia.page.locator("#actions button[data-action='stand']")).to_be_visible()
+    assert "6c" not in (pia.page.locator("#felt").inner_html()), "the new hole card is hidden"
     decide(pia, "stand")
     dario.page.set_viewport_size(LAPTOP)
-    _type_card(dario, "Tc", "the dealer")  # 16 draws: 26, the dealer busts
+    _type_card(dario, "Tc", "the dealer")  # 9 and 6 draw: 25, the dealer busts
     after_round = Fraction(CREDIT_UNITS + 10)
     wait_for_balance(pia, after_round)
 

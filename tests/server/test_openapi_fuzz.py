@@ -33,7 +33,7 @@ from server_support import GENEROUS_RATE_LIMIT, OPERATOR_TOKEN, Api, Table
 from sqlalchemy import func, select
 
 from croupier.ledger import book
-from croupier.server import dealer_routes, routes, staff_routes
+from croupier.server import correction_routes, dealer_routes, routes, staff_routes
 from croupier.server.app import create_app, playable_profiles, start
 from croupier.server.context import Settings
 from croupier.server.openapi import body_model
@@ -224,7 +224,13 @@ def test_every_operation_answers_the_operator_as_documented_long(case: Any, fuzz
 
 
 # --- the schema a client reads (README, "Its schema: /openapi.json") -------------------------
-ROUTERS = (routes.router, staff_routes.router, dealer_routes.router, web_api.router)
+ROUTERS = (
+    routes.router,
+    staff_routes.router,
+    correction_routes.router,
+    dealer_routes.router,
+    web_api.router,
+)
 """The routers the app includes whose routes are API operations (the pages are not)."""
 README = Path(__file__).resolve().parents[2] / "README.md"
 

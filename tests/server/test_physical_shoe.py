@@ -329,3 +329,64 @@ def test_the_round_in_which_the_cut_card_comes_out_is_the_shoes_last(sqlite_api:
     table.bet("ann", 10)
     assert table.ready() == [False], "no round of the new shoe deals before it is made"
     _audited(api, url)
+
+
+def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) -> None:
+    """docs/rules.md#D-BJ-31: a hole card exposed in error is burnt and the next card takes its
+    place, the engine asking the dealer for it; docs/rules.md#D-GEN-11: a card found face up
+    in the shoe is the dealer's to name and is burnt (Peru 2016); a correction of the cards
+    while the round waits for one is refused, a void is not."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "peru-2016", ["ann"])
+    table.make_shoe(["2c"])
+    table.bet("ann", 10)
+    table.ready()
+    table.deal_some(["Td"])
+
+    def correct(body: dict[str, Any]) -> Any:
+        return api.post(f"/dealer/tables/{table.id}/corrections", table.dealer, body)
+
+    waiting = correct({"kind": "face-up", "card": "5d"})
+    assert waiting.status_code == 409, waiting.text
+    assert waiting.json()["code"] == "card_needed_first_correction"
+    table.deal({"player:1": ["9s"], "dealer": ["9h", "7c"]})
+    unnamed = correct({"kind": "face-up"})
+    assert unnamed.status_code == 409 and unnamed.json()["code"] == "card_to_name"
+    assert correct({"kind": "face-up", "card": "5d"}).status_code == 200
+    exposed = correct({"kind": "exposed", "place": "hole"})
+    assert exposed.status_code == 200, exposed.text
+    assert table.console()["next_card"] == {"purpose": "hole", "seat": None, "hand": None}
+    assert "6c" not in table.state("ann")["round"]["public"]["dealer"]["cards"]
+    table.deal({"dealer": ["6c"]})
+    assert table.act("ann", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})  # 9 and 6 draw a ten: 25, the dealer busts
+    assert table.balances() == {"ann": table.credit + 1000}
+    events = api.get(f"/rounds/{table.state()['round']['id'] - 1}", OPERATOR_TOKEN).json()
+    kinds = [event["kind"] for event in events["events"]]
+    assert "CardFoundFaceUp" in kinds and "CardExposed" in kinds
+    _audited(api, url)
+
+
+def test_d_gen_6_a_physical_round_waiting_for_a_card_may_be_voided(sqlite_api: Any) -> None:
+    """docs/rules.md#D-GEN-6: a round the dealer cannot finish (the shoe fell mid-deal) is void,
+    every stake returned; the next round opens and a restart finds it as it was."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "veintiuno-real", ["ann"])
+    table.make_shoe(["2c"])
+    round_id = table.bet("ann", 10)
+    table.ready()
+    table.deal_some(["Td", "9h"])
+    answer = api.post(
+        f"/dealer/tables/{table.id}/corrections",
+        table.dealer,
+        {"kind": "void", "reason": "the shoe fell"},
+    )
+    assert answer.status_code == 200, answer.text
+    assert table.state()["round"]["id"] != round_id
+    assert table.balances() == {"ann": table.credit}
+    recall = api.get(f"/rounds/{round_id}", table.tokens["ann"])
+    assert recall.status_code == 200, recall.text
+    assert recall.json()["events"][-1]["kind"] == "RoundEnded"
+    live = api.server.casino.table(table.id)
+    assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+    _audited(api, url)

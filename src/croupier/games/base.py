@@ -19,12 +19,13 @@ own rules: its phases, its decisions and its payouts.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from croupier.cards import Card
+from croupier.cards import FULL_DECK, Card
 from croupier.errors import (
     BetError,
     CardNeeded,
@@ -36,12 +37,30 @@ from croupier.errors import (
     SettleInputError,
     ShoeError,
 )
-from croupier.games.commands import Act, Action, Bet, Command, Deal, Return, Void
+from croupier.games.commands import (
+    Act,
+    Action,
+    Bet,
+    Command,
+    ConfusedDeal,
+    Correction,
+    Deal,
+    DealtInError,
+    Exposed,
+    FaceUp,
+    Return,
+    Void,
+    parse_command,
+)
 from croupier.games.events import (
     BetPlaced,
     BetsClosed,
     BetsReturned,
+    CardDealtInError,
     CardDrawn,
+    CardExposed,
+    CardFoundFaceUp,
+    DealConfused,
     Decided,
     DefaultApplied,
     Event,
@@ -55,8 +74,8 @@ from croupier.games.events import (
 )
 from croupier.money import json_number, parse_amount
 from croupier.randomness import RandomSource, uniform_below
-from croupier.rules.base import Profile
-from croupier.shoe import Shoe
+from croupier.rules.base import Corrections, ExposedCardRule, FaceUpCardRule, Profile
+from croupier.shoe import PhysicalShoe, Shoe
 
 __all__ = [
     "Action",
@@ -149,6 +168,10 @@ class RoundResult:
     def house_net(self) -> Fraction:
         return -sum((self.net(seat) for seat in self.seats()), Fraction(0))
 
+
+_NOT_ON_TABLE = frozenset({Purpose.BURN, Purpose.REMOVED, Purpose.SHOWN_BURN})
+CORRECTION_EVENTS = (CardFoundFaceUp, CardDealtInError, CardExposed, DealConfused, RoundVoided)
+"""The events of the dealer's corrections (and of any void): public, every card in them seen."""
 
 ROUND_CLASSES: dict[str, type[GameRound]] = {}
 """Each game's round class by its ``game`` (registered when its module is imported)."""
@@ -512,7 +535,9 @@ class GameRound(ABC):
             return self.act(command.seat, command.action, by_default=command.by_default)
         if isinstance(command, Return):
             return self.return_bets(command.seat, command.reason)
-        return self.void(command.reason)
+        if isinstance(command, Void):
+            return self.void(command.reason)
+        return self.correct(command)
 
     # --- a round that cannot go on ----------------------------------------------------------
     def verify_void(self) -> None:
@@ -523,10 +548,13 @@ class GameRound(ABC):
         return _passes(self.verify_void)
 
     def void(self, reason: str) -> Sequence[Event]:
-        """End a round that cannot go on (a confused deal, an interrupted round that cannot
-        be restored, R11): every stake still in play is returned. What was already settled
-        (a side bet, a bust, a blackjack paid at once) stands."""
+        """End a round that cannot go on (a round the dealer cannot finish, an interrupted
+        round that cannot be restored, R11): every stake still in play is returned. What was
+        already settled (a side bet, a bust, a blackjack paid at once) stands."""
         self.verify_void()
+        return self._void(reason)
+
+    def _void(self, reason: str) -> Sequence[Event]:
         start = len(self.events)
         self._record(RoundVoided(reason=reason))
         for wager in self._open_wagers():
@@ -535,6 +563,212 @@ class GameRound(ABC):
             )
         self._end()
         return self._since(start)
+
+    # --- the dealer's corrections of the cards (docs/rules.md §6, D-GEN-11 to D-GEN-14) ----
+    def _corrections(self, what: str) -> Corrections:
+        rules = self.profile.corrections
+        if rules is None:
+            raise IllegalActionError(
+                f"{what} refused: the rules {self.profile.name!r} were stored before "
+                "corrections existed: such a round takes only a void",
+                code="no_corrections_in_rules",
+            )
+        return rules
+
+    def _verify_not_over(self, what: str) -> None:
+        if self.is_done:
+            raise IllegalActionError(
+                f"{what} refused: the round is already over", code="round_over"
+            )
+
+    def _verify_dealing(self, what: str) -> None:
+        self._verify_not_over(what)
+        if self.is_betting:
+            raise IllegalActionError(
+                f"{what} refused: no card is dealt yet, the round is still taking bets",
+                code="nothing_dealt_yet",
+            )
+
+    def _verify_next_card(self, card: Card | None, what: str) -> None:
+        if self.shoe.remaining == 0:
+            raise IllegalActionError(f"{what} refused: the shoe is empty", code="shoe_empty")
+        if card is not None and self.shoe.undealt()[0] != card:
+            # Names only the card given: the shoe's order is secret (R6).
+            raise IllegalActionError(
+                f"{what} refused: {card} is not the shoe's next card",
+                code="not_the_next_card",
+                card=str(card),
+            )
+
+    def verify_face_up(self, card: Card | None = None) -> None:
+        """A card may be found face up in the shoe at any time before the round ends
+        (D-GEN-11); ``card``, if given, must be the shoe's next card."""
+        what = "face-up" if card is None else f"face-up {card}"
+        self._verify_not_over(what)
+        self._corrections(what)
+        self._verify_next_card(card, what)
+
+    def can_face_up(self, card: Card | None = None) -> bool:
+        return _passes(lambda: self.verify_face_up(card))
+
+    def face_up(self, card: Card | None = None) -> Sequence[Event]:
+        """The shoe's next card was found face up: it leaves the shoe, removed (Spain V.3.c)
+        or burnt in view, as the profile says; the round goes on with the card after it."""
+        self.verify_face_up(card)
+        start = len(self.events)
+        disposal = self._corrections("face-up").face_up_in_shoe
+        removed = disposal is FaceUpCardRule.REMOVED
+        drawn = self.draw(Purpose.REMOVED if removed else Purpose.SHOWN_BURN)
+        self._record(CardFoundFaceUp(card=drawn, disposal=disposal.value))
+        return self._since(start)
+
+    def verify_dealt_in_error(self, card: Card | None = None) -> None:
+        """Only while cards are dealt: after bets close, before the round ends (D-GEN-12)."""
+        what = "dealt-in-error" if card is None else f"dealt-in-error {card}"
+        self._verify_dealing(what)
+        self._corrections(what)
+        self._verify_next_card(card, what)
+
+    def can_dealt_in_error(self, card: Card | None = None) -> bool:
+        return _passes(lambda: self.verify_dealt_in_error(card))
+
+    def dealt_in_error(self, card: Card | None = None) -> Sequence[Event]:
+        """The shoe's next card left it where the round called for none: burnt in view, and
+        the round goes on as it stood (D-GEN-12)."""
+        self.verify_dealt_in_error(card)
+        start = len(self.events)
+        drawn = self.draw(Purpose.SHOWN_BURN)
+        self._record(CardDealtInError(card=drawn))
+        return self._since(start)
+
+    def face_down_places(self) -> dict[str, Card]:
+        """The cards lying face down now, by the place ``exposed PLACE`` names (the hole
+        card, a double's card, a hole card of Casino Hold'em); a game that deals no card
+        face down has none."""
+        return {}
+
+    def verify_exposed(self, place: str) -> None:
+        """A card may be exposed in error only where one lies face down now, under rules
+        that deal one (``corrections.exposed_card`` is not ``none``)."""
+        what = f"exposed {place}"
+        self._verify_dealing(what)
+        rule = self._corrections(what).exposed_card
+        if rule is ExposedCardRule.NONE:
+            raise IllegalActionError(
+                f"{what} refused: no card is dealt face down under {self.profile.name}",
+                code="nothing_face_down",
+            )
+        places = self.face_down_places()
+        if place not in places:
+            listed = ", ".join(places) or "none"
+            raise IllegalActionError(
+                f"{what} refused: no card lies face down at {place!r} (face down now: {listed})",
+                code="not_face_down",
+                place=place,
+            )
+
+    def can_exposed(self, place: str) -> bool:
+        return _passes(lambda: self.verify_exposed(place))
+
+    def exposed(self, place: str) -> Sequence[Event]:
+        """The face-down card at ``place`` was shown in error: ``CardExposed``, then what the
+        profile says: replaced by the next card of the shoe (D-BJ-31), or the round void with
+        every stake still in play returned (D-CH-11)."""
+        self.verify_exposed(place)
+        start = len(self.events)
+        rule = self._corrections(f"exposed {place}").exposed_card
+        card = self.face_down_places()[place]
+        self._record(CardExposed(place=place, card=card, outcome=rule.value))
+        if rule is ExposedCardRule.REPLACED:
+            self._replace_face_down(place)
+        else:
+            self._void(f"card exposed in error: {place}")
+        return self._since(start)
+
+    def _replace_face_down(self, place: str) -> None:
+        """Deal the next card, face down, in place of the one exposed at ``place``."""
+        raise IllegalActionError(
+            f"{self.game} replaces no exposed card", code="not_face_down", place=place
+        )
+
+    def verify_confused_deal(self) -> None:
+        """A deal may be confused once cards are dealt, until the round ends (D-GEN-13)."""
+        self._verify_dealing("confused-deal")
+        self._corrections("confused-deal")
+
+    def can_confused_deal(self) -> bool:
+        return _passes(self.verify_confused_deal)
+
+    def confused_deal(self) -> Sequence[Event]:
+        """The deal was confused (the Veintiuno Real sheet, item 14): every card on the table
+        is burnt, never reconstructed (``DealConfused``), and the round is void, every stake
+        still in play returned; what was already settled stands (D-GEN-6, D-GEN-13)."""
+        self.verify_confused_deal()
+        start = len(self.events)
+        self._record(DealConfused(cards=self.cards_on_table()))
+        self._void("confused deal")
+        return self._since(start)
+
+    def cards_on_table(self) -> tuple[Card, ...]:
+        """The cards dealt since bets closed, in order, but for burns and cards taken out:
+        an exposed card that was replaced is already burnt."""
+        dealt: list[Card] = []
+        closed = False
+        for item in self.events:
+            if isinstance(item, BetsClosed):
+                closed = True
+            elif closed and isinstance(item, CardDrawn) and item.purpose not in _NOT_ON_TABLE:
+                dealt.append(item.card)
+            elif isinstance(item, CardExposed) and item.outcome == ExposedCardRule.REPLACED:
+                dealt.remove(item.card)
+        return tuple(dealt)
+
+    def verify_correction(self, command: Correction) -> None:
+        """Raise unless the dealer's correction ``command`` may be made now."""
+        if isinstance(command, FaceUp):
+            self.verify_face_up(command.card)
+        elif isinstance(command, DealtInError):
+            self.verify_dealt_in_error(command.card)
+        elif isinstance(command, Exposed):
+            self.verify_exposed(command.place)
+        elif isinstance(command, ConfusedDeal):
+            self.verify_confused_deal()
+        else:
+            self.verify_void()
+
+    def can_correct(self, command: Correction) -> bool:
+        return _passes(lambda: self.verify_correction(command))
+
+    def correct(self, command: Correction) -> Sequence[Event]:
+        """Make the dealer's correction ``command`` (one entry point for every kind, a void
+        included); a refused one raises and changes nothing."""
+        if isinstance(command, FaceUp):
+            return self.face_up(command.card)
+        if isinstance(command, DealtInError):
+            return self.dealt_in_error(command.card)
+        if isinstance(command, Exposed):
+            return self.exposed(command.place)
+        if isinstance(command, ConfusedDeal):
+            return self.confused_deal()
+        return self.void(command.reason)
+
+    def legal_corrections(self) -> list[Correction]:
+        """The corrections of the cards the dealer may make now, from the same ``can_*``
+        checks the corrections make; it names where a face-down card lies, never the card.
+        (A void, whose reason is the dealer's, is ``can_void``.)"""
+        legal: list[Correction] = [FaceUp(), DealtInError()]
+        legal += [Exposed(place) for place in self.face_down_places()]
+        legal.append(ConfusedDeal())
+        return [command for command in legal if self.can_correct(command)]
+
+    def corrections_events(self) -> list[Event]:
+        """The dealer's corrections so far (and any void): every card in them was seen by the
+        table, so the view shows them to everyone."""
+        return [item for item in self.events if isinstance(item, CORRECTION_EVENTS)]
+
+    def corrections_made(self) -> list[dict[str, Any]]:
+        """``corrections_events`` as JSON, as the view shows them."""
+        return [item.to_json() for item in self.corrections_events()]
 
     @abstractmethod
     def _open_wagers(self) -> Iterable[OpenWager]:
@@ -597,6 +831,7 @@ class GameRound(ABC):
             "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
             "legal_actions": self.legal_for(viewer),
             "results": [wager.to_json() for wager in settled],
+            "corrections": self.corrections_made(),
             "done": self.is_done,
         }
 
@@ -628,9 +863,20 @@ class GameRound(ABC):
     @classmethod
     def for_replay(cls, profile: Profile, record: Sequence[Event], shoe: Shoe | None) -> GameRound:
         """A fresh round that will deal the recorded cards (from ``shoe`` when given)."""
-        dealing = (
-            Shoe.stacked(recorded_cards(record), profile.table.decks) if shoe is None else shoe
-        )
+        cards = recorded_cards(record)
+        ended = bool(record) and isinstance(record[-1], RoundEnded)
+        dealing: Shoe
+        if shoe is not None:
+            dealing = shoe
+        elif not ended or any(isinstance(item, RoundVoided) for item in record):
+            # A round voided part-way (a correction, D-GEN-13) or not over yet recorded fewer
+            # cards than its deal asks the shoe to hold (Casino Hold'em counts them first): the
+            # rest of the decks stand behind them, never drawn. A draw past the recorded cards
+            # stops for a card (a physical shoe's round waiting for its dealer stops there)
+            # instead of dealing one nobody saw.
+            dealing = PhysicalShoe(cards, profile.table.decks)
+        else:
+            dealing = Shoe.stacked(cards, profile.table.decks)
         return cls(profile, dealing, **cls._replay_options(record))
 
     @classmethod
@@ -644,9 +890,21 @@ class GameRound(ABC):
 
 def commands_of(events: Iterable[Event]) -> Iterator[Command]:
     """The commands a record was made by: its bets, its deal, each decision, a void."""
-    closed = by_default = False
+    closed = by_default = voided_by_correction = False
     for item in events:
-        if isinstance(item, DefaultApplied):
+        if isinstance(item, CardFoundFaceUp):
+            yield FaceUp(item.card)
+        elif isinstance(item, CardDealtInError):
+            yield DealtInError(item.card)
+        elif isinstance(item, CardExposed):
+            yield Exposed(item.place)
+            voided_by_correction = item.outcome == ExposedCardRule.VOID
+        elif isinstance(item, DealConfused):
+            yield ConfusedDeal()
+            voided_by_correction = True
+        elif isinstance(item, RoundVoided) and voided_by_correction:
+            voided_by_correction = False  # the correction's own void, not a command
+        elif isinstance(item, DefaultApplied):
             by_default = True
         elif isinstance(item, BetPlaced) and not closed:
             yield Bet(item.seat, item.wager, int(item.amount))
@@ -679,6 +937,12 @@ def burns_to_enter(profile: Profile, burnt: Sequence[Card]) -> int:
     if table.burn is Burn.BY_FIRST_CARD_VALUE:
         return 1 if not burnt else max(1 + burn_count(burnt[0]) - len(burnt), 0)
     return 0
+
+
+def _rest_of_decks(used: Sequence[Card], decks: int) -> list[Card]:
+    left = Counter({card: decks for card in FULL_DECK})
+    left.subtract(used)
+    return [card for card in FULL_DECK for _ in range(max(left[card], 0))]
 
 
 def recorded_cards(events: Iterable[Event]) -> list[Card]:
@@ -720,8 +984,10 @@ def _rebuild(
                 game.apply(command)
             except CardNeeded:
                 # A physical shoe's round waits for the dealer's card where it stopped; only
-                # the last command may have stopped so (any other was given its cards).
-                if index + 1 < len(commands):
+                # the last command may have stopped so (any other was given its cards), or one
+                # a void or a confused deal follows (the round could not be dealt on).
+                following = commands[index + 1] if index + 1 < len(commands) else None
+                if following is not None and not isinstance(following, Void | ConfusedDeal):
                     raise ReplayError(
                         f"the record does not replay: {command} stopped for a card "
                         f"({game.card_needed}) but commands follow it"
@@ -809,11 +1075,16 @@ def steps(
     game = cls.for_replay(profile, record, None)
     yield Step(None, game._since(0), game.view(viewer, everything=everything))
     start = len(game.events)
-    for command in commands_of(record):
+    commands = list(commands_of(record))
+    for index, command in enumerate(commands):
         try:
             game.apply(command)
         except ShoeError:
             continue  # what was drawn before the shoe ran out goes with the void that follows
+        except CardNeeded:
+            if index + 1 < len(commands):
+                continue  # as a shoe run out: the void that follows takes what was drawn
+            # a round still waiting for its dealer's card: seen as it stands
         yield Step(command, game._since(start), game.view(viewer, everything=everything))
         start = len(game.events)
 
@@ -854,13 +1125,29 @@ def settle(
     """Deal and play the round a ``croupier settle`` document describes: its shoe (the cards
     in the order they leave it), each seat's bets (placed in the table's wager order) and the
     seat's decisions, given as the round asks for them. Returns the finished round and the
-    seats in the order listed. Every bad input raises a ``CroupierError`` naming it."""
+    seats in the order listed. Every bad input raises a ``CroupierError`` naming it.
+
+    An optional ``corrections`` lists the dealer's corrections (docs/rules.md#D-GEN-14), each
+    ``{"after": "bets" | N, "correction": "exposed hole"}``: made once every bet is placed,
+    before the deal, or once ``N`` decisions have been given after it (0: right after the
+    deal)."""
     if not isinstance(document, Mapping):
         raise SettleInputError("a round is a JSON object with 'game', 'rules', 'shoe' and 'seats'")
-    unknown = sorted(set(document) - set(fields))
+    corrections = _settle_corrections(document.get("corrections", []))
+    unknown = sorted(set(document) - set(fields) - {"corrections"})
     if unknown:
         raise SettleInputError(f"unknown field {unknown[0]!r} (fields: {', '.join(fields)})")
-    shoe = Shoe.stacked(_shoe_cards(document.get("shoe")), profile.table.decks)
+    listed = _shoe_cards(document.get("shoe"))
+    if corrections:
+        # A correction may void the round part-way, short of the cards its deal asks the
+        # shoe to hold (Casino Hold'em counts them first): the rest of the decks stand
+        # behind the listed cards, and drawing one of them is running out (checked below).
+        Shoe.stacked(listed, profile.table.decks)  # the listed cards alone are a real shoe
+        shoe = Shoe.stacked(
+            [*listed, *_rest_of_decks(listed, profile.table.decks)], profile.table.decks
+        )
+    else:
+        shoe = Shoe.stacked(listed, profile.table.decks)
     seats = document.get("seats")
     if not isinstance(seats, list):
         raise SettleInputError(f"'seats' must be a list of seats, not {seats!r}")
@@ -888,7 +1175,15 @@ def settle(
     for seat, wagers in sorted(bets.items()):
         for wager in sorted(wagers, key=lambda name: order.index(name) if name in order else -1):
             game.place_bet(seat, wager, wagers[wager])
+
+    def correct(after: str | int) -> None:
+        while corrections and corrections[0][0] == after:
+            game.correct(corrections.pop(0)[1])
+
+    correct("bets")
     game.deal()
+    made = 0
+    correct(made)
     while (decision := game.pending()) is not None:
         queue = actions.get(decision.seat, [])
         if not queue:
@@ -899,6 +1194,16 @@ def settle(
                 f"is needed on {what} ({legal}) but no action is left"
             )
         game.act(decision.seat, queue.pop(0))
+        made += 1
+        correct(made)
+    if shoe.position > len(listed):
+        raise ShoeError(f"the shoe is empty after {len(listed)} cards")
+    if corrections:
+        after, command = corrections[0]
+        raise SettleInputError(
+            f"correction {str(command)!r} after {after} decision(s) was not reached: the round "
+            f"ended after {made}"
+        )
     for seat, queue in actions.items():
         if queue:
             raise SettleInputError(
@@ -906,6 +1211,36 @@ def settle(
                 f"from {str(queue[0])!r}"
             )
     return game, list(actions)
+
+
+def _settle_corrections(listed: object) -> list[tuple[str | int, Correction]]:
+    """A ``settle`` document's ``corrections``, checked and in the order they are made."""
+    if not isinstance(listed, list):
+        raise SettleInputError(
+            '\'corrections\' must be a list such as [{"after": 0, "correction": "face-up"}]'
+        )
+    made: list[tuple[str | int, Correction]] = []
+    for entry in listed:
+        if not isinstance(entry, dict) or set(entry) != {"after", "correction"}:
+            raise SettleInputError(
+                f"a correction is an object with 'after' and 'correction', not {entry!r}"
+            )
+        after, text = entry["after"], entry["correction"]
+        if after != "bets" and (not isinstance(after, int) or isinstance(after, bool) or after < 0):
+            raise SettleInputError(
+                f"correction 'after' is 'bets' or a count of decisions (0 or more), not {after!r}"
+            )
+        command = parse_command(text) if isinstance(text, str) else None
+        if not isinstance(command, FaceUp | DealtInError | Exposed | ConfusedDeal | Void):
+            raise SettleInputError(
+                f"unknown correction {text!r}: expected 'face-up', 'dealt-in-error', "
+                "'exposed PLACE', 'confused-deal' or 'void REASON'"
+            )
+        made.append((after, command))
+    order = [-1 if after == "bets" else int(after) for after, _ in made]
+    if order != sorted(order):
+        raise SettleInputError("'corrections' must be listed in the order they are made")
+    return made
 
 
 def _shoe_cards(listed: object) -> list[Card]:
@@ -942,16 +1277,24 @@ def document_of(events: Iterable[Event], profile: Profile | None = None) -> dict
     record = upgrade(events)
     cls, profile = _start(record, profile)
     seats: dict[int, dict[str, Any]] = {}
+    corrections: list[dict[str, Any]] = []
+    after: str | int = "bets"
     for command in commands_of(record):
         if isinstance(command, Bet):
             seats.setdefault(command.seat, {"seat": command.seat, "bets": {}})
             seats[command.seat]["bets"][command.wager] = command.amount
+        elif isinstance(command, Deal):
+            after = 0
         elif isinstance(command, Act):
             seats[command.seat].setdefault("actions", []).append(str(command.action))
+            after = after + 1 if isinstance(after, int) else after
+        elif isinstance(command, FaceUp | DealtInError | Exposed | ConfusedDeal):
+            corrections.append({"after": after, "correction": str(command)})
     return {
         "game": profile.game,
         "rules": profile.name,
         "shoe": [str(card) for card in recorded_cards(record)],
         "seats": [seats[seat] for seat in sorted(seats)],
         **cls.document_fields(record),
+        **({"corrections": corrections} if corrections else {}),
     }

@@ -768,6 +768,36 @@ class BlackjackRound(GameRound):
         self._turn = None
         super()._end()
 
+    # --- the dealer's corrections (docs/rules.md#D-BJ-31) -----------------------------------
+    def face_down_places(self) -> dict[str, Card]:
+        """The hole card (``hole``) until it is turned, and while the players play a card
+        dealt face down to a split Ace or a double (``seat 2 hand 1``: Veintiuno Real items
+        10c, 12)."""
+        places: dict[str, Card] = {}
+        if (
+            self.profile.hole_card is not HoleCard.NONE
+            and len(self.dealer) > 1
+            and not self.hole_card_revealed
+        ):
+            places["hole"] = self.dealer[1]
+        if self.phase in (Phase.INSURANCE, Phase.PLAYER_TURNS):
+            for box in self.boxes.values():
+                for hand in box.hands:
+                    if hand.face_down_card is not None:
+                        place = f"seat {box.seat} hand {hand.number}"
+                        places[place] = hand.cards[hand.face_down_card]
+        return places
+
+    def _replace_face_down(self, place: str) -> None:
+        if place == "hole":
+            self.dealer[1] = self.draw(Purpose.HOLE)
+            return
+        _, seat, _, number = place.split()
+        box = self.boxes[int(seat)]
+        hand = next(hand for hand in box.hands if hand.number == int(number))
+        assert hand.face_down_card is not None
+        hand.cards[hand.face_down_card] = self.draw(Purpose.PLAYER, box.seat, hand.number)
+
     # === Phase DONE ==========================================================================
     @property
     def dealer_cards(self) -> list[str]:

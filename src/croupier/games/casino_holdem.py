@@ -496,6 +496,18 @@ class CasinoHoldemRound(GameRound):
                 house -= item.seed
         return {"meter_before": self.meter_before, "meter_after": self.meter, "house_net": house}
 
+    # --- the dealer's corrections (docs/rules.md#D-CH-11) -----------------------------------
+    def face_down_places(self) -> dict[str, Card]:
+        """While the zones decide, the dealer's two cards (``dealer 1``, ``dealer 2``) and each
+        zone's hole cards (``seat 3 card 1``) lie face down (Art. 12)."""
+        if self.phase is not Phase.DECISIONS:
+            return {}
+        places = {f"dealer {n}": card for n, card in enumerate(self.dealer_cards, start=1)}
+        for seat, cards in sorted(self.hole_cards.items()):
+            for n, card in enumerate(cards, start=1):
+                places[f"seat {seat} card {n}"] = card
+        return places
+
     def _seats_in_view(self) -> list[int]:
         return sorted(set(self.antes) | set(self.progressive_bets))
 
@@ -632,12 +644,15 @@ def settle_document(document: Mapping[str, Any], profile: CasinoHoldemRules) -> 
         lambda shoe: CasinoHoldemRound(profile, shoe, meter=meter),
         fields=("game", "rules", "shoe", "seats", "jackpot"),
     )
-    assert isinstance(game, CasinoHoldemRound) and game.dealer_hand is not None
+    assert isinstance(game, CasinoHoldemRound)
+    # A game voided by a correction (docs/rules.md#D-CH-11, #D-GEN-13) ends before the dealer
+    # shows his hand: it is read from his cards and the board as they lay ("qualifies": null).
+    dealer_hand = game.dealer_hand or evaluate([*game.dealer_cards, *game.board])
     result = game.results()
     return {
         "dealer": {
             "cards": format_cards(game.dealer_cards),
-            "hand": game.dealer_hand.category.value,
+            "hand": dealer_hand.category.value,
             "qualifies": game.dealer_qualifies,
         },
         "board": format_cards(game.board),

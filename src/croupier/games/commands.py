@@ -2,7 +2,10 @@
 
 A round changes only by a command: ``bet`` (place, or at 0 withdraw, a wager), ``return``
 (give back a seat's bets before the deal), ``deal``, ``act`` (a seat's decision) and ``void``
-(end a round that cannot go on). The live table, the
+(end a round that cannot go on); and the dealer's corrections of the cards (docs/rules.md
+§6, D-GEN-11 to D-GEN-14): ``face-up`` (a card found face up in the shoe),
+``dealt-in-error`` (a card that left the shoe where none was due), ``exposed PLACE`` (a
+face-down card shown in error) and ``confused-deal``. The live table, the
 ``settle`` tool, ``replay`` and the tests give the engine the same commands; each is written
 and read back in one line.
 
@@ -13,6 +16,8 @@ parse_command('act 2 double 5')
 (2, Action.parse('double 5'))
 >>> [str(parse_command(text)) for text in ("bet 1 21+3 5", "deal", "void shoe ran out")]
 ['bet 1 21+3 5', 'deal', 'void shoe ran out']
+>>> parse_command("face-up Td"), parse_command("exposed seat 2 hand 0")
+(parse_command('face-up Td'), parse_command('exposed seat 2 hand 0'))
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.cards import Card
 from croupier.errors import NotationError
 from croupier.money import is_ascii_number
 
@@ -121,7 +127,55 @@ class Return(_Notation):
         return f"return {self.seat} {self.reason}"
 
 
-Command = Bet | Deal | Act | Return | Void
+@dataclass(frozen=True, slots=True, repr=False)
+class FaceUp(_Notation):
+    """A card found face up in the shoe: the next card leaves it, removed or burnt as the
+    profile says (``corrections.face_up_in_shoe``, docs/rules.md#D-GEN-11). ``card``, when
+    given (a record, a ``settle`` document), must be that next card; ``None`` takes it as it
+    is (the live table, whose dealer names no card of a shoe nobody may see)."""
+
+    card: Card | None = None
+
+    def __str__(self) -> str:
+        return "face-up" if self.card is None else f"face-up {self.card}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class DealtInError(_Notation):
+    """A card that left the shoe where the round called for none: burnt in view, and the
+    round goes on as it stood (docs/rules.md#D-GEN-12). ``card`` as for ``FaceUp``."""
+
+    card: Card | None = None
+
+    def __str__(self) -> str:
+        return "dealt-in-error" if self.card is None else f"dealt-in-error {self.card}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Exposed(_Notation):
+    """The face-down card at ``place`` was shown in error (``hole``, ``seat 2 hand 0``,
+    ``dealer 1``, ``seat 3 card 2``: the places ``GameRound.face_down_places`` lists); the
+    profile's ``corrections.exposed_card`` says what follows."""
+
+    place: str
+
+    def __str__(self) -> str:
+        return f"exposed {self.place}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ConfusedDeal(_Notation):
+    """The deal was confused: its cards are burnt, never reconstructed, and the round is void
+    (the Veintiuno Real sheet, item 14; docs/rules.md#D-GEN-13)."""
+
+    def __str__(self) -> str:
+        return "confused-deal"
+
+
+Correction = FaceUp | DealtInError | Exposed | ConfusedDeal | Void
+"""A dealer's correction: one of the cards, or the void of a round the dealer cannot finish."""
+
+Command = Bet | Deal | Act | Return | Void | FaceUp | DealtInError | Exposed | ConfusedDeal
 
 
 def _seat(text: str, line: str) -> int:
@@ -149,9 +203,17 @@ def parse_command(text: str) -> Command:
         return Return(_seat(parts[0], text), " ".join(parts[1:]))
     if verb == "void" and parts:
         return Void(rest.strip())
+    if verb in ("face-up", "dealt-in-error") and len(parts) <= 1:
+        card = Card.parse(parts[0]) if parts else None
+        return FaceUp(card) if verb == "face-up" else DealtInError(card)
+    if verb == "exposed" and parts:
+        return Exposed(" ".join(parts))
+    if verb == "confused-deal" and not parts:
+        return ConfusedDeal()
     raise NotationError(
         f"unknown command {text!r}: expected 'bet SEAT WAGER AMOUNT', 'deal', "
-        "'act SEAT ACTION', 'return SEAT REASON' or 'void REASON'"
+        "'act SEAT ACTION', 'return SEAT REASON', 'void REASON', 'face-up [CARD]', "
+        "'dealt-in-error [CARD]', 'exposed PLACE' or 'confused-deal'"
     )
 
 
@@ -166,7 +228,9 @@ def to_step(command: Command) -> dict[str, Any]:
         return step | {"timeout": True} if command.by_default else step
     if isinstance(command, Return):
         return {"op": "return", "seat": command.seat, "reason": command.reason}
-    return {"op": "void", "reason": command.reason}
+    if isinstance(command, Void):
+        return {"op": "void", "reason": command.reason}
+    return {"op": "correction", "command": str(command)}
 
 
 def from_step(step: dict[str, Any]) -> Command:
@@ -182,4 +246,6 @@ def from_step(step: dict[str, Any]) -> Command:
         return Return(int(step["seat"]), str(step["reason"]))
     if op == "void":
         return Void(str(step["reason"]))
+    if op == "correction":
+        return parse_command(str(step["command"]))
     raise NotationError(f"unknown recorded step {op!r}")

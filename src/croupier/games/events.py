@@ -176,6 +176,11 @@ class Purpose(StrEnum):
     BANKER = "banker"
     BOARD = "board"
     BURN = "burn"
+    REMOVED = "removed"
+    """A card taken out of the game: found face up in the shoe (Spain V.3.c, D-GEN-11)."""
+    SHOWN_BURN = "shown-burn"
+    """A card burnt after every viewer saw it (found face up, dealt in error: D-GEN-11,
+    D-GEN-12): not one of the shoe's secret burns, never masked."""
 
 
 @event
@@ -242,6 +247,45 @@ class RoundVoided(Event):
     """The round cannot go on (a confused deal, an interrupted round): every stake returns."""
 
     reason: str
+
+
+@event
+class CardFoundFaceUp(Event):
+    """The dealer's correction (docs/rules.md#D-GEN-11): ``card``, the shoe's next card, was
+    found face up; it left the shoe (its ``CardDrawn`` just before) and was ``disposal``
+    (``removed`` or ``burnt``, from the profile's ``corrections.face_up_in_shoe``)."""
+
+    card: Card
+    disposal: str
+
+
+@event
+class CardDealtInError(Event):
+    """The dealer's correction (docs/rules.md#D-GEN-12): ``card`` left the shoe where the round
+    called for none (its ``CardDrawn`` just before, a shown burn); the round goes on."""
+
+    card: Card
+
+
+@event
+class CardExposed(Event):
+    """The dealer's correction: the face-down ``card`` at ``place`` was shown in error, and
+    ``outcome`` followed (``replaced``: burnt in view, the next card's ``CardDrawn`` takes its
+    place face down, D-BJ-31; ``void``: the round is void, D-CH-11). The card's own deal is
+    not rewritten."""
+
+    place: str
+    card: Card
+    outcome: str
+
+
+@event
+class DealConfused(Event):
+    """The dealer's correction (the Veintiuno Real sheet, item 14; docs/rules.md#D-GEN-13): the
+    deal was confused; ``cards``, every card on the table, are burnt, never reconstructed,
+    and the round is void (its ``RoundVoided`` follows)."""
+
+    cards: tuple[Card, ...]
 
 
 @event

@@ -7,7 +7,15 @@ from typing import ClassVar
 
 from pydantic import model_validator
 
-from croupier.rules.base import Burn, Limits, Profile, RatioField, Strict, TableRecord
+from croupier.rules.base import (
+    Burn,
+    ExposedCardRule,
+    Limits,
+    Profile,
+    RatioField,
+    Strict,
+    TableRecord,
+)
 
 
 class BaccaratWager(StrEnum):
@@ -68,6 +76,11 @@ class BaccaratRules(Profile):
         missing = sorted(set(BaccaratWager) - set(self.limits))
         if missing:
             raise ValueError(f"limits: none given for {', '.join(missing)}")
+        if self.corrections is not None and self.corrections.exposed_card is not (
+            ExposedCardRule.NONE
+        ):
+            # docs/rules.md#D-BAC-9: the coup is dealt face up.
+            raise ValueError("corrections.exposed_card: the coup is dealt face up: 'none'")
         return self
 
     def _table(self) -> TableRecord:

@@ -30,7 +30,7 @@ from croupier.money import Ratio
 from croupier.rules.citations import verify_citation
 
 META_FIELDS = frozenset({"name", "game", "title", "regulation", "sources"})
-LATER_FIELDS = frozenset({"disputes"})
+LATER_FIELDS = frozenset({"disputes", "corrections"})
 """Rules added after tables stored their rules (``service.table_rules``): a stored document
 from before holds neither the field nor its citation, and still loads (as ``None``)."""
 
@@ -115,6 +115,49 @@ class Disputes(Strict):
         return self
 
 
+class FaceUpCardRule(StrEnum):
+    """What becomes of a card found face up in the shoe (docs/rules.md#D-GEN-11)."""
+
+    REMOVED = "removed"
+    """Taken out of the game (Spain 1979, Art. 03 V.3.c: "Si apareciera una carta con la cara
+    hacia arriba en el distribuidor, se eliminará")."""
+    BURNT = "burnt"
+    """Burnt, in view of the table, the deal going on with the next card (the other texts are
+    silent: docs/rules.md#D-GEN-11)."""
+
+
+class ExposedCardRule(StrEnum):
+    """What becomes of a card dealt face down and exposed in error."""
+
+    REPLACED = "replaced"
+    """Burnt in view; the next card of the shoe takes its place, face down; the hand goes on
+    (blackjack: docs/rules.md#D-BJ-31)."""
+    VOID = "void"
+    """The round is void, every stake still in play returned (Casino Hold'em:
+    docs/rules.md#D-CH-11)."""
+    NONE = "none"
+    """No card is dealt face down under these rules, so none can be exposed (Spain V.3.c,
+    baccarat's coup dealt face up): the correction is refused."""
+
+
+class ConfusedDealRule(StrEnum):
+    """What becomes of a round whose deal was confused (docs/rules.md#D-GEN-13)."""
+
+    VOID = "void"
+    """The cards are burnt, never reconstructed, and the round is void, every stake still in
+    play returned (the Veintiuno Real sheet, item 14)."""
+
+
+class Corrections(Strict):
+    """The dealer's corrections of the cards (issue 14, item 3): what each regulation makes of
+    a card found face up in the shoe, a card exposed in error and a confused deal. A card dealt
+    in error is burnt under every profile (docs/rules.md#D-GEN-12)."""
+
+    face_up_in_shoe: FaceUpCardRule
+    exposed_card: ExposedCardRule
+    confused_deal: ConfusedDealRule
+
+
 class Burn(StrEnum):
     """How a new shoe is burnt before its first round."""
 
@@ -165,6 +208,9 @@ class Profile(Strict):
     disputes: Disputes | None = Field(default=None, exclude_if=lambda value: value is None)
     """Set by every shipped profile; ``None`` only in rules stored before disputes existed
     (``LATER_FIELDS``): a round dealt under them cannot be disputed."""
+    corrections: Corrections | None = Field(default=None, exclude_if=lambda value: value is None)
+    """Set by every shipped profile; ``None`` only in rules stored before corrections existed
+    (``LATER_FIELDS``): a round dealt under them takes no correction but a void."""
 
     @model_validator(mode="before")
     @classmethod

@@ -9,6 +9,7 @@ from pydantic import model_validator
 
 from croupier.rules.base import (
     Burn,
+    ExposedCardRule,
     FractionField,
     Limits,
     Profile,
@@ -143,6 +144,18 @@ class BlackjackRules(Profile):
             raise ValueError(f"shoe.cut_card_from_bottom: 0..{size - 1}")
         if not 0 <= self.shoe.burn_on_new_shoe < size - self.shoe.cut_card_from_bottom:
             raise ValueError("shoe.burn_on_new_shoe: more burns than cards before the cut card")
+        face_down = (
+            self.hole_card is not HoleCard.NONE
+            or self.split_ace_card_face_down
+            or self.double_card_face_down
+        )
+        if self.corrections is not None and face_down == (
+            self.corrections.exposed_card is ExposedCardRule.NONE
+        ):
+            raise ValueError(
+                "corrections.exposed_card: 'none' exactly when no card is dealt face down "
+                "(no hole card, split Ace and double cards face up)"
+            )
         return self
 
     @property

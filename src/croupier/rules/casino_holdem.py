@@ -9,6 +9,7 @@ from pydantic import model_validator
 
 from croupier.rules.base import (
     Burn,
+    ExposedCardRule,
     FractionField,
     Limits,
     Profile,
@@ -96,6 +97,12 @@ class CasinoHoldemRules(Profile):
             raise ValueError(f"zones ({self.zones}) must hold min_players ({self.min_players})")
         if PokerCategory.HIGH_CARD not in self.ante_paytable:
             raise ValueError("ante_paytable: needs a 'high card' line for every other hand")
+        if self.corrections is not None and self.corrections.exposed_card is not (
+            ExposedCardRule.VOID
+        ):
+            # docs/rules.md#D-CH-11: the progressive is paid on the hole cards after the flop,
+            # so a replaced hole card would contradict a prize already paid.
+            raise ValueError("corrections.exposed_card: Casino Hold'em takes only 'void'")
         return self
 
     def _table(self) -> TableRecord:

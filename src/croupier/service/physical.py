@@ -223,6 +223,36 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
         rounds.save(session, live)
 
 
+def correction(live: LiveTable, command: Any) -> Any:
+    """A dealer's correction at a physical-shoe table, checked against the card awaited: a
+    void or a confused deal may come at any time; a card exposed, found face up or dealt in
+    error only between commands (the round is not stopped for a card). A card found face up
+    or dealt in error is the one the dealer names: it joins the shoe, then leaves it as the
+    correction says (``FaceUp``, ``DealtInError``)."""
+    from croupier.games.commands import ConfusedDeal, DealtInError, FaceUp, Void
+
+    if isinstance(command, Void | ConfusedDeal):
+        return command
+    game_round = live.game_round
+    if game_round.card_needed is not None:
+        raise Conflict(
+            f"{command}: the round waits for a card ({game_round.card_needed}): enter it first",
+            code="card_needed_first_correction",
+        )
+    if isinstance(command, FaceUp | DealtInError):
+        if command.card is None:
+            raise Conflict(
+                f"{command}: at a physical shoe the dealer names the card",
+                code="card_to_name",
+            )
+        shoe = verify_physical(live)
+        trial = shoe.at(shoe.position)
+        trial.enter(command.card)  # a card the decks cannot hold is refused, nothing changed
+        game_round.shoe = trial
+        live.shoe = trial
+    return command
+
+
 def stopped(command: Any) -> None:
     """Run ``command`` (a deal or a decision on the live round); a physical shoe's round that
     stops for a card it has not been given waits there (``GameRound.card_needed``)."""
@@ -267,10 +297,21 @@ def dealer_state(live: LiveTable) -> dict[str, Any]:
         "profile": live.profile.name,
         "status": live.status,
         "round": live.round_id,
+        "shoe_kind": PHYSICAL if live.is_physical else RANDOM,
         "shoe": shoe_document(live),
         "next_card": next_card(live),
+        "face_down": _face_down(live),
         "view": None if game_round is None else game_round.view(None, everything=True),
     }
+
+
+def _face_down(live: LiveTable) -> list[str]:
+    """The places of the cards lying face down now (what ``exposed PLACE`` may name), none
+    while the round is stopped for a card."""
+    game_round = live.round
+    if game_round is None or game_round.card_needed is not None or game_round.is_done:
+        return []
+    return list(game_round.face_down_places())
 
 
 def cards_text(cards: Sequence[Card]) -> str:

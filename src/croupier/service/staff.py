@@ -41,6 +41,8 @@ class StaffAction(StrEnum):
     ASSIGNED = "dealer-assigned"
     UNASSIGNED = "dealer-unassigned"
     DISPUTE_DECIDED = "dispute-decided"
+    ROUND_CORRECTED = "round-corrected"
+    """A dealer's correction of a round's cards, or its void (docs/rules.md#D-GEN-14)."""
 
 
 def record_action(

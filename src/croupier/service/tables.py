@@ -23,6 +23,7 @@ from typing import Any
 from croupier.errors import CroupierError
 from croupier.service.broadcast import Broadcaster
 from croupier.service.clock import Clock
+from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
 from croupier.service.fail_safe import FailSafe
 from croupier.service.live import PLAYERS, LiveTable
@@ -70,6 +71,9 @@ class Casino:
         self.place_bet = self.players.place_bet
         self.ready = self.players.ready
         self.act = self.players.act
+        corrections = DealerCorrections(clock, self.rounds)
+        self.correct = corrections.correct
+        self.legal_corrections = corrections.legal
         self.back_bet = self.money.back_bet
         self.consent = self.money.consent
         self.confirm_procedure = self.rounds.confirm_procedure

@@ -5,6 +5,7 @@
 
 import { api, byId, h, messageOf, onSignOut, reportError, requireSession, setUpChrome, t } from "./common.js";
 import { cardRow, parseCard } from "./cards.js";
+import { placeName } from "./felt.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -15,6 +16,7 @@ const dealer = {
   table: (id) => api("GET", `/dealer/tables/${id}`),
   card: (id, card) => api("POST", `/dealer/tables/${id}/cards`, { card }),
   procedure: (id, procedure) => api("POST", `/dealer/tables/${id}/shoe`, { procedure }),
+  correct: (id, correction) => api("POST", `/dealer/tables/${id}/corrections`, correction),
 };
 
 const REFRESH_MS = 1500;
@@ -93,13 +95,46 @@ function showRound(state) {
   );
 }
 
+function correctionButton(kind, label, body) {
+  return h("button", {
+    type: "button",
+    class: "correction",
+    dataset: { correction: kind, place: body.place ?? null },
+    onclick: () => correct(body),
+  }, label);
+}
+
+// The dealer's corrections (docs/rules.md D-GEN-11 to D-GEN-14): a card found face up in the
+// shoe or dealt in error (the card typed in the field first), a face-down card exposed in error
+// (one button per place the engine lists), a confused deal; the void has its reason's form.
+function showCorrections(state) {
+  const playing = state.status === "playing";
+  const buttons = [];
+  if (playing || state.status === "betting") {
+    buttons.push(correctionButton("face-up", t("dealer.correct.face-up"), { kind: "face-up" }));
+  }
+  if (playing) {
+    buttons.push(correctionButton("dealt-in-error", t("dealer.correct.dealt-in-error"), { kind: "dealt-in-error" }));
+    for (const place of state.face_down) {
+      buttons.push(correctionButton("exposed", t("dealer.correct.exposed", { place: placeName(place) }), { kind: "exposed", place }));
+    }
+    buttons.push(correctionButton("confused-deal", t("dealer.correct.confused-deal"), { kind: "confused-deal" }));
+  }
+  byId("correction-actions").replaceChildren(...buttons);
+  byId("void-form").hidden = !playing;
+}
+
+let physicalShoe = false;
+
 function show(state) {
+  physicalShoe = state.shoe_kind === "physical";
   byId("dealer-table").hidden = false;
   byId("dealer-table-name").textContent = `${state.name} · ${t(`profile.${state.profile}`)}`;
   const next = byId("next-card");
   next.textContent = state.shoe.next_procedure ? t("dealer.next_procedure", { procedure: procedureText(state.shoe.next_procedure) }) : placeText(state.next_card);
   next.dataset.purpose = state.next_card ? state.next_card.purpose : "none";
   showShoe(state.shoe);
+  showCorrections(state);
   showRound(state);
 }
 
@@ -121,6 +156,33 @@ async function confirmProcedure(name) {
     byId("card-result").textContent = messageOf(error);
   }
   byId("card-input").focus();
+}
+
+async function correct(body) {
+  const input = byId("card-input");
+  const result = byId("card-result");
+  // A physical shoe's card is the dealer's to name; a random shoe's nobody may name.
+  const named = physicalShoe && (body.kind === "face-up" || body.kind === "dealt-in-error");
+  if (named) {
+    if (!parseCard(input.value)) {
+      result.textContent = t("dealer.not_a_card");
+      result.dataset.ok = "false";
+      input.focus();
+      return;
+    }
+    body = { ...body, card: input.value.trim() };
+  }
+  try {
+    const answer = await dealer.correct(current, body);
+    result.textContent = t("dealer.corrected", { correction: answer.correction });
+    result.dataset.ok = "true";
+    if (named) input.value = "";
+    await refresh();
+  } catch (error) {
+    result.textContent = messageOf(error);
+    result.dataset.ok = "false";
+  }
+  input.focus();
 }
 
 async function enterCard(event) {
@@ -156,6 +218,11 @@ async function start() {
   showTables(listed);
   if (current === null) return;
   byId("card-form").addEventListener("submit", enterCard);
+  byId("void-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const reason = event.currentTarget.reason.value.trim();
+    if (reason) correct({ kind: "void", reason });
+  });
   await refresh();
   byId("card-input").focus();
   setInterval(refresh, REFRESH_MS);

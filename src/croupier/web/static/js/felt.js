@@ -6,7 +6,43 @@
 // engine settled it.
 
 import { h, money, t, tOr } from "./common.js";
-import { cardRow } from "./cards.js";
+import { cardName, cardRow } from "./cards.js";
+
+// Where a face-down card lay, in the engine's words ("hole", "seat 2 hand 0", "dealer 1",
+// "seat 3 card 2"), said in the page's language.
+export function placeName(place) {
+  if (place === "hole") return t("place.hole");
+  const words = place.split(" ");
+  if (words.length === 4 && words[2] === "hand") return t("place.seat_hand", { seat: words[1], hand: Number(words[3]) + 1 });
+  if (words.length === 4 && words[2] === "card") return t("place.seat_card", { seat: words[1], card: words[3] });
+  if (words.length === 2 && words[0] === "dealer") return t("place.dealer_card", { card: words[1] });
+  return place;
+}
+
+/** The words of a dealer's correction's fields (docs/rules.md D-GEN-11 to D-GEN-14). */
+export function correctionWords(event) {
+  const values = {};
+  if (event.card) values.card = cardName(event.card);
+  if (event.cards) values.cards = event.cards.map(cardName).join(", ");
+  if (event.disposal) values.disposal = tOr(`disposal.${event.disposal}`, event.disposal);
+  if (event.outcome) values.outcome = tOr(`outcome.${event.outcome}`, event.outcome);
+  if (event.place) values.place = placeName(event.place);
+  return values;
+}
+
+// The dealer's corrections of this round, each as its own line under the house's cards: the
+// whole table saw them (a card face up, a card exposed, a confused deal, a void).
+function corrections(view) {
+  const made = view.corrections ?? [];
+  if (!made.length) return [];
+  return [
+    h(
+      "ul",
+      { class: "felt-corrections", "aria-label": t("felt.corrections") },
+      made.map((event) => h("li", {}, tOr(`event.${event.kind}`, event.kind, { ...event, ...correctionWords(event) }))),
+    ),
+  ];
+}
 
 function chip(amount, label) {
   return h(
@@ -154,7 +190,7 @@ function seatElement(seat, occupant, entry, { mine, pending, sitButton }) {
  */
 export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
   const mySeats = options.mySeats ?? new Set();
-  const house = !view ? [] : view.player && view.banker ? baccaratSides(view) : dealerSides(view);
+  const house = !view ? [] : [...(view.player && view.banker ? baccaratSides(view) : dealerSides(view)), ...corrections(view)];
   dealerBox.replaceChildren(...(options.caption ? [h("p", { class: "felt-caption" }, options.caption)] : []), ...house);
   const entries = new Map((view?.seats ?? []).map((entry) => [Number(entry.seat), entry]));
   const seats = new Set([...occupants.keys(), ...entries.keys()]);

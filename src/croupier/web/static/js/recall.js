@@ -5,7 +5,7 @@
 
 import { byId, h, money, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
 import { cardName, parseCard } from "./cards.js";
-import { drawFelt } from "./felt.js";
+import { correctionWords, drawFelt } from "./felt.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -19,6 +19,8 @@ let step = 0; // the index of the step shown
 function describe(event) {
   const values = { ...event };
   if (event.card) values.card = cardName(event.card);
+  // A dealer's correction (docs/rules.md D-GEN-11 to D-GEN-14) says what became of its cards.
+  Object.assign(values, correctionWords(event));
   if (event.amount !== undefined) values.amount = money(event.amount);
   if (event.payout !== undefined) values.payout = money(event.payout);
   if (event.stake !== undefined) values.stake = money(event.stake);
