@@ -346,10 +346,14 @@ def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) ->
     def correct(body: dict[str, Any]) -> Any:
         return api.post(f"/dealer/tables/{table.id}/corrections", table.dealer, body)
 
+    legal = api.get(f"/dealer/tables/{table.id}/corrections", table.dealer).json()
+    assert (legal["kinds"], legal["places"]) == (["confused-deal", "void"], [])
     waiting = correct({"kind": "face-up", "card": "5d"})
     assert waiting.status_code == 409, waiting.text
     assert waiting.json()["code"] == "card_needed_first_correction"
     table.deal({"player:1": ["9s"], "dealer": ["9h", "7c"]})
+    legal = api.get(f"/dealer/tables/{table.id}/corrections", table.dealer).json()
+    assert "exposed" in legal["kinds"] and legal["places"] == ["hole"]
     unnamed = correct({"kind": "face-up"})
     assert unnamed.status_code == 409 and unnamed.json()["code"] == "card_to_name"
     assert correct({"kind": "face-up", "card": "5d"}).status_code == 200

@@ -45,6 +45,9 @@ class DealerCorrections:
         if playing and live.game_round.can_void():
             kinds.add("void")
         places = [command.place for command in legal if isinstance(command, Exposed)]
+        if live.is_physical and live.game_round.card_needed is not None:
+            # A round stopped for its dealer's card takes only a void or a confused deal.
+            kinds, places = kinds & physical.WHILE_A_CARD_IS_AWAITED, []
         return {"table": live.id, "round": live.round_id, "kinds": sorted(kinds), "places": places}
 
     def correct(

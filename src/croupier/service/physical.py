@@ -223,6 +223,10 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
         rounds.save(session, live)
 
 
+WHILE_A_CARD_IS_AWAITED = frozenset({"void", "confused-deal"})
+"""The corrections a round stopped for its dealer's card takes (``correction``)."""
+
+
 def correction(live: LiveTable, command: Any) -> Any:
     """A dealer's correction at a physical-shoe table, checked against the card awaited: a
     void or a confused deal may come at any time; a card exposed, found face up or dealt in
@@ -300,18 +304,8 @@ def dealer_state(live: LiveTable) -> dict[str, Any]:
         "shoe_kind": PHYSICAL if live.is_physical else RANDOM,
         "shoe": shoe_document(live),
         "next_card": next_card(live),
-        "face_down": _face_down(live),
         "view": None if game_round is None else game_round.view(None, everything=True),
     }
-
-
-def _face_down(live: LiveTable) -> list[str]:
-    """The places of the cards lying face down now (what ``exposed PLACE`` may name), none
-    while the round is stopped for a card."""
-    game_round = live.round
-    if game_round is None or game_round.card_needed is not None or game_round.is_done:
-        return []
-    return list(game_round.face_down_places())
 
 
 def cards_text(cards: Sequence[Card]) -> str:

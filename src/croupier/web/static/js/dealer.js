@@ -17,6 +17,7 @@ const dealer = {
   card: (id, card) => api("POST", `/dealer/tables/${id}/cards`, { card }),
   procedure: (id, procedure) => api("POST", `/dealer/tables/${id}/shoe`, { procedure }),
   correct: (id, correction) => api("POST", `/dealer/tables/${id}/corrections`, correction),
+  corrections: (id) => api("GET", `/dealer/tables/${id}/corrections`),
 };
 
 const REFRESH_MS = 1500;
@@ -104,24 +105,24 @@ function correctionButton(kind, label, body) {
   }, label);
 }
 
-// The dealer's corrections (docs/rules.md D-GEN-11 to D-GEN-14): a card found face up in the
-// shoe or dealt in error (the card typed in the field first), a face-down card exposed in error
-// (one button per place the engine lists), a confused deal; the void has its reason's form.
-function showCorrections(state) {
-  const playing = state.status === "playing";
+// The dealer's corrections (docs/rules.md D-GEN-11 to D-GEN-14), as GET .../corrections says
+// they are legal now: a card found face up in the shoe or dealt in error (at a physical shoe,
+// the card typed in the field first), a face-down card exposed in error (one button per place),
+// a confused deal; the void has its reason's form.
+function showCorrections(legal) {
+  const kinds = new Set(legal.kinds);
   const buttons = [];
-  if (playing || state.status === "betting") {
-    buttons.push(correctionButton("face-up", t("dealer.correct.face-up"), { kind: "face-up" }));
+  for (const kind of ["face-up", "dealt-in-error"]) {
+    if (kinds.has(kind)) buttons.push(correctionButton(kind, t(`dealer.correct.${kind}`), { kind }));
   }
-  if (playing) {
-    buttons.push(correctionButton("dealt-in-error", t("dealer.correct.dealt-in-error"), { kind: "dealt-in-error" }));
-    for (const place of state.face_down) {
+  if (kinds.has("exposed")) {
+    for (const place of legal.places) {
       buttons.push(correctionButton("exposed", t("dealer.correct.exposed", { place: placeName(place) }), { kind: "exposed", place }));
     }
-    buttons.push(correctionButton("confused-deal", t("dealer.correct.confused-deal"), { kind: "confused-deal" }));
   }
+  if (kinds.has("confused-deal")) buttons.push(correctionButton("confused-deal", t("dealer.correct.confused-deal"), { kind: "confused-deal" }));
   byId("correction-actions").replaceChildren(...buttons);
-  byId("void-form").hidden = !playing;
+  byId("void-form").hidden = !kinds.has("void");
 }
 
 let physicalShoe = false;
@@ -134,14 +135,15 @@ function show(state) {
   next.textContent = state.shoe.next_procedure ? t("dealer.next_procedure", { procedure: procedureText(state.shoe.next_procedure) }) : placeText(state.next_card);
   next.dataset.purpose = state.next_card ? state.next_card.purpose : "none";
   showShoe(state.shoe);
-  showCorrections(state);
   showRound(state);
 }
 
 async function refresh() {
   if (current === null) return;
   try {
-    show(await dealer.table(current));
+    const [state, legal] = await Promise.all([dealer.table(current), dealer.corrections(current)]);
+    show(state);
+    showCorrections(legal);
   } catch (error) {
     reportError(error);
   }
@@ -202,6 +204,7 @@ async function enterCard(event) {
     result.dataset.ok = "true";
     input.value = "";
     show(answer);
+    await refresh();
   } catch (error) {
     result.textContent = messageOf(error);
     result.dataset.ok = "false";
