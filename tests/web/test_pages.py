@@ -187,6 +187,7 @@ DYNAMIC_PREFIXES = (
     "profile.",  # the profiles' titles by name
     "ledger.",  # the wallet statement's kinds of movement
     "dealer.procedure.",  # the physical shoe's procedures by name (dealer.js)
+    "dealer.correct.",  # the dealer's corrections by kind (dealer.js)
     "disposal.",  # a card found face up: removed or burnt (felt.js correctionWords)
     "outcome.",  # a card exposed in error: replaced, or the round void
 )
