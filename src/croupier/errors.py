@@ -72,6 +72,33 @@ class ShoeError(CroupierError, ValueError):
     code = "shoe"
 
 
+class CardRefused(ShoeError):  # noqa: N818 - the dealer's own word
+    """A card a physical shoe cannot hold any more: its decks have no copy of it left."""
+
+    code = "card_refused"
+
+
+class CardNeeded(CroupierError):  # noqa: N818 - a stop, not a fault
+    """A round dealt from a physical shoe needs a card it has not been given yet: the
+    command stopped at the draw, and the dealer's next card goes where this says."""
+
+    code = "card_needed"
+
+    def __init__(
+        self, purpose: str | None = None, seat: int | None = None, hand: int | None = None
+    ):
+        where = purpose or "the next card"
+        if seat is not None:
+            where += f", box {seat}" + ("" if hand is None else f", hand {hand}")
+        super().__init__(f"a card is needed: {where}", code="card_needed")
+        self.purpose = purpose
+        self.seat = seat
+        self.hand = hand
+
+    def to_json(self) -> dict[str, object]:
+        return {"purpose": self.purpose, "seat": self.seat, "hand": self.hand}
+
+
 class SettleInputError(CroupierError, ValueError):
     """A round description for ``croupier settle`` that cannot be settled."""
 

@@ -22,12 +22,15 @@ from collections import Counter
 from collections.abc import Sequence
 
 from croupier.cards import FULL_DECK, Card, parse_cards
-from croupier.errors import ShoeError
+from croupier.errors import CardNeeded, CardRefused, ShoeError
 from croupier.randomness import RandomSource, shuffle_in_place, uniform_below
 
 
 class Shoe:
     """Cards in dealing order, a position, and where the cut card sits (if anywhere)."""
+
+    is_physical = False
+    """A shoe the dealer deals from by hand (``PhysicalShoe``)."""
 
     def __init__(self, cards: Sequence[Card], decks: int, *, cut_card_at: int | None = None):
         if not 1 <= decks <= 8:
@@ -114,3 +117,74 @@ class Shoe:
 
     def __repr__(self) -> str:
         return f"<Shoe {self.decks} decks, {self.remaining} of {self.size} left>"
+
+
+class PhysicalShoe(Shoe):
+    """A real shoe at a table with a dealer: its cards are those the dealer enters as they
+    leave it, nothing is shuffled here and no order exists before a card is out.
+
+    ``draw`` deals the entered cards in order; past the last one it raises ``CardNeeded``
+    (the round says where the card goes). ``enter`` refuses a card the shoe's decks cannot
+    hold any more (docs/rules.md §6: a shoe never holds more copies than its decks).
+
+    >>> shoe = PhysicalShoe(decks=1)
+    >>> shoe.enter(Card.parse("Td")); shoe.draw()
+    Card.parse('Td')
+    >>> shoe.draw()
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CardNeeded: a card is needed: the next card
+    >>> shoe.enter(Card.parse("Td"))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CardRefused: Td: 1 deck holds 1 Td and it is already out of this shoe
+    """
+
+    is_physical = True
+
+    def __init__(self, cards: Sequence[Card] = (), decks: int = 8, *, position: int = 0):
+        super().__init__(cards, decks)
+        self._position = position
+
+    def enter(self, card: Card) -> None:
+        """The dealer's next card, as it left the real shoe."""
+        out = sum(1 for item in self._cards if item == card)
+        if out >= self.decks:
+            noun = "deck holds" if self.decks == 1 else "decks hold"
+            raise CardRefused(
+                f"{card}: {self.decks} {noun} {self.decks} {card} and "
+                f"{'it is' if out == 1 else 'all are'} already out of this shoe",
+                code="card_not_in_shoe",
+                card=str(card),
+                decks=self.decks,
+                out=out,
+            )
+        self._cards.append(card)
+
+    def at(self, position: int) -> PhysicalShoe:
+        """The same cards, dealt again from ``position`` (a round replayed from its start)."""
+        return PhysicalShoe(self._cards, self.decks, position=position)
+
+    @property
+    def entered(self) -> tuple[Card, ...]:
+        return tuple(self._cards)
+
+    def draw(self) -> Card:
+        if self._position >= len(self._cards):
+            raise CardNeeded()
+        return super().draw()
+
+    @property
+    def remaining(self) -> int:
+        """Cards still in the real shoe (its decks less what came out)."""
+        return self.size - self._position
+
+    @property
+    def size(self) -> int:
+        return 52 * self.decks
+
+    def __str__(self) -> str:
+        return f"physical shoe, {self._position} cards out"
+
+    def __repr__(self) -> str:
+        return f"<PhysicalShoe {self.decks} decks, {self._position} cards out>"

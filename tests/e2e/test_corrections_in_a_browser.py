@@ -68,7 +68,7 @@ def test_d_bj_31_the_player_sees_the_exposed_hole_card_replaced_in_her_language(
     needs_engine("peru-2016")
     seed = seed_where("peru-2016", _waits_on_seat_one)
     operator = person("operator")
-    lucia = person("lucia", locale="es-ES")
+    lucia = person("lucinda", locale="es-ES")  # "lucia" is the Spanish pages test's
     operator_signs_in(operator)
     table_id = open_table(operator, live_server, "Mesa Cusco", "peru-2016", seed)
     sign_up(lucia)

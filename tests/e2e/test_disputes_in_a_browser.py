@@ -129,7 +129,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
 
     # The operator's page lists the dispute; the books still sum to zero.
     operator.go("/operator")
-    listed = operator.page.locator("#operator-disputes tr[data-status='upheld']")
+    listed = operator.page.locator("#operator-disputes tr[data-status='upheld']", has_text="dana")
     expect(listed).to_contain_text("dana 5.00")
     expect(operator.page.locator("#zero-sum")).to_contain_text("0.00")
     expect(operator.page.locator("#zero-sum")).to_have_attribute("data-ok", "true")

@@ -33,7 +33,13 @@ from server_support import GENEROUS_RATE_LIMIT, OPERATOR_TOKEN, Api, Table
 from sqlalchemy import func, select
 
 from croupier.ledger import book
-from croupier.server import correction_routes, routes, staff_routes, table_facts_routes
+from croupier.server import (
+    correction_routes,
+    dealer_routes,
+    routes,
+    staff_routes,
+    table_facts_routes,
+)
 from croupier.server.app import create_app, playable_profiles, start
 from croupier.server.context import Settings
 from croupier.server.openapi import body_model
@@ -229,6 +235,7 @@ ROUTERS = (
     staff_routes.router,
     correction_routes.router,
     table_facts_routes.router,
+    dealer_routes.router,
     web_api.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""

@@ -134,7 +134,10 @@ BAD_DOCUMENTS = [
     (document(extra=1), "unknown field 'extra'"),
     (document(seats=[seat(1, bets={"ante": -10}), seat(2)]), "negative"),
     (document(seats=[seat(1, bets={"ante": 2.5}), seat(2)]), "not a whole number"),
-    (document(seats=[seat(1, bets={"ante": 10001}), seat(2)]), "outside the table limits 1 to 10000"),
+    (
+        document(seats=[seat(1, bets={"ante": 10001}), seat(2)]),
+        "outside the table limits 1 to 10000",
+    ),
     (
         document(seats=[seat(1, bets={"ante": 10, "progressive": 2}), seat(2)]),
         "exactly 1 unit, not 2",

@@ -30,6 +30,7 @@ PAGES = [
     "/disputes",
     "/inspector",
     "/inspector/3",
+    "/dealer",
 ]
 
 
@@ -187,6 +188,8 @@ DYNAMIC_PREFIXES = (
     "ledger.",  # the wallet statement's kinds of movement
     "rules.",  # the posted rules' words, named by the server (rules/posted.py)
     "roads.letter.",  # a bead's letter, by the coup's winner (roads.js)
+    "dealer.procedure.",  # the physical shoe's procedures by name (dealer.js)
+    "dealer.correct.",  # the dealer's corrections by kind (dealer.js)
     "disposal.",  # a card found face up: removed or burnt (felt.js correctionWords)
     "outcome.",  # a card exposed in error: replaced, or the round void
 )

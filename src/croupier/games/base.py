@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from croupier.cards import FULL_DECK, Card
 from croupier.errors import (
     BetError,
+    CardNeeded,
     CroupierError,
     IllegalActionError,
     NotationError,
@@ -74,7 +75,7 @@ from croupier.games.events import (
 from croupier.money import json_number, parse_amount
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.base import Corrections, ExposedCardRule, FaceUpCardRule, Profile
-from croupier.shoe import Shoe
+from croupier.shoe import PhysicalShoe, Shoe
 
 __all__ = [
     "Action",
@@ -84,6 +85,7 @@ __all__ = [
     "Step",
     "WagerResult",
     "commands_of",
+    "deal_on",
     "replay",
     "steps",
     "views",
@@ -216,6 +218,10 @@ class GameRound(ABC):
     shoe: Shoe
     events: list[Event]
     phase: Any
+    card_needed: CardNeeded | None = None
+    """A round dealt from a physical shoe that stopped at a card nobody has entered yet: where
+    it goes. The round goes on only when it is rebuilt with that card (``deal_on``): the
+    command that stopped is given again, through the same ``apply``."""
     """The game's own ``Phase`` (a ``StrEnum`` whose first value is ``betting``, last ``done``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -247,8 +253,13 @@ class GameRound(ABC):
         return tuple(self.events[start:])
 
     def draw(self, purpose: Purpose, seat: int | None = None, hand: int | None = None) -> Card:
-        """The next card from the shoe, recorded with where it goes."""
-        card = self.shoe.draw()
+        """The next card from the shoe, recorded with where it goes. A physical shoe without
+        the card raises ``CardNeeded`` naming where it goes, and nothing is recorded."""
+        try:
+            card = self.shoe.draw()
+        except CardNeeded:
+            self.card_needed = CardNeeded(str(purpose), seat, hand)
+            raise self.card_needed from None
         self._record(CardDrawn(card=card, purpose=purpose, seat=seat, hand=hand))
         self._after_draw()
         return card
@@ -456,6 +467,14 @@ class GameRound(ABC):
 
     def verify_act(self, seat: int, action: Action) -> None:
         """Raise ``IllegalActionError`` unless ``seat`` may take ``action`` now."""
+        if self.card_needed is not None:
+            raise IllegalActionError(
+                f"{self.label(seat)}: {action} refused: the dealer has a card to deal first "
+                f"({self.card_needed})",
+                code="card_needed_first",
+                seat=seat,
+                action=str(action),
+            )
         decision = self.pending()
         if decision is None:
             raise IllegalActionError(
@@ -787,8 +806,9 @@ class GameRound(ABC):
         viewer's legal actions, and every wager settled. A card the viewer may not see is
         ``??`` (R6), by the game's own rule; ``everything`` is the inspector's view (every
         card, as the record has it). The live table and the recall draw it; at the end it
-        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``)."""
-        decision = self.pending()
+        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``).
+        While a physical shoe's card is awaited (``card_needed``) no decision is pending."""
+        decision = None if self.card_needed is not None else self.pending()
         settled = self.settled()
         seats = []
         for seat in self._seats_in_view():
@@ -808,6 +828,7 @@ class GameRound(ABC):
             "seats": seats,
             **self._house_view(everything),
             "pending": None if decision is None else decision.to_json(),
+            "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
             "legal_actions": self.legal_for(viewer),
             "results": [wager.to_json() for wager in settled],
             "corrections": self.corrections_made(),
@@ -816,7 +837,7 @@ class GameRound(ABC):
 
     def legal_for(self, viewer: int | None) -> list[str]:
         """The legal actions in notation when the round waits on ``viewer``, else none."""
-        decision = self.pending()
+        decision = None if self.card_needed is not None else self.pending()
         if decision is None or decision.seat != viewer:
             return []
         return [str(action) for action in decision.legal]
@@ -844,12 +865,18 @@ class GameRound(ABC):
         """A fresh round that will deal the recorded cards (from ``shoe`` when given)."""
         cards = recorded_cards(record)
         ended = bool(record) and isinstance(record[-1], RoundEnded)
-        if not ended or any(isinstance(item, RoundVoided) for item in record):
+        dealing: Shoe
+        if shoe is not None:
+            dealing = shoe
+        elif not ended or any(isinstance(item, RoundVoided) for item in record):
             # A round voided part-way (a correction, D-GEN-13) or not over yet recorded fewer
-            # cards than its deal asks the shoe to hold (Casino Hold'em counts them first):
-            # the rest of the decks follow, never drawn, or the replay would diverge.
-            cards = [*cards, *_rest_of_decks(cards, profile.table.decks)]
-        dealing = Shoe.stacked(cards, profile.table.decks) if shoe is None else shoe
+            # cards than its deal asks the shoe to hold (Casino Hold'em counts them first): the
+            # rest of the decks stand behind them, never drawn. A draw past the recorded cards
+            # stops for a card (a physical shoe's round waiting for its dealer stops there)
+            # instead of dealing one nobody saw.
+            dealing = PhysicalShoe(cards, profile.table.decks)
+        else:
+            dealing = Shoe.stacked(cards, profile.table.decks)
         return cls(profile, dealing, **cls._replay_options(record))
 
     @classmethod
@@ -896,6 +923,22 @@ def commands_of(events: Iterable[Event]) -> Iterator[Command]:
             yield Void(item.reason)
 
 
+def burns_to_enter(profile: Profile, burnt: Sequence[Card]) -> int:
+    """How many more cards a new physical shoe burns before its first round, after ``burnt``:
+    the profile's shoe procedure (``Profile.table.burn``): blackjack a fixed number (Spain
+    1979 Art. 03: five), Dragon Six the first card and as many more as its value (Art. 6 d),
+    Casino Hold'em none (its burns belong to the deal, Art. 13 c)."""
+    from croupier.hands.baccarat import burn_count
+    from croupier.rules.base import Burn
+
+    table = profile.table
+    if table.burn is Burn.FIXED:
+        return max(table.burn_cards - len(burnt), 0)
+    if table.burn is Burn.BY_FIRST_CARD_VALUE:
+        return 1 if not burnt else max(1 + burn_count(burnt[0]) - len(burnt), 0)
+    return 0
+
+
 def _rest_of_decks(used: Sequence[Card], decks: int) -> list[Card]:
     left = Counter({card: decks for card in FULL_DECK})
     left.subtract(used)
@@ -939,6 +982,16 @@ def _rebuild(
         for index, command in enumerate(commands):
             try:
                 game.apply(command)
+            except CardNeeded:
+                # A physical shoe's round waits for the dealer's card where it stopped; only
+                # the last command may have stopped so (any other was given its cards), or one
+                # a void or a confused deal follows (the round could not be dealt on).
+                following = commands[index + 1] if index + 1 < len(commands) else None
+                if following is not None and not isinstance(following, Void | ConfusedDeal):
+                    raise ReplayError(
+                        f"the record does not replay: {command} stopped for a card "
+                        f"({game.card_needed}) but commands follow it"
+                    ) from None
             except ShoeError:
                 # Only a round voided next may have run out of cards (what it dealt stays).
                 following = commands[index + 1] if index + 1 < len(commands) else None
@@ -985,6 +1038,18 @@ def replay(
     return game
 
 
+def deal_on(events: Iterable[Event], shoe: Shoe, profile: Profile | None = None) -> GameRound:
+    """A physical shoe's round carried on with the cards it now holds: the record's commands
+    given again (the one ``apply``) from ``shoe`` at the round's start, which holds the
+    recorded cards and the dealer's new ones. The record must be where the rebuilt round
+    starts (its events a prefix of the new ones, or ``ReplayError``); the round stops at the
+    next card nobody has entered yet (``card_needed``) or wherever a decision is awaited."""
+    game, record = _rebuild(events, profile, shoe)
+    if game.events[: len(record)] != record:
+        raise ReplayError("the round dealt on does not start with its record")
+    return game
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of a recalled round: the ``command`` given (``None`` for the opening), the
@@ -1010,11 +1075,16 @@ def steps(
     game = cls.for_replay(profile, record, None)
     yield Step(None, game._since(0), game.view(viewer, everything=everything))
     start = len(game.events)
-    for command in commands_of(record):
+    commands = list(commands_of(record))
+    for index, command in enumerate(commands):
         try:
             game.apply(command)
         except ShoeError:
             continue  # what was drawn before the shoe ran out goes with the void that follows
+        except CardNeeded:
+            if index + 1 < len(commands):
+                continue  # as a shoe run out: the void that follows takes what was drawn
+            # a round still waiting for its dealer's card: seen as it stands
         yield Step(command, game._since(start), game.view(viewer, everything=everything))
         start = len(game.events)
 

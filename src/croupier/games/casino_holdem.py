@@ -513,7 +513,10 @@ class CasinoHoldemRound(GameRound):
             {
                 "hand": 0,
                 "cards": format_cards(cards) if shown else len(cards) * ["??"],
-                "total": self.hand_of(seat).category.value if shown else None,
+                # A hand is valued from five cards: a physical shoe's deal may stop short.
+                "total": self.hand_of(seat).category.value
+                if shown and len(cards) + len(self.board) >= 5
+                else None,
                 "bet": ante * (1 + self.profile.call_multiple) if called else ante,
                 "result": self.seat_result(seat) if settled else None,
                 "payout": json_number(payout) if settled else None,

@@ -24,6 +24,7 @@ from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
+from croupier.server.dealer_routes import router as dealer_router
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.routes import router
 from croupier.server.schemas import Id
@@ -282,10 +283,11 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.add_middleware(BodyLimit)
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(correction_router)
+    app.include_router(dealer_router)
     app.include_router(router)
     app.include_router(table_facts_router)
     install_pages(app)
-    openapi.install(app, staff_router, correction_router, router, table_facts_router)
+    openapi.install(app, staff_router, correction_router, dealer_router, router, table_facts_router)
 
     @app.websocket("/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:

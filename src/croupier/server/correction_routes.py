@@ -32,6 +32,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr, model_validator
 
+from croupier.cards import Card
 from croupier.games.commands import (
     ConfusedDeal,
     Correction,
@@ -65,6 +66,14 @@ class CorrectionKind(StrEnum):
     VOID = "void"
 
 
+NAMED_CARD_KINDS = (CorrectionKind.FACE_UP, CorrectionKind.DEALT_IN_ERROR)
+
+
+def _card(text: str) -> str:
+    Card.parse(text)  # a NotationError is a ValueError: the body's refusal names it
+    return text
+
+
 class DealerCorrectionBody(BaseModel):
     """``POST /dealer/tables/{id}/corrections``: one dealer's correction. ``place`` is given
     with ``exposed`` only, ``reason`` with ``void`` only.
@@ -82,6 +91,9 @@ class DealerCorrectionBody(BaseModel):
     kind: CorrectionKind
     place: Annotated[StrictStr, Field(max_length=32), AfterValidator(_place)] | None = None
     reason: Annotated[Text, Field(min_length=1, max_length=200)] | None = None
+    card: Annotated[StrictStr, Field(max_length=3), AfterValidator(_card)] | None = None
+    """``face-up`` and ``dealt-in-error`` at a physical-shoe table: the card, which the dealer
+    holds (``service.physical.correction``); a random shoe's table takes none."""
 
     @model_validator(mode="after")
     def _fields_of_the_kind(self) -> DealerCorrectionBody:
@@ -89,14 +101,17 @@ class DealerCorrectionBody(BaseModel):
             raise ValueError("'place' is given with kind 'exposed', and only with it")
         if (self.reason is not None) != (self.kind is CorrectionKind.VOID):
             raise ValueError("'reason' is given with kind 'void', and only with it")
+        if self.card is not None and self.kind not in NAMED_CARD_KINDS:
+            raise ValueError("'card' is given with 'face-up' or 'dealt-in-error' only")
         return self
 
     def command(self) -> Correction:
         """The round's command this body asks for."""
+        card = None if self.card is None else Card.parse(self.card)
         if self.kind is CorrectionKind.FACE_UP:
-            return FaceUp()
+            return FaceUp(card)
         if self.kind is CorrectionKind.DEALT_IN_ERROR:
-            return DealtInError()
+            return DealtInError(card)
         if self.kind is CorrectionKind.CONFUSED_DEAL:
             return ConfusedDeal()
         if self.kind is CorrectionKind.EXPOSED:

@@ -28,6 +28,8 @@ from starlette.exceptions import HTTPException
 from croupier.errors import (
     AmountError,
     BetError,
+    CardNeeded,
+    CardRefused,
     CroupierError,
     IllegalActionError,
     InsufficientFunds,
@@ -74,6 +76,8 @@ STATUS: tuple[tuple[type[CroupierError], int], ...] = (
     (AmountError, 422),
     (BetError, 422),
     (NotationError, 422),
+    (CardRefused, 422),
+    (CardNeeded, 409),
     (ProfileError, 422),
     (SettleInputError, 422),
     (RequestError, 422),

@@ -225,6 +225,7 @@ def create_table(
             deciding,
             sit_out_after=table.sit_out_after,
             free_after=table.free_after,
+            shoe=table.shoe,
         )
         opened.append(live.profile)
         return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}

@@ -22,7 +22,7 @@ croupier.service.errors.RequestError: seat: Input should be a valid integer (got
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
@@ -83,6 +83,8 @@ class NewTable(Body):
     """Rounds a seat's player misses in a row before it sits out (default 3, D-GEN-15)."""
     free_after: Rounds | None = None
     """Further rounds missed, sitting out, before the seat is freed (default 3, D-GEN-15)."""
+    shoe: Literal["random", "physical"] = "random"
+    """``physical``: a dealer deals from a real shoe and enters each card (``service.physical``)."""
 
 
 class Limits(Body):

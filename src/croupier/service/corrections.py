@@ -20,9 +20,10 @@ from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
 from croupier.games.commands import Correction, Exposed, Void
 from croupier.ledger.postings import round_reference
-from croupier.service import staff
+from croupier.service import physical, staff
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
+from croupier.service.errors import RequestError
 from croupier.service.live import LiveTable
 from croupier.service.rounds import Rounds
 
@@ -44,6 +45,9 @@ class DealerCorrections:
         if playing and live.game_round.can_void():
             kinds.add("void")
         places = [command.place for command in legal if isinstance(command, Exposed)]
+        if live.is_physical and live.game_round.card_needed is not None:
+            # A round stopped for its dealer's card takes only a void or a confused deal.
+            kinds, places = kinds & physical.WHILE_A_CARD_IS_AWAITED, []
         return {"table": live.id, "round": live.round_id, "kinds": sorted(kinds), "places": places}
 
     def correct(
@@ -60,13 +64,23 @@ class DealerCorrections:
                 f"round {live.round_id} is {live.status}: nothing to correct", code="round_over"
             )
         game, round_id = live.game_round, live.round_id
+        if live.is_physical:
+            command = physical.correction(live, command)
+        elif getattr(command, "card", None) is not None:
+            # The live shoe is the server's: a dealer who could name a card could probe it.
+            raise RequestError(
+                f"card: {command}: this table's shoe is the server's: name no card",
+                code="bad_request_fields",
+                fields="card",
+            )
         start = len(game.events)
         if isinstance(command, Void):
             # The one void of a live round (the operator's and the dealer's alike): stakes
             # back, the record marked interrupted, the next round opened.
             self.rounds.void_live(session, live, command.reason)
         else:
-            game.apply(command)
+            physical.stopped(lambda: game.apply(command))
+            game = live.game_round
         made = [e.to_json() for e in game.events[start:] if isinstance(e, CORRECTION_EVENTS)]
         action = staff.record_action(
             session,
@@ -82,6 +96,8 @@ class DealerCorrections:
         elif done:
             self.rounds.settle(session, live)
         else:
+            if game.card_needed is not None:
+                live.deadline = None  # the replacement card is the dealer's to enter first
             self.rounds.save(session, live)
         return {
             "table": live.id,

@@ -99,7 +99,10 @@ class Deadlines:
         rounds = self.rounds
         if live.status == "betting":
             rounds.return_undealable(session, live, "the betting deadline passed")
-            if rounds.enough_players(live):
+            if not rounds.may_deal(live):
+                live.deadline = None  # the dealer makes the shoe first; then it deals
+                rounds.save(session, live)
+            elif rounds.enough_players(live):
                 rounds.deal(session, live)
             else:
                 # Too few bets to deal (none, or Casino Hold'em's one): the seats without a
@@ -109,7 +112,7 @@ class Deadlines:
                 idle = live.is_open and any(seat not in live.held for seat in live.seats)
                 live.deadline = self.clock.now() + live.betting_seconds if idle else None
                 rounds.save(session, live)
-        elif live.status == "playing":
+        elif live.status == "playing" and live.game_round.card_needed is None:
             decision = live.game_round.pending()
             if decision is not None:
                 rounds.decide(session, live, decision.seat, str(decision.default), timeout=True)

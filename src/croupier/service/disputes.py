@@ -33,14 +33,14 @@ from sqlalchemy import Table, and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from croupier.audit.records import row_key
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, ShoeError
 from croupier.fairness import commitment, revealed_document
 from croupier.games import game_module
 from croupier.games.base import ROUND_CLASSES, document_of, replay
 from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
-from croupier.service import history, table_rules, wallets
+from croupier.service import history, physical, table_rules, wallets
 from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import STATUS
@@ -58,6 +58,7 @@ from croupier.service.models import (
 )
 from croupier.service.staff import StaffAction, record_action
 from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
+from croupier.shoe import PhysicalShoe
 
 MAX_CORRECTIONS = 16
 """Corrections one decision may post (a round has at most a few participants)."""
@@ -287,6 +288,8 @@ def commitment_check(session: Session, record: RoundRecord) -> dict[str, Any]:
     round's cards are the shoe's next cards from where the round started."""
     shoe = session.get(ShoeRecord, record.shoe_id)
     assert shoe is not None
+    if shoe.procedures is not None:
+        return _physical_check(session, shoe)
     document = revealed_document(
         bytes.fromhex(shoe.seed_hex), shoe.decks, shoe.cut_card_from_bottom, shoe.rules_version
     )
@@ -299,6 +302,26 @@ def commitment_check(session: Session, record: RoundRecord) -> dict[str, Any]:
         "is_revealed": shoe.is_revealed,
         "commitment_holds": commitment(document) == shoe.commitment,
         "cards_follow_the_shoe": cards == order[start : start + len(cards)],
+    }
+
+
+def _physical_check(session: Session, shoe: ShoeRecord) -> dict[str, Any]:
+    """A physical shoe commits to nothing (its order exists only as the dealer deals it):
+    the check is that every card of its record, burns and rounds, is one its decks could
+    hold (docs/rules.md §6); the R15 chain covers the cards as they were entered."""
+    cards = physical.shoe_of(session, shoe).entered
+    try:
+        PhysicalShoe(cards, shoe.decks)
+        possible = True
+    except ShoeError:
+        possible = False
+    return {
+        "shoe": shoe.id,
+        "physical": True,
+        "commitment": "",
+        "is_revealed": shoe.is_revealed,
+        "commitment_holds": None,
+        "cards_follow_the_shoe": possible,
     }
 
 

@@ -62,7 +62,8 @@ def new_round(profile: Profile, shoe: Shoe, meter: Fraction | None = None) -> Ga
     cls = round_class(profile)
     options: dict[str, Any] = {}
     if cls.takes_new_shoe:
-        options["new_shoe"] = shoe.position == 0
+        # A physical shoe's burns are the dealer's, entered before its first round opens.
+        options["new_shoe"] = shoe.position == 0 and not shoe.is_physical
     if cls.takes_meter:
         options["meter"] = meter
     return cls(profile, shoe, **options)

@@ -281,9 +281,13 @@ def shoe_document(session: Session, shoe_id: int, *, with_rounds: bool) -> dict[
         if with_rounds:
             raise Conflict(f"shoe {shoe_id} is still being dealt: it is revealed when it ends")
         return document
-    document["revealed"] = revealed_document(
-        bytes.fromhex(shoe.seed_hex), shoe.decks, shoe.cut_card_from_bottom, shoe.rules_version
-    )
+    if shoe.procedures is not None:
+        # A physical shoe has no seed to reveal: its making as the dealer confirmed it.
+        document["physical"] = {"procedures": shoe.procedures, "opening": shoe.opening}
+    else:
+        document["revealed"] = revealed_document(
+            bytes.fromhex(shoe.seed_hex), shoe.decks, shoe.cut_card_from_bottom, shoe.rules_version
+        )
     if with_rounds:
         document["opening"] = shoe.opening
         document["rounds"] = [

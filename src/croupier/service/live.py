@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table
 
+from croupier.cards import Card
 from croupier.games.base import GameRound
 from croupier.games.events import Event
 from croupier.rules.base import Profile
@@ -44,6 +45,14 @@ class LiveTable:
     escrow: int
     shoe_id: int = 0
     shoe: Shoe | None = None
+    is_physical: bool = False
+    """The dealer deals from a real shoe and enters each card (``service.physical``)."""
+    procedures: list[str] = field(default_factory=list)
+    """A physical shoe's procedures confirmed so far (``ShoeRecord.procedures``)."""
+    opening: list[Card] = field(default_factory=list)
+    """A physical shoe's burns entered so far (``ShoeRecord.opening``)."""
+    start_position: int = 0
+    """Cards out of the shoe when the round under way started (``RoundRecord.start_position``)."""
     round_id: int = 0
     round: GameRound | None = None
     status: str = "betting"
@@ -91,6 +100,7 @@ class LiveTable:
             "seats": dict(sorted(self.seats.items())),
             "escrow": self.escrow,
             "shoe": (self.shoe_id, None if self.shoe is None else self.shoe.position),
+            "physical": (self.is_physical, list(self.procedures), [str(c) for c in self.opening]),
             "round": self.round_id,
             "events": None if self.round is None else events_json(self.round.events),
             "status": self.status,

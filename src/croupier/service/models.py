@@ -100,6 +100,9 @@ class GameTable(Base):
     decision_seconds: Mapped[float] = mapped_column(Float)
     seats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Box or zone number (as text) -> the user id seated there."""
+    shoe: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``physical``: the dealer deals from a real shoe and enters each card (revision 0009);
+    ``None``: the server's own random shoe (every table before it)."""
     limits: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The operator's limits over the profile's, by wager, and those the round under way opened
     with (``service.limits.stored``); ``None``: the profile's own."""
@@ -140,6 +143,10 @@ class ShoeRecord(Base):
     """Events of the new-shoe procedure (burns), dealt before the first round."""
     position: Mapped[int] = mapped_column(Integer, default=0)
     """Cards out of the shoe when its next round starts."""
+    procedures: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    """A physical shoe's procedures as its dealer confirmed them, in order (``{"procedure",
+    "by", "at"}``: shuffled, cut, cut card placed, cut card out); ``None`` for a random shoe,
+    whose seed is its whole making (revision 0009). Its burns are ``opening``."""
     is_revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
 

@@ -156,7 +156,11 @@ class Players:
         waited_for = absence.present_users(live)
         if waited_for <= live.ready:
             self.rounds.return_undealable(session, live, "every seated player was ready")
-        if waited_for <= live.ready and self.rounds.enough_players(live):
+        if (
+            waited_for <= live.ready
+            and self.rounds.enough_players(live)
+            and self.rounds.may_deal(live)
+        ):
             round_id = live.round_id
             self.rounds.deal(session, live)
             return {"round": round_id, "dealt": True}

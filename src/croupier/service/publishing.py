@@ -69,7 +69,8 @@ class Publisher:
     def publishable(self, live: LiveTable) -> dict[str, Any]:
         """Everything any client may be shown, computed once per change (under the lock)."""
         game_round = live.game_round
-        decision = game_round.pending() if live.status == "playing" else None
+        waiting = live.status != "playing" or game_round.card_needed is not None
+        decision = None if waiting else game_round.pending()
         return {
             "owners": dict(live.seats),
             "views": {seat: game_round.view(seat) for seat in sorted(live.seats)},
@@ -88,6 +89,7 @@ class Publisher:
                 "absence_rounds": {"sit_out": live.sit_out_after, "free": live.free_after},
                 "shoe": live.shoe_id,
                 "shoe_cards": table_facts.shoe_progress(live),
+                "shoe_kind": "physical" if live.is_physical else "random",
                 "limits": limits.wagers_json(live.profile),
                 "next_limits": None
                 if live.next_profile is None
@@ -112,6 +114,9 @@ class Publisher:
                     "legal": [str(a) for a in decision.legal],
                     "default": str(decision.default),
                 },
+                "card_needed": None
+                if game_round.card_needed is None
+                else game_round.card_needed.to_json(),
                 "public": game_round.view(None),
             },
         }

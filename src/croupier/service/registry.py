@@ -17,12 +17,12 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError, ProfileError
-from croupier.games.base import replay
+from croupier.games.base import recorded_cards, replay
 from croupier.games.events import Event
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import absence, engines, limits, table_rules
+from croupier.service import absence, engines, limits, physical, table_rules
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
@@ -37,6 +37,7 @@ from croupier.service.models import (
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 from croupier.service.unit_of_work import UnitOfWork
+from croupier.shoe import PhysicalShoe, Shoe
 
 log = logging.getLogger("croupier.tables")
 
@@ -71,9 +72,12 @@ class Registry:
         *,
         sit_out_after: int | None = None,
         free_after: int | None = None,
+        shoe: str = physical.RANDOM,
     ) -> LiveTable:
-        """A new table; ``sit_out_after`` and ``free_after`` are its absent-player rounds
-        (docs/rules.md#D-GEN-15), ``None`` for the server's defaults."""
+        """A new table of ``profile_name``; ``sit_out_after`` and ``free_after`` are its
+        absent-player rounds (docs/rules.md#D-GEN-15), ``None`` for the server's defaults;
+        ``shoe``: ``random`` (the server's own shuffled shoe) or ``physical`` (a dealer deals
+        from a real shoe, ``service.physical``)."""
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
@@ -92,6 +96,7 @@ class Registry:
             seats={},
             sit_out_after=sit_out_after,
             free_after=free_after,
+            shoe=physical.PHYSICAL if shoe == physical.PHYSICAL else None,
         )
         session.add(record)
         session.flush()
@@ -106,6 +111,7 @@ class Registry:
             escrow=book.open_account(session, "escrow", f"table:{record.id}"),
             sit_out_after=absence.SIT_OUT_AFTER_ROUNDS if sit_out_after is None else sit_out_after,
             free_after=absence.FREE_AFTER_ROUNDS if free_after is None else free_after,
+            is_physical=record.shoe == physical.PHYSICAL,
         )
         self.rounds.new_shoe(session, live)
         self.rounds.new_round(session, live)
@@ -217,6 +223,7 @@ class Registry:
             free_after=absence.FREE_AFTER_ROUNDS
             if record.free_after is None
             else record.free_after,
+            is_physical=record.shoe == physical.PHYSICAL,
         )
         notes = self._restore_round(session, live, resuming=resuming)
         return live, notes
@@ -237,6 +244,7 @@ class Registry:
         assert shoe_record is not None
         live.shoe_id = shoe_record.id
         live.round_id = current.id
+        live.start_position = current.start_position
         live.status = current.status
         live.deadline = current.deadline
         live.ready = {int(user) for user in current.ready}
@@ -251,9 +259,21 @@ class Registry:
         }
         live.back_bets = accepted_back_bets(session, current.id)
         try:
-            shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
-            while shoe.position < current.start_position:
-                shoe.draw()
+            shoe: Shoe
+            if live.is_physical:
+                # The cards out of the shoe before this round, then this round's own: the
+                # replay deals them again and stops where the round waits for a card.
+                before = physical.shoe_of(session, shoe_record, before_round=current.id)
+                cards = [
+                    *before.entered,
+                    *recorded_cards(Event.from_json(e) for e in current.events),
+                ]
+                shoe = PhysicalShoe(cards, shoe_record.decks, position=current.start_position)
+                physical.restore(session, live, shoe_record)
+            else:
+                shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
+                while shoe.position < current.start_position:
+                    shoe.draw()
             # The one replay (``games.base.replay``): the commands the events were made by,
             # dealt again from the live shoe, must give the same events, card for card.
             game_round = replay(

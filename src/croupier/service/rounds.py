@@ -20,16 +20,18 @@ from typing import Any
 from sqlalchemy import event, select, update
 from sqlalchemy.orm import Session
 
+from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
 from croupier.games.commands import Act, Action, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
-from croupier.service import absence, engines, table_rules
+from croupier.service import absence, engines, physical, table_rules
 from croupier.service.clock import Clock
 from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
 from croupier.service.models import RoundRecord, RuleSet, ShoeRecord
 from croupier.service.money import Money
+from croupier.shoe import PhysicalShoe
 
 log = logging.getLogger("croupier.tables")
 
@@ -45,6 +47,9 @@ class Rounds:
 
     # --- shoes --------------------------------------------------------------------------
     def new_shoe(self, session: Session, live: LiveTable) -> None:
+        if live.is_physical:
+            self._new_physical_shoe(session, live)
+            return
         seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
         version = self.recorded_rules(session, live.profile)
         table = live.profile.table
@@ -67,6 +72,29 @@ class Rounds:
         live.shoe_id = record.id
         live.shoe = shoe
 
+    def _new_physical_shoe(self, session: Session, live: LiveTable) -> None:
+        """A real shoe about to be made by the dealer: no seed, no order, nothing committed
+        (the cards are known only as they come out); its procedures and burns follow."""
+        table = live.profile.table
+        record = ShoeRecord(
+            table_id=live.id,
+            seed_hex="",
+            commitment="",
+            rules_version=self.recorded_rules(session, live.profile),
+            decks=table.decks,
+            cut_card_from_bottom=table.cut_card_from_bottom,
+            opening=[],
+            procedures=[],
+            position=0,
+            is_revealed=False,
+            created_at=self.clock.now(),
+        )
+        session.add(record)
+        session.flush()
+        live.shoe_id = record.id
+        live.shoe = PhysicalShoe(decks=table.decks)
+        live.procedures, live.opening = [], []
+
     def new_shoe_if_needed(self, session: Session, live: LiveTable, *, force: bool = False) -> None:
         live.adopt_next_profile()
         record = session.get(ShoeRecord, live.shoe_id) if live.shoe_id else None
@@ -86,7 +114,13 @@ class Rounds:
                 is not None
             )
         )
-        if record is not None and not needs_new:
+        if record is not None and not needs_new and live.is_physical:
+            if live.shoe is None or live.shoe_id != record.id:
+                live.shoe = physical.shoe_of(session, record)
+                physical.restore(session, live, record)
+            live.shoe_id = record.id
+            needs_new = physical.Procedure.CUT_CARD_OUT in live.procedures
+        elif record is not None and not needs_new:
             if live.shoe is not None and live.shoe_id == record.id:
                 shoe = live.shoe
             else:
@@ -126,6 +160,7 @@ class Rounds:
         session.add(record)
         session.flush()
         live.round_id, live.round, live.status = record.id, game_round, "betting"
+        live.start_position = start_position
         live.deadline, live.ready, live.held = deadline, set(), {}
         live.players = set()
         live.back_bets = []
@@ -182,8 +217,13 @@ class Rounds:
         bettors = {value["user"] for value in live.held.values()}
         return bool(bettors) and len(bettors) >= live.profile.table.min_players
 
+    @staticmethod
+    def may_deal(live: LiveTable) -> bool:
+        """A physical shoe deals once the dealer has made and burnt it."""
+        return not live.is_physical or physical.is_ready(live)
+
     def deal(self, session: Session, live: LiveTable) -> None:
-        live.game_round.deal()
+        physical.stopped(live.game_round.deal)
         absence.window_closed(session, live)  # the seats without a bet missed this round
         live.status = "playing"
         live.ready = set()
@@ -197,7 +237,8 @@ class Rounds:
     ) -> dict[str, Any]:
         """``seat``'s decision (``timeout``: the default applied at its deadline)."""
         round_id = live.round_id
-        live.game_round.apply(Act(seat, Action.parse(action), by_default=timeout))
+        act = Act(seat, Action.parse(action), by_default=timeout)
+        physical.stopped(lambda: live.game_round.apply(act))
         self.money.collect_stakes(session, live, "decision")
         self.advance(session, live)
         if live.round_id == round_id:
@@ -208,8 +249,19 @@ class Rounds:
         """After the deal or a decision: settle a finished round, else time the next decision."""
         if live.game_round.is_done:
             self.settle(session, live)
+        elif live.game_round.card_needed is not None:
+            live.deadline = None  # the dealer's card comes first; no player's clock runs
         else:
             live.deadline = self.clock.now() + live.decision_seconds
+
+    # --- a physical shoe: the dealer's procedures and cards ----------------------------------
+    def confirm_procedure(
+        self, session: Session, live: LiveTable, procedure: physical.Procedure, by: str
+    ) -> dict[str, Any]:
+        return physical.confirm(session, live, procedure, by, self)
+
+    def enter_card(self, session: Session, live: LiveTable, card: Card) -> dict[str, Any]:
+        return physical.enter(session, live, card, self)
 
     # --- the end of a round -----------------------------------------------------------------
     def settle(self, session: Session, live: LiveTable) -> None:

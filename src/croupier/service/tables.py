@@ -77,6 +77,8 @@ class Casino:
         self.legal_corrections = corrections.legal
         self.back_bet = self.money.back_bet
         self.consent = self.money.consent
+        self.confirm_procedure = self.rounds.confirm_procedure
+        self.enter_card = self.rounds.enter_card
         self.tick = self.deadlines.tick
         self.snapshot = self.publisher.snapshot
         self.state_message = self.publisher.state_message

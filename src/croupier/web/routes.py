@@ -171,10 +171,12 @@ async def _not_found(request: Request, error: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """Serve the pages and their assets from ``app`` (the table server's app factory)."""
+    from croupier.web.dealer_pages import router as dealer_pages
     from croupier.web.staff_pages import router as staff_pages
 
     app.include_router(router)
     app.include_router(staff_pages)
+    app.include_router(dealer_pages)
     app.include_router(api_router)
     app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")
     app.add_exception_handler(404, _not_found)

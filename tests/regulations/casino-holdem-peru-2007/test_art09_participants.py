@@ -102,7 +102,9 @@ def test_art9f_ante_at_the_limits_is_taken(amount: int) -> None:
 
 def test_art9f_ante_above_the_limit_is_refused() -> None:
     game = new_round()
-    with pytest.raises(BetError, match=r"zone 1 ante: 10001 is outside the table limits 1 to 10000"):
+    with pytest.raises(
+        BetError, match=r"zone 1 ante: 10001 is outside the table limits 1 to 10000"
+    ):
         game.place_bet(1, "ante", 10_001)
 
 

@@ -10,6 +10,8 @@ async function showInspectorLink() {
   if (!link || !session.token || session.role !== "player") return;
   const answer = await disputes.roles();
   link.hidden = !answer.roles.includes("inspector");
+  const dealing = byId("dealer-link");
+  if (dealing) dealing.hidden = !answer.roles.includes("dealer");
 }
 
 function wireDisputeForm() {

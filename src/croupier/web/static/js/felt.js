@@ -10,7 +10,7 @@ import { cardName, cardRow } from "./cards.js";
 
 // Where a face-down card lay, in the engine's words ("hole", "seat 2 hand 0", "dealer 1",
 // "seat 3 card 2"), said in the page's language.
-function placeName(place) {
+export function placeName(place) {
   if (place === "hole") return t("place.hole");
   const words = place.split(" ");
   if (words.length === 4 && words[2] === "hand") return t("place.seat_hand", { seat: words[1], hand: Number(words[3]) + 1 });

@@ -61,7 +61,9 @@ function showVerification(document_) {
   facts(byId("commitment-facts"), [
     [t("operator.shoe"), `#${shoe.shoe}`],
     [t("operator.commitment"), h("code", {}, shoe.commitment)],
-    [t("inspector.commitment_holds"), shoe.commitment_holds ? t("inspector.holds") : t("inspector.fails")],
+    shoe.physical
+      ? [t("inspector.commitment_holds"), t("inspector.physical_shoe")]
+      : [t("inspector.commitment_holds"), shoe.commitment_holds ? t("inspector.holds") : t("inspector.fails")],
     [t("inspector.cards_follow"), shoe.cards_follow_the_shoe ? t("inspector.holds") : t("inspector.fails")],
   ]);
   return rows;

@@ -20,7 +20,8 @@ function sorted(amounts) {
 }
 
 function commitmentCell(check) {
-  const holds = check.commitment_holds && check.cards_follow_the_shoe;
+  // A physical shoe commits to nothing: its check is that its decks could hold its cards.
+  const holds = (check.physical || check.commitment_holds) && check.cards_follow_the_shoe;
   return h("span", { class: "check", dataset: { ok: String(holds) } },
     h("strong", {}, holds ? t("inspector.holds") : t("inspector.fails")));
 }

@@ -219,7 +219,7 @@ byId("new-table-form").addEventListener("submit", (event) => {
   const name = form.name.value.trim();
   // An operator's own profile file (its limits, say) wins over the shipped profile chosen.
   const profile = form.profile_file.value.trim() || form.profile.value;
-  act(() => server.openTable(name, profile), t("operator.table_opened", { name }));
+  act(() => server.openTable(name, profile, form.shoe.value), t("operator.table_opened", { name }));
 });
 byId("refresh-ledger").addEventListener("click", () => loadLedger().catch(reportError));
 

@@ -33,7 +33,7 @@ export const server = {
   players: () => api("GET", "/web/api/operator/players"),
   credit: (username, minor) => api("POST", `/operator/wallets/${encodeURIComponent(username)}/credit`, { amount: minor }),
   debit: (username, minor) => api("POST", `/operator/wallets/${encodeURIComponent(username)}/debit`, { amount: minor }),
-  openTable: (name, profile) => api("POST", "/operator/tables", { name, profile }),
+  openTable: (name, profile, shoe = "random") => api("POST", "/operator/tables", { name, profile, shoe }),
   setLimits: (id, wager, minimum, maximum) => api("POST", `/operator/tables/${id}/limits`, { wager, minimum, maximum }),
   setTableOpen: (id, isOpen) => api("POST", `/operator/tables/${id}/${isOpen ? "open" : "close"}`, {}),
   audit: () => api("GET", "/operator/audit"),

@@ -358,6 +358,9 @@ function drawActions() {
     prompt.textContent = many ? t("table.your_turn_hand", { hand: pending.hand + 1, question }) : t("table.your_turn", { question });
   } else if (pending) {
     prompt.textContent = t("table.waiting_for_seat", { seat: pending.seat });
+  } else if (state.round?.card_needed) {
+    // A physical shoe: the dealer has the next card to deal (where it goes is public).
+    prompt.textContent = t("table.waiting_for_dealer");
   } else if (isBetting() && Object.keys(state.round?.stakes ?? {}).length) {
     prompt.textContent = t("table.waiting_for_bets");
   } else {

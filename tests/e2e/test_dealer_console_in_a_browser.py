@@ -1,0 +1,196 @@
+"""A physical-shoe blackjack round in real browsers (issue 14, "Done when"): the operator opens
+the table with a physical shoe; the dealer's console (keyboard first: the card typed, Enter)
+makes the shoe and enters each card where the engine says it goes, and corrects a hole card
+exposed in error (burnt and replaced, docs/rules.md#D-BJ-31); the player plays and is paid; the player disputes the payout; the inspector upholds it with a correction; the player's
+balance, history and disputes page show it; the ledger sums to zero and ``croupier audit
+verify`` passes on the server's database.
+
+Peru 2016 (docs/rules.md §2): one card burnt on a new shoe (docs/rules.md#D-BJ-16), the hole
+card dealt face down and turned after the players (Art. 13), the dealer draws to 16.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from croupier.audit.verify import verify_database
+
+from .conftest import OPERATOR_TOKEN, LiveServer, Person
+from .test_pages_in_the_players_language import english_left_on
+from .test_tables_in_a_browser import (
+    CREDIT_UNITS,
+    assert_fits_the_screen,
+    bet,
+    credit,
+    decide,
+    operator_signs_in,
+    say_ready,
+    sign_up,
+    sit,
+    wait_for_balance,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+TABLE = "Mesa Arequipa"
+CORRECTION_UNITS = 5
+LAPTOP = {"width": 1366, "height": 900}
+
+
+def _operator_api(server: LiveServer, method: str, path: str, body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {OPERATOR_TOKEN}", "Idempotency-Key": uuid.uuid4().hex}
+    answer = httpx.request(method, server.url + path, json=body, headers=headers, timeout=10)
+    assert answer.status_code < 300, answer.text
+    return answer.json()
+
+
+def _type_card(dealer: Person, card: str, goes: str) -> None:
+    """The console says where the next card goes; the dealer types it and presses Enter."""
+    page = dealer.page
+    expect(page.locator("#next-card")).to_have_text(goes)
+    page.locator("#card-input").fill(card)
+    page.keyboard.press("Enter")
+    expect(page.locator("#card-result")).to_contain_text(f"{card} went to")
+
+
+def _confirm_by_keyboard(dealer: Person, procedure: str) -> None:
+    button = dealer.page.locator(f"#shoe-actions button[data-procedure='{procedure}']")
+    button.focus()
+    dealer.page.keyboard.press("Enter")
+    expect(button).to_have_count(0)
+
+
+def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    operator = person("operator")
+    dario = person("dario")
+    pia = person("pia", phone=True)
+    ivan = person("ivan", locale="es-ES")
+    operator_signs_in(operator)
+    operator.go("/operator")
+    operator.page.fill("#new-table-form input[name=name]", TABLE)
+    operator.page.select_option("#profile-select", "peru-2016")
+    operator.page.select_option("#shoe-select", "physical")
+    operator.page.click("#new-table-form button[type=submit]")
+    row = operator.page.locator("#operator-tables tbody tr", has_text=TABLE)
+    expect(row).to_have_count(1)
+    table_id = int(row.get_attribute("data-table-id") or 0)
+    for someone in (dario, pia, ivan):
+        sign_up(someone)
+    operator.go("/operator")
+    credit(operator, pia.name, CREDIT_UNITS)
+    _operator_api(live_server, "POST", "/operator/staff", {"username": "dario", "role": "dealer"})
+    _operator_api(live_server, "POST", "/operator/staff", {"username": "ivan", "role": "inspector"})
+    _operator_api(
+        live_server, "POST", f"/operator/tables/{table_id}/dealers", {"username": "dario"}
+    )
+
+    # Pia bets 10 and says ready; the shoe is not made yet, so nothing is dealt.
+    sit(pia, table_id, 1)
+    bet(pia, 1, "main", 10)
+    say_ready(pia)
+
+    # The dealer's console, reached from the account page: the shoe made, the burn entered.
+    dario.go("/account")
+    dario.page.click("#dealer-link")
+    expect(dario.page.locator("#dealer-tables")).to_contain_text(TABLE)
+    expect(dario.page.locator("#next-card")).to_have_text("Next step of the shoe: Shuffled")
+    for procedure in ("shuffled", "cut", "cut_card_placed"):
+        _confirm_by_keyboard(dario, procedure)
+    _type_card(dario, "2c", "a burn")
+
+    # The deal, card by card where the engine says: Td to the box, 9h up, 9s, 7c face down.
+    _type_card(dario, "Td", "box 1, hand 1")
+    expect(pia.page.locator("#prompt")).to_have_text("The dealer is dealing.")
+    refused = dario.page.locator("#card-result")
+    dario.page.locator("#card-input").fill("Zz")
+    dario.page.keyboard.press("Enter")
+    expect(refused).to_have_attribute("data-ok", "false")
+    _type_card(dario, "9h", "the dealer")
+    dario.page.set_viewport_size(LAPTOP)
+    dario.screenshot("dealer-console-1366")
+    _type_card(dario, "9s", "box 1, hand 1")
+    _type_card(dario, "7c", "the dealer, face down")
+    expect(dario.page.locator("#next-card")).to_have_text("No card is needed now.")
+    dario.page.set_viewport_size({"width": 390, "height": 844})
+    assert_fits_the_screen(dario)
+    dario.screenshot("dealer-console-390")
+
+    # Pia sees her 19 and the dealer's 9, never the card face down.
+    expect(pia.page.locator("#actions button[data-action='stand']")).to_be_visible()
+    assert "7c" not in (pia.page.locator("#felt").inner_html())
+
+    # The hole card is exposed in error (docs/rules.md#D-BJ-31): burnt, and the next card of
+    # the shoe takes its place, face down; the dealer enters it where the console says.
+    exposed = dario.page.locator(
+        "#correction-actions button[data-correction='exposed'][data-place='hole']"
+    )
+    exposed.focus()
+    dario.page.keyboard.press("Enter")
+    expect(dario.page.locator("#card-result")).to_contain_text("Correction made: exposed hole")
+    expect(pia.page.locator("#prompt")).to_have_text("The dealer is dealing.")
+    _type_card(dario, "6c", "the dealer, face down")
+    expect(pia.page.locator("#actions button[data-action='stand']")).to_be_visible()
+    assert "6c" not in (pia.page.locator("#felt").inner_html()), "the new hole card is hidden"
+    decide(pia, "stand")
+    dario.page.set_viewport_size(LAPTOP)
+    _type_card(dario, "Tc", "the dealer")  # 9 and 6 draw: 25, the dealer busts
+    after_round = Fraction(CREDIT_UNITS + 10)
+    wait_for_balance(pia, after_round)
+
+    # Pia disputes the payout from her account; the inspector upholds it with a correction.
+    pia.go("/account")
+    wait_for_balance(pia, after_round)
+    pia.page.locator("#history a.dispute-link").first.click()
+    pia.page.fill("#dispute-form textarea[name=text]", "My nineteen was paid short")
+    pia.page.click("#dispute-form button[type=submit]")
+    expect(pia.page.locator("#dispute-filed")).to_be_visible()
+    ivan.go("/inspector")
+    queued = ivan.page.locator("#dispute-queue tr[data-status='open']")
+    expect(queued).to_have_count(1)
+    expect(queued.locator(".check[data-ok='true']").first).to_be_visible()
+    queued.locator("a.open-dispute").click()
+    expect(ivan.page.locator("#agreement")).to_have_attribute("data-ok", "true")
+    ivan.page.check("input[name=decision][value=upheld]")
+    ivan.page.fill("textarea[name=reason]", "Corregido por el inspector")
+    ivan.page.fill("#correction-pia", str(CORRECTION_UNITS))
+    ivan.page.click("#decision-form button[type=submit]")
+    expect(ivan.page.locator("#decided")).to_contain_text("Aceptado")
+
+    # The player's disputes page, balance and history show it; the books sum to zero.
+    pia.go("/disputes")
+    upheld = pia.page.locator("#my-disputes tr[data-status='upheld']")
+    expect(upheld.locator(".corrections")).to_have_text("5.00")
+    pia.go("/account")
+    wait_for_balance(pia, after_round + CORRECTION_UNITS)
+    expect(pia.page.locator("#statement")).to_contain_text("5.00")  # the correction posted
+    operator.go("/operator")
+    expect(operator.page.locator("#zero-sum")).to_have_attribute("data-ok", "true")
+    report = verify_database(live_server.database_url)
+    assert report.is_intact, report.problems
+
+    # The console in Spanish, at both widths: not one English catalogue text left on it.
+    token = dario.page.evaluate("localStorage.getItem('croupier.token')")
+    dario_es = person("dario-es", locale="es-ES")
+    dario_es.go("/sign-in")
+    dario_es.page.evaluate(
+        """(token) => {
+            localStorage.setItem("croupier.token", token);
+            localStorage.setItem("croupier.role", "player");
+            localStorage.setItem("croupier.username", "dario");
+        }""",
+        token,
+    )
+    dario_es.go("/dealer")
+    expect(dario_es.page.locator("#next-card")).to_have_text("Ahora no hace falta ninguna carta.")
+    assert english_left_on(dario_es.page.locator("body").inner_text()) == []
+    dario_es.page.set_viewport_size(LAPTOP)
+    dario_es.screenshot("dealer-console-es-1366")

@@ -1,0 +1,396 @@
+"""A physical-shoe table (issue 14, item 2): a dealer deals from a real shoe and enters each
+card, the engine says where it goes, and the round runs as at any table.
+
+- Spain 1979, Art. 03 V.3 (docs/rules.md §2): the croupier mixes the cards, a player cuts, the
+  cut card leaves at least a deck behind it, the first five cards are put aside;
+- Dragon Six, Peru 2016, Art. 6 d) (docs/rules.md §4): the first card of a new shoe is turned
+  and as many more cards as its value are burnt;
+- Casino Hold'em, Peru 2007, Arts. 12-13 (docs/rules.md §5): two cards to each player and to the
+  dealer, a burn before the flop and before the turn and river;
+- docs/rules.md §6: a shoe never holds more copies of a card than its decks.
+
+Every round is played card by card through the API on SQLite (the PostgreSQL duplicates are
+slow), with exact payouts and the ledger summing to 0; ``croupier audit verify`` passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from physical_support import PhysicalTable
+from server_support import OPERATOR_TOKEN, Api, make_api
+
+from croupier.audit.verify import verify_database
+
+BLACKJACK = ["peru-2016", "spain-1979", "veintiuno-real"]
+CASINO_HOLDEM = ["casino-holdem-peru-2007", "casino-holdem-standard"]
+BURNS = {
+    "peru-2016": ["2c"],
+    "veintiuno-real": ["2c"],
+    "spain-1979": ["2c", "3c", "4c", "5c", "6c"],
+}
+"""Docs/rules.md §2: Spain 1979 Art. 03 V.3.c puts the first five cards aside; the Peru and
+Veintiuno Real profiles burn one (docs/rules.md#D-BJ-16)."""
+
+
+@pytest.fixture
+def sqlite_api(database_url_for: Any) -> Any:
+    for url in database_url_for("sqlite"):
+        for api in make_api(url):
+            yield api, url
+
+
+def _audited(api: Api, url: str) -> None:
+    audit = api.audit()
+    assert audit["sum"] == 0 and audit["problems"] == [], audit
+    report = verify_database(url)
+    assert report.is_intact, report.problems
+
+
+def _blackjack_round(api: Api, profile: str) -> PhysicalTable:
+    """One box bets 10 and stands on T-9 (19); the dealer shows 9, has 7 under it (or draws
+    it: Spain deals no hole card), draws a ten and busts: the box is paid 1 to 1."""
+    table = PhysicalTable(api, profile, ["ann"])
+    round_id = table.bet("ann", 10)
+    assert table.ready() == [False], "the shoe is not made yet: no deal"
+    table.make_shoe(list(BURNS[profile]))
+    table.tick()
+    assert table.state()["round"]["status"] == "playing"
+    spain = profile == "spain-1979"
+    table.deal({"player:1": ["Td", "9s"], "dealer": ["9h"] if spain else ["9h", "7c"]})
+    box, up = {"purpose": "player", "seat": 1, "hand": 0}, {"purpose": "dealer", "seat": None}
+    hole = [] if spain else [{"purpose": "hole", "seat": None, "hand": None}]
+    assert table.went == [box, {**up, "hand": None}, box, *hole]
+    answer = table.act("ann", "stand")
+    assert answer.status_code == 200, answer.text
+    dealer = ["Tc"] if profile != "spain-1979" else ["7c", "Tc"]
+    table.deal({"dealer": dealer})
+    assert table.state()["round"]["id"] != round_id, "the round is settled, the next one open"
+    assert table.balances() == {"ann": table.credit + 1000}
+    return table
+
+
+@pytest.mark.parametrize("profile", BLACKJACK)
+def test_blackjack_a_physical_shoe_round_card_by_card_pays_as_any_round(
+    sqlite_api: Any, profile: str
+) -> None:
+    """docs/rules.md §2 (each profile's shoe article): the shoe is made and burnt as its
+    profile says, each card goes where the engine says, and 19 against a dealer's bust is
+    paid 1 to 1 (10 units: 1,000 minor); the ledger sums to 0 and the chain verifies."""
+    api, url = sqlite_api
+    _blackjack_round(api, profile)
+    _audited(api, url)
+
+
+def test_spain_1979_art_03_the_new_shoe_burns_five_and_is_recorded(sqlite_api: Any) -> None:
+    """Spain 1979 Art. 03 V.3.b-c: the croupier shuffles, a player cuts, the cut card is placed,
+    and the first five cards are put aside: each step recorded with who and when."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "spain-1979", ["ann"])
+    assert table.console()["shoe"]["next_procedure"] == "shuffled"
+    refused = table.procedure("cut")
+    assert refused.status_code == 409 and refused.json()["code"] == "procedure_out_of_order"
+    assert refused.json()["params"]["expected"] == "shuffled"
+    early = table.card("As")
+    assert early.status_code == 409 and early.json()["code"] == "procedure_first"
+    table.make_shoe(["2c", "3c", "4c", "5c", "6c"])
+    shoe = table.console()["shoe"]
+    assert shoe["procedures"] == ["shuffled", "cut", "cut_card_placed"]
+    assert shoe["burnt"] == ["2c", "3c", "4c", "5c", "6c"] and shoe["burns_left"] == 0
+    assert table.console()["next_card"] is None, "no round is dealt: no card is needed"
+    _audited(api, url)
+
+
+def test_refusals_change_nothing(sqlite_api: Any) -> None:
+    """A malformed card (422 notation), a card when none is needed (409), a card the decks
+    cannot hold any more (docs/rules.md §6: 422 card_not_in_shoe), and a card from anyone but
+    the table's dealer (403): each typed, and the round as it was."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "veintiuno-real", ["ann", "bob"])
+    table.make_shoe(["Td"])
+    none_needed = table.card("Ts")
+    assert none_needed.status_code == 409 and none_needed.json()["code"] == "no_card_needed"
+    table.bet("ann", 10)
+    table.bet("bob", 10)
+    table.ready()
+    malformed = table.card("Tx")
+    assert malformed.status_code == 422 and malformed.json()["code"] == "notation"
+    assert table.card("Ts", table.tokens["ann"]).status_code == 403
+    assert table.card("Ts", OPERATOR_TOKEN).status_code == 403
+    other = api.player("otto")
+    api.post("/operator/staff", OPERATOR_TOKEN, {"username": "otto", "role": "dealer"})
+    assert table.card("Ts", other).status_code == 403, "a dealer not assigned to the table"
+    # Six decks hold six Td; one was burnt: both boxes' two cards and the dealer's up card
+    # are five more; the hole card may not be a seventh.
+    for _ in range(5):
+        assert table.card("Td").status_code == 200
+    before = table.console()
+    assert before["next_card"] == {"purpose": "hole", "seat": None, "hand": None}
+    seventh = table.card("Td")
+    assert seventh.status_code == 422, seventh.text
+    assert seventh.json()["code"] == "card_not_in_shoe"
+    assert seventh.json()["params"] == {"card": "Td", "decks": 6, "out": 6}
+    assert table.console() == before
+    acted = table.act("ann", "stand")
+    assert acted.status_code == 409 and acted.json()["code"] in {
+        "card_needed_first",
+        "not_allowed_now",
+    }
+    assert table.console() == before
+    _audited(api, url)
+
+
+def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_dealt(
+    sqlite_api: Any,
+) -> None:
+    """Dragon Six, Peru 2016, Art. 6 d) (docs/rules.md §4): the first card of the new shoe, a 3,
+    burns three more, the engine asking for each; then Art. 10: Player, Banker, Player,
+    Banker. Banker's natural 9 beats Player's 8 (Art. 8): the Banker bet of 10 is paid 1 to 1."""
+    api, url = sqlite_api
+    _dragon_six_coup(api)
+    _audited(api, url)
+
+
+def _dragon_six_coup(api: Api) -> None:
+    table = PhysicalTable(api, "dragon-six-peru-2016", ["ann"])
+    table.procedure("shuffled")
+    table.procedure("cut")
+    table.procedure("cut_card_placed")
+    assert table.console()["shoe"]["burns_left"] == 1, "one card, then its value in burns"
+    table.card("3c")
+    assert table.console()["shoe"]["burns_left"] == 3
+    table.make_shoe(["4d", "5h", "6s"])
+    round_id = table.bet("ann", 10)
+    table.ready()
+    table.deal({"player": ["8h", "Kd"], "banker": ["9c", "Qs"]})
+    assert [place["purpose"] for place in table.went] == ["player", "banker"] * 2
+    assert table.state()["round"]["id"] != round_id
+    assert table.balances() == {"ann": table.credit + 1000}
+
+
+@pytest.mark.parametrize("profile", CASINO_HOLDEM)
+def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, profile: str) -> None:
+    """Casino Hold'em Arts. 7, 12-13 (docs/rules.md §5): a fresh deck shuffled and cut for the
+    game, two cards each (the players, then the dealer, twice), a burn, the flop; ann folds
+    and loses her Ante of 10; bob calls 20 with a pair of aces; a burn, turn and river; the
+    dealer's king high does not qualify (Art. 13 g): bob's Ante is paid 1 to 1, the call
+    comes back. The next game needs a new deck, shuffled and cut again."""
+    api, url = sqlite_api
+    _casino_holdem_game(api, profile)
+    _audited(api, url)
+
+
+def _casino_holdem_game(api: Api, profile: str) -> None:
+    table = PhysicalTable(api, profile, ["ann", "bob"])
+    table.make_shoe([])
+    round_id = table.bet("ann", 10)
+    table.bet("bob", 10)
+    table.ready()
+    table.deal(
+        {
+            "player:1": ["2c", "7d"],
+            "player:2": ["As", "Ad"],
+            "dealer": ["3h", "8s"],
+            "burn": ["4c"],
+            "board": ["Kc", "9d", "5s"],
+        }
+    )
+    seats = [place["seat"] for place in table.went[:6]]
+    assert seats == [1, 2, None, 1, 2, None]
+    ann_view = table.state("ann")["round"]["public"]
+    assert "3h" not in str(ann_view) and "8s" not in str(ann_view), "the dealer's cards hidden"
+    assert "As" not in str(ann_view), "bob's hole cards are his own (Art. 9 d)"
+    assert table.act("ann", "fold").status_code == 200
+    assert table.act("bob", "call").status_code == 200
+    table.deal({"burn": ["6c"], "board": ["Jh", "2d"]})
+    assert table.state()["round"]["id"] != round_id
+    assert table.balances() == {"ann": table.credit - 1000, "bob": table.credit + 1000}
+    assert table.console()["shoe"]["next_procedure"] == "shuffled", "a new deck each game"
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.parametrize("profile", [*BLACKJACK, "dragon-six-peru-2016", *CASINO_HOLDEM])
+def test_every_profile_card_by_card_on_postgresql(database_url_for: Any, profile: str) -> None:
+    """The rounds above, each profile's, on PostgreSQL (the slow form)."""
+    for url in database_url_for("postgresql"):
+        for api in make_api(url):
+            if profile in BLACKJACK:
+                _blackjack_round(api, profile)
+            elif profile in CASINO_HOLDEM:
+                _casino_holdem_game(api, profile)
+            else:
+                _dragon_six_coup(api)
+            _audited(api, url)
+
+
+def _serving(url: str) -> Any:
+    made = make_api(url)
+    return made, next(made)
+
+
+def _restart_mid_round(url: str) -> None:
+    made, api = _serving(url)
+    try:
+        table = PhysicalTable(api, "peru-2016", ["ann"])
+        table.make_shoe(["2c"])
+        round_id = table.bet("ann", 10)
+        table.ready()
+        table.deal_some(["Td", "9h"])
+        waiting = table.console()
+        assert waiting["next_card"] == {"purpose": "player", "seat": 1, "hand": 0}
+    finally:
+        made.close()
+    made, api = _serving(url)  # the server restarts in the middle of the deal
+    try:
+        table.api = api
+        assert table.console() == waiting, "the round waits for the same card"
+        live = api.server.casino.table(table.id)
+        assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+        table.deal({"player:1": ["9s"], "dealer": ["7c"]})
+        assert table.act("ann", "hit").status_code == 200
+        assert table.console()["next_card"] == {"purpose": "player", "seat": 1, "hand": 0}
+    finally:
+        made.close()
+    made, api = _serving(url)  # and again in the middle of a hit
+    try:
+        table.api = api
+        table.deal({"player:1": ["2h"], "dealer": ["Tc"]})  # 21 stands; 16 draws and busts
+        assert table.state()["round"]["id"] != round_id
+        assert table.balances() == {"ann": table.credit + 1000}
+        _audited(api, url)
+    finally:
+        made.close()
+
+
+def test_r11_a_restart_mid_deal_and_mid_hit_resumes_at_the_same_card(
+    database_url_for: Any,
+) -> None:
+    """R11: a physical shoe's round stopped for a card is rebuilt on restart by the one replay
+    and waits for the same card; the round then ends as it would have (Peru 2016 Art. 13)."""
+    for url in database_url_for("sqlite"):
+        _restart_mid_round(url)
+
+
+@pytest.mark.postgres
+def test_r11_a_restart_mid_round_on_postgresql(database_url_for: Any) -> None:
+    """The same on PostgreSQL: the one PostgreSQL test of the physical shoe in CI."""
+    for url in database_url_for("postgresql"):
+        _restart_mid_round(url)
+
+
+def test_r06_the_hole_card_and_the_next_cards_stay_hidden(sqlite_api: Any) -> None:
+    """R6, Peru 2016 Art. 13 (docs/rules.md §2): the hole card the dealer entered is shown to
+    no player nor spectator until it is turned; the dealer's console shows it."""
+    api, _url = sqlite_api
+    table = PhysicalTable(api, "peru-2016", ["ann", "bob"])
+    table.make_shoe(["2c"])
+    table.bet("ann", 10)
+    table.bet("bob", 10)
+    table.ready()
+    spectator = api.player("sam")
+    table.deal({"player:1": ["Td", "9s"], "player:2": ["8d", "8c"], "dealer": ["9h", "7c"]})
+    for token in (table.tokens["ann"], table.tokens["bob"], spectator, None):
+        seen = api.get(f"/tables/{table.id}", token)
+        if token is None:
+            assert seen.status_code == 401
+            continue
+        assert "7c" not in seen.text, "the hole card before it is turned"
+        assert '"??"' in seen.text
+    assert "7c" in str(table.console()["view"]["dealer"]), "the dealer entered it"
+    assert table.act("ann", "stand").status_code == 200
+    assert table.act("bob", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})
+    recall = api.get(f"/rounds/{table.state()['round']['id'] - 1}", table.tokens["ann"])
+    assert recall.status_code == 200 and "7c" in recall.text, "turned: now everyone's"
+
+
+def test_the_round_in_which_the_cut_card_comes_out_is_the_shoes_last(sqlite_api: Any) -> None:
+    """docs/rules.md §6 (Spain 1979 Art. 03 V.3.b): the dealer says the cut card came out; the
+    round under way finishes, and the next needs a new shoe, shuffled, cut and burnt again."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "veintiuno-real", ["ann"])
+    early = table.procedure("cut_card_out")
+    assert early.status_code == 409 and early.json()["code"] == "procedure_out_of_order"
+    table.make_shoe(["2c"])
+    first_shoe = table.console()["shoe"]["shoe"]
+    table.bet("ann", 10)
+    table.ready()
+    table.deal({"player:1": ["Td", "9s"], "dealer": ["9h", "7c"]})
+    assert table.procedure("cut_card_out").status_code == 200
+    again = table.procedure("cut_card_out")
+    assert again.status_code == 409 and again.json()["code"] == "procedure_done"
+    assert table.act("ann", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})
+    assert table.balances() == {"ann": table.credit + 1000}
+    shoe = table.console()["shoe"]
+    assert shoe["shoe"] != first_shoe and shoe["next_procedure"] == "shuffled"
+    table.bet("ann", 10)
+    assert table.ready() == [False], "no round of the new shoe deals before it is made"
+    _audited(api, url)
+
+
+def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) -> None:
+    """docs/rules.md#D-BJ-31: a hole card exposed in error is burnt and the next card takes its
+    place, the engine asking the dealer for it; docs/rules.md#D-GEN-11: a card found face up
+    in the shoe is the dealer's to name and is burnt (Peru 2016); a correction of the cards
+    while the round waits for one is refused, a void is not."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "peru-2016", ["ann"])
+    table.make_shoe(["2c"])
+    table.bet("ann", 10)
+    table.ready()
+    table.deal_some(["Td"])
+
+    def correct(body: dict[str, Any]) -> Any:
+        return api.post(f"/dealer/tables/{table.id}/corrections", table.dealer, body)
+
+    legal = api.get(f"/dealer/tables/{table.id}/corrections", table.dealer).json()
+    assert (legal["kinds"], legal["places"]) == (["confused-deal", "void"], [])
+    waiting = correct({"kind": "face-up", "card": "5d"})
+    assert waiting.status_code == 409, waiting.text
+    assert waiting.json()["code"] == "card_needed_first_correction"
+    table.deal({"player:1": ["9s"], "dealer": ["9h", "7c"]})
+    legal = api.get(f"/dealer/tables/{table.id}/corrections", table.dealer).json()
+    assert "exposed" in legal["kinds"] and legal["places"] == ["hole"]
+    unnamed = correct({"kind": "face-up"})
+    assert unnamed.status_code == 409 and unnamed.json()["code"] == "card_to_name"
+    assert correct({"kind": "face-up", "card": "5d"}).status_code == 200
+    exposed = correct({"kind": "exposed", "place": "hole"})
+    assert exposed.status_code == 200, exposed.text
+    assert table.console()["next_card"] == {"purpose": "hole", "seat": None, "hand": None}
+    assert "6c" not in table.state("ann")["round"]["public"]["dealer"]["cards"]
+    table.deal({"dealer": ["6c"]})
+    assert table.act("ann", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})  # 9 and 6 draw a ten: 25, the dealer busts
+    assert table.balances() == {"ann": table.credit + 1000}
+    events = api.get(f"/rounds/{table.state()['round']['id'] - 1}", OPERATOR_TOKEN).json()
+    kinds = [event["kind"] for event in events["events"]]
+    assert "CardFoundFaceUp" in kinds and "CardExposed" in kinds
+    _audited(api, url)
+
+
+def test_d_gen_6_a_physical_round_waiting_for_a_card_may_be_voided(sqlite_api: Any) -> None:
+    """docs/rules.md#D-GEN-6: a round the dealer cannot finish (the shoe fell mid-deal) is void,
+    every stake returned; the next round opens and a restart finds it as it was."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "veintiuno-real", ["ann"])
+    table.make_shoe(["2c"])
+    round_id = table.bet("ann", 10)
+    table.ready()
+    table.deal_some(["Td", "9h"])
+    answer = api.post(
+        f"/dealer/tables/{table.id}/corrections",
+        table.dealer,
+        {"kind": "void", "reason": "the shoe fell"},
+    )
+    assert answer.status_code == 200, answer.text
+    assert table.state()["round"]["id"] != round_id
+    assert table.balances() == {"ann": table.credit}
+    recall = api.get(f"/rounds/{round_id}", table.tokens["ann"])
+    assert recall.status_code == 200, recall.text
+    assert recall.json()["events"][-1]["kind"] == "RoundEnded"
+    live = api.server.casino.table(table.id)
+    assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+    _audited(api, url)
