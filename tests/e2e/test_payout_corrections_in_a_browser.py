@@ -91,7 +91,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     dario = person("dario")
     irene = person("irene", phone=True, locale="es-ES")
     operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Cusco", "dragon-six-peru-2016", seed)
+    table_id = open_table(operator, live_server, "Mesa Trujillo", "dragon-six-peru-2016", seed)
     for someone in (nora, dario, irene):
         sign_up(someone)
     operator.go("/operator")
@@ -108,7 +108,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     operator.page.click("#assign-form button[type=submit]")
     dealer_row = operator.page.locator("#operator-staff tr[data-staff='dario'][data-role='dealer']")
     expect(dealer_row.locator(f".dealer-table[data-table='{table_id}']")).to_contain_text(
-        "Mesa Cusco"
+        "Mesa Trujillo"
     )
 
     # Nora plays one coup on the banker; the engine beside the server says what it paid.

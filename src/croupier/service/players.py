@@ -180,6 +180,9 @@ class Players:
             )
         decision = live.game_round.pending()
         if decision is None:
+            if live.game_round.card_needed is not None:
+                # A physical shoe's round waits for the dealer's card: the engine says so.
+                live.game_round.verify_act(seat, Action.parse(action))
             raise IllegalActionError(
                 f"not seat {seat}'s turn: the round waits for nobody",
                 code="no_decision_awaited",
