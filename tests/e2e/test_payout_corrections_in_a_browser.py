@@ -88,25 +88,27 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     seed = hashlib.sha256(b"croupier e2e payout correction").digest()
     operator = person("operator")
     nora = person("nora")
-    dario = person("dario")
+    damian = person("damian")
     irene = person("irene", phone=True, locale="es-ES")
     operator_signs_in(operator)
     table_id = open_table(operator, live_server, "Mesa Trujillo", "dragon-six-peru-2016", seed)
-    for someone in (nora, dario, irene):
+    for someone in (nora, damian, irene):
         sign_up(someone)
     operator.go("/operator")
     credit(operator, nora.name, CREDIT_UNITS)
 
     # The operator grants the roles and assigns the dealer to the table, on the page.
-    for name, role in ((dario.name, "dealer"), (irene.name, "inspector")):
+    for name, role in ((damian.name, "dealer"), (irene.name, "inspector")):
         operator.page.fill("#grant-form input[name=username]", name)
         operator.page.select_option("#grant-form select[name=role]", role)
         operator.page.click("#grant-form button[type=submit]")
         expect(operator.page.locator(f"#operator-staff tr[data-staff='{name}']")).to_have_count(1)
-    operator.page.fill("#assign-form input[name=username]", dario.name)
+    operator.page.fill("#assign-form input[name=username]", damian.name)
     operator.page.select_option("#assign-table", str(table_id))
     operator.page.click("#assign-form button[type=submit]")
-    dealer_row = operator.page.locator("#operator-staff tr[data-staff='dario'][data-role='dealer']")
+    dealer_row = operator.page.locator(
+        "#operator-staff tr[data-staff='damian'][data-role='dealer']"
+    )
     expect(dealer_row.locator(f".dealer-table[data-table='{table_id}']")).to_contain_text(
         "Mesa Trujillo"
     )
@@ -129,22 +131,22 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     round_id = int(rounds[0]["round"])
 
     # The dealer proposes from the round's recall; nothing moves until the inspector confirms.
-    dario.go(f"/recall/{round_id}")
-    expect(dario.page.locator("#propose-correction")).to_be_visible()
-    expect(dario.page.locator("#dispute-round")).to_be_hidden()  # only its players dispute it
-    dario.page.select_option("#propose-player", nora.name)
-    dario.page.fill("#propose-form input[name=amount]", "5")
-    dario.page.fill("#propose-form input[name=reason]", REASON)
-    at_both_widths(dario, "recall-propose", "#propose-correction")
-    dario.page.click("#propose-form button[type=submit]")
-    expect(dario.page.locator("#notice")).to_contain_text("proposed: it waits for an inspector")
+    damian.go(f"/recall/{round_id}")
+    expect(damian.page.locator("#propose-correction")).to_be_visible()
+    expect(damian.page.locator("#dispute-round")).to_be_hidden()  # only its players dispute it
+    damian.page.select_option("#propose-player", nora.name)
+    damian.page.fill("#propose-form input[name=amount]", "5")
+    damian.page.fill("#propose-form input[name=reason]", REASON)
+    at_both_widths(damian, "recall-propose", "#propose-correction")
+    damian.page.click("#propose-form button[type=submit]")
+    expect(damian.page.locator("#notice")).to_contain_text("proposed: it waits for an inspector")
     listed = httpx.get(
         f"{live_server.url}/operator/corrections",
         headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"},
         timeout=10,
     ).json()["corrections"]
     # The shared live server may hold other tests' corrections: this round's is the dealer's.
-    mine = [c for c in listed if c["round"] == round_id and c["proposed_by"] == dario.name]
+    mine = [c for c in listed if c["round"] == round_id and c["proposed_by"] == damian.name]
     assert [(c["username"], c["amount"], c["status"]) for c in mine] == [
         (nora.name, CORRECTION_MINOR, "proposed")
     ]
