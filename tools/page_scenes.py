@@ -36,7 +36,7 @@ OPERATOR_TOKEN = "scenes-operator-token-" + "x" * 16
 PASSWORD = "correct horse battery"
 FIXED_TIME = 1_767_225_600.0  # 2026-01-01 00:00 UTC: every record's time
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
+BROWSER_ARGS = [
     "--no-sandbox",
     "--headless",
     "--disable-gpu",
@@ -44,9 +44,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    "--font-render-hinting=none",
-    "--hide-scrollbars",
 ]
+"""Debian's Chromium, headless, as every browser test starts it (tests/e2e/conftest.py)."""
+CHROMIUM_ARGS = [*BROWSER_ARGS, "--font-render-hinting=none", "--hide-scrollbars"]
+"""For pictures compared pixel by pixel: no font hinting, no scroll bars."""
 
 
 class StoppedClock:
@@ -57,22 +58,36 @@ class StoppedClock:
         return FIXED_TIME
 
 
-class ChosenSeeds:
+class StackedSeeds:
     """Stands in for ``secrets`` inside ``croupier.service.rounds``: each new shoe is shuffled
-    from the next seed queued, else from a seed counted from a fixed phrase."""
+    from the next seed queued, else from ``secrets`` (``unqueued``)."""
 
     def __init__(self) -> None:
         self.queue: list[bytes] = []
-        self.count = 0
 
     def token_bytes(self, count: int | None = None) -> bytes:
         if self.queue:
             return self.queue.pop(0)
-        self.count += 1
-        return hashlib.sha256(f"croupier scenes shoe {self.count}".encode()).digest()
+        return self.unqueued(count)
+
+    def unqueued(self, count: int | None) -> bytes:
+        return secrets.token_bytes(count)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(secrets, name)
+
+
+class ChosenSeeds(StackedSeeds):
+    """Stacked seeds whose unqueued shoes come from a seed counted from a fixed phrase, so
+    every picture's shoes are the same on every run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def unqueued(self, count: int | None) -> bytes:
+        self.count += 1
+        return hashlib.sha256(f"croupier scenes shoe {self.count}".encode()).digest()
 
 
 @dataclass
@@ -81,7 +96,7 @@ class Live:
     seeds: ChosenSeeds
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -111,7 +126,7 @@ def serving(folder: Path) -> Iterator[Live]:
             clock=StoppedClock(),
         )
         app = create_app(settings, server=start(settings))
-        port = _free_port()
+        port = free_port()
         server = uvicorn.Server(
             uvicorn.Config(
                 app,

@@ -13,8 +13,7 @@ real server from ``SeededRandomSource(seed)`` exactly as in play.
 from __future__ import annotations
 
 import os
-import secrets
-import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,36 +23,15 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from page_scenes import BROWSER_ARGS, CHROMIUM, StackedSeeds, free_port
+
 OPERATOR_TOKEN = "e2e-operator-token-" + "x" * 16
 PASSWORD = "correct horse battery"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-class StackedSeeds:
-    """The next shoes' seeds, chosen by the test; any other call goes to ``secrets``."""
-
-    def __init__(self) -> None:
-        self.queue: list[bytes] = []
-
-    def token_bytes(self, count: int | None = None) -> bytes:
-        if self.queue:
-            return self.queue.pop(0)
-        return secrets.token_bytes(count)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(secrets, name)
 
 
 @dataclass
@@ -62,13 +40,6 @@ class LiveServer:
     seeds: StackedSeeds
     database_url: str = ""
     """The live server's database, for a check the pages cannot make (``audit verify``)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="session")
@@ -92,7 +63,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             rate_limit="100000/minute",  # every person signs up and in from 127.0.0.1
         )
         app = create_app(settings, server=start(settings))
-        port = _free_port()
+        port = free_port()
         server = uvicorn.Server(
             uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
         )
@@ -120,7 +91,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         yield launched
         launched.close()
 
