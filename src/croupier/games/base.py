@@ -83,7 +83,6 @@ __all__ = [
     "GameRound",
     "RoundResult",
     "Step",
-    "WagerResult",
     "commands_of",
     "deal_on",
     "replay",
@@ -125,31 +124,23 @@ class Decision:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class WagerResult:
-    seat: int
-    wager: str
-    stake: Fraction
-    payout: Fraction
-    result: str
-    hand: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "wager": self.wager,
-            "hand": self.hand,
-            "stake": json_number(self.stake),
-            "payout": json_number(self.payout),
-            "result": self.result,
-        }
+def wager_json(wager: Settled) -> dict[str, Any]:
+    """A settled wager as the view lists it (every field, ``hand`` even when ``None``)."""
+    return {
+        "seat": wager.seat,
+        "wager": wager.wager,
+        "hand": wager.hand,
+        "stake": json_number(wager.stake),
+        "payout": json_number(wager.payout),
+        "result": wager.result,
+    }
 
 
 @dataclass(frozen=True)
 class RoundResult:
     """Every wager of a finished round: the ledger's postings derive from this."""
 
-    wagers: tuple[WagerResult, ...]
+    wagers: tuple[Settled, ...]
     details: dict[str, Any] = field(default_factory=dict)
 
     def seats(self) -> list[int]:
@@ -275,16 +266,7 @@ class GameRound(ABC):
         hand: int | None = None,
     ) -> None:
         """Record one wager settled: what it staked and all it returns (stake included)."""
-        self._record(
-            Settled(
-                seat=seat,
-                wager=wager,
-                stake=Fraction(stake),
-                payout=payout,
-                result=result,
-                hand=hand,
-            )
-        )
+        self._record(Settled(seat, wager, Fraction(stake), payout, result, hand))
 
     def _after_draw(self) -> None:  # noqa: B027 - a hook a game may fill
         """What a game does after every card (baccarat: announce the cut card)."""
@@ -779,13 +761,9 @@ class GameRound(ABC):
         self._record(RoundEnded())
 
     # --- reading the round --------------------------------------------------------------
-    def settled(self) -> list[WagerResult]:
+    def settled(self) -> list[Settled]:
         """Every wager settled so far, in the order it was settled."""
-        return [
-            WagerResult(item.seat, item.wager, item.stake, item.payout, item.result, item.hand)
-            for item in self.events
-            if isinstance(item, Settled)
-        ]
+        return [item for item in self.events if isinstance(item, Settled)]
 
     def results(self) -> RoundResult:
         """Every wager's stake and payout, once the round is done (from its ``Settled``)."""
@@ -817,7 +795,7 @@ class GameRound(ABC):
                     "seat": seat,
                     "bets": dict(self.bets.get(seat, {})),
                     "hands": self._hands_view(seat, viewer, everything),
-                    "results": [w.to_json() for w in settled if w.seat == seat],
+                    "results": [wager_json(w) for w in settled if w.seat == seat],
                 }
             )
         return {
@@ -830,7 +808,7 @@ class GameRound(ABC):
             "pending": None if decision is None else decision.to_json(),
             "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
             "legal_actions": self.legal_for(viewer),
-            "results": [wager.to_json() for wager in settled],
+            "results": [wager_json(wager) for wager in settled],
             "corrections": self.corrections_made(),
             "done": self.is_done,
         }
