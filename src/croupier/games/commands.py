@@ -22,8 +22,8 @@ parse_command('act 2 double 5')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 from croupier.cards import Card
 from croupier.errors import NotationError
@@ -64,9 +64,16 @@ class Action:
 
 
 class _Notation:
-    """A command's ``repr`` is its notation, read back by ``parse_command``."""
+    """A command is written as its ``verb`` and its fields, in order, but for a field it
+    leaves out (``None``); its ``repr`` is that notation, read back by ``parse_command``."""
 
     __slots__ = ()
+    verb: ClassVar[str]
+
+    def __str__(self) -> str:
+        every = fields(self)  # type: ignore[arg-type]  # each command is a dataclass
+        values = (getattr(self, item.name) for item in every)
+        return " ".join([self.verb, *(str(value) for value in values if value is not None)])
 
     def __repr__(self) -> str:
         return f"parse_command({str(self)!r})"
@@ -76,20 +83,17 @@ class _Notation:
 class Bet(_Notation):
     """Set ``seat``'s ``wager`` to ``amount`` whole units while bets are open (0 withdraws)."""
 
+    verb = "bet"
     seat: int
     wager: str
     amount: int
-
-    def __str__(self) -> str:
-        return f"bet {self.seat} {self.wager} {self.amount}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Deal(_Notation):
     """Close bets and play on until a decision is needed or the round is done."""
 
-    def __str__(self) -> str:
-        return "deal"
+    verb = "deal"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -97,6 +101,7 @@ class Act(_Notation):
     """``seat``'s decision; ``by_default``: the seat's time ran out and the house applied
     the regulation's default for it (written ``act 2 stand (default)``)."""
 
+    verb = "act"
     seat: int
     action: Action
     by_default: bool = False
@@ -109,10 +114,8 @@ class Act(_Notation):
 class Void(_Notation):
     """End a round that cannot go on: every stake still in play is returned."""
 
+    verb = "void"
     reason: str
-
-    def __str__(self) -> str:
-        return f"void {self.reason}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -120,11 +123,9 @@ class Return(_Notation):
     """Give back every bet of ``seat`` while bets are open: its box cannot be dealt as it
     stands (a side bet without the main wager it rides on)."""
 
+    verb = "return"
     seat: int
     reason: str
-
-    def __str__(self) -> str:
-        return f"return {self.seat} {self.reason}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -134,10 +135,8 @@ class FaceUp(_Notation):
     given (a record, a ``settle`` document), must be that next card; ``None`` takes it as it
     is (the live table, whose dealer names no card of a shoe nobody may see)."""
 
+    verb = "face-up"
     card: Card | None = None
-
-    def __str__(self) -> str:
-        return "face-up" if self.card is None else f"face-up {self.card}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -145,10 +144,8 @@ class DealtInError(_Notation):
     """A card that left the shoe where the round called for none: burnt in view, and the
     round goes on as it stood (docs/rules.md#D-GEN-12). ``card`` as for ``FaceUp``."""
 
+    verb = "dealt-in-error"
     card: Card | None = None
-
-    def __str__(self) -> str:
-        return "dealt-in-error" if self.card is None else f"dealt-in-error {self.card}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -157,10 +154,8 @@ class Exposed(_Notation):
     ``dealer 1``, ``seat 3 card 2``: the places ``GameRound.face_down_places`` lists); the
     profile's ``corrections.exposed_card`` says what follows."""
 
+    verb = "exposed"
     place: str
-
-    def __str__(self) -> str:
-        return f"exposed {self.place}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -168,8 +163,7 @@ class ConfusedDeal(_Notation):
     """The deal was confused: its cards are burnt, never reconstructed, and the round is void
     (the Veintiuno Real sheet, item 14; docs/rules.md#D-GEN-13)."""
 
-    def __str__(self) -> str:
-        return "confused-deal"
+    verb = "confused-deal"
 
 
 Correction = FaceUp | DealtInError | Exposed | ConfusedDeal | Void
