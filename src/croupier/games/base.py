@@ -931,15 +931,21 @@ def has_burns(events: Iterable[Event]) -> bool:
     return any(isinstance(item, CardDrawn) and item.purpose is Purpose.BURN for item in events)
 
 
-def _start(record: Sequence[Event], profile: Profile | None) -> tuple[type[GameRound], Profile]:
+def round_class_of(game: str) -> type[GameRound]:
+    """The round class of ``game``: importing its module registers it (and its events)."""
     from croupier.games import game_module
+
+    game_module(game)
+    return ROUND_CLASSES[game]
+
+
+def _start(record: Sequence[Event], profile: Profile | None) -> tuple[type[GameRound], Profile]:
     from croupier.rules.registry import load_profile_of
 
     first = record[0] if record else None
     if not isinstance(first, RoundStarted):
         raise ReplayError("a round's record starts with RoundStarted")
-    game_module(first.game)  # registers the game's round class and events
-    cls = ROUND_CLASSES[first.game]
+    cls = round_class_of(first.game)
     if profile is None:
         profile = load_profile_of(first.game, first.profile)
     elif profile.name != first.profile:
@@ -983,10 +989,7 @@ def _rebuild(
 def play(profile: Profile, shoe: Shoe, commands: Iterable[Command], **options: Any) -> GameRound:
     """A round of ``profile``'s game dealt from ``shoe`` and given ``commands`` in order
     (``options``: the game's own, such as ``new_shoe`` or ``meter``)."""
-    from croupier.games import game_module
-
-    game_module(profile.game)  # registers the game's round class
-    game = ROUND_CLASSES[profile.game](profile, shoe, **options)
+    game = round_class_of(profile.game)(profile, shoe, **options)
     for command in commands:
         game.apply(command)
     return game

@@ -300,8 +300,8 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
                 "title": live.profile.title,
                 "is_open": live.is_open,
                 "seats": now["table"]["seats"],
-                "seat_count": engines.seat_count(live.profile),
-                "min_players": engines.min_players(live.profile),
+                "seat_count": live.profile.table.seats,
+                "min_players": live.profile.table.min_players,
                 "round": {
                     "id": now["round"]["id"],
                     "status": now["round"]["status"],

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.games import game_module
-from croupier.games.base import ROUND_CLASSES, GameRound
+from croupier.games.base import GameRound, round_class_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules.base import Profile
 from croupier.service import table_rules
@@ -26,15 +26,6 @@ def rules_version(profile: Profile) -> str:
 
 def round_class(profile: Profile) -> type[GameRound]:
     return round_class_of(profile.game)
-
-
-def round_class_of(game: str) -> type[GameRound]:
-    """The ``GameRound`` subclass of ``game`` (a table's stored game name)."""
-    module = game_module(game)  # importing it registers its round class
-    cls = ROUND_CLASSES.get(game)
-    if cls is None:
-        raise LookupError(f"{module.__name__} has no round class for {game}")
-    return cls
 
 
 def open_shoe(profile: Profile, seed: bytes) -> Shoe:
@@ -67,12 +58,3 @@ def new_round(profile: Profile, shoe: Shoe, meter: Fraction | None = None) -> Ga
     if cls.takes_meter:
         options["meter"] = meter
     return cls(profile, shoe, **options)
-
-
-# What the table's state shows before the round (``server.routes``): the table record's.
-def seat_count(profile: Profile) -> int:
-    return profile.table.seats
-
-
-def min_players(profile: Profile) -> int:
-    return profile.table.min_players

@@ -21,13 +21,12 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.fairness import revealed_document
-from croupier.games.base import steps
+from croupier.games.base import round_class_of, steps
 from croupier.games.events import Event
 from croupier.ledger.book import find_account
 from croupier.ledger.postings import round_of_reference
 from croupier.service import staff
 from croupier.service.accounts import Principal
-from croupier.service.engines import round_class_of
 from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.models import (
     BackBet,
