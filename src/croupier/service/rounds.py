@@ -31,7 +31,7 @@ from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
 from croupier.service.models import RoundRecord, RuleSet, ShoeRecord
 from croupier.service.money import Money
-from croupier.shoe import PhysicalShoe
+from croupier.shoe import PhysicalShoe, Shoe
 
 log = logging.getLogger("croupier.tables")
 
@@ -47,53 +47,37 @@ class Rounds:
 
     # --- shoes --------------------------------------------------------------------------
     def new_shoe(self, session: Session, live: LiveTable) -> None:
-        if live.is_physical:
-            self._new_physical_shoe(session, live)
-            return
-        seed = secrets.token_bytes(32)  # R1: only the OS source decides a live shoe
-        version = self.recorded_rules(session, live.profile)
+        """The table's next shoe, recorded. A random shoe is shuffled from a seed that only the
+        OS source decides (R1) and committed to; a physical shoe is a real one about to be made
+        by the dealer: no seed, no order, nothing committed (the cards are known only as they
+        come out), its procedures and burns to follow."""
         table = live.profile.table
-        document = revealed_document(seed, table.decks, table.cut_card_from_bottom, version)
-        shoe = engines.open_shoe(live.profile, seed)
+        version = self.recorded_rules(session, live.profile)
+        shoe: Shoe
+        if live.is_physical:
+            seed, sealed, shoe = b"", "", PhysicalShoe(decks=table.decks)
+        else:
+            seed = secrets.token_bytes(32)
+            document = revealed_document(seed, table.decks, table.cut_card_from_bottom, version)
+            sealed, shoe = commitment(document), engines.open_shoe(live.profile, seed)
         record = ShoeRecord(
             table_id=live.id,
             seed_hex=seed.hex(),
-            commitment=commitment(document),
+            commitment=sealed,
             rules_version=version,
             decks=table.decks,
             cut_card_from_bottom=table.cut_card_from_bottom,
-            opening=[],  # the burns are the first round's own events
+            opening=[],  # a random shoe's burns are its first round's own events
             position=shoe.position,
             is_revealed=False,
             created_at=self.clock.now(),
         )
+        if live.is_physical:
+            record.procedures = []
+            live.procedures, live.opening = [], []
         session.add(record)
         session.flush()
-        live.shoe_id = record.id
-        live.shoe = shoe
-
-    def _new_physical_shoe(self, session: Session, live: LiveTable) -> None:
-        """A real shoe about to be made by the dealer: no seed, no order, nothing committed
-        (the cards are known only as they come out); its procedures and burns follow."""
-        table = live.profile.table
-        record = ShoeRecord(
-            table_id=live.id,
-            seed_hex="",
-            commitment="",
-            rules_version=self.recorded_rules(session, live.profile),
-            decks=table.decks,
-            cut_card_from_bottom=table.cut_card_from_bottom,
-            opening=[],
-            procedures=[],
-            position=0,
-            is_revealed=False,
-            created_at=self.clock.now(),
-        )
-        session.add(record)
-        session.flush()
-        live.shoe_id = record.id
-        live.shoe = PhysicalShoe(decks=table.decks)
-        live.procedures, live.opening = [], []
+        live.shoe_id, live.shoe = record.id, shoe
 
     def new_shoe_if_needed(self, session: Session, live: LiveTable, *, force: bool = False) -> None:
         live.adopt_next_profile()
