@@ -100,19 +100,7 @@ class Registry:
         )
         session.add(record)
         session.flush()
-        live = LiveTable(
-            id=record.id,
-            name=name,
-            profile=profile,
-            is_open=True,
-            betting_seconds=betting_seconds,
-            decision_seconds=decision_seconds,
-            seats={},
-            escrow=book.open_account(session, "escrow", f"table:{record.id}"),
-            sit_out_after=absence.SIT_OUT_AFTER_ROUNDS if sit_out_after is None else sit_out_after,
-            free_after=absence.FREE_AFTER_ROUNDS if free_after is None else free_after,
-            is_physical=record.shoe == physical.PHYSICAL,
-        )
+        live = _live_table(session, record, profile)
         self.rounds.new_shoe(session, live)
         self.rounds.new_round(session, live)
         live.published = self.publisher.publishable(live)
@@ -206,25 +194,7 @@ class Registry:
         profile, next_profile = limits.profiles_at_start(
             _stored_profile(record), record.limits, in_progress
         )
-        live = LiveTable(
-            id=record.id,
-            name=record.name,
-            profile=profile,
-            is_open=record.is_open,
-            betting_seconds=record.betting_seconds,
-            decision_seconds=record.decision_seconds,
-            seats={int(seat): int(user) for seat, user in record.seats.items()},
-            escrow=book.open_account(session, "escrow", f"table:{record.id}"),
-            next_profile=next_profile,
-            absences={int(seat): int(n) for seat, n in (record.absences or {}).items()},
-            sit_out_after=absence.SIT_OUT_AFTER_ROUNDS
-            if record.sit_out_after is None
-            else record.sit_out_after,
-            free_after=absence.FREE_AFTER_ROUNDS
-            if record.free_after is None
-            else record.free_after,
-            is_physical=record.shoe == physical.PHYSICAL,
-        )
+        live = _live_table(session, record, profile, next_profile)
         notes = self._restore_round(session, live, resuming=resuming)
         return live, notes
 
@@ -323,6 +293,29 @@ class Registry:
         assert record is not None
         fresh, _notes = self._built(session, record, resuming=False)
         return fresh
+
+
+def _live_table(
+    session: Session, record: GameTable, profile: Profile, next_profile: Profile | None = None
+) -> LiveTable:
+    """The table as its row holds it, before any round: its rules, settings and seats."""
+    return LiveTable(
+        id=record.id,
+        name=record.name,
+        profile=profile,
+        is_open=record.is_open,
+        betting_seconds=record.betting_seconds,
+        decision_seconds=record.decision_seconds,
+        seats={int(seat): int(user) for seat, user in record.seats.items()},
+        escrow=book.open_account(session, "escrow", f"table:{record.id}"),
+        next_profile=next_profile,
+        absences={int(seat): int(n) for seat, n in (record.absences or {}).items()},
+        sit_out_after=absence.SIT_OUT_AFTER_ROUNDS
+        if record.sit_out_after is None
+        else record.sit_out_after,
+        free_after=absence.FREE_AFTER_ROUNDS if record.free_after is None else record.free_after,
+        is_physical=record.shoe == physical.PHYSICAL,
+    )
 
 
 def accepted_back_bets(session: Session, round_id: int) -> list[dict[str, Any]]:
