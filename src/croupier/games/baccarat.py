@@ -257,16 +257,8 @@ class BaccaratRound(GameRound):
         return cls(profile, dealing, new_shoe=has_burns(record))
 
     # --- betting (Art. 7 d), Art. 8) ---------------------------------------------------------
-    @property
-    def bets(self) -> dict[int, dict[str, int]]:
-        """Each zone's wagers, keyed by ``BaccaratWager`` (equal to its name)."""
-        return {
-            zone: {BaccaratWager(wager): units for wager, units in wagers.items()}
-            for zone, wagers in super().bets.items()
-        }
-
     def _verify_wager(self, seat: int, wager: str, units: int) -> None:
-        held = set(super().bets.get(seat, {}))  # by name: no conversion per bet
+        held = set(self.bets.get(seat, {}))
         held = held | {wager} if units else held - {wager}
         for combination in self.profile.forbidden_combinations:
             if set(combination) <= held:
