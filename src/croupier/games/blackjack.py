@@ -231,7 +231,6 @@ class Box:
     hands: list[Hand] = field(default_factory=list)
     insurance: int = 0
     insurance_decided: bool = False
-    side_result: str | None = None
     side_payout: Fraction | None = None
     insurance_payout: Fraction | None = None
     dealt: tuple[Card, ...] = ()
@@ -324,7 +323,7 @@ class BlackjackRound(GameRound):
             if not stake:
                 continue
             result, payout = twenty_one_plus_three(box.dealt, self.up_card, stake, self.profile)
-            box.side_result, box.side_payout = result, payout
+            box.side_payout = payout
             self._settle_wager(box.seat, TWENTY_ONE_PLUS_THREE, Fraction(stake), payout, result)
 
     # --- moving on until somebody must decide --------------------------------------------
@@ -880,15 +879,9 @@ def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
     """Settle one round described as JSON (the fixed ``croupier settle`` contract)."""
     game, seats = base.settle(document, profile, lambda shoe: BlackjackRound(profile, shoe))
     assert isinstance(game, BlackjackRound)
-    return settlement_json(game, sorted(seats))
-
-
-def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any]:
-    """The finished round in the ``croupier settle`` output format."""
     result = game.results()
-    dealer_total = hand_total(game.dealer)
     out_seats = []
-    for seat in seats:
+    for seat in sorted(seats):
         box = game.boxes.get(seat)
         hands = []  # each as a view shows it after the round: every card face up
         side: dict[str, Any] = {}
@@ -896,8 +889,8 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
         if box is not None:
             # The settle contract's hand fields are fixed: the view's ``soft`` (for the felt's
             # "7/17") stays out of it.
-            hands = [_hand_view(hand, face_down_hidden=False) for hand in box.hands]
-            hands = [{k: v for k, v in hand.items() if k != "soft"} for hand in hands]
+            views = (_hand_view(hand, face_down_hidden=False) for hand in box.hands)
+            hands = [{k: v for k, v in view.items() if k != "soft"} for view in views]
             insurance = {
                 "bet": box.insurance,
                 "payout": json_number(box.insurance_payout or Fraction(0)),
@@ -924,7 +917,7 @@ def settlement_json(game: BlackjackRound, seats: Sequence[int]) -> dict[str, Any
     return {
         "dealer": {
             "cards": game.dealer_cards,
-            "total": dealer_total,
+            "total": hand_total(game.dealer),
             "blackjack": is_natural(game.dealer[:2]) if len(game.dealer) >= 2 else False,
         },
         "seats": out_seats,
