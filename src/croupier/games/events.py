@@ -377,17 +377,7 @@ class Folded(Operation):
     notation = "fold"
 
 
-OPERATIONS = (
-    Hit,
-    Stood,
-    Doubled,
-    Split,
-    InsuranceTaken,
-    InsuranceDeclined,
-    EvenMoneyTaken,
-    Called,
-    Folded,
-)
+OPERATIONS = tuple(kind for kind in EVENT_KINDS.values() if issubclass(kind, Operation))
 
 EXTRA_STAKES = frozenset({"double", "split", "insurance", "bet"})
 """Wagers an old record placed with ``BetPlaced`` after the deal, as part of a decision."""
