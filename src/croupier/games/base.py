@@ -571,7 +571,14 @@ class GameRound(ABC):
                 code="nothing_dealt_yet",
             )
 
-    def _verify_next_card(self, card: Card | None, what: str) -> None:
+    def _verify_next_card_out(self, command: FaceUp | DealtInError) -> None:
+        """A correction that takes the shoe's next card out (``command.card``, if named)."""
+        what, card = str(command), command.card
+        if isinstance(command, FaceUp):
+            self._verify_not_over(what)
+        else:
+            self._verify_dealing(what)
+        self._corrections(what)
         if self.shoe.remaining == 0:
             raise IllegalActionError(f"{what} refused: the shoe is empty", code="shoe_empty")
         if card is not None and self.shoe.undealt()[0] != card:
@@ -585,10 +592,7 @@ class GameRound(ABC):
     def verify_face_up(self, card: Card | None = None) -> None:
         """A card may be found face up in the shoe at any time before the round ends
         (D-GEN-11); ``card``, if given, must be the shoe's next card."""
-        what = "face-up" if card is None else f"face-up {card}"
-        self._verify_not_over(what)
-        self._corrections(what)
-        self._verify_next_card(card, what)
+        self._verify_next_card_out(FaceUp(card))
 
     def can_face_up(self, card: Card | None = None) -> bool:
         return _passes(lambda: self.verify_face_up(card))
@@ -606,10 +610,7 @@ class GameRound(ABC):
 
     def verify_dealt_in_error(self, card: Card | None = None) -> None:
         """Only while cards are dealt: after bets close, before the round ends (D-GEN-12)."""
-        what = "dealt-in-error" if card is None else f"dealt-in-error {card}"
-        self._verify_dealing(what)
-        self._corrections(what)
-        self._verify_next_card(card, what)
+        self._verify_next_card_out(DealtInError(card))
 
     def can_dealt_in_error(self, card: Card | None = None) -> bool:
         return _passes(lambda: self.verify_dealt_in_error(card))
@@ -786,7 +787,7 @@ class GameRound(ABC):
         card, as the record has it). The live table and the recall draw it; at the end it
         shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``).
         While a physical shoe's card is awaited (``card_needed``) no decision is pending."""
-        decision = None if self.card_needed is not None else self.pending()
+        decision = self._awaited()
         settled = self.settled()
         seats = []
         for seat in self._seats_in_view():
@@ -815,10 +816,14 @@ class GameRound(ABC):
 
     def legal_for(self, viewer: int | None) -> list[str]:
         """The legal actions in notation when the round waits on ``viewer``, else none."""
-        decision = None if self.card_needed is not None else self.pending()
+        decision = self._awaited()
         if decision is None or decision.seat != viewer:
             return []
         return [str(action) for action in decision.legal]
+
+    def _awaited(self) -> Decision | None:
+        """The pending decision, but none while a physical shoe's card is awaited."""
+        return None if self.card_needed is not None else self.pending()
 
     def _seats_in_view(self) -> list[int]:
         return sorted(self.bets)
@@ -963,14 +968,13 @@ def _rebuild(
     commands = list(commands_of(record))
     try:
         game = cls.for_replay(profile, record, shoe)
-        for index, command in enumerate(commands):
+        for command, following in zip(commands, [*commands[1:], None], strict=True):
             try:
                 game.apply(command)
             except CardNeeded:
                 # A physical shoe's round waits for the dealer's card where it stopped; only
                 # the last command may have stopped so (any other was given its cards), or one
                 # a void or a confused deal follows (the round could not be dealt on).
-                following = commands[index + 1] if index + 1 < len(commands) else None
                 if following is not None and not isinstance(following, Void | ConfusedDeal):
                     raise ReplayError(
                         f"the record does not replay: {command} stopped for a card "
@@ -978,7 +982,6 @@ def _rebuild(
                     ) from None
             except ShoeError:
                 # Only a round voided next may have run out of cards (what it dealt stays).
-                following = commands[index + 1] if index + 1 < len(commands) else None
                 if not isinstance(following, Void):
                     raise
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
