@@ -377,8 +377,8 @@ class BlackjackRound(GameRound):
         return int(self.profile.insurance_max * self.boxes[seat].main)
 
     def _why_not_insurance(self, seat: int, action: Action) -> str | None:
-        if self.phase is not Phase.INSURANCE:
-            return "insurance is offered only when the dealer shows an Ace, before play"
+        if action.name not in INSURANCE_ACTIONS:
+            return f"the round is asking about insurance, not {action.name!r}"
         if self._insurance_seat() != seat:
             return f"it is seat {self._insurance_seat()}'s turn to answer insurance"
         box = self.boxes[seat]
@@ -398,9 +398,7 @@ class BlackjackRound(GameRound):
             if not self._is_blackjack(box.hands[0]):
                 return "even money is for a blackjack"
             return None if action.amount is None else "even money takes no amount"
-        if action.name == NO_INSURANCE:
-            return None if action.amount is None else "no-insurance takes no amount"
-        return f"the round is asking about insurance, not {action.name!r}"
+        return None if action.amount is None else "no-insurance takes no amount"
 
     def _insurance_options(self, seat: int) -> tuple[Action, ...]:
         options = [
@@ -529,23 +527,6 @@ class BlackjackRound(GameRound):
         return box, box.hands[index]
 
     # --- the legality of each decision, in one place ------------------------------------
-    def _why_not_turn(self, seat: int) -> str | None:
-        if self.phase is not Phase.PLAYER_TURNS:
-            return f"the round is in {self.phase}, not player turns"
-        turn = self.current()
-        assert turn is not None
-        if turn[0].seat != seat:
-            return f"it is seat {turn[0].seat}'s turn"
-        return None
-
-    def _why_not_hit(self, box: Box, hand: Hand) -> str | None:
-        if hand.split_aces:
-            return "split Aces receive exactly one card (Art. 11)"
-        return None
-
-    def _why_not_stand(self, box: Box, hand: Hand) -> str | None:
-        return None
-
     def _why_not_double(self, box: Box, hand: Hand, amount: int | None) -> str | None:
         rules = self.profile
         if len(hand.cards) != 2:
@@ -577,20 +558,19 @@ class BlackjackRound(GameRound):
         return None
 
     def _why_not_play(self, seat: int, action: Action) -> str | None:
-        reason = self._why_not_turn(seat)
-        if reason is not None:
-            return reason
         turn = self.current()
         assert turn is not None
         box, hand = turn
+        if box.seat != seat:
+            return f"it is seat {box.seat}'s turn"
         if action.name == DOUBLE:
             return self._why_not_double(box, hand, action.amount)
         if action.amount is not None:
             return f"{action.name!r} takes no amount"
-        if action.name == HIT:
-            return self._why_not_hit(box, hand)
-        if action.name == STAND:
-            return self._why_not_stand(box, hand)
+        if action.name == HIT and hand.split_aces:
+            return "split Aces receive exactly one card (Art. 11)"
+        if action.name in (HIT, STAND):
+            return None
         if action.name == SPLIT:
             return self._why_not_split(box, hand)
         return f"{action.name!r} is not a decision of a hand (hit, stand, double, split)"
@@ -670,8 +650,6 @@ class BlackjackRound(GameRound):
     def why_not(self, seat: int, action: Action) -> str | None:
         """Why ``action`` from ``seat`` is illegal now, or ``None`` when it is legal."""
         if self.phase is Phase.INSURANCE:
-            if action.name not in INSURANCE_ACTIONS:
-                return f"the round is asking about insurance, not {action.name!r}"
             return self._why_not_insurance(seat, action)
         if self.phase is Phase.PLAYER_TURNS:
             return self._why_not_play(seat, action)
