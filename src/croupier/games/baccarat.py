@@ -172,6 +172,15 @@ def new_shoe(profile: BaccaratRules, source: RandomSource) -> tuple[Shoe, tuple[
 # --- settlement of one wager (Art. 8) ------------------------------------------------------
 
 
+def decide_coup(player_total: int, banker_total: int) -> CoupDecided:
+    """Art. 8: the higher total wins; equal totals are a tie."""
+    if player_total == banker_total:
+        winner = Winner.TIE
+    else:
+        winner = Winner.PLAYER if player_total > banker_total else Winner.BANKER
+    return CoupDecided(winner=winner.value, player_total=player_total, banker_total=banker_total)
+
+
 def is_pair(cards: Sequence[Card], pair_by: PairBy) -> bool:
     """Art. 8 d): the first two cards make a pair (docs/rules.md §4 decision: by rank)."""
     first, second = cards[0], cards[1]
@@ -295,16 +304,7 @@ class BaccaratRound(GameRound):
 
     # --- settlement (Art. 8) -----------------------------------------------------------------
     def _settle(self) -> None:
-        player_total, banker_total = self.player_total, self.banker_total
-        if player_total > banker_total:
-            winner = Winner.PLAYER
-        elif banker_total > player_total:
-            winner = Winner.BANKER
-        else:
-            winner = Winner.TIE
-        coup = CoupDecided(
-            winner=winner.value, player_total=player_total, banker_total=banker_total
-        )
+        coup = decide_coup(self.player_total, self.banker_total)
         self._record(coup)
         player_pair = is_pair(self.player_cards, self.profile.pair_by)
         banker_pair = is_pair(self.banker_cards, self.profile.pair_by)

@@ -46,7 +46,7 @@ from numba import njit
 
 from croupier.cards import FULL_DECK
 from croupier.errors import ProfileError
-from croupier.games.baccarat import CoupDecided, Winner, is_pair, settle_wager
+from croupier.games.baccarat import decide_coup, is_pair, settle_wager
 from croupier.hands.baccarat import POINT_VALUES, banker_draws, burn_count, player_draws, points
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager
 from croupier.simulation.game_tally import BaccaratTally, timed
@@ -177,13 +177,7 @@ def _settlement_nets(profile: BaccaratRules) -> list[list[Fraction]]:
     rows = []
     for player in POINT_VALUES:
         for banker in POINT_VALUES:
-            if player > banker:
-                winner = Winner.PLAYER
-            elif banker > player:
-                winner = Winner.BANKER
-            else:
-                winner = Winner.TIE
-            coup = CoupDecided(winner=winner.value, player_total=player, banker_total=banker)
+            coup = decide_coup(player, banker)
             for player_pair in (False, True):
                 for banker_pair in (False, True):
                     rows.append(
