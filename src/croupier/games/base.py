@@ -1060,13 +1060,13 @@ def steps(
     yield Step(None, game._since(0), game.view(viewer, everything=everything))
     start = len(game.events)
     commands = list(commands_of(record))
-    for index, command in enumerate(commands):
+    for command, following in zip(commands, [*commands[1:], None], strict=True):
         try:
             game.apply(command)
         except ShoeError:
             continue  # what was drawn before the shoe ran out goes with the void that follows
         except CardNeeded:
-            if index + 1 < len(commands):
+            if following is not None:
                 continue  # as a shoe run out: the void that follows takes what was drawn
             # a round still waiting for its dealer's card: seen as it stands
         yield Step(command, game._since(start), game.view(viewer, everything=everything))
