@@ -124,55 +124,7 @@ class HoleCardRevealed(Event):
     card: Card
 
 
-# --- pure settlement rules (reused by the analysis) -----------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class HandFacts:
-    """What settling one main-bet hand needs to know about it."""
-
-    cards: tuple[Card, ...]
-    original_stake: int
-    increment: int
-    is_first_hand: bool
-    is_blackjack: bool
-    is_veintiuno_real: bool
-
-    @property
-    def stake(self) -> int:
-        return self.original_stake + self.increment
-
-
-def settle_hand(
-    hand: HandFacts, dealer_cards: Sequence[Card], dealer_blackjack: bool, profile: BlackjackRules
-) -> tuple[Result, Fraction]:
-    """The result and payout (stake included) of a hand still in play at settlement.
-
-    A bust never reaches here: it lost at once (Arts. 11, 14).
-    """
-    stake = Fraction(hand.stake)
-    if dealer_blackjack:
-        if hand.is_blackjack:
-            return Result.PUSH, stake  # Art. 13: a player blackjack pushes a dealer blackjack
-        if profile.dealer_blackjack_takes is DealerBlackjackTakes.ALL_BETS:
-            return Result.LOSE, Fraction(0)
-        # OBO (Art. 13, docs/rules.md §1 decision): only the original stake on the first hand is
-        # lost; doubling increments and the other split hands' bets are returned.
-        if hand.is_first_hand:
-            return Result.LOSE, Fraction(hand.increment)
-        return Result.PUSH, stake
-    if hand.is_blackjack:
-        return Result.BLACKJACK, profile.blackjack_pays.payout(stake)
-    if hand.is_veintiuno_real and profile.veintiuno_real is not None:
-        # Veintiuno Real loses only to a dealer blackjack (sheet item 13).
-        return Result.VEINTIUNO_REAL, profile.veintiuno_real.pays.payout(stake)
-    player = hand_total(hand.cards)
-    dealer = hand_total(dealer_cards)
-    if dealer > BLACKJACK or player > dealer:
-        return Result.WIN, 2 * stake  # Art. 15: wins pay 1:1
-    if player == dealer:
-        return Result.PUSH, stake  # Art. 17
-    return Result.LOSE, Fraction(0)  # Art. 16
+# --- pure settlement rules of the side bets -------------------------------------------------
 
 
 def insurance_payout(amount: int, dealer_blackjack: bool, profile: BlackjackRules) -> Fraction:
@@ -713,16 +665,34 @@ class BlackjackRound(GameRound):
                 if is_bust(hand.cards):  # a face-down card turned over: still final
                     self._settle_hand_now(box, hand, Result.BUST, Fraction(0))
                     continue
-                facts = HandFacts(
-                    cards=tuple(hand.cards),
-                    original_stake=hand.stake,
-                    increment=hand.increment,
-                    is_first_hand=hand.number == 0,
-                    is_blackjack=self._is_blackjack(hand),
-                    is_veintiuno_real=self._is_veintiuno_real(hand),
-                )
-                result, payout = settle_hand(facts, self.dealer, dealer_blackjack, self.profile)
-                self._settle_hand_now(box, hand, result, payout)
+                self._settle_hand_now(box, hand, *self._main_result(hand, dealer_blackjack))
+
+    def _main_result(self, hand: Hand, dealer_blackjack: bool) -> tuple[Result, Fraction]:
+        """The result and payout (stake included) of a hand still in play at settlement.
+        A bust never reaches here: it lost at once (Arts. 11, 14)."""
+        profile, stake = self.profile, Fraction(hand.total_stake)
+        is_blackjack = self._is_blackjack(hand)
+        if dealer_blackjack:
+            if is_blackjack:
+                return Result.PUSH, stake  # Art. 13: a player blackjack pushes a dealer blackjack
+            if profile.dealer_blackjack_takes is DealerBlackjackTakes.ALL_BETS:
+                return Result.LOSE, Fraction(0)
+            # OBO (Art. 13, docs/rules.md §1 decision): only the original stake on the first
+            # hand is lost; doubling increments and the other split hands' bets are returned.
+            if hand.number == 0:
+                return Result.LOSE, Fraction(hand.increment)
+            return Result.PUSH, stake
+        if is_blackjack:
+            return Result.BLACKJACK, profile.blackjack_pays.payout(stake)
+        if self._is_veintiuno_real(hand) and profile.veintiuno_real is not None:
+            # Veintiuno Real loses only to a dealer blackjack (sheet item 13).
+            return Result.VEINTIUNO_REAL, profile.veintiuno_real.pays.payout(stake)
+        player, dealer = hand_total(hand.cards), hand_total(self.dealer)
+        if dealer > BLACKJACK or player > dealer:
+            return Result.WIN, 2 * stake  # Art. 15: wins pay 1:1
+        if player == dealer:
+            return Result.PUSH, stake  # Art. 17
+        return Result.LOSE, Fraction(0)  # Art. 16
 
     # --- a round that cannot go on --------------------------------------------------------
     def _open_wagers(self) -> Iterable[OpenWager]:
