@@ -91,3 +91,32 @@ def test_play_gives_a_round_its_commands_and_replay_rebuilds_it_from_its_events(
     assert game.is_done
     assert [(w.result, w.payout) for w in game.results().wagers] == [("lose", 0)]
     assert replay(game.events).events == game.events
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "return 2 21+3 needs a main bet",
+        "face-up",
+        "face-up Td",
+        "dealt-in-error 9c",
+        "exposed seat 2 hand 0",
+        "confused-deal",
+    ],
+)
+def test_the_returns_and_the_dealers_corrections_round_trip(text: str) -> None:
+    """docs/rules.md §6 (D-GEN-11 to D-GEN-13): each correction is written as the dealer
+    names it, a card left out where none is named, and read back as the same command."""
+    command = parse_command(text)
+    assert str(command) == text
+    assert repr(command) == f"parse_command({text!r})"
+
+
+def test_a_round_opened_with_no_command_yet_replays() -> None:
+    """A round that has only opened (a live table's round waiting for its first bet) is
+    its RoundStarted alone: it has no command to give again, and replays as it stands."""
+    profile = load_profile_of("blackjack", "peru-2016")
+    game = BlackjackRound(profile, Shoe.parse("Th 9c 9d 7s Kd", decks=profile.decks))
+    assert list(commands_of(game.events)) == []
+    assert replay(game.events).events == game.events
+    assert replay(game.events, shoe=Shoe.parse("Th 9c", decks=profile.decks)).is_betting

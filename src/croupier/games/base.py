@@ -968,7 +968,8 @@ def _rebuild(
     commands = list(commands_of(record))
     try:
         game = cls.for_replay(profile, record, shoe)
-        for command, following in zip(commands, [*commands[1:], None], strict=True):
+        # Each command with the one that follows it (``None`` after the last).
+        for command, following in zip(commands, [*commands[1:], None], strict=False):
             try:
                 game.apply(command)
             except CardNeeded:
@@ -1060,7 +1061,7 @@ def steps(
     yield Step(None, game._since(0), game.view(viewer, everything=everything))
     start = len(game.events)
     commands = list(commands_of(record))
-    for command, following in zip(commands, [*commands[1:], None], strict=True):
+    for command, following in zip(commands, [*commands[1:], None], strict=False):
         try:
             game.apply(command)
         except ShoeError:
