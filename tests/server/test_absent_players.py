@@ -197,3 +197,55 @@ def test_a_closed_table_counts_no_rounds_missed(api: Api) -> None:
     window_passes(api)
     assert api.server.casino.table(table.id).absences == {1: 2}
     assert_memory_is_the_database(api, table)
+
+
+def test_the_window_closes_when_the_last_player_not_ready_leaves(api: Api) -> None:
+    """D-GEN-7, D-GEN-15: betting closes as soon as every present seated player has said
+    ready. Ann and Ben bet and say ready while Cat, seated, has not; when Cat stands up the
+    deal comes at once, well before the window's deadline (the test's clock never moves)."""
+    table = Table(api, PROFILE, ["ann", "ben", "cat"])
+    round_id = table.state()["round"]["id"]
+    for name in ("ann", "ben"):
+        answer = api.post(
+            f"/tables/{table.id}/bets",
+            table.tokens[name],
+            {"seat": table.seat_of[name], "wager": "main", "amount": table.stake},
+        )
+        assert answer.status_code == 200, answer.text
+        ready = api.post(f"/tables/{table.id}/ready", table.tokens[name])
+        assert ready.json() == {"round": round_id, "dealt": False}  # Cat is waited for
+    deadline = table.state()["round"]["deadline"]
+    assert api.clock.now() < deadline
+    left = api.client.delete(
+        f"/tables/{table.id}/seats/3", headers=api.headers(table.tokens["cat"], api.key())
+    )
+    assert left.status_code == 200, left.text
+    state = table.state()["round"]
+    assert state["id"] == round_id and state["status"] == "playing"
+    assert api.clock.now() < deadline
+    table.play_out(round_id)
+    assert api.server.casino.table(table.id).absences == {}  # Cat had left: no round missed
+    assert_memory_is_the_database(api, table)
+
+
+def test_a_present_player_who_says_ready_without_a_bet_lets_the_others_be_dealt(
+    api: Api,
+) -> None:
+    """D-GEN-7: "ready" from a seated player with no bet says they sit this round out; the
+    deal comes when the bettors are ready too, before the deadline, and that player's seat
+    has missed the round (D-GEN-15)."""
+    table = Table(api, PROFILE, ["ann", "ben"])
+    round_id = table.state()["round"]["id"]
+    assert api.post(f"/tables/{table.id}/ready", table.tokens["ben"]).json()["dealt"] is False
+    answer = api.post(
+        f"/tables/{table.id}/bets",
+        table.tokens["ann"],
+        {"seat": 1, "wager": "main", "amount": table.stake},
+    )
+    assert answer.status_code == 200, answer.text
+    deadline = table.state()["round"]["deadline"]
+    ready = api.post(f"/tables/{table.id}/ready", table.tokens["ann"])
+    assert ready.json() == {"round": round_id, "dealt": True}
+    assert api.clock.now() < deadline
+    assert api.server.casino.table(table.id).absences == {2: 1}
+    assert_memory_is_the_database(api, table)

@@ -225,6 +225,17 @@ function drawBetForm() {
   drawChips();
   const staked = seats.some((seat) => state.round?.stakes?.[String(seat)]);
   byId("ready").hidden = !staked;
+  focusDealOnceShown();
+}
+
+// Once the bets are placed, Deal is the next key press: the window closes as soon as every
+// present player has said ready (D-GEN-7), so nobody need wait out its 15 s.
+let dealIsNext = false;
+function focusDealOnceShown() {
+  const ready = byId("ready");
+  if (!dealIsNext || ready.hidden || ready.disabled) return;
+  dealIsNext = false;
+  ready.focus({ preventScroll: true });
 }
 
 // --- bets on the felt: a spot per wager of each of this player's seats, the chosen chip goes
@@ -696,6 +707,7 @@ async function run(request) {
   } finally {
     state.busy = false;
     applyBusy();
+    focusDealOnceShown();
   }
   showBalance().catch(reportError);
 }
@@ -733,6 +745,7 @@ byId("bet-form").addEventListener("submit", (event) => {
     return;
   }
   run(async () => {
+    dealIsNext = false;
     for (const bet of [...withdrawn, ...staked]) {
       try {
         await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
@@ -744,6 +757,7 @@ byId("bet-form").addEventListener("submit", (event) => {
         drawBetSpots();
       }
     }
+    dealIsNext = true;
   });
 });
 /** The refusals the server would answer to these bets, by spot ("seat:wager"), foreseen from
