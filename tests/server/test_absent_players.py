@@ -11,7 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fault_support import WriteFaults, disk_full
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
+
+from croupier.service.clock import ManualClock
+from croupier.service.fail_safe import Fault
 
 PROFILE = "peru-2016"
 WINDOW = 60  # Table's betting window, seconds
@@ -249,3 +253,79 @@ def test_a_present_player_who_says_ready_without_a_bet_lets_the_others_be_dealt(
     assert api.clock.now() < deadline
     assert api.server.casino.table(table.id).absences == {2: 1}
     assert_memory_is_the_database(api, table)
+
+
+# --- a window that ran out while the players could not bet is no round missed --------------
+def test_a_window_that_ran_out_while_the_server_was_down_is_no_round_missed(
+    database_url_for: Any,
+) -> None:
+    """D-GEN-15 with R11: Ann is seated, the server stops, and comes back an hour later, past
+    the window's deadline. Nobody could bet meanwhile: the window gets its full time again
+    and her seat has missed nothing; the next window that runs its course counts."""
+    url = next(database_url_for("sqlite"))
+    first = make_api(url)
+    api = next(first)
+    table = Table(api, PROFILE, ["ann"])
+    down_at = api.clock.now()
+    first.close()
+    later = make_api(url, clock=ManualClock(down_at + 3600))
+    api = next(later)
+    try:
+        table.api = api
+        api.server.casino.tick()
+        assert api.server.casino.table(table.id).absences == {}
+        assert table.state()["round"]["deadline"] == api.clock.now() + WINDOW
+        assert_memory_is_the_database(api, table)
+        window_passes(api)
+        assert api.server.casino.table(table.id).absences == {1: 1}
+    finally:
+        later.close()
+
+
+def test_a_window_that_ran_out_while_the_fail_safe_held_is_no_round_missed(
+    database_url_for: Any,
+) -> None:
+    """D-GEN-15 with R17: the fail safe engages (no bet can be taken) and the window's
+    deadline passes while it holds; when it clears the window runs afresh, stored so, and
+    Ann's seat has missed nothing."""
+    for api in make_api(next(database_url_for("sqlite")), fail_safe_seconds=3600):
+        table = Table(api, PROFILE, ["ann"])
+        safe = api.server.casino.fail_safe
+        safe.engage(Fault.DATABASE, "the test took the database away")
+        window_passes(api)  # time stands still for the tables meanwhile
+        assert safe.check() == [Fault.DATABASE]  # every probe passes again: cleared
+        api.server.casino.tick()
+        assert api.server.casino.table(table.id).absences == {}
+        assert table.state()["round"]["deadline"] == api.clock.now() + WINDOW
+        assert_memory_is_the_database(api, table)
+        window_passes(api)
+        assert api.server.casino.table(table.id).absences == {1: 1}
+
+
+def test_a_window_whose_close_failed_on_the_database_is_no_round_missed(
+    database_url_for: Any,
+) -> None:
+    """D-GEN-15: the database refuses every write (a full disk: the fail safe's read probe
+    still passes) when the window's deadline comes, and for a while after; bets failed the
+    same way. When the close is applied at last, the window runs afresh instead: Ann's seat
+    has missed nothing."""
+    for api in make_api(next(database_url_for("sqlite")), fail_safe_seconds=3600):
+        table = Table(api, PROFILE, ["ann"])
+        faults = WriteFaults(api.server.uow.engine)
+        try:
+            faults.arm(1, disk_full(faults.dialect), persistent=True)
+            window_passes(api)
+            api.clock.advance(5)
+            api.server.casino.tick()  # tried again after its back-off: fails again
+            assert faults.fired >= 2
+            faults.disarm()
+            api.clock.advance(60)
+            api.server.casino.tick()
+        finally:
+            faults.close()
+        live = api.server.casino.table(table.id)
+        assert live.deadline_failures == 0 and live.absences == {}
+        assert table.state()["round"]["deadline"] == api.clock.now() + WINDOW
+        assert_memory_is_the_database(api, table)
+        window_passes(api)
+        assert api.server.casino.table(table.id).absences == {1: 1}
