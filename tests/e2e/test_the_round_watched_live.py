@@ -112,6 +112,12 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     assert time.monotonic() - pressed < BETTING_SECONDS / 2
     page = player.page
     expect(page.locator("#actions")).to_be_visible()  # once the cards dealt are all down
+    # The first decision's focus ring (3 px, 2 px off the button) clears the prompt line.
+    gap = page.evaluate(
+        """() => document.querySelector("#actions button").getBoundingClientRect().top
+            - document.getElementById("prompt").getBoundingClientRect().bottom"""
+    )
+    assert gap >= 3 + 2 + 2, f"the focus ring would touch the prompt: {gap} px apart"
     expect(page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
     page.set_viewport_size({"width": 1366, "height": 900})
     player.screenshot(f"live-felt-mid-round-1366-{locale}")
