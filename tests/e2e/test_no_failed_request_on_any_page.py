@@ -103,19 +103,17 @@ def test_a_walk_through_every_page_meets_no_refused_or_failed_request(
     quispe.page.wait_for_url(quispe.base + "/sign-in")
     settle(quispe)
 
-    zenobia = person("zenobia")
-    problems["zenobia"] = watched(zenobia)
-    sign_in(zenobia)
-    visit(zenobia, "/account", "#balance")
-    visit(zenobia, "/inspector", "main")
-    visit(zenobia, f"/inspector/{dispute['dispute']}", "main")
-
-    ulpiano = person("ulpiano")
-    problems["ulpiano"] = watched(ulpiano)
-    sign_in(ulpiano)
-    visit(ulpiano, "/account", "#balance")
-    visit(ulpiano, "/dealer", "main")
-    visit(ulpiano, f"/recall/{round_id}", "#step-counter")
+    # Each member of staff signs in and opens the pages of their role.
+    for name, paths in (
+        ("zenobia", ["/inspector", f"/inspector/{dispute['dispute']}"]),
+        ("ulpiano", ["/dealer", f"/recall/{round_id}"]),
+    ):
+        staff = person(name)
+        problems[name] = watched(staff)
+        sign_in(staff)
+        visit(staff, "/account", "#balance")
+        for path in paths:
+            visit(staff, path, "main")
 
     operator = person("operator")
     problems["operator"] = watched(operator)
