@@ -2,13 +2,15 @@
 Art. 03 IV.a-b, docs/rules.md#D-BJ-28): Ben, standing, backs Ann's box with 5; his balance
 drops when she accepts, the chip rides on her box on both felts, and when her 10 wins even
 money his banner and results say "you win 5.00" / "You won 5.00 net", after a reload too;
-Ann's results list his back bet on her box.
+Ann's results list his back bet on her box. The recall of the round shows the back bet on
+the box of its felt and in its results, to the backer in English and to the owner in Spanish.
 
 The round is dealt by the live server from a seed the test chose; the engine beside it says
 the box wins even money when it stands."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -17,7 +19,7 @@ from playwright.sync_api import expect
 
 from croupier.games.base import Action
 
-from .conftest import LiveServer, Person
+from .conftest import PASSWORD, LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     bet,
@@ -53,6 +55,23 @@ def _box_wins_even_money_standing(seed: bytes) -> bool:
     return [(w.seat, w.wager, w.stake, w.payout) for w in wagers] == [
         (1, "main", Fraction(10), Fraction(20))
     ]
+
+
+def _recall_shows_the_back_bet(someone: Person, round_id: int, named: str, net: str) -> None:
+    """The recall of the round: the back bet rides on box 1 of the felt at every step where
+    the box has its bet, and its result is a row of the round's results."""
+    someone.go(f"/recall/{round_id}")
+    chip = someone.page.locator("#seats-recall li[data-seat='1'] .back-bets-on-box")
+    expect(chip).to_contain_text(named)
+    someone.page.click("#first-step")
+    someone.page.click("#next-step")  # Ann's bet: her box has its chip, and Ben's behind it
+    expect(chip).to_contain_text(named)
+    row = someone.page.locator("#recall-results-body tr.back-bet")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text(named)
+    expect(row.locator("td").nth(2)).to_have_text(re.compile(r"^5[.,]00$"))
+    expect(row.locator("td").nth(4)).to_have_text(re.compile(r"^10[.,]00$"))
+    expect(someone.page.locator("#recall-results-net")).to_have_text(net)
 
 
 def test_a_back_bet_is_on_the_felt_and_in_both_results(
@@ -102,6 +121,16 @@ def test_a_back_bet_is_on_the_felt_and_in_both_results(
     expect(row).to_contain_text("benback")
     expect(row).to_contain_text("10.00")
     expect(ann.page.locator("#results-net")).to_have_text("You won 10.00 net.")
+    round_id = int(ann.page.locator("#last-round-link").get_attribute("href").rsplit("/", 1)[1])
+    _recall_shows_the_back_bet(ben, round_id, "Back bet by benback", "You won 5.00 net.")
+    ana = person("annback", locale="es-ES")
+    ana.go("/sign-in")
+    ana.page.fill("input[name=username]", "annback")
+    ana.page.fill("input[name=password]", PASSWORD)
+    ana.page.click("#sign-in-form button[type=submit]")
+    ana.page.wait_for_url(ana.base + "/")
+    # The back bet is Ben's money: Ann's net is her box's 10, not 10 + 5.
+    _recall_shows_the_back_bet(ana, round_id, "Apuesta detrás de benback", "Ha ganado 10,00 netos.")
     ben.go("/account")
     # His history counts his back bet as his stake (5.00 back 10.00), not Ann's box (10, 20).
     history = ben.page.locator("tr[data-round]").first.locator("td")

@@ -10,6 +10,7 @@ the same round, so the dealer's cards and the amount are the rules', not the pag
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,8 @@ from .test_tables_in_a_browser import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+BETTING_SECONDS = 15  # the live server's betting window (``Settings.betting_seconds``)
 
 # Every change of the felt as the player saw it: which round it showed, live or as a recall,
 # and the dealer's cards then on the felt (a card not yet dealt is not seen; one still to be
@@ -94,7 +97,11 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     credit(operator, player.name, CREDIT_UNITS)
     sit(player, table_id, 1)
     bet_on_the_felt(player)
-    say_ready(player)
+    # Deal is the next key once the bets are placed, and it closes the window at once (the
+    # table's only player is ready, D-GEN-7): the deal does not wait out the 15 s window.
+    expect(player.page.locator("#ready")).to_be_focused()
+    pressed = time.monotonic()
+    player.page.keyboard.press("Enter")
 
     engine = seeded_round("peru-2016", seed)
     engine.place_bet(1, "main", 10)
@@ -102,8 +109,15 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     decision = engine.pending()
     assert decision is not None
     wait_for_turn(player, [str(option) for option in decision.legal])
+    assert time.monotonic() - pressed < BETTING_SECONDS / 2
     page = player.page
     expect(page.locator("#actions")).to_be_visible()  # once the cards dealt are all down
+    # The first decision's focus ring (3 px, 2 px off the button) clears the prompt line.
+    gap = page.evaluate(
+        """() => document.querySelector("#actions button").getBoundingClientRect().top
+            - document.getElementById("prompt").getBoundingClientRect().bottom"""
+    )
+    assert gap >= 3 + 2 + 2, f"the focus ring would touch the prompt: {gap} px apart"
     expect(page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
     page.set_viewport_size({"width": 1366, "height": 900})
     player.screenshot(f"live-felt-mid-round-1366-{locale}")

@@ -86,8 +86,16 @@ class Api:
         return report
 
 
-def make_api(database_url: str, *, demo_tables: bool = False, **settings: Any) -> Iterator[Api]:
-    clock = ManualClock()
+def make_api(
+    database_url: str,
+    *,
+    demo_tables: bool = False,
+    clock: ManualClock | None = None,
+    **settings: Any,
+) -> Iterator[Api]:
+    """A server on ``database_url`` with a test client; its clock is ``clock`` (a fresh
+    ``ManualClock`` unless given: a restart's later start)."""
+    clock = clock or ManualClock()
     settings.setdefault("rate_limit", GENEROUS_RATE_LIMIT)
     settings.setdefault("token_rate_limit", GENEROUS_RATE_LIMIT)
     config = Settings(

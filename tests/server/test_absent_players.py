@@ -11,7 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fault_support import WriteFaults, disk_full
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
+
+from croupier.service.clock import ManualClock
+from croupier.service.fail_safe import Fault
 
 PROFILE = "peru-2016"
 WINDOW = 60  # Table's betting window, seconds
@@ -197,3 +201,129 @@ def test_a_closed_table_counts_no_rounds_missed(api: Api) -> None:
     window_passes(api)
     assert api.server.casino.table(table.id).absences == {1: 2}
     assert_memory_is_the_database(api, table)
+
+
+def test_the_window_closes_when_the_last_player_not_ready_leaves(api: Api) -> None:
+    """D-GEN-7, D-GEN-15: betting closes as soon as every present seated player has said
+    ready. Ann and Ben bet and say ready while Cat, seated, has not; when Cat stands up the
+    deal comes at once, well before the window's deadline (the test's clock never moves)."""
+    table = Table(api, PROFILE, ["ann", "ben", "cat"])
+    round_id = table.state()["round"]["id"]
+    for name in ("ann", "ben"):
+        answer = api.post(
+            f"/tables/{table.id}/bets",
+            table.tokens[name],
+            {"seat": table.seat_of[name], "wager": "main", "amount": table.stake},
+        )
+        assert answer.status_code == 200, answer.text
+        ready = api.post(f"/tables/{table.id}/ready", table.tokens[name])
+        assert ready.json() == {"round": round_id, "dealt": False}  # Cat is waited for
+    deadline = table.state()["round"]["deadline"]
+    assert api.clock.now() < deadline
+    left = api.client.delete(
+        f"/tables/{table.id}/seats/3", headers=api.headers(table.tokens["cat"], api.key())
+    )
+    assert left.status_code == 200, left.text
+    state = table.state()["round"]
+    assert state["id"] == round_id and state["status"] == "playing"
+    assert api.clock.now() < deadline
+    table.play_out(round_id)
+    assert api.server.casino.table(table.id).absences == {}  # Cat had left: no round missed
+    assert_memory_is_the_database(api, table)
+
+
+def test_a_present_player_who_says_ready_without_a_bet_lets_the_others_be_dealt(
+    api: Api,
+) -> None:
+    """D-GEN-7: "ready" from a seated player with no bet says they sit this round out; the
+    deal comes when the bettors are ready too, before the deadline, and that player's seat
+    has missed the round (D-GEN-15)."""
+    table = Table(api, PROFILE, ["ann", "ben"])
+    round_id = table.state()["round"]["id"]
+    assert api.post(f"/tables/{table.id}/ready", table.tokens["ben"]).json()["dealt"] is False
+    answer = api.post(
+        f"/tables/{table.id}/bets",
+        table.tokens["ann"],
+        {"seat": 1, "wager": "main", "amount": table.stake},
+    )
+    assert answer.status_code == 200, answer.text
+    deadline = table.state()["round"]["deadline"]
+    ready = api.post(f"/tables/{table.id}/ready", table.tokens["ann"])
+    assert ready.json() == {"round": round_id, "dealt": True}
+    assert api.clock.now() < deadline
+    assert api.server.casino.table(table.id).absences == {2: 1}
+    assert_memory_is_the_database(api, table)
+
+
+# --- a window that ran out while the players could not bet is no round missed --------------
+def assert_the_window_runs_afresh_and_counts_once_run(api: Api, table: Table) -> None:
+    """Ann's seat missed nothing, the window runs its full time from now (stored so), and
+    the next window that runs its course is a round missed."""
+    assert api.server.casino.table(table.id).absences == {}
+    assert table.state()["round"]["deadline"] == api.clock.now() + WINDOW
+    assert_memory_is_the_database(api, table)
+    window_passes(api)
+    assert api.server.casino.table(table.id).absences == {1: 1}
+
+
+def test_a_window_that_ran_out_while_the_server_was_down_is_no_round_missed(
+    database_url_for: Any,
+) -> None:
+    """D-GEN-15 with R11: Ann is seated, the server stops, and comes back an hour later, past
+    the window's deadline. Nobody could bet meanwhile: the window gets its full time again
+    and her seat has missed nothing; the next window that runs its course counts."""
+    url = next(database_url_for("sqlite"))
+    first = make_api(url)
+    api = next(first)
+    table = Table(api, PROFILE, ["ann"])
+    down_at = api.clock.now()
+    first.close()
+    later = make_api(url, clock=ManualClock(down_at + 3600))
+    api = next(later)
+    try:
+        table.api = api
+        api.server.casino.tick()
+        assert_the_window_runs_afresh_and_counts_once_run(api, table)
+    finally:
+        later.close()
+
+
+def test_a_window_that_ran_out_while_the_fail_safe_held_is_no_round_missed(
+    database_url_for: Any,
+) -> None:
+    """D-GEN-15 with R17: the fail safe engages (no bet can be taken) and the window's
+    deadline passes while it holds; when it clears the window runs afresh, stored so, and
+    Ann's seat has missed nothing."""
+    for api in make_api(next(database_url_for("sqlite")), fail_safe_seconds=3600):
+        table = Table(api, PROFILE, ["ann"])
+        safe = api.server.casino.fail_safe
+        safe.engage(Fault.DATABASE, "the test took the database away")
+        window_passes(api)  # time stands still for the tables meanwhile
+        assert safe.check() == [Fault.DATABASE]  # every probe passes again: cleared
+        api.server.casino.tick()
+        assert_the_window_runs_afresh_and_counts_once_run(api, table)
+
+
+def test_a_window_whose_close_failed_on_the_database_is_no_round_missed(
+    database_url_for: Any,
+) -> None:
+    """D-GEN-15: the database refuses every write (a full disk: the fail safe's read probe
+    still passes) when the window's deadline comes, and for a while after; bets failed the
+    same way. When the close is applied at last, the window runs afresh instead: Ann's seat
+    has missed nothing."""
+    for api in make_api(next(database_url_for("sqlite")), fail_safe_seconds=3600):
+        table = Table(api, PROFILE, ["ann"])
+        faults = WriteFaults(api.server.uow.engine)
+        try:
+            faults.arm(1, disk_full(faults.dialect), persistent=True)
+            window_passes(api)
+            api.clock.advance(5)
+            api.server.casino.tick()  # tried again after its back-off: fails again
+            assert faults.fired >= 2
+            faults.disarm()
+            api.clock.advance(60)
+            api.server.casino.tick()
+        finally:
+            faults.close()
+        assert api.server.casino.table(table.id).deadline_failures == 0
+        assert_the_window_runs_afresh_and_counts_once_run(api, table)

@@ -97,7 +97,13 @@ class Deadlines:
         if live.deadline is None or live.deadline > self.clock.now():
             return
         rounds = self.rounds
-        if live.status == "betting":
+        if live.status == "betting" and live.deadline_failures:
+            # The window's close failed (the database refusing it, and the players' bets as
+            # well): a window nobody could bet in is no round missed (docs/rules.md#D-GEN-15),
+            # so it runs again from now, as after a restart or the fail safe.
+            live.deadline = self.clock.now() + live.betting_seconds
+            rounds.save(session, live)
+        elif live.status == "betting":
             rounds.return_undealable(session, live, "the betting deadline passed")
             if not rounds.may_deal(live):
                 live.deadline = None  # the dealer makes the shoe first; then it deals

@@ -42,6 +42,7 @@ import threading
 import time
 from collections.abc import Callable
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -327,7 +328,8 @@ def interrupt_tables(casino: Casino, safe: FailSafe) -> None:
 
 def resume_tables(casino: Casino) -> None:
     """After the fault: fresh database connections, every table rebuilt from the database,
-    and each round's deadline given its full time again."""
+    and each round's deadline given its full time again, stored (a betting window that ran
+    out meanwhile is no round missed, docs/rules.md#D-GEN-15; a restart finds it so)."""
     casino.uow.dispose()
     now = casino.clock.now()
     for table_id in list(casino.tables):
@@ -339,6 +341,7 @@ def resume_tables(casino: Casino) -> None:
                     live.decision_seconds if live.status == "playing" else live.betting_seconds
                 )
                 live.deadline = now + seconds
+                casino.uow.run(partial(casino.rounds.save, live=live))
         casino.publish(live)
 
 

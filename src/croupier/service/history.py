@@ -109,6 +109,12 @@ def round_document(
             RoundPlayer.round_id == round_id
         )
     ).all()
+    names: dict[int, str] = {
+        user: name
+        for user, name in session.execute(
+            select(User.id, User.username).where(User.id.in_({user for _s, user, _r in players}))
+        )
+    }
     # The table's dealer reads its rounds too, as a spectator saw them (a correction is
     # proposed from the recall: issue 14, item 3).
     is_dealer = who is not None and staff.can_deal_at(session, who, record.table_id)
@@ -145,7 +151,10 @@ def round_document(
         "rules_version": record.rules_version,
         "shoe": record.shoe_id,
         "start_position": record.start_position,
-        "seats": [{"seat": s, "user": u, "role": r} for s, u, r in sorted(players)],
+        # Each seat's player by name too: the recall names them as the table did.
+        "seats": [
+            {"seat": s, "user": u, "username": names[u], "role": r} for s, u, r in sorted(players)
+        ],
         "events": mask(record.events),
         "inputs": record.inputs,
         "back_bets": back_bets_of(session, round_id),

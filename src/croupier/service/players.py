@@ -75,6 +75,11 @@ class Players:
         del live.seats[seat]
         absence.forget(live, seat)
         absence.store_seats(session, live)
+        if who.user_id not in live.seats.values():
+            live.ready.discard(who.user_id)
+            # The players still seated may all be ready: they wait for nobody now.
+            if not self._deal_if_everyone_is_ready(session, live):
+                self.rounds.save(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
 
     @staticmethod
@@ -152,20 +157,23 @@ class Players:
                 round=live.round_id,
             )
         live.ready.add(who.user_id)
-        # A seat sitting out is not waited for (D-GEN-15): the present players close the window.
-        waited_for = absence.present_users(live)
-        if waited_for <= live.ready:
-            self.rounds.return_undealable(session, live, "every seated player was ready")
-        if (
-            waited_for <= live.ready
-            and self.rounds.enough_players(live)
-            and self.rounds.may_deal(live)
-        ):
-            round_id = live.round_id
-            self.rounds.deal(session, live)
-            return {"round": round_id, "dealt": True}
-        self.rounds.save(session, live)
-        return {"round": live.round_id, "dealt": False}
+        round_id = live.round_id
+        dealt = self._deal_if_everyone_is_ready(session, live)
+        if not dealt:
+            self.rounds.save(session, live)
+        return {"round": round_id, "dealt": dealt}
+
+    def _deal_if_everyone_is_ready(self, session: Session, live: LiveTable) -> bool:
+        """Betting closes as soon as every present seated player has said ready (D-GEN-7; a
+        seat sitting out is not waited for, D-GEN-15): the deal comes at once, if the bets
+        make a round. Whether it dealt."""
+        if live.status != "betting" or not absence.present_users(live) <= live.ready:
+            return False
+        self.rounds.return_undealable(session, live, "every seated player was ready")
+        if not (self.rounds.enough_players(live) and self.rounds.may_deal(live)):
+            return False
+        self.rounds.deal(session, live)
+        return True
 
     # --- decisions --------------------------------------------------------------------------
     def act(

@@ -259,9 +259,12 @@ class Registry:
         if not resuming:
             return []
         now = self.clock.now()
-        if live.status == "playing" and live.deadline is not None and live.deadline < now:
-            # The outage is not the player's delay: the decision gets its full time again.
-            live.deadline = now + live.decision_seconds
+        if live.deadline is not None and live.deadline < now:
+            # The outage is not the player's delay: the decision gets its full time again, and
+            # a betting window that ran out while nobody could bet is no round missed
+            # (docs/rules.md#D-GEN-15): it runs again from now.
+            seconds = live.decision_seconds if live.status == "playing" else live.betting_seconds
+            live.deadline = now + seconds
             current.deadline = live.deadline
         if live.status == "playing" and game_round.is_done:
             rounds.settle(session, live)  # the crash came between the last decision and settling

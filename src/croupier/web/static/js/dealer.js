@@ -5,6 +5,7 @@
 
 import { api, byId, h, messageOf, onSignOut, reportError, requireSession, setUpChrome, t } from "./common.js";
 import { cardRow, parseCard } from "./cards.js";
+import { holdsRole } from "./dispute-api.js";
 import { placeName } from "./felt.js";
 import { server } from "./server.js";
 
@@ -231,4 +232,4 @@ async function start() {
   setInterval(refresh, REFRESH_MS);
 }
 
-if (requireSession("player")) start().catch(reportError);
+if (requireSession("player")) holdsRole("dealer").then((holds) => holds && start()).catch(reportError);

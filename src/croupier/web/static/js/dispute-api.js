@@ -1,7 +1,7 @@
 // The disputes' part of the table server's API (issue 14): every path in one place, beside
 // server.js. Amounts are minor units (1 unit = 100).
 
-import { api, session } from "./common.js";
+import { api, session, showNotice, t } from "./common.js";
 
 export const disputes = {
   file: (roundId, text) => api("POST", `/rounds/${roundId}/disputes`, { text }),
@@ -20,6 +20,18 @@ export const disputes = {
   unassign: (tableId, username) =>
     api("DELETE", `/operator/tables/${tableId}/dealers/${encodeURIComponent(username)}`, {}),
 };
+
+/** Whether the signed-in player holds ``role`` ("inspector", "dealer"). A staff page asks
+ * before its own calls, which would be refused (403) to a player without the role (a
+ * bookmark, a role taken away): it says so instead (issue 13, item 9). */
+export async function holdsRole(role) {
+  const { roles } = await disputes.roles();
+  if (roles.includes(role)) return true;
+  showNotice(t(ONLY_FOR[role]), "error");
+  return false;
+}
+
+const ONLY_FOR = { inspector: "staff.only_inspector", dealer: "staff.only_dealer" };
 
 /** Corrections of a payout or a collection (issue 14, item 3): the table's dealer or the
  * operator proposes, an inspector confirms or refuses. */

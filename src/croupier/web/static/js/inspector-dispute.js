@@ -6,7 +6,7 @@ import {
   byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
-import { disputes, signedMinorOf } from "./dispute-api.js";
+import { disputes, holdsRole, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
 import { server } from "./server.js";
 
@@ -135,4 +135,4 @@ byId("decision-form").addEventListener("submit", async (event) => {
   }
 });
 
-if (requireSession("player")) show().catch(reportError);
+if (requireSession("player")) holdsRole("inspector").then((holds) => holds && show()).catch(reportError);

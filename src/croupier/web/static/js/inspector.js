@@ -5,7 +5,7 @@
 import {
   byId, clearNotice, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, showNotice, t,
 } from "./common.js";
-import { correctionStatus, corrections, disputes, perPlayer } from "./dispute-api.js";
+import { correctionStatus, corrections, disputes, holdsRole, perPlayer } from "./dispute-api.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -102,4 +102,6 @@ async function showCorrections() {
   byId("corrections-empty").hidden = answer.corrections.length > 0;
 }
 
-if (requireSession("player")) Promise.all([show(), showCorrections()]).catch(reportError);
+if (requireSession("player")) {
+  holdsRole("inspector").then((holds) => holds && Promise.all([show(), showCorrections()])).catch(reportError);
+}

@@ -4,11 +4,13 @@
 // rebuilds nothing. First / previous / next / last (and the arrow keys) move between steps.
 
 import {
-  byId, clearNotice, h, minorOf, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
+  byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { correctionStatus, corrections, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
 import { drawFelt } from "./felt.js";
+import { backBetsByBox, netSentence, resultRows } from "./results.js";
+import { settledWagers } from "./rounds.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -17,13 +19,15 @@ setUpChrome();
 const roundId = Number(document.body.dataset.roundId);
 let steps = []; // {command, events, view} from the server, the opening first
 let players = new Map(); // seat -> who played it
+let mySeats = new Set(); // the viewer's own seats
+let backBets = new Map(); // box -> the back bets on it (spain-1979, docs/rules.md#D-BJ-28)
 let step = 0; // the index of the step shown
 
 function show() {
   const current = steps[step];
   byId("step-counter").textContent = t("recall.step_of", { step: step + 1, total: steps.length });
   byId("step-text").textContent = current.events.map(describe).join(" ");
-  drawFelt(byId("dealer-area-recall"), byId("seats-recall"), current.view, players);
+  drawFelt(byId("dealer-area-recall"), byId("seats-recall"), current.view, players, { mySeats, backBets });
   for (const [index, item] of [...byId("event-list").children].entries()) {
     item.classList.toggle("done", index <= step);
     if (index === step) item.setAttribute("aria-current", "step");
@@ -48,14 +52,18 @@ async function load() {
   const round = await server.round(roundId);
   // A record that no longer replays comes without steps: its events are all there is.
   steps = round.steps ?? [{ command: null, events: round.events ?? [], view: null }];
-  players = new Map((round.seats ?? []).map((seat) => [Number(seat.seat), t("recall.player_number", { user: seat.user })]));
+  // A backer is listed on the box he backed (role "backer"): the box is its owner's.
+  const owners = (round.seats ?? []).filter((seat) => seat.role !== "backer");
+  players = new Map(owners.map((seat) => [Number(seat.seat), seat.username]));
+  mySeats = new Set(owners.filter((seat) => seat.username === session.username).map((seat) => Number(seat.seat)));
+  backBets = backBetsByBox(round.back_bets);
   byId("round-facts").replaceChildren(
     ...fact(t("lobby.table"), round.table ?? "–"),
     ...fact(t("lobby.game"), tOr(`game.${round.game}`, round.game ?? "–")),
     ...fact(t("recall.rules_version"), round.rules_version ?? "–"),
     ...fact(t("me.status"), tOr(`status.${round.status}`, round.status ?? "–")),
     ...fact(t("recall.shoe"), round.shoe ? `#${round.shoe}` : "–"),
-    ...fact(t("recall.seats"), (round.seats ?? []).map((seat) => t("recall.seat_of", { seat: seat.seat, user: seat.user })).join(", ") || "–"),
+    ...fact(t("recall.seats"), owners.map((seat) => t("recall.seat_of", { seat: seat.seat, player: seat.username })).join(", ") || "–"),
   );
   const felt = byId("felt");
   felt.replaceChildren(
@@ -76,6 +84,7 @@ async function load() {
     ),
   );
   go(steps.length - 1);
+  showResults(settledWagers(round.events), round.back_bets ?? []);
   showCorrections(round.corrections ?? []);
   // The table's dealer and the operator propose a correction from here; an inspector confirms.
   byId("propose-correction").hidden = !round.may_propose_correction;
@@ -105,6 +114,18 @@ byId("propose-form").addEventListener("submit", async (event) => {
     reportError(error);
   }
 });
+
+/** What the round paid: each settled wager and each back bet on a box, with the viewer's net
+ * (a backer's is their back bets'). */
+function showResults(wagers, backs) {
+  const rows = resultRows(wagers, backs, mySeats, session.username);
+  byId("round-results").hidden = rows.length === 0;
+  byId("recall-results-body").replaceChildren(...rows);
+  labelCells(byId("recall-results"));
+  const mine = mySeats.size > 0 || backs.some((back) => back.backer === session.username);
+  byId("recall-results-net").hidden = !mine;
+  byId("recall-results-net").textContent = mine ? netSentence(wagers, backs, mySeats, session.username) : "";
+}
 
 /** Corrections of what the round paid, found later: each with its amount, its reason and
  * the inspector who confirmed it (the operator also sees those proposed or refused). */

@@ -10,6 +10,7 @@ import {
 import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
+import { backBetsByBox, netSentence, resultRows, settledBackBets } from "./results.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { drawTableInfo } from "./table_info.js";
 import { describeAllLimits, rulesTitle, seatMap } from "./tables.js";
@@ -126,14 +127,12 @@ function backBetsBySeat(round) {
   if (Number(round) === state.round?.id) list = state.round.back_bets ?? [];
   else if (Number(round) === state.ending?.round) list = state.ending.backBets ?? [];
   else if (Number(round) === state.lastRound?.round) list = state.lastRound.back_bets ?? [];
-  const bySeat = new Map();
-  for (const back of list) bySeat.set(Number(back.seat), [...(bySeat.get(Number(back.seat)) ?? []), back]);
-  return bySeat;
+  return backBetsByBox(list);
 }
 
 /** This player's back bets in the last round, settled: each is a result of theirs too. */
 function myBackBetResults() {
-  return (state.lastRound?.back_bets ?? []).filter((back) => back.backer === session.username && back.payout_minor !== null && back.payout_minor !== undefined);
+  return settledBackBets(state.lastRound?.back_bets).filter((back) => back.backer === session.username);
 }
 
 function drawFeltNow() {
@@ -226,6 +225,17 @@ function drawBetForm() {
   drawChips();
   const staked = seats.some((seat) => state.round?.stakes?.[String(seat)]);
   byId("ready").hidden = !staked;
+  focusDealOnceShown();
+}
+
+// Once the bets are placed, Deal is the next key press: the window closes as soon as every
+// present player has said ready (D-GEN-7), so nobody need wait out its 15 s.
+let dealIsNext = false;
+function focusDealOnceShown() {
+  const ready = byId("ready");
+  if (!dealIsNext || ready.hidden || ready.disabled) return;
+  dealIsNext = false;
+  ready.focus({ preventScroll: true });
 }
 
 // --- bets on the felt: a spot per wager of each of this player's seats, the chosen chip goes
@@ -466,35 +476,13 @@ function drawRoundEnd() {
 function drawResults(show) {
   const record = state.lastRound;
   const rows = lastView()?.results ?? [];
-  const backs = (record?.back_bets ?? []).filter((back) => back.payout_minor !== null && back.payout_minor !== undefined);
+  const backs = settledBackBets(record?.back_bets);
   byId("results").hidden = !show || rows.length + backs.length === 0;
   if (byId("results").hidden) return;
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
-  byId("results-body").replaceChildren(
-    ...rows.map((r) =>
-      h("tr", { class: seats.has(Number(r.seat)) ? "mine" : "" },
-        h("td", {}, r.hand !== null && r.hand !== undefined ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 }) : String(r.seat)),
-        h("td", {}, tOr(`wager.${r.wager}`, r.wager)),
-        h("td", { class: "amount" }, money(r.stake)),
-        h("td", {}, h("span", { class: `result result-${r.result}` }, tOr(`result.${r.result}`, r.result))),
-        h("td", { class: "amount" }, money(r.payout)),
-      ),
-    ),
-    // Back bets on a box, seen by its owner and by the backer (spain-1979, D-BJ-28).
-    ...backs.map((back) =>
-      h("tr", { class: back.backer === session.username ? "mine back-bet" : "back-bet", dataset: { backBet: back.id } },
-        h("td", {}, String(back.seat)),
-        h("td", {}, t("table.back_bet_by", { backer: back.backer })),
-        h("td", { class: "amount" }, moneyMinor(back.amount_minor)),
-        h("td", {}, h("span", { class: "result" }, tOr(`backstatus.${back.status}`, back.status))),
-        h("td", { class: "amount" }, moneyMinor(back.payout_minor)),
-      ),
-    ),
-  );
-  const backNet = backs.filter((back) => back.backer === session.username).reduce((sum, back) => sum + back.payout_minor - back.amount_minor, 0);
-  const net = backNet + rows.filter((r) => seats.has(Number(r.seat))).reduce((sum, r) => sum + centsOf(r.payout) - centsOf(r.stake), 0);
-  byId("results-net").textContent = t(net > 0 ? "table.net_won" : net < 0 ? "table.net_lost" : "table.net_even", { amount: moneyMinor(Math.abs(net)) });
+  byId("results-body").replaceChildren(...resultRows(rows, backs, seats, session.username));
+  byId("results-net").textContent = netSentence(rows, backs, seats, session.username);
   byId("recall-link").href = `/recall/${record.round}`;
 }
 
@@ -719,6 +707,7 @@ async function run(request) {
   } finally {
     state.busy = false;
     applyBusy();
+    focusDealOnceShown();
   }
   showBalance().catch(reportError);
 }
@@ -756,6 +745,7 @@ byId("bet-form").addEventListener("submit", (event) => {
     return;
   }
   run(async () => {
+    dealIsNext = false;
     for (const bet of [...withdrawn, ...staked]) {
       try {
         await server.bet(tableId, bet.seat, bet.wager, Number(bet.text || "0"));
@@ -767,6 +757,7 @@ byId("bet-form").addEventListener("submit", (event) => {
         drawBetSpots();
       }
     }
+    dealIsNext = true;
   });
 });
 /** The refusals the server would answer to these bets, by spot ("seat:wager"), foreseen from
