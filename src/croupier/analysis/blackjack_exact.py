@@ -633,20 +633,33 @@ class UpCard:
         self._splits: dict[tuple[int, bytes], tuple[float, float]] = {}
 
     def optimal(
-        self, base: npt.NDArray[np.int64] | None = None, *, sevens_pays: float | None = None
+        self,
+        base: npt.NDArray[np.int64] | None = None,
+        *,
+        sevens_pays: float | None = None,
+        holding: int | None = None,
     ) -> npt.NDArray[np.float64]:
         """``optimal_values`` of every hand drawing from ``base`` (default: the shoe less the
-        up card); ``sevens_pays`` defaults to the rules' (0: three 7s are not paid)."""
+        up card); ``sevens_pays`` defaults to the rules' (0: three 7s are not paid).
+        ``holding``: only the hands holding a card of that rank are valued (the others are
+        left at 0): a hand's value reads only the hands one card larger, which hold it too,
+        so theirs are the same figures, and the dealer's outcomes are computed for fewer
+        compositions."""
         table = self.table
         shoe = self.shoe if base is None else base
         possible = np.all(table.counts <= shoe, axis=1) & (table.cards >= 2)
+        if holding is not None:
+            possible &= table.counts[:, holding] > 0
         dealers = np.zeros((len(table.cards), 7))
         dealers[possible] = self.dealer.outcomes(table.counts[possible] + (self.shoe - shoe))
         sevens = self.rules.sevens_pays if sevens_pays is None else sevens_pays
-        return optimal_values(
+        values: npt.NDArray[np.float64] = optimal_values(
             shoe, table.counts, table.hard, table.cards, table.child, dealers, self.up,
             self.rules.peek, self.rules.all_bets_lost, sevens,
         )  # fmt: skip
+        if holding is not None:
+            values[:, ~possible] = 0.0
+        return values
 
     def first_hand_play(self, pair: int) -> npt.NDArray[np.int64]:
         """CDP1 (Eric Farmer's name): the play of every hand split from a pair of ``pair``,
@@ -657,7 +670,8 @@ class UpCard:
         are paid only on an unsplit hand)."""
         base = self.shoe.copy()
         base[pair] -= 1
-        _, split = composition_play(self.rules, self.optimal(base, sevens_pays=0.0))
+        values = self.optimal(base, sevens_pays=0.0, holding=pair)  # a split hand holds one
+        _, split = composition_play(self.rules, values)
         return split
 
     def fixed(
