@@ -15,7 +15,8 @@ straightforward pure-Python reference measured in the same run.
 Run: ``uv run python benchmarks/analyze.py`` (``--startup``: only where a warm command's time
 goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole command;
 ``--joint``: only what taking the split rounds' hands jointly costs, the analysis with and
-without it in one process, CPU seconds)
+without it in one process, CPU seconds; ``--command``: only the whole command per profile
+and variant, interleaved with the code before the speed work and the previous implementation)
 """
 
 from __future__ import annotations
@@ -295,6 +296,9 @@ def blackjack_line(rules: BlackjackRules, python_per_up: dict[int, float]) -> No
 
 PREVIOUS = "47a8212"
 """The last commit before exact split values (issue 12): the previous implementation."""
+BEFORE_SPEED = "5fcd391"
+"""The last commit before the whole command's speed work (issue 12, item 2): same figures,
+bit for bit (``tests/consistency/test_analyze_json_is_unchanged.py``)."""
 COMMAND_CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("peru-2016", ()),
     ("spain-1979", ()),
@@ -324,28 +328,44 @@ def _run(arguments: list[str], environment: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def whole_command_lines() -> None:
+def _checkout(commit: str) -> dict[str, str]:
+    """The package's source (and the rules document its profiles cite) at ``commit``, kept
+    in the temporary folder with its own numba cache so that a later run need not compile
+    it again, and the environment that runs it."""
+    folder = Path(tempfile.gettempdir()) / f"croupier-bench-{commit}"
+    if not (folder / "src").is_dir():
+        folder.mkdir(exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", commit, "src", "docs"], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return {"PYTHONPATH": str(folder / "src"), "NUMBA_CACHE_DIR": str(folder / "nb")}
+
+
+def whole_command_lines(repeat: int = 5) -> None:
     """``croupier analyze PROFILE --json`` as whole processes (interpreter, imports, numba's
-    cache, the analysis), best of three: computed (an empty result cache), printed from the
-    result cache (``analysis.result_cache``), the previous implementation (commit
-    ``PREVIOUS``, its kernels compiled first) and the pure-Python player recursion of
-    ``blackjack_python_reference`` run as a process; ratios against the computed run."""
+    cache, the analysis), best of ``repeat`` rounds in which each implementation runs once in
+    turn (interleaved, so that they share the same load): computed (an empty result cache),
+    printed from the result cache (``analysis.result_cache``), the code before the speed
+    work (commit ``BEFORE_SPEED``, computed), the previous implementation (commit
+    ``PREVIOUS``) and the pure-Python player recursion of ``blackjack_python_reference`` run
+    as a process (once); ratios against the computed run. Each implementation's kernels are
+    compiled (or loaded) once first."""
     scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
-    previous = scratch / "previous"
-    previous.mkdir()
-    archive = subprocess.run(
-        ["git", "archive", PREVIOUS, "src"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(previous)], input=archive, check=True)
     base = dict(os.environ)
-    old = base | {"PYTHONPATH": str(previous / "src"), "NUMBA_CACHE_DIR": str(previous / "nb")}
+    before = base | _checkout(BEFORE_SPEED)
+    old = base | _checkout(PREVIOUS)
     print(
-        "whole command, best of 3 (seconds; ratios against 'computed', all measured in this "
-        "run on this machine):"
+        f"whole command, best of {repeat} interleaved rounds (wall/CPU seconds, CPU the "
+        "child's user + system time, steadier on a loaded machine; ratios against "
+        "'computed', all measured in this run on this machine):"
     )
     print(
-        f"{'profile':<16}{'options':<24}{'computed':>9}{'cached':>8}{'previous':>10}"
-        f"{'x':>6}{'Python ref':>12}{'x':>7}"
+        f"{'profile':<16}{'options':<22}"
+        + "".join(
+            f"{label:<14}" for label in ("computed", "cached", BEFORE_SPEED, PREVIOUS, "Python ref")
+        )
+        + "".join(f"{'x ' + label:<11}" for label in (BEFORE_SPEED, PREVIOUS, "Python"))
     )
     for name, options in COMMAND_CASES:
         command = [sys.executable, "-c", _CLI, "analyze", name, *options, "--json"]
@@ -356,25 +376,49 @@ def whole_command_lines() -> None:
                 old_file.unlink()
             return base | {"CROUPIER_CACHE_DIR": str(results)}
 
-        _run(command, fresh())  # numba's cache loaded once, the result cache filled
-        computed = min(_run(command, fresh()) for _ in range(3))
-        _run(command, fresh())
-        cached_environment = base | {"CROUPIER_CACHE_DIR": str(results)}
-        cached = min(_run(command, cached_environment) for _ in range(3))
-        previous_time = math.nan
-        if "--strategy" not in options:  # the previous implementation had no such option
-            _run(command, old)  # compile its kernels
-            previous_time = min(_run(command, old) for _ in range(3))
+        def empty(environment: dict[str, str], results: Path = results) -> dict[str, str]:
+            for old_file in results.glob("*"):
+                old_file.unlink()
+            return environment | {"CROUPIER_CACHE_DIR": str(results)}
+
+        with_previous = "--strategy" not in options  # the previous implementation had none
+        _run(command, fresh())  # numba's cache loaded once
+        _run(command, empty(before))
+        if with_previous:
+            _run(command, empty(old))
+        times: dict[str, list[tuple[float, float]]] = {
+            "computed": [],
+            "cached": [],
+            "before": [],
+            "old": [],
+        }
+        for _ in range(repeat):
+            times["computed"].append(_timed(command, fresh()))
+            cached_environment = base | {"CROUPIER_CACHE_DIR": str(results)}
+            times["cached"].append(_timed(command, cached_environment))
+            times["before"].append(_timed(command, empty(before)))
+            if with_previous:
+                times["old"].append(_timed(command, empty(old)))
+        best = {
+            key: (min(w for w, _ in runs), min(c for _, c in runs)) if runs else (math.nan,) * 2
+            for key, runs in times.items()
+        }
         decks = options[1] if "--decks" in options else "None"
         script = _REFERENCE.format(benchmarks=str(Path(__file__).parent), name=name, decks=decks)
-        python_time = math.nan
-        if "--strategy" not in options:
-            python_time = _run([sys.executable, "-c", script], base)
+        python_time = math.nan, math.nan
+        if with_previous:
+            python_time = _timed([sys.executable, "-c", script], base)
+        cells = [best["computed"], best["cached"], best["before"], best["old"], python_time]
+        ratios = [best["before"], best["old"], python_time]
+        computed = best["computed"]
         print(
-            f"{name:<16}{' '.join(options):<24}{computed:9.2f}{cached:8.2f}"
-            f"{previous_time:10.2f}{previous_time / computed:6.1f}{python_time:12.1f}"
-            f"{python_time / computed:7.1f}"
+            f"{name:<16}{' '.join(options):<22}"
+            + "".join(f"{wall:7.2f}/{cpu:<6.2f}" for wall, cpu in cells)
+            + "".join(
+                f"{wall / computed[0]:5.1f}/{cpu / computed[1]:<5.1f}" for wall, cpu in ratios
+            )
         )
+    print(f"(load averages after: {os.getloadavg()})")
 
 
 # --- where a warm command's time goes -------------------------------------------------------
@@ -468,6 +512,8 @@ if __name__ == "__main__":
         startup_lines()
     elif sys.argv[1:] == ["--joint"]:
         joint_lines()
+    elif sys.argv[1:] == ["--command"]:
+        whole_command_lines()
     else:
         main()
         print()

@@ -594,31 +594,27 @@ class UpCardValues:
     splits: tuple[bool, ...]
 
 
-def _can_double(rules: Rules, hard: int, soft: bool) -> bool:
-    return rules.double_any_two or (not soft and 9 <= hard <= 11)
-
-
 def composition_play(
     rules: Rules, values: npt.NDArray[np.float64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """CDZ-: each hand's best action as an unsplit hand of the same cards (``values`` from
     ``optimal_values``), the actions a split hand may not take left out."""
+    # Vectorised over the compositions (a loop here, called per up card and, for CDP1, per
+    # pair too, was a fifth of a warm CDP1 analysis): comparisons only, no arithmetic.
     table = compositions()
-    size = len(table.cards)
-    unsplit = np.full(size, STAND, dtype=np.int64)
-    split = np.full(size, STAND, dtype=np.int64)
-    for i in range(size):
-        total, soft = _total(int(table.hard[i]), bool(table.counts[i, ACE] > 0))
-        if total == 21:
-            continue
-        stand, hit, double = values[0, i], values[1, i], values[2, i]
-        best_single = HIT if hit > stand else STAND
-        unsplit[i] = split[i] = best_single
-        may_double = table.cards[i] == 2 and _can_double(rules, int(table.hard[i]), soft)
-        if may_double and double > max(stand, hit):
-            unsplit[i] = DOUBLE
-            if rules.double_after_split:
-                split[i] = DOUBLE
+    is_soft = (table.counts[:, ACE] > 0) & (table.hard + 10 <= 21)
+    total = np.where(is_soft, table.hard + 10, table.hard)
+    stand, hit, double = values[0], values[1], values[2]
+    best_single = np.where(hit > stand, HIT, STAND)
+    may_double = table.cards == 2
+    if not rules.double_any_two:
+        may_double &= ~is_soft & (table.hard >= 9) & (table.hard <= 11)
+    doubles = may_double & (double > np.where(hit > stand, hit, stand)) & (total != 21)
+    unsplit = np.where(total == 21, STAND, np.where(doubles, DOUBLE, best_single))
+    split = np.where(total == 21, STAND, best_single)
+    if rules.double_after_split:
+        split = np.where(doubles, DOUBLE, split)
+    unsplit, split = unsplit.astype(np.int64), split.astype(np.int64)
     return unsplit, split
 
 
@@ -637,20 +633,33 @@ class UpCard:
         self._splits: dict[tuple[int, bytes], tuple[float, float]] = {}
 
     def optimal(
-        self, base: npt.NDArray[np.int64] | None = None, *, sevens_pays: float | None = None
+        self,
+        base: npt.NDArray[np.int64] | None = None,
+        *,
+        sevens_pays: float | None = None,
+        holding: int | None = None,
     ) -> npt.NDArray[np.float64]:
         """``optimal_values`` of every hand drawing from ``base`` (default: the shoe less the
-        up card); ``sevens_pays`` defaults to the rules' (0: three 7s are not paid)."""
+        up card); ``sevens_pays`` defaults to the rules' (0: three 7s are not paid).
+        ``holding``: only the hands holding a card of that rank are valued (the others are
+        left at 0): a hand's value reads only the hands one card larger, which hold it too,
+        so theirs are the same figures, and the dealer's outcomes are computed for fewer
+        compositions."""
         table = self.table
         shoe = self.shoe if base is None else base
         possible = np.all(table.counts <= shoe, axis=1) & (table.cards >= 2)
+        if holding is not None:
+            possible &= table.counts[:, holding] > 0
         dealers = np.zeros((len(table.cards), 7))
         dealers[possible] = self.dealer.outcomes(table.counts[possible] + (self.shoe - shoe))
         sevens = self.rules.sevens_pays if sevens_pays is None else sevens_pays
-        return optimal_values(
+        values: npt.NDArray[np.float64] = optimal_values(
             shoe, table.counts, table.hard, table.cards, table.child, dealers, self.up,
             self.rules.peek, self.rules.all_bets_lost, sevens,
         )  # fmt: skip
+        if holding is not None:
+            values[:, ~possible] = 0.0
+        return values
 
     def first_hand_play(self, pair: int) -> npt.NDArray[np.int64]:
         """CDP1 (Eric Farmer's name): the play of every hand split from a pair of ``pair``,
@@ -661,7 +670,8 @@ class UpCard:
         are paid only on an unsplit hand)."""
         base = self.shoe.copy()
         base[pair] -= 1
-        _, split = composition_play(self.rules, self.optimal(base, sevens_pays=0.0))
+        values = self.optimal(base, sevens_pays=0.0, holding=pair)  # a split hand holds one
+        _, split = composition_play(self.rules, values)
         return split
 
     def fixed(

@@ -40,16 +40,26 @@ def _load_numba_without_its_blas_probe() -> None:
     (``benchmarks/analyze.py``). No analysis kernel calls linear algebra inside compiled
     code (``np.dot``, ``@``, ``np.linalg``), so the probe is made to fail fast: numba then
     leaves out only its linear-algebra functions, which a kernel using them would name in
-    its compile error. ``scipy.linalg`` imports normally again afterwards."""
+    its compile error. ``scipy.linalg`` imports normally again afterwards.
+
+    Likewise numba's CFFI support: its typing context imports ``cffi`` (and ``pycparser``)
+    when the first compiled function loads, tens of milliseconds of a warm command, for
+    kernels that never call a CFFI function. Loaded here with ``cffi`` made unimportable,
+    it stays off for this process (a kernel calling one would fail to compile); ``cffi``
+    itself imports normally afterwards."""
     import sys
 
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
-    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    blocked = ["scipy.linalg"] + ([] if "cffi" in sys.modules else ["cffi"])
+    for name in blocked:
+        sys.modules[name] = None  # type: ignore[assignment]
     try:
+        import numba.core.typing.cffi_utils
         import numba.np.arraymath  # noqa: F401
     finally:
-        del sys.modules["scipy.linalg"]
+        for name in blocked:
+            del sys.modules[name]
 
 
 def command(  # noqa: PLR0917 - Typer reads the options from the signature

@@ -286,6 +286,30 @@ def test_cdp1_split_of_two_hands_is_twice_the_first_hands_best_value(pair: int) 
         assert value >= card.split_value(pair, composition_split)[0] - 1e-15
 
 
+@pytest.mark.parametrize("pair", [0, 4, 9])
+def test_the_hands_holding_a_card_are_valued_alone_to_the_same_bits(pair: int) -> None:
+    """CDP1's first-hand play values only the hands that hold the pair's card
+    (``UpCard.optimal(holding=...)``, fewer dealer compositions): every such hand's stand,
+    hit, double and best values, and its amounts wagered, are bit for bit those of valuing
+    every hand, since a hand reads only hands one card larger, which hold the card too;
+    the hands without it are left at 0."""
+    rules = exact.Rules(
+        decks=2, hits_soft_17=True, peek=True, all_bets_lost=False, blackjack_pays=1.5,
+        double_any_two=True, double_after_split=True, max_hands=4, resplit_aces=False,
+        ace_ten_is_blackjack=False, sevens_pays=0.0,
+    )  # fmt: skip
+    holds = exact.compositions().counts[:, pair] > 0
+    for up in (0, 3, 9):
+        card = exact.UpCard(rules, up)
+        base = card.shoe.copy()
+        base[pair] -= 1
+        alone = card.optimal(base, sevens_pays=0.0, holding=pair)
+        every = exact.UpCard(rules, up).optimal(base, sevens_pays=0.0)
+        assert np.array_equal(alone[:, holds], every[:, holds]), up
+        assert not alone[:, ~holds].any()
+        assert every[:, ~holds].any()  # the others were values, left out
+
+
 def test_cdp1_is_a_strategy_of_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``croupier analyze --strategy cdp1``: the house edge of CDP1, named in ``play``; a
     one-deck game, where playing the split hands for their own shoe gains most over CDZ-."""
