@@ -174,22 +174,58 @@ def _below(s: Array, n: int) -> int:
     return _scale(s, _next(s) >> uint64(32), n)
 
 
+@njit(inline="always")
+def _step(s0: Any, s1: Any, s2: Any, s3: Any) -> Any:
+    """xoshiro256** on a state held in locals: the output and the next state (``_next``'s
+    recurrence, so that the two give the same stream)."""
+    result = _rotl(s1 * uint64(5), 7) * uint64(9)
+    t = s1 << uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
 @njit(cache=True)
 def shuffle(shoe: Array, state: Array) -> None:
     """Fisher-Yates in place, two positions from each 64-bit output (its high and low 32
-    bits: xoshiro256**'s output is good in every bit)."""
+    bits: xoshiro256**'s output is good in every bit).
+
+    The generator's state stays in registers through the loop (the int8 shoe's stores
+    could alias the state array, which would reload it after every swap); Lemire's
+    rejection, taken about once in a shoe, stores it back and draws through ``_scale``."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    mask = uint64(0xFFFFFFFF)
     i = shoe.size - 1
     while i > 1:
-        x = _next(state)
-        j = _scale(state, x >> uint64(32), i + 1)
+        x, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        bound = uint64(i + 1)
+        m = (x >> uint64(32)) * bound
+        if (m & mask) < bound:
+            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+            j = _scale(state, x >> uint64(32), i + 1)
+            s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        else:
+            j = int(m >> uint64(32))
         card = shoe[i]
         shoe[i] = shoe[j]
         shoe[j] = card
-        j = _scale(state, x & uint64(0xFFFFFFFF), i)
+        bound = uint64(i)
+        m = (x & mask) * bound
+        if (m & mask) < bound:
+            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+            j = _scale(state, x & mask, i)
+            s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        else:
+            j = int(m >> uint64(32))
         card = shoe[i - 1]
         shoe[i - 1] = shoe[j]
         shoe[j] = card
         i -= 2
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     if i == 1:
         j = _below(state, 2)
         card = shoe[1]
