@@ -369,11 +369,10 @@ def _settled_net(  # noqa: PLR0917
         return p[P_BJ_NET]
     if p[P_HAS_VR] != 0 and sevens >= 3 and not (p[P_VR_UNSPLIT_ONLY] != 0 and split):
         return p[P_VR_NET] * stake
-    if d_total > 21 or total > d_total:
-        return staked
-    if total == d_total:
-        return 0
-    return -staked
+    # Won, pushed or lost without a branch (the comparison is the round's least predictable).
+    won = (d_total > 21) | (total > d_total)
+    lost = (d_total <= 21) & (total < d_total)
+    return staked * (np.int64(won) - np.int64(lost))
 
 
 @njit(cache=True, error_model="numpy")
