@@ -25,6 +25,14 @@ hole card and face-down cards once turned), the true count with the deck estimat
 bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
 counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
+One box without a count (a simulation's common case and its benchmark) takes its own path,
+``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
+decisions read from tables that ``_decide`` builds from the chart before the first round;
+the box's hand in locals; split hands on a stack). ``_decide`` is the rule ``play_block``
+writes out in its hand loop: called there, an inlined helper with the chart's nine arrays
+halved the general path's speed (``kernel_ab --count hi-lo``: 0.477). The differential test
+replays both paths against the engine.
+
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
 soft total and pair, so that basic strategy is the case with every threshold at +infinity.
