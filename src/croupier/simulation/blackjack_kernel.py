@@ -280,6 +280,64 @@ def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
     return np.floor(raw_true_count(rc, remaining, p))
 
 
+@njit(cache=True)
+def _block_tables(p: Array) -> Any:
+    """A block's shoe (in order: the first shuffle mixes it), each card's value (a table,
+    not branches, in the hot path) and the dealer's stand rule by hard total * 2 + an Ace
+    held."""
+    size = 52 * p[P_DECKS]
+    shoe = np.empty(size, dtype=np.int8)
+    for i in range(size):
+        shoe[i] = i % 52
+    value_of = np.empty(52, dtype=np.int64)
+    for i in range(52):
+        value_of[i] = _value(i)
+    dealer_stands = np.zeros(64, dtype=np.bool_)
+    for hard in range(32):
+        for ace in range(2):
+            total = _best(hard, ace == 1)
+            soft = ace == 1 and hard + 10 <= 21
+            dealer_stands[hard * 2 + ace] = total > 17 or (
+                total == 17 and not (soft and p[P_H17] != 0)
+            )
+    return shoe, value_of, dealer_stands
+
+
+@njit(cache=True)
+def _add_figures(  # noqa: PLR0917
+    p: Array,
+    wager_sums: Array,
+    totals: Array,
+    sums: Array,
+    box_rounds: Any,
+    shoes: Any,
+    figures: Any,
+) -> None:
+    """A block's sums added into the output arrays (``figures``: main, 21+3 and insurance
+    as net, net squared and hits, insurance's box-rounds played first, then the whole net
+    and its square)."""
+    (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
+     ins_net2, ins_hits, total_net, total_net2) = figures  # fmt: skip
+    wager_sums[0, 0] += box_rounds
+    wager_sums[1, 0] += main_net
+    wager_sums[2, 0] += main_net2
+    wager_sums[3, 0] += main_hits
+    if p[P_HAS_SIDE] != 0:
+        wager_sums[0, 1] += box_rounds
+        wager_sums[1, 1] += side_sum
+        wager_sums[2, 1] += side_sum2
+        wager_sums[3, 1] += side_hits
+    wager_sums[0, 2] += ins_played
+    wager_sums[1, 2] += ins_net
+    wager_sums[2, 2] += ins_net2
+    wager_sums[3, 2] += ins_hits
+    totals[0] += total_net
+    totals[1] += total_net2
+    sums[S_ROUNDS] += box_rounds
+    sums[S_HANDS] += box_rounds
+    sums[S_SHOES] += shoes
+
+
 @njit(inline="always")
 def _decide(  # noqa: PLR0917
     x_n: Any,
@@ -426,20 +484,7 @@ def play_one_box(  # noqa: PLR0917
     has_side = p[P_HAS_SIDE] != 0
     hole_dealt = p[P_HOLE] != 0
     peeks = p[P_HOLE] == 2
-    shoe = np.empty(size, dtype=np.int8)
-    for i in range(size):
-        shoe[i] = i % 52
-    value_of = np.empty(52, dtype=np.int64)
-    for i in range(52):
-        value_of[i] = _value(i)
-    dealer_stands = np.zeros(64, dtype=np.bool_)
-    for hard in range(32):
-        for ace in range(2):
-            total = _best(hard, ace == 1)
-            soft = ace == 1 and hard + 10 <= 21
-            dealer_stands[hard * 2 + ace] = total > 17 or (
-                total == 17 and not (soft and p[P_H17] != 0)
-            )
+    shoe, value_of, dealer_stands = _block_tables(p)
     # Decisions at a true count of 0 (no count is kept here), as play_block takes them.
     two_cards = np.zeros((2, 2, 2, 10, 10, 10), dtype=np.int8)
     for split in range(2):
@@ -784,24 +829,11 @@ def play_one_box(  # noqa: PLR0917
         if exhausted:
             exhausted_rounds += 1
             pos = size  # a fresh shoe for the next round
-    wager_sums[0, 0] += rounds
-    wager_sums[1, 0] += main_net
-    wager_sums[2, 0] += main_net2
-    wager_sums[3, 0] += main_hits
-    if has_side:
-        wager_sums[0, 1] += rounds
-        wager_sums[1, 1] += side_sum
-        wager_sums[2, 1] += side_sum2
-        wager_sums[3, 1] += side_hits
-    wager_sums[0, 2] += ins_played
-    wager_sums[1, 2] += ins_net_sum
-    wager_sums[2, 2] += ins_net2
-    wager_sums[3, 2] += ins_hits
-    totals[0] += total_net
-    totals[1] += total_net2
-    sums[S_ROUNDS] += rounds
-    sums[S_HANDS] += rounds
-    sums[S_SHOES] += shoes
+    _add_figures(
+        p, wager_sums, totals, sums, rounds, shoes,
+        (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
+         ins_net2, ins_hits, total_net, total_net2),
+    )  # fmt: skip
     sums[S_EXHAUSTED] += exhausted_rounds
 
 
@@ -862,12 +894,7 @@ def play_block(  # noqa: PLR0917
     counting = p[P_COUNTING] != 0
     max_hands = p[P_MAX_HANDS]
     n_slots = players * max_hands
-    shoe = np.empty(size, dtype=np.int8)
-    for i in range(size):
-        shoe[i] = i % 52
-    value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
-    for i in range(52):
-        value_of[i] = _value(i)
+    shoe, value_of, dealer_stands = _block_tables(p)
     # Hands: slot = box * max_hands + position in the box's list.
     h_hard = np.zeros(n_slots, dtype=np.int64)
     h_ace = np.zeros(n_slots, dtype=np.bool_)
@@ -890,14 +917,6 @@ def play_block(  # noqa: PLR0917
     b_bet = np.zeros(players, dtype=np.int64)
     b_tc_bin = np.zeros(players, dtype=np.int64)
     dealer = np.zeros(MAX_CARDS_PER_HAND, dtype=np.int64)
-    dealer_stands = np.zeros(64, dtype=np.bool_)  # by hard total * 2 + an Ace held
-    for hard in range(32):
-        for ace in range(2):
-            total = _best(hard, ace == 1)
-            soft = ace == 1 and hard + 10 <= 21
-            dealer_stands[hard * 2 + ace] = total > 17 or (
-                total == 17 and not (soft and p[P_H17] != 0)
-            )
 
     pos = size  # forces a shuffle before the first round
     shoes = 0
@@ -1435,22 +1454,8 @@ def play_block(  # noqa: PLR0917
                 seg_rounds = 0
                 seg_sum = 0
                 seg_low = 0
-    box_rounds = rounds * players
-    wager_sums[0, 0] += box_rounds
-    wager_sums[1, 0] += main_net
-    wager_sums[2, 0] += main_net2
-    wager_sums[3, 0] += main_hits
-    if p[P_HAS_SIDE] != 0:
-        wager_sums[0, 1] += box_rounds
-        wager_sums[1, 1] += side_sum
-        wager_sums[2, 1] += side_sum2
-        wager_sums[3, 1] += side_hits
-    wager_sums[0, 2] += ins_played
-    wager_sums[1, 2] += ins_net
-    wager_sums[2, 2] += ins_net2
-    wager_sums[3, 2] += ins_hits
-    totals[0] += total_net
-    totals[1] += total_net2
-    sums[S_ROUNDS] += rounds * players
-    sums[S_HANDS] += rounds * players
-    sums[S_SHOES] += shoes
+    _add_figures(
+        p, wager_sums, totals, sums, rounds * players, shoes,
+        (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
+         ins_net2, ins_hits, total_net, total_net2),
+    )  # fmt: skip
