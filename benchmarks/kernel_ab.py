@@ -1,12 +1,13 @@
 """Two versions of the blackjack kernel timed against each other, interleaved in one process.
 
     uv run python benchmarks/kernel_ab.py OLD.py NEW.py [--profile NAME] [--rounds N]
-        [--pairs N]
+        [--pairs N] [--players N] [--count SYSTEM]
 
 ``OLD.py`` and ``NEW.py`` are copies of ``src/croupier/simulation/blackjack_kernel.py``
 (``git show REV:src/croupier/simulation/blackjack_kernel.py > old.py``). Each is loaded as
 its own module and ``simulate_blackjack`` runs with one, then the other, ``--pairs`` times,
-basic strategy, one box, the same seed: the two must deal the same hands (the figures are
+basic strategy, one box (``--players``), no count (``--count hi-lo``: Hi-Lo tracked as in
+``benchmarks/simulate.py``, a 1-8 ramp and the Illustrious 18), the same seed: the two must deal the same hands (the figures are
 compared, bit for bit), and the printed figure is the median of the per-pair ratios of hands
 per CPU second. On the team's shared 2-core machine one run of the same kernel varies by
 10-20% from one invocation to the next, more than most changes being measured; alternating
@@ -31,6 +32,7 @@ from types import ModuleType
 
 import numpy as np
 
+from croupier.counting import load_counting_system
 from croupier.rules import BlackjackRules, load_profile
 from croupier.simulation import blackjack_sim
 
@@ -53,10 +55,21 @@ def main() -> None:
     parser.add_argument("--profile", default="peru-2016")
     parser.add_argument("--rounds", type=int, default=2_000_000)
     parser.add_argument("--pairs", type=int, default=8)
+    parser.add_argument("--players", type=int, default=1)
+    parser.add_argument("--count", default=None, help="a counting system tracked, e.g. hi-lo")
     args = parser.parse_args()
     profile = load_profile(args.profile)
     assert isinstance(profile, BlackjackRules)
     strategy = blackjack_sim.BlackjackStrategy.basic(profile)
+    counting = None
+    if args.count is not None:
+        system = load_counting_system(args.count)
+        counting = blackjack_sim.Counting(
+            system,
+            ramp=blackjack_sim.parse_ramp("1:1,2:2,3:4,4:8"),
+            indices=blackjack_sim.Counting.default_indices(system),
+            horizon=0,
+        )
     with tempfile.TemporaryDirectory() as folder:
         kernels = [
             _load(args.old, "kernel_old", Path(folder)),
@@ -66,7 +79,7 @@ def main() -> None:
         def rate(kernel: ModuleType, rounds: int) -> tuple[float, tuple[int, ...]]:
             blackjack_sim.kernel = kernel  # type: ignore[attr-defined]
             tally = blackjack_sim.simulate_blackjack(
-                profile, rounds, np.random.SeedSequence(1), 1, strategy, None
+                profile, rounds, np.random.SeedSequence(1), args.players, strategy, counting
             )
             figures = (tally.total_net, tally.total_net_squared, *tally.net.tolist())
             return tally.hands / tally.cpu_seconds, figures
@@ -80,8 +93,9 @@ def main() -> None:
             old_rates.append(old)
             new_rates.append(new)
     ratios = [new / old for old, new in zip(old_rates, new_rates, strict=True)]
+    mode = f"{args.players} box(es), " + (args.count or "no count")
     print(
-        f"{args.profile}: old {statistics.median(old_rates) / 1e6:.2f} M hands/CPU s, "
+        f"{args.profile} ({mode}): old {statistics.median(old_rates) / 1e6:.2f} M hands/CPU s, "
         f"new {statistics.median(new_rates) / 1e6:.2f} (medians of {args.pairs}); "
         f"new/old median ratio {statistics.median(ratios):.3f} "
         f"(range {min(ratios):.3f}-{max(ratios):.3f})"

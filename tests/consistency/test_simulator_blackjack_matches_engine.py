@@ -295,12 +295,8 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_kernel_deals_the_engine_game_on_rule_variants(
-    variant: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Rules no shipped profile has (a peek, H17, pairs by rank, one split only, no double
-    after a split, 6:5), with insurance and even money always taken, on two boxes."""
+def _variant(variant: str, monkeypatch: pytest.MonkeyPatch) -> BlackjackRules:
+    """The variant's rules, its basic strategy taking insurance and even money."""
     name, changes = VARIANTS[variant]
     base = load_profile(name)
     assert isinstance(base, BlackjackRules)
@@ -312,5 +308,26 @@ def test_kernel_deals_the_engine_game_on_rule_variants(
         "basic, insuring", replace(chart, insurance="take", even_money="take")
     )
     monkeypatch.setattr(BlackjackStrategy, "basic", classmethod(lambda cls, rules: taking))
+    return profile
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_kernel_deals_the_engine_game_on_rule_variants(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules no shipped profile has (a peek, H17, pairs by rank, one split only, no double
+    after a split, 6:5), with insurance and even money always taken, on two boxes."""
+    profile = _variant(variant, monkeypatch)
     assert _replay(profile, 3_000, 2, None, seed=23) == 3_000
     assert _replay(profile, 2_000, 1, _hi_lo(), seed=24) == 2_000
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_one_box_kernel_deals_the_engine_game_on_rule_variants(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One box without a count takes the kernel's own path (``play_one_box``: tables of
+    decisions, the box's hand in locals, split hands on a stack): the same rounds as the
+    engine on the rule variants, insurance and even money always taken."""
+    profile = _variant(variant, monkeypatch)
+    assert _replay(profile, 4_000, 1, None, seed=25) == 4_000

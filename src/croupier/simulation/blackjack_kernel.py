@@ -25,6 +25,14 @@ hole card and face-down cards once turned), the true count with the deck estimat
 bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
 counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
+One box without a count (a simulation's common case and its benchmark) takes its own path,
+``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
+decisions read from tables that ``_decide`` builds from the chart before the first round;
+the box's hand in locals; split hands on a stack). ``_decide`` is the rule ``play_block``
+writes out in its hand loop: called there, an inlined helper with the chart's nine arrays
+halved the general path's speed (``kernel_ab --count hi-lo``: 0.477). The differential test
+replays both paths against the engine.
+
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
 soft total and pair, so that basic strategy is the case with every threshold at +infinity.
@@ -174,22 +182,58 @@ def _below(s: Array, n: int) -> int:
     return _scale(s, _next(s) >> uint64(32), n)
 
 
+@njit(inline="always")
+def _step(s0: Any, s1: Any, s2: Any, s3: Any) -> Any:
+    """xoshiro256** on a state held in locals: the output and the next state (``_next``'s
+    recurrence, so that the two give the same stream)."""
+    result = _rotl(s1 * uint64(5), 7) * uint64(9)
+    t = s1 << uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
 @njit(cache=True)
 def shuffle(shoe: Array, state: Array) -> None:
     """Fisher-Yates in place, two positions from each 64-bit output (its high and low 32
-    bits: xoshiro256**'s output is good in every bit)."""
+    bits: xoshiro256**'s output is good in every bit).
+
+    The generator's state stays in registers through the loop (the int8 shoe's stores
+    could alias the state array, which would reload it after every swap); Lemire's
+    rejection, taken about once in a shoe, stores it back and draws through ``_scale``."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    mask = uint64(0xFFFFFFFF)
     i = shoe.size - 1
     while i > 1:
-        x = _next(state)
-        j = _scale(state, x >> uint64(32), i + 1)
+        x, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        bound = uint64(i + 1)
+        m = (x >> uint64(32)) * bound
+        if (m & mask) < bound:
+            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+            j = _scale(state, x >> uint64(32), i + 1)
+            s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        else:
+            j = int(m >> uint64(32))
         card = shoe[i]
         shoe[i] = shoe[j]
         shoe[j] = card
-        j = _scale(state, x & uint64(0xFFFFFFFF), i)
+        bound = uint64(i)
+        m = (x & mask) * bound
+        if (m & mask) < bound:
+            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+            j = _scale(state, x & mask, i)
+            s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        else:
+            j = int(m >> uint64(32))
         card = shoe[i - 1]
         shoe[i - 1] = shoe[j]
         shoe[j] = card
         i -= 2
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     if i == 1:
         j = _below(state, 2)
         card = shoe[1]
@@ -236,6 +280,563 @@ def _true_count(rc: Any, remaining: Any, p: Array) -> Any:
     return np.floor(raw_true_count(rc, remaining, p))
 
 
+@njit(cache=True)
+def _block_tables(p: Array) -> Any:
+    """A block's shoe (in order: the first shuffle mixes it), each card's value (a table,
+    not branches, in the hot path) and the dealer's stand rule by hard total * 2 + an Ace
+    held."""
+    size = 52 * p[P_DECKS]
+    shoe = np.empty(size, dtype=np.int8)
+    for i in range(size):
+        shoe[i] = i % 52
+    value_of = np.empty(52, dtype=np.int64)
+    for i in range(52):
+        value_of[i] = _value(i)
+    dealer_stands = np.zeros(64, dtype=np.bool_)
+    for hard in range(32):
+        for ace in range(2):
+            total = _best(hard, ace == 1)
+            soft = ace == 1 and hard + 10 <= 21
+            dealer_stands[hard * 2 + ace] = total > 17 or (
+                total == 17 and not (soft and p[P_H17] != 0)
+            )
+    return shoe, value_of, dealer_stands
+
+
+@njit(cache=True)
+def _add_figures(  # noqa: PLR0917
+    p: Array,
+    wager_sums: Array,
+    totals: Array,
+    sums: Array,
+    box_rounds: Any,
+    shoes: Any,
+    figures: Any,
+) -> None:
+    """A block's sums added into the output arrays (``figures``: main, 21+3 and insurance
+    as net, net squared and hits, insurance's box-rounds played first, then the whole net
+    and its square)."""
+    (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
+     ins_net2, ins_hits, total_net, total_net2) = figures  # fmt: skip
+    wager_sums[0, 0] += box_rounds
+    wager_sums[1, 0] += main_net
+    wager_sums[2, 0] += main_net2
+    wager_sums[3, 0] += main_hits
+    if p[P_HAS_SIDE] != 0:
+        wager_sums[0, 1] += box_rounds
+        wager_sums[1, 1] += side_sum
+        wager_sums[2, 1] += side_sum2
+        wager_sums[3, 1] += side_hits
+    wager_sums[0, 2] += ins_played
+    wager_sums[1, 2] += ins_net
+    wager_sums[2, 2] += ins_net2
+    wager_sums[3, 2] += ins_hits
+    totals[0] += total_net
+    totals[1] += total_net2
+    sums[S_ROUNDS] += box_rounds
+    sums[S_HANDS] += box_rounds
+    sums[S_SHOES] += shoes
+
+
+@njit(inline="always")
+def _decide(  # noqa: PLR0917
+    x_n: Any,
+    x_hard: Any,
+    x_ace: Any,
+    v1: Any,
+    v2: Any,
+    x_split: Any,
+    x_aces: Any,
+    can_split: Any,
+    up: Any,
+    tc: Any,
+    p: Array,
+    hard_above: Array,
+    hard_below: Array,
+    hard_threshold: Array,
+    soft_above: Array,
+    soft_below: Array,
+    soft_threshold: Array,
+    pair_above: Array,
+    pair_below: Array,
+    pair_threshold: Array,
+) -> Any:
+    """The decision code (``DO_*``) on a hand still to be played, by the chart's letter at
+    the true count ``tc`` and what the rules allow (``chart_action``); ``v1`` and ``v2`` are
+    the values of its first two cards."""
+    total = _best(x_hard, x_ace)
+    can_hit = not x_aces
+    soft = x_ace and x_hard + 10 <= 21
+    can_double = (
+        x_n == 2
+        and not x_aces
+        and (not x_split or p[P_DAS] != 0)
+        and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
+    )
+    u = up - 1
+    letter = -1
+    if x_n == 2 and v1 == v2:
+        pv = v1 - 1
+        pl = pair_above[pv, u] if tc >= pair_threshold[pv, u] else pair_below[pv, u]
+        if pl == SPLIT and can_split:
+            letter = SPLIT
+        elif pl != SPLIT and not x_split:
+            letter = pl
+    if letter == -1:
+        if soft:
+            letter = (
+                soft_above[total, u] if tc >= soft_threshold[total, u] else soft_below[total, u]
+            )
+        else:
+            row = max(total, 5)
+            letter = hard_above[row, u] if tc >= hard_threshold[row, u] else hard_below[row, u]
+    action = DO_STAND
+    if letter == SPLIT:
+        action = DO_SPLIT
+    elif letter == DOUBLE or letter == DOUBLE_ELSE_STAND:  # noqa: PLR1714, SIM109
+        if can_double:
+            action = DO_DOUBLE
+        elif letter == DOUBLE and can_hit:
+            action = DO_HIT
+    elif letter == HIT and can_hit:
+        action = DO_HIT
+    return action
+
+
+@njit(inline="always")
+def _settled_net(  # noqa: PLR0917
+    hard: Any,
+    ace: Any,
+    n: Any,
+    sevens: Any,
+    stake: Any,
+    split: Any,
+    aces: Any,
+    first: Any,
+    dealer_bj: Any,
+    d_total: Any,
+    p: Array,
+) -> Any:
+    """A hand's net at settlement (``stake`` units staked; ``first``: the box's original
+    hand, the one a dealer blackjack takes under the original-bet-only rule)."""
+    unit = p[P_DENOMINATOR]
+    total = _best(hard, ace)
+    staked = stake * unit
+    blackjack = (n == 2 and ace and hard == 11) and (not split or (p[P_ACE_TEN_BJ] != 0 and aces))
+    if total > 21:
+        return -staked
+    if dealer_bj:
+        if blackjack:
+            return 0
+        if p[P_ALL_BETS] != 0:
+            return -staked
+        return -unit if first else 0
+    if blackjack:
+        return p[P_BJ_NET]
+    if p[P_HAS_VR] != 0 and sevens >= 3 and not (p[P_VR_UNSPLIT_ONLY] != 0 and split):
+        return p[P_VR_NET] * stake
+    # Won, pushed or lost without a branch (the comparison is the round's least predictable).
+    won = (d_total > 21) | (total > d_total)
+    lost = (d_total <= 21) & (total < d_total)
+    return staked * (np.int64(won) - np.int64(lost))
+
+
+@njit(cache=True, error_model="numpy")
+def play_one_box(  # noqa: PLR0917
+    p: Array,
+    state: Array,
+    rounds: int,
+    hard_above: Array,
+    hard_below: Array,
+    hard_threshold: Array,
+    soft_above: Array,
+    soft_below: Array,
+    soft_threshold: Array,
+    pair_above: Array,
+    pair_below: Array,
+    pair_threshold: Array,
+    insurance_threshold: float,
+    side_net: Array,
+    wager_sums: Array,
+    totals: Array,
+    sums: Array,
+    shoe_log: Array,
+    round_log: Array,
+    box_log: Array,
+    decision_log: Array,
+) -> None:
+    """``play_block`` for one box without a count: the same shoes, rounds and figures, in
+    less work per round (the common case of a simulation and its benchmark).
+
+    The chart's decisions are read from two tables built here by ``_decide`` before the
+    first round (so they stay the chart's and the profile's): a two-card hand's by its cards'
+    values, whether it came from a split, holds split Aces or may split, and the up card;
+    a hand of three cards or more by its hard total, an Ace held and the up card. The box's
+    hand lives in locals; a split pushes the new hand's card on a stack (a split hand is
+    played right after the hand it came from: the last one pushed comes first), and each
+    finished hand is written to the results in the order of the box's list.
+    """
+    decks = p[P_DECKS]
+    size = 52 * decks
+    cut_at = size - p[P_CUT_FROM_BOTTOM]
+    unit = p[P_DENOMINATOR]
+    max_hands = p[P_MAX_HANDS]
+    has_side = p[P_HAS_SIDE] != 0
+    hole_dealt = p[P_HOLE] != 0
+    peeks = p[P_HOLE] == 2
+    shoe, value_of, dealer_stands = _block_tables(p)
+    # Decisions at a true count of 0 (no count is kept here), as play_block takes them.
+    two_cards = np.zeros((2, 2, 2, 10, 10, 10), dtype=np.int8)
+    for split in range(2):
+        for aces in range(2):
+            for can in range(2):
+                for v1 in range(1, 11):
+                    for v2 in range(1, 11):
+                        for up in range(1, 11):
+                            two_cards[split, aces, can, v1 - 1, v2 - 1, up - 1] = _decide(
+                                2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
+                                aces == 1, can == 1, up, 0.0, p, hard_above, hard_below,
+                                hard_threshold, soft_above, soft_below, soft_threshold,
+                                pair_above, pair_below, pair_threshold,
+                            )  # fmt: skip
+    more_cards = np.zeros((22, 2, 10), dtype=np.int8)
+    for hard in range(3, 22):
+        for ace in range(2):
+            for up in range(1, 11):
+                more_cards[hard, ace, up - 1] = _decide(
+                    3, hard, ace == 1, 0, 0, False, False, False, up, 0.0, p, hard_above,
+                    hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
+                    pair_above, pair_below, pair_threshold,
+                )  # fmt: skip
+    # The box's finished hands, in the order of its list, and the split hands waiting.
+    r_hard = np.zeros(max_hands, dtype=np.int64)
+    r_ace = np.zeros(max_hands, dtype=np.bool_)
+    r_n = np.zeros(max_hands, dtype=np.int64)
+    r_sevens = np.zeros(max_hands, dtype=np.int64)
+    r_stake = np.zeros(max_hands, dtype=np.int64)
+    r_split = np.zeros(max_hands, dtype=np.bool_)
+    r_aces = np.zeros(max_hands, dtype=np.bool_)
+    r_settled = np.zeros(max_hands, dtype=np.bool_)
+    r_net = np.zeros(max_hands, dtype=np.int64)
+    waiting = np.zeros(max_hands, dtype=np.int64)
+    waiting_aces = np.zeros(max_hands, dtype=np.bool_)
+
+    pos = size  # forces a shuffle before the first round
+    shoes = 0
+    shoe_no = -1
+    n_decisions = 0
+    exhausted_rounds = 0
+    main_net = main_net2 = main_hits = 0
+    side_sum = side_sum2 = side_hits = 0
+    ins_played = ins_net_sum = ins_net2 = ins_hits = 0
+    total_net = total_net2 = 0
+    for rnd in range(rounds):
+        if pos >= cut_at:
+            shuffle(shoe, state)
+            shoe_no = shoes
+            if shoes < shoe_log.shape[0]:
+                shoe_log[shoes, :] = shoe
+            shoes += 1
+            pos = p[P_BURN]
+        if rnd < round_log.shape[0]:
+            round_log[rnd, R_SHOE] = shoe_no
+            round_log[rnd, R_START] = pos
+        exhausted = False
+        # --- the deal: the box, the up card, the box, the hole card ----------------------
+        if pos >= size:
+            shuffle(shoe, state)
+            pos = 0
+            exhausted = True
+        c1 = np.int64(shoe[pos])
+        pos += 1
+        if pos >= size:
+            shuffle(shoe, state)
+            pos = 0
+            exhausted = True
+        d0 = np.int64(shoe[pos])
+        pos += 1
+        if pos >= size:
+            shuffle(shoe, state)
+            pos = 0
+            exhausted = True
+        c2 = np.int64(shoe[pos])
+        pos += 1
+        d1 = np.int64(0)
+        n_dealer = 1
+        if hole_dealt:
+            if pos >= size:
+                shuffle(shoe, state)
+                pos = 0
+                exhausted = True
+            d1 = np.int64(shoe[pos])
+            pos += 1
+            n_dealer = 2
+        up = value_of[d0]
+        v1 = value_of[c1]
+        v2 = value_of[c2]
+        x_hard = v1 + v2
+        x_ace = v1 == 1 or v2 == 1
+        x_n = 2
+        x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
+        x_c2 = c2
+        x_stake = 1
+        x_split = False
+        x_aces = False
+        x_done = False
+        x_settled = False
+        x_down = False
+        x_net = 0
+        natural = x_ace and x_hard == 11
+        open_hands = 1
+        side = 0
+        if has_side:
+            flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (d0 & 3)) else 0
+            side = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (d0 >> 2), flush]
+        # --- insurance and even money ------------------------------------------------------
+        insured = False
+        ins_net = 0
+        ins_settled = False
+        if p[P_INSURANCE] != 0 and up == 1:
+            insure = p[P_INSURE_MODE] == 1 or (p[P_INSURE_MODE] == 2 and insurance_threshold <= 0.0)
+            even = p[P_EVEN_MONEY_MODE] == 1 or (
+                p[P_EVEN_MONEY_MODE] == 2 and insurance_threshold <= 0.0
+            )
+            code = DO_NO_INSURANCE
+            if natural and p[P_EVEN_MONEY] != 0 and even:
+                code = DO_EVEN_MONEY
+                x_done = True
+                x_settled = True
+                open_hands = 0
+                x_net = unit
+            elif insure and p[P_INSURANCE_SHARE] > 0:
+                code = DO_INSURE
+                insured = True
+            if n_decisions < decision_log.shape[0]:
+                decision_log[n_decisions, 0] = rnd
+                decision_log[n_decisions, 1] = 0
+                decision_log[n_decisions, 2] = code
+            n_decisions += 1
+        dealer_bj = n_dealer == 2 and (
+            (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
+        )
+        peeked = peeks and (up == 1 or up == 10)  # noqa: PLR1714 - numba
+        skip_players = False
+        if peeked:
+            if insured:
+                ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
+                ins_settled = True
+            skip_players = dealer_bj
+        if (
+            not skip_players  # noqa: PLR1714 - numba
+            and p[P_BJ_PAID_AT_ONCE] != 0
+            and up != 1
+            and up != 10
+            and natural
+            and not x_settled
+        ):
+            x_done = True
+            x_settled = True
+            open_hands = 0
+            x_net = p[P_BJ_NET]
+        # --- the box's hands -------------------------------------------------------------
+        n_hands = 1
+        n_waiting = 0
+        n_results = 0
+        while True:
+            while not (x_done or skip_players):
+                if x_n == 1:
+                    # A split hand's second card, when its turn comes.
+                    if pos >= size:
+                        shuffle(shoe, state)
+                        pos = 0
+                        exhausted = True
+                    card = np.int64(shoe[pos])
+                    pos += 1
+                    v = value_of[card]
+                    x_hard += v
+                    x_ace |= v == 1
+                    x_c2 = card
+                    x_n = 2
+                    if v == 7 and x_sevens == 1:
+                        x_sevens = 2
+                    if x_aces and p[P_ACE_FACE_DOWN] != 0:
+                        x_down = True
+                total = _best(x_hard, x_ace)
+                if total > 21:
+                    x_done = True
+                    if not x_down:
+                        x_settled = True
+                        open_hands -= 1
+                        x_net = -x_stake * unit
+                    break
+                if total == 21:
+                    x_done = True
+                    break
+                if x_n == 2:
+                    pair = (
+                        (c1 >> 2) == (x_c2 >> 2)
+                        if p[P_SPLIT_BY_RANK] != 0
+                        else value_of[c1] == value_of[x_c2]
+                    )
+                    can_split = (
+                        pair and n_hands < max_hands and not (x_aces and p[P_RESPLIT_ACES] == 0)
+                    )
+                    if x_aces and not can_split:
+                        x_done = True
+                        break
+                    action = two_cards[
+                        int(x_split), int(x_aces), int(can_split), value_of[c1] - 1,
+                        value_of[x_c2] - 1, up - 1,
+                    ]  # fmt: skip
+                else:
+                    if x_aces:
+                        x_done = True
+                        break
+                    action = more_cards[x_hard, int(x_ace), up - 1]
+                if n_decisions < decision_log.shape[0]:
+                    decision_log[n_decisions, 0] = rnd
+                    decision_log[n_decisions, 1] = 0
+                    decision_log[n_decisions, 2] = action
+                n_decisions += 1
+                if action == DO_STAND:
+                    x_done = True
+                    break
+                if action == DO_SPLIT:
+                    # The new hand, on the second card, waits its turn right after this one.
+                    x_aces = value_of[c1] == 1
+                    waiting[n_waiting] = x_c2
+                    waiting_aces[n_waiting] = x_aces
+                    n_waiting += 1
+                    n_hands += 1
+                    open_hands += 1
+                    x_hard = value_of[c1]
+                    x_ace = x_aces
+                    x_n = 1
+                    x_sevens = 1 if x_hard == 7 else 0
+                    x_split = True
+                    continue
+                # A card: the hit or the double's one card.
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                card = np.int64(shoe[pos])
+                pos += 1
+                v = value_of[card]
+                x_hard += v
+                x_ace |= v == 1
+                x_n += 1
+                if v == 7 and x_sevens == x_n - 1:
+                    x_sevens += 1
+                if action == DO_DOUBLE:
+                    x_down = p[P_DOUBLE_FACE_DOWN] != 0
+                    x_stake = 2
+                    x_done = True
+                    if _best(x_hard, x_ace) > 21 and not x_down:
+                        x_settled = True
+                        open_hands -= 1
+                        x_net = -2 * unit
+                    break
+            r_hard[n_results] = x_hard
+            r_ace[n_results] = x_ace
+            r_n[n_results] = x_n
+            r_sevens[n_results] = x_sevens
+            r_stake[n_results] = x_stake
+            r_split[n_results] = x_split
+            r_aces[n_results] = x_aces
+            r_settled[n_results] = x_settled
+            r_net[n_results] = x_net
+            n_results += 1
+            if n_waiting == 0:
+                break
+            n_waiting -= 1
+            c1 = waiting[n_waiting]
+            x_aces = waiting_aces[n_waiting]
+            x_hard = value_of[c1]
+            x_ace = x_hard == 1
+            x_n = 1
+            x_sevens = 1 if x_hard == 7 else 0
+            x_stake = 1
+            x_split = True
+            x_done = False
+            x_settled = False
+            x_down = False
+            x_net = 0
+        # --- the dealer --------------------------------------------------------------------
+        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
+        if not skip_players:
+            if n_dealer == 1 and (hands_left or (insured and not peeked)):
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                d1 = np.int64(shoe[pos])
+                pos += 1
+                n_dealer = 2
+            dealer_bj = n_dealer == 2 and (
+                (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
+            )
+            if insured and not ins_settled:
+                ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
+        d_hard = up
+        d_ace = up == 1
+        if n_dealer == 2:
+            d_hard += value_of[d1]
+            d_ace |= value_of[d1] == 1
+        if hands_left and not dealer_bj and not skip_players:
+            while not dealer_stands[d_hard * 2 + d_ace]:
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                v = value_of[np.int64(shoe[pos])]
+                pos += 1
+                d_hard += v
+                d_ace |= v == 1
+        d_total = _best(d_hard, d_ace)
+        # --- settlement ------------------------------------------------------------------------
+        main = 0
+        for i in range(n_results):
+            net = r_net[i]
+            if not r_settled[i]:
+                net = _settled_net(
+                    r_hard[i], r_ace[i], r_n[i], r_sevens[i], r_stake[i], r_split[i],
+                    r_aces[i], i == 0, dealer_bj, d_total, p,
+                )  # fmt: skip
+            main += net
+        box_total = main + side
+        if insured:
+            box_total += ins_net * p[P_INSURANCE_SHARE] // unit
+            ins_played += 1
+            ins_net_sum += ins_net
+            ins_net2 += ins_net * ins_net
+            ins_hits += ins_net > 0
+        main_net += main
+        main_net2 += main * main
+        main_hits += main > 0
+        side_sum += side
+        side_sum2 += side * side
+        side_hits += side > 0
+        total_net += box_total
+        total_net2 += box_total * box_total
+        if rnd < box_log.shape[0]:
+            box_log[rnd, B_MAIN] = main
+            box_log[rnd, B_SIDE] = side
+            box_log[rnd, B_INSURANCE] = ins_net if insured else 0
+            box_log[rnd, B_BET] = 1
+        if rnd < round_log.shape[0]:
+            round_log[rnd, R_END] = pos
+        if exhausted:
+            exhausted_rounds += 1
+            pos = size  # a fresh shoe for the next round
+    _add_figures(
+        p, wager_sums, totals, sums, rounds, shoes,
+        (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
+         ins_net2, ins_hits, total_net, total_net2),
+    )  # fmt: skip
+    sums[S_EXHAUSTED] += exhausted_rounds
+
+
 @njit(cache=True, error_model="numpy")
 def play_block(  # noqa: PLR0917
     p: Array,
@@ -279,6 +880,13 @@ def play_block(  # noqa: PLR0917
     room: the shoes dealt, each round's shoe and card positions, each box-round's nets and
     each decision as ``(round, box, code)``.
     """
+    if players == 1 and p[P_COUNTING] == 0 and p[P_HORIZON] == 0:
+        play_one_box(
+            p, state, rounds, hard_above, hard_below, hard_threshold, soft_above, soft_below,
+            soft_threshold, pair_above, pair_below, pair_threshold, insurance_threshold,
+            side_net, wager_sums, totals, sums, shoe_log, round_log, box_log, decision_log,
+        )  # fmt: skip
+        return
     decks = p[P_DECKS]
     size = 52 * decks
     cut_at = size - p[P_CUT_FROM_BOTTOM]
@@ -286,12 +894,7 @@ def play_block(  # noqa: PLR0917
     counting = p[P_COUNTING] != 0
     max_hands = p[P_MAX_HANDS]
     n_slots = players * max_hands
-    shoe = np.empty(size, dtype=np.int8)
-    for i in range(size):
-        shoe[i] = i % 52
-    value_of = np.empty(52, dtype=np.int64)  # a table, not branches, in the hot path
-    for i in range(52):
-        value_of[i] = _value(i)
+    shoe, value_of, dealer_stands = _block_tables(p)
     # Hands: slot = box * max_hands + position in the box's list.
     h_hard = np.zeros(n_slots, dtype=np.int64)
     h_ace = np.zeros(n_slots, dtype=np.bool_)
@@ -314,14 +917,6 @@ def play_block(  # noqa: PLR0917
     b_bet = np.zeros(players, dtype=np.int64)
     b_tc_bin = np.zeros(players, dtype=np.int64)
     dealer = np.zeros(MAX_CARDS_PER_HAND, dtype=np.int64)
-    dealer_stands = np.zeros(64, dtype=np.bool_)  # by hard total * 2 + an Ace held
-    for hard in range(32):
-        for ace in range(2):
-            total = _best(hard, ace == 1)
-            soft = ace == 1 and hard + 10 <= 21
-            dealer_stands[hard * 2 + ace] = total > 17 or (
-                total == 17 and not (soft and p[P_H17] != 0)
-            )
 
     pos = size  # forces a shuffle before the first round
     shoes = 0
@@ -859,22 +1454,8 @@ def play_block(  # noqa: PLR0917
                 seg_rounds = 0
                 seg_sum = 0
                 seg_low = 0
-    box_rounds = rounds * players
-    wager_sums[0, 0] += box_rounds
-    wager_sums[1, 0] += main_net
-    wager_sums[2, 0] += main_net2
-    wager_sums[3, 0] += main_hits
-    if p[P_HAS_SIDE] != 0:
-        wager_sums[0, 1] += box_rounds
-        wager_sums[1, 1] += side_sum
-        wager_sums[2, 1] += side_sum2
-        wager_sums[3, 1] += side_hits
-    wager_sums[0, 2] += ins_played
-    wager_sums[1, 2] += ins_net
-    wager_sums[2, 2] += ins_net2
-    wager_sums[3, 2] += ins_hits
-    totals[0] += total_net
-    totals[1] += total_net2
-    sums[S_ROUNDS] += rounds * players
-    sums[S_HANDS] += rounds * players
-    sums[S_SHOES] += shoes
+    _add_figures(
+        p, wager_sums, totals, sums, rounds * players, shoes,
+        (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
+         ins_net2, ins_hits, total_net, total_net2),
+    )  # fmt: skip
