@@ -599,14 +599,21 @@ def _split_round_joint(  # noqa: PLR0917
     hands: _UpCardHands,
     scale: int,
 ) -> tuple[npt.NDArray[np.float64], bool]:
-    """A split pair's round, its two-hand rounds exact (``blackjack_split_round``), a
-    re-split's hands still to play approximated (``_split_conditional``) from the dealer's
-    outcomes for the cards out at that moment: the outcome distribution, and whether it is
-    exact (no re-split possible)."""
+    """A split pair's round: the outcome distribution, and whether it is exact. Every hand
+    is taken jointly, re-splits included (``blackjack_split_round.whole_round_matrix``),
+    where the round has at most ``STATE_BUDGET`` states; past that, its two-hand rounds are
+    exact (``split_round_matrix``) and a re-split's hands still to play approximated
+    (``_split_conditional``) from the dealer's outcomes for the cards out at that moment."""
     offset = 2 * UNLIMITED_HANDS * scale
     rules = card.rules
     may_resplit = (pair != ACE or rules.resplit_aces) and rules.max_hands > 2
     action = card.split_action(pair, split_play)
+    if may_resplit:
+        whole = split_round.whole_round_matrix(
+            card, pair, action, may_resplit, scale, offset, split_round.STATE_BUDGET
+        )
+        if whole is not None:
+            return whole.sum(axis=0), True
     matrix, nets, probabilities, dealers = split_round.split_round_matrix(
         card, pair, action, may_resplit, may_resplit, scale, offset
     )
