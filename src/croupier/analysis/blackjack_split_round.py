@@ -429,7 +429,9 @@ about a millisecond and 4 KB, so a round within it takes seconds at most."""
 
 
 @numba.njit(cache=True, nogil=True)
-def _state_slot(keys: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], key: int, code: int) -> int:
+def _state_slot(
+    keys: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], key: int, code: int
+) -> int:
     """The position of the state ``(key, code)`` in the open-addressing table ``keys`` /
     ``codes`` (its place if absent)."""
     mask: int = keys.shape[0] - 1
@@ -468,8 +470,9 @@ def _hand_finals(  # noqa: PLR0917
     seeds: npt.NDArray[np.int64],
     seed_p: npt.NDArray[np.float64],
     work: npt.NDArray[np.float64],
-    out: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-               npt.NDArray[np.float64]],
+    out: tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]
+    ],
 ) -> int:
     """The final hands of a split hand holding its pair card, the cards ``left`` to draw from
     (the hand's own pair card already out): ``_finals``, its second card the pair card only
@@ -482,7 +485,7 @@ def _hand_finals(  # noqa: PLR0917
 
 
 @numba.njit(cache=True, nogil=True)
-def many_hands(  # noqa: PLR0912, PLR0914, PLR0915, PLR0917
+def many_hands(  # noqa: PLR0917
     shoe: npt.NDArray[np.int64],
     pair: int,
     counts: npt.NDArray[np.int64],
@@ -584,8 +587,9 @@ def many_hands(  # noqa: PLR0912, PLR0914, PLR0915, PLR0917
                 pending = np.concatenate((pending, np.zeros_like(pending)))
             state_keys[position], state_codes[position], state_index[position] = key, code, states
             if 2 * (states + 1) > state_keys.shape[0]:
-                state_keys, state_codes, state_index = _states_grown(state_keys, state_codes,
-                                                                     state_index)
+                state_keys, state_codes, state_index = _states_grown(
+                    state_keys, state_codes, state_index
+                )
             removed[states] = after
             hands[states], pending[states] = code // 10, code % 10
             states += 1
@@ -595,9 +599,9 @@ def many_hands(  # noqa: PLR0912, PLR0914, PLR0915, PLR0917
     if collect:
         keys = np.empty(distinct, dtype=np.int64)
         k = 0
-        for key in seen:
-            if key != _EMPTY:
-                keys[k] = key
+        for leaf in seen:
+            if leaf != _EMPTY:
+                keys[k] = leaf
                 k += 1
         return np.zeros((OUTCOMES, grid)), keys, states
 
