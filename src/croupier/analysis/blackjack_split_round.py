@@ -18,14 +18,25 @@ hands drew, so a dealer blackjack is a result like the others; docs/rules.md §1
 exact for every split that ends in two hands: under ``max_hands = 2``, for split Aces
 without re-splitting, and for the two-hand rounds of every game.
 
-**Three or more hands** (a re-split) are the one part still approximated, and only from the
-re-split on: the hands finished before it are exact, the dealer's outcomes are those of the
-cards actually out when the re-split happens, and the hands still to play are taken as
-independent given the dealer's result, each from the pre-split composition
-(``blackjack._split_round``'s matrices). Doing them exactly multiplies the work by the
-number of a hand's final compositions (a few hundred) for each further hand: at six decks,
-hours per profile. Eric Farmer's analyzer computes its distribution for one split only (his
-"Distribution and Variance in Blackjack (Part 2)", 2016: "pairs may be split only once").
+**Three or more hands** (a re-split) are exact too (``whole_round_matrix``): a state of
+the round is the cards out, the hands in the box and the hands still to play, and its value
+is the joint law of the dealer's result and the net of the hands still to play. A state's
+value depends only on the cards out (every card order leading to it is equally likely, a
+card sequence's chance depending only on its cards), so each is computed once, the states
+with more cards out first; the hands' order of play is the table's (a hand whose second card
+is the pair card re-splits at once while the box has room, the hand is played out, then the
+next). It equals every card order of small shoes dealt in exact fractions, for 2, 3 and 4
+hands, with and without double after split, Aces re-split or not, under peek, OBO and no hole
+card (``tests/unit/analysis/test_blackjack_whole_split_round.py``). Its cost is the number of
+states, which grows with the shoe as the unions of the hands' cards do: at one deck a few
+thousand for most pairs, 228,389 for 2-2 against a 7 (peru-2016's chart, four hands); at six
+decks more than 20,000 for every pair but a few (the union of three hands of 2s alone has
+millions of compositions, each needing the dealer's outcomes). So a round with more than
+``STATE_BUDGET`` states is left to the two-hand joint below and the caller's approximation
+of the hands still to play after a re-split (``blackjack._split_round_joint``); the
+analysis says which it took. Eric Farmer's analyzer computes its distribution for one split
+only (his "Distribution and Variance in Blackjack (Part 2)", 2016: "pairs may be split only
+once").
 
 A peek game splits only when the dealer has no blackjack: the round then takes the original
 stake only, which is the first hand's ``original`` (Peru Art. 13 for OBO; docs/rules.md §1).
