@@ -189,22 +189,10 @@ _EMPTY = -1
 
 
 @numba.njit(cache=True, nogil=True)
-def _mixed(key: int) -> int:
-    """A 64-bit mix of ``key`` whose low bits depend on all of its bits (the removed-card
-    keys differ mostly in their high digits; a plain multiple's low bits would not)."""
-    key ^= key >> 31
-    key *= 0x7FB5D329728EA185
-    key ^= key >> 27
-    key *= 0x81DADEF4BC2DD44D
-    key ^= key >> 33
-    return key
-
-
-@numba.njit(cache=True, nogil=True)
 def _slot(keys: npt.NDArray[np.int64], key: int) -> int:
     """The position of ``key`` in the open-addressing table ``keys`` (its place if absent)."""
     mask: int = keys.shape[0] - 1
-    position: int = _mixed(key) & mask
+    position: int = ((key * 0x9E3779B1) ^ (key >> 29)) & mask
     while keys[position] != _EMPTY and keys[position] != key:
         position = (position + 1) & mask
     return position
@@ -440,6 +428,18 @@ about a millisecond and 4 KB, so a round within it takes seconds at most."""
 
 
 @numba.njit(cache=True, nogil=True)
+def _mixed(key: int) -> int:
+    """A 64-bit mix of ``key`` whose low bits depend on all of its bits (the removed-card
+    keys differ mostly in their high digits; a plain multiple's low bits would not)."""
+    key ^= key >> 31
+    key *= 0x7FB5D329728EA185
+    key ^= key >> 27
+    key *= 0x81DADEF4BC2DD44D
+    key ^= key >> 33
+    return key
+
+
+@numba.njit(cache=True, nogil=True)
 def _state_slot(
     keys: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], key: int, code: int
 ) -> int:
@@ -466,6 +466,25 @@ def _states_grown(
             bigger_codes[slot] = codes[position]
             bigger_index[slot] = index[position]
     return bigger_keys, bigger_codes, bigger_index
+
+
+@numba.njit(cache=True, nogil=True)
+def _leaf_table(
+    keys: npt.NDArray[np.int64], rows: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """``lookup_table`` in ``_state_slot``'s table (code 0), whose hash spreads the
+    hundreds of thousands of keys a whole round can need."""
+    capacity = 16
+    while capacity < 2 * keys.shape[0]:
+        capacity *= 2
+    table = np.full(capacity, _EMPTY, dtype=np.int64)
+    codes = np.zeros(capacity, dtype=np.int64)
+    values = np.zeros((capacity, OUTCOMES))
+    for k in range(keys.shape[0]):
+        position = _state_slot(table, codes, keys[k], 0)
+        table[position] = keys[k]
+        values[position] = rows[k]
+    return table, codes, values
 
 
 @numba.njit(cache=True, nogil=True)
@@ -513,6 +532,7 @@ def many_hands(  # noqa: PLR0917
     scale: int,
     offset: int,
     lookup_keys: npt.NDArray[np.int64],
+    lookup_codes: npt.NDArray[np.int64],
     lookup_values: npt.NDArray[np.float64],
     collect: bool,
     budget: int,
@@ -555,7 +575,10 @@ def many_hands(  # noqa: PLR0917
     position = _state_slot(state_keys, state_codes, _key(removed[0]), 22)
     state_keys[position], state_codes[position], state_index[position] = _key(removed[0]), 22, 0
     states = 1
+    # The removed-card keys the dealer's outcomes are wanted for (code 0: any box).
     seen = np.full(1024, _EMPTY, dtype=np.int64)
+    seen_codes = np.zeros(1024, dtype=np.int64)
+    seen_index = np.zeros(1024, dtype=np.int64)
     distinct = 0
     after = np.empty(10, dtype=np.int64)
     s = 0
@@ -582,12 +605,14 @@ def many_hands(  # noqa: PLR0917
             key = _key(after)
             if code % 10 == 0:  # no hand left to play: the dealer's turn
                 if collect:
-                    position = _slot(seen, key)
+                    position = _state_slot(seen, seen_codes, key, 0)
                     if seen[position] == _EMPTY:
                         seen[position] = key
                         distinct += 1
                         if 2 * distinct > seen.shape[0]:
-                            seen = _grown(seen)
+                            seen, seen_codes, seen_index = _states_grown(
+                                seen, seen_codes, seen_index
+                            )
                 continue
             position = _state_slot(state_keys, state_codes, key, code)
             if state_keys[position] != _EMPTY:
@@ -651,7 +676,7 @@ def many_hands(  # noqa: PLR0917
                 after[extra] += 1
             key = _key(after)
             if p == 1:
-                dealer = lookup_values[_slot(lookup_keys, key)]
+                dealer = lookup_values[_state_slot(lookup_keys, lookup_codes, key, 0)]
                 for outcome in range(OUTCOMES):
                     value[outcome, offset + nets[outcome]] += chance * dealer[outcome]
                 continue
@@ -697,13 +722,14 @@ def whole_round_matrix(  # noqa: PLR0917
         rules.blackjack_pays, rules.peek, rules.all_bets_lost, may_resplit, rules.max_hands,
         scale, offset,
     )  # fmt: skip
+    nothing = np.zeros(1, dtype=np.int64)
     _, keys, status = many_hands(
-        *arguments, np.zeros(1, dtype=np.int64), np.zeros((1, OUTCOMES)), True, budget
+        *arguments, nothing, nothing, np.zeros((1, OUTCOMES)), True, budget
     )
     if status == _NO_ROOM:
         return None
     dealer = DealerTable(card.shoe, card.up, rules.hits_soft_17)
     outcomes = dealer.outcomes((keys[:, None] // _WEIGHTS) % _KEY_BASE)
-    lookup_keys, lookup_values = lookup_table(keys, outcomes)
-    matrix, _, _ = many_hands(*arguments, lookup_keys, lookup_values, False, budget)
+    lookup_keys, lookup_codes, lookup_values = _leaf_table(keys, outcomes)
+    matrix, _, _ = many_hands(*arguments, lookup_keys, lookup_codes, lookup_values, False, budget)
     return matrix
