@@ -213,16 +213,27 @@ def lookup_table(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """An open-addressing table of ``keys`` (distinct) to the dealer's outcomes ``rows``,
     each stored at its key's place (one memory access fewer for each lookup)."""
+    table, _, values = _table_of(keys, rows, False)
+    return table, values
+
+
+@numba.njit(cache=True, nogil=True)
+def _table_of(
+    keys: npt.NDArray[np.int64], rows: npt.NDArray[np.float64], mixed: bool
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """``lookup_table``'s arrays, the places ``_slot``'s or, ``mixed``, ``_state_slot``'s
+    (code 0) for the whole round's many keys (and their codes, all 0)."""
     capacity = 16
     while capacity < 2 * keys.shape[0]:
         capacity *= 2
     table = np.full(capacity, _EMPTY, dtype=np.int64)
+    codes = np.zeros(capacity, dtype=np.int64)
     values = np.zeros((capacity, OUTCOMES))
     for k in range(keys.shape[0]):
-        position = _slot(table, keys[k])
+        position = _state_slot(table, codes, keys[k], 0) if mixed else _slot(table, keys[k])
         table[position] = keys[k]
         values[position] = rows[k]
-    return table, values
+    return table, codes, values
 
 
 @numba.njit(cache=True, nogil=True)
@@ -469,25 +480,6 @@ def _states_grown(
 
 
 @numba.njit(cache=True, nogil=True)
-def _leaf_table(
-    keys: npt.NDArray[np.int64], rows: npt.NDArray[np.float64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """``lookup_table`` in ``_state_slot``'s table (code 0), whose hash spreads the
-    hundreds of thousands of keys a whole round can need."""
-    capacity = 16
-    while capacity < 2 * keys.shape[0]:
-        capacity *= 2
-    table = np.full(capacity, _EMPTY, dtype=np.int64)
-    codes = np.zeros(capacity, dtype=np.int64)
-    values = np.zeros((capacity, OUTCOMES))
-    for k in range(keys.shape[0]):
-        position = _state_slot(table, codes, keys[k], 0)
-        table[position] = keys[k]
-        values[position] = rows[k]
-    return table, codes, values
-
-
-@numba.njit(cache=True, nogil=True)
 def _hand_finals(  # noqa: PLR0917
     left: npt.NDArray[np.int64],
     pair: int,
@@ -730,6 +722,6 @@ def whole_round_matrix(  # noqa: PLR0917
         return None
     dealer = DealerTable(card.shoe, card.up, rules.hits_soft_17)
     outcomes = dealer.outcomes((keys[:, None] // _WEIGHTS) % _KEY_BASE)
-    lookup_keys, lookup_codes, lookup_values = _leaf_table(keys, outcomes)
+    lookup_keys, lookup_codes, lookup_values = _table_of(keys, outcomes, True)
     matrix, _, _ = many_hands(*arguments, lookup_keys, lookup_codes, lookup_values, False, budget)
     return matrix
