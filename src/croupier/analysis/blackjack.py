@@ -35,12 +35,15 @@ Method (docs/rules.md §1-3; every rule read from the profile):
    exact values. The round's **distribution** (hit frequency, push, standard deviation)
    takes each split round's hands jointly (``croupier.analysis.blackjack_split_round``):
    every split that ends in two hands is exact, each hand's final cards leaving the shoe
-   the next hand and the dealer draw from. Where a hand re-splits (a third hand or more:
-   ``max_hands`` above 2, Aces only with ``resplit_aces``), the hands finished before the
-   re-split are still exact and the dealer's outcomes are those of the cards out at that
-   moment, but the hands still to play are taken as independent given the dealer's
-   result, each from the pre-split composition: exact for those rounds would cost hours
-   at six decks (each further hand multiplies the work by its few hundred final hands).
+   the next hand and the dealer draw from. A round that may re-split (a third hand or
+   more: ``max_hands`` above 2, Aces only with ``resplit_aces``) is exact too, every hand
+   jointly, where it has at most ``blackjack_split_round.STATE_BUDGET`` states (small
+   shoes; at six decks only a few pairs); past that, the hands finished before a re-split
+   are still exact and the dealer's outcomes are those of the cards out at that moment,
+   but the hands still to play are taken as independent given the dealer's result, each
+   from the pre-split composition (exact would take hours at six decks: the unions of
+   three or four hands' cards are millions of compositions, each needing the dealer's
+   outcomes).
    So the distribution's mean is the exact house edge to rounding (1e-15) where no
    re-split is possible, and off by what the re-split rounds' approximation moves it
    (``BlackjackAnalysis.distribution_mean_offset``, ``"distribution_mean_offset"`` in
@@ -105,7 +108,8 @@ BLACKJACK_METHOD_NOTES = (
     "- Split hands: exact expected values with re-splits (a recursion over the shoes less more "
     "pair cards; unlimited re-splits count to 8 hands); the outcome distribution of a split "
     "round (hit frequency, push, standard deviation) takes the hands jointly, exact for a "
-    "split that ends in two hands; after a re-split, the hands still to play are "
+    "split that ends in two hands and, re-splits included, for a round of at most 20,000 "
+    "states (small shoes); past that, after a re-split the hands still to play are "
     "approximated (each from the pre-split composition, independent given the dealer's "
     "result).",
     "- Doubling for less never beats a full double or no double: a double's value is linear "
@@ -606,14 +610,21 @@ def _split_round_joint(  # noqa: PLR0917
     hands: _UpCardHands,
     scale: int,
 ) -> tuple[npt.NDArray[np.float64], bool]:
-    """A split pair's round, its two-hand rounds exact (``blackjack_split_round``), a
-    re-split's hands still to play approximated (``_split_conditional``) from the dealer's
-    outcomes for the cards out at that moment: the outcome distribution, and whether it is
-    exact (no re-split possible)."""
+    """A split pair's round: the outcome distribution, and whether it is exact. Every hand
+    is taken jointly, re-splits included (``blackjack_split_round.whole_round_matrix``),
+    where the round has at most ``STATE_BUDGET`` states; past that, its two-hand rounds are
+    exact (``split_round_matrix``) and a re-split's hands still to play approximated
+    (``_split_conditional``) from the dealer's outcomes for the cards out at that moment."""
     offset = 2 * UNLIMITED_HANDS * scale
     rules = card.rules
     may_resplit = (pair != ACE or rules.resplit_aces) and rules.max_hands > 2
     action = card.split_action(pair, split_play)
+    if may_resplit:
+        whole = split_round.whole_round_matrix(
+            card, pair, action, may_resplit, scale, offset, split_round.STATE_BUDGET
+        )
+        if whole is not None:
+            return whole.sum(axis=0), True
     matrix, nets, probabilities, dealers = split_round.split_round_matrix(
         card, pair, action, may_resplit, may_resplit, scale, offset
     )
@@ -867,9 +878,11 @@ def evaluate_round(
     ``joint``: the split rounds' hands jointly (``_split_round_joint``); ``False``, the
     faster approximation of the module docstring (for a caller that reads only the exact
     expected value, ``by_count``); ``None`` (the default), jointly only the pairs that cannot
-    be re-split, where the joint is exact and cheap: after a re-split it stays approximate
-    while costing most of the analysis (peru-2016: 2.5 CPU-s against 0.3, most of it 2-2 and
-    3-3 against a 7), so ``croupier analyze`` keeps its speed and takes it only for ``--par``.
+    be re-split, where the joint is exact and cheap: a re-split round is exact only within
+    ``blackjack_split_round.STATE_BUDGET`` (at six decks a few pairs), and else stays
+    approximate after the re-split while costing most of the analysis (peru-2016: 4.6 CPU-s
+    against 0.3, most of it 2-2 and 3-3 against a 7), so ``croupier analyze`` keeps its speed
+    and takes it only for ``--par``.
 
     The ten up cards are evaluated on threads (the kernels release the GIL); their figures
     are then summed in a fixed order, so the result does not depend on the threads.
@@ -1062,17 +1075,19 @@ def analyse_blackjack(
         if evaluation.distribution_exact
         else (
             "the distribution (hit frequency, push, standard deviation) approximates the "
-            "re-split rounds: a split ending in two hands is exact, but after a re-split the "
-            "hands still to play are taken from the pre-split composition, independent "
-            "given the dealer's result; the house edge and element of risk are exact"
+            "re-split rounds too large to take jointly (more than 20,000 states): a split "
+            "ending in two hands is exact, but after a re-split the hands still to play are "
+            "taken from the pre-split composition, independent given the dealer's result; "
+            "the house edge and element of risk are exact"
         )
         if joint
         else (
             "the distribution (hit frequency, push, standard deviation) approximates the "
             "split rounds of pairs that may be re-split: their hands are taken from the "
             "pre-split composition, independent given the dealer's result (croupier analyze "
-            "--par takes them jointly, exact for a split ending in two hands); the house edge "
-            "and element of risk are exact"
+            "--par takes them jointly: exact for a split ending in two hands, and re-splits "
+            "included for a round of at most 20,000 states); the house edge and element of "
+            "risk are exact"
         )
     )
     main = WagerFigures(
