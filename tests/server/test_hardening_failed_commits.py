@@ -615,7 +615,13 @@ def every_command_of_the_tables_people(rig: Rig) -> None:
 
     # D-GEN-13: a confused deal voids the round; D-GEN-6: the dealer's void of a round it
     # cannot finish, by the corrections route and by the round's own route.
-    physical_round(rig, table, ana, dora, ["Ts", "8h", "8s", "7d"])
+    # D-GEN-11 and D-GEN-12 while the dealer's up card is awaited: the same card still is.
+    physical_round(rig, table, ana, dora, ["Ts"])
+    for kind, card in (("face-up", "5c"), ("dealt-in-error", "4c")):
+        body = {"kind": kind, "card": card}
+        dealer_post(rig, f"correct: {kind} awaited", f"{table}/corrections", dora, body)
+    for card in ("8h", "8s", "7d"):
+        dealer_post(rig, "enter a card", f"{table}/cards", dora, {"card": card})
     dealer_post(
         rig, "correct: confused deal", f"{table}/corrections", dora, {"kind": "confused-deal"}
     )
@@ -631,7 +637,10 @@ def every_command_of_the_tables_people(rig: Rig) -> None:
     # of the same round, upheld with a correction (Dragon Six Art. 12, Spain 1979 III).
     proposal = {"username": "ana", "amount": 500, "reason": "paid short"}
     proposed = rig.post(
-        "propose a payout correction", f"/rounds/{first}/corrections", dora, proposal
+        "propose a payout correction",
+        f"/rounds/{first}/corrections",
+        dora,
+        proposal,
     )
     path = f"/inspector/corrections/{proposed['correction']}/decision"
     rig.post("decide a payout correction", path, ines, {"decision": "confirmed"})
@@ -652,6 +661,7 @@ PEOPLES_COMMANDS = {
     "open a physical table", "grant a role", "assign a dealer", "confirm a procedure",
     "enter a burn", "enter a card", "correct: face up", "correct: dealt in error",
     "correct: exposed", "correct: confused deal", "correct: void", "void a round",
+    "correct: face-up awaited", "correct: dealt-in-error awaited",
     "propose a payout correction", "decide a payout correction", "open a dispute",
     "decide a dispute", "unassign a dealer", "remove a role",
 }  # fmt: skip

@@ -334,8 +334,9 @@ def test_the_round_in_which_the_cut_card_comes_out_is_the_shoes_last(sqlite_api:
 def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) -> None:
     """docs/rules.md#D-BJ-31: a hole card exposed in error is burnt and the next card takes its
     place, the engine asking the dealer for it; docs/rules.md#D-GEN-11: a card found face up
-    in the shoe is the dealer's to name and is burnt (Peru 2016); a correction of the cards
-    while the round waits for one is refused, a void is not."""
+    in the shoe is the dealer's to name and is burnt (Peru 2016), while the round waits for a
+    card too (#D-GEN-12 likewise), the same card then still awaited; a card exposed while a
+    card is awaited is refused."""
     api, url = sqlite_api
     table = PhysicalTable(api, "peru-2016", ["ann"])
     table.make_shoe(["2c"])
@@ -347,11 +348,25 @@ def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) ->
         return api.post(f"/dealer/tables/{table.id}/corrections", table.dealer, body)
 
     legal = api.get(f"/dealer/tables/{table.id}/corrections", table.dealer).json()
-    assert (legal["kinds"], legal["places"]) == (["confused-deal", "void"], [])
-    waiting = correct({"kind": "face-up", "card": "5d"})
-    assert waiting.status_code == 409, waiting.text
-    assert waiting.json()["code"] == "card_needed_first_correction"
+    kinds = ["confused-deal", "dealt-in-error", "face-up", "void"]
+    assert (legal["kinds"], legal["places"]) == (kinds, [])
+    awaited = table.console()["next_card"]
+    assert awaited == {"purpose": "dealer", "seat": None, "hand": None}
+    for body, kind in (
+        ({"kind": "face-up", "card": "5d"}, "CardFoundFaceUp"),
+        ({"kind": "dealt-in-error", "card": "4s"}, "CardDealtInError"),
+    ):
+        made = correct(body)
+        assert made.status_code == 200, made.text
+        event = made.json()["events"][-1]
+        assert (event["kind"], event["card"], event["awaited"]) == (kind, body["card"], "dealer")
+        assert table.console()["next_card"] == awaited, "the same card is still awaited"
+    live = api.server.casino.table(table.id)
+    assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+    refused = correct({"kind": "exposed", "place": "hole"})
+    assert refused.status_code == 409, refused.text
     table.deal({"player:1": ["9s"], "dealer": ["9h", "7c"]})
+    assert "5d" not in str(table.state("ann")["round"]["public"]["dealer"]["cards"])
     legal = api.get(f"/dealer/tables/{table.id}/corrections", table.dealer).json()
     assert "exposed" in legal["kinds"] and legal["places"] == ["hole"]
     unnamed = correct({"kind": "face-up"})
@@ -367,7 +382,8 @@ def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) ->
     assert table.balances() == {"ann": table.credit + 1000}
     events = api.get(f"/rounds/{table.state()['round']['id'] - 1}", OPERATOR_TOKEN).json()
     kinds = [event["kind"] for event in events["events"]]
-    assert "CardFoundFaceUp" in kinds and "CardExposed" in kinds
+    assert kinds.count("CardFoundFaceUp") == 2 and "CardExposed" in kinds
+    assert "CardDealtInError" in kinds
     _audited(api, url)
 
 
