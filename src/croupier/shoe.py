@@ -188,7 +188,14 @@ class PhysicalShoe(Shoe):
         """The same cards, dealt again from ``position`` (a round replayed from its start)."""
         shoe = PhysicalShoe(self._cards, self.decks, position=position)
         shoe._set_aside = dict(self._set_aside)
+        shoe.cut_card_at = self.cut_card_at
         return shoe
+
+    def cut_card_out(self) -> None:
+        """The dealer saw the cut card come out: the next card drawn is past it, so the
+        round that draws it is the shoe's last (a baccarat round records ``LastRoundOfShoe``
+        after that draw, as from a random shoe)."""
+        self.cut_card_at = self._position + 1
 
     @property
     def entered(self) -> tuple[Card, ...]:

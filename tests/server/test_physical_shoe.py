@@ -152,7 +152,7 @@ def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_deal
     _audited(api, url)
 
 
-def _dragon_six_coup(api: Api) -> None:
+def _dragon_six_coup(api: Api) -> PhysicalTable:
     table = PhysicalTable(api, "dragon-six-peru-2016", ["ann"])
     table.procedure("shuffled")
     table.procedure("cut")
@@ -167,6 +167,7 @@ def _dragon_six_coup(api: Api) -> None:
     assert [place["purpose"] for place in table.went] == ["player", "banker"] * 2
     assert table.state()["round"]["id"] != round_id
     assert table.balances() == {"ann": table.credit + 1000}
+    return table
 
 
 @pytest.mark.parametrize("profile", CASINO_HOLDEM)
@@ -409,4 +410,33 @@ def test_d_gen_6_a_physical_round_waiting_for_a_card_may_be_voided(sqlite_api: A
     assert recall.json()["events"][-1]["kind"] == "RoundEnded"
     live = api.server.casino.table(table.id)
     assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+    _audited(api, url)
+
+
+def test_dragon_six_art_6_the_cut_card_out_of_a_physical_shoe_is_recorded_as_from_a_random(
+    sqlite_api: Any,
+) -> None:
+    """Dragon Six, Peru 2016, Art. 6 (docs/rules.md §4): "cuando en una partida aparece el
+    cortador" that coup is the shoe's last. The dealer confirms the cut card out after the
+    coup's second card: the coup records ``LastRoundOfShoe`` after its next card, as a coup
+    dealt from a random shoe does; a rebuild from the database agrees; the next coup needs a
+    new shoe, shuffled, cut and burnt."""
+    api, url = sqlite_api
+    table = _dragon_six_coup(api)
+    live = api.server.casino.table(table.id)
+    round_id = table.bet("ann", 10)
+    table.ready()
+    table.deal_some(["2s", "3h"])
+    assert table.procedure("cut_card_out").status_code == 200
+    assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
+    table.deal({"player": ["4d"], "banker": ["5c"]})  # P 2+4 = 6, B 3+5 = 8: Banker wins
+    events = api.get(f"/rounds/{round_id}", OPERATOR_TOKEN).json()["events"]
+    kinds = [event["kind"] for event in events]
+    assert kinds.count("LastRoundOfShoe") == 1
+    before = [
+        e["card"] for e in events[: kinds.index("LastRoundOfShoe")] if e["kind"] == "CardDrawn"
+    ]
+    assert before[-3:] == ["2s", "3h", "4d"]
+    assert table.balances() == {"ann": table.credit + 2000}  # Banker's 8 wins twice, 1 to 1
+    assert table.console()["shoe"]["next_procedure"] == "shuffled"
     _audited(api, url)

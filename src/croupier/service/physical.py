@@ -63,6 +63,15 @@ def confirmed(record: ShoeRecord) -> list[str]:
     return [str(item["procedure"]) for item in record.procedures or []]
 
 
+def cut_card_at(record: ShoeRecord) -> int | None:
+    """The shoe's cut card position, once the dealer saw it come out: the next card past the
+    ``cards_out`` recorded then (``PhysicalShoe.cut_card_out``); ``None`` before."""
+    for item in record.procedures or []:
+        if item.get("procedure") == Procedure.CUT_CARD_OUT and "cards_out" in item:
+            return int(item["cards_out"]) + 1
+    return None
+
+
 def opening_cards(record: ShoeRecord) -> list[Card]:
     return recorded_cards(Event.from_json(item) for item in record.opening or [])
 
@@ -91,7 +100,9 @@ def shoe_of(session: Session, record: ShoeRecord, before_round: int | None = Non
         query = query.where(RoundRecord.id < before_round)
     for events in session.scalars(query.order_by(RoundRecord.id)):
         cards += recorded_cards(Event.from_json(item) for item in events)
-    return PhysicalShoe(cards, record.decks, position=len(cards))
+    shoe = PhysicalShoe(cards, record.decks, position=len(cards))
+    shoe.cut_card_at = cut_card_at(record)
+    return shoe
 
 
 def restore(session: Session, live: LiveTable, record: ShoeRecord) -> None:
@@ -140,7 +151,11 @@ def confirm(
         )
     record = session.get(ShoeRecord, live.shoe_id)
     assert record is not None
-    entry = {"procedure": str(procedure), "by": by, "at": rounds.clock.now()}
+    entry: dict[str, Any] = {"procedure": str(procedure), "by": by, "at": rounds.clock.now()}
+    if procedure is Procedure.CUT_CARD_OUT:
+        shoe = verify_physical(live)
+        entry["cards_out"] = shoe.position  # where the cut card sits: after these cards
+        shoe.cut_card_out()
     record.procedures = [*(record.procedures or []), entry]
     live.procedures = [*live.procedures, str(procedure)]
     _deal_when_ready(session, live, rounds)

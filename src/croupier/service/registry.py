@@ -269,6 +269,7 @@ class Registry:
                     *recorded_cards(Event.from_json(e) for e in current.events),
                 ]
                 shoe = PhysicalShoe(cards, shoe_record.decks, position=current.start_position)
+                shoe.cut_card_at = before.cut_card_at
                 physical.restore(session, live, shoe_record)
             else:
                 shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
