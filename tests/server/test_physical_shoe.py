@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 from physical_support import PhysicalTable
 from server_support import OPERATOR_TOKEN, Api, make_api
+from sqlalchemy import text
 
-from croupier.audit.verify import verify_database
+from croupier.audit.verify import verify, verify_database
+from croupier.service.database import make_engine
 
 BLACKJACK = ["peru-2016", "spain-1979", "veintiuno-real"]
 CASINO_HOLDEM = ["casino-holdem-peru-2007", "casino-holdem-standard"]
@@ -440,3 +442,62 @@ def test_dragon_six_art_6_the_cut_card_out_of_a_physical_shoe_is_recorded_as_fro
     assert table.balances() == {"ann": table.credit + 2000}  # Banker's 8 wins twice, 1 to 1
     assert table.console()["shoe"]["next_procedure"] == "shuffled"
     _audited(api, url)
+
+
+def test_issue_14_each_card_names_the_dealer_who_entered_it_and_the_chain_covers_it(
+    sqlite_api: Any,
+) -> None:
+    """Issue 14, item 2 ("every staff action is recorded with who and when"): at a table with
+    two dealers, each card entered, a burn included, is recorded with the dealer who entered
+    it and where it went; the operator's recall and the inspector's dispute page list them;
+    the R15 chain covers each, and an edit of who entered a card is caught naming its row."""
+    api, url = sqlite_api
+    table = PhysicalTable(api, "peru-2016", ["ann"])
+    relief = api.player("dario")
+    for path, body in (
+        ("/operator/staff", {"username": "dario", "role": "dealer"}),
+        (f"/operator/tables/{table.id}/dealers", {"username": "dario"}),
+    ):
+        assert api.post(path, OPERATOR_TOKEN, body).status_code in (200, 201)
+    table.make_shoe(["2c"])  # dora burns
+    round_id = table.bet("ann", 10)
+    table.ready()
+    table.deal_some(["Td", "9h"])  # dora: box, up card
+    table.dealer = relief  # dario takes over the table
+    table.deal({"player:1": ["9s"], "dealer": ["7c"]})
+    assert table.act("ann", "stand").status_code == 200
+    table.deal({"dealer": ["Tc"]})  # 9 7 T: the dealer busts
+    recall = api.get(f"/rounds/{round_id}", OPERATOR_TOKEN).json()
+    entered = [(c["card"], c["went"]["purpose"], c["by"]) for c in recall["cards_entered"]]
+    assert entered == [
+        ("Td", "player", "dora"),
+        ("9h", "dealer", "dora"),
+        ("9s", "player", "dario"),
+        ("7c", "hole", "dario"),
+        ("Tc", "dealer", "dario"),
+    ]
+    assert [c["position"] for c in recall["cards_entered"]] == [1, 2, 3, 4, 5]
+    assert "cards_entered" not in api.get(f"/rounds/{round_id}", table.tokens["ann"]).json()
+    inspector = api.player("ines")
+    api.post("/operator/staff", OPERATOR_TOKEN, {"username": "ines", "role": "inspector"})
+    filed = api.post(f"/rounds/{round_id}/disputes", table.tokens["ann"], {"text": "who?"})
+    assert filed.status_code == 201, filed.text
+    page = api.get(f"/inspector/disputes/{filed.json()['dispute']}", inspector).json()
+    assert page["round_record"]["cards_entered"] == recall["cards_entered"]
+    _audited(api, url)
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection, connection.begin():
+            kinds = list(connection.execute(text("SELECT kind FROM audit_chain")).scalars())
+            assert kinds.count("staff card-entered") == 6, "five cards and the burn"
+            row = recall["cards_entered"][2]["action"]
+            forged = '{"actor": "dora", "card": "9s"}'
+            connection.execute(
+                text("UPDATE staff_actions SET detail = :forged WHERE id = :row"),
+                {"forged": forged, "row": row},
+            )
+            report = verify(connection)
+            connection.rollback()
+    finally:
+        engine.dispose()
+    assert report.problems and f"staff_actions [{row}]" in report.problems[0], report.problems

@@ -30,10 +30,14 @@ from croupier.cards import Card
 from croupier.errors import CardNeeded
 from croupier.games.base import burns_to_enter, deal_on, recorded_cards
 from croupier.games.events import CardDrawn, Event, Purpose
+from croupier.ledger.postings import round_reference
 from croupier.rules.base import Profile
+from croupier.service import staff
+from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict
 from croupier.service.live import ROUNDS, LiveTable
 from croupier.service.models import RoundRecord, ShoeRecord
+from croupier.service.staff_models import StaffActionRecord
 from croupier.shoe import PhysicalShoe, SetAside
 
 PHYSICAL = "physical"
@@ -162,10 +166,66 @@ def confirm(
     return {"procedure": str(procedure), "by": by, **dealer_state(live)}
 
 
-def enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[str, Any]:
-    """The dealer's next card: a burn of the new shoe, or where the round asked for it.
-    Refused, changing nothing: a card nobody asked for, a card the decks cannot hold any more,
-    a card before the shoe's making is confirmed."""
+def enter(
+    session: Session, live: LiveTable, card: Card, rounds: Any, by: Principal
+) -> dict[str, Any]:
+    """The dealer ``by``'s next card: a burn of the new shoe, or where the round asked for
+    it, recorded with who entered it and when (``cards_entered``). Refused, changing nothing:
+    a card nobody asked for, a card the decks cannot hold any more, a card before the shoe's
+    making is confirmed."""
+    position, round_id = verify_physical(live).position, live.round_id
+    answer = _enter(session, live, card, rounds)  # the round's last card opens the next
+    is_burn = answer["went"]["purpose"] == Purpose.BURN
+    subject = None if is_burn else round_reference(round_id)
+    detail = {
+        "table": live.id,
+        "round": None if is_burn else round_id,
+        "shoe": live.shoe_id,
+        "position": position,
+        "card": str(card),
+        "went": answer["went"],
+    }
+    staff.record_action(
+        session,
+        by,
+        staff.StaffAction.CARD_ENTERED,
+        subject or shoe_reference(live.shoe_id),
+        detail,
+        now=rounds.clock.now(),
+    )
+    return answer
+
+
+def shoe_reference(shoe_id: int) -> str:
+    return f"shoe:{shoe_id}"
+
+
+def cards_entered(session: Session, subject: str) -> list[dict[str, Any]]:
+    """Every card entered for ``subject`` (a round's reference, or a shoe's for its burns),
+    in order: the card, where it went, the dealer who entered it and when. Staff only: the
+    cards include the face-down ones and the burns (R6)."""
+    rows = session.scalars(
+        select(StaffActionRecord)
+        .where(
+            StaffActionRecord.action == str(staff.StaffAction.CARD_ENTERED),
+            StaffActionRecord.subject == subject,
+        )
+        .order_by(StaffActionRecord.id)
+    )
+    return [
+        {
+            "card": row.detail["card"],
+            "went": row.detail["went"],
+            "position": row.detail["position"],
+            "by": row.detail["actor"],
+            "at": row.created_at,
+            "action": row.id,
+        }
+        for row in rows
+    ]
+
+
+def _enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[str, Any]:
     shoe = verify_physical(live)
     step = next_procedure(live)
     if step is not None:

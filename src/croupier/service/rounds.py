@@ -26,6 +26,7 @@ from croupier.games.commands import Act, Action, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, physical, table_rules
+from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
@@ -258,8 +259,10 @@ class Rounds:
     ) -> dict[str, Any]:
         return physical.confirm(session, live, procedure, by, self)
 
-    def enter_card(self, session: Session, live: LiveTable, card: Card) -> dict[str, Any]:
-        return physical.enter(session, live, card, self)
+    def enter_card(
+        self, session: Session, live: LiveTable, card: Card, by: Principal
+    ) -> dict[str, Any]:
+        return physical.enter(session, live, card, self, by)
 
     # --- the end of a round -----------------------------------------------------------------
     def settle(self, session: Session, live: LiveTable) -> None:
