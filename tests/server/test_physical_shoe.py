@@ -9,8 +9,9 @@ card, the engine says where it goes, and the round runs as at any table.
   dealer, a burn before the flop and before the turn and river;
 - docs/rules.md §6: a shoe never holds more copies of a card than its decks.
 
-Every round is played card by card through the API on SQLite (the PostgreSQL duplicates are
-slow), with exact payouts and the ledger summing to 0; ``croupier audit verify`` passes.
+Every round is played card by card through the API on SQLite, and every profile's again on
+PostgreSQL in one short test, with exact payouts and the ledger summing to 0; ``croupier audit
+verify`` passes.
 """
 
 from __future__ import annotations
@@ -50,11 +51,13 @@ def _audited(api: Api, url: str) -> None:
     assert report.is_intact, report.problems
 
 
-def _blackjack_round(api: Api, profile: str) -> PhysicalTable:
+def _blackjack_round(
+    api: Api, profile: str, ann: str = "ann", dealer: str = "dora"
+) -> PhysicalTable:
     """One box bets 10 and stands on T-9 (19); the dealer shows 9, has 7 under it (or draws
     it: Spain deals no hole card), draws a ten and busts: the box is paid 1 to 1."""
-    table = PhysicalTable(api, profile, ["ann"])
-    round_id = table.bet("ann", 10)
+    table = PhysicalTable(api, profile, [ann], dealer=dealer)
+    round_id = table.bet(ann, 10)
     assert table.ready() == [False], "the shoe is not made yet: no deal"
     table.make_shoe(list(BURNS[profile]))
     table.tick()
@@ -64,12 +67,12 @@ def _blackjack_round(api: Api, profile: str) -> PhysicalTable:
     box, up = {"purpose": "player", "seat": 1, "hand": 0}, {"purpose": "dealer", "seat": None}
     hole = [] if spain else [{"purpose": "hole", "seat": None, "hand": None}]
     assert table.went == [box, {**up, "hand": None}, box, *hole]
-    answer = table.act("ann", "stand")
+    answer = table.act(ann, "stand")
     assert answer.status_code == 200, answer.text
     dealer = ["Tc"] if profile != "spain-1979" else ["7c", "Tc"]
     table.deal({"dealer": dealer})
     assert table.state()["round"]["id"] != round_id, "the round is settled, the next one open"
-    assert table.balances() == {"ann": table.credit + 1000}
+    assert table.balances() == {ann: table.credit + 1000}
     return table
 
 
@@ -154,8 +157,8 @@ def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_deal
     _audited(api, url)
 
 
-def _dragon_six_coup(api: Api) -> PhysicalTable:
-    table = PhysicalTable(api, "dragon-six-peru-2016", ["ann"])
+def _dragon_six_coup(api: Api, ann: str = "ann", dealer: str = "dora") -> PhysicalTable:
+    table = PhysicalTable(api, "dragon-six-peru-2016", [ann], dealer=dealer)
     table.procedure("shuffled")
     table.procedure("cut")
     table.procedure("cut_card_placed")
@@ -163,12 +166,12 @@ def _dragon_six_coup(api: Api) -> PhysicalTable:
     table.card("3c")
     assert table.console()["shoe"]["burns_left"] == 3
     table.make_shoe(["4d", "5h", "6s"])
-    round_id = table.bet("ann", 10)
+    round_id = table.bet(ann, 10)
     table.ready()
     table.deal({"player": ["8h", "Kd"], "banker": ["9c", "Qs"]})
     assert [place["purpose"] for place in table.went] == ["player", "banker"] * 2
     assert table.state()["round"]["id"] != round_id
-    assert table.balances() == {"ann": table.credit + 1000}
+    assert table.balances() == {ann: table.credit + 1000}
     return table
 
 
@@ -184,11 +187,14 @@ def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, pro
     _audited(api, url)
 
 
-def _casino_holdem_game(api: Api, profile: str) -> None:
-    table = PhysicalTable(api, profile, ["ann", "bob"])
+def _casino_holdem_game(
+    api: Api, profile: str, players: tuple[str, str, str] = ("ann", "bob", "dora")
+) -> None:
+    ann, bob, dealer = players
+    table = PhysicalTable(api, profile, [ann, bob], dealer=dealer)
     table.make_shoe([])
-    round_id = table.bet("ann", 10)
-    table.bet("bob", 10)
+    round_id = table.bet(ann, 10)
+    table.bet(bob, 10)
     table.ready()
     table.deal(
         {
@@ -201,30 +207,30 @@ def _casino_holdem_game(api: Api, profile: str) -> None:
     )
     seats = [place["seat"] for place in table.went[:6]]
     assert seats == [1, 2, None, 1, 2, None]
-    ann_view = table.state("ann")["round"]["public"]
+    ann_view = table.state(ann)["round"]["public"]
     assert "3h" not in str(ann_view) and "8s" not in str(ann_view), "the dealer's cards hidden"
     assert "As" not in str(ann_view), "bob's hole cards are his own (Art. 9 d)"
-    assert table.act("ann", "fold").status_code == 200
-    assert table.act("bob", "call").status_code == 200
+    assert table.act(ann, "fold").status_code == 200
+    assert table.act(bob, "call").status_code == 200
     table.deal({"burn": ["6c"], "board": ["Jh", "2d"]})
     assert table.state()["round"]["id"] != round_id
-    assert table.balances() == {"ann": table.credit - 1000, "bob": table.credit + 1000}
+    assert table.balances() == {ann: table.credit - 1000, bob: table.credit + 1000}
     assert table.console()["shoe"]["next_procedure"] == "shuffled", "a new deck each game"
 
 
-@pytest.mark.slow
 @pytest.mark.postgres
-@pytest.mark.parametrize("profile", [*BLACKJACK, "dragon-six-peru-2016", *CASINO_HOLDEM])
-def test_every_profile_card_by_card_on_postgresql(database_url_for: Any, profile: str) -> None:
-    """The rounds above, each profile's, on PostgreSQL (the slow form)."""
+def test_every_profile_card_by_card_on_postgresql(database_url_for: Any) -> None:
+    """The rounds above (on SQLite, one test each), every shipped profile's, played card by
+    card through the API on PostgreSQL in CI's short form: one server for them all, with
+    exact payouts; the ledger sums to 0 and the chain verifies after them all."""
     for url in database_url_for("postgresql"):
         for api in make_api(url):
-            if profile in BLACKJACK:
-                _blackjack_round(api, profile)
-            elif profile in CASINO_HOLDEM:
-                _casino_holdem_game(api, profile)
-            else:
-                _dragon_six_coup(api)
+            for index, profile in enumerate(BLACKJACK):
+                _blackjack_round(api, profile, f"box{index}", f"dealer{index}")
+            for index, profile in enumerate(CASINO_HOLDEM):
+                players = (f"ante{index}", f"call{index}", f"croupier{index}")
+                _casino_holdem_game(api, profile, players)
+            _dragon_six_coup(api, "punto", "banca")
             _audited(api, url)
 
 
