@@ -681,6 +681,7 @@ def test_issue_14_a_failure_at_any_write_of_the_staffs_commands_changes_nothing(
     every_command_of_the_tables_people(rig)
     assert set(rig.failures) >= PEOPLES_COMMANDS, PEOPLES_COMMANDS - set(rig.failures)
     assert all(count >= 2 for count in rig.failures.values()), rig.failures
+    print(f"\n{sum(rig.failures.values())} failures injected: {dict(rig.failures)}")
 
 
 def test_issue_14_a_retried_commit_of_the_staffs_commands_takes_effect_once(rig: Rig) -> None:
