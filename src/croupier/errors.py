@@ -91,6 +91,8 @@ class CardNeeded(CroupierError):  # noqa: N818 - a stop, not a fault
         if seat is not None:
             where += f", box {seat}" + ("" if hand is None else f", hand {hand}")
         super().__init__(f"a card is needed: {where}", code="card_needed")
+        self.where = where
+        """Where the card goes, in words: ``player, box 1, hand 0``, ``dealer``."""
         self.purpose = purpose
         self.seat = seat
         self.hand = hand

@@ -11,6 +11,7 @@ card dealt face down and turned after the players (Art. 13), the dealer draws to
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable
 from fractions import Fraction
@@ -194,3 +195,97 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     assert english_left_on(dario_es.page.locator("body").inner_text()) == []
     dario_es.page.set_viewport_size(LAPTOP)
     dario_es.screenshot("dealer-console-es-1366")
+
+
+def _as(server: LiveServer, token: str, method: str, path: str, body: Any = None) -> Any:
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+    answer = httpx.request(method, server.url + path, json=body or {}, headers=headers, timeout=10)
+    assert answer.status_code < 300, answer.text
+    return answer.json()
+
+
+def _account(server: LiveServer, name: str) -> str:
+    login = {"username": name, "password": f"password of {name}"}
+    for path in ("/auth/signup", "/auth/signin"):
+        answer = httpx.post(server.url + path, json=login, timeout=10)
+        assert answer.status_code < 300, answer.text
+    token: str = answer.json()["token"]
+    return token
+
+
+def test_the_console_hears_each_players_decision_over_the_tables_socket(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    """Issue 14: the dealer's console is pushed the table's changes over its WebSocket (no
+    reading the table every 1.5 s): while nothing happens it makes no request, and each of
+    the player's decisions shows at once where the next card goes. Peru 2016 Art. 13: the
+    box 2c 3c hits four times (2d 2h 3d 3h: 15) and stands; then the dealer's card."""
+    table = _operator_api(
+        live_server,
+        "POST",
+        "/operator/tables",
+        {"name": "Mesa Huaraz", "profile": "peru-2016", "betting_seconds": 60,
+         "decision_seconds": 60, "shoe": "physical"},
+    )["table"]  # fmt: skip
+    dalia, tupac = _account(live_server, "dalia"), _account(live_server, "tupac")
+    _operator_api(live_server, "POST", "/operator/wallets/tupac/credit", {"amount": 100_000})
+    _operator_api(live_server, "POST", "/operator/staff", {"username": "dalia", "role": "dealer"})
+    _operator_api(live_server, "POST", f"/operator/tables/{table}/dealers", {"username": "dalia"})
+    _as(live_server, tupac, "POST", f"/tables/{table}/seats/1")
+    _as(
+        live_server,
+        tupac,
+        "POST",
+        f"/tables/{table}/bets",
+        {"seat": 1, "wager": "main", "amount": 10},
+    )
+    _as(live_server, tupac, "POST", f"/tables/{table}/ready")
+    for procedure in ("shuffled", "cut", "cut_card_placed"):
+        _as(live_server, dalia, "POST", f"/dealer/tables/{table}/shoe", {"procedure": procedure})
+    _as(live_server, dalia, "POST", f"/dealer/tables/{table}/cards", {"card": "Kc"})  # the burn
+    for _ in range(100):  # the server's clock deals once the shoe is made
+        if _as(live_server, dalia, "GET", f"/dealer/tables/{table}")["next_card"]:
+            break
+        time.sleep(0.05)
+    for card in ("2c", "9h", "3c", "7c"):
+        _as(live_server, dalia, "POST", f"/dealer/tables/{table}/cards", {"card": card})
+
+    console = person("dalia")
+    console.page.goto(console.base + "/")
+    console.page.evaluate(
+        "([token]) => { localStorage.setItem('croupier.token', token);"
+        " localStorage.setItem('croupier.role', 'player');"
+        " localStorage.setItem('croupier.username', 'dalia'); }",
+        [dalia],
+    )
+    console.go(f"/dealer?table={table}")
+    next_card = console.page.locator("#next-card")
+    expect(next_card).to_have_text("No card is needed now.")
+    reads: list[float] = []
+    console.page.on(
+        "request",
+        lambda request: (
+            reads.append(time.monotonic())
+            if f"/dealer/tables/{table}" in request.url and request.method == "GET"
+            else None
+        ),
+    )
+    waited = []
+    for action, card in (
+        ("hit", "2d"),
+        ("hit", "2h"),
+        ("hit", "3d"),
+        ("hit", "3h"),
+        ("stand", None),
+    ):
+        started = time.monotonic()
+        _as(live_server, tupac, "POST", f"/tables/{table}/actions", {"seat": 1, "action": action})
+        expect(next_card).to_have_text("box 1, hand 1" if card else "the dealer")
+        waited.append(time.monotonic() - started)
+        if card:
+            _as(live_server, dalia, "POST", f"/dealer/tables/{table}/cards", {"card": card})
+            expect(next_card).to_have_text("No card is needed now.")
+    print(f"\nconsole latency after a player's decision: {[round(s * 1000) for s in waited]} ms")
+    quiet = len(reads)
+    console.page.wait_for_timeout(4000)  # nothing happens at the table: it reads nothing
+    assert len(reads) == quiet, f"{len(reads) - quiet} reads of the table in 4 s of quiet"

@@ -495,3 +495,19 @@ def test_r6_the_tables_dealer_reads_a_finished_round_as_a_spectator(api: Api) ->
     assert [e["purpose"] for e in drawn] == [
         e["purpose"] for e in everything if e["kind"] == "CardDrawn"
     ]
+
+
+@pytest.mark.postgres
+def test_on_postgresql_in_ci_a_payout_correction_confirmed_and_a_round_voided(
+    database_url_for: Any,
+) -> None:
+    """CI's short form on PostgreSQL (every test above runs there in the slow form): Dragon
+    Six Art. 12, a proposal and its confirmation in one transaction with the money; Spain
+    1979 III, a dealer's void returning every stake. Each on its own fresh database."""
+    for check in (
+        test_dragon_six_art_12_the_dealer_proposes_and_an_inspector_confirms_a_payout_correction,
+        test_spain_1979_iii_the_dealer_of_the_table_voids_a_round_it_cannot_finish,
+    ):
+        for url in database_url_for("postgresql"):
+            for api in make_api(url):
+                check(api, url)

@@ -75,7 +75,7 @@ from croupier.games.events import (
 from croupier.money import json_number, parse_amount
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.base import Corrections, ExposedCardRule, FaceUpCardRule, Profile
-from croupier.shoe import PhysicalShoe, Shoe
+from croupier.shoe import PhysicalShoe, SetAside, Shoe
 
 __all__ = [
     "Action",
@@ -245,7 +245,10 @@ class GameRound(ABC):
 
     def draw(self, purpose: Purpose, seat: int | None = None, hand: int | None = None) -> Card:
         """The next card from the shoe, recorded with where it goes. A physical shoe without
-        the card raises ``CardNeeded`` naming where it goes, and nothing is recorded."""
+        the card raises ``CardNeeded`` naming where it goes, and nothing is recorded; a card
+        the dealer set aside while this card was awaited leaves the shoe first."""
+        while (why := self.shoe.set_aside_next()) is not None:
+            self._take_set_aside(why, CardNeeded(str(purpose), seat, hand))
         try:
             card = self.shoe.draw()
         except CardNeeded:
@@ -624,6 +627,37 @@ class GameRound(ABC):
         self._record(CardDealtInError(card=drawn))
         return self._since(start)
 
+    def _take_set_aside(self, why: SetAside, awaited: CardNeeded) -> None:
+        """A physical shoe's card found face up (D-GEN-11: removed, Spain V.3.c, or burnt in
+        view) or dealt in error (D-GEN-12: burnt in view) while the round awaited the card
+        ``awaited``: it leaves the shoe as the correction says, recorded with where the
+        awaited card goes, and the draw goes on. The replay meets it at the same draw."""
+        card = self.shoe.draw()
+        if why is SetAside.FOUND_FACE_UP:
+            disposal = self._corrections("face-up").face_up_in_shoe
+            removed = disposal is FaceUpCardRule.REMOVED
+            purpose = Purpose.REMOVED if removed else Purpose.SHOWN_BURN
+            self._record(CardDrawn(card=card, purpose=purpose))
+            self._record(CardFoundFaceUp(card=card, disposal=disposal.value, awaited=awaited.where))
+        else:
+            self._record(CardDrawn(card=card, purpose=Purpose.SHOWN_BURN))
+            self._record(CardDealtInError(card=card, awaited=awaited.where))
+        self._after_draw()
+
+    def verify_set_aside(self, command: FaceUp | DealtInError) -> None:
+        """A card found face up or dealt in error while the round awaits a physical shoe's
+        card: the same rules as between commands (D-GEN-11 at any time before the round ends,
+        D-GEN-12 only while cards are dealt), the card being the one the dealer names."""
+        if self.card_needed is None:
+            raise IllegalActionError(f"{command}: no card is awaited", code="no_card_needed")
+        if command.card is None:
+            raise IllegalActionError(f"{command}: name the card", code="card_to_name")
+        what = str(command)
+        self._verify_not_over(what)
+        if isinstance(command, DealtInError):
+            self._verify_dealing(what)
+        self._corrections(what)
+
     def face_down_places(self) -> dict[str, Card]:
         """The cards lying face down now, by the place ``exposed PLACE`` names (the hole
         card, a double's card, a hole card of Casino Hold'em); a game that deals no card
@@ -875,7 +909,9 @@ def commands_of(events: Iterable[Event]) -> Iterator[Command]:
     """The commands a record was made by: its bets, its deal, each decision, a void."""
     closed = by_default = voided_by_correction = False
     for item in events:
-        if isinstance(item, CardFoundFaceUp):
+        if isinstance(item, CardFoundFaceUp | CardDealtInError) and item.awaited is not None:
+            pass  # taken out by the draw that awaited a card (the shoe's set-aside mark)
+        elif isinstance(item, CardFoundFaceUp):
             yield FaceUp(item.card)
         elif isinstance(item, CardDealtInError):
             yield DealtInError(item.card)
@@ -967,7 +1003,9 @@ def _rebuild(
     cls, profile = _start(record, profile)
     commands = list(commands_of(record))
     try:
+        start = 0 if shoe is None else shoe.position
         game = cls.for_replay(profile, record, shoe)
+        _mark_set_aside(game.shoe, record, start)
         # Each command with the one that follows it (``None`` after the last).
         for command, following in zip(commands, [*commands[1:], None], strict=False):
             try:
@@ -988,6 +1026,21 @@ def _rebuild(
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
         raise ReplayError(f"the record does not replay: {error}") from None
     return game, record
+
+
+def _mark_set_aside(shoe: Shoe, record: Sequence[Event], start: int) -> None:
+    """Mark in ``shoe`` (dealing the record's cards from ``start``) each card the record took
+    out while it awaited a card (``awaited``): the replay's draw takes it out there again."""
+    position = start
+    for index, item in enumerate(record):
+        if not isinstance(item, CardDrawn):
+            continue
+        following = record[index + 1] if index + 1 < len(record) else None
+        if isinstance(following, CardFoundFaceUp) and following.awaited is not None:
+            shoe.set_aside(position, SetAside.FOUND_FACE_UP)
+        elif isinstance(following, CardDealtInError) and following.awaited is not None:
+            shoe.set_aside(position, SetAside.DEALT_IN_ERROR)
+        position += 1
 
 
 def play(profile: Profile, shoe: Shoe, commands: Iterable[Command], **options: Any) -> GameRound:

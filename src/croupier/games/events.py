@@ -253,18 +253,23 @@ class RoundVoided(Event):
 class CardFoundFaceUp(Event):
     """The dealer's correction (docs/rules.md#D-GEN-11): ``card``, the shoe's next card, was
     found face up; it left the shoe (its ``CardDrawn`` just before) and was ``disposal``
-    (``removed`` or ``burnt``, from the profile's ``corrections.face_up_in_shoe``)."""
+    (``removed`` or ``burnt``, from the profile's ``corrections.face_up_in_shoe``).
+    ``awaited``: found while a physical shoe's round waited for a card, going where this says
+    (the round's draw took it out; no command of its own)."""
 
     card: Card
     disposal: str
+    awaited: str | None = None
 
 
 @event
 class CardDealtInError(Event):
     """The dealer's correction (docs/rules.md#D-GEN-12): ``card`` left the shoe where the round
-    called for none (its ``CardDrawn`` just before, a shown burn); the round goes on."""
+    called for none (its ``CardDrawn`` just before, a shown burn); the round goes on.
+    ``awaited``: as ``CardFoundFaceUp``'s."""
 
     card: Card
+    awaited: str | None = None
 
 
 @event

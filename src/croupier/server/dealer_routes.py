@@ -122,6 +122,6 @@ def enter_card(
 
     def effect(session: Session) -> Answer:
         staff.verify_dealer_at(session, who, table_id)
-        return 200, server.casino.enter_card(session, live, card)
+        return 200, server.casino.enter_card(session, live, card, who)
 
     return _once(server, who, key, request, effect, table_id)

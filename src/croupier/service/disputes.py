@@ -436,8 +436,12 @@ def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
             "status": STATUS[record.status],
             "started_at": record.created_at,
             "ended_at": record.ended_at,
-            # The inspector sees every card, once the round has ended (R6 while it is live).
+            # The inspector sees every card, once the round has ended (R6 while it is live),
+            # and at a physical shoe who entered each (issue 14).
             "events": record.events if ended else [],
+            "cards_entered": physical.cards_entered(session, round_reference(record.id))
+            if ended
+            else [],
         },
         "rules": {
             "window_hours": rules.window_hours,

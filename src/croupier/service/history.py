@@ -24,8 +24,8 @@ from croupier.fairness import revealed_document
 from croupier.games.base import round_class_of, steps
 from croupier.games.events import Event
 from croupier.ledger.book import find_account
-from croupier.ledger.postings import round_of_reference
-from croupier.service import staff
+from croupier.ledger.postings import round_of_reference, round_reference
+from croupier.service import physical, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.models import (
@@ -167,6 +167,9 @@ def round_document(
     from croupier.service.payout_corrections import of_round
 
     document["corrections"] = of_round(session, record.id, who)
+    if is_inspector and shoe.procedures is not None:
+        # A physical shoe's round: each card with the dealer who entered it (issue 14).
+        document["cards_entered"] = physical.cards_entered(session, round_reference(record.id))
     document["may_propose_correction"] = who is not None and (who.is_operator or is_dealer)
     if document["may_propose_correction"]:
         # Whom a correction may go to: the round's players, by name (staff only).

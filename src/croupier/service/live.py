@@ -99,7 +99,10 @@ class LiveTable:
             "timing": (self.betting_seconds, self.decision_seconds),
             "seats": dict(sorted(self.seats.items())),
             "escrow": self.escrow,
-            "shoe": (self.shoe_id, None if self.shoe is None else self.shoe.position),
+            "shoe": (
+                self.shoe_id,
+                None if self.shoe is None else (self.shoe.position, self.shoe.cut_card_at),
+            ),
             "physical": (self.is_physical, list(self.procedures), [str(c) for c in self.opening]),
             "round": self.round_id,
             "events": None if self.round is None else events_json(self.round.events),

@@ -30,11 +30,15 @@ from croupier.cards import Card
 from croupier.errors import CardNeeded
 from croupier.games.base import burns_to_enter, deal_on, recorded_cards
 from croupier.games.events import CardDrawn, Event, Purpose
+from croupier.ledger.postings import round_reference
 from croupier.rules.base import Profile
+from croupier.service import staff
+from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict
 from croupier.service.live import ROUNDS, LiveTable
 from croupier.service.models import RoundRecord, ShoeRecord
-from croupier.shoe import PhysicalShoe
+from croupier.service.staff_models import StaffActionRecord
+from croupier.shoe import PhysicalShoe, SetAside
 
 PHYSICAL = "physical"
 RANDOM = "random"
@@ -61,6 +65,15 @@ def making(profile: Profile) -> tuple[Procedure, ...]:
 
 def confirmed(record: ShoeRecord) -> list[str]:
     return [str(item["procedure"]) for item in record.procedures or []]
+
+
+def cut_card_at(record: ShoeRecord) -> int | None:
+    """The shoe's cut card position, once the dealer saw it come out: the next card past the
+    ``cards_out`` recorded then (``PhysicalShoe.cut_card_out``); ``None`` before."""
+    for item in record.procedures or []:
+        if item.get("procedure") == Procedure.CUT_CARD_OUT and "cards_out" in item:
+            return int(item["cards_out"]) + 1
+    return None
 
 
 def opening_cards(record: ShoeRecord) -> list[Card]:
@@ -91,7 +104,9 @@ def shoe_of(session: Session, record: ShoeRecord, before_round: int | None = Non
         query = query.where(RoundRecord.id < before_round)
     for events in session.scalars(query.order_by(RoundRecord.id)):
         cards += recorded_cards(Event.from_json(item) for item in events)
-    return PhysicalShoe(cards, record.decks, position=len(cards))
+    shoe = PhysicalShoe(cards, record.decks, position=len(cards))
+    shoe.cut_card_at = cut_card_at(record)
+    return shoe
 
 
 def restore(session: Session, live: LiveTable, record: ShoeRecord) -> None:
@@ -140,17 +155,77 @@ def confirm(
         )
     record = session.get(ShoeRecord, live.shoe_id)
     assert record is not None
-    entry = {"procedure": str(procedure), "by": by, "at": rounds.clock.now()}
+    entry: dict[str, Any] = {"procedure": str(procedure), "by": by, "at": rounds.clock.now()}
+    if procedure is Procedure.CUT_CARD_OUT:
+        shoe = verify_physical(live)
+        entry["cards_out"] = shoe.position  # where the cut card sits: after these cards
+        shoe.cut_card_out()
     record.procedures = [*(record.procedures or []), entry]
     live.procedures = [*live.procedures, str(procedure)]
     _deal_when_ready(session, live, rounds)
     return {"procedure": str(procedure), "by": by, **dealer_state(live)}
 
 
-def enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[str, Any]:
-    """The dealer's next card: a burn of the new shoe, or where the round asked for it.
-    Refused, changing nothing: a card nobody asked for, a card the decks cannot hold any more,
-    a card before the shoe's making is confirmed."""
+def enter(
+    session: Session, live: LiveTable, card: Card, rounds: Any, by: Principal
+) -> dict[str, Any]:
+    """The dealer ``by``'s next card: a burn of the new shoe, or where the round asked for
+    it, recorded with who entered it and when (``cards_entered``). Refused, changing nothing:
+    a card nobody asked for, a card the decks cannot hold any more, a card before the shoe's
+    making is confirmed."""
+    position, round_id = verify_physical(live).position, live.round_id
+    answer = _enter(session, live, card, rounds)  # the round's last card opens the next
+    is_burn = answer["went"]["purpose"] == Purpose.BURN
+    subject = None if is_burn else round_reference(round_id)
+    detail = {
+        "table": live.id,
+        "round": None if is_burn else round_id,
+        "shoe": live.shoe_id,
+        "position": position,
+        "card": str(card),
+        "went": answer["went"],
+    }
+    staff.record_action(
+        session,
+        by,
+        staff.StaffAction.CARD_ENTERED,
+        subject or shoe_reference(live.shoe_id),
+        detail,
+        now=rounds.clock.now(),
+    )
+    return answer
+
+
+def shoe_reference(shoe_id: int) -> str:
+    return f"shoe:{shoe_id}"
+
+
+def cards_entered(session: Session, subject: str) -> list[dict[str, Any]]:
+    """Every card entered for ``subject`` (a round's reference, or a shoe's for its burns),
+    in order: the card, where it went, the dealer who entered it and when. Staff only: the
+    cards include the face-down ones and the burns (R6)."""
+    rows = session.scalars(
+        select(StaffActionRecord)
+        .where(
+            StaffActionRecord.action == str(staff.StaffAction.CARD_ENTERED),
+            StaffActionRecord.subject == subject,
+        )
+        .order_by(StaffActionRecord.id)
+    )
+    return [
+        {
+            "card": row.detail["card"],
+            "went": row.detail["went"],
+            "position": row.detail["position"],
+            "by": row.detail["actor"],
+            "at": row.created_at,
+            "action": row.id,
+        }
+        for row in rows
+    ]
+
+
+def _enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[str, Any]:
     shoe = verify_physical(live)
     step = next_procedure(live)
     if step is not None:
@@ -223,38 +298,69 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
         rounds.save(session, live)
 
 
-WHILE_A_CARD_IS_AWAITED = frozenset({"void", "confused-deal"})
-"""The corrections a round stopped for its dealer's card takes (``correction``)."""
+WHILE_A_CARD_IS_AWAITED = frozenset({"void", "confused-deal", "face-up", "dealt-in-error"})
+"""The corrections a round stopped for its dealer's card takes (``correction``): a card found
+face up in the shoe or dealt in error is just what a dealer meets while drawing one."""
 
 
 def correction(live: LiveTable, command: Any) -> Any:
     """A dealer's correction at a physical-shoe table, checked against the card awaited: a
-    void or a confused deal may come at any time; a card exposed, found face up or dealt in
-    error only between commands (the round is not stopped for a card). A card found face up
-    or dealt in error is the one the dealer names: it joins the shoe, then leaves it as the
-    correction says (``FaceUp``, ``DealtInError``)."""
+    void or a confused deal may come at any time, and so may a card found face up or dealt
+    in error (``set_aside`` while a card is awaited); a card exposed only between commands
+    (the round is not stopped for a card). A card found face up or dealt in error is the one
+    the dealer names: it joins the shoe, then leaves it as the correction says (``FaceUp``,
+    ``DealtInError``)."""
     from croupier.games.commands import ConfusedDeal, DealtInError, FaceUp, Void
 
     if isinstance(command, Void | ConfusedDeal):
         return command
     game_round = live.game_round
-    if game_round.card_needed is not None:
-        raise Conflict(
-            f"{command}: the round waits for a card ({game_round.card_needed}): enter it first",
-            code="card_needed_first_correction",
-        )
     if isinstance(command, FaceUp | DealtInError):
         if command.card is None:
             raise Conflict(
                 f"{command}: at a physical shoe the dealer names the card",
                 code="card_to_name",
             )
+        if game_round.card_needed is not None:
+            return command  # the round's own draw takes it out: ``set_aside``
         shoe = verify_physical(live)
         trial = shoe.at(shoe.position)
         trial.enter(command.card)  # a card the decks cannot hold is refused, nothing changed
         game_round.shoe = trial
         live.shoe = trial
+    elif game_round.card_needed is not None:
+        raise Conflict(
+            f"{command}: the round waits for a card ({game_round.card_needed}): enter it first",
+            code="card_needed_first_correction",
+        )
     return command
+
+
+def is_set_aside(live: LiveTable, command: Any) -> bool:
+    """``command`` is a card found face up or dealt in error while the round awaits a card."""
+    from croupier.games.commands import DealtInError, FaceUp
+
+    awaited = live.round is not None and live.round.card_needed is not None
+    return live.is_physical and awaited and isinstance(command, FaceUp | DealtInError)
+
+
+def set_aside(live: LiveTable, command: Any) -> None:
+    """Docs/rules.md#D-GEN-11, #D-GEN-12 while the round awaits a card: the card the dealer
+    names joins the shoe marked as found face up or dealt in error, and the round is dealt on
+    from its start (``deal_on``): the draw that awaited a card takes it out as the profile
+    says (removed, Spain 1979 Art. 03 V.3.c; else burnt in view) and waits again for the
+    same card. Refused, changing nothing: a card the decks cannot hold, a card dealt in error
+    before bets close, rules without corrections."""
+    from croupier.games.commands import FaceUp
+
+    shoe = verify_physical(live)
+    game_round = live.game_round
+    game_round.verify_set_aside(command)
+    trial = shoe.at(live.start_position)
+    why = SetAside.FOUND_FACE_UP if isinstance(command, FaceUp) else SetAside.DEALT_IN_ERROR
+    trial.enter(command.card, set_aside=why)
+    live.round = deal_on(game_round.events, trial, live.profile)
+    live.shoe = trial
 
 
 def stopped(command: Any) -> None:

@@ -13,7 +13,7 @@ import logging
 from dataclasses import fields
 from typing import Any, cast
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError, ProfileError
@@ -36,7 +36,7 @@ from croupier.service.models import (
 )
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
-from croupier.service.unit_of_work import UnitOfWork
+from croupier.service.unit_of_work import UnitOfWork, on_commit
 from croupier.shoe import PhysicalShoe, Shoe
 
 log = logging.getLogger("croupier.tables")
@@ -105,11 +105,11 @@ class Registry:
         self.rounds.new_round(session, live)
         live.published = self.publisher.publishable(live)
 
-        def register(_session: Session) -> None:
+        def register() -> None:
             self.tables[live.id] = live
 
         # Only a committed table is live: a failed commit leaves no table in memory.
-        event.listen(session, "after_commit", register, once=True)
+        on_commit(session, register)
         return live
 
     def set_open(self, session: Session, table_id: int, is_open: bool) -> None:
@@ -239,6 +239,7 @@ class Registry:
                     *recorded_cards(Event.from_json(e) for e in current.events),
                 ]
                 shoe = PhysicalShoe(cards, shoe_record.decks, position=current.start_position)
+                shoe.cut_card_at = before.cut_card_at
                 physical.restore(session, live, shoe_record)
             else:
                 shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))

@@ -17,7 +17,7 @@ import logging
 import secrets
 from typing import Any
 
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
@@ -26,11 +26,13 @@ from croupier.games.commands import Act, Action, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, physical, table_rules
+from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
 from croupier.service.models import RoundRecord, RuleSet, ShoeRecord
 from croupier.service.money import Money
+from croupier.service.unit_of_work import on_commit
 from croupier.shoe import PhysicalShoe, Shoe
 
 log = logging.getLogger("croupier.tables")
@@ -160,12 +162,9 @@ class Rounds:
             session.add(RuleSet(rules_version=version, game=profile.game, document=text))
             session.flush()
 
-            def known(_session: Session) -> None:  # a rollback would unmake the row
-                self._rule_sets.add(version)
-
-            event.listen(session, "after_commit", known, once=True)
-        else:
-            self._rule_sets.add(version)
+        # Known once committed: the row found may be this transaction's own (a new shoe's,
+        # then its first round's), which a failed commit unmakes with it.
+        on_commit(session, lambda: self._rule_sets.add(version))
         return version
 
     def save(self, session: Session, live: LiveTable, *, ended_at: float | None = None) -> None:
@@ -244,8 +243,10 @@ class Rounds:
     ) -> dict[str, Any]:
         return physical.confirm(session, live, procedure, by, self)
 
-    def enter_card(self, session: Session, live: LiveTable, card: Card) -> dict[str, Any]:
-        return physical.enter(session, live, card, self)
+    def enter_card(
+        self, session: Session, live: LiveTable, card: Card, by: Principal
+    ) -> dict[str, Any]:
+        return physical.enter(session, live, card, self, by)
 
     # --- the end of a round -----------------------------------------------------------------
     def settle(self, session: Session, live: LiveTable) -> None:

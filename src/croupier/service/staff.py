@@ -46,6 +46,8 @@ class StaffAction(StrEnum):
     ROUND_VOIDED = "round-voided"
     ROUND_CORRECTED = "round-corrected"
     """A dealer's correction of a round's cards, or its void (docs/rules.md#D-GEN-14)."""
+    CARD_ENTERED = "card-entered"
+    """A card a dealer entered at a physical-shoe table, and where it went (issue 14)."""
 
 
 def record_action(

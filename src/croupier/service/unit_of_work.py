@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,6 +30,24 @@ def _is_retryable(error: DBAPIError) -> bool:
     if code in RETRYABLE_SQLSTATES:
         return True
     return isinstance(error, OperationalError) and "database is locked" in str(error.orig)
+
+
+def on_commit(session: Session, callback: Callable[[], None]) -> None:
+    """``callback()`` once ``session``'s transaction has committed, never if it fails.
+
+    SQLAlchemy's own ``after_commit`` event also fires when a SAVEPOINT is released (an
+    account opened in ``begin_nested``): memory told "committed" then would outlive the
+    rollback of a transaction that fails after it."""
+    done = False
+
+    def committed(session: Session) -> None:
+        nonlocal done
+        if done or session.in_nested_transaction():
+            return
+        done = True
+        callback()
+
+    event.listen(session, "after_commit", committed)
 
 
 class UnitOfWork:

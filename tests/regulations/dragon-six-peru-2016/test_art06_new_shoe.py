@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from croupier.cards import Card
-from croupier.errors import ProfileError
+from croupier.errors import CardNeeded, ProfileError
 from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, NewShoe, burn, new_shoe
-from croupier.games.base import replay
+from croupier.games.base import deal_on, replay
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import parse_profile
-from croupier.shoe import Shoe
+from croupier.shoe import PhysicalShoe, Shoe
 
 PROFILE_FILE = (
     Path(__file__).resolve().parents[3] / "src/croupier/rules/profiles/dragon-six-peru-2016.toml"
@@ -127,3 +127,33 @@ def test_art06_d_the_first_round_of_a_fresh_shoe_opens_with_the_burn(profile) ->
     assert coup.results().returned(1) == 20
     again = replay(coup.events)
     assert again.events == coup.events
+
+
+def test_art06_a_physical_shoes_cut_card_seen_by_the_dealer_makes_the_round_its_last(
+    profile,
+) -> None:
+    """Art. 6 at a table dealt by hand: the dealer sees the cut card come out mid-coup
+    (``PhysicalShoe.cut_card_out``) and the coup records ``LastRoundOfShoe`` right after the
+    next card, as a random shoe's coup does; the record replays with the signal in place."""
+    shoe = PhysicalShoe(decks=8)
+    coup = BaccaratRound(profile, shoe)
+    coup.place_bet(1, "banker", 10)
+    for card in ("2s", "3h"):
+        shoe.enter(Card.parse(card))
+    with pytest.raises(CardNeeded):
+        coup.deal()
+    assert not coup.is_last_round_of_shoe
+    shoe.cut_card_out()  # seen after two cards: the third is past it
+    for card in ("4d", "5c"):  # P 2+4 = 6 stands, B 3+5 = 8 natural
+        shoe.enter(Card.parse(card))
+        dealt = deal_on(coup.events, shoe.at(0), profile)
+        assert isinstance(dealt, BaccaratRound)
+        coup, shoe = dealt, dealt.shoe  # type: ignore[assignment]
+    assert coup.is_done and coup.is_last_round_of_shoe
+    kinds = [event.kind for event in coup.events]
+    signal = kinds.index("LastRoundOfShoe")
+    assert [e.card for e in coup.events[:signal] if isinstance(e, CardDrawn)] == [
+        Card.parse(text) for text in ("2s", "3h", "4d")
+    ]
+    assert kinds.count("LastRoundOfShoe") == 1
+    assert replay(coup.events).events == coup.events

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.cards import parse_cards
-from croupier.errors import IllegalActionError
-from croupier.games.base import Action, replay
+from croupier.cards import Card, parse_cards
+from croupier.errors import CardNeeded, IllegalActionError
+from croupier.games.base import Action, commands_of, deal_on, replay
 from croupier.games.blackjack import BlackjackRound
+from croupier.games.commands import FaceUp
 from croupier.games.events import CardDrawn, Purpose
 from croupier.rules import load_profile
-from croupier.shoe import Shoe
+from croupier.shoe import PhysicalShoe, SetAside, Shoe
 
 RULES = load_profile("spain-1979")
 
@@ -68,3 +69,46 @@ def test_v3c_every_card_face_up_so_none_can_be_exposed_and_the_refusal_changes_n
     assert refused.value.code == "nothing_face_down"
     assert not game.can_exposed("seat 1 hand 0")
     assert game.events == before and game.shoe.position == position
+
+
+def _dealt_on(game: BlackjackRound, shoe: PhysicalShoe, cards: str) -> BlackjackRound:
+    """The dealer enters ``cards`` one by one, the round dealt on after each (a physical shoe)."""
+    for card in parse_cards(cards):
+        shoe.enter(card)
+        dealt = deal_on(game.events, shoe.at(0), RULES)
+        assert isinstance(dealt, BlackjackRound)
+        game, shoe = dealt, dealt.shoe  # type: ignore[assignment]
+    return game
+
+
+def test_v3c_a_card_found_face_up_while_the_dealer_draws_one_is_removed():
+    """V.3.c at a physical shoe, the card turning up face up just as the round waits for the
+    dealer's card (docs/rules.md#D-GEN-11): Kh is removed, recorded with where the awaited
+    card goes, and the round waits for the same card; then it deals on as if Kh never was."""
+    shoe = PhysicalShoe(decks=6)
+    game = BlackjackRound(RULES, shoe)
+    game.place_bet(1, "main", 10)
+    with pytest.raises(CardNeeded):
+        game.deal()
+    game = _dealt_on(game, shoe, "Ts")
+    assert game.card_needed is not None and game.card_needed.purpose == "dealer"
+    found = PhysicalShoe(game.shoe.entered, decks=6)
+    found.enter(Card.parse("Kh"), set_aside=SetAside.FOUND_FACE_UP)
+    game = deal_on(game.events, found.at(0), RULES)  # type: ignore[assignment]
+    assert [e.to_json() for e in game.events[-2:]] == [
+        {"kind": "CardDrawn", "card": "Kh", "purpose": "removed"},
+        {"kind": "CardFoundFaceUp", "card": "Kh", "disposal": "removed", "awaited": "dealer"},
+    ]
+    assert game.card_needed is not None and game.card_needed.purpose == "dealer"
+    game = _dealt_on(game, game.shoe, "7d 9c")  # type: ignore[arg-type]
+    with pytest.raises(CardNeeded):  # 19 stands; the dealer's 7 draws (Spain: no hole card)
+        game.act(1, Action("stand"))
+    game = _dealt_on(game, game.shoe, "5h Th")  # type: ignore[arg-type]
+    assert game.dealer_cards == ["7d", "5h", "Th"] and game.boxes[1].hands[0].cards == list(
+        parse_cards("Ts 9c")
+    )
+    assert _results(game) == [(1, "win", 10, 20)]
+    # The record replays card for card (recall, settle, disputes): the removal is no command
+    # of its own, the draw that awaited the dealer's card takes Kh out again.
+    assert not any(isinstance(c, FaceUp) for c in commands_of(game.events))
+    assert replay(game.events).events == game.events

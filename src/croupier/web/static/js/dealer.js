@@ -1,9 +1,11 @@
 // The dealer's console (issue 14): the dealer's tables; at a physical-shoe table, the shoe's
 // procedures to confirm and each card entered as it leaves the real shoe. Keyboard first:
 // the card field keeps the focus; type "Td" and press Enter, the page says where the next
-// card goes. Everything shown comes from GET /dealer/tables/{id} (server.dealer_routes).
+// card goes. Everything shown comes from GET /dealer/tables/{id} (server.dealer_routes),
+// read again whenever the table's WebSocket says the table changed (a bet, a player's
+// decision, a deadline); a slow poll stands in while the socket is down.
 
-import { api, byId, h, messageOf, onSignOut, reportError, requireSession, setUpChrome, t } from "./common.js";
+import { api, byId, h, messageOf, onSignOut, reportError, requireSession, session, setUpChrome, t } from "./common.js";
 import { cardRow, parseCard } from "./cards.js";
 import { holdsRole } from "./dispute-api.js";
 import { placeName } from "./felt.js";
@@ -21,8 +23,10 @@ const dealer = {
   corrections: (id) => api("GET", `/dealer/tables/${id}/corrections`),
 };
 
-const REFRESH_MS = 1500;
+const POLL_MS = 1500;
+/** How often the console reads the table while its WebSocket is down (it pushes otherwise). */
 let current = null;
+let socketOpen = false;
 
 /** Where a card goes, in words: a box's hand, a zone, the dealer (face down), a burn. */
 export function placeText(place) {
@@ -61,6 +65,15 @@ function procedureButton(name) {
   }, t("dealer.confirm", { procedure: procedureText(name) }));
 }
 
+/** Put `children` in `container` unless it already shows the same: each push redraws the
+ * console, and a button replaced under the dealer's keyboard focus would lose the Enter. */
+function replaceIfChanged(container, children) {
+  const drawn = children.map((child) => child.outerHTML).join("");
+  if (container.dataset.drawn === drawn) return;
+  container.dataset.drawn = drawn;
+  container.replaceChildren(...children);
+}
+
 function showShoe(shoe) {
   const state = byId("shoe-state");
   if (shoe.next_procedure) state.textContent = t("dealer.next_procedure", { procedure: procedureText(shoe.next_procedure) });
@@ -74,7 +87,7 @@ function showShoe(shoe) {
   const actions = [];
   if (shoe.next_procedure) actions.push(procedureButton(shoe.next_procedure));
   else if (shoe.is_ready && !shoe.cut_card_out && shoe.procedures.includes("cut_card_placed")) actions.push(procedureButton("cut_card_out"));
-  byId("shoe-actions").replaceChildren(...actions);
+  replaceIfChanged(byId("shoe-actions"), actions);
 }
 
 function showRound(state) {
@@ -122,7 +135,7 @@ function showCorrections(legal) {
     }
   }
   if (kinds.has("confused-deal")) buttons.push(correctionButton("confused-deal", t("dealer.correct.confused-deal"), { kind: "confused-deal" }));
-  byId("correction-actions").replaceChildren(...buttons);
+  replaceIfChanged(byId("correction-actions"), buttons);
   byId("void-form").hidden = !kinds.has("void");
 }
 
@@ -229,7 +242,25 @@ async function start() {
   });
   await refresh();
   byId("card-input").focus();
-  setInterval(refresh, REFRESH_MS);
+  listen(0);
+  setInterval(() => {
+    if (!socketOpen) refresh();
+  }, POLL_MS);
+}
+
+/** The table's WebSocket: each push means the table changed, so the console reads it again
+ * at once (the push is the table as a player sees it; the console shows the dealer's view). */
+function listen(retry) {
+  const socket = new WebSocket(server.tableSocketUrl(current, session.token));
+  socket.addEventListener("open", () => {
+    socketOpen = true;
+    retry = 0;
+  });
+  socket.addEventListener("message", () => refresh());
+  socket.addEventListener("close", () => {
+    socketOpen = false;
+    setTimeout(() => listen(retry + 1), Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+  });
 }
 
 if (requireSession("player")) holdsRole("dealer").then((holds) => holds && start()).catch(reportError);
