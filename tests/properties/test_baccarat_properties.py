@@ -84,7 +84,7 @@ def check_round(coup: BaccaratRound, balances: dict[int, Fraction]) -> None:
         (w.seat, w.wager, w.stake, w.payout) for w in result.wagers
     ]
     placed = {
-        (zone, wager.value): units
+        (zone, str(wager)): units
         for zone, bets in coup.bets.items()
         for wager, units in bets.items()
     }

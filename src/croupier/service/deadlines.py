@@ -97,13 +97,7 @@ class Deadlines:
         if live.deadline is None or live.deadline > self.clock.now():
             return
         rounds = self.rounds
-        if live.status == "betting" and live.deadline_failures:
-            # The window's close failed (the database refusing it, and the players' bets as
-            # well): a window nobody could bet in is no round missed (docs/rules.md#D-GEN-15),
-            # so it runs again from now, as after a restart or the fail safe.
-            live.deadline = self.clock.now() + live.betting_seconds
-            rounds.save(session, live)
-        elif live.status == "betting":
+        if live.status == "betting":
             rounds.return_undealable(session, live, "the betting deadline passed")
             if not rounds.may_deal(live):
                 live.deadline = None  # the dealer makes the shoe first; then it deals
@@ -114,7 +108,10 @@ class Deadlines:
                 # Too few bets to deal (none, or Casino Hold'em's one): the seats without a
                 # bet missed a round (D-GEN-15). The next window runs while a seat without a
                 # bet is still taken; else the bets wait for players (Hold'em needs two).
-                absence.window_closed(session, live)
+                # A close retried after a failure (the database refusing it, and the players'
+                # bets as well) ends a window nobody could bet in: no round missed.
+                if not live.deadline_failures:
+                    absence.window_closed(session, live)
                 idle = live.is_open and any(seat not in live.held for seat in live.seats)
                 live.deadline = self.clock.now() + live.betting_seconds if idle else None
                 rounds.save(session, live)
