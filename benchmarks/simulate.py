@@ -134,7 +134,7 @@ def main() -> None:
         axes.set_yscale("log")
         axes.set_xticks(x, [r[0] for r in rows])
         axes.set_ylabel("hands per CPU second, one core")
-        axes.set_title("croupier simulate: hands/s per core (loaded 2-core machine)")
+        axes.set_title("croupier simulate: hands/s per core (one core of a 2-core machine)")
         axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3)
         figure.tight_layout()
         figure.savefig(args.chart, dpi=110, metadata={"Software": None})
