@@ -145,3 +145,47 @@ def test_the_rules_roads_and_shoe_read_in_spanish_and_fit_a_phone(
         page_scenes.screenshot(page, ARTIFACTS / f"table-{game}-es-390.png")
     finally:
         page.context.close()
+
+
+# Each seat's bottom corners (inset by the seat's own rounding, about 4 px) against the felt's
+# curved bottom edge: the ellipse of its bottom corners' border radius, less its border.
+SEATS_OUTSIDE_THE_CURVE = """() => {
+  const felt = document.querySelector('.felt');
+  const box = felt.getBoundingClientRect();
+  const style = getComputedStyle(felt);
+  const border = parseFloat(style.borderLeftWidth);
+  const length = (value, whole) =>
+    value.endsWith('%') ? parseFloat(value) * whole / 100 : parseFloat(value);
+  const [x, y = x] = style.borderBottomLeftRadius.split(' ');
+  const rx = length(x, box.width), ry = length(y, box.height);
+  const cy = box.bottom - ry;
+  const inside = (px, py, cx) => py <= cy || ((px - cx) / (rx - border)) ** 2
+    + ((py - cy) / (ry - border)) ** 2 <= 1;
+  const outside = [];
+  for (const seat of felt.querySelectorAll('.seat')) {
+    const s = seat.getBoundingClientRect();
+    const left = s.left + 4, right = s.right - 4, bottom = s.bottom - 4;
+    const ok = (left >= box.left + rx || inside(left, bottom, box.left + rx))
+      && (right <= box.right - rx || inside(right, bottom, box.right - rx));
+    if (!ok) outside.push(seat.querySelector('.seat-head')?.innerText.split('\\n')[0]);
+  }
+  return outside;
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("game", ["blackjack", "baccarat", "casino-holdem"])
+def test_every_seat_lies_inside_the_felts_curved_edge(
+    browser: Any, scenes: page_scenes.Scenes, game: str, width: int
+) -> None:
+    """Issue 13 ("a table a player trusts at a glance"): the felt's rounded bottom edge once
+    curved in by 18% of the felt's height, which on a tall felt (a phone, or seven baccarat
+    zones) put the last row's seats, and a player's result in them, past the table's edge,
+    drawn white on the page's background."""
+    shot = {shot.name: shot for shot in page_scenes.shots(scenes)}[f"table-{game}"]
+    page = page_scenes.open_page(browser, scenes, shot, width)
+    try:
+        assert page.locator(".felt .seat").count() > 0
+        assert page.evaluate(SEATS_OUTSIDE_THE_CURVE) == []
+    finally:
+        page.context.close()
