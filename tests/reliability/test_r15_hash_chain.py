@@ -13,6 +13,8 @@ with SQLite's online backup while a thread plays raise no alarm. CI runs 50 tamp
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import io
 import json
 import random
@@ -31,6 +33,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import Boolean, Float, Integer, String, Text, text
 from sqlalchemy.types import JSON
 
@@ -45,7 +48,14 @@ import pg_cluster  # noqa: E402 - tools/ is put on the path above
 from croupier.audit import actor as actors  # noqa: E402
 from croupier.audit import chain  # noqa: E402
 from croupier.audit.records import AUDITED  # noqa: E402
-from croupier.audit.signing import default_key_path, ensure_key  # noqa: E402
+from croupier.audit.signing import (  # noqa: E402
+    default_key_path,
+    ensure_key,
+    public_key_text,
+    read_private_key,
+    sign,
+    signature_problem,
+)
 from croupier.audit.verify import (  # noqa: E402
     Head,
     current_head,
@@ -519,23 +529,44 @@ def test_r15_a_chain_cut_short_is_caught_by_the_published_head(
 
 
 def test_r15_a_forged_head_is_refused_by_its_signature(played_copy: Path, tmp_path: Path) -> None:
-    """The exported head is signed under the operator's key (HMAC-SHA256, made 0600): the
-    genuine one passes; a forgery the chain agrees with (an earlier entry's number and real
-    hash: what a rewrite of the chain from there on would publish), an edited number or hash,
-    one with no signature and one signed with another key are refused, exit 1 naming it."""
+    """D-GEN-16a: the exported head is signed with the operator's Ed25519 private key (made
+    0600, PKCS#8 PEM) and carries its public key. The genuine head passes, for the operator
+    (the private key) and for a regulator holding only the public key. A forgery the chain
+    agrees with (an earlier entry's number and real hash: what a rewrite of the chain from
+    there on would publish), an edited number or hash, a head with no signature, another key's
+    signature, a swapped public key (with the genuine signature, or with the forger's) and a
+    head signed with the retired HMAC are each refused, exit 1 naming the signature."""
     url = f"sqlite:///{played_copy}"
     key_file, other_key = tmp_path / "operator.key", tmp_path / "other.key"
     genuine = tmp_path / "head.json"
     done = audit_cli("head", "--database", url, "--out", str(genuine), "--audit-key", str(key_file))
     assert done.returncode == 0 and "a new audit key was made" in done.stderr
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert key_file.read_text(encoding="ascii").startswith("-----BEGIN PRIVATE KEY-----")
+    public_pem = tmp_path / "operator.pub.pem"
+    done = audit_cli("public-key", "--audit-key", str(key_file), "--out", str(public_pem))
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert public_pem.read_text(encoding="ascii").startswith("-----BEGIN PUBLIC KEY-----")
+    operator_public = read_private_key(key_file).public_key()
 
-    def verify_with(head: Path, key: Path = key_file) -> subprocess.CompletedProcess[str]:
-        return audit_cli("verify", "--database", url, "--head", str(head), "--audit-key", str(key))
+    def regulator_verifies(head: Path) -> subprocess.CompletedProcess[str]:
+        # No --audit-key, and no key beside the copy: the public key is all there is.
+        return audit_cli(
+            "verify", "--database", url, "--head", str(head), "--public-key", str(public_pem)
+        )
 
-    assert verify_with(genuine).returncode == 0
+    def operator_verifies(head: Path) -> subprocess.CompletedProcess[str]:
+        return audit_cli(
+            "verify", "--database", url, "--head", str(head), "--audit-key", str(key_file)
+        )
+
+    assert not default_key_path(url).exists()
+    for check in (regulator_verifies, operator_verifies):
+        done = check(genuine)
+        assert done.returncode == 0 and done.stdout.startswith("verified: "), (check, done.stdout)
     document = json.loads(genuine.read_text(encoding="utf-8"))
-    assert document["signature"].startswith("hmac-sha256:")
+    assert document["signature"].startswith("ed25519:") and len(document["signature"]) == 8 + 128
+    assert document["public_key"] == public_key_text(operator_public)
     seq = document["seq"]
     with snapshot(url) as connection:
         earlier_hash = connection.execute(
@@ -543,22 +574,52 @@ def test_r15_a_forged_head_is_refused_by_its_signature(played_copy: Path, tmp_pa
         ).scalar_one()
     # Unsigned, the earlier entry's head is one the chain agrees with: only the signature tells.
     assert verify_database(url, Head(seq - 1, earlier_hash, document["at"])).is_intact
+
+    assert ensure_key(other_key) and not ensure_key(other_key)  # made once, never replaced
+    assert other_key.read_bytes() != key_file.read_bytes()
+    forger = read_private_key(other_key)
+    forger_public = public_key_text(forger.public_key())
+    unsigned = {name: value for name, value in document.items() if name != "signature"}
+    retired_hmac = "hmac-sha256:" + hmac.new(b"k" * 32, b"head", hashlib.sha256).hexdigest()
     forgeries = {
-        "earlier entry": {**document, "seq": seq - 1, "hash": earlier_hash},
-        "edited seq": {**document, "seq": seq - 1},
-        "edited hash": {**document, "hash": "f" * 64},
-        "no signature": {name: value for name, value in document.items() if name != "signature"},
+        "earlier entry": ({**document, "seq": seq - 1, "hash": earlier_hash}, "altered"),
+        "edited seq": ({**document, "seq": seq - 1}, "altered"),
+        "edited hash": ({**document, "hash": "f" * 64}, "altered"),
+        "no signature": (unsigned, "not signed"),
+        "another key's signature": (
+            sign({**document, "seq": seq - 1, "hash": earlier_hash}, forger),
+            "bad signature: signed with another key",
+        ),
+        "swapped public key": ({**document, "public_key": forger_public}, "another key"),
+        "the operator's public key, the forger's signature": (
+            {
+                **document,
+                "signature": sign({**document, "seq": seq - 1}, forger)["signature"],
+                "seq": seq - 1,
+            },
+            "altered after it was signed, or signed by another key",
+        ),
+        "no public key": (
+            {name: value for name, value in document.items() if name != "public_key"},
+            "another key (public key None",
+        ),
+        "a mangled signature": ({**document, "signature": "ed25519:zz"}, "not an ed25519"),
+        "retired HMAC": (
+            {**unsigned, "signature": retired_hmac},
+            "no longer accepted (docs/rules.md#D-GEN-16a); re-export the head with "
+            "`croupier audit head",
+        ),
     }
-    for name, forged in forgeries.items():
+    for name, (forged, says) in forgeries.items():
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(forged), encoding="utf-8")
-        done = verify_with(path)
-        expected = "not signed" if name == "no signature" else "bad signature"
-        first = done.stdout.splitlines()[0]
-        assert done.returncode == 1, (name, done.stdout, done.stderr)
-        assert first.startswith(f"FAILED: the head file {path}: {expected}"), (name, first)
-    assert ensure_key(other_key) and not ensure_key(other_key)  # made once, never replaced
-    assert other_key.read_text(encoding="ascii") != key_file.read_text(encoding="ascii")
+        for check in (regulator_verifies, operator_verifies):
+            done = check(path)
+            first = done.stdout.splitlines()[0]
+            assert done.returncode == 1, (name, check, done.stdout, done.stderr)
+            assert first.startswith(f"FAILED: the head file {path}: "), (name, first)
+            assert "signature" in first and says in first, (name, first)
+    # A head the other key signed passes only for whoever trusts that key.
     resigned = tmp_path / "other.json"
     assert (
         audit_cli(
@@ -566,10 +627,14 @@ def test_r15_a_forged_head_is_refused_by_its_signature(played_copy: Path, tmp_pa
         ).returncode
         == 0
     )
-    done = verify_with(resigned)
+    done = regulator_verifies(resigned)
     assert done.returncode == 1
-    assert done.stdout.startswith(f"FAILED: the head file {resigned}: bad signature")
-    assert verify_with(resigned, other_key).returncode == 0
+    assert done.stdout.startswith(f"FAILED: the head file {resigned}: bad signature: signed with")
+    assert signature_problem(json.loads(resigned.read_text()), operator_public) is not None
+    done = audit_cli(
+        "verify", "--database", url, "--head", str(resigned), "--audit-key", str(other_key)
+    )
+    assert done.returncode == 0
 
 
 def test_r15_a_bad_url_or_head_file_is_a_typed_error(tmp_path: Path) -> None:
@@ -592,13 +657,38 @@ def test_r15_a_bad_url_or_head_file_is_a_typed_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and "not a croupier audit head" in done.stderr
     good_head = tmp_path / "good.json"
     write_head(Head(0, chain.GENESIS_HASH, 0.0), good_head)
+    done = audit_cli("verify", "--database", f"sqlite:///{plain}", "--head", str(good_head))
+    assert done.returncode == 2 and "no key to check the head's signature" in done.stderr
+    assert "--public-key PEM" in done.stderr
     missing_key = tmp_path / "no.key"
-    for key_text, says in ((None, "cannot read the audit key"), ("beef\n", "not an audit key")):
+    for key_text, says in (
+        (None, "cannot read the audit key"),
+        ("beef\n", "not an audit key"),
+        ("ab" * 32 + "\n", "the HMAC key of an earlier croupier, which no longer signs heads"),
+    ):
         if key_text is not None:
             missing_key.write_text(key_text, encoding="utf-8")
         done = audit_cli(
             "verify", "--database", f"sqlite:///{plain}", "--head", str(good_head),
             "--audit-key", str(missing_key),
+        )  # fmt: skip
+        assert done.returncode == 2 and says in done.stderr, (done.stdout, done.stderr)
+        if key_text is None:
+            continue
+        # Nor does such a key sign: the export says what to do, and writes no head.
+        done = audit_cli(
+            "head", "--database", f"sqlite:///{plain}", "--out", str(tmp_path / "none.json"),
+            "--audit-key", str(missing_key),
+        )  # fmt: skip
+        assert done.returncode == 2 and says in done.stderr, (done.stdout, done.stderr)
+        assert not (tmp_path / "none.json").exists()
+    missing_public = tmp_path / "no.pem"
+    for key_text, says in ((None, "cannot read the public key"), ("beef\n", "not an audit public")):
+        if key_text is not None:
+            missing_public.write_text(key_text, encoding="utf-8")
+        done = audit_cli(
+            "verify", "--database", f"sqlite:///{plain}", "--head", str(good_head),
+            "--public-key", str(missing_public),
         )  # fmt: skip
         assert done.returncode == 2 and says in done.stderr, (done.stdout, done.stderr)
 
@@ -772,7 +862,26 @@ def test_r15_the_server_writes_the_head_to_publish(tmp_path: Path) -> None:
         assert read_head(head_file) == current_head(connection)
     assert verify_database(url, read_head(head_file)).is_intact
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600  # made at first start
-    assert read_signed_head(head_file, key_file) == (read_head(head_file), None)
+    trusted = read_private_key(key_file).public_key()
+    assert read_signed_head(head_file, trusted) == (read_head(head_file), None)
+
+
+def test_r15_a_server_with_an_earlier_hmac_key_stops_at_start_saying_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """D-GEN-16a: the key file of an earlier croupier (the hex of an HMAC key) never signs:
+    the start stops with what to do (exit 2 from ``croupier serve``), rather than failing
+    every hour in a log; moved aside, the next start makes an Ed25519 key in its place."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    key_file = tmp_path / "old.sqlite.audit-key"
+    key_file.write_text("0f" * 32 + "\n", encoding="ascii")
+    with pytest.raises(chain.AuditError, match=r"HMAC key of an earlier croupier.*move it aside"):
+        next(make_api(url, audit_key=key_file))
+    key_file.rename(tmp_path / "old.sqlite.audit-key.hmac")
+    made = make_api(url, audit_key=key_file)
+    next(made)
+    made.close()
+    assert isinstance(read_private_key(key_file), Ed25519PrivateKey)
 
 
 def test_r15_an_event_recorded_in_its_own_right_keeps_its_before_and_after(

@@ -24,7 +24,9 @@ PERU = (ROOT / "src/croupier/rules/profiles/peru-2016.toml").read_text(encoding=
 SHIPPED = shipped_profile_names()
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
-DECISION_ID = re.compile(r"D-(BJ|BAC|CH|GEN)-[1-9][0-9]*")
+# A decision added beside an existing number takes a suffix letter (D-GEN-16a), so that two
+# branches adding one at once do not take the same id.
+DECISION_ID = re.compile(r"D-(BJ|BAC|CH|GEN)-[1-9][0-9]*[a-z]?")
 
 # What each regulation's text prints about its own publication (the header of the page as the
 # project keeps it): the doc's citation of it must carry these facts.
@@ -60,9 +62,9 @@ def test_every_decision_is_an_anchor_and_every_decision_anchor_is_written_out() 
     bold decision title has its anchor: a reader following a citation lands on the decision."""
     decisions = {anchor for anchor in decision_anchors() if anchor.startswith("D-")}
     assert all(DECISION_ID.fullmatch(anchor) for anchor in decisions), sorted(decisions)
-    titled = set(re.findall(r'<a id="(D-[^"]+)"></a>\n\*\*(D-[A-Z]+-[0-9]+) ·', RULES_TEXT))
+    titled = set(re.findall(r'<a id="(D-[^"]+)"></a>\n\*\*(D-[A-Z]+-[0-9]+[a-z]?) ·', RULES_TEXT))
     assert {anchor for anchor, title in titled if anchor == title} == decisions
-    assert set(re.findall(r"^\*\*(D-[A-Z]+-[0-9]+) ·", RULES_TEXT, re.MULTILINE)) == decisions
+    assert set(re.findall(r"^\*\*(D-[A-Z]+-[0-9]+[a-z]?) ·", RULES_TEXT, re.MULTILINE)) == decisions
     assert len(decisions) >= 50  # blackjack, baccarat, Casino Hold'em and every game
 
 
@@ -99,7 +101,7 @@ def _scopes() -> dict[str, set[str]]:
     }
     scopes = {}
     for anchor, scope in re.findall(
-        r"^\*\*(D-[A-Z]+-[0-9]+) · [^*]+\*\*(?: \(([^)]*)\))?", RULES_TEXT, re.MULTILINE
+        r"^\*\*(D-[A-Z]+-[0-9]+[a-z]?) · [^*]+\*\*(?: \(([^)]*)\))?", RULES_TEXT, re.MULTILINE
     ):
         named = set(re.findall(r"`([a-z0-9-]+)`", scope))
         if scope.startswith("every blackjack profile") or not named:

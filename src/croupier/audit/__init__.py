@@ -5,6 +5,7 @@ transactions and entries, accounts, tables and their limits, shoes, rule sets, u
 roles) enters a hash chain in the transaction that makes it (``chain``); an event recorded in
 its own right (a decision, a correction's before and after) too (``chain.record``).
 ``verify`` checks the chain, and every audited row against the latest entry that covers it;
-the chain's head, exported to a file (``verify.write_head``), signed under the operator's key
-(``signing``) and published, catches a chain cut short or rewritten.
+the chain's head, exported to a file (``verify.write_head``), signed with the operator's
+Ed25519 key (``signing``; anyone checks it with the public key) and published, catches a chain
+cut short or rewritten.
 """

@@ -7,8 +7,9 @@ recorded by the latest entry covering it, no covered row is gone, and no row is 
 The head row and the covers (``audit_cover``) are derived from the chain and must match it.
 A head exported earlier and published (``write_head``; the server writes one every hour)
 catches what the database alone cannot: a chain cut short, with the rows put back as they
-were. It is signed (``croupier.audit.signing``): a head edited to fit a rewritten chain is
-refused by its signature (``read_signed_head``).
+were. It is signed with the operator's Ed25519 key (``croupier.audit.signing``): a head edited to
+fit a rewritten chain is refused by its signature (``read_signed_head``), which whoever holds
+the public key checks.
 
 Everything is read in one consistent snapshot, so a live database verifies while tables
 play.
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
@@ -204,14 +206,18 @@ def _check_covers(
         )
 
 
-def verify(connection: Connection, published: Head | None = None) -> Report:
-    """Check the chain, its head and covers, and every audited row, in ``connection``'s
-    transaction; with ``published``, that the chain still reaches that head."""
+def _require_chain(connection: Connection) -> None:
     if not inspect(connection).has_table(ENTRIES.name):
         raise AuditError(
             "no audit chain in this database: not croupier's, or not migrated to revision 0005 "
             "(a server start migrates it)"
         )
+
+
+def verify(connection: Connection, published: Head | None = None) -> Report:
+    """Check the chain, its head and covers, and every audited row, in ``connection``'s
+    transaction; with ``published``, that the chain still reaches that head."""
+    _require_chain(connection)
     report = Report()
     latest = _check_chain(connection, report, published)
     _check_rows(connection, report, latest)
@@ -272,6 +278,7 @@ def verify_database(url: str, published: Head | None = None) -> Report:
 # --- the head, exported and published --------------------------------------------------------
 def current_head(connection: Connection) -> Head:
     """The chain's last entry (seq 0 and the genesis hash for an empty chain)."""
+    _require_chain(connection)
     last = connection.execute(
         select(ENTRIES.c.seq, ENTRIES.c.hash, ENTRIES.c.at).order_by(ENTRIES.c.seq.desc()).limit(1)
     ).one_or_none()
@@ -280,17 +287,15 @@ def current_head(connection: Connection) -> Head:
     return Head(int(last.seq), str(last.hash), float(last.at))
 
 
-def head_document(head: Head, key: bytes | None = None) -> dict[str, Any]:
-    """``head`` as the JSON to publish, with the time it was written, signed under ``key``
-    (``croupier.audit.signing``) unless ``None``."""
+def head_document(head: Head, key: Ed25519PrivateKey | None = None) -> dict[str, Any]:
+    """``head`` as the JSON to publish, with the time it was written, signed with ``key``
+    (``croupier.audit.signing``: its public key and signature added) unless ``None``."""
     document: dict[str, Any] = {**head.to_json(), "written_at": time.time()}
-    if key is not None:
-        document[signing.SIGNATURE_FIELD] = signing.signature(document, key)
-    return document
+    return document if key is None else signing.sign(document, key)
 
 
-def write_head(head: Head, path: Path, key: bytes | None = None) -> None:
-    """Write ``head`` to ``path`` as JSON, signed under ``key`` unless ``None``, atomically
+def write_head(head: Head, path: Path, key: Ed25519PrivateKey | None = None) -> None:
+    """Write ``head`` to ``path`` as JSON, signed with ``key`` unless ``None``, atomically
     (a reader never sees half a file)."""
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
@@ -303,11 +308,11 @@ def read_head(path: Path) -> Head:
     return _read_head(path)[0]
 
 
-def read_signed_head(path: Path, key_path: Path) -> tuple[Head, str | None]:
-    """A head written by ``write_head``, and what is wrong with its signature under the key
-    kept at ``key_path`` (``None``: signed with that key, and unchanged since)."""
+def read_signed_head(path: Path, trusted: Ed25519PublicKey) -> tuple[Head, str | None]:
+    """A head written by ``write_head``, and what is wrong with its signature by the key whose
+    public half is ``trusted`` (``None``: signed with that key, and unchanged since)."""
     head, document = _read_head(path)
-    problem = signing.signature_problem(document, signing.read_key(key_path))
+    problem = signing.signature_problem(document, trusted)
     return head, (None if problem is None else f"the head file {path}: {problem}")
 
 

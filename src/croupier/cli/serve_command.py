@@ -66,9 +66,10 @@ def command(
         Path | None,
         typer.Option(
             "--audit-key",
-            help="The key the audit head is signed with (R15, HMAC-SHA256), made at first "
-            "start with 0600 permissions: keep it, never publish it (`croupier audit verify "
-            "--head FILE --audit-key KEY` checks the signature). Default: beside the SQLite "
+            help="The private key the audit head is signed with (R15, Ed25519), made at first "
+            "start with 0600 permissions: keep it, never publish it; give the regulator its "
+            "public half (`croupier audit public-key`), with which `croupier audit verify "
+            "--head FILE --public-key PEM` checks the signature. Default: beside the SQLite "
             "database file (croupier.sqlite.audit-key), else ./croupier.audit-key.",
         ),
     ] = None,

@@ -106,11 +106,17 @@ def start(settings: Settings) -> Server:
     # The tables' own rules, as the database holds them: never a profile file (issue 10).
     for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
         engines.warm_up(profile)
-    if settings.audit_key is not None and audit_signing.ensure_key(settings.audit_key):
-        server.notes.append(
-            f"first start: made the key that signs the audit head in {settings.audit_key} "
-            "(0600): keep it and back it up apart from the database; never publish it"
-        )
+    if settings.audit_key is not None:
+        if audit_signing.ensure_key(settings.audit_key):
+            server.notes.append(
+                f"first start: made the private key that signs the audit head in "
+                f"{settings.audit_key} (0600): keep it and back it up apart from the database; "
+                "never publish it. Give the regulator its public key: `croupier audit "
+                f"public-key --audit-key {settings.audit_key}`"
+            )
+        # A key that cannot sign (unreadable, or an earlier croupier's HMAC key) stops the
+        # start with what to do, rather than an hourly logged failure nobody reads.
+        audit_signing.read_private_key(settings.audit_key)
     fail_safe.install(
         casino,
         database_url=settings.database_url,
@@ -138,7 +144,7 @@ def _publish_audit_head_forever(server: Server, stop: threading.Event) -> None:
     while True:
         try:
             head = server.uow.read(lambda session: audit_verify.current_head(session.connection()))
-            key = None if key_path is None else audit_signing.read_key(key_path)
+            key = None if key_path is None else audit_signing.read_private_key(key_path)
             audit_verify.write_head(head, path, key)
         except Exception:  # the next hour tries again; the failure is logged
             log.exception("the audit head could not be written to %s", path)
