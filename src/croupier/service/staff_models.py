@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from croupier.service.models import Base
@@ -42,6 +42,9 @@ class StaffActionRecord(Base):
     """Every staff action, with who and when: grants, removals, assignments, decisions."""
 
     __tablename__ = "staff_actions"
+    # A round's or a shoe's cards as entered (``physical.cards_entered``) are the actions of
+    # one subject and one kind, in order: the recall and the dispute page read them (0010).
+    __table_args__ = (Index("ix_staff_actions_subject_action", "subject", "action", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     actor_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
