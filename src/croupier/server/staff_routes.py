@@ -32,6 +32,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.orm import Session
 
+from croupier.audit import signing as audit_signing
+from croupier.audit.chain import AuditError
 from croupier.server.context import (
     Caller,
     IdempotencyKey,
@@ -53,7 +55,7 @@ from croupier.server.staff_schemas import (
 )
 from croupier.service import disputes, dossier, payout_corrections, staff
 from croupier.service.accounts import Principal
-from croupier.service.errors import NotFound, RequestError
+from croupier.service.errors import NotFound, RequestError, Unavailable
 from croupier.service.models import RoundRecord
 
 router = APIRouter()
@@ -216,7 +218,12 @@ def my_roles(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 @router.get("/me/disputes/{dispute_id}/dossier.pdf")
 def my_dossier(*, server: ServerDep, who: Caller, dispute_id: Id) -> Response:
-    facts = server.uow.read(lambda s: disputes.dossier_facts(s, who, dispute_id))
+    key_path = server.settings.audit_key
+    try:
+        key = None if key_path is None else audit_signing.read_private_key(key_path)
+    except AuditError as error:  # the server's trouble (its start had read the key): 503
+        raise Unavailable(f"the dossier's head cannot be signed now: {error}") from None
+    facts = server.uow.read(lambda s: disputes.dossier_facts(s, who, dispute_id, key))
     return Response(
         dossier.render(facts),
         media_type="application/pdf",

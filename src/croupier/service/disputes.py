@@ -29,9 +29,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, cast
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import Table, and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
 from croupier.errors import CroupierError, ShoeError
 from croupier.fairness import commitment, revealed_document
@@ -155,15 +157,33 @@ def file_dispute(
 
 
 def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
-    """The R15 chain's entries that cover the dispute's row, its round's record and the
-    ledger transaction of its corrections, oldest first: what a regulator checks the dossier
-    against (``croupier audit verify`` and a published head)."""
+    """The R15 chain's entries that cover the dispute's row, its round's record, the round's
+    ledger transactions and their entries (the stakes, the settlement or void: what the
+    verification calls paid) and the ledger transaction of its corrections, oldest first:
+    what a regulator checks the dossier against (``croupier audit verify`` and a signed
+    head)."""
     dispute = session.get(DisputeRecord, dispute_id)
     if dispute is None:
         return []
-    covered = [("disputes", dispute.id), ("rounds", dispute.round_id)]
+    reference = round_reference(dispute.round_id)
+    transactions = set(
+        session.scalars(
+            select(LedgerTransaction.id).where(
+                or_(
+                    LedgerTransaction.reference == reference,
+                    LedgerTransaction.reference.startswith(f"{reference}:"),
+                )
+            )
+        )
+    )
     if dispute.transaction_id is not None:
-        covered.append(("ledger_transactions", dispute.transaction_id))
+        transactions.add(dispute.transaction_id)
+    ledger_entries = session.scalars(
+        select(LedgerEntry.id).where(LedgerEntry.transaction_id.in_(transactions))
+    )
+    covered = [("disputes", dispute.id), ("rounds", dispute.round_id)]
+    covered += [("ledger_transactions", key) for key in sorted(transactions)]
+    covered += [("ledger_entries", key) for key in sorted(ledger_entries)]
     entries = session.scalars(
         select(AuditEntry)
         .where(
@@ -177,7 +197,14 @@ def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
         .order_by(AuditEntry.seq)
     )
     return [
-        {"sequence": e.seq, "at": e.at, "actor": e.actor, "kind": e.kind, "hash": e.hash}
+        {
+            "sequence": e.seq,
+            "at": e.at,
+            "actor": e.actor,
+            "kind": e.kind,
+            "covers": f"{e.table_name} {e.row_key}",
+            "hash": e.hash,
+        }
         for e in entries
     ]
 
@@ -197,6 +224,27 @@ def paid_for(session: Session, round_id: int) -> dict[str, int]:
     for owner, amount in rows:
         paid[names[int(owner)]] += int(amount)
     return dict(paid)
+
+
+def staked_for(session: Session, round_id: int) -> dict[str, int]:
+    """Minor units each participant staked in the round (its stakes and back bets, the
+    transactions of those kinds referenced ``round:N:...``; a correction's is not one), as
+    positive amounts."""
+    rows = session.execute(
+        select(Account.owner, LedgerEntry.amount)
+        .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
+        .join(Account, Account.id == LedgerEntry.account_id)
+        .where(
+            LedgerTransaction.reference.startswith(f"{round_reference(round_id)}:"),
+            LedgerTransaction.kind.in_(("stake", "back-bet")),
+            Account.kind == "wallet",
+        )
+    ).all()
+    names = _usernames(session, {int(owner) for owner, _amount in rows})
+    staked: dict[str, int] = defaultdict(int)
+    for owner, amount in rows:
+        staked[names[int(owner)]] -= int(amount)
+    return dict(staked)
 
 
 def corrected_for(session: Session, round_id: int) -> dict[str, int]:
@@ -574,8 +622,15 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     }
 
 
-def dossier_facts(session: Session, who: Principal, dispute_id: int) -> dict[str, Any]:
-    """What the player's dossier holds, where the ruling may go to the regulator."""
+def dossier_facts(
+    session: Session,
+    who: Principal,
+    dispute_id: int,
+    audit_key: Ed25519PrivateKey | None = None,
+) -> dict[str, Any]:
+    """What the player's dossier holds, where the ruling may go to the regulator: with
+    ``audit_key`` (the server's), the chain's head as it stands, signed, so that the entries
+    listed are shown to be in the chain the operator signed (R15, docs/rules.md#D-GEN-16a)."""
     dispute = session.get(DisputeRecord, dispute_id)
     if dispute is None:
         raise NotFound(f"no dispute {dispute_id}")
@@ -597,4 +652,10 @@ def dossier_facts(session: Session, who: Principal, dispute_id: int) -> dict[str
         document["round_record"]["events"] = shown
     document["filed_by"] = who.username
     document["chain_entries"] = chain_entries(session, dispute_id)
+    document["verification"]["staked"] = staked_for(session, record.id)
+    # Read in the same transaction as the entries: every one of them is at or before it.
+    head = audit_verify.current_head(session.connection())
+    document["signed_head"] = (
+        None if audit_key is None else audit_verify.head_document(head, audit_key)
+    )
     return document

@@ -4,8 +4,9 @@ Art. 12: "presentar un escrito ante la Dirección General de Juegos de Casino y 
 A PDF (reportlab, A4) of one decided dispute: the round's record as the player may read it,
 the verification (what the ledger paid beside what ``croupier settle`` pays for the record,
 and the shoe's commitment check), the decision and its reason, and the hash-chain entries
-that cover them (R15: listed once the audit chain supplies them). Headings are given in
-Spanish beside English: the regulators of the profiles that allow an appeal write Spanish.
+that cover them (R15), with the chain's head signed by the operator (Ed25519) so a regulator
+checks them with the public key alone. Headings are given in Spanish beside English: the
+regulators of the profiles that allow an appeal write Spanish.
 """
 
 from __future__ import annotations
@@ -84,6 +85,56 @@ def _yes(value: object) -> str:
     return "yes / sí" if value else "NO"
 
 
+def _hex_lines(value: object, width: int = 64) -> str:
+    """A long hex value broken into lines of ``width`` digits (a PDF line does not break
+    inside a word); the reader joins them."""
+    text = _escape(value if value is not None else "–")
+    return "<br/>".join(text[start : start + width] for start in range(0, len(text), width))
+
+
+HEAD_FIELDS = ("format", "seq", "hash", "at", "written_at", "public_key", "signature")
+
+
+def _signed_head(head: dict[str, Any] | None) -> list[Any]:
+    """The chain's head when the dossier was made, signed with the operator's key, and how a
+    regulator checks it (docs/rules.md#D-GEN-16a)."""
+    story: list[Any] = [Paragraph("The signed head / La cabeza firmada (R15)", HEADING)]
+    if head is None:
+        return [
+            *story,
+            Paragraph(
+                _escape(
+                    "This server signs no head (it runs with no audit key): ask the operator "
+                    "for its published heads."
+                ),
+                BODY,
+            ),
+        ]
+    story.append(
+        Paragraph(
+            _escape(
+                "The audit chain's last entry when this dossier was made, signed by the operator "
+                "with Ed25519: every entry listed above is at or before it. The signature covers "
+                "every other field (canonical JSON); it is checked with the operator's public "
+                "key alone, no secret. Copy the fields below into head.json (hex values are "
+                "shown in lines: join them) and run: croupier audit verify --database URL "
+                "--head head.json --public-key operator.pem, against the operator's database or "
+                "a backup of it: exit 0 when the signature is the operator's and the chain, "
+                "with every row it covers, still reaches this head."
+            ),
+            BODY,
+        )
+    )
+    rows = [
+        [name, Paragraph(_hex_lines(head[name]), MONO)]
+        for name in (*HEAD_FIELDS, *sorted(set(head) - set(HEAD_FIELDS)))
+        if name in head
+    ]
+    rows.append(["Head time / Hora", when(head.get("at"))])
+    story.append(_grid(rows, [30 * mm, WIDTH - 30 * mm], header=False))
+    return story
+
+
 def render(facts: dict[str, Any]) -> bytes:
     """The dossier of ``disputes.dossier_facts`` as PDF bytes."""
     record = facts["round_record"]
@@ -140,7 +191,8 @@ def render(facts: dict[str, Any]) -> bytes:
         Paragraph("The verification / La verificación", HEADING),
         Paragraph(
             _escape(
-                "Paid: what the ledger paid each player for the round. Re-settled: what "
+                "Staked: what each player's wallet put on the round (its stakes and back "
+                "bets). Paid: what the ledger paid each player for the round. Re-settled: what "
                 "croupier settle pays for the round's recorded cards and decisions under its "
                 "rules. Corrected: what upheld disputes have paid since (units, two decimals)."
             ),
@@ -148,11 +200,17 @@ def render(facts: dict[str, Any]) -> bytes:
         ),
     ]
     paid, resettled, corrected = check["paid"], check["resettled"] or {}, check["corrected"]
-    names = sorted(set(paid) | set(resettled) | set(corrected) | set(facts["participants"]))
-    rows: list[list[Any]] = [["Player / Jugador", "Paid / Pagado", "Re-settled", "Corrected"]]
+    staked = check.get("staked", {})
+    names = sorted(
+        set(paid) | set(resettled) | set(corrected) | set(staked) | set(facts["participants"])
+    )
+    rows: list[list[Any]] = [
+        ["Player / Jugador", "Staked / Apostado", "Paid / Pagado", "Re-settled", "Corrected"]
+    ]
     rows += [
         [
             name,
+            money(staked.get(name, 0)),
             money(paid.get(name, 0)),
             money(resettled.get(name, 0)) if check["resettled"] is not None else "–",
             money(corrected.get(name, 0)),
@@ -160,7 +218,7 @@ def render(facts: dict[str, Any]) -> bytes:
         for name in names
     ]
     story += [
-        _grid(rows, [WIDTH * 0.4, WIDTH * 0.2, WIDTH * 0.2, WIDTH * 0.2]),
+        _grid(rows, [WIDTH * 0.32] + [WIDTH * 0.17] * 4),
         Spacer(1, 2 * mm),
         _grid(
             [
@@ -198,17 +256,39 @@ def render(facts: dict[str, Any]) -> bytes:
     entries = facts["chain_entries"]
     if entries:
         story.append(
+            Paragraph(
+                _escape(
+                    "Each entry of the audit chain that covers the dispute, the round's record, "
+                    "the round's ledger transactions and entries, and the corrections: its "
+                    "number, time, who made the change (actor), what it was (kind), the row it "
+                    "covers, and its SHA-256 hash, which covers the previous entry's."
+                ),
+                BODY,
+            )
+        )
+        story.append(
             _grid(
-                [["Entry", "Hash"]]
+                [["Entry", "Time / Hora", "Kind, actor, row / Qué, quién, fila", "Hash"]]
                 + [
-                    [str(e.get("sequence")), Paragraph(_escape(e.get("hash")), MONO)]
+                    [
+                        str(e.get("sequence")),
+                        when(e.get("at")),
+                        Paragraph(
+                            "<br/>".join(
+                                _escape(e.get(name) or "–") for name in ("kind", "actor", "covers")
+                            ),
+                            CELL,
+                        ),
+                        Paragraph(_hex_lines(e.get("hash"), 32), MONO),
+                    ]
                     for e in entries
                 ],
-                [25 * mm, WIDTH - 25 * mm],
+                [12 * mm, 28 * mm, WIDTH - 12 * mm - 28 * mm - 60 * mm, 60 * mm],
             )
         )
     else:
         story.append(Paragraph("No hash-chain entry covers this dispute.", BODY))
+    story += [Spacer(1, 4 * mm), *_signed_head(facts.get("signed_head"))]
 
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()
