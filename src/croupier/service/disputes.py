@@ -650,6 +650,14 @@ def dossier_facts(
     if record.status not in ("betting", "playing"):
         shown = history.round_document(session, record.id, who)["events"]
         document["round_record"]["events"] = shown
+    # At a physical shoe: who entered the cards, and when, but not the cards themselves, which
+    # include the burns the player may not see (R6); the cards they may see are in the events.
+    dealt_by: dict[str, dict[str, Any]] = {}
+    for card in document["round_record"].pop("cards_entered", []):
+        seen = dealt_by.setdefault(card["by"], {"by": card["by"], "cards": 0, "from": card["at"]})
+        seen["cards"] += 1
+        seen["to"] = card["at"]
+    document["round_record"]["dealt_by"] = list(dealt_by.values())
     document["filed_by"] = who.username
     document["chain_entries"] = chain_entries(session, dispute_id)
     document["verification"]["staked"] = staked_for(session, record.id)

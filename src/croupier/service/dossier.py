@@ -163,6 +163,14 @@ def render(facts: dict[str, Any]) -> bytes:
                 ["Ended / Fin", when(record["ended_at"])],
                 ["Filed / Presentado", when(facts["filed_at"])],
                 ["Text / Texto", facts["text"]],
+                *(
+                    [
+                        "Dealt by hand / Repartido por",
+                        f"{dealer['by']}: {dealer['cards']} cards entered / cartas, "
+                        f"{when(dealer['from'])} – {when(dealer['to'])}",
+                    ]
+                    for dealer in record.get("dealt_by", [])
+                ),
             ],
             [40 * mm, WIDTH - 40 * mm],
             header=False,
@@ -224,7 +232,14 @@ def render(facts: dict[str, Any]) -> bytes:
             [
                 ["Paid agrees with re-settled", _yes(check.get("agrees"))],
                 ["Shoe / Zapato", str(shoe["shoe"])],
-                ["Commitment (SHA-256)", Paragraph(_escape(shoe["commitment"]), MONO)],
+                [
+                    "Commitment (SHA-256)",
+                    Paragraph(_escape(shoe["commitment"]), MONO)
+                    if shoe["commitment"]
+                    # A real shoe has no seed to commit to: its cards are those the dealer
+                    # entered (their dealer and time above).
+                    else "none: a physical shoe, dealt by hand / zapato físico, sin compromiso",
+                ],
                 ["Seed and order hash to it", _yes(shoe["commitment_holds"])],
                 ["Round's cards are the shoe's next", _yes(shoe["cards_follow_the_shoe"])],
                 ["Shoe revealed / revelado", _yes(shoe["is_revealed"])],
