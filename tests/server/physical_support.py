@@ -136,8 +136,10 @@ class PhysicalTable:
         return dealt
 
     def tick(self) -> None:
-        """The server's clock: a deadline now due is applied (the deal, once the shoe is made)."""
-        self.api.server.casino.tick()
+        """The server's clock: a deadline now due is applied (the deal, once the shoe is made).
+        It waits for the server's own tick if one is running: that tick may have passed this
+        table before its deadline fell due, and returning at once left the round betting."""
+        self.api.server.casino.tick(wait=True)
 
     def act(self, name: str, action: str) -> Any:
         return self.api.post(

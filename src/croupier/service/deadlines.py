@@ -49,12 +49,14 @@ class Deadlines:
         """R17: time stands still while the fail safe is engaged."""
         self._ticking = threading.Lock()
 
-    def tick(self) -> None:
+    def tick(self, *, wait: bool = False) -> None:
         """Apply every deadline that has passed: close betting, or a decision's default.
-        One tick at a time: a second caller meanwhile returns at once."""
+        One tick at a time: a second caller meanwhile returns at once, unless it ``wait``s
+        (a caller that must see this moment's deadlines applied: the running tick may have
+        passed its table before the deadline fell due)."""
         if self.is_halted():
             return  # R17: time stands still for rounds interrupted by a fault
-        if not self._ticking.acquire(blocking=False):
+        if not self._ticking.acquire(blocking=wait):
             return
         try:
             self._tick()
