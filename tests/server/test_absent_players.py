@@ -31,7 +31,7 @@ def api(request: pytest.FixtureRequest, database_url_for: Any) -> Iterator[Api]:
 
 def window_passes(api: Api) -> None:
     api.clock.advance(WINDOW + 1)
-    api.server.casino.tick()
+    api.server.casino.tick(wait=True)
 
 
 def table_state(table: Table, name: str | None = None) -> dict[str, Any]:
@@ -282,7 +282,7 @@ def test_a_window_that_ran_out_while_the_server_was_down_is_no_round_missed(
     api = next(later)
     try:
         table.api = api
-        api.server.casino.tick()
+        api.server.casino.tick(wait=True)
         assert_the_window_runs_afresh_and_counts_once_run(api, table)
     finally:
         later.close()
@@ -300,7 +300,7 @@ def test_a_window_that_ran_out_while_the_fail_safe_held_is_no_round_missed(
         safe.engage(Fault.DATABASE, "the test took the database away")
         window_passes(api)  # time stands still for the tables meanwhile
         assert safe.check() == [Fault.DATABASE]  # every probe passes again: cleared
-        api.server.casino.tick()
+        api.server.casino.tick(wait=True)
         assert_the_window_runs_afresh_and_counts_once_run(api, table)
 
 
@@ -318,11 +318,11 @@ def test_a_window_whose_close_failed_on_the_database_is_no_round_missed(
             faults.arm(1, disk_full(faults.dialect), persistent=True)
             window_passes(api)
             api.clock.advance(5)
-            api.server.casino.tick()  # tried again after its back-off: fails again
+            api.server.casino.tick(wait=True)  # tried again after its back-off: fails again
             assert faults.fired >= 2
             faults.disarm()
             api.clock.advance(60)
-            api.server.casino.tick()
+            api.server.casino.tick(wait=True)
         finally:
             faults.close()
         assert api.server.casino.table(table.id).deadline_failures == 0

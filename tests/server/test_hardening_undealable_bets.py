@@ -157,7 +157,7 @@ def test_at_the_deadline_an_undealable_box_is_returned_and_the_round_goes_on(
     assert api.balance(table.tokens["ana"]) == CREDIT - side_amount * 100
 
     api.clock.advance(61)
-    casino.tick()
+    casino.tick(wait=True)
     state = table.state()
     if state["round"]["id"] == round_id:  # else the deal settled it at once
         assert state["round"]["status"] == "playing"  # dealt without ana's box
@@ -212,7 +212,7 @@ def test_a_failing_deadline_is_retried_with_back_off_and_logged_once(
     api.clock.advance(61)
     caplog.set_level(logging.WARNING, logger="croupier")
     for _ in range(2_000):  # 100 s of a 0.05 s deadline clock
-        casino.tick()
+        casino.tick(wait=True)
         api.clock.advance(0.05)
     failing = [r for r in caplog.records if "deadline failed" in r.getMessage()]
     assert len(failing) == 1, [r.getMessage() for r in caplog.records]
@@ -222,7 +222,7 @@ def test_a_failing_deadline_is_retried_with_back_off_and_logged_once(
     assert table.state()["round"]["status"] == "betting"  # nothing half done
     monkeypatch.setattr(casino.rounds, "deal", original)
     api.clock.advance(60)
-    casino.tick()
+    casino.tick(wait=True)
     assert table.state()["round"]["id"] != round_id or table.state()["round"]["status"] == "playing"
     recovered = [r for r in caplog.records if "applied after 7 failed" in r.getMessage()]
     assert len(recovered) == 1

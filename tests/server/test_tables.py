@@ -84,14 +84,14 @@ def test_betting_closes_at_its_deadline_and_decisions_default_at_theirs(api: Api
     table = Table(api, PROFILES[0], ["ann", "ben"])
     round_id = table.bet_all()
     api.clock.advance(61)
-    api.server.casino.tick()
+    api.server.casino.tick(wait=True)
     for _ in range(50):
         state = table.state()
         if state["round"]["id"] != round_id:
             break
         assert state["round"]["status"] == "playing"
         api.clock.advance(61)
-        api.server.casino.tick()
+        api.server.casino.tick(wait=True)
     assert table.recall(round_id)["status"] == "complete"
     timeouts = [step for step in table.recall(round_id)["inputs"] if step.get("timeout")]
     assert timeouts or table.recall(round_id)["inputs"][-1]["op"] == "deal"
