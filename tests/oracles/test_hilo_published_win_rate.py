@@ -23,13 +23,14 @@ at http://www.pokeronlineguru.com/resources/casino/games/blackjack/effect-of-rul
 so "a negative count" is a true count of -1 or below: a floored count (croupier's) below
 -1, i.e. ``--wong-in -1 --wong-out -1``. A floored count below 0 would also sit out the
 counts in [-1, 0), a fifth of all rounds. On the truncated reading one cell of the span
-matches both figures at once: 4.5/6 dealt, the gradual ramp, 10**8 rounds each, +0.455%
-(standard error 0.016%) playing all and +0.931% (0.019%) sitting out negative counts: both
-0.05% under Snyder's (Wong's full index set in place of the Illustrious 18, or a rule the
-source leaves unstated, could account for that), their difference +0.476% against his
-+0.48%. The floored reading matches the second figure only where the first is far off: at
-4/6 dealt the gradual ramp gives +0.987% sitting out but +0.253% playing all (10**8
-rounds).
+matches both figures at once: 4.5/6 dealt (the profile's own cut card), the gradual ramp,
+``croupier simulate tests/oracles/six-deck-s17-das-peek.toml --count hi-lo --ramp
+"1:1,2:2,3:4,4:6,5:8" --rounds 100000000 --seed S [--wong-in -1 --wong-out -1] --json``:
+playing all +0.494% [+0.462%, +0.525%] (95%, S = 1991) and +0.502% [+0.470%, +0.533%]
+(S = 2026); sitting out negative counts +0.980% [+0.942%, +1.017%] and +0.991% [+0.954%,
++1.029%] (a third 10**8 rounds, one block of another stream, gave +0.455% and +0.931%).
+On the floored reading (``--wong-in 0 --wong-out 0``, S = 1991) it is +1.294% [+1.251%,
++1.338%]: Snyder's +0.98% is the truncated count's.
 
 The check: each published figure lies within the span of croupier's 99% intervals over the
 unstated conditions. That is consistency with what the source states, not a reproduction to
