@@ -43,6 +43,7 @@ cells at 10**7 rounds each; CI checks the conditions.
 from __future__ import annotations
 
 import math
+import tomllib
 from fractions import Fraction
 from pathlib import Path
 
@@ -70,12 +71,13 @@ NO_NEGATIVE_TRUNCATED = -1
 Z99 = 2.5758
 
 
-def _profile(cut_card: int) -> BlackjackRules:
-    profile = load_profile(PROFILE)
-    assert isinstance(profile, BlackjackRules)
-    return profile.model_copy(
-        update={"shoe": profile.shoe.model_copy(update={"cut_card_from_bottom": cut_card})}
-    )
+def _profile(cut_card: int, **rules: object) -> BlackjackRules:
+    """The oracle profile with its cut card moved (and other rules changed), validated
+    again as a user's file would be."""
+    data = tomllib.loads(PROFILE.read_text(encoding="utf-8"))
+    data["shoe"]["cut_card_from_bottom"] = cut_card
+    data.update(rules)
+    return BlackjackRules.model_validate(data)
 
 
 def _counting(ramp: str, wong: int | None) -> Counting:
@@ -94,6 +96,7 @@ def test_the_profile_and_the_counter_are_the_sources_conditions() -> None:
     the three penetrations span 4/6 to 5/6 dealt, both ramps bet 1 unit at a true count of
     1 or less and 8 at the top, and the two ways of play differ only in sitting out."""
     profile = _profile(78)
+    assert profile == load_profile(PROFILE)  # the file's own cut card is 4.5/6 dealt
     assert profile.decks == 6
     assert profile.hole_card is HoleCard.PEEK
     assert not profile.dealer_hits_soft_17
@@ -170,10 +173,10 @@ GWYNN_RAMPS = ("1:1,2:2,3:4,4:6,5:8,6:10", "1:1,2:4,3:8,4:10", "1:1,2:5,3:10")
 
 
 def _strip_four_decks() -> BlackjackRules:
-    """Four decks, one of them behind the cut card (75% dealt), and the Strip's rules as the
-    source's era knew them: S17, a double on any two cards but not after a split."""
-    profile = _profile(52)
-    return profile.model_copy(update={"decks": 4, "double_after_split": False})
+    """Four decks, one of them behind the cut card (75% dealt), and the Strip's rules as
+    assumed here (the source names none): S17, a double on any two cards, none after a
+    split."""
+    return _profile(52, decks=4, double_after_split=False)
 
 
 def test_gwynns_game_is_four_decks_three_quarters_dealt() -> None:
