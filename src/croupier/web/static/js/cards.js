@@ -54,5 +54,8 @@ export function cardBack() {
 export function cardRow(codes = [], label = "") {
   const row = h("span", { class: "cards", role: "group", "aria-label": label || null });
   for (const code of codes) row.append(cardFace(code));
+  // How many cards the row holds, for the stylesheet: a long hand in a narrow seat overlaps
+  // its cards more rather than spill out of the seat (croupier.css, ".seat .cards").
+  row.style.setProperty("--cards", String(Math.max(codes.length, 1)));
   return row;
 }

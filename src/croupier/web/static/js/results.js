@@ -18,13 +18,25 @@ export function backBetsByBox(backBets) {
 }
 
 /** The rows of the results table: ``wagers`` ({seat, hand, wager, stake, payout, result}),
- * sorted by seat, then ``backBets``; the viewer's (``mySeats``, ``me``) marked ``mine``. */
+ * sorted by seat, each seat's hands first and then its side bets (the main bet is what a
+ * player looks for), then ``backBets``; the viewer's (``mySeats``, ``me``) marked ``mine``.
+ * A hand is numbered only where its seat split into several: "1 (hand 1)" beside a
+ * single hand read as if a second were missing, and cramped the column. */
 export function resultRows(wagers, backBets, mySeats, me) {
-  const sorted = [...wagers].sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
+  const sideLast = (r) => (r.hand === null || r.hand === undefined ? Number.MAX_SAFE_INTEGER : r.hand);
+  const sorted = [...wagers].sort((a, b) => a.seat - b.seat || sideLast(a) - sideLast(b));
+  const handsOf = new Map();
+  for (const r of sorted) {
+    if (r.hand !== null && r.hand !== undefined) handsOf.set(r.seat, new Set([...(handsOf.get(r.seat) ?? []), r.hand]));
+  }
+  const place = (r) =>
+    r.hand !== null && r.hand !== undefined && (handsOf.get(r.seat)?.size ?? 0) > 1
+      ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 })
+      : String(r.seat);
   return [
     ...sorted.map((r) =>
       h("tr", { class: mySeats.has(Number(r.seat)) ? "mine" : "" },
-        h("td", {}, r.hand !== null && r.hand !== undefined ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 }) : String(r.seat)),
+        h("td", { class: "place" }, place(r)),
         h("td", {}, tOr(`wager.${r.wager}`, r.wager)),
         h("td", { class: "amount" }, money(r.stake)),
         h("td", {}, h("span", { class: `result result-${r.result}` }, tOr(`result.${r.result}`, r.result))),

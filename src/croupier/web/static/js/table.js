@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, isSigningOut, localTimeOf, messageOf, money, moneyMinor, onSignOut,
+  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
@@ -482,6 +482,7 @@ function drawResults(show) {
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
   byId("results-body").replaceChildren(...resultRows(rows, backs, seats, session.username));
+  labelCells(byId("results-table")); // on a phone each row reads as a card, each value named
   byId("results-net").textContent = netSentence(rows, backs, seats, session.username);
   byId("recall-link").href = `/recall/${record.round}`;
 }
