@@ -47,12 +47,30 @@ export function resultRows(wagers, backBets, mySeats, me) {
       h("tr", { class: back.backer === me ? "mine back-bet" : "back-bet", dataset: { backBet: back.id } },
         h("td", {}, String(back.seat)),
         h("td", {}, t("table.back_bet_by", { backer: back.backer })),
-        h("td", { class: "amount" }, moneyMinor(back.amount_minor)),
-        h("td", {}, h("span", { class: "result" }, tOr(`backstatus.${back.status}`, back.status))),
-        h("td", { class: "amount" }, moneyMinor(back.payout_minor)),
+        h("td", { class: "amount" }, money(unitsOfMinor(back.amount_minor))),
+        h("td", {}, h("span", { class: `result result-${backOutcome(back)}` }, tOr(`result.${backOutcome(back)}`, tOr(`backstatus.${back.status}`, back.status)))),
+        h("td", { class: "amount" }, money(unitsOfMinor(back.payout_minor))),
       ),
     ),
   ];
+}
+
+/** A settled back bet's outcome as the box's wagers say theirs: won, lost or pushed (from what
+ * it returned against its stake); a refunded one keeps its status (it was never played).
+ * Its status alone ("settled") told the backer nothing of how it went. */
+function backOutcome(back) {
+  if (back.status !== "settled") return back.status;
+  if (back.payout_minor > back.amount_minor) return "win";
+  return back.payout_minor === back.amount_minor ? "push" : "lose";
+}
+
+/** Minor units as the units the rest of the results table shows ("50", or "2.50" where there
+ * are cents): a back bet's "50,00" beside a box's "150" read as a different kind of sum. */
+function unitsOfMinor(minor) {
+  if (minor === null || minor === undefined) return minor;
+  const whole = Math.trunc(minor / 100);
+  const cents = Math.abs(minor % 100);
+  return cents ? `${minor < 0 && whole === 0 ? "-" : ""}${whole}.${String(cents).padStart(2, "0")}` : String(whole);
 }
 
 /** What the round moved for the viewer, as a sentence: their boxes' wagers and their own
