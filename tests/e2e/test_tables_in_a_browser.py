@@ -475,6 +475,10 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
         shown = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
         assert shown == view[side]["cards"]
     wait_for_balance(carol, CREDIT_UNITS + engine.results().net(1))
+    # The shoe's roads count its one coup in the singular ("1 coups" read as a slip).
+    expect(carol.page.locator("#roads .road-counts")).to_have_text(
+        re.compile(r"^1 coup: Player \d, Banker \d, Tie \d$")
+    )
     carol.screenshot("baccarat-table")
     assert_fits_the_screen(carol)
 

@@ -7,6 +7,7 @@ each checked where the player would have seen it.
   widened the page's only grid column: the whole page scrolled sideways, 419 px in 390.
 - The results numbered a single hand ("1 (hand 1)", as if a second were missing) and put the
   21+3 before the main bet.
+- The lobby said "Needs 1 players to deal (0 seated)" of every empty one-player table.
 """
 
 from __future__ import annotations
@@ -115,3 +116,17 @@ def test_a_long_hand_stays_in_its_seat_and_the_results_fit_a_phone_in_spanish(
     expect(rows.nth(1).locator("td").nth(1)).to_have_text("21+3")
     expect(rows.nth(0).locator("td").nth(2)).to_have_attribute("data-label", "Importe")
     player.screenshot("results-on-a-phone-390-es")
+
+
+def test_the_lobby_says_an_empty_table_waits_for_a_player(
+    live_server: LiveServer, person: Callable[..., Person]
+) -> None:
+    needs_engine(PROFILE)
+    operator = person("operator")
+    visitor = person("visitalobby")
+    operator_signs_in(operator)
+    open_table(operator, live_server, "Mesa Vacía", PROFILE, b"\x00" * 32)
+    sign_up(visitor)
+    row = visitor.page.locator("#lobby-tables tr", has_text="Mesa Vacía")
+    expect(row).to_contain_text("Waits for a player to sit")
+    expect(row).not_to_contain_text("players to deal")
