@@ -5,8 +5,8 @@ each checked where the player would have seen it.
   seat and the felt's edge, with its total and result drawn over the cards.
 - After a round in Spanish on a phone the results table ("1 (mano 1)", "Sin combinación")
   widened the page's only grid column: the whole page scrolled sideways, 419 px in 390.
-- The results numbered a single hand ("1 (hand 1)", as if a second were missing) and put the
-  21+3 before the main bet.
+- The results numbered a single hand ("1 (hand 1)", as if a second were missing), and they
+  and the result banner put the 21+3 before the main bet.
 - The lobby said "Needs 1 players to deal (0 seated)" of every empty one-player table.
 """
 
@@ -115,6 +115,11 @@ def test_a_long_hand_stays_in_its_seat_and_the_results_fit_a_phone_in_spanish(
     expect(rows.nth(0).locator("td").nth(1)).to_have_text("Apuesta")
     expect(rows.nth(1).locator("td").nth(1)).to_have_text("21+3")
     expect(rows.nth(0).locator("td").nth(2)).to_have_attribute("data-label", "Importe")
+    # The banner too says the main bet's outcome first, then the 21+3's.
+    banner = page.locator("#round-banner li")
+    expect(banner).to_have_count(2)
+    expect(banner.nth(0)).to_have_attribute("data-wager", "main")
+    expect(banner.nth(1)).to_have_attribute("data-wager", "21+3")
     player.screenshot("results-on-a-phone-390-es")
 
 

@@ -17,14 +17,20 @@ export function backBetsByBox(backBets) {
   return bySeat;
 }
 
+/** Results in the order a player reads them: by seat, each seat's hands (in order) before its
+ * side bets (21+3, insurance), which have no hand. */
+export function bySeatHandsFirst(a, b) {
+  const sideLast = (r) => (r.hand === null || r.hand === undefined ? Number.MAX_SAFE_INTEGER : r.hand);
+  return a.seat - b.seat || sideLast(a) - sideLast(b);
+}
+
 /** The rows of the results table: ``wagers`` ({seat, hand, wager, stake, payout, result}),
  * sorted by seat, each seat's hands first and then its side bets (the main bet is what a
  * player looks for), then ``backBets``; the viewer's (``mySeats``, ``me``) marked ``mine``.
  * A hand is numbered only where its seat split into several: "1 (hand 1)" beside a
  * single hand read as if a second were missing, and cramped the column. */
 export function resultRows(wagers, backBets, mySeats, me) {
-  const sideLast = (r) => (r.hand === null || r.hand === undefined ? Number.MAX_SAFE_INTEGER : r.hand);
-  const sorted = [...wagers].sort((a, b) => a.seat - b.seat || sideLast(a) - sideLast(b));
+  const sorted = [...wagers].sort(bySeatHandsFirst);
   const handsOf = new Map();
   for (const r of sorted) {
     if (r.hand !== null && r.hand !== undefined) handsOf.set(r.seat, new Set([...(handsOf.get(r.seat) ?? []), r.hand]));

@@ -10,7 +10,7 @@ import {
 import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
-import { backBetsByBox, netSentence, resultRows, settledBackBets } from "./results.js";
+import { backBetsByBox, bySeatHandsFirst, netSentence, resultRows, settledBackBets } from "./results.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { drawTableInfo } from "./table_info.js";
 import { describeAllLimits, rulesTitle, seatMap } from "./tables.js";
@@ -420,7 +420,7 @@ function drawBanner(show) {
   const seats = mySeats();
   const rows = (view?.results ?? [])
     .filter((row) => seats.has(Number(row.seat)))
-    .sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
+    .sort(bySeatHandsFirst); // the main bet's line first, as in the results table
   const backed = myBackBetResults();
   banner.hidden = !show || rows.length + backed.length === 0;
   if (banner.hidden) return;
