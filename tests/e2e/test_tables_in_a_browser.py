@@ -567,6 +567,9 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     mine = dave.page.locator("li[data-seat='1'] .hand-name")
     expect(mine).to_have_attribute("data-hand", final["seats"][0]["hands"][0]["total"])
     expect(mine).to_have_text(re.compile(r"^Your hand: "))
+    # Art. 13 d: the call is twice the ante; what the hand stakes is both, and says so (it said
+    # "Bet 15", the call's name beside the sum of ante and call).
+    expect(dave.page.locator("li[data-seat='1'] .hand-bet")).to_have_text("Ante + bet 15")
     dealer = dave.page.locator("#felt [data-side='dealer'] .hand-name")
     expect(dealer).to_have_attribute("data-hand", final["dealer"]["total"])
     expect(erin.page.locator("#round-banner li")).to_have_text(
