@@ -24,6 +24,13 @@ export function cardName(code) {
   return t("card.name", { rank: t(`card.rank.${card.rank}`), suit: t(`card.suit.${card.suit}`) });
 }
 
+/** A card in a line of text as on its corner ("10♥", "2♣"); anything else as it came. */
+export function cardText(code) {
+  const card = parseCard(code);
+  if (!card) return String(code);
+  return `${card.rank === "T" ? "10" : card.rank}${SUIT_SYMBOLS[card.suit]}`;
+}
+
 /** A card face up, or its back for a hidden one ("??"). */
 export function cardFace(code) {
   const card = parseCard(code);
