@@ -7,7 +7,8 @@ each checked where the player would have seen it.
   widened the page's only grid column: the whole page scrolled sideways, 419 px in 390.
 - The results numbered a single hand ("1 (hand 1)", as if a second were missing), and they
   and the result banner put the 21+3 before the main bet.
-- The lobby said "Needs 1 players to deal (0 seated)" of every empty one-player table.
+- The lobby said "Needs 1 players to deal (0 seated)" of every empty one-player table, and
+  broke its limits after the dash ("1 –" above "10,000").
 """
 
 from __future__ import annotations
@@ -135,3 +136,11 @@ def test_the_lobby_says_an_empty_table_waits_for_a_player(
     row = visitor.page.locator("#lobby-tables tr", has_text="Mesa Vacía")
     expect(row).to_contain_text("Waits for a player to sit")
     expect(row).not_to_contain_text("players to deal")
+    # The limits read on one line ("1 – 10,000" broke after the dash), down to a small
+    # laptop's width where the table is still a table.
+    visitor.page.set_viewport_size({"width": 800, "height": 700})
+    lines = row.locator("td.limits").evaluate(
+        """(cell) => { const range = document.createRange(); range.selectNodeContents(cell);
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size; }"""
+    )
+    assert lines == 1, f"the limits take {lines} lines"

@@ -65,7 +65,7 @@ function row(table, profile) {
       ),
     ),
     h("td", {}, tOr(`game.${table.game}`, table.game)),
-    h("td", { title: describeAllLimits(profile) }, describeLimits(profile)),
+    h("td", { class: "limits", title: describeAllLimits(profile) }, describeLimits(profile)),
     playersCell(table),
     h("td", { class: "round-state", dataset: { status: table.round?.status ?? "" } }, roundText(table)),
     h(
