@@ -104,11 +104,15 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     dario.page.click("#dealer-link")
     expect(dario.page.locator("#dealer-tables")).to_contain_text(TABLE)
     expect(dario.page.locator("#next-card")).to_have_text("Next step of the shoe: Shuffled")
+    # No "The next card goes to" above a step of the shoe (it headed a line that says none).
+    expect(dario.page.locator("#next-card-label")).to_be_hidden()
     for procedure in ("shuffled", "cut", "cut_card_placed"):
         _confirm_by_keyboard(dario, procedure)
     _type_card(dario, "2c", "a burn")
+    expect(dario.page.locator("#shoe-procedures")).to_contain_text("Burnt: 2♣")  # not "2c"
 
     # The deal, card by card where the engine says: Td to the box, 9h up, 9s, 7c face down.
+    expect(dario.page.locator("#next-card-label")).to_have_text("The next card goes to")
     _type_card(dario, "Td", "box 1, hand 1")
     expect(pia.page.locator("#prompt")).to_have_text("The dealer is dealing.")
     refused = dario.page.locator("#card-result")
@@ -121,6 +125,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     _type_card(dario, "9s", "box 1, hand 1")
     _type_card(dario, "7c", "the dealer, face down")
     expect(dario.page.locator("#next-card")).to_have_text("No card is needed now.")
+    expect(dario.page.locator("#next-card-label")).to_be_hidden()
     dario.page.set_viewport_size({"width": 390, "height": 844})
     assert_fits_the_screen(dario)
     dario.screenshot("dealer-console-390")

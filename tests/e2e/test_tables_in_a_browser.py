@@ -475,6 +475,10 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
         shown = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
         assert shown == view[side]["cards"]
     wait_for_balance(carol, CREDIT_UNITS + engine.results().net(1))
+    # The shoe's roads count its one coup in the singular ("1 coups" read as a slip).
+    expect(carol.page.locator("#roads .road-counts")).to_have_text(
+        re.compile(r"^1 coup: Player \d, Banker \d, Tie \d$")
+    )
     carol.screenshot("baccarat-table")
     assert_fits_the_screen(carol)
 
@@ -563,6 +567,9 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     mine = dave.page.locator("li[data-seat='1'] .hand-name")
     expect(mine).to_have_attribute("data-hand", final["seats"][0]["hands"][0]["total"])
     expect(mine).to_have_text(re.compile(r"^Your hand: "))
+    # Art. 13 d: the call is twice the ante; what the hand stakes is both, and says so (it said
+    # "Bet 15", the call's name beside the sum of ante and call).
+    expect(dave.page.locator("li[data-seat='1'] .hand-bet")).to_have_text("Ante + bet 15")
     dealer = dave.page.locator("#felt [data-side='dealer'] .hand-name")
     expect(dealer).to_have_attribute("data-hand", final["dealer"]["total"])
     expect(erin.page.locator("#round-banner li")).to_have_text(

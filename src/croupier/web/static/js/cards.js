@@ -24,6 +24,13 @@ export function cardName(code) {
   return t("card.name", { rank: t(`card.rank.${card.rank}`), suit: t(`card.suit.${card.suit}`) });
 }
 
+/** A card in a line of text as on its corner ("10♥", "2♣"); anything else as it came. */
+export function cardText(code) {
+  const card = parseCard(code);
+  if (!card) return String(code);
+  return `${card.rank === "T" ? "10" : card.rank}${SUIT_SYMBOLS[card.suit]}`;
+}
+
 /** A card face up, or its back for a hidden one ("??"). */
 export function cardFace(code) {
   const card = parseCard(code);
@@ -54,5 +61,8 @@ export function cardBack() {
 export function cardRow(codes = [], label = "") {
   const row = h("span", { class: "cards", role: "group", "aria-label": label || null });
   for (const code of codes) row.append(cardFace(code));
+  // How many cards the row holds, for the stylesheet: a long hand in a narrow seat overlaps
+  // its cards more rather than spill out of the seat (croupier.css, ".seat .cards").
+  row.style.setProperty("--cards", String(Math.max(codes.length, 1)));
   return row;
 }

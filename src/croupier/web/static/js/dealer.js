@@ -6,7 +6,7 @@
 // decision, a deadline); a slow poll stands in while the socket is down.
 
 import { api, byId, h, messageOf, onSignOut, reportError, requireSession, session, setUpChrome, t } from "./common.js";
-import { cardRow, parseCard } from "./cards.js";
+import { cardRow, cardText, parseCard } from "./cards.js";
 import { holdsRole } from "./dispute-api.js";
 import { placeName } from "./felt.js";
 import { server } from "./server.js";
@@ -82,7 +82,8 @@ function showShoe(shoe) {
   const done = shoe.procedures.map(procedureText).join(", ");
   const parts = [];
   if (done) parts.push(t("dealer.procedures_done", { procedures: done }));
-  if (shoe.burnt.length) parts.push(t("dealer.burnt", { cards: shoe.burnt.join(" ") }));
+  // The burnt cards as the felt shows cards ("2♣"), not in the notation typed ("2c").
+  if (shoe.burnt.length) parts.push(t("dealer.burnt", { cards: shoe.burnt.map(cardText).join(" ") }));
   byId("shoe-procedures").textContent = parts.join(" · ");
   const actions = [];
   if (shoe.next_procedure) actions.push(procedureButton(shoe.next_procedure));
@@ -148,6 +149,9 @@ function show(state) {
   const next = byId("next-card");
   next.textContent = state.shoe.next_procedure ? t("dealer.next_procedure", { procedure: procedureText(state.shoe.next_procedure) }) : placeText(state.next_card);
   next.dataset.purpose = state.next_card ? state.next_card.purpose : "none";
+  // "The next card goes to" only above a place: above "No card is needed now" or a shoe's
+  // procedure it contradicted the line it headed.
+  byId("next-card-label").hidden = Boolean(state.shoe.next_procedure) || !state.next_card;
   showShoe(state.shoe);
   showRound(state);
 }

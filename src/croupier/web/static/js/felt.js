@@ -127,6 +127,9 @@ function handElement(seat, entry, hand, current, mine) {
   // A hand's bet is shown where it is not one of the chips: after a split, a double, a call.
   const placed = Object.values(entry.bets ?? {}).map(Number);
   const betShown = hand.bet !== null && hand.bet !== undefined && (hands.length > 1 || !placed.includes(Number(hand.bet)));
+  // A Casino Hold'em hand's stake is the ante and the call together: "Bet 15" beside an ante
+  // of 5 read as a call of 15 (the call, the wager named "Bet", is 10).
+  const stakeKey = Object.hasOwn(entry.bets ?? {}, "ante") ? "table.ante_and_bet_amount" : "table.bet_amount";
   return h(
     "div",
     { class: `hand ${current ? "current" : ""}`, dataset: { hand: hand.hand } },
@@ -135,7 +138,7 @@ function handElement(seat, entry, hand, current, mine) {
       "div",
       { class: "hand-facts" },
       hand.cards.length ? total(hand.total, { soft: hand.soft === true && !hand.result, named: mine ? "table.your_hand" : null }) : null,
-      betShown ? h("span", { class: "hand-bet" }, t("table.bet_amount", { amount: money(hand.bet) })) : null,
+      betShown ? h("span", { class: "hand-bet" }, t(stakeKey, { amount: money(hand.bet) })) : null,
       resultBadge(hand.result, hand.payout),
     ),
   );

@@ -21,7 +21,11 @@ function roundText(table) {
   if (!table.is_open) return t("lobby.closed");
   const seated = new Set(Object.values(table.seats ?? {})).size;
   if (table.round?.status === "playing") return t("lobby.round_playing");
-  if (seated < (table.min_players ?? 1)) return t("lobby.needs_players", { needed: table.min_players, seated });
+  const needed = table.min_players ?? 1;
+  // A game dealt to one player only waits for someone to sit ("Needs 1 players" read wrong);
+  // one that needs several says how many (Casino Hold'em, issue 13 item 4).
+  if (seated === 0 && needed <= 1) return t("lobby.waits_for_a_player");
+  if (seated < needed) return t("lobby.needs_players", { needed, seated });
   if (table.round?.bets > 0) return t("lobby.round_betting");
   return t("lobby.round_waiting");
 }
@@ -61,7 +65,7 @@ function row(table, profile) {
       ),
     ),
     h("td", {}, tOr(`game.${table.game}`, table.game)),
-    h("td", { title: describeAllLimits(profile) }, describeLimits(profile)),
+    h("td", { class: "limits", title: describeAllLimits(profile) }, describeLimits(profile)),
     playersCell(table),
     h("td", { class: "round-state", dataset: { status: table.round?.status ?? "" } }, roundText(table)),
     h(

@@ -17,14 +17,32 @@ export function backBetsByBox(backBets) {
   return bySeat;
 }
 
+/** Results in the order a player reads them: by seat, each seat's hands (in order) before its
+ * side bets (21+3, insurance), which have no hand. */
+export function bySeatHandsFirst(a, b) {
+  const sideLast = (r) => (r.hand === null || r.hand === undefined ? Number.MAX_SAFE_INTEGER : r.hand);
+  return a.seat - b.seat || sideLast(a) - sideLast(b);
+}
+
 /** The rows of the results table: ``wagers`` ({seat, hand, wager, stake, payout, result}),
- * sorted by seat, then ``backBets``; the viewer's (``mySeats``, ``me``) marked ``mine``. */
+ * sorted by seat, each seat's hands first and then its side bets (the main bet is what a
+ * player looks for), then ``backBets``; the viewer's (``mySeats``, ``me``) marked ``mine``.
+ * A hand is numbered only where its seat split into several: "1 (hand 1)" beside a
+ * single hand read as if a second were missing, and cramped the column. */
 export function resultRows(wagers, backBets, mySeats, me) {
-  const sorted = [...wagers].sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
+  const sorted = [...wagers].sort(bySeatHandsFirst);
+  const handsOf = new Map();
+  for (const r of sorted) {
+    if (r.hand !== null && r.hand !== undefined) handsOf.set(r.seat, new Set([...(handsOf.get(r.seat) ?? []), r.hand]));
+  }
+  const place = (r) =>
+    r.hand !== null && r.hand !== undefined && (handsOf.get(r.seat)?.size ?? 0) > 1
+      ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 })
+      : String(r.seat);
   return [
     ...sorted.map((r) =>
       h("tr", { class: mySeats.has(Number(r.seat)) ? "mine" : "" },
-        h("td", {}, r.hand !== null && r.hand !== undefined ? t("table.seat_hand", { seat: r.seat, hand: r.hand + 1 }) : String(r.seat)),
+        h("td", { class: "place" }, place(r)),
         h("td", {}, tOr(`wager.${r.wager}`, r.wager)),
         h("td", { class: "amount" }, money(r.stake)),
         h("td", {}, h("span", { class: `result result-${r.result}` }, tOr(`result.${r.result}`, r.result))),
@@ -35,12 +53,30 @@ export function resultRows(wagers, backBets, mySeats, me) {
       h("tr", { class: back.backer === me ? "mine back-bet" : "back-bet", dataset: { backBet: back.id } },
         h("td", {}, String(back.seat)),
         h("td", {}, t("table.back_bet_by", { backer: back.backer })),
-        h("td", { class: "amount" }, moneyMinor(back.amount_minor)),
-        h("td", {}, h("span", { class: "result" }, tOr(`backstatus.${back.status}`, back.status))),
-        h("td", { class: "amount" }, moneyMinor(back.payout_minor)),
+        h("td", { class: "amount" }, money(unitsOfMinor(back.amount_minor))),
+        h("td", {}, h("span", { class: `result result-${backOutcome(back)}` }, tOr(`result.${backOutcome(back)}`, tOr(`backstatus.${back.status}`, back.status)))),
+        h("td", { class: "amount" }, money(unitsOfMinor(back.payout_minor))),
       ),
     ),
   ];
+}
+
+/** A settled back bet's outcome as the box's wagers say theirs: won, lost or pushed (from what
+ * it returned against its stake); a refunded one keeps its status (it was never played).
+ * Its status alone ("settled") told the backer nothing of how it went. */
+function backOutcome(back) {
+  if (back.status !== "settled") return back.status;
+  if (back.payout_minor > back.amount_minor) return "win";
+  return back.payout_minor === back.amount_minor ? "push" : "lose";
+}
+
+/** Minor units as the units the rest of the results table shows ("50", or "2.50" where there
+ * are cents): a back bet's "50,00" beside a box's "150" read as a different kind of sum. */
+function unitsOfMinor(minor) {
+  if (minor === null || minor === undefined) return minor;
+  const whole = Math.trunc(minor / 100);
+  const cents = Math.abs(minor % 100);
+  return cents ? `${minor < 0 && whole === 0 ? "-" : ""}${whole}.${String(cents).padStart(2, "0")}` : String(whole);
 }
 
 /** What the round moved for the viewer, as a sentence: their boxes' wagers and their own

@@ -43,7 +43,7 @@ function drawRoads(document) {
   const counts = roads.counts;
   byId("roads-body").replaceChildren(
     h("p", { class: "road-counts" }, roads.coups
-      ? t("roads.counts", { coups: money(roads.coups), player: money(counts.P), banker: money(counts.B), tie: money(counts.T) })
+      ? t(roads.coups === 1 ? "roads.counts_one" : "roads.counts", { coups: money(roads.coups), player: money(counts.P), banker: money(counts.B), tie: money(counts.T) })
       : t("roads.empty")),
     h("h3", {}, t("roads.bead_plate")),
     h("div", { class: "road-scroll" }, cellGrid("bead-plate", roads.bead_plate, roads.rows, t("roads.bead_plate"))),

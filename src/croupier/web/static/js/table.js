@@ -4,13 +4,13 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, isSigningOut, localTimeOf, messageOf, money, moneyMinor, onSignOut,
+  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
-import { backBetsByBox, netSentence, resultRows, settledBackBets } from "./results.js";
+import { backBetsByBox, bySeatHandsFirst, netSentence, resultRows, settledBackBets } from "./results.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { drawTableInfo } from "./table_info.js";
 import { describeAllLimits, rulesTitle, seatMap } from "./tables.js";
@@ -420,7 +420,7 @@ function drawBanner(show) {
   const seats = mySeats();
   const rows = (view?.results ?? [])
     .filter((row) => seats.has(Number(row.seat)))
-    .sort((a, b) => a.seat - b.seat || (a.hand ?? -1) - (b.hand ?? -1));
+    .sort(bySeatHandsFirst); // the main bet's line first, as in the results table
   const backed = myBackBetResults();
   banner.hidden = !show || rows.length + backed.length === 0;
   if (banner.hidden) return;
@@ -482,6 +482,7 @@ function drawResults(show) {
   byId("results-heading").textContent = t("table.results_of", { round: record.round });
   const seats = mySeats();
   byId("results-body").replaceChildren(...resultRows(rows, backs, seats, session.username));
+  labelCells(byId("results-table")); // on a phone each row reads as a card, each value named
   byId("results-net").textContent = netSentence(rows, backs, seats, session.username);
   byId("recall-link").href = `/recall/${record.round}`;
 }
