@@ -18,6 +18,7 @@ own rules: its phases, its decisions and its payouts.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -431,9 +432,6 @@ class GameRound(ABC):
     def _verify_deal(self) -> None:  # noqa: B027 - a hook a game may fill
         """A game's own conditions for a deal (a main bet on every box, two players)."""
 
-    def can_deal(self) -> bool:
-        return _passes(self.verify_deal)
-
     def deal(self) -> Sequence[Event]:
         """Close bets and play on until a decision is needed or the round is done."""
         self.verify_deal()
@@ -498,7 +496,7 @@ class GameRound(ABC):
     def can_act(self, seat: int, action: Action) -> bool:
         return self.why_not(seat, action) is None
 
-    def act(self, seat: int, action: Action, *, by_default: bool = False) -> Sequence[Event]:
+    def act(self, seat: int, action: Action, by_default: bool = False) -> Sequence[Event]:
         """Apply ``seat``'s decision; an illegal one raises and changes nothing.
         ``by_default``: the seat's time ran out and ``action`` is the default applied for it
         (``DefaultApplied``, then the operation)."""
@@ -516,21 +514,14 @@ class GameRound(ABC):
         raise IllegalActionError(f"{self.game} has no decisions")
 
     def apply(self, command: Command) -> Sequence[Event]:
-        """Carry out one command (what the live table, ``settle`` and ``replay`` give)."""
-        if isinstance(command, Bet):
-            return self.place_bet(command.seat, command.wager, command.amount)
-        if isinstance(command, Deal):
-            return self.deal()
-        if isinstance(command, Act):
-            return self.act(command.seat, command.action, by_default=command.by_default)
-        if isinstance(command, Return):
-            return self.return_bets(command.seat, command.reason)
-        if isinstance(command, Void):
-            return self.void(command.reason)
-        return self.correct(command)
+        """Carry out one command (what the live table, ``settle`` and ``replay`` give): the
+        round's method for its kind (``MADE_BY``), given the command's fields in order."""
+        made: Sequence[Event] = getattr(self, MADE_BY[type(command)])(*_fields_of(command))
+        return made
 
     # --- a round that cannot go on ----------------------------------------------------------
-    def verify_void(self) -> None:
+    def verify_void(self, reason: str = "") -> None:
+        """Raise unless the round may be void now (for any ``reason``: the dealer's own)."""
         if self.is_done:
             raise IllegalActionError("void refused: the round is already over (already settled)")
 
@@ -610,9 +601,6 @@ class GameRound(ABC):
         (D-GEN-11); ``card``, if given, must be the shoe's next card."""
         self._verify_next_card_out(FaceUp(card))
 
-    def can_face_up(self, card: Card | None = None) -> bool:
-        return _passes(lambda: self.verify_face_up(card))
-
     def face_up(self, card: Card | None = None) -> Sequence[Event]:
         """The shoe's next card was found face up: it leaves the shoe, removed (Spain V.3.c)
         or burnt in view, as the profile says; the round goes on with the card after it."""
@@ -627,9 +615,6 @@ class GameRound(ABC):
     def verify_dealt_in_error(self, card: Card | None = None) -> None:
         """Only while cards are dealt: after bets close, before the round ends (D-GEN-12)."""
         self._verify_next_card_out(DealtInError(card))
-
-    def can_dealt_in_error(self, card: Card | None = None) -> bool:
-        return _passes(lambda: self.verify_dealt_in_error(card))
 
     def dealt_in_error(self, card: Card | None = None) -> Sequence[Event]:
         """The shoe's next card left it where the round called for none: burnt in view, and
@@ -710,9 +695,6 @@ class GameRound(ABC):
         self._verify_dealing("confused-deal")
         self._corrections("confused-deal")
 
-    def can_confused_deal(self) -> bool:
-        return _passes(self.verify_confused_deal)
-
     def confused_deal(self) -> Sequence[Event]:
         """The deal was confused (the Veintiuno Real sheet, item 14): every card on the table
         is burnt, never reconstructed (``DealConfused``), and the round is void, every stake
@@ -739,16 +721,7 @@ class GameRound(ABC):
 
     def verify_correction(self, command: Correction) -> None:
         """Raise unless the dealer's correction ``command`` may be made now."""
-        if isinstance(command, FaceUp):
-            self.verify_face_up(command.card)
-        elif isinstance(command, DealtInError):
-            self.verify_dealt_in_error(command.card)
-        elif isinstance(command, Exposed):
-            self.verify_exposed(command.place)
-        elif isinstance(command, ConfusedDeal):
-            self.verify_confused_deal()
-        else:
-            self.verify_void()
+        getattr(self, f"verify_{MADE_BY[type(command)]}")(*_fields_of(command))
 
     def can_correct(self, command: Correction) -> bool:
         return _passes(lambda: self.verify_correction(command))
@@ -756,15 +729,7 @@ class GameRound(ABC):
     def correct(self, command: Correction) -> Sequence[Event]:
         """Make the dealer's correction ``command`` (one entry point for every kind, a void
         included); a refused one raises and changes nothing."""
-        if isinstance(command, FaceUp):
-            return self.face_up(command.card)
-        if isinstance(command, DealtInError):
-            return self.dealt_in_error(command.card)
-        if isinstance(command, Exposed):
-            return self.exposed(command.place)
-        if isinstance(command, ConfusedDeal):
-            return self.confused_deal()
-        return self.void(command.reason)
+        return self.apply(command)
 
     def legal_corrections(self) -> list[Correction]:
         """The corrections of the cards the dealer may make now, from the same ``can_*``
@@ -910,6 +875,24 @@ class GameRound(ABC):
 
 
 # --- commands from a record, and one replay for every game ---------------------------------
+
+MADE_BY: dict[type[Command], str] = {
+    Bet: "place_bet",
+    Deal: "deal",
+    Act: "act",
+    Return: "return_bets",
+    Void: "void",
+    FaceUp: "face_up",
+    DealtInError: "dealt_in_error",
+    Exposed: "exposed",
+    ConfusedDeal: "confused_deal",
+}
+"""The round's method that makes each kind of command, given the command's fields in order;
+a correction's check is ``verify_`` and the same name (``verify_correction``)."""
+
+
+def _fields_of(command: Command) -> tuple[Any, ...]:
+    return tuple(getattr(command, item.name) for item in dataclasses.fields(command))
 
 
 def commands_of(events: Iterable[Event]) -> Iterator[Command]:
