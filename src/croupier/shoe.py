@@ -20,20 +20,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from enum import StrEnum
 
 from croupier.cards import FULL_DECK, Card, parse_cards
 from croupier.errors import CardNeeded, CardRefused, ShoeError
 from croupier.randomness import RandomSource, shuffle_in_place, uniform_below
-
-
-class SetAside(StrEnum):
-    """Why a physical shoe's card leaves it before the card a round awaits: the dealer found
-    it face up in the shoe (docs/rules.md#D-GEN-11) or dealt it in error (#D-GEN-12) while
-    the round waited for a card."""
-
-    FOUND_FACE_UP = "face-up"
-    DEALT_IN_ERROR = "dealt-in-error"
 
 
 class Shoe:
@@ -58,7 +48,6 @@ class Shoe:
         self._cards = list(cards)
         self._position = 0
         self.cut_card_at = cut_card_at
-        self._set_aside: dict[int, SetAside] = {}
 
     # --- making shoes -------------------------------------------------------------------
     @classmethod
@@ -94,15 +83,6 @@ class Shoe:
         card = self._cards[self._position]
         self._position += 1
         return card
-
-    def set_aside(self, position: int, why: SetAside) -> None:
-        """The card at ``position`` left the shoe as ``why`` says while a round awaited a
-        card: the round's next draw there takes it out first (``GameRound.draw``)."""
-        self._set_aside[position] = why
-
-    def set_aside_next(self) -> SetAside | None:
-        """Why the next card is set aside, or ``None`` for a card the round deals."""
-        return self._set_aside.get(self._position) if self._set_aside else None
 
     def draw_many(self, count: int) -> tuple[Card, ...]:
         return tuple(self.draw() for _ in range(count))
@@ -166,9 +146,13 @@ class PhysicalShoe(Shoe):
         super().__init__(cards, decks)
         self._position = position
 
-    def enter(self, card: Card, set_aside: SetAside | None = None) -> None:
-        """The dealer's next card, as it left the real shoe; ``set_aside``: the dealer found
-        it face up or dealt it in error while the round awaited a card."""
+    def enter(self, card: Card) -> None:
+        """The dealer's next card, as it left the real shoe."""
+        self.verify_enter(card)
+        self._cards.append(card)
+
+    def verify_enter(self, card: Card) -> None:
+        """Raise ``CardRefused`` unless the shoe's decks can still hold ``card``."""
         out = sum(1 for item in self._cards if item == card)
         if out >= self.decks:
             noun = "deck holds" if self.decks == 1 else "decks hold"
@@ -180,14 +164,10 @@ class PhysicalShoe(Shoe):
                 decks=self.decks,
                 out=out,
             )
-        if set_aside is not None:
-            self.set_aside(len(self._cards), set_aside)
-        self._cards.append(card)
 
     def at(self, position: int) -> PhysicalShoe:
         """The same cards, dealt again from ``position`` (a round replayed from its start)."""
         shoe = PhysicalShoe(self._cards, self.decks, position=position)
-        shoe._set_aside = dict(self._set_aside)
         shoe.cut_card_at = self.cut_card_at
         return shoe
 

@@ -192,3 +192,25 @@ def test_d_gen_14_every_disposal_and_outcome_is_worded_in_both_languages() -> No
             assert f"outcome.{outcome}" in messages, (language, outcome)
         for purpose in ("removed", "shown-burn"):
             assert f"purpose.{purpose}" in messages, (language, purpose)
+
+
+@pytest.mark.parametrize("name", ["peru-2016", "dragon-six-peru-2016", "casino-holdem-peru-2007"])
+def test_d_gen_6_a_void_is_checked_and_made_through_the_one_command_table(name: str) -> None:
+    """docs/rules.md#D-GEN-6: a void is a correction like any, checked by ``can_correct`` and
+    made by ``correct`` through the round's table of commands, whose reason is the dealer's
+    (a game's own ``verify_void`` takes it too: baccarat's once did not, and raised)."""
+    from croupier.cards import FULL_DECK
+    from croupier.games.base import round_class_of
+    from croupier.games.commands import Void
+    from croupier.rules import load_profile
+    from croupier.shoe import Shoe
+
+    profile = load_profile(name)
+    decks = profile.table.decks
+    game = round_class_of(profile.game)(profile, Shoe.stacked(list(FULL_DECK) * decks, decks))
+    assert game.can_correct(Void("the shoe fell"))
+    assert [item.kind for item in game.correct(Void("the shoe fell"))] == [
+        "RoundVoided",
+        "RoundEnded",
+    ]
+    assert not game.can_correct(Void("again"))

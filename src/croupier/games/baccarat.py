@@ -337,9 +337,9 @@ class BaccaratRound(GameRound):
         }
 
     # --- a round that cannot go on (docs/rules.md §6; RELIABILITY R11) --------------------------
-    def verify_void(self) -> None:
+    def verify_void(self, reason: str = "") -> None:
         """A round may be voided (a shoe that ran out, an interrupted round) at any point
-        before it is settled."""
+        before it is settled, for any ``reason``."""
         if self.phase in (Phase.SETTLEMENT, Phase.DONE):
             raise IllegalActionError("the round is already settled: it cannot be voided")
 

@@ -18,6 +18,7 @@ own rules: its phases, its decisions and its payouts.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -75,7 +76,7 @@ from croupier.games.events import (
 from croupier.money import json_number, parse_amount
 from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.base import Corrections, ExposedCardRule, FaceUpCardRule, Profile
-from croupier.shoe import PhysicalShoe, SetAside, Shoe
+from croupier.shoe import PhysicalShoe, Shoe
 
 __all__ = [
     "Action",
@@ -233,6 +234,9 @@ class GameRound(ABC):
         self.shoe = shoe
         self.events = []
         self._closed_bets: dict[int, dict[str, int]] | None = None
+        self._given_at: dict[int, FaceUp | DealtInError] = {}
+        """A replay's corrections made while a card was awaited, by the index of their first
+        event: the draw that awaited that card is given each again there (``_given_again``)."""
         self._record(RoundStarted(game=self.game, profile=profile.name))
 
     # --- the record ---------------------------------------------------------------------
@@ -245,10 +249,12 @@ class GameRound(ABC):
 
     def draw(self, purpose: Purpose, seat: int | None = None, hand: int | None = None) -> Card:
         """The next card from the shoe, recorded with where it goes. A physical shoe without
-        the card raises ``CardNeeded`` naming where it goes, and nothing is recorded; a card
-        the dealer set aside while this card was awaited leaves the shoe first."""
-        while (why := self.shoe.set_aside_next()) is not None:
-            self._take_set_aside(why, CardNeeded(str(purpose), seat, hand))
+        the card raises ``CardNeeded`` naming where it goes, and nothing is recorded. In a
+        replay, a correction the record made while this card was awaited is made first."""
+        while (correction := self._given_at.pop(len(self.events), None)) is not None:
+            self.card_needed = CardNeeded(str(purpose), seat, hand)  # as when it was made
+            self.correct(correction)
+            self.card_needed = None
         try:
             card = self.shoe.draw()
         except CardNeeded:
@@ -426,9 +432,6 @@ class GameRound(ABC):
     def _verify_deal(self) -> None:  # noqa: B027 - a hook a game may fill
         """A game's own conditions for a deal (a main bet on every box, two players)."""
 
-    def can_deal(self) -> bool:
-        return _passes(self.verify_deal)
-
     def deal(self) -> Sequence[Event]:
         """Close bets and play on until a decision is needed or the round is done."""
         self.verify_deal()
@@ -493,7 +496,7 @@ class GameRound(ABC):
     def can_act(self, seat: int, action: Action) -> bool:
         return self.why_not(seat, action) is None
 
-    def act(self, seat: int, action: Action, *, by_default: bool = False) -> Sequence[Event]:
+    def act(self, seat: int, action: Action, by_default: bool = False) -> Sequence[Event]:
         """Apply ``seat``'s decision; an illegal one raises and changes nothing.
         ``by_default``: the seat's time ran out and ``action`` is the default applied for it
         (``DefaultApplied``, then the operation)."""
@@ -511,21 +514,14 @@ class GameRound(ABC):
         raise IllegalActionError(f"{self.game} has no decisions")
 
     def apply(self, command: Command) -> Sequence[Event]:
-        """Carry out one command (what the live table, ``settle`` and ``replay`` give)."""
-        if isinstance(command, Bet):
-            return self.place_bet(command.seat, command.wager, command.amount)
-        if isinstance(command, Deal):
-            return self.deal()
-        if isinstance(command, Act):
-            return self.act(command.seat, command.action, by_default=command.by_default)
-        if isinstance(command, Return):
-            return self.return_bets(command.seat, command.reason)
-        if isinstance(command, Void):
-            return self.void(command.reason)
-        return self.correct(command)
+        """Carry out one command (what the live table, ``settle`` and ``replay`` give): the
+        round's method for its kind (``MADE_BY``), given the command's fields in order."""
+        made: Sequence[Event] = getattr(self, MADE_BY[type(command)])(*_fields_of(command))
+        return made
 
     # --- a round that cannot go on ----------------------------------------------------------
-    def verify_void(self) -> None:
+    def verify_void(self, reason: str = "") -> None:
+        """Raise unless the round may be void now (for any ``reason``: the dealer's own)."""
         if self.is_done:
             raise IllegalActionError("void refused: the round is already over (already settled)")
 
@@ -575,7 +571,9 @@ class GameRound(ABC):
             )
 
     def _verify_next_card_out(self, command: FaceUp | DealtInError) -> None:
-        """A correction that takes the shoe's next card out (``command.card``, if named)."""
+        """A correction that takes the shoe's next card out (``command.card``, if named). At
+        a physical shoe with no card entered past the round's (a card awaited, or between
+        commands) the card is the one the dealer names and holds: one its decks can hold."""
         what, card = str(command), command.card
         if isinstance(command, FaceUp):
             self._verify_not_over(what)
@@ -584,7 +582,13 @@ class GameRound(ABC):
         self._corrections(what)
         if self.shoe.remaining == 0:
             raise IllegalActionError(f"{what} refused: the shoe is empty", code="shoe_empty")
-        if card is not None and self.shoe.undealt()[0] != card:
+        if isinstance(self.shoe, PhysicalShoe) and not self.shoe.undealt():
+            if card is None:
+                raise IllegalActionError(
+                    f"{what}: at a physical shoe the dealer names the card", code="card_to_name"
+                )
+            self.shoe.verify_enter(card)
+        elif card is not None and self.shoe.undealt()[0] != card:
             # Names only the card given: the shoe's order is secret (R6).
             raise IllegalActionError(
                 f"{what} refused: {card} is not the shoe's next card",
@@ -597,9 +601,6 @@ class GameRound(ABC):
         (D-GEN-11); ``card``, if given, must be the shoe's next card."""
         self._verify_next_card_out(FaceUp(card))
 
-    def can_face_up(self, card: Card | None = None) -> bool:
-        return _passes(lambda: self.verify_face_up(card))
-
     def face_up(self, card: Card | None = None) -> Sequence[Event]:
         """The shoe's next card was found face up: it leaves the shoe, removed (Spain V.3.c)
         or burnt in view, as the profile says; the round goes on with the card after it."""
@@ -607,56 +608,32 @@ class GameRound(ABC):
         start = len(self.events)
         disposal = self._corrections("face-up").face_up_in_shoe
         removed = disposal is FaceUpCardRule.REMOVED
-        drawn = self.draw(Purpose.REMOVED if removed else Purpose.SHOWN_BURN)
-        self._record(CardFoundFaceUp(card=drawn, disposal=disposal.value))
+        drawn, awaited = self._take_out(card, Purpose.REMOVED if removed else Purpose.SHOWN_BURN)
+        self._record(CardFoundFaceUp(card=drawn, disposal=disposal.value, awaited=awaited))
         return self._since(start)
 
     def verify_dealt_in_error(self, card: Card | None = None) -> None:
         """Only while cards are dealt: after bets close, before the round ends (D-GEN-12)."""
         self._verify_next_card_out(DealtInError(card))
 
-    def can_dealt_in_error(self, card: Card | None = None) -> bool:
-        return _passes(lambda: self.verify_dealt_in_error(card))
-
     def dealt_in_error(self, card: Card | None = None) -> Sequence[Event]:
         """The shoe's next card left it where the round called for none: burnt in view, and
         the round goes on as it stood (D-GEN-12)."""
         self.verify_dealt_in_error(card)
         start = len(self.events)
-        drawn = self.draw(Purpose.SHOWN_BURN)
-        self._record(CardDealtInError(card=drawn))
+        drawn, awaited = self._take_out(card, Purpose.SHOWN_BURN)
+        self._record(CardDealtInError(card=drawn, awaited=awaited))
         return self._since(start)
 
-    def _take_set_aside(self, why: SetAside, awaited: CardNeeded) -> None:
-        """A physical shoe's card found face up (D-GEN-11: removed, Spain V.3.c, or burnt in
-        view) or dealt in error (D-GEN-12: burnt in view) while the round awaited the card
-        ``awaited``: it leaves the shoe as the correction says, recorded with where the
-        awaited card goes, and the draw goes on. The replay meets it at the same draw."""
-        card = self.shoe.draw()
-        if why is SetAside.FOUND_FACE_UP:
-            disposal = self._corrections("face-up").face_up_in_shoe
-            removed = disposal is FaceUpCardRule.REMOVED
-            purpose = Purpose.REMOVED if removed else Purpose.SHOWN_BURN
-            self._record(CardDrawn(card=card, purpose=purpose))
-            self._record(CardFoundFaceUp(card=card, disposal=disposal.value, awaited=awaited.where))
-        else:
-            self._record(CardDrawn(card=card, purpose=Purpose.SHOWN_BURN))
-            self._record(CardDealtInError(card=card, awaited=awaited.where))
-        self._after_draw()
-
-    def verify_set_aside(self, command: FaceUp | DealtInError) -> None:
-        """A card found face up or dealt in error while the round awaits a physical shoe's
-        card: the same rules as between commands (D-GEN-11 at any time before the round ends,
-        D-GEN-12 only while cards are dealt), the card being the one the dealer names."""
-        if self.card_needed is None:
-            raise IllegalActionError(f"{command}: no card is awaited", code="no_card_needed")
-        if command.card is None:
-            raise IllegalActionError(f"{command}: name the card", code="card_to_name")
-        what = str(command)
-        self._verify_not_over(what)
-        if isinstance(command, DealtInError):
-            self._verify_dealing(what)
-        self._corrections(what)
+    def _take_out(self, card: Card | None, purpose: Purpose) -> tuple[Card, str | None]:
+        """Draw the card a correction takes out of the shoe, and where the card the round
+        awaits goes (``None``: none is awaited). A physical shoe's card the dealer named and
+        holds is entered first; the round still awaits the same card after it (D-GEN-11,
+        D-GEN-12: Spain 1979 Art. 03 V.3.c removes a card found face up)."""
+        awaited = None if self.card_needed is None else self.card_needed.where
+        if card is not None and isinstance(self.shoe, PhysicalShoe) and not self.shoe.undealt():
+            self.shoe.enter(card)
+        return self.draw(purpose), awaited
 
     def face_down_places(self) -> dict[str, Card]:
         """The cards lying face down now, by the place ``exposed PLACE`` names (the hole
@@ -669,6 +646,11 @@ class GameRound(ABC):
         that deal one (``corrections.exposed_card`` is not ``none``)."""
         what = f"exposed {place}"
         self._verify_dealing(what)
+        if self.card_needed is not None:
+            raise IllegalActionError(
+                f"{what} refused: the round waits for a card ({self.card_needed}): enter it first",
+                code="card_needed_first_correction",
+            )
         rule = self._corrections(what).exposed_card
         if rule is ExposedCardRule.NONE:
             raise IllegalActionError(
@@ -713,9 +695,6 @@ class GameRound(ABC):
         self._verify_dealing("confused-deal")
         self._corrections("confused-deal")
 
-    def can_confused_deal(self) -> bool:
-        return _passes(self.verify_confused_deal)
-
     def confused_deal(self) -> Sequence[Event]:
         """The deal was confused (the Veintiuno Real sheet, item 14): every card on the table
         is burnt, never reconstructed (``DealConfused``), and the round is void, every stake
@@ -742,16 +721,7 @@ class GameRound(ABC):
 
     def verify_correction(self, command: Correction) -> None:
         """Raise unless the dealer's correction ``command`` may be made now."""
-        if isinstance(command, FaceUp):
-            self.verify_face_up(command.card)
-        elif isinstance(command, DealtInError):
-            self.verify_dealt_in_error(command.card)
-        elif isinstance(command, Exposed):
-            self.verify_exposed(command.place)
-        elif isinstance(command, ConfusedDeal):
-            self.verify_confused_deal()
-        else:
-            self.verify_void()
+        getattr(self, f"verify_{MADE_BY[type(command)]}")(*_fields_of(command))
 
     def can_correct(self, command: Correction) -> bool:
         return _passes(lambda: self.verify_correction(command))
@@ -759,24 +729,26 @@ class GameRound(ABC):
     def correct(self, command: Correction) -> Sequence[Event]:
         """Make the dealer's correction ``command`` (one entry point for every kind, a void
         included); a refused one raises and changes nothing."""
-        if isinstance(command, FaceUp):
-            return self.face_up(command.card)
-        if isinstance(command, DealtInError):
-            return self.dealt_in_error(command.card)
-        if isinstance(command, Exposed):
-            return self.exposed(command.place)
-        if isinstance(command, ConfusedDeal):
-            return self.confused_deal()
-        return self.void(command.reason)
+        return self.apply(command)
 
     def legal_corrections(self) -> list[Correction]:
         """The corrections of the cards the dealer may make now, from the same ``can_*``
         checks the corrections make; it names where a face-down card lies, never the card.
-        (A void, whose reason is the dealer's, is ``can_void``.)"""
+        (A void, whose reason is the dealer's, is ``can_void``.) At a physical shoe a card
+        taken out is the dealer's to name: its kind is legal when naming one is all it lacks."""
         legal: list[Correction] = [FaceUp(), DealtInError()]
         legal += [Exposed(place) for place in self.face_down_places()]
         legal.append(ConfusedDeal())
-        return [command for command in legal if self.can_correct(command)]
+        return [command for command in legal if self._lacks_at_most_a_card(command)]
+
+    def _lacks_at_most_a_card(self, command: Correction) -> bool:
+        try:
+            self.verify_correction(command)
+        except IllegalActionError as error:
+            return error.code == "card_to_name"  # the last check: every other one passed
+        except CroupierError:
+            return False
+        return True
 
     def corrections_events(self) -> list[Event]:
         """The dealer's corrections so far (and any void): every card in them was seen by the
@@ -904,42 +876,66 @@ class GameRound(ABC):
 
 # --- commands from a record, and one replay for every game ---------------------------------
 
+MADE_BY: dict[type[Command], str] = {
+    Bet: "place_bet",
+    Deal: "deal",
+    Act: "act",
+    Return: "return_bets",
+    Void: "void",
+    FaceUp: "face_up",
+    DealtInError: "dealt_in_error",
+    Exposed: "exposed",
+    ConfusedDeal: "confused_deal",
+}
+"""The round's method that makes each kind of command, given the command's fields in order;
+a correction's check is ``verify_`` and the same name (``verify_correction``)."""
+
+
+def _fields_of(command: Command) -> tuple[Any, ...]:
+    return tuple(getattr(command, item.name) for item in dataclasses.fields(command))
+
 
 def commands_of(events: Iterable[Event]) -> Iterator[Command]:
-    """The commands a record was made by: its bets, its deal, each decision, a void."""
+    """The commands a record was made by: its bets, its deal, each decision, each of the
+    dealer's corrections, a void."""
+    return (command for _, command in placed_commands(events))
+
+
+def placed_commands(events: Iterable[Event]) -> Iterator[tuple[int, Command]]:
+    """``commands_of``, each with the index of an event it recorded: where in the record it
+    was given. A card taken out by a correction is its ``CardDrawn`` just before it, which
+    lies inside the events of the command that stopped for a card if one was awaited."""
     closed = by_default = voided_by_correction = False
-    for item in events:
-        if isinstance(item, CardFoundFaceUp | CardDealtInError) and item.awaited is not None:
-            pass  # taken out by the draw that awaited a card (the shoe's set-aside mark)
-        elif isinstance(item, CardFoundFaceUp):
-            yield FaceUp(item.card)
+    for index, item in enumerate(events):
+        if isinstance(item, CardFoundFaceUp):
+            yield index - 1, FaceUp(item.card)
         elif isinstance(item, CardDealtInError):
-            yield DealtInError(item.card)
+            yield index - 1, DealtInError(item.card)
         elif isinstance(item, CardExposed):
-            yield Exposed(item.place)
+            yield index, Exposed(item.place)
             voided_by_correction = item.outcome == ExposedCardRule.VOID
         elif isinstance(item, DealConfused):
-            yield ConfusedDeal()
+            yield index, ConfusedDeal()
             voided_by_correction = True
         elif isinstance(item, RoundVoided) and voided_by_correction:
             voided_by_correction = False  # the correction's own void, not a command
         elif isinstance(item, DefaultApplied):
             by_default = True
         elif isinstance(item, BetPlaced) and not closed:
-            yield Bet(item.seat, item.wager, int(item.amount))
+            yield index, Bet(item.seat, item.wager, int(item.amount))
         elif isinstance(item, BetsReturned) and not closed:
-            yield Return(item.seat, item.reason)
+            yield index, Return(item.seat, item.reason)
         elif isinstance(item, BetsClosed):
             closed = True
-            yield Deal()
+            yield index, Deal()
         elif isinstance(item, Operation):
-            yield Act(item.seat, item.action, by_default)
+            yield index, Act(item.seat, item.action, by_default)
             by_default = False
         elif isinstance(item, Decided):
-            yield Act(item.seat, Action.parse(item.action), by_default)
+            yield index, Act(item.seat, Action.parse(item.action), by_default)
             by_default = False
         elif isinstance(item, RoundVoided):
-            yield Void(item.reason)
+            yield index, Void(item.reason)
 
 
 def burns_to_enter(profile: Profile, burnt: Sequence[Card]) -> int:
@@ -1001,16 +997,10 @@ def _rebuild(
 ) -> tuple[GameRound, list[Event]]:
     record = upgrade(events)
     cls, profile = _start(record, profile)
-    commands = list(commands_of(record))
     try:
-        start = 0 if shoe is None else shoe.position
         game = cls.for_replay(profile, record, shoe)
-        _mark_set_aside(game.shoe, record, start)
-        # Each command with the one that follows it (``None`` after the last).
-        for command, following in zip(commands, [*commands[1:], None], strict=False):
-            try:
-                game.apply(command)
-            except CardNeeded:
+        for command, following, stop in _given_again(game, record):
+            if isinstance(stop, CardNeeded):
                 # A physical shoe's round waits for the dealer's card where it stopped; only
                 # the last command may have stopped so (any other was given its cards), or one
                 # a void or a confused deal follows (the round could not be dealt on).
@@ -1018,29 +1008,33 @@ def _rebuild(
                     raise ReplayError(
                         f"the record does not replay: {command} stopped for a card "
                         f"({game.card_needed}) but commands follow it"
-                    ) from None
-            except ShoeError:
-                # Only a round voided next may have run out of cards (what it dealt stays).
-                if not isinstance(following, Void):
-                    raise
+                    )
+            elif stop is not None and not isinstance(following, Void):
+                raise stop  # only a round voided next may have run out of cards
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
         raise ReplayError(f"the record does not replay: {error}") from None
     return game, record
 
 
-def _mark_set_aside(shoe: Shoe, record: Sequence[Event], start: int) -> None:
-    """Mark in ``shoe`` (dealing the record's cards from ``start``) each card the record took
-    out while it awaited a card (``awaited``): the replay's draw takes it out there again."""
-    position = start
-    for index, item in enumerate(record):
-        if not isinstance(item, CardDrawn):
-            continue
-        following = record[index + 1] if index + 1 < len(record) else None
-        if isinstance(following, CardFoundFaceUp) and following.awaited is not None:
-            shoe.set_aside(position, SetAside.FOUND_FACE_UP)
-        elif isinstance(following, CardDealtInError) and following.awaited is not None:
-            shoe.set_aside(position, SetAside.DEALT_IN_ERROR)
-        position += 1
+def _given_again(
+    game: GameRound, record: Sequence[Event]
+) -> Iterator[tuple[Command, Command | None, CardNeeded | ShoeError | None]]:
+    """Give ``game`` the commands ``record`` was made by, in order: each with the next one
+    still to give (``None`` after the last) and where it stopped (a card needed, the shoe run
+    out; ``None``: it did not). A correction made while a card was awaited is given where
+    the record has it: by the draw that awaited the card (``GameRound.draw``), not here."""
+    placed = list(placed_commands(record))
+    game._given_at = {at: item for at, item in placed if isinstance(item, FaceUp | DealtInError)}
+    for number, (at, command) in enumerate(placed):
+        if isinstance(command, FaceUp | DealtInError) and game._given_at.pop(at, None) is None:
+            continue  # made already, by the draw that awaited a card
+        stop: CardNeeded | ShoeError | None = None
+        try:
+            game.apply(command)
+        except (CardNeeded, ShoeError) as error:
+            stop = error
+        later = (item for at, item in placed[number + 1 :] if at >= len(game.events))
+        yield command, next(later, None), stop
 
 
 def play(profile: Profile, shoe: Shoe, commands: Iterable[Command], **options: Any) -> GameRound:
@@ -1113,16 +1107,11 @@ def steps(
     game = cls.for_replay(profile, record, None)
     yield Step(None, game._since(0), game.view(viewer, everything=everything))
     start = len(game.events)
-    commands = list(commands_of(record))
-    for command, following in zip(commands, [*commands[1:], None], strict=False):
-        try:
-            game.apply(command)
-        except ShoeError:
-            continue  # what was drawn before the shoe ran out goes with the void that follows
-        except CardNeeded:
-            if following is not None:
-                continue  # as a shoe run out: the void that follows takes what was drawn
-            # a round still waiting for its dealer's card: seen as it stands
+    for command, following, stop in _given_again(game, record):
+        if isinstance(stop, ShoeError) or (stop is not None and following is not None):
+            # What was drawn before the shoe ran out (or a card was needed) goes with the
+            # void that follows; a round still waiting for its dealer's card is seen as it is.
+            continue
         yield Step(command, game._since(start), game.view(viewer, everything=everything))
         start = len(game.events)
 
@@ -1311,9 +1300,20 @@ def document_of(events: Iterable[Event], profile: Profile | None = None) -> dict
     """The ``croupier settle`` document of a recorded round dealt mid-shoe (no opening burn):
     its cards as the shoe, each seat's bets and decisions in order, and what else the game's
     document holds (Casino Hold'em's ``jackpot``). A dispute is settled from it. ``profile``
-    is needed only for rules that are not shipped (the record names them)."""
+    is needed only for rules that are not shipped (the record names them).
+
+    A card found face up or dealt in error while a card was awaited is left out, card and
+    correction: a document places a correction only between commands, and that card touched
+    no hand (the round dealt on as if it never was), so the payouts are the round's."""
     record = upgrade(events)
     cls, profile = _start(record, profile)
+    aside = {
+        at
+        for index, item in enumerate(record)
+        if isinstance(item, CardFoundFaceUp | CardDealtInError) and item.awaited is not None
+        for at in (index - 1, index)
+    }
+    record = [item for index, item in enumerate(record) if index not in aside]
     seats: dict[int, dict[str, Any]] = {}
     corrections: list[dict[str, Any]] = []
     after: str | int = "bets"

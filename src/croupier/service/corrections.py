@@ -45,9 +45,6 @@ class DealerCorrections:
         if playing and live.game_round.can_void():
             kinds.add("void")
         places = [command.place for command in legal if isinstance(command, Exposed)]
-        if live.is_physical and live.game_round.card_needed is not None:
-            # A round stopped for its dealer's card takes no exposed card (none is dealt).
-            kinds, places = kinds & physical.WHILE_A_CARD_IS_AWAITED, []
         return {"table": live.id, "round": live.round_id, "kinds": sorted(kinds), "places": places}
 
     def correct(
@@ -78,9 +75,6 @@ class DealerCorrections:
             # The one void of a live round (the operator's and the dealer's alike): stakes
             # back, the record marked interrupted, the next round opened.
             self.rounds.void_live(session, live, command.reason)
-        elif physical.is_set_aside(live, command):
-            physical.set_aside(live, command)  # D-GEN-11, D-GEN-12 while a card is awaited
-            game = live.game_round
         else:
             physical.stopped(lambda: game.apply(command))
             game = live.game_round

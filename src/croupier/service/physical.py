@@ -38,7 +38,7 @@ from croupier.service.errors import Conflict
 from croupier.service.live import ROUNDS, LiveTable
 from croupier.service.models import RoundRecord, ShoeRecord
 from croupier.service.staff_models import StaffActionRecord
-from croupier.shoe import PhysicalShoe, SetAside
+from croupier.shoe import PhysicalShoe
 
 PHYSICAL = "physical"
 RANDOM = "random"
@@ -298,69 +298,19 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
         rounds.save(session, live)
 
 
-WHILE_A_CARD_IS_AWAITED = frozenset({"void", "confused-deal", "face-up", "dealt-in-error"})
-"""The corrections a round stopped for its dealer's card takes (``correction``): a card found
-face up in the shoe or dealt in error is just what a dealer meets while drawing one."""
-
-
 def correction(live: LiveTable, command: Any) -> Any:
-    """A dealer's correction at a physical-shoe table, checked against the card awaited: a
-    void or a confused deal may come at any time, and so may a card found face up or dealt
-    in error (``set_aside`` while a card is awaited); a card exposed only between commands
-    (the round is not stopped for a card). A card found face up or dealt in error is the one
-    the dealer names: it joins the shoe, then leaves it as the correction says (``FaceUp``,
-    ``DealtInError``)."""
-    from croupier.games.commands import ConfusedDeal, DealtInError, FaceUp, Void
-
-    if isinstance(command, Void | ConfusedDeal):
-        return command
-    game_round = live.game_round
-    if isinstance(command, FaceUp | DealtInError):
-        if command.card is None:
-            raise Conflict(
-                f"{command}: at a physical shoe the dealer names the card",
-                code="card_to_name",
-            )
-        if game_round.card_needed is not None:
-            return command  # the round's own draw takes it out: ``set_aside``
-        shoe = verify_physical(live)
-        trial = shoe.at(shoe.position)
-        trial.enter(command.card)  # a card the decks cannot hold is refused, nothing changed
-        game_round.shoe = trial
-        live.shoe = trial
-    elif game_round.card_needed is not None:
-        raise Conflict(
-            f"{command}: the round waits for a card ({game_round.card_needed}): enter it first",
-            code="card_needed_first_correction",
-        )
-    return command
-
-
-def is_set_aside(live: LiveTable, command: Any) -> bool:
-    """``command`` is a card found face up or dealt in error while the round awaits a card."""
+    """A dealer's correction at a physical-shoe table: a card found face up or dealt in
+    error is the one the dealer names (the engine enters it, then takes it out as the
+    correction says: ``GameRound.face_up``, ``dealt_in_error``), while a card is awaited
+    too; the engine refuses what the round does not allow now (an exposed card while it
+    waits for a card)."""
     from croupier.games.commands import DealtInError, FaceUp
 
-    awaited = live.round is not None and live.round.card_needed is not None
-    return live.is_physical and awaited and isinstance(command, FaceUp | DealtInError)
-
-
-def set_aside(live: LiveTable, command: Any) -> None:
-    """Docs/rules.md#D-GEN-11, #D-GEN-12 while the round awaits a card: the card the dealer
-    names joins the shoe marked as found face up or dealt in error, and the round is dealt on
-    from its start (``deal_on``): the draw that awaited a card takes it out as the profile
-    says (removed, Spain 1979 Art. 03 V.3.c; else burnt in view) and waits again for the
-    same card. Refused, changing nothing: a card the decks cannot hold, a card dealt in error
-    before bets close, rules without corrections."""
-    from croupier.games.commands import FaceUp
-
-    shoe = verify_physical(live)
-    game_round = live.game_round
-    game_round.verify_set_aside(command)
-    trial = shoe.at(live.start_position)
-    why = SetAside.FOUND_FACE_UP if isinstance(command, FaceUp) else SetAside.DEALT_IN_ERROR
-    trial.enter(command.card, set_aside=why)
-    live.round = deal_on(game_round.events, trial, live.profile)
-    live.shoe = trial
+    if isinstance(command, FaceUp | DealtInError) and command.card is None:
+        raise Conflict(
+            f"{command}: at a physical shoe the dealer names the card", code="card_to_name"
+        )
+    return command
 
 
 def stopped(command: Any) -> None:

@@ -14,7 +14,7 @@ from croupier.games.blackjack import BlackjackRound
 from croupier.games.commands import FaceUp
 from croupier.games.events import CardDrawn, Purpose
 from croupier.rules import load_profile
-from croupier.shoe import PhysicalShoe, SetAside, Shoe
+from croupier.shoe import PhysicalShoe, Shoe
 
 RULES = load_profile("spain-1979")
 
@@ -83,7 +83,8 @@ def _dealt_on(game: BlackjackRound, shoe: PhysicalShoe, cards: str) -> Blackjack
 
 def test_v3c_a_card_found_face_up_while_the_dealer_draws_one_is_removed():
     """V.3.c at a physical shoe, the card turning up face up just as the round waits for the
-    dealer's card (docs/rules.md#D-GEN-11): Kh is removed, recorded with where the awaited
+    dealer's card (docs/rules.md#D-GEN-11): the correction, a command given while the round
+    waits, names Kh; Kh is removed, recorded with where the awaited
     card goes, and the round waits for the same card; then it deals on as if Kh never was."""
     shoe = PhysicalShoe(decks=6)
     game = BlackjackRound(RULES, shoe)
@@ -92,9 +93,7 @@ def test_v3c_a_card_found_face_up_while_the_dealer_draws_one_is_removed():
         game.deal()
     game = _dealt_on(game, shoe, "Ts")
     assert game.card_needed is not None and game.card_needed.purpose == "dealer"
-    found = PhysicalShoe(game.shoe.entered, decks=6)
-    found.enter(Card.parse("Kh"), set_aside=SetAside.FOUND_FACE_UP)
-    game = deal_on(game.events, found.at(0), RULES)  # type: ignore[assignment]
+    game.correct(FaceUp(Card.parse("Kh")))
     assert [e.to_json() for e in game.events[-2:]] == [
         {"kind": "CardDrawn", "card": "Kh", "purpose": "removed"},
         {"kind": "CardFoundFaceUp", "card": "Kh", "disposal": "removed", "awaited": "dealer"},
@@ -108,7 +107,7 @@ def test_v3c_a_card_found_face_up_while_the_dealer_draws_one_is_removed():
         parse_cards("Ts 9c")
     )
     assert _results(game) == [(1, "win", 10, 20)]
-    # The record replays card for card (recall, settle, disputes): the removal is no command
-    # of its own, the draw that awaited the dealer's card takes Kh out again.
-    assert not any(isinstance(c, FaceUp) for c in commands_of(game.events))
+    # The record replays card for card (recall, settle, disputes): the removal is a command
+    # of its own, given where it was, which the draw that awaited the dealer's card makes again.
+    assert [str(c) for c in commands_of(game.events)][1:3] == ["deal", "face-up Kh"]
     assert replay(game.events).events == game.events
