@@ -146,6 +146,8 @@ S_FIELDS = 8
 
 MAX_CARDS_PER_HAND = 24
 MAX_INDEX_LEVELS = 64
+MAX_LEVEL_CELLS = 1 << 22
+"""The most (running count, cards left) cells of the one-box path's table of decision levels."""
 """The most true counts the one-box path keeps a table of decisions for (index plays
 spread wider take ``play_block``'s general loop)."""
 
@@ -561,6 +563,22 @@ def _one_box_path(counted: bool) -> Any:
                             hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
                             pair_above, pair_below, pair_threshold,
                         )  # fmt: skip
+        # The table to play by at each running count a shoe can reach and each number of
+        # cards left: ``_true_count`` once per cell here, not at every decision (a count
+        # outside the table, after a shoe ran out in a round, is worked out as it comes).
+        rc_low = rc_high = p[P_INITIAL_RC]
+        for card in range(52):
+            tag = tags[card >> 2] * decks
+            rc_low += min(tag, 0)
+            rc_high += max(tag, 0)
+        rc_width = rc_high - rc_low + 1
+        if not counting or levels == 1 or (size + 1) * rc_width > MAX_LEVEL_CELLS:
+            rc_width = 0
+        level_of = np.zeros((size + 1) * rc_width, dtype=np.int8)
+        for remaining in range(size + 1):
+            for k in range(rc_width):
+                tc = _true_count(rc_low + k, remaining, p)
+                level_of[remaining * rc_width + k] = int(min(max(tc, lo), hi)) - lo
         # The box's finished hands, in the order of its list, and the split hands waiting.
         r_hard = np.zeros(max_hands, dtype=np.int64)
         r_ace = np.zeros(max_hands, dtype=np.bool_)
@@ -769,8 +787,13 @@ def _one_box_path(counted: bool) -> Any:
                     if total == 21:
                         x_done = True
                         break
-                    if counting:
-                        level = int(min(max(_true_count(rc, size - pos, p), lo), hi)) - lo
+                    if counting and levels > 1:
+                        k = rc - rc_low
+                        if 0 <= k < rc_width:
+                            level = np.int64(level_of[(size - pos) * rc_width + k])
+                        else:
+                            tc = _true_count(rc, size - pos, p)
+                            level = int(min(max(tc, lo), hi)) - lo
                     if x_n == 2:
                         pair = (
                             (c1 >> 2) == (x_c2 >> 2)
