@@ -567,8 +567,8 @@ def _one_box_path(counted: bool) -> Any:
         # cards left: ``_true_count`` once per cell here, not at every decision (a count
         # outside the table, after a shoe ran out in a round, is worked out as it comes).
         rc_low = rc_high = p[P_INITIAL_RC]
-        for card in range(52):
-            tag = tags[card >> 2] * decks
+        for card_index in range(52):
+            tag = tags[card_index >> 2] * decks
             rc_low += min(tag, 0)
             rc_high += max(tag, 0)
         rc_width = rc_high - rc_low + 1
@@ -790,7 +790,7 @@ def _one_box_path(counted: bool) -> Any:
                     if counting and levels > 1:
                         k = rc - rc_low
                         if 0 <= k < rc_width:
-                            level = np.int64(level_of[(size - pos) * rc_width + k])
+                            level = int(level_of[(size - pos) * rc_width + k])
                         else:
                             tc = _true_count(rc, size - pos, p)
                             level = int(min(max(tc, lo), hi)) - lo
