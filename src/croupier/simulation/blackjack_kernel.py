@@ -25,13 +25,15 @@ hole card and face-down cards once turned), the true count with the deck estimat
 bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
 counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
-One box without a count (a simulation's common case and its benchmark) takes its own path,
+One box (a simulation's common case and its benchmark, counted or not) takes its own path,
 ``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
-decisions read from tables that ``_decide`` builds from the chart before the first round;
-the box's hand in locals; split hands on a stack). ``_decide`` is the rule ``play_block``
-writes out in its hand loop: called there, an inlined helper with the chart's nine arrays
-halved the general path's speed (``kernel_ab --count hi-lo``: 0.477). The differential test
-replays both paths against the engine.
+decisions read from tables that ``_decide`` builds from the chart before the first round,
+one per whole true count at which an index play can change them; the box's hand in locals;
+split hands on a stack), compiled once without a count and once with one
+(``play_one_box_counted``). ``_decide`` is the rule ``play_block`` writes out in its hand
+loop: called there, an inlined helper with the chart's nine arrays halved the general path's
+speed (``kernel_ab --count hi-lo``: 0.477). The differential tests replay both paths against
+the engine and against each other (``P_GENERAL_LOOP``).
 
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
@@ -111,7 +113,10 @@ P_HORIZON = 33
 """Rounds in a bankroll trajectory (0: none)."""
 P_TC_LOW = 34
 """The lowest true-count bin (counts below go in it)."""
-P_FIELDS = 35
+P_GENERAL_LOOP = 35
+"""1: one box too is dealt by ``play_block``'s general loop (only the test that holds
+``play_one_box`` to the general loop's game sets it)."""
+P_FIELDS = 36
 
 # Per box-round trace columns.
 B_MAIN = 0
@@ -140,6 +145,11 @@ S_EXHAUSTED = 7
 S_FIELDS = 8
 
 MAX_CARDS_PER_HAND = 24
+MAX_INDEX_LEVELS = 64
+MAX_LEVEL_CELLS = 1 << 22
+"""The most (running count, cards left) cells of the one-box path's table of decision levels."""
+"""The most true counts the one-box path keeps a table of decisions for (index plays
+spread wider take ``play_block``'s general loop)."""
 
 
 @njit(inline="always")
@@ -441,211 +451,393 @@ def _settled_net(  # noqa: PLR0917
     return staked * (np.int64(won) - np.int64(lost))
 
 
-@njit(cache=True, error_model="numpy")
-def play_one_box(  # noqa: PLR0917
-    p: Array,
-    state: Array,
-    rounds: int,
-    hard_above: Array,
-    hard_below: Array,
-    hard_threshold: Array,
-    soft_above: Array,
-    soft_below: Array,
-    soft_threshold: Array,
-    pair_above: Array,
-    pair_below: Array,
-    pair_threshold: Array,
-    insurance_threshold: float,
-    side_net: Array,
-    wager_sums: Array,
-    totals: Array,
-    sums: Array,
-    shoe_log: Array,
-    round_log: Array,
-    box_log: Array,
-    decision_log: Array,
-) -> None:
-    """``play_block`` for one box without a count: the same shoes, rounds and figures, in
-    less work per round (the common case of a simulation and its benchmark).
+@njit(cache=True)
+def index_levels(hard_threshold: Array, soft_threshold: Array, pair_threshold: Array) -> Any:
+    """The whole true counts ``(lo, hi)`` between which the chart's decisions can change.
 
-    The chart's decisions are read from two tables built here by ``_decide`` before the
-    first round (so they stay the chart's and the profile's): a two-card hand's by its cards'
-    values, whether it came from a split, holds split Aces or may split, and the up card;
-    a hand of three cards or more by its hard total, an Ace held and the up card. The box's
-    hand lives in locals; a split pushes the new hand's card on a stack (a split hand is
-    played right after the hand it came from: the last one pushed comes first), and each
-    finished hand is written to the results in the order of the box's list.
-    """
-    decks = p[P_DECKS]
-    size = 52 * decks
-    cut_at = size - p[P_CUT_FROM_BOTTOM]
-    unit = p[P_DENOMINATOR]
-    max_hands = p[P_MAX_HANDS]
-    has_side = p[P_HAS_SIDE] != 0
-    hole_dealt = p[P_HOLE] != 0
-    peeks = p[P_HOLE] == 2
-    shoe, value_of, dealer_stands = _block_tables(p)
-    # Decisions at a true count of 0 (no count is kept here), as play_block takes them.
-    two_cards = np.zeros((2, 2, 2, 10, 10, 10), dtype=np.int8)
-    for split in range(2):
-        for aces in range(2):
-            for can in range(2):
-                for v1 in range(1, 11):
-                    for v2 in range(1, 11):
-                        for up in range(1, 11):
-                            two_cards[split, aces, can, v1 - 1, v2 - 1, up - 1] = _decide(
-                                2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
-                                aces == 1, can == 1, up, 0.0, p, hard_above, hard_below,
-                                hard_threshold, soft_above, soft_below, soft_threshold,
-                                pair_above, pair_below, pair_threshold,
-                            )  # fmt: skip
-    more_cards = np.zeros((22, 2, 10), dtype=np.int8)
-    for hard in range(3, 22):
-        for ace in range(2):
-            for up in range(1, 11):
-                more_cards[hard, ace, up - 1] = _decide(
-                    3, hard, ace == 1, 0, 0, False, False, False, up, 0.0, p, hard_above,
-                    hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
-                    pair_above, pair_below, pair_threshold,
-                )  # fmt: skip
-    # The box's finished hands, in the order of its list, and the split hands waiting.
-    r_hard = np.zeros(max_hands, dtype=np.int64)
-    r_ace = np.zeros(max_hands, dtype=np.bool_)
-    r_n = np.zeros(max_hands, dtype=np.int64)
-    r_sevens = np.zeros(max_hands, dtype=np.int64)
-    r_stake = np.zeros(max_hands, dtype=np.int64)
-    r_split = np.zeros(max_hands, dtype=np.bool_)
-    r_aces = np.zeros(max_hands, dtype=np.bool_)
-    r_settled = np.zeros(max_hands, dtype=np.bool_)
-    r_net = np.zeros(max_hands, dtype=np.int64)
-    waiting = np.zeros(max_hands, dtype=np.int64)
-    waiting_aces = np.zeros(max_hands, dtype=np.bool_)
+    A floored true count ``tc`` meets ``tc >= threshold`` exactly when ``tc >= ceil(threshold)``,
+    so every count at or below ``lo`` (one under the least such ceiling) plays as ``lo`` and
+    every count at or above ``hi`` (the greatest) as ``hi``: ``hi - lo + 1`` tables of
+    decisions hold the chart at every count. ``(0, 0)`` where no index play applies."""
+    lo = np.inf
+    hi = -np.inf
+    for table in (hard_threshold, soft_threshold, pair_threshold):
+        for t in table.ravel():
+            if np.isfinite(t):
+                lo = min(lo, np.ceil(t) - 1.0)
+                hi = max(hi, np.ceil(t))
+    if lo == np.inf:
+        return 0, 0
+    return int(lo), int(hi)
 
-    pos = size  # forces a shuffle before the first round
-    shoes = 0
-    shoe_no = -1
-    n_decisions = 0
-    exhausted_rounds = 0
-    main_net = main_net2 = main_hits = 0
-    side_sum = side_sum2 = side_hits = 0
-    ins_played = ins_net_sum = ins_net2 = ins_hits = 0
-    total_net = total_net2 = 0
-    for rnd in range(rounds):
-        if pos >= cut_at:
-            shuffle(shoe, state)
-            shoe_no = shoes
-            if shoes < shoe_log.shape[0]:
-                shoe_log[shoes, :] = shoe
-            shoes += 1
-            pos = p[P_BURN]
-        if rnd < round_log.shape[0]:
-            round_log[rnd, R_SHOE] = shoe_no
-            round_log[rnd, R_START] = pos
-        exhausted = False
-        # --- the deal: the box, the up card, the box, the hole card ----------------------
-        if pos >= size:
-            shuffle(shoe, state)
-            pos = 0
-            exhausted = True
-        c1 = np.int64(shoe[pos])
-        pos += 1
-        if pos >= size:
-            shuffle(shoe, state)
-            pos = 0
-            exhausted = True
-        d0 = np.int64(shoe[pos])
-        pos += 1
-        if pos >= size:
-            shuffle(shoe, state)
-            pos = 0
-            exhausted = True
-        c2 = np.int64(shoe[pos])
-        pos += 1
-        d1 = np.int64(0)
-        n_dealer = 1
-        if hole_dealt:
+
+def _one_box_path(counted: bool) -> Any:
+    """``play_one_box`` compiled for one case, with or without a count: ``counted`` is a
+    constant of the compiled code, so that the count's work (its locals and their registers
+    too) is not in the uncounted path at all. One function with the case as an argument
+    measured 0.90x of the uncounted path's speed before (kernel_ab, pairs 0.76-0.97)."""
+
+    @njit(cache=True, error_model="numpy")
+    def play_one_box(  # noqa: PLR0917
+        p: Array,
+        state: Array,
+        rounds: int,
+        hard_above: Array,
+        hard_below: Array,
+        hard_threshold: Array,
+        soft_above: Array,
+        soft_below: Array,
+        soft_threshold: Array,
+        pair_above: Array,
+        pair_below: Array,
+        pair_threshold: Array,
+        insurance_threshold: float,
+        side_net: Array,
+        tags: Array,
+        ramp_counts: Array,
+        ramp_units: Array,
+        wong_in: float,
+        wong_out: float,
+        wager_sums: Array,
+        totals: Array,
+        sums: Array,
+        by_count: Array,
+        segment_low: Array,
+        segment_end: Array,
+        paths: Array,
+        shoe_log: Array,
+        round_log: Array,
+        box_log: Array,
+        decision_log: Array,
+    ) -> None:
+        """``play_block`` for one box: the same shoes, rounds and figures, in less work per
+        round (the common case of a simulation, counted or not, and its benchmark).
+
+        The chart's decisions are read from tables built here by ``_decide`` before the first
+        round (so they stay the chart's and the profile's), one per whole true count from
+        ``index_levels``' ``lo`` to ``hi`` (a single one at a count of 0 without index plays):
+        a two-card hand's by its cards' values, whether it came from a split, holds split Aces
+        or may split, and the up card; a hand of three cards or more by its hard total, an Ace
+        held and the up card. The box's hand lives in locals; a split pushes the new hand's card
+        on a stack (a split hand is played right after the hand it came from: the last one
+        pushed comes first), and each finished hand is written to the results in the order of
+        the box's list. A count, when kept, runs as in ``play_block``: the same cards seen, the
+        same true count at the bet, at insurance and at every decision.
+        """
+        decks = p[P_DECKS]
+        size = 52 * decks
+        cut_at = size - p[P_CUT_FROM_BOTTOM]
+        unit = p[P_DENOMINATOR]
+        max_hands = p[P_MAX_HANDS]
+        has_side = p[P_HAS_SIDE] != 0
+        hole_dealt = p[P_HOLE] != 0
+        peeks = p[P_HOLE] == 2
+        counting = counted  # a constant: the other path's work is compiled out
+        shoe, value_of, dealer_stands = _block_tables(p)
+        lo, hi = index_levels(hard_threshold, soft_threshold, pair_threshold)
+        levels = hi - lo + 1
+        two_cards = np.zeros((levels, 2, 2, 2, 10, 10, 10), dtype=np.int8)
+        more_cards = np.zeros((levels, 22, 2, 10), dtype=np.int8)
+        for level in range(levels):
+            tc = float(lo + level)
+            for split in range(2):
+                for aces in range(2):
+                    for can in range(2):
+                        for v1 in range(1, 11):
+                            for v2 in range(1, 11):
+                                for up in range(1, 11):
+                                    two_cards[level, split, aces, can, v1 - 1, v2 - 1, up - 1] = (
+                                        _decide(
+                                            2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
+                                            aces == 1, can == 1, up, tc, p, hard_above,
+                                            hard_below, hard_threshold, soft_above, soft_below,
+                                            soft_threshold, pair_above, pair_below,
+                                            pair_threshold,
+                                        )
+                                    )  # fmt: skip
+            for hard in range(3, 22):
+                for ace in range(2):
+                    for up in range(1, 11):
+                        more_cards[level, hard, ace, up - 1] = _decide(
+                            3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, hard_above,
+                            hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
+                            pair_above, pair_below, pair_threshold,
+                        )  # fmt: skip
+        # The table to play by at each running count a shoe can reach and each number of
+        # cards left: ``_true_count`` once per cell here, not at every decision (a count
+        # outside the table, after a shoe ran out in a round, is worked out as it comes).
+        rc_low = rc_high = p[P_INITIAL_RC]
+        for card_index in range(52):
+            tag = tags[card_index >> 2] * decks
+            rc_low += min(tag, 0)
+            rc_high += max(tag, 0)
+        rc_width = rc_high - rc_low + 1
+        if not counting or levels == 1 or (size + 1) * rc_width > MAX_LEVEL_CELLS:
+            rc_width = 0
+        level_of = np.zeros((size + 1) * rc_width, dtype=np.int8)
+        for remaining in range(size + 1):
+            for k in range(rc_width):
+                tc = _true_count(rc_low + k, remaining, p)
+                level_of[remaining * rc_width + k] = int(min(max(tc, lo), hi)) - lo
+        # The box's finished hands, in the order of its list, and the split hands waiting.
+        r_hard = np.zeros(max_hands, dtype=np.int64)
+        r_ace = np.zeros(max_hands, dtype=np.bool_)
+        r_n = np.zeros(max_hands, dtype=np.int64)
+        r_sevens = np.zeros(max_hands, dtype=np.int64)
+        r_stake = np.zeros(max_hands, dtype=np.int64)
+        r_split = np.zeros(max_hands, dtype=np.bool_)
+        r_aces = np.zeros(max_hands, dtype=np.bool_)
+        r_settled = np.zeros(max_hands, dtype=np.bool_)
+        r_net = np.zeros(max_hands, dtype=np.int64)
+        waiting = np.zeros(max_hands, dtype=np.int64)
+        waiting_aces = np.zeros(max_hands, dtype=np.bool_)
+
+        pos = size  # forces a shuffle before the first round
+        shoes = 0
+        shoe_no = -1
+        n_decisions = 0
+        exhausted_rounds = 0
+        rc = p[P_INITIAL_RC]
+        rc_hidden = 0
+        bins = by_count.shape[0]
+        horizon = p[P_HORIZON]
+        n_segments = segment_low.size
+        path_points = paths.shape[1] if paths.shape[0] > 0 else 0
+        seg = 0
+        seg_rounds = 0
+        seg_sum = 0
+        seg_low = 0
+        wonged_in = wong_in == -np.inf
+        level = -lo if lo <= 0 <= hi else (0 if lo > 0 else levels - 1)  # a count of 0
+        main_net = main_net2 = main_hits = 0
+        side_sum = side_sum2 = side_hits = 0
+        ins_played = ins_net_sum = ins_net2 = ins_hits = 0
+        total_net = total_net2 = 0
+        for rnd in range(rounds):
+            if pos >= cut_at:
+                shuffle(shoe, state)
+                shoe_no = shoes
+                if shoes < shoe_log.shape[0]:
+                    shoe_log[shoes, :] = shoe
+                shoes += 1
+                pos = p[P_BURN]
+                rc = p[P_INITIAL_RC]
+                if wong_in != -np.inf:
+                    wonged_in = False
+            if rnd < round_log.shape[0]:
+                round_log[rnd, R_SHOE] = shoe_no
+                round_log[rnd, R_START] = pos
+            # --- betting: the ramp by the true count before the deal --------------------------
+            bet = 1
+            tc_bin = 0
+            if counting:
+                tc_bet = _true_count(rc, size - pos, p)
+                if wonged_in:
+                    if tc_bet < wong_out:
+                        wonged_in = False
+                elif tc_bet >= wong_in:
+                    wonged_in = True
+                bet = ramp_units[0]
+                for k in range(ramp_counts.size):
+                    if tc_bet >= ramp_counts[k]:
+                        bet = ramp_units[k]
+                if not wonged_in:
+                    bet = 0
+                tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
+            exhausted = False
+            # --- the deal: the box, the up card, the box, the hole card ----------------------
             if pos >= size:
                 shuffle(shoe, state)
                 pos = 0
                 exhausted = True
-            d1 = np.int64(shoe[pos])
+            c1 = np.int64(shoe[pos])
             pos += 1
-            n_dealer = 2
-        up = value_of[d0]
-        v1 = value_of[c1]
-        v2 = value_of[c2]
-        x_hard = v1 + v2
-        x_ace = v1 == 1 or v2 == 1
-        x_n = 2
-        x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
-        x_c2 = c2
-        x_stake = 1
-        x_split = False
-        x_aces = False
-        x_done = False
-        x_settled = False
-        x_down = False
-        x_net = 0
-        natural = x_ace and x_hard == 11
-        open_hands = 1
-        side = 0
-        if has_side:
-            flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (d0 & 3)) else 0
-            side = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (d0 >> 2), flush]
-        # --- insurance and even money ------------------------------------------------------
-        insured = False
-        ins_net = 0
-        ins_settled = False
-        if p[P_INSURANCE] != 0 and up == 1:
-            insure = p[P_INSURE_MODE] == 1 or (p[P_INSURE_MODE] == 2 and insurance_threshold <= 0.0)
-            even = p[P_EVEN_MONEY_MODE] == 1 or (
-                p[P_EVEN_MONEY_MODE] == 2 and insurance_threshold <= 0.0
+            if pos >= size:
+                shuffle(shoe, state)
+                pos = 0
+                exhausted = True
+            d0 = np.int64(shoe[pos])
+            pos += 1
+            if pos >= size:
+                shuffle(shoe, state)
+                pos = 0
+                exhausted = True
+            c2 = np.int64(shoe[pos])
+            pos += 1
+            rc += tags[c1 >> 2] + tags[d0 >> 2] + tags[c2 >> 2]
+            rc_hidden = 0
+            d1 = np.int64(0)
+            n_dealer = 1
+            if hole_dealt:
+                if pos >= size:
+                    shuffle(shoe, state)
+                    pos = 0
+                    exhausted = True
+                d1 = np.int64(shoe[pos])
+                pos += 1
+                n_dealer = 2
+                rc_hidden = tags[d1 >> 2]
+            up = value_of[d0]
+            v1 = value_of[c1]
+            v2 = value_of[c2]
+            x_hard = v1 + v2
+            x_ace = v1 == 1 or v2 == 1
+            x_n = 2
+            x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
+            x_c2 = c2
+            x_stake = 1
+            x_split = False
+            x_aces = False
+            x_done = False
+            x_settled = False
+            x_down = False
+            x_net = 0
+            natural = x_ace and x_hard == 11
+            open_hands = 1
+            side = 0
+            if has_side:
+                flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (d0 & 3)) else 0
+                side = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (d0 >> 2), flush]
+            # --- insurance and even money ------------------------------------------------------
+            insured = False
+            ins_net = 0
+            ins_settled = False
+            if p[P_INSURANCE] != 0 and up == 1:
+                tc_now = _true_count(rc, size - pos, p) if counting else 0.0
+                insure = p[P_INSURE_MODE] == 1 or (
+                    p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
+                )
+                even = p[P_EVEN_MONEY_MODE] == 1 or (
+                    p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
+                )
+                code = DO_NO_INSURANCE
+                if natural and p[P_EVEN_MONEY] != 0 and even:
+                    code = DO_EVEN_MONEY
+                    x_done = True
+                    x_settled = True
+                    open_hands = 0
+                    x_net = unit
+                elif insure and p[P_INSURANCE_SHARE] > 0:
+                    code = DO_INSURE
+                    insured = True
+                if n_decisions < decision_log.shape[0]:
+                    decision_log[n_decisions, 0] = rnd
+                    decision_log[n_decisions, 1] = 0
+                    decision_log[n_decisions, 2] = code
+                n_decisions += 1
+            dealer_bj = n_dealer == 2 and (
+                (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
             )
-            code = DO_NO_INSURANCE
-            if natural and p[P_EVEN_MONEY] != 0 and even:
-                code = DO_EVEN_MONEY
+            peeked = peeks and (up == 1 or up == 10)  # noqa: PLR1714 - numba
+            skip_players = False
+            if peeked:
+                if insured:
+                    ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
+                    ins_settled = True
+                if dealer_bj:
+                    rc += rc_hidden
+                    rc_hidden = 0
+                    skip_players = True
+            if (
+                not skip_players  # noqa: PLR1714 - numba
+                and p[P_BJ_PAID_AT_ONCE] != 0
+                and up != 1
+                and up != 10
+                and natural
+                and not x_settled
+            ):
                 x_done = True
                 x_settled = True
                 open_hands = 0
-                x_net = unit
-            elif insure and p[P_INSURANCE_SHARE] > 0:
-                code = DO_INSURE
-                insured = True
-            if n_decisions < decision_log.shape[0]:
-                decision_log[n_decisions, 0] = rnd
-                decision_log[n_decisions, 1] = 0
-                decision_log[n_decisions, 2] = code
-            n_decisions += 1
-        dealer_bj = n_dealer == 2 and (
-            (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
-        )
-        peeked = peeks and (up == 1 or up == 10)  # noqa: PLR1714 - numba
-        skip_players = False
-        if peeked:
-            if insured:
-                ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
-                ins_settled = True
-            skip_players = dealer_bj
-        if (
-            not skip_players  # noqa: PLR1714 - numba
-            and p[P_BJ_PAID_AT_ONCE] != 0
-            and up != 1
-            and up != 10
-            and natural
-            and not x_settled
-        ):
-            x_done = True
-            x_settled = True
-            open_hands = 0
-            x_net = p[P_BJ_NET]
-        # --- the box's hands -------------------------------------------------------------
-        n_hands = 1
-        n_waiting = 0
-        n_results = 0
-        while True:
-            while not (x_done or skip_players):
-                if x_n == 1:
-                    # A split hand's second card, when its turn comes.
+                x_net = p[P_BJ_NET]
+            # --- the box's hands -------------------------------------------------------------
+            n_hands = 1
+            n_waiting = 0
+            n_results = 0
+            while True:
+                while not (x_done or skip_players):
+                    if x_n == 1:
+                        # A split hand's second card, when its turn comes.
+                        if pos >= size:
+                            shuffle(shoe, state)
+                            pos = 0
+                            exhausted = True
+                        card = np.int64(shoe[pos])
+                        pos += 1
+                        v = value_of[card]
+                        x_hard += v
+                        x_ace |= v == 1
+                        x_c2 = card
+                        x_n = 2
+                        if v == 7 and x_sevens == 1:
+                            x_sevens = 2
+                        if x_aces and p[P_ACE_FACE_DOWN] != 0:
+                            x_down = True
+                            rc_hidden += tags[card >> 2]
+                        else:
+                            rc += tags[card >> 2]
+                    total = _best(x_hard, x_ace)
+                    if total > 21:
+                        x_done = True
+                        if not x_down:
+                            x_settled = True
+                            open_hands -= 1
+                            x_net = -x_stake * unit
+                        break
+                    if total == 21:
+                        x_done = True
+                        break
+                    if counting and levels > 1:
+                        k = rc - rc_low
+                        if 0 <= k < rc_width:
+                            level = int(level_of[(size - pos) * rc_width + k])
+                        else:
+                            tc = _true_count(rc, size - pos, p)
+                            level = int(min(max(tc, lo), hi)) - lo
+                    if x_n == 2:
+                        pair = (
+                            (c1 >> 2) == (x_c2 >> 2)
+                            if p[P_SPLIT_BY_RANK] != 0
+                            else value_of[c1] == value_of[x_c2]
+                        )
+                        can_split = (
+                            pair and n_hands < max_hands and not (x_aces and p[P_RESPLIT_ACES] == 0)
+                        )
+                        if x_aces and not can_split:
+                            x_done = True
+                            break
+                        action = two_cards[
+                            level, int(x_split), int(x_aces), int(can_split), value_of[c1] - 1,
+                            value_of[x_c2] - 1, up - 1,
+                        ]  # fmt: skip
+                    else:
+                        if x_aces:
+                            x_done = True
+                            break
+                        action = more_cards[level, x_hard, int(x_ace), up - 1]
+                    if n_decisions < decision_log.shape[0]:
+                        decision_log[n_decisions, 0] = rnd
+                        decision_log[n_decisions, 1] = 0
+                        decision_log[n_decisions, 2] = action
+                    n_decisions += 1
+                    if action == DO_STAND:
+                        x_done = True
+                        break
+                    if action == DO_SPLIT:
+                        # The new hand, on the second card, waits its turn right after this one.
+                        x_aces = value_of[c1] == 1
+                        waiting[n_waiting] = x_c2
+                        waiting_aces[n_waiting] = x_aces
+                        n_waiting += 1
+                        n_hands += 1
+                        open_hands += 1
+                        x_hard = value_of[c1]
+                        x_ace = x_aces
+                        x_n = 1
+                        x_sevens = 1 if x_hard == 7 else 0
+                        x_split = True
+                        continue
+                    # A card: the hit or the double's one card.
                     if pos >= size:
                         shuffle(shoe, state)
                         pos = 0
@@ -655,186 +847,161 @@ def play_one_box(  # noqa: PLR0917
                     v = value_of[card]
                     x_hard += v
                     x_ace |= v == 1
-                    x_c2 = card
-                    x_n = 2
-                    if v == 7 and x_sevens == 1:
-                        x_sevens = 2
-                    if x_aces and p[P_ACE_FACE_DOWN] != 0:
-                        x_down = True
-                total = _best(x_hard, x_ace)
-                if total > 21:
-                    x_done = True
-                    if not x_down:
-                        x_settled = True
-                        open_hands -= 1
-                        x_net = -x_stake * unit
-                    break
-                if total == 21:
-                    x_done = True
-                    break
-                if x_n == 2:
-                    pair = (
-                        (c1 >> 2) == (x_c2 >> 2)
-                        if p[P_SPLIT_BY_RANK] != 0
-                        else value_of[c1] == value_of[x_c2]
-                    )
-                    can_split = (
-                        pair and n_hands < max_hands and not (x_aces and p[P_RESPLIT_ACES] == 0)
-                    )
-                    if x_aces and not can_split:
+                    x_n += 1
+                    if v == 7 and x_sevens == x_n - 1:
+                        x_sevens += 1
+                    if action == DO_DOUBLE:
+                        x_down = p[P_DOUBLE_FACE_DOWN] != 0
+                        if x_down:
+                            rc_hidden += tags[card >> 2]
+                        else:
+                            rc += tags[card >> 2]
+                        x_stake = 2
                         x_done = True
+                        if _best(x_hard, x_ace) > 21 and not x_down:
+                            x_settled = True
+                            open_hands -= 1
+                            x_net = -2 * unit
                         break
-                    action = two_cards[
-                        int(x_split), int(x_aces), int(can_split), value_of[c1] - 1,
-                        value_of[x_c2] - 1, up - 1,
-                    ]  # fmt: skip
-                else:
-                    if x_aces:
-                        x_done = True
-                        break
-                    action = more_cards[x_hard, int(x_ace), up - 1]
-                if n_decisions < decision_log.shape[0]:
-                    decision_log[n_decisions, 0] = rnd
-                    decision_log[n_decisions, 1] = 0
-                    decision_log[n_decisions, 2] = action
-                n_decisions += 1
-                if action == DO_STAND:
-                    x_done = True
+                    rc += tags[card >> 2]
+                r_hard[n_results] = x_hard
+                r_ace[n_results] = x_ace
+                r_n[n_results] = x_n
+                r_sevens[n_results] = x_sevens
+                r_stake[n_results] = x_stake
+                r_split[n_results] = x_split
+                r_aces[n_results] = x_aces
+                r_settled[n_results] = x_settled
+                r_net[n_results] = x_net
+                n_results += 1
+                if n_waiting == 0:
                     break
-                if action == DO_SPLIT:
-                    # The new hand, on the second card, waits its turn right after this one.
-                    x_aces = value_of[c1] == 1
-                    waiting[n_waiting] = x_c2
-                    waiting_aces[n_waiting] = x_aces
-                    n_waiting += 1
-                    n_hands += 1
-                    open_hands += 1
-                    x_hard = value_of[c1]
-                    x_ace = x_aces
-                    x_n = 1
-                    x_sevens = 1 if x_hard == 7 else 0
-                    x_split = True
-                    continue
-                # A card: the hit or the double's one card.
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                card = np.int64(shoe[pos])
-                pos += 1
-                v = value_of[card]
-                x_hard += v
-                x_ace |= v == 1
-                x_n += 1
-                if v == 7 and x_sevens == x_n - 1:
-                    x_sevens += 1
-                if action == DO_DOUBLE:
-                    x_down = p[P_DOUBLE_FACE_DOWN] != 0
-                    x_stake = 2
-                    x_done = True
-                    if _best(x_hard, x_ace) > 21 and not x_down:
-                        x_settled = True
-                        open_hands -= 1
-                        x_net = -2 * unit
-                    break
-            r_hard[n_results] = x_hard
-            r_ace[n_results] = x_ace
-            r_n[n_results] = x_n
-            r_sevens[n_results] = x_sevens
-            r_stake[n_results] = x_stake
-            r_split[n_results] = x_split
-            r_aces[n_results] = x_aces
-            r_settled[n_results] = x_settled
-            r_net[n_results] = x_net
-            n_results += 1
-            if n_waiting == 0:
-                break
-            n_waiting -= 1
-            c1 = waiting[n_waiting]
-            x_aces = waiting_aces[n_waiting]
-            x_hard = value_of[c1]
-            x_ace = x_hard == 1
-            x_n = 1
-            x_sevens = 1 if x_hard == 7 else 0
-            x_stake = 1
-            x_split = True
-            x_done = False
-            x_settled = False
-            x_down = False
-            x_net = 0
-        # --- the dealer --------------------------------------------------------------------
-        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
-        if not skip_players:
-            if n_dealer == 1 and (hands_left or (insured and not peeked)):
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                d1 = np.int64(shoe[pos])
-                pos += 1
-                n_dealer = 2
-            dealer_bj = n_dealer == 2 and (
-                (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
-            )
-            if insured and not ins_settled:
-                ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
-        d_hard = up
-        d_ace = up == 1
-        if n_dealer == 2:
-            d_hard += value_of[d1]
-            d_ace |= value_of[d1] == 1
-        if hands_left and not dealer_bj and not skip_players:
-            while not dealer_stands[d_hard * 2 + d_ace]:
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                v = value_of[np.int64(shoe[pos])]
-                pos += 1
-                d_hard += v
-                d_ace |= v == 1
-        d_total = _best(d_hard, d_ace)
-        # --- settlement ------------------------------------------------------------------------
-        main = 0
-        for i in range(n_results):
-            net = r_net[i]
-            if not r_settled[i]:
-                net = _settled_net(
-                    r_hard[i], r_ace[i], r_n[i], r_sevens[i], r_stake[i], r_split[i],
-                    r_aces[i], i == 0, dealer_bj, d_total, p,
-                )  # fmt: skip
-            main += net
-        box_total = main + side
-        if insured:
-            box_total += ins_net * p[P_INSURANCE_SHARE] // unit
-            ins_played += 1
-            ins_net_sum += ins_net
-            ins_net2 += ins_net * ins_net
-            ins_hits += ins_net > 0
-        main_net += main
-        main_net2 += main * main
-        main_hits += main > 0
-        side_sum += side
-        side_sum2 += side * side
-        side_hits += side > 0
-        total_net += box_total
-        total_net2 += box_total * box_total
-        if rnd < box_log.shape[0]:
-            box_log[rnd, B_MAIN] = main
-            box_log[rnd, B_SIDE] = side
-            box_log[rnd, B_INSURANCE] = ins_net if insured else 0
-            box_log[rnd, B_BET] = 1
-        if rnd < round_log.shape[0]:
-            round_log[rnd, R_END] = pos
-        if exhausted:
-            exhausted_rounds += 1
-            pos = size  # a fresh shoe for the next round
-    _add_figures(
-        p, wager_sums, totals, sums, rounds, shoes,
-        (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
-         ins_net2, ins_hits, total_net, total_net2),
-    )  # fmt: skip
-    sums[S_EXHAUSTED] += exhausted_rounds
+                n_waiting -= 1
+                c1 = waiting[n_waiting]
+                x_aces = waiting_aces[n_waiting]
+                x_hard = value_of[c1]
+                x_ace = x_hard == 1
+                x_n = 1
+                x_sevens = 1 if x_hard == 7 else 0
+                x_stake = 1
+                x_split = True
+                x_done = False
+                x_settled = False
+                x_down = False
+                x_net = 0
+            # --- the dealer --------------------------------------------------------------------
+            rc += rc_hidden  # the hole card and face-down cards are turned now
+            hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
+            if not skip_players:
+                if n_dealer == 1 and (hands_left or (insured and not peeked)):
+                    if pos >= size:
+                        shuffle(shoe, state)
+                        pos = 0
+                        exhausted = True
+                    d1 = np.int64(shoe[pos])
+                    pos += 1
+                    n_dealer = 2
+                    rc += tags[d1 >> 2]
+                dealer_bj = n_dealer == 2 and (
+                    (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
+                )
+                if insured and not ins_settled:
+                    ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
+            d_hard = up
+            d_ace = up == 1
+            if n_dealer == 2:
+                d_hard += value_of[d1]
+                d_ace |= value_of[d1] == 1
+            if hands_left and not dealer_bj and not skip_players:
+                while not dealer_stands[d_hard * 2 + d_ace]:
+                    if pos >= size:
+                        shuffle(shoe, state)
+                        pos = 0
+                        exhausted = True
+                    card = np.int64(shoe[pos])
+                    pos += 1
+                    v = value_of[card]
+                    d_hard += v
+                    d_ace |= v == 1
+                    rc += tags[card >> 2]
+            d_total = _best(d_hard, d_ace)
+            # --- settlement ------------------------------------------------------------------------
+            main = 0
+            for i in range(n_results):
+                net = r_net[i]
+                if not r_settled[i]:
+                    net = _settled_net(
+                        r_hard[i], r_ace[i], r_n[i], r_sevens[i], r_stake[i], r_split[i],
+                        r_aces[i], i == 0, dealer_bj, d_total, p,
+                    )  # fmt: skip
+                main += net
+            box_total = main + side
+            if insured:
+                box_total += ins_net * p[P_INSURANCE_SHARE] // unit
+                ins_played += 1
+                ins_net_sum += ins_net
+                ins_net2 += ins_net * ins_net
+                ins_hits += ins_net > 0
+            main_net += main
+            main_net2 += main * main
+            main_hits += main > 0
+            side_sum += side
+            side_sum2 += side * side
+            side_hits += side > 0
+            total_net += box_total
+            total_net2 += box_total * box_total
+            round_total = box_total
+            if counting:
+                # The counter's own game: the main bet and insurance at the ramp's bet
+                # (21+3 stays one flat unit and is not part of it).
+                own = box_total - side
+                round_total = bet * own
+                sums[S_BET] += bet
+                sums[S_BET_NET] += round_total
+                sums[S_BET_NET2] += round_total * round_total
+                if bet > 0:
+                    sums[S_ROUNDS_PLAYED] += 1
+                by_count[tc_bin, 0] += 1
+                by_count[tc_bin, 1] += own
+                by_count[tc_bin, 2] += own * own
+            if rnd < box_log.shape[0]:
+                box_log[rnd, B_MAIN] = main
+                box_log[rnd, B_SIDE] = side
+                box_log[rnd, B_INSURANCE] = ins_net if insured else 0
+                box_log[rnd, B_BET] = bet
+            if rnd < round_log.shape[0]:
+                round_log[rnd, R_END] = pos
+            if exhausted:
+                exhausted_rounds += 1
+                pos = size  # a fresh shoe for the next round
+            # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
+            if horizon > 0 and seg < n_segments:
+                seg_sum += round_total
+                seg_low = min(seg_low, seg_sum)
+                if seg < paths.shape[0]:
+                    step = max(horizon // path_points, 1)
+                    if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
+                        paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
+                seg_rounds += 1
+                if seg_rounds == horizon:
+                    segment_low[seg] = seg_low
+                    segment_end[seg] = seg_sum
+                    seg += 1
+                    seg_rounds = 0
+                    seg_sum = 0
+                    seg_low = 0
+        _add_figures(
+            p, wager_sums, totals, sums, rounds, shoes,
+            (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
+             ins_net2, ins_hits, total_net, total_net2),
+        )  # fmt: skip
+        sums[S_EXHAUSTED] += exhausted_rounds
+
+    return play_one_box
+
+
+play_one_box = _one_box_path(counted=False)
+play_one_box_counted = _one_box_path(counted=True)
 
 
 @njit(cache=True, error_model="numpy")
@@ -880,12 +1047,24 @@ def play_block(  # noqa: PLR0917
     room: the shoes dealt, each round's shoe and card positions, each box-round's nets and
     each decision as ``(round, box, code)``.
     """
-    if players == 1 and p[P_COUNTING] == 0 and p[P_HORIZON] == 0:
-        play_one_box(
-            p, state, rounds, hard_above, hard_below, hard_threshold, soft_above, soft_below,
-            soft_threshold, pair_above, pair_below, pair_threshold, insurance_threshold,
-            side_net, wager_sums, totals, sums, shoe_log, round_log, box_log, decision_log,
-        )  # fmt: skip
+    lo, hi = index_levels(hard_threshold, soft_threshold, pair_threshold)
+    if players == 1 and p[P_GENERAL_LOOP] == 0 and hi - lo < MAX_INDEX_LEVELS:
+        if p[P_COUNTING] != 0:
+            play_one_box_counted(
+                p, state, rounds, hard_above, hard_below, hard_threshold, soft_above, soft_below,
+                soft_threshold, pair_above, pair_below, pair_threshold, insurance_threshold,
+                side_net, tags, ramp_counts, ramp_units, wong_in, wong_out, wager_sums, totals,
+                sums, by_count, segment_low, segment_end, paths, shoe_log, round_log, box_log,
+                decision_log,
+            )  # fmt: skip
+        else:
+            play_one_box(
+                p, state, rounds, hard_above, hard_below, hard_threshold, soft_above, soft_below,
+                soft_threshold, pair_above, pair_below, pair_threshold, insurance_threshold,
+                side_net, tags, ramp_counts, ramp_units, wong_in, wong_out, wager_sums, totals,
+                sums, by_count, segment_low, segment_end, paths, shoe_log, round_log, box_log,
+                decision_log,
+            )  # fmt: skip
         return
     decks = p[P_DECKS]
     size = 52 * decks
