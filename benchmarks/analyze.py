@@ -296,6 +296,9 @@ def blackjack_line(rules: BlackjackRules, python_per_up: dict[int, float]) -> No
 
 PREVIOUS = "47a8212"
 """The last commit before exact split values (issue 12): the previous implementation."""
+BASE = "main"
+"""The branch this one starts from (its merge base with ``HEAD``, resolved when the
+benchmark runs): a change's A/B against the code it changes, in the same run."""
 BEFORE_SPEED = "5fcd391"
 """The last commit before the whole command's speed work (issue 12, item 2): same figures,
 bit for bit (``tests/consistency/test_analyze_json_is_unchanged.py``)."""
@@ -328,6 +331,14 @@ def _run(arguments: list[str], environment: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def _merge_base(branch: str) -> str:
+    """The commit ``HEAD`` branched from ``branch`` at (``HEAD`` itself on that branch)."""
+    found = subprocess.run(
+        ["git", "merge-base", branch, "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    return found[:7]
+
+
 def _checkout(commit: str) -> dict[str, str]:
     """The package's source (and the rules document its profiles cite) at ``commit``, kept
     in the temporary folder with its own numba cache so that a later run need not compile
@@ -349,10 +360,17 @@ def whole_command_lines(repeat: int = 5) -> None:
     printed from the result cache (``analysis.result_cache``), the code before the speed
     work (commit ``BEFORE_SPEED``, computed), the previous implementation (commit
     ``PREVIOUS``) and the pure-Python player recursion of ``blackjack_python_reference`` run
-    as a process (once); ratios against the computed run. Each implementation's kernels are
-    compiled (or loaded) once first."""
+    as a process (once); ratios against the computed run. ``BASE``'s tree (the code this
+    branch changes, computed) runs in each round too, first in the ratios. Each
+    implementation's kernels are compiled (or loaded) once first, and its modules' bytecode
+    written then, as an installed package has it (``PYTHONDONTWRITEBYTECODE`` in the
+    benchmark's own environment would otherwise have every run compile the package's
+    modules from source: a tenth of a second the user never pays)."""
     scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     base = dict(os.environ)
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
+    base_commit = _merge_base(BASE)
+    on_base = base | _checkout(base_commit)
     before = base | _checkout(BEFORE_SPEED)
     old = base | _checkout(PREVIOUS)
     print(
@@ -363,9 +381,17 @@ def whole_command_lines(repeat: int = 5) -> None:
     print(
         f"{'profile':<16}{'options':<22}"
         + "".join(
-            f"{label:<14}" for label in ("computed", "cached", BEFORE_SPEED, PREVIOUS, "Python ref")
+            f"{label:<14}"
+            for label in (
+                "computed",
+                "cached",
+                f"{BASE} {base_commit}",
+                BEFORE_SPEED,
+                PREVIOUS,
+                "Python ref",
+            )
         )
-        + "".join(f"{'x ' + label:<11}" for label in (BEFORE_SPEED, PREVIOUS, "Python"))
+        + "".join(f"{'x ' + label:<11}" for label in (BASE, BEFORE_SPEED, PREVIOUS, "Python"))
     )
     for name, options in COMMAND_CASES:
         command = [sys.executable, "-c", _CLI, "analyze", name, *options, "--json"]
@@ -383,12 +409,14 @@ def whole_command_lines(repeat: int = 5) -> None:
 
         with_previous = "--strategy" not in options  # the previous implementation had none
         _run(command, fresh())  # numba's cache loaded once
+        _run(command, empty(on_base))
         _run(command, empty(before))
         if with_previous:
             _run(command, empty(old))
         times: dict[str, list[tuple[float, float]]] = {
             "computed": [],
             "cached": [],
+            "base": [],
             "before": [],
             "old": [],
         }
@@ -396,6 +424,7 @@ def whole_command_lines(repeat: int = 5) -> None:
             times["computed"].append(_timed(command, fresh()))
             cached_environment = base | {"CROUPIER_CACHE_DIR": str(results)}
             times["cached"].append(_timed(command, cached_environment))
+            times["base"].append(_timed(command, empty(on_base)))
             times["before"].append(_timed(command, empty(before)))
             if with_previous:
                 times["old"].append(_timed(command, empty(old)))
@@ -408,8 +437,15 @@ def whole_command_lines(repeat: int = 5) -> None:
         python_time = math.nan, math.nan
         if with_previous:
             python_time = _timed([sys.executable, "-c", script], base)
-        cells = [best["computed"], best["cached"], best["before"], best["old"], python_time]
-        ratios = [best["before"], best["old"], python_time]
+        cells = [
+            best["computed"],
+            best["cached"],
+            best["base"],
+            best["before"],
+            best["old"],
+            python_time,
+        ]
+        ratios = [best["base"], best["before"], best["old"], python_time]
         computed = best["computed"]
         print(
             f"{name:<16}{' '.join(options):<22}"
