@@ -464,7 +464,7 @@ _STARTUP_STEPS: tuple[tuple[str, str], ...] = (
     ("+ the CLI (typer, rich, the rules)", "import croupier.cli.analyze_command"),
     (
         "+ numba's array functions, BLAS probe skipped",
-        "import croupier.cli.analyze_command as a; a._load_numba_without_its_blas_probe()",
+        "import croupier.cli.analyze_command as a; a._load_numba_for_cached_kernels()",
     ),
     (
         "+ numba's array functions as numba loads them",
@@ -472,7 +472,7 @@ _STARTUP_STEPS: tuple[tuple[str, str], ...] = (
     ),
     (
         "+ the blackjack analysis modules",
-        "import croupier.cli.analyze_command as a; a._load_numba_without_its_blas_probe(); "
+        "import croupier.cli.analyze_command as a; a._load_numba_for_cached_kernels(); "
         "import croupier.analysis.profile_analysis",
     ),
 )
