@@ -647,6 +647,7 @@ class UpCard:
         self.shoe[up] -= 1
         self.dealer = DealerTable(self.shoe, up, rules.hits_soft_17) if dealer is None else dealer
         self._splits: dict[tuple[int, bytes], tuple[float, float]] = {}
+        self._optimal: npt.NDArray[np.float64] | None = None
 
     def optimal(
         self,
@@ -661,6 +662,20 @@ class UpCard:
         left at 0): a hand's value reads only the hands one card larger, which hold it too,
         so theirs are the same figures, and the dealer's outcomes are computed for fewer
         compositions."""
+        if base is None and sevens_pays is None and holding is None:
+            # The chart's derivation and CDZ-/CDP1's evaluation both ask for these.
+            if self._optimal is None:
+                self._optimal = self._optimal_values(None, None, None)
+                self._optimal.setflags(write=False)
+            return self._optimal
+        return self._optimal_values(base, sevens_pays, holding)
+
+    def _optimal_values(
+        self,
+        base: npt.NDArray[np.int64] | None,
+        sevens_pays: float | None,
+        holding: int | None,
+    ) -> npt.NDArray[np.float64]:
         table = self.table
         shoe = self.shoe if base is None else base
         possible = np.all(table.counts <= shoe, axis=1) & (table.cards >= 2)
