@@ -16,7 +16,8 @@ Run: ``uv run python benchmarks/analyze.py`` (``--startup``: only where a warm c
 goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole command;
 ``--joint``: only what taking the split rounds' hands jointly costs, the analysis with and
 without it in one process, CPU seconds; ``--command``: only the whole command per profile
-and variant, interleaved with the code before the speed work and the previous implementation)
+and variant, interleaved with the branch's base, the code before the speed work and the
+previous implementation; ``--command --base-only``: with the branch's base only)
 """
 
 from __future__ import annotations
@@ -353,7 +354,7 @@ def _checkout(commit: str) -> dict[str, str]:
     return {"PYTHONPATH": str(folder / "src"), "NUMBA_CACHE_DIR": str(folder / "nb")}
 
 
-def whole_command_lines(repeat: int = 5) -> None:
+def whole_command_lines(repeat: int = 5, *, history: bool = True) -> None:
     """``croupier analyze PROFILE --json`` as whole processes (interpreter, imports, numba's
     cache, the analysis), best of ``repeat`` rounds in which each implementation runs once in
     turn (interleaved, so that they share the same load): computed (an empty result cache),
@@ -365,7 +366,9 @@ def whole_command_lines(repeat: int = 5) -> None:
     implementation's kernels are compiled (or loaded) once first, and its modules' bytecode
     written then, as an installed package has it (``PYTHONDONTWRITEBYTECODE`` in the
     benchmark's own environment would otherwise have every run compile the package's
-    modules from source: a tenth of a second the user never pays)."""
+    modules from source: a tenth of a second the user never pays). ``history=False``
+    (``--command --base-only``): only the computed, cached and ``BASE`` runs, for an A/B on a
+    loaded machine, where each older tree's first compilation alone takes minutes."""
     scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     base = dict(os.environ)
     base.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -407,10 +410,12 @@ def whole_command_lines(repeat: int = 5) -> None:
                 old_file.unlink()
             return environment | {"CROUPIER_CACHE_DIR": str(results)}
 
-        with_previous = "--strategy" not in options  # the previous implementation had none
+        # the previous implementation had no --strategy
+        with_previous = history and "--strategy" not in options
         _run(command, fresh())  # numba's cache loaded once
         _run(command, empty(on_base))
-        _run(command, empty(before))
+        if history:
+            _run(command, empty(before))
         if with_previous:
             _run(command, empty(old))
         times: dict[str, list[tuple[float, float]]] = {
@@ -425,7 +430,8 @@ def whole_command_lines(repeat: int = 5) -> None:
             cached_environment = base | {"CROUPIER_CACHE_DIR": str(results)}
             times["cached"].append(_timed(command, cached_environment))
             times["base"].append(_timed(command, empty(on_base)))
-            times["before"].append(_timed(command, empty(before)))
+            if history:
+                times["before"].append(_timed(command, empty(before)))
             if with_previous:
                 times["old"].append(_timed(command, empty(old)))
         best = {
@@ -550,6 +556,8 @@ if __name__ == "__main__":
         joint_lines()
     elif sys.argv[1:] == ["--command"]:
         whole_command_lines()
+    elif sys.argv[1:] == ["--command", "--base-only"]:
+        whole_command_lines(history=False)
     else:
         main()
         print()
