@@ -86,7 +86,7 @@ def _load_cached_kernels_only() -> None:
     whose cache lacks the two methods used here keeps its own load. The figures are the same
     bit for bit (tests/consistency/test_analyze_json_is_unchanged.py)."""
     from numba.core import caching
-    from numba.core.runtime import rtsys
+    from numba.core.runtime.nrt import rtsys
 
     if not all(
         hasattr(caching.Cache, name)
@@ -97,9 +97,9 @@ def _load_cached_kernels_only() -> None:
     def load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
+            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
 
-    caching.Cache.load_overload = load_overload
+    caching.Cache.load_overload = load_overload  # type: ignore[method-assign]
 
 
 def command(  # noqa: PLR0917 - Typer reads the options from the signature
@@ -381,8 +381,8 @@ def _by_count(
             documents[name]["not_applicable"] = "one deck shuffled before every game (Art. 7)"
             continue
         page = by_count.by_count_markdown(name, effects, systems, sampled)
-        assert console is not None or not (printing or directory)  # quiet: neither
         if printing:
+            assert console is not None  # quiet only when not printing
             console.print(page, markup=False, highlight=False)
         if directory is not None:
             (directory / f"{name}-by-count.md").write_text(
@@ -391,6 +391,7 @@ def _by_count(
             by_count.by_count_png(
                 name, effects, systems, directory / f"{name}-by-count.png", sampled
             )
+            assert console is not None  # quiet only without a folder to write in
             console.print(f"wrote {directory / f'{name}-by-count.md'} and its chart")
     return documents
 
