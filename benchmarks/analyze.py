@@ -16,7 +16,8 @@ Run: ``uv run python benchmarks/analyze.py`` (``--startup``: only where a warm c
 goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole command;
 ``--joint``: only what taking the split rounds' hands jointly costs, the analysis with and
 without it in one process, CPU seconds; ``--command``: only the whole command per profile
-and variant, interleaved with the code before the speed work and the previous implementation)
+and variant, interleaved with the branch's base, the code before the speed work and the
+previous implementation; ``--command --base-only``: with the branch's base only)
 """
 
 from __future__ import annotations
@@ -296,6 +297,9 @@ def blackjack_line(rules: BlackjackRules, python_per_up: dict[int, float]) -> No
 
 PREVIOUS = "47a8212"
 """The last commit before exact split values (issue 12): the previous implementation."""
+BASE = "main"
+"""The branch this one starts from (its merge base with ``HEAD``, resolved when the
+benchmark runs): a change's A/B against the code it changes, in the same run."""
 BEFORE_SPEED = "5fcd391"
 """The last commit before the whole command's speed work (issue 12, item 2): same figures,
 bit for bit (``tests/consistency/test_analyze_json_is_unchanged.py``)."""
@@ -328,6 +332,14 @@ def _run(arguments: list[str], environment: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def _merge_base(branch: str) -> str:
+    """The commit ``HEAD`` branched from ``branch`` at (``HEAD`` itself on that branch)."""
+    found = subprocess.run(
+        ["git", "merge-base", branch, "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    return found[:7]
+
+
 def _checkout(commit: str) -> dict[str, str]:
     """The package's source (and the rules document its profiles cite) at ``commit``, kept
     in the temporary folder with its own numba cache so that a later run need not compile
@@ -342,17 +354,26 @@ def _checkout(commit: str) -> dict[str, str]:
     return {"PYTHONPATH": str(folder / "src"), "NUMBA_CACHE_DIR": str(folder / "nb")}
 
 
-def whole_command_lines(repeat: int = 5) -> None:
+def whole_command_lines(repeat: int = 5, *, history: bool = True) -> None:
     """``croupier analyze PROFILE --json`` as whole processes (interpreter, imports, numba's
     cache, the analysis), best of ``repeat`` rounds in which each implementation runs once in
     turn (interleaved, so that they share the same load): computed (an empty result cache),
     printed from the result cache (``analysis.result_cache``), the code before the speed
     work (commit ``BEFORE_SPEED``, computed), the previous implementation (commit
     ``PREVIOUS``) and the pure-Python player recursion of ``blackjack_python_reference`` run
-    as a process (once); ratios against the computed run. Each implementation's kernels are
-    compiled (or loaded) once first."""
+    as a process (once); ratios against the computed run. ``BASE``'s tree (the code this
+    branch changes, computed) runs in each round too, first in the ratios. Each
+    implementation's kernels are compiled (or loaded) once first, and its modules' bytecode
+    written then, as an installed package has it (``PYTHONDONTWRITEBYTECODE`` in the
+    benchmark's own environment would otherwise have every run compile the package's
+    modules from source: a tenth of a second the user never pays). ``history=False``
+    (``--command --base-only``): only the computed, cached and ``BASE`` runs, for an A/B on a
+    loaded machine, where each older tree's first compilation alone takes minutes."""
     scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     base = dict(os.environ)
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
+    base_commit = _merge_base(BASE)
+    on_base = base | _checkout(base_commit)
     before = base | _checkout(BEFORE_SPEED)
     old = base | _checkout(PREVIOUS)
     print(
@@ -363,9 +384,17 @@ def whole_command_lines(repeat: int = 5) -> None:
     print(
         f"{'profile':<16}{'options':<22}"
         + "".join(
-            f"{label:<14}" for label in ("computed", "cached", BEFORE_SPEED, PREVIOUS, "Python ref")
+            f"{label:<14}"
+            for label in (
+                "computed",
+                "cached",
+                f"{BASE} {base_commit}",
+                BEFORE_SPEED,
+                PREVIOUS,
+                "Python ref",
+            )
         )
-        + "".join(f"{'x ' + label:<11}" for label in (BEFORE_SPEED, PREVIOUS, "Python"))
+        + "".join(f"{'x ' + label:<11}" for label in (BASE, BEFORE_SPEED, PREVIOUS, "Python"))
     )
     for name, options in COMMAND_CASES:
         command = [sys.executable, "-c", _CLI, "analyze", name, *options, "--json"]
@@ -381,14 +410,18 @@ def whole_command_lines(repeat: int = 5) -> None:
                 old_file.unlink()
             return environment | {"CROUPIER_CACHE_DIR": str(results)}
 
-        with_previous = "--strategy" not in options  # the previous implementation had none
+        # the previous implementation had no --strategy
+        with_previous = history and "--strategy" not in options
         _run(command, fresh())  # numba's cache loaded once
-        _run(command, empty(before))
+        _run(command, empty(on_base))
+        if history:
+            _run(command, empty(before))
         if with_previous:
             _run(command, empty(old))
         times: dict[str, list[tuple[float, float]]] = {
             "computed": [],
             "cached": [],
+            "base": [],
             "before": [],
             "old": [],
         }
@@ -396,7 +429,9 @@ def whole_command_lines(repeat: int = 5) -> None:
             times["computed"].append(_timed(command, fresh()))
             cached_environment = base | {"CROUPIER_CACHE_DIR": str(results)}
             times["cached"].append(_timed(command, cached_environment))
-            times["before"].append(_timed(command, empty(before)))
+            times["base"].append(_timed(command, empty(on_base)))
+            if history:
+                times["before"].append(_timed(command, empty(before)))
             if with_previous:
                 times["old"].append(_timed(command, empty(old)))
         best = {
@@ -408,8 +443,15 @@ def whole_command_lines(repeat: int = 5) -> None:
         python_time = math.nan, math.nan
         if with_previous:
             python_time = _timed([sys.executable, "-c", script], base)
-        cells = [best["computed"], best["cached"], best["before"], best["old"], python_time]
-        ratios = [best["before"], best["old"], python_time]
+        cells = [
+            best["computed"],
+            best["cached"],
+            best["base"],
+            best["before"],
+            best["old"],
+            python_time,
+        ]
+        ratios = [best["base"], best["before"], best["old"], python_time]
         computed = best["computed"]
         print(
             f"{name:<16}{' '.join(options):<22}"
@@ -428,7 +470,7 @@ _STARTUP_STEPS: tuple[tuple[str, str], ...] = (
     ("+ the CLI (typer, rich, the rules)", "import croupier.cli.analyze_command"),
     (
         "+ numba's array functions, BLAS probe skipped",
-        "import croupier.cli.analyze_command as a; a._load_numba_without_its_blas_probe()",
+        "import croupier.cli.analyze_command as a; a._load_numba_for_cached_kernels()",
     ),
     (
         "+ numba's array functions as numba loads them",
@@ -436,7 +478,7 @@ _STARTUP_STEPS: tuple[tuple[str, str], ...] = (
     ),
     (
         "+ the blackjack analysis modules",
-        "import croupier.cli.analyze_command as a; a._load_numba_without_its_blas_probe(); "
+        "import croupier.cli.analyze_command as a; a._load_numba_for_cached_kernels(); "
         "import croupier.analysis.profile_analysis",
     ),
 )
@@ -514,6 +556,8 @@ if __name__ == "__main__":
         joint_lines()
     elif sys.argv[1:] == ["--command"]:
         whole_command_lines()
+    elif sys.argv[1:] == ["--command", "--base-only"]:
+        whole_command_lines(history=False)
     else:
         main()
         print()

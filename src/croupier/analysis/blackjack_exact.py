@@ -48,6 +48,7 @@ peeks taking only the original stake.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -509,6 +510,7 @@ class DealerTable:
         self._keys = np.zeros(0, dtype=np.int64)
         self._rows = np.zeros(0, dtype=np.int64)
         self._weights = _KEY_BASE ** np.arange(10, dtype=np.int64)
+        self._lock = threading.Lock()
 
     def _find(
         self, keys: npt.NDArray[np.int64]
@@ -521,21 +523,28 @@ class DealerTable:
 
     def slots(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The table's row for each row of ``removed`` (computing the new ones)."""
+        # Rule sets sharing the table (``up_card``) may be analysed on different threads.
+        with self._lock:
+            return self._slots(removed)
+
+    def _slots(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        # Most calls ask only for known compositions (``UpCard.prepare`` computed them in
+        # one batch): those are looked up as they come, and only the unknown ones are made
+        # unique and merged into the sorted keys (no re-sort of the whole table), what had
+        # cost CDP1 as much as its new dealer outcomes themselves.
         keys = removed @ self._weights
-        unique, inverse = np.unique(keys, return_inverse=True)
-        position, known = self._find(unique)
-        missing = unique[~known]
-        if missing.size:
+        position, known = self._find(keys)
+        if not known.all():
+            missing = np.unique(keys[~known])
             counts = self.shoe - (missing[:, None] // self._weights) % _KEY_BASE
             found = dealer_outcomes_many(counts, self.up, self.hits_soft_17)
             rows = np.arange(len(self.table), len(self.table) + missing.size, dtype=np.int64)
             self.table = np.concatenate([self.table, found])
-            keys_now = np.concatenate([self._keys, missing])
-            rows_now = np.concatenate([self._rows, rows])
-            order = np.argsort(keys_now, kind="stable")
-            self._keys, self._rows = keys_now[order], rows_now[order]
-            position, known = self._find(unique)
-        slots: npt.NDArray[np.int64] = self._rows[position][inverse.reshape(-1)]
+            at = np.searchsorted(self._keys, missing)
+            self._keys = np.insert(self._keys, at, missing)
+            self._rows = np.insert(self._rows, at, rows)
+            position, _ = self._find(keys)
+        slots: npt.NDArray[np.int64] = self._rows[position]
         return slots
 
     def outcomes(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
@@ -621,16 +630,24 @@ def composition_play(
 class UpCard:
     """The computations for one up card."""
 
-    def __init__(self, rules: Rules, up: int, shoe: npt.NDArray[np.int64] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        up: int,
+        shoe: npt.NDArray[np.int64] | None = None,
+        dealer: DealerTable | None = None,
+    ) -> None:
         """``shoe``: the cards before the up card is dealt (default: ``rules.decks`` full
-        decks)."""
+        decks); ``dealer``: a table to share with another up card's computations for the
+        same shoe, up card and dealer rule (``up_card``)."""
         self.rules = rules
         self.up = up
         self.table = compositions()
         self.shoe = (full_shoe(rules.decks) if shoe is None else shoe).copy()
         self.shoe[up] -= 1
-        self.dealer = DealerTable(self.shoe, up, rules.hits_soft_17)
+        self.dealer = DealerTable(self.shoe, up, rules.hits_soft_17) if dealer is None else dealer
         self._splits: dict[tuple[int, bytes], tuple[float, float]] = {}
+        self._optimal: npt.NDArray[np.float64] | None = None
 
     def optimal(
         self,
@@ -645,6 +662,20 @@ class UpCard:
         left at 0): a hand's value reads only the hands one card larger, which hold it too,
         so theirs are the same figures, and the dealer's outcomes are computed for fewer
         compositions."""
+        if base is None and sevens_pays is None and holding is None:
+            # The chart's derivation and CDZ-/CDP1's evaluation both ask for these.
+            if self._optimal is None:
+                self._optimal = self._optimal_values(None, None, None)
+                self._optimal.setflags(write=False)
+            return self._optimal
+        return self._optimal_values(base, sevens_pays, holding)
+
+    def _optimal_values(
+        self,
+        base: npt.NDArray[np.int64] | None,
+        sevens_pays: float | None,
+        holding: int | None,
+    ) -> npt.NDArray[np.float64]:
         table = self.table
         shoe = self.shoe if base is None else base
         possible = np.all(table.counts <= shoe, axis=1) & (table.cards >= 2)
@@ -840,11 +871,36 @@ class UpCard:
         return value, wagered
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=64)
 def up_card(rules: Rules, up: int) -> UpCard:
     """The computations for one up card, kept (with their dealer table) while the same rules
-    are analysed."""
-    return UpCard(rules, up)
+    are analysed. The dealer's outcomes depend only on the shoe, the up card and whether the
+    dealer hits a soft 17, so every set of rules sharing those shares one dealer table (that
+    of ``_dealer_rules``): Veintiuno Real's chart is derived without the three 7s' bonus
+    and valued with it, and recomputed each of the few thousand compositions a second time
+    (a fifth of its analysis) while its tables were apart; ``--rule-effects`` analyses
+    sixteen rule sets on the same shoe."""
+    dealer_rules = _dealer_rules(rules)
+    if rules == dealer_rules:
+        return UpCard(rules, up)
+    return UpCard(rules, up, dealer=up_card(dealer_rules, up).dealer)
+
+
+def _dealer_rules(rules: Rules) -> Rules:
+    """The one set of rules that stands for every set with the same dealer (``up_card``)."""
+    return Rules(
+        decks=rules.decks,
+        hits_soft_17=rules.hits_soft_17,
+        peek=False,
+        all_bets_lost=False,
+        blackjack_pays=1.5,
+        double_any_two=True,
+        double_after_split=True,
+        max_hands=1,
+        resplit_aces=False,
+        ace_ten_is_blackjack=False,
+        sevens_pays=0.0,
+    )
 
 
 def _chance(shoe: npt.NDArray[np.int64], up: int) -> float:

@@ -15,43 +15,51 @@ gives the quick Monte Carlo estimate instead (marked ``"exact": false``).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
 from croupier.errors import ProfileError
 from croupier.rules import load_profile, shipped_profile_names
 
 if TYPE_CHECKING:  # the analysis (numba, matplotlib) loads when the command runs, not with the CLI
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
     from croupier.analysis.profile_analysis import ProfileAnalysis
     from croupier.analysis.rule_effects import RuleEffect
 
 
-def _load_numba_without_its_blas_probe() -> None:
-    """Load numba's array functions without importing ``scipy.linalg``.
+def _load_numba_for_cached_kernels() -> None:
+    """Load numba as the analysis's cached kernels need it, without what only compiling a
+    kernel needs (each of these cost a warm command a measured share: benchmarks/analyze.py
+    ``--startup``).
 
-    numba probes for BLAS when it first loads its array functions (``numba.np.arraymath``
-    imports ``scipy.linalg.cython_blas``), a quarter of a second of the warm command
-    (``benchmarks/analyze.py``). No analysis kernel calls linear algebra inside compiled
-    code (``np.dot``, ``@``, ``np.linalg``), so the probe is made to fail fast: numba then
-    leaves out only its linear-algebra functions, which a kernel using them would name in
-    its compile error. ``scipy.linalg`` imports normally again afterwards.
-
-    Likewise numba's CFFI support: its typing context imports ``cffi`` (and ``pycparser``)
-    when the first compiled function loads, tens of milliseconds of a warm command, for
-    kernels that never call a CFFI function. Loaded here with ``cffi`` made unimportable,
-    it stays off for this process (a kernel calling one would fail to compile); ``cffi``
-    itself imports normally afterwards."""
-    import sys
+    - numba probes for BLAS when it first loads its array functions (``numba.np.arraymath``
+      imports ``scipy.linalg.cython_blas``), a quarter of a second of the warm command. No
+      analysis kernel calls linear algebra inside compiled code (``np.dot``, ``@``,
+      ``np.linalg``), so the probe is made to fail fast: numba then leaves out only its
+      linear-algebra functions, which a kernel using them would name in its compile error.
+      ``scipy.linalg`` imports normally again afterwards.
+    - Likewise numba's CFFI support: its typing context imports ``cffi`` (and
+      ``pycparser``) when the first compiled function loads, tens of milliseconds, for
+      kernels that never call a CFFI function. Loaded here with ``cffi`` made unimportable,
+      it stays off for this process (a kernel calling one would fail to compile); ``cffi``
+      itself imports normally afterwards.
+    - numba's configuration reads a ``.numba_config.yaml`` in the working folder if there is
+      one, and imports PyYAML to do so whether there is or not (17 ms): without such a file
+      here, it is loaded with ``yaml`` unimportable.
+    - ``_load_cached_kernels_only``: the first cached kernel's load no longer installs
+      every implementation numba has for compiling (a fifth of a second of the command)."""
+    import os
 
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
     blocked = ["scipy.linalg"] + ([] if "cffi" in sys.modules else ["cffi"])
+    if "yaml" not in sys.modules and not os.path.exists(".numba_config.yaml"):
+        blocked.append("yaml")
     for name in blocked:
         sys.modules[name] = None  # type: ignore[assignment]
     try:
@@ -60,6 +68,38 @@ def _load_numba_without_its_blas_probe() -> None:
     finally:
         for name in blocked:
             del sys.modules[name]
+    _load_cached_kernels_only()
+
+
+def _load_cached_kernels_only() -> None:
+    """Make numba load a kernel from its disk cache without first refreshing its target
+    context.
+
+    Before it reads a cached kernel, numba refreshes the target context: it imports and
+    installs every typing and lowering registry it has (lists, dicts, sets, random
+    generators, datetimes, polynomials...), about 0.15 CPU-s at the command's first kernel,
+    although a cached kernel is machine code and its loading needs only numba's runtime
+    (``rtsys.initialize``: the memory-management functions compiled code calls). A kernel
+    that is not in the cache is compiled, and numba's compiler refreshes the contexts itself
+    before compiling (``numba.core.compiler.CompilerBase``), so a first run after
+    installation compiles as before. Written against numba 0.68 (``uv.lock``); a numba
+    whose cache lacks the two methods used here keeps its own load. The figures are the same
+    bit for bit (tests/consistency/test_analyze_json_is_unchanged.py)."""
+    from numba.core import caching
+    from numba.core.runtime.nrt import rtsys
+
+    if not all(
+        hasattr(caching.Cache, name)
+        for name in ("_load_overload", "_guard_against_spurious_io_errors")
+    ):
+        return
+
+    def load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+
+    caching.Cache.load_overload = load_overload  # type: ignore[method-assign]
 
 
 def command(  # noqa: PLR0917 - Typer reads the options from the signature
@@ -161,21 +201,17 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             if cached is not None:
                 print(json.dumps(cached, indent=2))
                 return
-    _load_numba_without_its_blas_probe()
+    _load_numba_for_cached_kernels()
     from croupier.analysis.blackjack import Play
     from croupier.analysis.profile_analysis import analyse_profile
 
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
-    console = Console(stderr=as_json)
     analyses: list[ProfileAnalysis] = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    # JSON piped on, stderr no terminal and nothing written beside it: no progress bar would
+    # show, so rich (a twentieth of a warm command) is not loaded to draw it.
+    quiet = as_json and report is None and par is None and not sys.stderr.isatty()
+    console = None if quiet else _console(stderr=as_json)
+    with _SilentProgress() if console is None else _progress(console) as progress:
         for name in names:
             rules = load_profile(name)
             task = progress.add_task(f"analysing {rules.name}", total=10)
@@ -228,11 +264,15 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     if report is not None:
         from croupier.analysis.report import write_report
 
+        assert console is not None  # not quiet: a report is written
+
         for analysis in analyses:
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")
     if par is not None:
         from croupier.analysis.par import write_par
+
+        assert console is not None  # not quiet: a PAR sheet is written
 
         for analysis in analyses:
             console.print("wrote " + " and ".join(map(str, write_par(analysis, par))))
@@ -256,10 +296,59 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             result_cache.store_document(cache_key, output)
         print(json.dumps(output, indent=2))
         return
+    assert console is not None  # not quiet: the tables are printed
     for analysis in analyses:
         _print(console, analysis)
     if effects is not None:
         _print_effects(console, effects)
+
+
+def _console(*, stderr: bool) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
+def _progress(console: Console) -> Progress:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+class _SilentProgress:
+    """What the command asks of rich's ``Progress``, showing nothing (``quiet``)."""
+
+    def __enter__(self) -> _SilentProgress:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None) -> TaskID:
+        return cast("TaskID", 0)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        return None
+
+    def update(
+        self,
+        task_id: TaskID,
+        *,
+        completed: float | None = None,
+        advance: float | None = None,
+        description: str | None = None,
+    ) -> None:
+        return None
+
+    def remove_task(self, task_id: TaskID) -> None:
+        return None
 
 
 def _by_count(
@@ -267,7 +356,7 @@ def _by_count(
     system: str | None,
     shoes: int,
     directory: Path | None,
-    console: Console,
+    console: Console | None,
     *,
     printing: bool,
 ) -> dict[str, Any]:
@@ -293,6 +382,7 @@ def _by_count(
             continue
         page = by_count.by_count_markdown(name, effects, systems, sampled)
         if printing:
+            assert console is not None  # quiet only when not printing
             console.print(page, markup=False, highlight=False)
         if directory is not None:
             (directory / f"{name}-by-count.md").write_text(
@@ -301,11 +391,15 @@ def _by_count(
             by_count.by_count_png(
                 name, effects, systems, directory / f"{name}-by-count.png", sampled
             )
+            assert console is not None  # quiet only without a folder to write in
             console.print(f"wrote {directory / f'{name}-by-count.md'} and its chart")
     return documents
 
 
 def _print(console: Console, analysis: ProfileAnalysis) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     from croupier.analysis.blackjack import UP_LABELS
     from croupier.analysis.charts import ACTION_NAMES, RICH_STYLES, strategy_sections
 
@@ -368,6 +462,8 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
 
 
 def _print_effects(console: Console, effects: tuple[float, list[RuleEffect]]) -> None:
+    from rich.table import Table
+
     base, rows = effects
     table = Table(
         title=f"Rule effects against 6D S17 peek DAS 3:2 (house edge {base:.4%})",

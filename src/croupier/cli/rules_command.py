@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from croupier.rules.base import META_FIELDS
 from croupier.rules.registry import load_profile, shipped_profile_names
@@ -19,6 +17,10 @@ def list_profiles(context: typer.Context) -> None:
     """List the shipped profiles."""
     if context.invoked_subcommand is not None:
         return
+    # rich loads here, not with the CLI: ``croupier analyze --json`` need not load it.
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table("profile", "game", "title")
     for name in shipped_profile_names():
         profile = load_profile(name)
@@ -31,6 +33,9 @@ def show(
     name: Annotated[str, typer.Argument(help="A shipped profile name or a .toml file.")],
 ) -> None:
     """Print one profile: every rule, its value and the article or decision it comes from."""
+    from rich.console import Console
+    from rich.table import Table
+
     profile = load_profile(name)
     console = Console()
     console.print(f"[bold]{profile.name}[/bold]: {profile.title} ({profile.game})")

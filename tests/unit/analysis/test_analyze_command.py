@@ -166,3 +166,85 @@ def test_casino_holdem_json_is_exact_and_a_new_paytable_reuses_the_table(
     # edge drops by their probability; re-choosing call or fold can only lower it further.
     flush_paid = before.exact_distribution[Fraction(4)] + before.exact_distribution[Fraction(2)]
     assert after <= before.exact_house_edge - flush_paid  # type: ignore[operator]
+
+
+_KERNEL_MODULE = """
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def squares(n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = i * i
+    return out
+"""
+_KERNEL_RUN = (
+    "import json, sys; import croupier.cli.analyze_command as a; "
+    "a._load_numba_for_cached_kernels(); import kernel; squares = kernel.squares(5).tolist(); "
+    "print(json.dumps([squares, sum(kernel.squares.stats.cache_hits.values()), "
+    "'numba.typed.typeddict' in sys.modules]))"
+)
+
+
+@pytest.mark.slow
+def test_the_command_loads_a_cached_kernel_lightly_and_still_compiles_a_new_one(
+    tmp_path: Path,
+) -> None:
+    """``analyze`` loads numba for cached kernels only (issue 12, the warm command's start):
+    a kernel missing from the cache (the first run after installation) still compiles and
+    runs, allocating its array through numba's runtime; the next process loads it from the
+    cache without installing every registry numba keeps for compiling (its typed dict's
+    among them), and gets the same result."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "kernel.py").write_text(_KERNEL_MODULE)
+    environment = dict(os.environ) | {
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+    }
+    compiled, loaded = (
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", _KERNEL_RUN],
+                env=environment,
+                cwd=tmp_path,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        for _ in range(2)
+    )
+    squares = [0.0, 1.0, 4.0, 9.0, 16.0]
+    assert compiled[:2] == [squares, 0]  # not in the cache: compiled, contexts refreshed
+    assert compiled[2] is True
+    assert loaded == [squares, 1, False]  # from the cache, the registries left alone
+
+
+def test_a_kernel_compiles_and_then_loads_from_the_cache_after_the_light_load(
+    tmp_path: Path,
+) -> None:
+    """The short form of the test above, in this process: after
+    ``_load_numba_for_cached_kernels``, a kernel missing from the cache compiles and runs,
+    and the same source loaded again as another module reads it back from the cache
+    through the light load (issue 12)."""
+    import importlib.util
+
+    from croupier.cli.analyze_command import _load_numba_for_cached_kernels
+
+    _load_numba_for_cached_kernels()
+    source = tmp_path / "light_kernel.py"
+    source.write_text(_KERNEL_MODULE)
+    results = []
+    for name in ("light_kernel_compiled", "light_kernel_loaded"):
+        spec = importlib.util.spec_from_file_location(name, source)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        results.append((module.squares(5).tolist(), sum(module.squares.stats.cache_hits.values())))
+    squares = [0.0, 1.0, 4.0, 9.0, 16.0]
+    assert results == [(squares, 0), (squares, 1)]

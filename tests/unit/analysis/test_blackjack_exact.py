@@ -3,6 +3,7 @@ figures that were wrong before them (issue 12, item 3)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -352,3 +353,41 @@ def test_the_distribution_mean_is_the_exact_value_but_for_split_rounds() -> None
     assert abs(analyse_blackjack(no_split).distribution_mean_offset) < 1e-13
     offset = analyse_blackjack(one_deck).distribution_mean_offset
     assert 1e-7 < abs(offset) < 1e-3
+
+
+def test_the_dealer_table_answers_each_composition_as_the_one_row_recursion() -> None:
+    """``DealerTable`` merges new compositions into its sorted keys batch by batch (issue 12,
+    the command's speed): whatever the order the batches come in, repeats and known rows
+    mixed with new ones, each row it gives back is ``dealer_outcomes`` of that composition,
+    bit for bit (docs/rules.md §1, the dealer's outcomes by composition)."""
+    from croupier.analysis.dealer import dealer_outcomes, full_shoe
+
+    up = 5
+    shoe = full_shoe(1)
+    shoe[up] -= 1
+    table = exact.DealerTable(shoe, up, hits_soft_17=True)
+    generator = np.random.default_rng(12)
+    batches = [generator.integers(0, 3, size=(size, 10)) for size in (40, 1, 25, 60, 40)]
+    batches.append(batches[0][::-1])  # every row known, asked in another order
+    for removed in batches:
+        found = table.outcomes(removed)
+        for row, cards in zip(found, removed, strict=True):
+            assert np.array_equal(row, dealer_outcomes(shoe - cards, up, True))
+    assert len(table.table) == len(np.unique(np.concatenate(batches), axis=0))
+
+
+def test_rule_sets_with_the_same_dealer_share_its_table() -> None:
+    """Veintiuno Real's chart is derived without the three 7s' bonus and valued with it
+    (``blackjack.derive_strategy``): both rule sets, and any other with the same shoe and
+    soft-17 rule, read one dealer table per up card, so that no dealer outcome is computed
+    twice (issue 12); a different soft-17 rule or deck count has its own."""
+    rules = Game.of(load_profile_rules("veintiuno-real")).exact_rules()
+    assert rules.sevens_pays > 0
+    plain = dataclasses.replace(rules, sevens_pays=0.0)
+    for up in (ACE, 4, TEN):
+        shared = exact.up_card(rules, up).dealer
+        assert exact.up_card(plain, up).dealer is shared
+        assert exact.up_card(dataclasses.replace(rules, peek=True), up).dealer is shared
+        other = dataclasses.replace(rules, hits_soft_17=not rules.hits_soft_17)
+        assert exact.up_card(other, up).dealer is not shared
+        assert exact.up_card(dataclasses.replace(rules, decks=1), up).dealer is not shared
