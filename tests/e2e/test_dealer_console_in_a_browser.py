@@ -63,6 +63,7 @@ def _type_card(dealer: Person, card: str, goes: str) -> None:
 
 def _confirm_by_keyboard(dealer: Person, procedure: str) -> None:
     button = dealer.page.locator(f"#shoe-actions button[data-procedure='{procedure}']")
+    expect(button).to_have_count(1)  # the count of 0 below means it went, not that it never was
     button.focus()
     dealer.page.keyboard.press("Enter")
     expect(button).to_have_count(0)
@@ -105,6 +106,8 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     expect(dario.page.locator("#dealer-tables")).to_contain_text(TABLE)
     expect(dario.page.locator("#next-card")).to_have_text("Next step of the shoe: Shuffled")
     # No "The next card goes to" above a step of the shoe (it headed a line that says none).
+    # The label is there, hidden: a hidden check alone would pass with the label renamed.
+    expect(dario.page.locator("#next-card-label")).to_have_count(1)
     expect(dario.page.locator("#next-card-label")).to_be_hidden()
     for procedure in ("shuffled", "cut", "cut_card_placed"):
         _confirm_by_keyboard(dario, procedure)
@@ -125,6 +128,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     _type_card(dario, "9s", "box 1, hand 1")
     _type_card(dario, "7c", "the dealer, face down")
     expect(dario.page.locator("#next-card")).to_have_text("No card is needed now.")
+    expect(dario.page.locator("#next-card-label")).to_have_count(1)
     expect(dario.page.locator("#next-card-label")).to_be_hidden()
     dario.page.set_viewport_size({"width": 390, "height": 844})
     assert_fits_the_screen(dario)

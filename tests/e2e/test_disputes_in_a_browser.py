@@ -107,6 +107,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     ines.screenshot("inspector-decision")
     ines.page.click("#decision-form button[type=submit]")
     expect(ines.page.locator("#decided")).to_contain_text("Aceptado")
+    expect(ines.page.locator("#decision-form")).to_have_count(1)  # hidden, not renamed away
     expect(ines.page.locator("#decision-form")).to_be_hidden()
     expect(ines.page.locator("#verification tr[data-username='dana'] .corrected")).to_have_text(
         "5,00"

@@ -133,6 +133,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     # The dealer proposes from the round's recall; nothing moves until the inspector confirms.
     damian.go(f"/recall/{round_id}")
     expect(damian.page.locator("#propose-correction")).to_be_visible()
+    expect(damian.page.locator("#dispute-round")).to_have_count(1)  # on the page, and
     expect(damian.page.locator("#dispute-round")).to_be_hidden()  # only its players dispute it
     damian.page.select_option("#propose-player", nora.name)
     damian.page.fill("#propose-form input[name=amount]", "5")

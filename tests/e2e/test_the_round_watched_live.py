@@ -161,7 +161,10 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     page.click("#place-bets")
     say_ready(player)
     expect(page.locator("#felt")).not_to_have_attribute("data-round", round_id)
+    # Both are still on the page, hidden: a hidden check alone would pass were they renamed.
+    expect(page.locator("#round-banner")).to_have_count(1)
     expect(page.locator("#round-banner")).to_be_hidden()
+    expect(page.locator("#results")).to_have_count(1)
     expect(page.locator("#results")).to_be_hidden()
     expect(page.locator("#last-round-link")).to_have_attribute("href", f"/recall/{round_id}")
     expect(page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))
