@@ -12,10 +12,8 @@ with SQLite's online backup while a thread plays raise no alarm. CI runs 50 tamp
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
-import io
 import json
 import random
 import shutil
@@ -30,7 +28,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -42,6 +39,7 @@ sys.path.insert(0, str(ROOT / "tests" / "server"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import psycopg  # noqa: E402
+from audit_cli_support import audit_cli  # noqa: E402
 from server_support import OPERATOR_TOKEN, Api, Table, make_api  # noqa: E402
 
 import pg_cluster  # noqa: E402 - tools/ is put on the path above
@@ -93,26 +91,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(server, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-def audit_cli(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """``croupier audit ...`` as its console entry point runs it (exit codes included), in
-    this process: a fresh interpreter per call would cost two seconds of imports."""
-    argv = ["croupier", "audit", *arguments]
-    out, err = io.StringIO(), io.StringIO()
-    with (
-        mock.patch.object(sys, "argv", argv),
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
-        from croupier.cli.main import main
-
-        try:
-            main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code if isinstance(exit_.code, int) else 1
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 # --- play through the API ----------------------------------------------------------------------
@@ -662,7 +640,7 @@ def test_r15_a_bad_url_or_head_file_is_a_typed_error(tmp_path: Path) -> None:
     assert "--public-key PEM" in done.stderr
     missing_key = tmp_path / "no.key"
     for key_text, says in (
-        (None, "cannot read the audit key"),
+        (None, f"({missing_key} does not exist)"),
         ("beef\n", "not an audit key"),
         ("ab" * 32 + "\n", "the HMAC key of an earlier croupier, which no longer signs heads"),
     ):
