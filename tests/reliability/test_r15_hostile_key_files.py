@@ -21,8 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.utils import CryptographyDeprecationWarning
 
 from croupier.audit import chain
-from croupier.audit.signing import public_key_pem
-MAX_KEY_FILE_BYTES = 65536
+from croupier.audit.signing import MAX_KEY_FILE_BYTES, public_key_pem
 from croupier.audit.verify import Head, write_head
 
 # A key on brainpoolP512t1, a curve OpenSSL 3.0 makes (`openssl ecparam -name brainpoolP512t1
