@@ -20,7 +20,9 @@ have written them.
 
 The private key is made from the operating system's CSPRNG by ``cryptography`` and kept as
 PKCS#8 PEM in a file that only its owner may read or write (0600), created at the server's
-first start, as the code manifest is (``ensure_key``), and never replaced.
+first start, as the code manifest is (``ensure_key``), and never replaced. An earlier
+version's HMAC key file found there at a start is renamed beside itself, never deleted
+(``retire_hmac_key``), and a new key made in its place.
 
 >>> private = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 >>> trusted = private.public_key()
@@ -62,6 +64,8 @@ PUBLIC_KEY_FIELD = "public_key"
 # What ``ensure_key`` wrote before Ed25519: the hex of 32 random bytes, an HMAC key.
 _RETIRED_KEY = re.compile(r"[0-9a-f]{64}")
 _HEX_BYTES = {"public key": 32, "signature": 64}
+# What an upgraded server renames an earlier croupier's HMAC key file to, beside it.
+RETIRED_KEY_SUFFIX = ".hmac-retired"
 # An Ed25519 key file is about 120 bytes and an RSA-16384 private key 13 KB: a larger file is
 # not a key, and is refused before it is read.
 MAX_KEY_FILE_BYTES = 64 * 1024
@@ -245,6 +249,39 @@ def is_retired_key(data: bytes) -> bool:
     return _RETIRED_KEY.fullmatch(data.strip().decode("ascii", "replace")) is not None
 
 
+def retire_hmac_key(path: Path) -> Path | None:
+    """Move an earlier croupier's HMAC key file at ``path`` aside, so that an upgraded server
+    starts and makes its Ed25519 key there (docs/rules.md#D-GEN-16a); the new name, or
+    ``None`` when ``path`` holds no such key (absent, or anything else, which
+    ``read_private_key`` then judges). The file is renamed beside itself
+    (``<name>.hmac-retired``, ``.hmac-retired.2``... if that is taken), never deleted nor
+    rewritten: it still checks the HMACs of old heads anyone kept. A rename that fails (a
+    read-only folder) is the ``AuditError`` that says to move it aside by hand."""
+    path = Path(path)
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_KEY_FILE_BYTES:
+            return None
+    except OSError:
+        return None  # read_private_key says why it cannot be read
+    if not is_retired_key(_read_bytes(path, "audit key")):
+        return None
+    retired = path.with_name(path.name + RETIRED_KEY_SUFFIX)
+    number = 1
+    while retired.exists() or retired.is_symlink():  # an earlier upgrade's, kept too
+        number += 1
+        retired = path.with_name(f"{path.name}{RETIRED_KEY_SUFFIX}.{number}")
+    try:
+        path.rename(retired)
+    except OSError as error:
+        raise AuditError(
+            f"{path} is the HMAC key of an earlier croupier, which no longer signs heads "
+            f"(docs/rules.md#D-GEN-16a), and it could not be moved aside to {retired} "
+            f"({error.strerror}): move it aside yourself (keep it while heads it signed are "
+            "still to be read), and the next start makes an Ed25519 key in its place"
+        ) from None
+    return retired
+
+
 def read_private_key(path: Path) -> Ed25519PrivateKey:
     """The private key kept at ``path`` (``ensure_key``'s format: PKCS#8 PEM, Ed25519)."""
     data = _read_bytes(path, "audit key")
@@ -252,8 +289,8 @@ def read_private_key(path: Path) -> Ed25519PrivateKey:
         raise AuditError(
             f"{path} is the HMAC key of an earlier croupier, which no longer signs heads "
             "(docs/rules.md#D-GEN-16a): move it aside (keep it while heads it signed are "
-            "still to be read), and the next start or `croupier audit head` makes an Ed25519 "
-            "key in its place"
+            "still to be read), or start the server, which does so; the next start or "
+            "`croupier audit head` makes an Ed25519 key in its place"
         )
     key = _load_pem(data, "private")
     if not isinstance(key, Ed25519PrivateKey):
