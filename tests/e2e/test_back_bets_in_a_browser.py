@@ -22,15 +22,12 @@ from .conftest import PASSWORD, LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     bet,
-    credit,
     decide,
     needs_engine,
-    open_table,
-    operator_signs_in,
+    open_table_with_players,
     say_ready,
     seed_where,
     seeded_round,
-    sign_up,
     sit,
     wait_for_balance,
 )
@@ -84,14 +81,10 @@ def test_a_back_bet_is_on_the_felt_and_in_both_results(
     needs_engine(PROFILE)
     seed = seed_where(PROFILE, _box_wins_even_money_standing)
     operator = person("operator")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Respaldo E2E", PROFILE, seed)
     ann, ben = person("annback"), person("benback")
-    for someone in (ann, ben):
-        sign_up(someone)
-    operator.go("/operator")
-    for someone in (ann, ben):
-        credit(operator, someone.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Respaldo E2E", PROFILE, seed, players=[ann, ben]
+    )
 
     sit(ann, table_id, 1)
     bet(ann, 1, "main", 10)

@@ -24,17 +24,15 @@ from playwright.sync_api import expect
 from croupier.audit.verify import verify_database
 
 from .conftest import OPERATOR_TOKEN, LiveServer, Person
-from .test_pages_in_the_players_language import english_left_on
+from .test_pages_in_the_players_language import english_left_on, signed_in_browser
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
-    bet,
     credit,
     decide,
     operator_signs_in,
-    say_ready,
     sign_up,
-    sit,
+    sit_bet_and_say_ready,
     wait_for_balance,
 )
 
@@ -96,9 +94,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     )
 
     # Pia bets 10 and says ready; the shoe is not made yet, so nothing is dealt.
-    sit(pia, table_id, 1)
-    bet(pia, 1, "main", 10)
-    say_ready(pia)
+    sit_bet_and_say_ready(pia, table_id, 1, "main", 10)
 
     # The dealer's console, reached from the account page: the shoe made, the burn entered.
     dario.go("/account")
@@ -190,15 +186,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     # The console in Spanish, at both widths: not one English catalogue text left on it.
     token = dario.page.evaluate("localStorage.getItem('croupier.token')")
     dario_es = person("dario-es", locale="es-ES")
-    dario_es.go("/sign-in")
-    dario_es.page.evaluate(
-        """(token) => {
-            localStorage.setItem("croupier.token", token);
-            localStorage.setItem("croupier.role", "player");
-            localStorage.setItem("croupier.username", "dario");
-        }""",
-        token,
-    )
+    signed_in_browser(dario_es, token, "dario")
     dario_es.go("/dealer")
     expect(dario_es.page.locator("#next-card")).to_have_text("Ahora no hace falta ninguna carta.")
     assert english_left_on(dario_es.page.locator("body").inner_text()) == []
