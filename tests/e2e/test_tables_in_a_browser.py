@@ -77,13 +77,6 @@ def shown_units(amount: Fraction) -> str:
     return f"{'-' if amount < 0 else ''}{whole:,}.{part:02d}"
 
 
-def shown_wager_units(amount: Fraction) -> str:
-    """An amount as the results table shows a wager's: whole units bare (10), cents only
-    where there are some (7.50), as a back bet's row beside its box's."""
-    shown = shown_units(amount)
-    return shown.removesuffix(".00")
-
-
 # --- what a person does on the pages ---------------------------------------------------------
 
 
@@ -779,9 +772,7 @@ def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
     for player in (hank, ivy):
         row = player.page.locator("#results-body tr.back-bet")
         expect(row).to_contain_text("ivy")
-        expect(row.locator("td").nth(4)).to_have_text(
-            shown_wager_units(Fraction(back_payout_minor, 100))
-        )
+        expect(row.locator("td").nth(4)).to_have_text(shown_units(Fraction(back_payout_minor, 100)))
 
 
 # --- Veintiuno Real: the dealer's hole card turned, at the table and in the recall -------------
