@@ -18,19 +18,17 @@ from playwright.sync_api import expect
 
 from croupier.games.base import Action
 
-from .conftest import PASSWORD, LiveServer, Person
+from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     bet,
-    credit,
     decide,
     needs_engine,
-    open_table,
-    operator_signs_in,
+    open_table_with_players,
     say_ready,
     seed_where,
     seeded_round,
-    sign_up,
+    sign_in,
     sit,
     wait_for_balance,
 )
@@ -56,8 +54,8 @@ def _box_wins_even_money_standing(seed: bytes) -> bool:
     ]
 
 
-def _recall_shows_the_back_bet(
-    someone: Person, round_id: int, named: str, won: str, net: str
+def _recall_shows_the_back_bet(  # noqa: PLR0917 - what the page shows, in its order
+    someone: Person, round_id: int, named: str, amounts: tuple[str, str], won: str, net: str
 ) -> None:
     """The recall of the round: the back bet rides on box 1 of the felt at every step where
     the box has its bet, and its result is a row of the round's results."""
@@ -70,11 +68,11 @@ def _recall_shows_the_back_bet(
     row = someone.page.locator("#recall-results-body tr.back-bet")
     expect(row).to_have_count(1)
     expect(row).to_contain_text(named)
-    # In the units the box's wagers are shown in, and won: its status ("settled") said
-    # nothing of how it went.
-    expect(row.locator("td").nth(2)).to_have_text("5")
+    # With cents, as the box's wagers and the balance are shown, and won: its status
+    # ("settled") said nothing of how it went.
+    expect(row.locator("td").nth(2)).to_have_text(amounts[0])
     expect(row.locator("td").nth(3)).to_have_text(won)
-    expect(row.locator("td").nth(4)).to_have_text("10")
+    expect(row.locator("td").nth(4)).to_have_text(amounts[1])
     expect(someone.page.locator("#recall-results-net")).to_have_text(net)
 
 
@@ -84,14 +82,10 @@ def test_a_back_bet_is_on_the_felt_and_in_both_results(
     needs_engine(PROFILE)
     seed = seed_where(PROFILE, _box_wins_even_money_standing)
     operator = person("operator")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Respaldo E2E", PROFILE, seed)
     ann, ben = person("annback"), person("benback")
-    for someone in (ann, ben):
-        sign_up(someone)
-    operator.go("/operator")
-    for someone in (ann, ben):
-        credit(operator, someone.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Respaldo E2E", PROFILE, seed, players=[ann, ben]
+    )
 
     sit(ann, table_id, 1)
     bet(ann, 1, "main", 10)
@@ -124,19 +118,23 @@ def test_a_back_bet_is_on_the_felt_and_in_both_results(
     row = ann.page.locator("#results-body tr.back-bet")
     expect(row).to_contain_text("benback")
     expect(row.locator("td").nth(3)).to_have_text("Win")
-    expect(row.locator("td").nth(4)).to_have_text("10")
+    expect(row.locator("td").nth(4)).to_have_text("10.00")  # with cents, as the balance
     expect(ann.page.locator("#results-net")).to_have_text("You won 10.00 net.")
     round_id = int(ann.page.locator("#last-round-link").get_attribute("href").rsplit("/", 1)[1])
-    _recall_shows_the_back_bet(ben, round_id, "Back bet by benback", "Win", "You won 5.00 net.")
+    _recall_shows_the_back_bet(
+        ben, round_id, "Back bet by benback", ("5.00", "10.00"), "Win", "You won 5.00 net."
+    )
     ana = person("annback", locale="es-ES")
     ana.go("/sign-in")
-    ana.page.fill("input[name=username]", "annback")
-    ana.page.fill("input[name=password]", PASSWORD)
-    ana.page.click("#sign-in-form button[type=submit]")
-    ana.page.wait_for_url(ana.base + "/")
+    sign_in(ana)  # Ann's name: the same player in a Spanish browser
     # The back bet is Ben's money: Ann's net is her box's 10, not 10 + 5.
     _recall_shows_the_back_bet(
-        ana, round_id, "Apuesta detrás de benback", "Gana", "Ha ganado 10,00 netos."
+        ana,
+        round_id,
+        "Apuesta detrás de benback",
+        ("5,00", "10,00"),
+        "Gana",
+        "Ha ganado 10,00 netos.",
     )
     ben.go("/account")
     # His history counts his back bet as his stake (5.00 back 10.00), not Ann's box (10, 20).

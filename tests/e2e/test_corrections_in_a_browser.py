@@ -18,17 +18,12 @@ from playwright.sync_api import expect
 from .conftest import OPERATOR_TOKEN, PASSWORD, LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
-    bet,
-    credit,
     needs_engine,
-    open_table,
-    operator_signs_in,
+    open_table_with_players,
     play_along,
-    say_ready,
     seed_where,
     seeded_round,
-    sign_up,
-    sit,
+    sit_bet_and_say_ready,
     stand_if_you_may,
     wait_for_balance,
 )
@@ -69,16 +64,12 @@ def test_d_bj_31_the_player_sees_the_exposed_hole_card_replaced_in_her_language(
     seed = seed_where("peru-2016", _waits_on_seat_one)
     operator = person("operator")
     lucia = person("lucinda", locale="es-ES")  # "lucia" is the Spanish pages test's
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Cusco", "peru-2016", seed)
-    sign_up(lucia)
-    operator.go("/operator")
-    credit(operator, lucia.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Mesa Cusco", "peru-2016", seed, players=[lucia]
+    )
     carlos = _dealer(live_server, "carlos", table_id)
 
-    sit(lucia, table_id, 1)
-    bet(lucia, 1, "main", 10)
-    say_ready(lucia)
+    sit_bet_and_say_ready(lucia, table_id, 1, "main", 10)
     engine = seeded_round("peru-2016", seed)
     engine.place_bet(1, "main", 10)
     engine.deal()

@@ -24,17 +24,15 @@ from playwright.sync_api import expect
 from croupier.audit.verify import verify_database
 
 from .conftest import OPERATOR_TOKEN, LiveServer, Person
-from .test_pages_in_the_players_language import english_left_on
+from .test_pages_in_the_players_language import english_left_on, signed_in_browser
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
-    bet,
     credit,
     decide,
     operator_signs_in,
-    say_ready,
     sign_up,
-    sit,
+    sit_bet_and_say_ready,
     wait_for_balance,
 )
 
@@ -63,6 +61,7 @@ def _type_card(dealer: Person, card: str, goes: str) -> None:
 
 def _confirm_by_keyboard(dealer: Person, procedure: str) -> None:
     button = dealer.page.locator(f"#shoe-actions button[data-procedure='{procedure}']")
+    expect(button).to_have_count(1)  # the count of 0 below means it went, not that it never was
     button.focus()
     dealer.page.keyboard.press("Enter")
     expect(button).to_have_count(0)
@@ -95,9 +94,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     )
 
     # Pia bets 10 and says ready; the shoe is not made yet, so nothing is dealt.
-    sit(pia, table_id, 1)
-    bet(pia, 1, "main", 10)
-    say_ready(pia)
+    sit_bet_and_say_ready(pia, table_id, 1, "main", 10)
 
     # The dealer's console, reached from the account page: the shoe made, the burn entered.
     dario.go("/account")
@@ -105,6 +102,8 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     expect(dario.page.locator("#dealer-tables")).to_contain_text(TABLE)
     expect(dario.page.locator("#next-card")).to_have_text("Next step of the shoe: Shuffled")
     # No "The next card goes to" above a step of the shoe (it headed a line that says none).
+    # The label is there, hidden: a hidden check alone would pass with the label renamed.
+    expect(dario.page.locator("#next-card-label")).to_have_count(1)
     expect(dario.page.locator("#next-card-label")).to_be_hidden()
     for procedure in ("shuffled", "cut", "cut_card_placed"):
         _confirm_by_keyboard(dario, procedure)
@@ -125,6 +124,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     _type_card(dario, "9s", "box 1, hand 1")
     _type_card(dario, "7c", "the dealer, face down")
     expect(dario.page.locator("#next-card")).to_have_text("No card is needed now.")
+    expect(dario.page.locator("#next-card-label")).to_have_count(1)
     expect(dario.page.locator("#next-card-label")).to_be_hidden()
     dario.page.set_viewport_size({"width": 390, "height": 844})
     assert_fits_the_screen(dario)
@@ -186,15 +186,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     # The console in Spanish, at both widths: not one English catalogue text left on it.
     token = dario.page.evaluate("localStorage.getItem('croupier.token')")
     dario_es = person("dario-es", locale="es-ES")
-    dario_es.go("/sign-in")
-    dario_es.page.evaluate(
-        """(token) => {
-            localStorage.setItem("croupier.token", token);
-            localStorage.setItem("croupier.role", "player");
-            localStorage.setItem("croupier.username", "dario");
-        }""",
-        token,
-    )
+    signed_in_browser(dario_es, token, "dario")
     dario_es.go("/dealer")
     expect(dario_es.page.locator("#next-card")).to_have_text("Ahora no hace falta ninguna carta.")
     assert english_left_on(dario_es.page.locator("body").inner_text()) == []

@@ -21,15 +21,10 @@ from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
-    bet,
-    credit,
     needs_engine,
-    open_table,
-    operator_signs_in,
-    say_ready,
+    open_table_with_players,
     seeded_round,
-    sign_up,
-    sit,
+    sit_bet_and_say_ready,
     wait_for_balance,
 )
 
@@ -46,12 +41,15 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     operator = person("operator")
     dana = person("dana", phone=True)
     ines = person("ines", locale="es-ES")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Lima", "dragon-six-peru-2016", seed)
-    sign_up(dana)
-    sign_up(ines)
-    operator.go("/operator")
-    credit(operator, dana.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator,
+        live_server,
+        "Mesa Lima",
+        "dragon-six-peru-2016",
+        seed,
+        players=[dana, ines],
+        credited=[dana],
+    )
 
     # The operator grants the inspector's role on the operator's page.
     operator.page.fill("#grant-form input[name=username]", ines.name)
@@ -62,9 +60,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     )
 
     # Dana plays one coup on the banker; the engine beside the server says what it paid.
-    sit(dana, table_id, 1)
-    bet(dana, 1, "banker", 10)
-    say_ready(dana)
+    sit_bet_and_say_ready(dana, table_id, 1, "banker", 10)
     engine = seeded_round("dragon-six-peru-2016", seed)
     engine.place_bet(1, "banker", 10)
     engine.deal()
@@ -107,6 +103,7 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     ines.screenshot("inspector-decision")
     ines.page.click("#decision-form button[type=submit]")
     expect(ines.page.locator("#decided")).to_contain_text("Aceptado")
+    expect(ines.page.locator("#decision-form")).to_have_count(1)  # hidden, not renamed away
     expect(ines.page.locator("#decision-form")).to_be_hidden()
     expect(ines.page.locator("#verification tr[data-username='dana'] .corrected")).to_have_text(
         "5,00"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import OPERATOR_TOKEN, PASSWORD, LiveServer, Person
+from .conftest import OPERATOR_TOKEN, LiveServer, Person
 from .test_pages_in_the_players_language import Client, play_a_round, signed_up
-from .test_tables_in_a_browser import operator_signs_in, sign_up
+from .test_tables_in_a_browser import operator_signs_in, sign_in, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -43,12 +43,9 @@ def settle(someone: Person) -> None:
     someone.page.wait_for_load_state("networkidle")
 
 
-def sign_in(someone: Person) -> None:
+def signs_in_and_settles(someone: Person) -> None:
     someone.go("/sign-in")
-    someone.page.fill("input[name=username]", someone.name)
-    someone.page.fill("input[name=password]", PASSWORD)
-    someone.page.click("#sign-in-form button[type=submit]")
-    someone.page.wait_for_url(someone.base + "/")
+    sign_in(someone)
     settle(someone)
 
 
@@ -110,7 +107,7 @@ def test_a_walk_through_every_page_meets_no_refused_or_failed_request(
     ):
         staff = person(name)
         problems[name] = watched(staff)
-        sign_in(staff)
+        signs_in_and_settles(staff)
         visit(staff, "/account", "#balance")
         for path in paths:
             visit(staff, path, "main")

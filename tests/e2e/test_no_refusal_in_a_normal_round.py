@@ -18,16 +18,12 @@ from playwright.sync_api import expect
 
 from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
-    CREDIT_UNITS,
     bet,
-    credit,
     needs_engine,
-    open_table,
-    operator_signs_in,
+    open_table_with_players,
     play_along,
     say_ready,
     seeded_round,
-    sign_up,
     sit,
     stand_if_you_may,
 )
@@ -61,14 +57,10 @@ def test_a_normal_round_sends_no_request_the_server_refuses(
     needs_engine(profile)
     seed = hashlib.sha256(f"croupier e2e no refusal {profile}".encode()).digest()
     operator = person("operator")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, f"Mesa {profile}", profile, seed)
     people = [person(f"clean{index}{profile[:4]}") for index in range(1, players + 1)]
-    for someone in people:
-        sign_up(someone)
-    operator.go("/operator")
-    for someone in people:
-        credit(operator, someone.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, f"Mesa {profile}", profile, seed, players=people
+    )
     refused = {someone.name: refused_answers(someone) for someone in people}
     for seat, someone in enumerate(people, start=1):
         sit(someone, table_id, seat)

@@ -76,15 +76,18 @@ def play_a_round(player: Client, operator: Client, table_id: int, units: int) ->
     raise AssertionError("the round did not end")
 
 
-def signed_in_browser(someone: Person, player: Client, name: str) -> None:
+def signed_in_browser(someone: Person, token: str, name: str, *, role: str = "player") -> None:
+    """``someone``'s browser holds the session ``token`` of ``name`` (as the pages keep it
+    once signed in), without the sign-in form: a second browser of the same person, or one
+    signed in through the API."""
     someone.go("/sign-in")
     someone.page.evaluate(
-        """([token, name]) => {
+        """([token, role, name]) => {
             localStorage.setItem("croupier.token", token);
-            localStorage.setItem("croupier.role", "player");
+            localStorage.setItem("croupier.role", role);
             localStorage.setItem("croupier.username", name);
         }""",
-        [player.token, name],
+        [token, role, name],
     )
 
 
@@ -145,7 +148,7 @@ def test_spanish_pages_show_no_english_and_an_error_in_spanish(
 
     spanish = Catalogue.load("es")
     someone: Person = person("lucia", phone=True, locale="es-ES")
-    signed_in_browser(someone, lucia, "lucia")
+    signed_in_browser(someone, lucia.token, "lucia")
 
     lobby = look(someone, "/", "lobby-es", "#lobby-tables tbody tr[data-table-id]")
     assert spanish.text("lobby.round_waiting") in lobby
@@ -196,15 +199,7 @@ def test_spanish_pages_show_no_english_and_an_error_in_spanish(
     someone.screenshot("words-error-es-1366")
     # The operator's page, in Spanish too (the profile list names each rules' title).
     house: Person = person("operator-es", locale="es-ES")
-    house.go("/sign-in")
-    house.page.evaluate(
-        """(token) => {
-            localStorage.setItem("croupier.token", token);
-            localStorage.setItem("croupier.role", "operator");
-            localStorage.setItem("croupier.username", "operator");
-        }""",
-        OPERATOR_TOKEN,
-    )
+    signed_in_browser(house, OPERATOR_TOKEN, "operator", role="operator")
     books = look(house, "/operator", "operator-es", "#operator-tables tbody tr")
     assert spanish.text("profile.spain-1979") in house.page.locator("#profile-select").inner_text()
     assert english_left_on(books) == []
@@ -224,7 +219,7 @@ def test_the_english_lobby_and_account_at_both_widths(person: Any, live_server: 
     operator.call("POST", "/operator/wallets/ann-words/credit", {"amount": 12_345_678})
     english = Catalogue.load("en")
     someone: Person = person("ann-words")
-    signed_in_browser(someone, ann, "ann-words")
+    signed_in_browser(someone, ann.token, "ann-words")
     lobby = look(someone, "/", "lobby-en", "#lobby-tables tbody tr[data-table-id]")
     # A table named after its profile reads as the rules' title, and says it needs two.
     assert english.text("profile.casino-holdem-peru-2007") in lobby

@@ -31,15 +31,10 @@ from .test_pages_in_the_players_language import english_left_on
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
-    bet,
-    credit,
     needs_engine,
-    open_table,
-    operator_signs_in,
-    say_ready,
+    open_table_with_players,
     seeded_round,
-    sign_up,
-    sit,
+    sit_bet_and_say_ready,
     wait_for_balance,
 )
 
@@ -90,12 +85,15 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     nora = person("nora")
     damian = person("damian")
     irene = person("irene", phone=True, locale="es-ES")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Trujillo", "dragon-six-peru-2016", seed)
-    for someone in (nora, damian, irene):
-        sign_up(someone)
-    operator.go("/operator")
-    credit(operator, nora.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator,
+        live_server,
+        "Mesa Trujillo",
+        "dragon-six-peru-2016",
+        seed,
+        players=[nora, damian, irene],
+        credited=[nora],
+    )
 
     # The operator grants the roles and assigns the dealer to the table, on the page.
     for name, role in ((damian.name, "dealer"), (irene.name, "inspector")):
@@ -114,9 +112,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     )
 
     # Nora plays one coup on the banker; the engine beside the server says what it paid.
-    sit(nora, table_id, 1)
-    bet(nora, 1, "banker", 10)
-    say_ready(nora)
+    sit_bet_and_say_ready(nora, table_id, 1, "banker", 10)
     engine = seeded_round("dragon-six-peru-2016", seed)
     engine.place_bet(1, "banker", 10)
     engine.deal()
@@ -133,6 +129,7 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     # The dealer proposes from the round's recall; nothing moves until the inspector confirms.
     damian.go(f"/recall/{round_id}")
     expect(damian.page.locator("#propose-correction")).to_be_visible()
+    expect(damian.page.locator("#dispute-round")).to_have_count(1)  # on the page, and
     expect(damian.page.locator("#dispute-round")).to_be_hidden()  # only its players dispute it
     damian.page.select_option("#propose-player", nora.name)
     damian.page.fill("#propose-form input[name=amount]", "5")

@@ -25,7 +25,14 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PASSWORD, LiveServer, Person
-from .test_tables_in_a_browser import needs_engine, open_table, operator_signs_in, sign_up, sit
+from .test_tables_in_a_browser import (
+    needs_engine,
+    open_table,
+    operator_signs_in,
+    sign_in,
+    sign_up,
+    sit,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -101,10 +108,7 @@ def test_signing_out_at_a_table_lands_on_the_plain_sign_in_page(
     assert player.page.evaluate("localStorage.getItem('croupier.token')") is None
 
     # Signed in again, the player goes to the lobby (no `next`), and the table keeps the seat.
-    player.page.fill("input[name=username]", player.name)
-    player.page.fill("input[name=password]", PASSWORD)
-    player.page.click("#sign-in-form button[type=submit]")
-    player.page.wait_for_url(player.base + "/")
+    sign_in(player)
     player.go(f"/table/{table_id}")
     expect(player.page.locator("li[data-seat='1']")).to_have_class(re.compile(r"\bmine\b"))
 

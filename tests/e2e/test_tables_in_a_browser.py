@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -77,13 +77,6 @@ def shown_units(amount: Fraction) -> str:
     return f"{'-' if amount < 0 else ''}{whole:,}.{part:02d}"
 
 
-def shown_wager_units(amount: Fraction) -> str:
-    """An amount as the results table shows a wager's: whole units bare (10), cents only
-    where there are some (7.50), as a back bet's row beside its box's."""
-    shown = shown_units(amount)
-    return shown.removesuffix(".00")
-
-
 # --- what a person does on the pages ---------------------------------------------------------
 
 
@@ -94,6 +87,15 @@ def sign_up(someone: Person) -> None:
     someone.page.click("#sign-up-form button[type=submit]")
     someone.page.wait_for_url(someone.base + "/")
     expect(someone.page.locator("#lobby-tables")).to_be_visible()
+
+
+def sign_in(someone: Person) -> None:
+    """On the sign-in page (where signing out leaves a player), ``someone`` signs in with the
+    password ``sign_up`` gave them and lands in the lobby."""
+    someone.page.fill("input[name=username]", someone.name)
+    someone.page.fill("input[name=password]", PASSWORD)
+    someone.page.click("#sign-in-form button[type=submit]")
+    someone.page.wait_for_url(someone.base + "/")
 
 
 def operator_signs_in(operator: Person) -> None:
@@ -116,6 +118,30 @@ def open_table(operator: Person, server: LiveServer, name: str, profile: str, se
     expect(row).to_have_count(1)
     assert not server.seeds.queue, "the new table's shoe took the stacked seed"
     return int(row.get_attribute("data-table-id") or 0)
+
+
+def open_table_with_players(
+    operator: Person,
+    server: LiveServer,
+    name: str,
+    profile: str,
+    seed: bytes,
+    *,
+    players: Sequence[Person],
+    credited: Sequence[Person] | None = None,
+) -> int:
+    """The opening most browser tests share: the operator signs in and opens the table (its
+    first shoe from ``seed``), the players sign up, and the operator, on an operator page
+    reloaded to list them, credits ``CREDIT_UNITS`` to each of ``credited`` (every player
+    unless told)."""
+    operator_signs_in(operator)
+    table_id = open_table(operator, server, name, profile, seed)
+    for someone in players:
+        sign_up(someone)
+    operator.go("/operator")
+    for someone in players if credited is None else credited:
+        credit(operator, someone.name, CREDIT_UNITS)
+    return table_id
 
 
 def credit(operator: Person, username: str, units: int) -> None:
@@ -151,6 +177,16 @@ def bet(someone: Person, seat: int, wager: str, amount: int) -> None:
 
 def say_ready(someone: Person) -> None:
     someone.page.click("#ready")
+
+
+def sit_bet_and_say_ready(
+    someone: Person, table_id: int, seat: int, wager: str, amount: int
+) -> None:
+    """A player's round in three steps: sits at ``seat``, bets ``amount`` on ``wager``, and
+    says ready."""
+    sit(someone, table_id, seat)
+    bet(someone, seat, wager, amount)
+    say_ready(someone)
 
 
 def shown_actions(someone: Person) -> list[str]:
@@ -456,11 +492,9 @@ def test_baccarat_coup_on_the_banker_paid_as_the_tableau_says(
     seed = hashlib.sha256(b"croupier e2e baccarat").digest()
     operator = person("operator")
     carol = person("carol", phone=True)
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Piura", "dragon-six-peru-2016", seed)
-    sign_up(carol)
-    operator.go("/operator")
-    credit(operator, carol.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Mesa Piura", "dragon-six-peru-2016", seed, players=[carol]
+    )
 
     sit(carol, table_id, 1)
     bet(carol, 1, "banker", 10)
@@ -516,13 +550,9 @@ def test_casino_holdem_round_with_a_call_and_a_fold(
     operator = person("operator")
     dave = person("dave")
     erin = person("erin", locale="es")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Hold'em E2E", "casino-holdem-peru-2007", seed)
-    for player in (dave, erin):
-        sign_up(player)
-    operator.go("/operator")
-    for player in (dave, erin):
-        credit(operator, player.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Hold'em E2E", "casino-holdem-peru-2007", seed, players=[dave, erin]
+    )
     # Erin's table socket passes through the test, which can cut it as a network would.
     erin_sockets: list[Any] = []
 
@@ -641,10 +671,7 @@ def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
     frank.page.click("#sign-out")
     frank.page.wait_for_url(re.compile(r"/sign-in"))
     expect(frank.page.locator("h1")).to_have_text("Entrar")
-    frank.page.fill("input[name=username]", frank.name)
-    frank.page.fill("input[name=password]", PASSWORD)
-    frank.page.click("#sign-in-form button[type=submit]")
-    frank.page.wait_for_url(frank.base + "/")
+    sign_in(frank)
     frank.go(f"/table/{table_id}")
     expect(frank.page.locator("li[data-seat='1']")).to_have_class(re.compile(r"\bmine\b"))
 
@@ -670,14 +697,10 @@ def test_blackjack_insurance_offered_under_an_ace_up_to_half_the_bet(
     seed = seed_where("peru-2016", _dealer_shows_an_ace)
     operator = person("operator")
     gina = person("gina", phone=True)
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Huancayo", "peru-2016", seed)
-    sign_up(gina)
-    operator.go("/operator")
-    credit(operator, gina.name, CREDIT_UNITS)
-    sit(gina, table_id, 1)
-    bet(gina, 1, "main", 10)
-    say_ready(gina)
+    table_id = open_table_with_players(
+        operator, live_server, "Mesa Huancayo", "peru-2016", seed, players=[gina]
+    )
+    sit_bet_and_say_ready(gina, table_id, 1, "main", 10)
 
     engine = seeded_round("peru-2016", seed)
     engine.place_bet(1, "main", 10)
@@ -715,13 +738,9 @@ def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
     operator = person("operator")
     hank = person("hank")
     ivy = person("ivy", phone=True)
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Ayacucho", "spain-1979", seed)
-    for player in (hank, ivy):
-        sign_up(player)
-    operator.go("/operator")
-    for player in (hank, ivy):
-        credit(operator, player.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Mesa Ayacucho", "spain-1979", seed, players=[hank, ivy]
+    )
 
     sit(hank, table_id, 1)
     bet(hank, 1, "main", 10)
@@ -753,9 +772,7 @@ def test_back_bet_on_another_players_box_with_consent_shares_its_fortune(
     for player in (hank, ivy):
         row = player.page.locator("#results-body tr.back-bet")
         expect(row).to_contain_text("ivy")
-        expect(row.locator("td").nth(4)).to_have_text(
-            shown_wager_units(Fraction(back_payout_minor, 100))
-        )
+        expect(row.locator("td").nth(4)).to_have_text(shown_units(Fraction(back_payout_minor, 100)))
 
 
 # --- Veintiuno Real: the dealer's hole card turned, at the table and in the recall -------------
@@ -772,14 +789,10 @@ def test_veintiuno_real_shows_the_turned_hole_card_at_the_table_and_in_the_recal
     seed = hashlib.sha256(b"croupier e2e veintiuno real").digest()
     operator = person("operator")
     jo = person("julia")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Veintiuno E2E", "veintiuno-real", seed)
-    sign_up(jo)
-    operator.go("/operator")
-    credit(operator, jo.name, CREDIT_UNITS)
-    sit(jo, table_id, 1)
-    bet(jo, 1, "main", 10)
-    say_ready(jo)
+    table_id = open_table_with_players(
+        operator, live_server, "Veintiuno E2E", "veintiuno-real", seed, players=[jo]
+    )
+    sit_bet_and_say_ready(jo, table_id, 1, "main", 10)
 
     engine = seeded_round("veintiuno-real", seed)
     engine.place_bet(1, "main", 10)

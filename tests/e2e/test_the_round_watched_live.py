@@ -24,15 +24,12 @@ from croupier.hands.blackjack import hand_total
 from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
-    credit,
     decide,
     needs_engine,
-    open_table,
-    operator_signs_in,
+    open_table_with_players,
     say_ready,
     seed_where,
     seeded_round,
-    sign_up,
     sit,
     wait_for_balance,
     wait_for_turn,
@@ -90,11 +87,9 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     seed = seed_where("peru-2016", _the_dealer_draws_and_busts)
     operator = person("operator")
     player = person(f"watcher-{locale[:2]}", locale=locale)
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, f"Mesa {locale}", "peru-2016", seed)
-    sign_up(player)
-    operator.go("/operator")
-    credit(operator, player.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, f"Mesa {locale}", "peru-2016", seed, players=[player]
+    )
     sit(player, table_id, 1)
     bet_on_the_felt(player)
     # Deal is the next key once the bets are placed, and it closes the window at once (the
@@ -161,7 +156,10 @@ def test_the_dealer_draws_on_the_live_felt_then_the_banner_says_the_win(
     page.click("#place-bets")
     say_ready(player)
     expect(page.locator("#felt")).not_to_have_attribute("data-round", round_id)
+    # Both are still on the page, hidden: a hidden check alone would pass were they renamed.
+    expect(page.locator("#round-banner")).to_have_count(1)
     expect(page.locator("#round-banner")).to_be_hidden()
+    expect(page.locator("#results")).to_have_count(1)
     expect(page.locator("#results")).to_be_hidden()
     expect(page.locator("#last-round-link")).to_have_attribute("href", f"/recall/{round_id}")
     expect(page.locator("#felt")).not_to_have_class(re.compile(r"\bdealing\b"))

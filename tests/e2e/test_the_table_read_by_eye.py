@@ -25,10 +25,10 @@ from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
     assert_fits_the_screen,
-    credit,
     decide,
     needs_engine,
     open_table,
+    open_table_with_players,
     operator_signs_in,
     say_ready,
     seed_where,
@@ -78,11 +78,9 @@ def test_a_long_hand_stays_in_its_seat_and_the_results_fit_a_phone_in_spanish(
     seed = seed_where(PROFILE, _hits_to_a_long_hand)
     operator = person("operator")
     player = person("largamano", phone=True, locale="es-ES")
-    operator_signs_in(operator)
-    table_id = open_table(operator, live_server, "Mesa Larga", PROFILE, seed)
-    sign_up(player)
-    operator.go("/operator")
-    credit(operator, player.name, CREDIT_UNITS)
+    table_id = open_table_with_players(
+        operator, live_server, "Mesa Larga", PROFILE, seed, players=[player]
+    )
     sit(player, table_id, 1)
     page = player.page
     page.fill("input[name='1:main']", "10")

@@ -12,11 +12,11 @@ with SQLite's online backup while a thread plays raise no alarm. CI runs 50 tamp
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import hashlib
 import hmac
-import io
 import json
+import logging
 import random
 import shutil
 import sqlite3
@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT / "tests" / "server"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import psycopg  # noqa: E402
+from audit_cli_support import audit_cli  # noqa: E402
 from server_support import OPERATOR_TOKEN, Api, Table, make_api  # noqa: E402
 
 import pg_cluster  # noqa: E402 - tools/ is put on the path above
@@ -53,6 +53,7 @@ from croupier.audit.signing import (  # noqa: E402
     ensure_key,
     public_key_text,
     read_private_key,
+    retire_hmac_key,
     sign,
     signature_problem,
 )
@@ -93,26 +94,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(server, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-def audit_cli(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """``croupier audit ...`` as its console entry point runs it (exit codes included), in
-    this process: a fresh interpreter per call would cost two seconds of imports."""
-    argv = ["croupier", "audit", *arguments]
-    out, err = io.StringIO(), io.StringIO()
-    with (
-        mock.patch.object(sys, "argv", argv),
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
-        from croupier.cli.main import main
-
-        try:
-            main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code if isinstance(exit_.code, int) else 1
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 # --- play through the API ----------------------------------------------------------------------
@@ -662,7 +643,7 @@ def test_r15_a_bad_url_or_head_file_is_a_typed_error(tmp_path: Path) -> None:
     assert "--public-key PEM" in done.stderr
     missing_key = tmp_path / "no.key"
     for key_text, says in (
-        (None, "cannot read the audit key"),
+        (None, f"({missing_key} does not exist)"),
         ("beef\n", "not an audit key"),
         ("ab" * 32 + "\n", "the HMAC key of an earlier croupier, which no longer signs heads"),
     ):
@@ -866,21 +847,81 @@ def test_r15_the_server_writes_the_head_to_publish(tmp_path: Path) -> None:
     assert read_signed_head(head_file, trusted) == (read_head(head_file), None)
 
 
-def test_r15_a_server_with_an_earlier_hmac_key_stops_at_start_saying_what_to_do(
-    tmp_path: Path,
+def test_r15_a_server_with_an_earlier_hmac_key_moves_it_aside_and_signs_with_a_new_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """D-GEN-16a: the key file of an earlier croupier (the hex of an HMAC key) never signs:
-    the start stops with what to do (exit 2 from ``croupier serve``), rather than failing
-    every hour in a log; moved aside, the next start makes an Ed25519 key in its place."""
+    """D-GEN-16a: an operator upgrading from a croupier that signed heads with HMAC expects the
+    server to start. Its key file (the hex of an HMAC key) never signs again, but it is not
+    deleted either: it is kept, unchanged, renamed beside itself; a new Ed25519 key signs the
+    head written at start; the log says what happened and that the regulator needs the new
+    public key."""
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
     key_file = tmp_path / "old.sqlite.audit-key"
-    key_file.write_text("0f" * 32 + "\n", encoding="ascii")
-    with pytest.raises(chain.AuditError, match=r"HMAC key of an earlier croupier.*move it aside"):
+    head_file = tmp_path / "old.sqlite.audit-head.json"
+    old_key = ("0f" * 32 + "\n").encode("ascii")
+    key_file.write_bytes(old_key)
+    made = make_api(url, audit_key=key_file, audit_head=head_file)
+    with caplog.at_level(logging.WARNING, logger="croupier.server"):
+        next(made)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not head_file.exists():
+            time.sleep(0.02)
+    finally:
+        made.close()
+    retired = tmp_path / "old.sqlite.audit-key.hmac-retired"
+    assert retired.read_bytes() == old_key
+    new_key = read_private_key(key_file)
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert read_signed_head(head_file, new_key.public_key()) == (read_head(head_file), None)
+    warned = [record.getMessage() for record in caplog.records if record.levelname == "WARNING"]
+    assert len(warned) == 1, warned
+    assert f"kept, unchanged, as {retired}" in warned[0]
+    assert f"`croupier audit public-key --audit-key {key_file}`" in warned[0]
+
+
+def test_r15_an_hmac_key_that_cannot_be_moved_aside_stops_the_start_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D-GEN-16a: where the old HMAC key file cannot be renamed (a read-only folder; the tests
+    run as root, which writes through mode 0555, so the rename itself is made to fail), the
+    start stops (exit 2 from ``croupier serve``) saying to move it aside, and touches it not."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    key_file = tmp_path / "old.sqlite.audit-key"
+    old_key = ("0f" * 32 + "\n").encode("ascii")
+    key_file.write_bytes(old_key)
+
+    def read_only_folder(self: Path, target: object) -> Path:
+        raise OSError(errno.EROFS, "Read-only file system", str(self))
+
+    monkeypatch.setattr(Path, "rename", read_only_folder)
+    with pytest.raises(
+        chain.AuditError,
+        match=r"HMAC key of an earlier croupier.*could not be moved aside to "
+        r".*old\.sqlite\.audit-key\.hmac-retired \(Read-only file system\): move it aside yourself",
+    ):
         next(make_api(url, audit_key=key_file))
-    key_file.rename(tmp_path / "old.sqlite.audit-key.hmac")
-    made = make_api(url, audit_key=key_file)
-    next(made)
-    made.close()
+    assert key_file.read_bytes() == old_key
+    assert sorted(path.name for path in tmp_path.iterdir() if "audit-key" in path.name) == [
+        "old.sqlite.audit-key"
+    ]
+
+
+def test_r15_a_second_hmac_key_retired_beside_the_first_replaces_nothing(tmp_path: Path) -> None:
+    """D-GEN-16a: a retired key is never overwritten: a second HMAC key file moved aside where
+    the first already lies takes the next name (``.hmac-retired.2``); an Ed25519 key, or no
+    file at all, is not moved."""
+    key_file = tmp_path / "croupier.audit-key"
+    first = tmp_path / "croupier.audit-key.hmac-retired"
+    first.write_text("ab" * 32, encoding="ascii")
+    key_file.write_text("cd" * 32 + "\n", encoding="ascii")
+    assert retire_hmac_key(key_file) == tmp_path / "croupier.audit-key.hmac-retired.2"
+    assert first.read_text(encoding="ascii") == "ab" * 32
+    assert (tmp_path / "croupier.audit-key.hmac-retired.2").read_text(encoding="ascii") == (
+        "cd" * 32 + "\n"
+    )
+    assert not key_file.exists() and retire_hmac_key(key_file) is None
+    assert ensure_key(key_file) and retire_hmac_key(key_file) is None
     assert isinstance(read_private_key(key_file), Ed25519PrivateKey)
 
 

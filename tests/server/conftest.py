@@ -18,6 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
+from physical_support import sqlite_api  # noqa: F401 - the physical-shoe tests' fixture
 from server_support import Api, make_api
 
 import pg_cluster

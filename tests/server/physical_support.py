@@ -1,15 +1,37 @@
 """A physical-shoe table driven through the HTTP API: the operator opens it, a dealer makes
 the shoe and enters each card where the round asks for it, the players bet and decide
-(imported by name: tests/server is on sys.path)."""
+(imported by name: tests/server is on sys.path). Also the physical-shoe tests' server on
+SQLite (``sqlite_api``, a fixture that tests/server/conftest.py makes known) and their
+closing check (``audited``)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from server_support import OPERATOR_TOKEN, WAGERS, Api
+import pytest
+from server_support import OPERATOR_TOKEN, WAGERS, Api, make_api
 
+from croupier.audit.verify import verify_database
 from croupier.rules.registry import load_profile
+
+
+@pytest.fixture
+def sqlite_api(database_url_for: Callable[[str], Iterator[str]]) -> Iterator[tuple[Api, str]]:
+    """A server on a fresh SQLite database, and that database's URL."""
+    for url in database_url_for("sqlite"):
+        for api in make_api(url):
+            yield api, url
+
+
+def audited(api: Api, url: str) -> None:
+    """R9 and R15 after a physical-shoe test: the ledger sums to 0 with no problem, and
+    ``croupier audit verify`` finds the chain and every row intact."""
+    audit = api.audit()
+    assert audit["sum"] == 0 and audit["problems"] == [], audit
+    report = verify_database(url)
+    assert report.is_intact, report.problems
 
 
 class PhysicalTable:

@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from physical_support import PhysicalTable
+from physical_support import PhysicalTable, audited
 from server_support import OPERATOR_TOKEN, Api, make_api
 from sqlalchemy import text
 
-from croupier.audit.verify import verify, verify_database
+from croupier.audit.verify import verify
 from croupier.service.database import make_engine
 
 BLACKJACK = ["peru-2016", "spain-1979", "veintiuno-real"]
@@ -35,20 +35,6 @@ BURNS = {
 }
 """Docs/rules.md §2: Spain 1979 Art. 03 V.3.c puts the first five cards aside; the Peru and
 Veintiuno Real profiles burn one (docs/rules.md#D-BJ-16)."""
-
-
-@pytest.fixture
-def sqlite_api(database_url_for: Any) -> Any:
-    for url in database_url_for("sqlite"):
-        for api in make_api(url):
-            yield api, url
-
-
-def _audited(api: Api, url: str) -> None:
-    audit = api.audit()
-    assert audit["sum"] == 0 and audit["problems"] == [], audit
-    report = verify_database(url)
-    assert report.is_intact, report.problems
 
 
 def _blackjack_round(
@@ -85,7 +71,7 @@ def test_blackjack_a_physical_shoe_round_card_by_card_pays_as_any_round(
     paid 1 to 1 (10 units: 1,000 minor); the ledger sums to 0 and the chain verifies."""
     api, url = sqlite_api
     _blackjack_round(api, profile)
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_spain_1979_art_03_the_new_shoe_burns_five_and_is_recorded(sqlite_api: Any) -> None:
@@ -104,7 +90,7 @@ def test_spain_1979_art_03_the_new_shoe_burns_five_and_is_recorded(sqlite_api: A
     assert shoe["procedures"] == ["shuffled", "cut", "cut_card_placed"]
     assert shoe["burnt"] == ["2c", "3c", "4c", "5c", "6c"] and shoe["burns_left"] == 0
     assert table.console()["next_card"] is None, "no round is dealt: no card is needed"
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_refusals_change_nothing(sqlite_api: Any) -> None:
@@ -143,7 +129,7 @@ def test_refusals_change_nothing(sqlite_api: Any) -> None:
         "not_allowed_now",
     }
     assert table.console() == before
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_dealt(
@@ -154,7 +140,7 @@ def test_dragon_six_art_6_d_the_first_card_says_how_many_burn_and_a_coup_is_deal
     Banker. Banker's natural 9 beats Player's 8 (Art. 8): the Banker bet of 10 is paid 1 to 1."""
     api, url = sqlite_api
     _dragon_six_coup(api)
-    _audited(api, url)
+    audited(api, url)
 
 
 def _dragon_six_coup(api: Api, ann: str = "ann", dealer: str = "dora") -> PhysicalTable:
@@ -184,7 +170,7 @@ def test_casino_holdem_arts_12_13_a_game_dealt_card_by_card(sqlite_api: Any, pro
     comes back. The next game needs a new deck, shuffled and cut again."""
     api, url = sqlite_api
     _casino_holdem_game(api, profile)
-    _audited(api, url)
+    audited(api, url)
 
 
 def _casino_holdem_game(
@@ -231,7 +217,7 @@ def test_every_profile_card_by_card_on_postgresql(database_url_for: Any) -> None
                 players = (f"ante{index}", f"call{index}", f"croupier{index}")
                 _casino_holdem_game(api, profile, players)
             _dragon_six_coup(api, "punto", "banca")
-            _audited(api, url)
+            audited(api, url)
 
 
 def _serving(url: str) -> Any:
@@ -268,7 +254,7 @@ def _restart_mid_round(url: str) -> None:
         table.deal({"player:1": ["2h"], "dealer": ["Tc"]})  # 21 stands; 16 draws and busts
         assert table.state()["round"]["id"] != round_id
         assert table.balances() == {"ann": table.credit + 1000}
-        _audited(api, url)
+        audited(api, url)
     finally:
         made.close()
 
@@ -337,7 +323,7 @@ def test_the_round_in_which_the_cut_card_comes_out_is_the_shoes_last(sqlite_api:
     assert shoe["shoe"] != first_shoe and shoe["next_procedure"] == "shuffled"
     table.bet("ann", 10)
     assert table.ready() == [False], "no round of the new shoe deals before it is made"
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) -> None:
@@ -393,7 +379,7 @@ def test_d_bj_31_and_d_gen_11_corrections_at_a_physical_shoe(sqlite_api: Any) ->
     kinds = [event["kind"] for event in events["events"]]
     assert kinds.count("CardFoundFaceUp") == 2 and "CardExposed" in kinds
     assert "CardDealtInError" in kinds
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_d_gen_6_a_physical_round_waiting_for_a_card_may_be_voided(sqlite_api: Any) -> None:
@@ -418,7 +404,7 @@ def test_d_gen_6_a_physical_round_waiting_for_a_card_may_be_voided(sqlite_api: A
     assert recall.json()["events"][-1]["kind"] == "RoundEnded"
     live = api.server.casino.table(table.id)
     assert api.server.casino.rebuilt(table.id).durable_state() == live.durable_state()
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_dragon_six_art_6_the_cut_card_out_of_a_physical_shoe_is_recorded_as_from_a_random(
@@ -447,7 +433,7 @@ def test_dragon_six_art_6_the_cut_card_out_of_a_physical_shoe_is_recorded_as_fro
     assert before[-3:] == ["2s", "3h", "4d"]
     assert table.balances() == {"ann": table.credit + 2000}  # Banker's 8 wins twice, 1 to 1
     assert table.console()["shoe"]["next_procedure"] == "shuffled"
-    _audited(api, url)
+    audited(api, url)
 
 
 def test_issue_14_each_card_names_the_dealer_who_entered_it_and_the_chain_covers_it(
@@ -490,7 +476,7 @@ def test_issue_14_each_card_names_the_dealer_who_entered_it_and_the_chain_covers
     assert filed.status_code == 201, filed.text
     page = api.get(f"/inspector/disputes/{filed.json()['dispute']}", inspector).json()
     assert page["round_record"]["cards_entered"] == recall["cards_entered"]
-    _audited(api, url)
+    audited(api, url)
     engine = make_engine(url)
     try:
         with engine.connect() as connection, connection.begin():

@@ -20,30 +20,13 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from physical_support import PhysicalTable
+from physical_support import PhysicalTable, audited
 from pypdf import PdfReader
 from server_support import OPERATOR_TOKEN, Api, make_api
-
-from croupier.audit.verify import verify_database
-
-
-@pytest.fixture
-def sqlite_api(database_url_for: Any) -> Iterator[tuple[Api, str]]:
-    for url in database_url_for("sqlite"):
-        for api in make_api(url):
-            yield api, url
-
-
-def _audited(api: Api, url: str) -> None:
-    audit = api.audit()
-    assert audit["sum"] == 0 and audit["problems"] == [], audit
-    report = verify_database(url)
-    assert report.is_intact, report.problems
 
 
 def _correct(api: Api, table: PhysicalTable, body: dict[str, Any]) -> Any:
@@ -81,7 +64,7 @@ def _spain_1979_v3c_a_card_found_face_up_in_a_physical_shoe_is_removed(
     drawn = [e for e in recall["events"] if e["kind"] == "CardDrawn"]
     assert [e["purpose"] for e in drawn if e["card"] == "Kd"] == ["removed"]
     assert "Kd" not in str(table.state("ana-v3c")["round"]["public"])
-    _audited(api, database_url)
+    audited(api, database_url)
 
 
 def _veintiuno_real_item_14_a_confused_deal_at_a_physical_shoe_is_void(
@@ -113,7 +96,7 @@ def _veintiuno_real_item_14_a_confused_deal_at_a_physical_shoe_is_void(
         "void",
     ]
     assert table.state()["round"]["id"] != round_id
-    _audited(api, database_url)
+    audited(api, database_url)
 
 
 def _dragon_six_art_12_a_physical_shoe_round_is_disputed_and_resettled_from_its_cards(
@@ -170,7 +153,7 @@ def _dragon_six_art_12_a_physical_shoe_round_is_disputed_and_resettled_from_its_
     # Who dealt by hand is on the dossier; the shoe's burn, never shown to a player, is not.
     assert "dora-a12: 5 cards entered" in text, text
     assert "card=2c" not in text
-    _audited(api, database_url)
+    audited(api, database_url)
 
 
 def test_spain_1979_v3c_a_card_found_face_up_in_a_physical_shoe_is_removed(

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from physical_support import PhysicalTable
-from server_support import make_api
-from test_physical_shoe import _audited
+from physical_support import PhysicalTable, audited
 
 HOSTILE: list[Any] = [
     "",
@@ -56,11 +53,4 @@ def test_hostile_cards_are_refused_typed_and_change_nothing(sqlite_api: Any) -> 
     huge = api.post(f"/dealer/tables/{table.id}/cards", table.dealer, {"card": "T" * 100_000})
     assert huge.status_code == 413 and huge.json()["code"] == "payload_too_large"
     assert table.console() == before
-    _audited(api, url)
-
-
-@pytest.fixture
-def sqlite_api(database_url_for: Any) -> Any:
-    for url in database_url_for("sqlite"):
-        for api in make_api(url):
-            yield api, url
+    audited(api, url)

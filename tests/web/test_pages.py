@@ -130,6 +130,21 @@ def test_both_catalogues_have_the_same_keys_and_placeholders() -> None:
         assert spanish[key].strip(), key
 
 
+@pytest.mark.parametrize(("language", "possessive"), [("en", "your"), ("es", "su")])
+def test_the_turn_prompt_says_whose_turn_it_is_once(language: str, possessive: str) -> None:
+    """The table's prompt is "Your turn: {question}" (or "..., hand {hand}: ..."): a blackjack
+    turn's question once made it "Your turn: your move?", "Su turno: ¿su jugada?", saying
+    the player's turn twice over. Each question now reads once after either prompt."""
+    messages = Catalogue.load(language).messages
+    questions = [key for key in messages if key.startswith("question.")]
+    assert "question.play" in questions
+    for prompt in ("table.your_turn", "table.your_turn_hand"):
+        for key in questions:
+            shown = messages[prompt].format(question=messages[key], hand=2)
+            words = re.findall(r"\w+", shown.lower())
+            assert words.count(possessive) == 1, (prompt, key, shown)
+
+
 def _static_keys() -> set[str]:
     keys: set[str] = set()
     for template in (WEB / "templates").glob("*.html"):

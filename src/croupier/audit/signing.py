@@ -20,7 +20,9 @@ have written them.
 
 The private key is made from the operating system's CSPRNG by ``cryptography`` and kept as
 PKCS#8 PEM in a file that only its owner may read or write (0600), created at the server's
-first start, as the code manifest is (``ensure_key``), and never replaced.
+first start, as the code manifest is (``ensure_key``), and never replaced. An earlier
+version's HMAC key file found there at a start is renamed beside itself, never deleted
+(``retire_hmac_key``), and a new key made in its place.
 
 >>> private = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 >>> trusted = private.public_key()
@@ -39,13 +41,17 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed448, rsa, x448, x25519
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.utils import CryptographyDeprecationWarning
 from sqlalchemy.engine import make_url
 
 from croupier.audit.chain import AuditError
@@ -58,6 +64,22 @@ PUBLIC_KEY_FIELD = "public_key"
 # What ``ensure_key`` wrote before Ed25519: the hex of 32 random bytes, an HMAC key.
 _RETIRED_KEY = re.compile(r"[0-9a-f]{64}")
 _HEX_BYTES = {"public key": 32, "signature": 64}
+# What an upgraded server renames an earlier croupier's HMAC key file to, beside it.
+RETIRED_KEY_SUFFIX = ".hmac-retired"
+# An Ed25519 key file is about 120 bytes and an RSA-16384 private key 13 KB: a larger file is
+# not a key, and is refused before it is read.
+MAX_KEY_FILE_BYTES = 64 * 1024
+# The kinds of key a PEM may hold instead of Ed25519 (private, public), named in the refusal;
+# not Diffie-Hellman, whose very names in ``cryptography`` warn that it is deprecated.
+_KEY_KINDS: tuple[tuple[type, type, str], ...] = (
+    (rsa.RSAPrivateKey, rsa.RSAPublicKey, "an RSA"),
+    (ec.EllipticCurvePrivateKey, ec.EllipticCurvePublicKey, "an elliptic-curve (EC)"),
+    (Ed25519PrivateKey, Ed25519PublicKey, "an Ed25519"),
+    (ed448.Ed448PrivateKey, ed448.Ed448PublicKey, "an Ed448"),
+    (dsa.DSAPrivateKey, dsa.DSAPublicKey, "a DSA"),
+    (x25519.X25519PrivateKey, x25519.X25519PublicKey, "an X25519"),
+    (x448.X448PrivateKey, x448.X448PublicKey, "an X448"),
+)
 
 
 def public_key_text(public: Ed25519PublicKey) -> str:
@@ -159,28 +181,123 @@ def ensure_key(path: Path) -> bool:
 
 
 def _read_bytes(path: Path, what: str) -> bytes:
+    """The bytes of a key file, refused before reading when it is no plain file or larger than
+    any key file: a path given by mistake (a database, a folder, a device) says so at once
+    instead of being read whole."""
+    path = Path(path)
     try:
-        return Path(path).read_bytes()
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode):
+            raise AuditError(f"cannot read the {what} file {path}: it is not a plain file")
+        if found.st_size > MAX_KEY_FILE_BYTES:
+            raise AuditError(
+                f"{path} is {found.st_size:,} bytes: no {what} file is that large (an audit "
+                f"key is a few hundred bytes; at most {MAX_KEY_FILE_BYTES:,} are read)"
+            )
+        with path.open("rb") as file:
+            data = file.read(MAX_KEY_FILE_BYTES + 1)  # a file that grew since its stat
     except OSError as error:
         raise AuditError(f"cannot read the {what} file {path}: {error.strerror}") from None
+    if len(data) > MAX_KEY_FILE_BYTES:
+        raise AuditError(f"{path} is larger than any {what} file ({MAX_KEY_FILE_BYTES:,} bytes)")
+    return data
+
+
+def _kind_of_key(key: object) -> str:
+    """What ``key`` is, for a message that says why it is refused: "an RSA private key"."""
+    for private, public, name in _KEY_KINDS:
+        if isinstance(key, private | public):
+            return f"{name} {'private' if isinstance(key, private) else 'public'} key"
+    return "a key of another kind"
+
+
+def _load_pem(data: bytes, half: str) -> object | None:
+    """The key a PEM file holds (``half``: "private" or "public"), else ``None``: no PEM, a
+    damaged one, an encrypted private key, an algorithm or curve ``cryptography`` does not
+    load (``UnsupportedAlgorithm``, which is no ``ValueError``)."""
+    with warnings.catch_warnings():
+        # A Diffie-Hellman key warns that FFDH is deprecated: noise beside the refusal.
+        warnings.simplefilter("ignore", CryptographyDeprecationWarning)
+        try:
+            if half == "private":
+                return serialization.load_pem_private_key(data, password=None)
+            return serialization.load_pem_public_key(data)
+        except (ValueError, TypeError, UnsupportedAlgorithm):
+            return None
+
+
+def _why_not(data: bytes, half: str, key: object | None) -> str:
+    """Why ``data`` is not the Ed25519 key expected (``half``: "private" or "public")."""
+    other = "public" if half == "private" else "private"
+    if not data.strip():
+        return "the file is empty"
+    if key is not None:
+        return f"it holds {_kind_of_key(key)}"
+    if f"{other.upper()} KEY-----".encode() in data:
+        hint = " (`croupier audit public-key` writes it)" if half == "public" else ""
+        return f"it holds a {other} key, where the {half} one is expected{hint}"
+    if b"-----BEGIN " not in data:
+        return "it holds no PEM text"
+    return (
+        "its PEM holds no key that can be read (damaged, encrypted, a certificate, or an "
+        "algorithm or curve not supported)"
+    )
+
+
+def is_retired_key(data: bytes) -> bool:
+    """Whether ``data`` is an earlier croupier's key file: the hex of a 32-byte HMAC key."""
+    return _RETIRED_KEY.fullmatch(data.strip().decode("ascii", "replace")) is not None
+
+
+def retire_hmac_key(path: Path) -> Path | None:
+    """Move an earlier croupier's HMAC key file at ``path`` aside, so that an upgraded server
+    starts and makes its Ed25519 key there (docs/rules.md#D-GEN-16a); the new name, or
+    ``None`` when ``path`` holds no such key (absent, or anything else, which
+    ``read_private_key`` then judges). The file is renamed beside itself
+    (``<name>.hmac-retired``, ``.hmac-retired.2``... if that is taken), never deleted nor
+    rewritten: it still checks the HMACs of old heads anyone kept. A rename that fails (a
+    read-only folder) is the ``AuditError`` that says to move it aside by hand."""
+    path = Path(path)
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_KEY_FILE_BYTES:
+            return None
+    except OSError:
+        return None  # read_private_key says why it cannot be read
+    if not is_retired_key(_read_bytes(path, "audit key")):
+        return None
+    retired = path.with_name(path.name + RETIRED_KEY_SUFFIX)
+    number = 1
+    while retired.exists() or retired.is_symlink():  # an earlier upgrade's, kept too
+        number += 1
+        retired = path.with_name(f"{path.name}{RETIRED_KEY_SUFFIX}.{number}")
+    try:
+        path.rename(retired)
+    except OSError as error:
+        raise AuditError(
+            f"{path} is the HMAC key of an earlier croupier, which no longer signs heads "
+            f"(docs/rules.md#D-GEN-16a), and it could not be moved aside to {retired} "
+            f"({error.strerror}): move it aside yourself (keep it while heads it signed are "
+            "still to be read), and the next start makes an Ed25519 key in its place"
+        ) from None
+    return retired
 
 
 def read_private_key(path: Path) -> Ed25519PrivateKey:
     """The private key kept at ``path`` (``ensure_key``'s format: PKCS#8 PEM, Ed25519)."""
     data = _read_bytes(path, "audit key")
-    if _RETIRED_KEY.fullmatch(data.strip().decode("ascii", "replace")):
+    if is_retired_key(data):
         raise AuditError(
             f"{path} is the HMAC key of an earlier croupier, which no longer signs heads "
             "(docs/rules.md#D-GEN-16a): move it aside (keep it while heads it signed are "
-            "still to be read), and the next start or `croupier audit head` makes an Ed25519 "
-            "key in its place"
+            "still to be read), or start the server, which does so; the next start or "
+            "`croupier audit head` makes an Ed25519 key in its place"
         )
-    try:
-        key = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError):
-        key = None
+    key = _load_pem(data, "private")
     if not isinstance(key, Ed25519PrivateKey):
-        raise AuditError(f"{path} is not an audit key (an Ed25519 private key, PKCS#8 PEM)")
+        raise AuditError(
+            f"{path} is not an audit key (an Ed25519 private key, PKCS#8 PEM): "
+            f"{_why_not(data, 'private', key)}"
+        )
     return key
 
 
@@ -196,10 +313,9 @@ def public_key_pem(private: Ed25519PrivateKey) -> str:
 def read_public_key(path: Path) -> Ed25519PublicKey:
     """A public key as ``public_key_pem`` writes it (``croupier audit public-key``)."""
     data = _read_bytes(path, "public key")
-    try:
-        key = serialization.load_pem_public_key(data)
-    except (ValueError, TypeError):
-        key = None
+    key = _load_pem(data, "public")
     if not isinstance(key, Ed25519PublicKey):
-        raise AuditError(f"{path} is not an audit public key (Ed25519, PEM)")
+        raise AuditError(
+            f"{path} is not an audit public key (Ed25519, PEM): {_why_not(data, 'public', key)}"
+        )
     return key

@@ -13,12 +13,16 @@ missing one, or another key's (docs/rules.md#D-GEN-16a); and it also catches a c
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from croupier.service.database import DEFAULT_URL
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 app = typer.Typer(
     help="The tamper-evident record (R15): verify the hash chain, export its head.",
@@ -42,6 +46,26 @@ KeyOption = Annotated[
         "(croupier.sqlite.audit-key), else ./croupier.audit-key.",
     ),
 ]
+
+
+def _kept_private_key(
+    audit_key: Path | None, database: str
+) -> tuple[Path, Ed25519PrivateKey | None]:
+    """Where the operator's private key is kept (``--audit-key``, else beside the database, as
+    the server keeps it) and the key read from there: ``None`` where no such file exists yet,
+    an ``AuditError`` (exit 2) for a file that is there but is no audit key."""
+    from croupier.audit.chain import AuditError
+    from croupier.audit.signing import default_key_path, read_private_key
+
+    path = audit_key or default_key_path(database)
+    try:
+        return path, read_private_key(path)
+    except AuditError:
+        # lexists, not Path.exists: it never raises (a folder that cannot be searched), and
+        # a link to nowhere is a file there that cannot be read, not a key still to make.
+        if os.path.lexists(path):
+            raise
+        return path, None
 
 
 @app.command("verify")
@@ -69,24 +93,23 @@ def verify(
 ) -> None:
     """Check the chain and that every ledger entry, round record and account agrees with it."""
     from croupier.audit.chain import AuditError
-    from croupier.audit.signing import default_key_path, read_private_key, read_public_key
+    from croupier.audit.signing import read_public_key
     from croupier.audit.verify import read_head, read_signed_head, verify_database
 
     published, problems = None, []
     if head is not None:
         read_head(head)  # a file that is no head is said so before any key is looked for
-        key_path = audit_key or default_key_path(database)
-        if public_key is None and audit_key is None and not key_path.exists():
-            raise AuditError(
-                "no key to check the head's signature with: pass the operator's public key, "
-                "--public-key PEM (`croupier audit public-key` writes it), or the private key, "
-                f"--audit-key KEY ({key_path} does not exist)"
-            )
-        trusted = (
-            read_public_key(public_key)
-            if public_key is not None
-            else read_private_key(key_path).public_key()
-        )
+        if public_key is not None:
+            trusted = read_public_key(public_key)
+        else:
+            key_path, key = _kept_private_key(audit_key, database)
+            if key is None:
+                raise AuditError(
+                    "no key to check the head's signature with: pass the operator's public "
+                    "key, --public-key PEM (`croupier audit public-key` writes it), or the "
+                    f"private key, --audit-key KEY ({key_path} does not exist)"
+                )
+            trusted = key.public_key()
         published, signature_problem = read_signed_head(head, trusted)
         if signature_problem is not None:
             problems.append(signature_problem)
@@ -115,13 +138,12 @@ def head(
 ) -> None:
     """Export the chain's head (its last entry's number, hash and time) as JSON, signed, to
     publish."""
-    from croupier.audit.signing import default_key_path, ensure_key, read_private_key
+    from croupier.audit.signing import ensure_key, read_private_key
     from croupier.audit.verify import current_head, head_document, snapshot, write_head
 
-    key_path = audit_key or default_key_path(database)
     # A key that cannot sign (an earlier croupier's HMAC key) is said before the database is
     # read; a missing one is made only once the database has given a head to sign.
-    key = read_private_key(key_path) if key_path.exists() else None
+    key_path, key = _kept_private_key(audit_key, database)
     with snapshot(database) as connection:
         found = current_head(connection)
     if key is None:
@@ -150,9 +172,16 @@ def public_key(
 ) -> None:
     """Print the public half of the key heads are signed with (PEM): give it to the regulator
     once, who checks every published head with `verify --head FILE --public-key PEM`."""
-    from croupier.audit.signing import default_key_path, public_key_pem, read_private_key
+    from croupier.audit.chain import AuditError
+    from croupier.audit.signing import public_key_pem
 
-    pem = public_key_pem(read_private_key(audit_key or default_key_path(database)))
+    key_path, key = _kept_private_key(audit_key, database)
+    if key is None:
+        raise AuditError(
+            f"no audit key in {key_path}: the server makes it at its first start, "
+            "`croupier audit head` when it exports the first head"
+        )
+    pem = public_key_pem(key)
     if out is None:
         typer.echo(pem, nl=False)
         return

@@ -107,6 +107,21 @@ def start(settings: Settings) -> Server:
     for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
         engines.warm_up(profile)
     if settings.audit_key is not None:
+        # An upgrade from a croupier that signed with HMAC: its key file is moved aside (never
+        # deleted) and a new Ed25519 key made in its place, rather than a start that stops.
+        retired = audit_signing.retire_hmac_key(settings.audit_key)
+        if retired is not None:
+            log.warning(
+                "%s was the HMAC key of an earlier croupier, which no longer signs audit heads "
+                "(docs/rules.md#D-GEN-16a): it is kept, unchanged, as %s (it still checks the "
+                "heads it signed) and a new Ed25519 key signs from now on in %s. Give the "
+                "regulator its public key: `croupier audit public-key --audit-key %s`, and "
+                "re-export and publish the head (`croupier audit head`)",
+                settings.audit_key,
+                retired,
+                settings.audit_key,
+                settings.audit_key,
+            )
         if audit_signing.ensure_key(settings.audit_key):
             server.notes.append(
                 f"first start: made the private key that signs the audit head in "
@@ -114,8 +129,8 @@ def start(settings: Settings) -> Server:
                 "never publish it. Give the regulator its public key: `croupier audit "
                 f"public-key --audit-key {settings.audit_key}`"
             )
-        # A key that cannot sign (unreadable, or an earlier croupier's HMAC key) stops the
-        # start with what to do, rather than an hourly logged failure nobody reads.
+        # A key that cannot sign (unreadable, not an Ed25519 key) stops the start with what to
+        # do, rather than an hourly logged failure nobody reads.
         audit_signing.read_private_key(settings.audit_key)
     fail_safe.install(
         casino,

@@ -70,6 +70,16 @@ export function moneyMinor(minor) {
   return money(`${negative ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`);
 }
 
+/** A sum of money in units as the server gives a wager's stake and payout ("1500", "7.5"),
+ * written with its cents as the balance is ("1,500.00", "7.50"): the results table's
+ * "1,500" beside the balance's "1,500.00" read as two kinds of number. An exact fraction
+ * of a cent ("0.475") keeps its digits: rounding is never the page's to do. */
+export function moneyUnits(value) {
+  const match = /^(-?\d+)(?:\.(\d+))?$/.exec(String(value ?? ""));
+  if (!match) return money(value);
+  return money(`${match[1]}.${(match[2] ?? "").padEnd(2, "0")}`);
+}
+
 /** Whole or decimal units typed by a person ("12", "12.5") as minor units, or null. */
 export function minorOf(text) {
   const match = /^(\d{1,11})(?:[.,](\d{1,2}))?$/.exec(String(text).trim());

@@ -2,7 +2,7 @@
 // that just ended) and the recall (a past round): each settled wager, then each back bet on a
 // box (spain-1979, docs/rules.md#D-BJ-28), seen by its owner and by its backer alike.
 
-import { h, money, moneyMinor, t, tOr } from "./common.js";
+import { h, moneyMinor, moneyUnits, t, tOr } from "./common.js";
 import { centsOf } from "./rounds.js";
 
 /** The back bets that settled (or were refunded): those still riding have no result yet. */
@@ -44,18 +44,18 @@ export function resultRows(wagers, backBets, mySeats, me) {
       h("tr", { class: mySeats.has(Number(r.seat)) ? "mine" : "" },
         h("td", { class: "place" }, place(r)),
         h("td", {}, tOr(`wager.${r.wager}`, r.wager)),
-        h("td", { class: "amount" }, money(r.stake)),
+        h("td", { class: "amount" }, moneyUnits(r.stake)),
         h("td", {}, h("span", { class: `result result-${r.result}` }, tOr(`result.${r.result}`, r.result))),
-        h("td", { class: "amount" }, money(r.payout)),
+        h("td", { class: "amount" }, moneyUnits(r.payout)),
       ),
     ),
     ...settledBackBets(backBets).map((back) =>
       h("tr", { class: back.backer === me ? "mine back-bet" : "back-bet", dataset: { backBet: back.id } },
         h("td", {}, String(back.seat)),
         h("td", {}, t("table.back_bet_by", { backer: back.backer })),
-        h("td", { class: "amount" }, money(unitsOfMinor(back.amount_minor))),
+        h("td", { class: "amount" }, moneyMinor(back.amount_minor)),
         h("td", {}, h("span", { class: `result result-${backOutcome(back)}` }, tOr(`result.${backOutcome(back)}`, tOr(`backstatus.${back.status}`, back.status)))),
-        h("td", { class: "amount" }, money(unitsOfMinor(back.payout_minor))),
+        h("td", { class: "amount" }, moneyMinor(back.payout_minor)),
       ),
     ),
   ];
@@ -68,15 +68,6 @@ function backOutcome(back) {
   if (back.status !== "settled") return back.status;
   if (back.payout_minor > back.amount_minor) return "win";
   return back.payout_minor === back.amount_minor ? "push" : "lose";
-}
-
-/** Minor units as the units the rest of the results table shows ("50", or "2.50" where there
- * are cents): a back bet's "50,00" beside a box's "150" read as a different kind of sum. */
-function unitsOfMinor(minor) {
-  if (minor === null || minor === undefined) return minor;
-  const whole = Math.trunc(minor / 100);
-  const cents = Math.abs(minor % 100);
-  return cents ? `${minor < 0 && whole === 0 ? "-" : ""}${whole}.${String(cents).padStart(2, "0")}` : String(whole);
 }
 
 /** What the round moved for the viewer, as a sentence: their boxes' wagers and their own

@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, onSignOut,
+  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
@@ -408,7 +408,7 @@ function reasonOf(view, row) {
 function outcomeOf(row) {
   const net = centsOf(row.payout) - centsOf(row.stake);
   if (net > 0) return { kind: "won", text: t("banner.you_win", { amount: moneyMinor(net) }) };
-  if (net === 0) return { kind: "even", text: t("banner.stake_back", { amount: money(row.stake) }) };
+  if (net === 0) return { kind: "even", text: t("banner.stake_back", { amount: moneyUnits(row.stake) }) };
   return { kind: "lost", text: t("banner.you_lose", { amount: moneyMinor(-net) }) };
 }
 
