@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,6 +35,7 @@ from croupier.counting import load_counting_system, load_index_set
 from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound
 from croupier.rules import BlackjackRules, load_profile
+from croupier.rules.blackjack import Surrender
 from croupier.shoe import Shoe
 from croupier.simulation import blackjack_kernel as kernel
 from croupier.simulation.blackjack_sim import (
@@ -45,9 +47,11 @@ from croupier.simulation.blackjack_sim import (
 )
 
 PROFILES = ("peru-2016", "spain-1979", "veintiuno-real")
-CODES = {"stand": 0, "hit": 1, "double": 2, "split": 4, "insurance": 5, "even-money": 6}
+CODES = {"stand": 0, "hit": 1, "double": 2, "surrender": 3, "split": 4, "insurance": 5}
+CODES["even-money"] = 6
 CODES["no-insurance"] = 7
 ENGINE_STAKE = 2
+LATE_SURRENDER = Path(__file__).parents[1] / "oracles/six-deck-s17-das-peek-late-surrender.toml"
 
 
 def _tag(counting: Counting, card: Card) -> Fraction:
@@ -78,19 +82,28 @@ def _visible_count(counting: Counting, game: BlackjackRound) -> Fraction:
     return sum((_tag(counting, Card.parse(c)) for c in cards if c != "??"), Fraction(0))
 
 
-def _chart_at(strategy: Strategy, counting: Counting | None, tc: float) -> Strategy:
-    """Basic strategy with each index play switched by the true count."""
+def _chart_at(
+    strategy: Strategy, counting: Counting | None, tc: float, *, surrender: bool
+) -> Strategy:
+    """Basic strategy with each index play switched by the true count; a surrender play (the
+    Fab 4's ``R``) only where the profile allows surrender, as ``R`` and, in lower case, the
+    play below its count (docs/rules.md#D-BJ-33); another play on a cell the chart
+    surrenders is what the hand does where it may not surrender (``Rs`` for a stand)."""
     if counting is None or counting.indices is None:
         return strategy
     hard = {t: dict(row) for t, row in strategy.hard.items()}
     soft = {t: dict(row) for t, row in strategy.soft.items()}
     pairs = {p: dict(row) for p, row in strategy.pairs.items()}
     for play in counting.indices.plays:
-        if "R" in (play.at_or_above, play.below):
-            continue  # surrender: no profile offers it
-        letter = play.at_or_above if tc >= play.count else play.below
+        if "R" in (play.at_or_above, play.below) and not surrender:
+            continue
+        above = "R" + play.below.lower() if play.at_or_above == "R" else play.at_or_above
+        letter = above if tc >= play.count else play.below
         table = {"hard": hard, "soft": soft, "pair": pairs}[play.kind]
         row = play.hand if play.kind == "pair" else int(play.hand)
+        charted = table[row][play.up]  # type: ignore[index]
+        if surrender and charted.startswith("R") and play.at_or_above != "R":
+            letter = "R" + letter.lower()
         table[row][play.up] = letter  # type: ignore[index]
     return replace(strategy, hard=hard, soft=soft, pairs=pairs)
 
@@ -171,7 +184,7 @@ def _replay(
                 assert turn is not None
                 _box, hand = turn
                 name = chart_action(
-                    _chart_at(chart, counting, tc),
+                    _chart_at(chart, counting, tc, surrender=profile.surrender is Surrender.LATE),
                     [card.rank.blackjack_value for card in hand.cards],
                     game.up_card.rank.blackjack_value,
                     legal,
@@ -331,3 +344,46 @@ def test_one_box_kernel_deals_the_engine_game_on_rule_variants(
     engine on the rule variants, insurance and even money always taken."""
     profile = _variant(variant, monkeypatch)
     assert _replay(profile, 4_000, 1, None, seed=25) == 4_000
+
+
+def _late_surrender() -> BlackjackRules:
+    profile = load_profile(LATE_SURRENDER)
+    assert isinstance(profile, BlackjackRules)
+    return profile
+
+
+def _hi_lo_fab_4() -> Counting:
+    return Counting(
+        system=load_counting_system("hi-lo"),
+        ramp=parse_ramp("1:1,2:2,3:4,4:8"),
+        indices=load_index_set("fab-4"),
+        estimation="half-deck",
+    )
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_kernel_deals_the_engine_game_with_late_surrender(players: int) -> None:
+    """docs/rules.md#D-BJ-32: a user's profile with late surrender (peek, S17, DAS), basic
+    strategy surrendering 15 v T and 16 v 9, T, A: one box takes ``play_one_box``, three the
+    general loop; the same cards, decisions (surrender included) and half-bet nets."""
+    profile = _late_surrender()
+    assert _replay(profile, 10_000, players, None, seed=31) == 10_000
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_kernel_deals_the_engine_game_with_the_fab_4(players: int) -> None:
+    """The Fab 4 surrenders by the Hi-Lo count (one box: ``play_one_box_counted``; two: the
+    general loop), on the late-surrender profile."""
+    profile = _late_surrender()
+    assert _replay(profile, 5_000, players, _hi_lo_fab_4(), seed=32) == 5_000
+
+
+@pytest.mark.parametrize("indices", ["illustrious-18", "illustrious-18-fab-4"])
+def test_kernel_deals_the_engine_game_with_the_illustrious_18_and_late_surrender(
+    indices: str,
+) -> None:
+    """The Illustrious 18 on a late-surrender profile, alone and with the Fab 4: 16 v T and
+    16 v 9 still surrender, their indices played where surrender is not allowed (a split
+    hand, three cards); with the Fab 4, 15 v T surrenders from 0 up."""
+    counting = replace(_hi_lo(), indices=load_index_set(indices))
+    assert _replay(_late_surrender(), 5_000, 2, counting, seed=33) == 5_000

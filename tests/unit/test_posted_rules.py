@@ -4,6 +4,7 @@ dealer's rule and the limits, in one panel")."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,3 +158,15 @@ def test_the_limits_posted_are_the_tables_own() -> None:
     """docs/rules.md §6: the table's limits are the operator's; the panel shows them."""
     profile = with_limits(load_profile("peru-2016"), {"main": {"minimum": 5, "maximum": 50}})
     assert posted_rules(profile)["limits"][0] == {"wager": "main", "minimum": 5, "maximum": 50}
+
+
+def test_a_late_surrender_profile_posts_it_in_both_languages() -> None:
+    """docs/rules.md#D-BJ-32: a user's profile with late surrender says so on the posted
+    rules; no shipped profile posts it."""
+    path = Path(__file__).parents[1] / "oracles/six-deck-s17-das-peek-late-surrender.toml"
+    document = posted_rules(load_profile(path))
+    assert "rules.late_surrender" in _rules(document)
+    for language in LANGUAGES:
+        assert not _keys(document) - set(Catalogue.load(language).messages)
+    for name in shipped_profile_names():
+        assert "rules.late_surrender" not in _rules(posted_rules(load_profile(name)))

@@ -94,7 +94,13 @@ from croupier.analysis.dealer import (
     full_shoe,
 )
 from croupier.analysis.figures import WagerFigures
-from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
+from croupier.rules.blackjack import (
+    BlackjackRules,
+    DealerBlackjackTakes,
+    DoubleOn,
+    HoleCard,
+    Surrender,
+)
 
 BLACKJACK_METHOD_NOTES = (
     "- Dealer outcomes: exact probabilities over the finite shoe by rank composition, every "
@@ -154,6 +160,9 @@ class Game:
     ``None``: a full shoe of ``decks``. The strategy is always derived from the full shoe
     (basic strategy), so a depleted shoe values the round under the full shoe's chart (the
     effects of removal, ``croupier.analysis.by_count``)."""
+    late_surrender: bool = False
+    """An unsplit hand's first two cards may be given up for half the bet after the peek
+    (docs/rules.md#D-BJ-32; the profile allows it only where the dealer peeks)."""
 
     def shoe_counts(self) -> npt.NDArray[np.int64]:
         if self.shoe is None:
@@ -179,6 +188,7 @@ class Game:
             ),
             insurance_pays=rules.insurance_pays.multiplier,
             even_money=rules.even_money,
+            late_surrender=rules.surrender is Surrender.LATE,
         )
 
     def exact_rules(self) -> exact.Rules:
@@ -222,7 +232,8 @@ class Game:
 class Strategy:
     """The chart: ``hard[total][up]``, ``soft[total][up]``, ``pairs[card][up]`` with up in
     ``UP_LABELS`` and actions ``H``, ``S``, ``D`` (double, else hit), ``Ds`` (double, else
-    stand), ``P`` (split)."""
+    stand), ``P`` (split), and where the rules allow late surrender ``Rh``, ``Rs``, ``Rp``
+    (surrender, else hit, stand or split: docs/rules.md#D-BJ-33)."""
 
     hard: dict[int, dict[str, str]]
     soft: dict[int, dict[str, str]]
@@ -231,20 +242,41 @@ class Strategy:
     insurance: str = "decline"
 
     def as_json(self) -> dict[str, Any]:
+        legend = {
+            "H": "hit",
+            "S": "stand",
+            "D": "double, else hit",
+            "Ds": "double, else stand",
+            "P": "split",
+        }
+        if self.surrenders:  # a chart without surrender keeps its legend as it was
+            legend |= SURRENDER_LEGEND
         return {
             "hard": {str(t): row for t, row in self.hard.items()},
             "soft": {str(t): row for t, row in self.soft.items()},
             "pairs": dict(self.pairs),
             "insurance": self.insurance,
             "even_money": self.even_money,
-            "legend": {
-                "H": "hit",
-                "S": "stand",
-                "D": "double, else hit",
-                "Ds": "double, else stand",
-                "P": "split",
-            },
+            "legend": legend,
         }
+
+    @property
+    def surrenders(self) -> bool:
+        """Whether any cell surrenders (``Rh``, ``Rs``, ``Rp``)."""
+        rows = (*self.hard.values(), *self.soft.values(), *self.pairs.values())
+        return any(letter in SURRENDER_LEGEND for row in rows for letter in row.values())
+
+
+SURRENDER_LEGEND = {
+    "Rh": "surrender, else hit",
+    "Rs": "surrender, else stand",
+    "Rp": "surrender, else split",
+}
+"""docs/rules.md#D-BJ-33: a surrender cell and what it does where surrender is not allowed
+(three or more cards, a hand made by a split)."""
+_SURRENDER_OF = {"H": "Rh", "D": "Rh", "S": "Rs", "Ds": "Rs", "P": "Rp"}
+"""The surrender letter of a cell whose best play without surrender is the key."""
+SURRENDER_FALLBACK = {"Rh": "H", "Rs": "S", "Rp": "P"}
 
 
 class Play(StrEnum):
@@ -352,6 +384,40 @@ def _choice(
     return ("H" if hit > stand else "S"), best
 
 
+def _dealer_blackjack(shoe: npt.NDArray[np.int64], first: int, second: int, up: int) -> float:
+    """The chance of a dealer blackjack under ``up`` once the player holds ``first`` +
+    ``second`` (``shoe``: the shoe less the up card)."""
+    left = shoe.copy()
+    left[first] -= 1
+    left[second] -= 1
+    return exact._chance(left, up)
+
+
+def _surrender_value(shoe: npt.NDArray[np.int64], first: int, second: int, up: int) -> float:
+    """Late surrender of ``first`` + ``second`` against ``up`` (docs/rules.md#D-BJ-32), as
+    every other value here, over both worlds of the peek: a dealer blackjack takes the whole
+    bet before anyone decides; otherwise half the bet comes back."""
+    blackjack = _dealer_blackjack(shoe, first, second, up)
+    return -blackjack - 0.5 * (1.0 - blackjack)
+
+
+def _with_surrender(letter: str, value: float, surrender: float | None) -> str:
+    """The cell's letter once late surrender (``None``: not allowed) is weighed against the
+    best play without it (docs/rules.md#D-BJ-33)."""
+    if surrender is None or surrender <= value:
+        return letter
+    return _SURRENDER_OF[letter]
+
+
+def _cell_letter(strategy: Strategy, first: int, second: int, up_label: str) -> str:
+    """The chart's letter for the two-card hand ``first`` + ``second`` (0 the Ace): a pair's
+    row where it is a pair, else its soft or hard total's row."""
+    if first == second:
+        return strategy.pairs[PAIR_ROWS[(first - 1) % 10]][up_label]
+    total, is_soft = _total(first + second + 2, ACE in (first, second))
+    return (strategy.soft if is_soft else strategy.hard)[total][up_label]
+
+
 def derive_strategy(game: Game) -> Strategy:
     """The total-dependent basic strategy (see the module docstring, step 2).
 
@@ -361,7 +427,9 @@ def derive_strategy(game: Game) -> Strategy:
     values, weighted by their probabilities; a soft row or a pair has one composition. A pair
     is split when splitting it, its hands played by the chart's hard and soft rows, is worth
     more (exactly, ``blackjack_exact``). Rows no two-card hand reaches use values by totals
-    over the shoe minus the up card.
+    over the shoe minus the up card. Where the rules allow late surrender, a cell whose
+    two-card hands are worth less than surrendering them (weighed as the other plays are)
+    surrenders (``Rh``, ``Rs``, ``Rp``: docs/rules.md#D-BJ-33).
     """
     rules = game.exact_rules()
     plain = dataclasses.replace(rules, sevens_pays=0.0)
@@ -394,19 +462,24 @@ def derive_strategy(game: Game) -> Strategy:
                 hard_sum = first + second + 2
                 total, is_soft = _total(hard_sum, first == ACE)
                 stand, hit, double = values[0, hand], values[1, hand], values[2, hand]
+                surrender = _surrender_value(counts, first, second, up)
                 if is_soft and first != second:
                     may_double = game.can_double(hard_sum, True, split=False)
-                    soft[total][up_label] = _choice(stand, hit, double, total, may_double)[0]
+                    letter, value = _choice(stand, hit, double, total, may_double)
+                    soft[total][up_label] = _with_surrender(
+                        letter, value, surrender if game.late_surrender else None
+                    )
                 elif not is_soft:
-                    row = sums.setdefault(total, np.zeros(4))
-                    row += weight * np.array([1.0, stand, hit, double])
+                    row = sums.setdefault(total, np.zeros(5))
+                    row += weight * np.array([1.0, stand, hit, double, surrender])
                 if first == second:
                     pair_hands.append(first)
         for total in HARD_ROWS:
             may_double = game.can_double(total, False, split=False)
             if total in sums and total < 21:
-                _, stand, hit, double = sums[total]
-                letter = _choice(stand, hit, double, total, may_double)[0]
+                _, stand, hit, double, surrender = sums[total]
+                letter, value = _choice(stand, hit, double, total, may_double)
+                letter = _with_surrender(letter, value, surrender if game.late_surrender else None)
             else:
                 letter = _letter(top_values, total, False, may_double)[0]
             hard[total][up_label] = letter
@@ -428,7 +501,9 @@ def derive_strategy(game: Game) -> Strategy:
             if game.max_hands >= 2:
                 split_value, _ = exact.up_card(rules, up).split_value(pair, split_play)
                 if split_value > value:
-                    letter = "P"
+                    letter, value = "P", split_value
+            if game.late_surrender:
+                letter = _with_surrender(letter, value, _surrender_value(counts, pair, pair, up))
             pairs[PAIR_ROWS[(pair - 1) % 10]][up_label] = letter
 
     # The up cards on threads, as in ``evaluate_round`` (the kernels release the GIL).
@@ -480,6 +555,11 @@ _LETTER_CODES = {
     "D": kernel.DOUBLE,
     "Ds": kernel.DOUBLE_ELSE_STAND,
     "P": kernel.SPLIT,
+    # Late surrender's cells as what they do where surrender is not allowed (a split hand,
+    # three cards): the unsplit two-card hands that surrender are valued apart.
+    "Rh": kernel.HIT,
+    "Rs": kernel.STAND,
+    "Rp": kernel.SPLIT,
 }
 
 
@@ -804,6 +884,17 @@ def _evaluate_up(
         worth_less = first in split_values and split_values[first][0] <= rows[first, second] @ nets
         if first == second and play is not Play.BASIC and worth_less:
             del split_values[first]
+        if game.late_surrender and _surrenders(
+            game, strategy, play, card, first, second, up_label, rows[first, second] @ nets,
+            split_values,
+        ):  # fmt: skip
+            rows[first, second] = 0.0
+            blackjack = _dealer_blackjack(card.shoe, first, second, up)
+            rows[first, second, _grid_index(-1, scale, offset)] = blackjack
+            rows[first, second, _grid_index(Fraction(-1, 2), scale, offset)] = 1.0 - blackjack
+            hand_wagered[first, second] = 1.0
+            if first == second:
+                split_values.pop(first, None)
     split_dealer = np.zeros((10, OUTCOMES))
     split_hands = np.zeros((10, 2, 2, OUTCOMES, grid[2]))
     split_wagered = np.zeros((10, 2, 2))
@@ -811,6 +902,28 @@ def _evaluate_up(
         _split_hands(card, pair, plays[pair], grid, split_dealer, split_hands, split_wagered)
     hands = _UpCardHands(rows, hand_wagered, split_dealer, split_hands, split_wagered)
     return _UpCardPlay(hands, frozenset(split_values), split_values, card, plays)
+
+
+def _surrenders(  # noqa: PLR0917
+    game: Game,
+    strategy: Strategy,
+    play: Play,
+    card: exact.UpCard,
+    first: int,
+    second: int,
+    up_label: str,
+    unsplit_value: float,
+    split_values: dict[int, tuple[float, float]],
+) -> bool:
+    """Whether the two-card hand surrenders (docs/rules.md#D-BJ-32): by the chart's letter
+    under basic strategy; for CDZ- and CDP1, where surrendering is worth more than playing it
+    on and than splitting it."""
+    if play is Play.BASIC:
+        return _cell_letter(strategy, first, second, up_label) in SURRENDER_LEGEND
+    best = unsplit_value
+    if first == second and first in split_values:
+        best = max(best, split_values[first][0])
+    return _surrender_value(card.shoe, first, second, card.up) > best
 
 
 def _split_hands(  # noqa: PLR0917
@@ -982,12 +1095,19 @@ def chart_action(
     if len(ranks) == 2 and ranks[0] == ranks[1]:
         pair_label = "A" if ranks[0] == 1 else ("T" if ranks[0] == 10 else str(ranks[0]))
         pair_letter = strategy.pairs[pair_label][up_label]
+        if pair_letter in SURRENDER_LEGEND and "surrender" in legal:
+            return "surrender"
+        pair_letter = SURRENDER_FALLBACK.get(pair_letter, pair_letter)
         if pair_letter == "P" and "split" in legal:
             return "split"
         if pair_letter != "P" and not from_split:
             letter = pair_letter
     if letter is None:
         letter = strategy.soft[total][up_label] if soft else strategy.hard[max(total, 5)][up_label]
+    if letter in SURRENDER_LEGEND:  # docs/rules.md#D-BJ-33: else hit, stand or split
+        if "surrender" in legal:
+            return "surrender"
+        letter = SURRENDER_FALLBACK[letter]
     if letter in ("D", "Ds"):
         if "double" in legal:
             return "double"

@@ -25,6 +25,9 @@ ACTION_COLOURS = {
     "Ds": "#a5d6a7",
     "P": "#42a5f5",
 }
+SURRENDER_COLOURS = {"Rh": "#b39ddb", "Rs": "#7e57c2", "Rp": "#9575cd"}
+"""Late surrender's cells (docs/rules.md#D-BJ-33), drawn and named only in a chart that has
+one, so that a chart without surrender looks as it always has."""
 ACTION_NAMES = {
     "H": "H: hit",
     "S": "S: stand",
@@ -32,13 +35,32 @@ ACTION_NAMES = {
     "Ds": "Ds: double, else stand",
     "P": "P: split",
 }
+SURRENDER_NAMES = {
+    "Rh": "Rh: surrender, else hit",
+    "Rs": "Rs: surrender, else stand",
+    "Rp": "Rp: surrender, else split",
+}
 RICH_STYLES = {
     "H": "black on grey93",
     "S": "bold white on red3",
     "D": "bold white on green4",
     "Ds": "black on dark_sea_green2",
     "P": "bold white on dodger_blue2",
+    "Rh": "black on medium_purple1",
+    "Rs": "bold white on purple4",
+    "Rp": "bold white on medium_purple3",
 }
+
+
+def action_names(strategy: Strategy) -> dict[str, str]:
+    """The legend's letters: the surrender letters too where the chart has any."""
+    return ACTION_NAMES | SURRENDER_NAMES if strategy.surrenders else dict(ACTION_NAMES)
+
+
+def _colours(strategy: Strategy) -> dict[str, str]:
+    return ACTION_COLOURS | SURRENDER_COLOURS if strategy.surrenders else dict(ACTION_COLOURS)
+
+
 PNG_METADATA = {"Software": None}
 
 
@@ -62,7 +84,7 @@ def strategy_text(strategy: Strategy) -> str:
         for label, cells in rows:
             lines.append(f"{label:<8}" + "".join(f"{cell:>4}" for cell in cells))
         lines.append("")
-    lines.append(", ".join(ACTION_NAMES.values()))
+    lines.append(", ".join(action_names(strategy).values()))
     return "\n".join(lines)
 
 
@@ -75,12 +97,13 @@ def strategy_markdown(strategy: Strategy) -> str:
         for label, cells in rows:
             parts.append(f"| {label} | " + " | ".join(cells) + " |")
         parts.append("")
-    parts.append("Legend: " + "; ".join(ACTION_NAMES.values()) + ".")
+    parts.append("Legend: " + "; ".join(action_names(strategy).values()) + ".")
     return "\n".join(parts)
 
 
 def strategy_png(strategy: Strategy, title: str, path: Path) -> Path:
     sections = strategy_sections(strategy)
+    colours, names = _colours(strategy), action_names(strategy)
     fig, axes = plt.subplots(
         1, 3, figsize=(15, 7.5), gridspec_kw={"width_ratios": [1, 1, 1]}, dpi=100
     )
@@ -91,9 +114,7 @@ def strategy_png(strategy: Strategy, title: str, path: Path) -> Path:
         ax.invert_yaxis()
         for y, (_, cells) in enumerate(rows):
             for x, cell in enumerate(cells):
-                ax.add_patch(
-                    Rectangle((x, y), 1, 1, facecolor=ACTION_COLOURS[cell], edgecolor="#555555")
-                )
+                ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colours[cell], edgecolor="#555555"))
                 colour = "white" if cell in ("S", "D", "P") else "black"
                 ax.text(x + 0.5, y + 0.5, cell, ha="center", va="center", fontsize=10, color=colour)
         ax.set_xticks([i + 0.5 for i in range(len(UP_LABELS))])
@@ -106,10 +127,7 @@ def strategy_png(strategy: Strategy, title: str, path: Path) -> Path:
             spine.set_visible(False)
     fig.suptitle(f"{title}: basic strategy (dealer's up card across)", fontsize=14)
     fig.legend(
-        handles=[
-            Patch(facecolor=ACTION_COLOURS[a], edgecolor="#555555", label=ACTION_NAMES[a])
-            for a in ACTION_COLOURS
-        ],
+        handles=[Patch(facecolor=colours[a], edgecolor="#555555", label=names[a]) for a in colours],
         loc="lower center",
         ncol=5,
         frameon=False,

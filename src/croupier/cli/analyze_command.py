@@ -408,7 +408,7 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
     from rich.text import Text
 
     from croupier.analysis.blackjack import UP_LABELS
-    from croupier.analysis.charts import ACTION_NAMES, RICH_STYLES, strategy_sections
+    from croupier.analysis.charts import RICH_STYLES, action_names, strategy_sections
 
     profile = analysis.profile
     table = Table(
@@ -461,7 +461,7 @@ def _print(console: Console, analysis: ProfileAnalysis) -> None:
             for label, cells in rows:
                 chart.add_row(label, *(Text(f"{c:^2}", style=RICH_STYLES[c]) for c in cells))
             console.print(chart)
-        console.print("; ".join(ACTION_NAMES.values()))
+        console.print("; ".join(action_names(strategy).values()))
         console.print(
             f"insurance: {strategy.insurance} (house edge "
             f"{analysis.blackjack.insurance.house_edge:.4%}); even money: {strategy.even_money}"

@@ -54,6 +54,7 @@ from croupier.games.events import (
     Purpose,
     Split,
     Stood,
+    Surrendered,
     event,
 )
 from croupier.hands.blackjack import (
@@ -70,7 +71,13 @@ from croupier.hands.blackjack import (
 from croupier.hands.three_card import classify_three_card
 from croupier.money import json_number
 from croupier.randomness import RandomSource, uniform_below
-from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
+from croupier.rules.blackjack import (
+    BlackjackRules,
+    DealerBlackjackTakes,
+    DoubleOn,
+    HoleCard,
+    Surrender,
+)
 from croupier.shoe import Shoe
 
 MAIN = "main"
@@ -81,6 +88,7 @@ HIT = "hit"
 STAND = "stand"
 DOUBLE = "double"
 SPLIT = "split"
+SURRENDER = "surrender"
 NO_INSURANCE = "no-insurance"
 EVEN_MONEY = "even-money"
 
@@ -110,6 +118,8 @@ class Result(StrEnum):
     BUST = "bust"
     VEINTIUNO_REAL = "veintiuno-real"
     EVEN_MONEY = "even-money"
+    SURRENDER = "surrender"
+    """Given up for half the bet (late surrender, docs/rules.md#D-BJ-32)."""
     VOID = "void"
 
 
@@ -509,6 +519,19 @@ class BlackjackRound(GameRound):
             return f"{rules.name} does not re-split Aces"
         return None
 
+    def _why_not_surrender(self, hand: Hand) -> str | None:
+        """docs/rules.md#D-BJ-32: late surrender, on an unsplit hand's first two cards. The
+        dealer has already checked for blackjack: a peek game reaches the turns only without
+        one (a profile allows late surrender only where the dealer peeks)."""
+        rules = self.profile
+        if rules.surrender is not Surrender.LATE:
+            return f"{rules.name} offers no surrender"
+        if hand.from_split:
+            return "a hand made by a split may not surrender (docs/rules.md#D-BJ-32)"
+        if len(hand.cards) != 2:
+            return "only the first two cards may be surrendered (docs/rules.md#D-BJ-32)"
+        return None
+
     def _why_not_play(self, seat: int, action: Action) -> str | None:
         turn = self.current()
         assert turn is not None
@@ -525,7 +548,9 @@ class BlackjackRound(GameRound):
             return None
         if action.name == SPLIT:
             return self._why_not_split(box, hand)
-        return f"{action.name!r} is not a decision of a hand (hit, stand, double, split)"
+        if action.name == SURRENDER:
+            return self._why_not_surrender(hand)
+        return f"{action.name!r} is not a decision of a hand (hit, stand, double, split, surrender)"
 
     def _play_options(self, seat: int) -> tuple[Action, ...]:
         turn = self.current()
@@ -536,6 +561,7 @@ class BlackjackRound(GameRound):
             Action(DOUBLE, hand.stake) if self.profile.double_for_less else Action(DOUBLE)
         )
         options.append(Action(SPLIT))
+        options.append(Action(SURRENDER))
         return tuple(option for option in options if self._why_not_play(seat, option) is None)
 
     def _apply_play(self, box: Box, hand: Hand, action: Action) -> None:
@@ -574,6 +600,12 @@ class BlackjackRound(GameRound):
                 )
             )
             self._deal_second_card(box, hand)
+        elif action.name == SURRENDER:
+            # docs/rules.md#D-BJ-32: half the bet comes back at once, exactly (whole units
+            # hold a whole number of minor units in a half).
+            self._record(Surrendered(seat=box.seat, hand=hand.number))
+            self._settle_hand_now(box, hand, Result.SURRENDER, Fraction(hand.stake, 2))
+            return
         self._close_if_nothing_to_decide(box, hand)
 
     # --- the interface: pending decision, legal actions, acting -------------------------

@@ -342,6 +342,15 @@ class Doubled(Operation):
 
 
 @event
+class Surrendered(Operation):
+    """The hand's first two cards were given up for half its bet (late surrender,
+    docs/rules.md#D-BJ-32); the hand is settled at once."""
+
+    notation = "surrender"
+    hand: int
+
+
+@event
 class Split(Operation):
     """Hand ``hand`` became two: its second card and a bet of ``amount`` went to ``new_hand``."""
 

@@ -30,9 +30,11 @@ from croupier.money import Ratio
 from croupier.rules.citations import verify_citation
 
 META_FIELDS = frozenset({"name", "game", "title", "regulation", "sources"})
-LATER_FIELDS = frozenset({"disputes", "corrections"})
+LATER_FIELDS = frozenset({"disputes", "corrections", "surrender"})
 """Rules added after tables stored their rules (``service.table_rules``): a stored document
-from before holds neither the field nor its citation, and still loads (as ``None``)."""
+from before holds neither the field nor its citation, and still loads (as ``None``). A
+blackjack profile without ``surrender`` offers none (docs/rules.md#D-BJ-32), so a shipped
+profile needs neither the key nor a citation for it."""
 
 
 def _ratio(value: object) -> Ratio:
@@ -225,7 +227,7 @@ class Profile(Strict):
     @model_validator(mode="after")
     def _every_rule_is_cited(self) -> Profile:
         rules = set(type(self).model_fields) - META_FIELDS
-        unset = {name for name in LATER_FIELDS if getattr(self, name) is None}
+        unset = {name for name in LATER_FIELDS if getattr(self, name, None) is None}
         missing = sorted(rules - unset - set(self.sources))
         if missing:
             raise ValueError(f"sources: no citation for {', '.join(missing)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from croupier.rules.base import (
     Burn,
@@ -38,6 +38,13 @@ class DealerBlackjackTakes(StrEnum):
 class DoubleOn(StrEnum):
     ANY_TWO = "any-two"
     HARD_9_TO_11 = "hard-9-11"
+
+
+class Surrender(StrEnum):
+    LATE = "late"
+    """Late surrender (docs/rules.md#D-BJ-32): after the dealer has checked the hole card for
+    blackjack, a hand's first two cards, never a split hand's, may be given up for half the
+    bet. Only where the dealer peeks: without the check there is no "late"."""
 
 
 class SplitBy(StrEnum):
@@ -119,6 +126,10 @@ class BlackjackRules(Profile):
     double_card_face_down: bool
     """The one card of a double is dealt face down and turned after the players."""
 
+    surrender: Surrender | None = Field(default=None, exclude_if=lambda value: value is None)
+    """``None`` (the key absent): no surrender, as in every shipped profile; a profile without
+    the key keeps the same stored document and rules version as before the rule existed."""
+
     shoe: Shoe
     twenty_one_plus_three: TwentyOnePlusThree | None = None
     veintiuno_real: VeintiunoReal | None = None
@@ -138,6 +149,11 @@ class BlackjackRules(Profile):
         if not 0 <= self.insurance_max <= 1:
             raise ValueError(
                 f"insurance_max: a fraction of the bet in 0..1, not {self.insurance_max}"
+            )
+        if self.surrender is Surrender.LATE and self.hole_card is not HoleCard.PEEK:
+            raise ValueError(
+                f"surrender: 'late' needs hole_card = 'peek' (the dealer checks for blackjack "
+                f"before anyone may surrender, docs/rules.md#D-BJ-32), not {str(self.hole_card)!r}"
             )
         size = 52 * self.decks
         if not 0 <= self.shoe.cut_card_from_bottom < size:

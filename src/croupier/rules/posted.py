@@ -22,7 +22,13 @@ from typing import Any
 from croupier.money import Ratio
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager
 from croupier.rules.base import Profile
-from croupier.rules.blackjack import BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
+from croupier.rules.blackjack import (
+    BlackjackRules,
+    DealerBlackjackTakes,
+    DoubleOn,
+    HoleCard,
+    Surrender,
+)
 from croupier.rules.casino_holdem import (
     AnteWhenDealerDoesNotQualify,
     CasinoHoldemRules,
@@ -101,6 +107,8 @@ def _blackjack(profile: BlackjackRules) -> tuple[list[dict[str, Any]], list[dict
     ]
     if profile.even_money:
         rules.append(_rule("rules.even_money"))
+    if profile.surrender is Surrender.LATE:
+        rules.append(_rule("rules.late_surrender"))  # docs/rules.md#D-BJ-32
     return paytables, rules
 
 

@@ -15,7 +15,9 @@ test_simulator_blackjack_matches_engine.py`` can require the same rounds card fo
 4. a peek under an Ace or ten where the profile peeks; blackjacks paid at once where it says;
 5. each box's hands in turn: a split hand gets its second card when its turn comes, 21 and
    busts close a hand at once (a bust under a face-down card waits for the dealer), split
-   Aces take one card, decisions by the chart with the count's index plays;
+   Aces take one card, decisions by the chart with the count's index plays (late surrender
+   where the profile allows it: an unsplit hand's first two cards, settled at once for half
+   the bet, docs/rules.md#D-BJ-32);
 6. the dealer reveals and draws (nothing when no hand or insurance waits on him);
 7. settlement: OBO or all bets lost to a dealer blackjack, Veintiuno Real, blackjack pays.
 
@@ -57,11 +59,17 @@ DOUBLE = 2
 """Double, else hit."""
 DOUBLE_ELSE_STAND = 3
 SPLIT = 4
+SURRENDER_ELSE_HIT = 5
+"""Late surrender (docs/rules.md#D-BJ-33: ``Rh``), else hit where it is not allowed; the
+surrender letters are the codes from here up, so one comparison tells them apart."""
+SURRENDER_ELSE_STAND = 6
+SURRENDER_ELSE_SPLIT = 7
 
 # Decision codes in the trace (the engine's ``Decided`` actions).
 DO_STAND = 0
 DO_HIT = 1
 DO_DOUBLE = 2
+DO_SURRENDER = 3
 DO_SPLIT = 4
 DO_INSURE = 5
 DO_EVEN_MONEY = 6
@@ -116,7 +124,9 @@ P_TC_LOW = 34
 P_GENERAL_LOOP = 35
 """1: one box too is dealt by ``play_block``'s general loop (only the test that holds
 ``play_one_box`` to the general loop's game sets it)."""
-P_FIELDS = 36
+P_SURRENDER = 36
+"""1: late surrender on an unsplit hand's first two cards (docs/rules.md#D-BJ-32)."""
+P_FIELDS = 37
 
 # Per box-round trace columns.
 B_MAIN = 0
@@ -383,11 +393,14 @@ def _decide(  # noqa: PLR0917
         and (not x_split or p[P_DAS] != 0)
         and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
     )
+    can_surrender = x_n == 2 and not x_split and p[P_SURRENDER] != 0
     u = up - 1
     letter = -1
     if x_n == 2 and v1 == v2:
         pv = v1 - 1
         pl = pair_above[pv, u] if tc >= pair_threshold[pv, u] else pair_below[pv, u]
+        if pl >= SURRENDER_ELSE_HIT and not can_surrender:
+            pl = _surrender_fallback(pl)
         if pl == SPLIT and can_split:
             letter = SPLIT
         elif pl != SPLIT and not x_split:
@@ -400,6 +413,10 @@ def _decide(  # noqa: PLR0917
         else:
             row = max(total, 5)
             letter = hard_above[row, u] if tc >= hard_threshold[row, u] else hard_below[row, u]
+    if letter >= SURRENDER_ELSE_HIT:
+        if can_surrender:
+            return DO_SURRENDER
+        letter = _surrender_fallback(letter)
     action = DO_STAND
     if letter == SPLIT:
         action = DO_SPLIT
@@ -411,6 +428,16 @@ def _decide(  # noqa: PLR0917
     elif letter == HIT and can_hit:
         action = DO_HIT
     return action
+
+
+@njit(inline="always")
+def _surrender_fallback(letter: Any) -> Any:
+    """What a surrender letter does where surrender is not allowed: hit, stand or split."""
+    if letter == SURRENDER_ELSE_HIT:
+        return HIT
+    if letter == SURRENDER_ELSE_STAND:
+        return STAND
+    return SPLIT
 
 
 @njit(inline="always")
@@ -822,6 +849,13 @@ def _one_box_path(counted: bool) -> Any:
                     n_decisions += 1
                     if action == DO_STAND:
                         x_done = True
+                        break
+                    if action == DO_SURRENDER:
+                        # docs/rules.md#D-BJ-32: half the one-unit bet back, settled at once.
+                        x_done = True
+                        x_settled = True
+                        open_hands -= 1
+                        x_net = -(unit // 2)
                         break
                     if action == DO_SPLIT:
                         # The new hand, on the second card, waits its turn right after this one.
@@ -1357,6 +1391,7 @@ def play_block(  # noqa: PLR0917
                         tc = 0.0
                         if counting:
                             tc = _true_count(rc, size - pos, p)
+                        can_surrender = x_n == 2 and not x_split and p[P_SURRENDER] != 0
                         u = up - 1
                         letter = -1
                         if x_n == 2 and value_of[x_c1] == value_of[x_c2]:
@@ -1366,6 +1401,8 @@ def play_block(  # noqa: PLR0917
                                 if tc >= pair_threshold[pv, u]
                                 else pair_below[pv, u]
                             )
+                            if pl >= SURRENDER_ELSE_HIT and not can_surrender:
+                                pl = _surrender_fallback(pl)
                             if pl == SPLIT and can_split:
                                 letter = SPLIT
                             elif pl != SPLIT and not x_split:
@@ -1384,8 +1421,14 @@ def play_block(  # noqa: PLR0917
                                     if tc >= hard_threshold[row, u]
                                     else hard_below[row, u]
                                 )
+                        surrenders = False
+                        if letter >= SURRENDER_ELSE_HIT:
+                            surrenders = can_surrender
+                            letter = _surrender_fallback(letter)
                         action = DO_STAND
-                        if letter == SPLIT:
+                        if surrenders:
+                            action = DO_SURRENDER
+                        elif letter == SPLIT:
                             action = DO_SPLIT
                         elif letter == DOUBLE or letter == DOUBLE_ELSE_STAND:  # noqa: PLR1714, SIM109
                             if can_double:
@@ -1401,6 +1444,13 @@ def play_block(  # noqa: PLR0917
                         n_decisions += 1
                         if action == DO_STAND:
                             x_done = True
+                            break
+                        if action == DO_SURRENDER:
+                            # docs/rules.md#D-BJ-32: half the bet back, settled at once.
+                            x_done = True
+                            x_settled = True
+                            open_hands -= 1
+                            x_net = -(x_stake * unit // 2)
                             break
                         if action == DO_SPLIT:
                             # The new hand goes right after this one with the second card.

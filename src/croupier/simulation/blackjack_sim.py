@@ -44,6 +44,7 @@ from croupier.rules.blackjack import (
     DoubleOn,
     HoleCard,
     SplitBy,
+    Surrender,
 )
 from croupier.simulation import blackjack_kernel as kernel
 from croupier.simulation.tally import IntArray, Tally
@@ -64,7 +65,18 @@ _LETTERS = {
     "D": kernel.DOUBLE,
     "Ds": kernel.DOUBLE_ELSE_STAND,
     "P": kernel.SPLIT,
+    # docs/rules.md#D-BJ-33: surrender, else hit, stand or split where it is not allowed.
+    "Rh": kernel.SURRENDER_ELSE_HIT,
+    "Rs": kernel.SURRENDER_ELSE_STAND,
+    "Rp": kernel.SURRENDER_ELSE_SPLIT,
 }
+_SURRENDER_ELSE = {
+    "H": kernel.SURRENDER_ELSE_HIT,
+    "S": kernel.SURRENDER_ELSE_STAND,
+    "P": kernel.SURRENDER_ELSE_SPLIT,
+}
+"""An index play's ``R`` (the Fab 4) with the play below its count as what it does where
+surrender is not allowed (a split hand, three cards)."""
 
 
 class SimulationError(CroupierError, ValueError):
@@ -81,7 +93,8 @@ class BlackjackStrategy:
     ``basic`` is ``croupier analyze``'s derived basic strategy for the profile; ``from_file``
     reads a user's chart in the JSON shape ``croupier analyze --json`` prints under
     ``strategy`` (``hard``/``soft``/``pairs`` rows keyed by the dealer's card 2..9, T, A,
-    letters H S D Ds P; ``insurance`` and ``even_money`` "take" or "decline").
+    letters H S D Ds P, and Rh Rs Rp for late surrender, else hit, stand or split:
+    docs/rules.md#D-BJ-33; ``insurance`` and ``even_money`` "take" or "decline").
     """
 
     name: str
@@ -116,7 +129,7 @@ class BlackjackStrategy:
                     if up not in UP_LABELS or letter not in _LETTERS:
                         raise SimulationError(
                             f"strategy file {path}: {key} {row_key} v {up}: {letter!r} "
-                            f"(dealer cards {' '.join(UP_LABELS)}; letters H S D Ds P)"
+                            f"(dealer cards {' '.join(UP_LABELS)}; letters H S D Ds P Rh Rs Rp)"
                         )
                     out[row][up] = letter
             return out
@@ -321,6 +334,7 @@ def parameters(
     p[kernel.P_ACE_TEN_BJ] = profile.split_ace_ten_is_blackjack
     p[kernel.P_ACE_FACE_DOWN] = profile.split_ace_card_face_down
     p[kernel.P_DOUBLE_FACE_DOWN] = profile.double_card_face_down
+    p[kernel.P_SURRENDER] = profile.surrender is Surrender.LATE
     p[kernel.P_CUT_FROM_BOTTOM] = profile.shoe.cut_card_from_bottom
     p[kernel.P_BURN] = profile.shoe.burn_on_new_shoe
     p[kernel.P_HAS_SIDE] = profile.twenty_one_plus_three is not None
@@ -363,7 +377,8 @@ class ChartTables:
     pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]
     insurance: float
     inapplicable: tuple[str, ...]
-    """Index plays no rule of the profile allows (a surrender where there is none)."""
+    """Index plays no rule of the profile allows (a surrender where there is none, or one
+    whose play below the count is not a hit, a stand or a split)."""
 
 
 def _value_index(label: str) -> int:
@@ -371,7 +386,15 @@ def _value_index(label: str) -> int:
     return 0 if label == "A" else (9 if label == "T" else int(label) - 1)
 
 
-def chart_tables(strategy: BlackjackStrategy, counting: Counting | None) -> ChartTables:
+def chart_tables(
+    strategy: BlackjackStrategy, counting: Counting | None, *, surrender: bool = False
+) -> ChartTables:
+    """``surrender``: the profile allows late surrender, so index plays of ``R`` (the Fab 4)
+    apply; otherwise they are ``inapplicable``. Where the chart surrenders a cell, another
+    index play there (the Illustrious 18's 16 v T, 15 v T, 16 v 9) is what the hand does
+    where surrender is not allowed: Schlesinger's "stand if surrender is unavailable"; the
+    surrender stays."""
+
     def blank(rows: int) -> tuple[Any, Any, Any]:
         return (
             np.full((rows, 10), kernel.STAND, dtype=np.int64),
@@ -397,14 +420,26 @@ def chart_tables(strategy: BlackjackStrategy, counting: Counting | None) -> Char
         if indices.insurance is not None:
             insurance = float(indices.insurance)
         for play in indices.plays:
-            if play.at_or_above not in _LETTERS or play.below not in _LETTERS:
-                inapplicable.append(str(play))
-                continue
             table = {"hard": hard, "soft": soft, "pair": pairs}[play.kind]
             row = _value_index(play.hand) if play.kind == "pair" else int(play.hand)
             column = _value_index(play.up)
-            table[0][row, column] = _LETTERS[play.at_or_above]
-            table[1][row, column] = _LETTERS[play.below]
+            above = _LETTERS.get(play.at_or_above)
+            below = _LETTERS.get(play.below)
+            if play.at_or_above == "R" and surrender:
+                above = _SURRENDER_ELSE.get(play.below)
+            elif (
+                surrender
+                and table[0][row, column] >= kernel.SURRENDER_ELSE_HIT
+                and play.at_or_above in _SURRENDER_ELSE
+                and play.below in _SURRENDER_ELSE
+            ):
+                above = _SURRENDER_ELSE[play.at_or_above]
+                below = _SURRENDER_ELSE[play.below]
+            if above is None or below is None:
+                inapplicable.append(str(play))
+                continue
+            table[0][row, column] = above
+            table[1][row, column] = below
             table[2][row, column] = float(play.count)
     return ChartTables(hard, soft, pairs, insurance, tuple(inapplicable))
 
@@ -481,7 +516,7 @@ def _run(  # noqa: PLR0917 - as simulate_blackjack
     horizon = counting.horizon if counting is not None else 0
     segments = rounds // horizon if horizon else 0
     p = parameters(profile, strategy, counting, horizon=horizon)
-    tables = chart_tables(strategy, counting)
+    tables = chart_tables(strategy, counting, surrender=profile.surrender is Surrender.LATE)
     side = side_table(profile, int(p[kernel.P_DENOMINATOR]))
     tags = tag_array(counting)
     if counting is not None:

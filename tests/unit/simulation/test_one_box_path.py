@@ -9,6 +9,7 @@ second or two."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -141,3 +142,26 @@ def test_index_levels_cover_every_count_at_which_a_play_changes() -> None:
     hard[16, 9] = -0.5
     pairs[9, 4] = 4.0
     assert kernel.index_levels(hard, soft, pairs) == (-1, 4)
+
+
+LATE_SURRENDER = Path(__file__).parents[2] / "oracles/six-deck-s17-das-peek-late-surrender.toml"
+
+
+@pytest.mark.parametrize("counted", [False, True])
+def test_one_box_path_deals_the_general_path_game_with_late_surrender(
+    counted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md#D-BJ-32: surrender by the chart (``Rh``) and, counted, by the Fab 4's
+    Hi-Lo indices: both paths surrender the same hands for the same half bets."""
+    counting = (
+        Counting(
+            load_counting_system("hi-lo"),
+            ramp=parse_ramp("1:1,2:2,3:4,4:8"),
+            indices=load_index_set("fab-4"),
+            horizon=2_000,
+        )
+        if counted
+        else None
+    )
+    fast, general = _both_paths(str(LATE_SURRENDER), 100_000, counting, monkeypatch)
+    assert fast == general
