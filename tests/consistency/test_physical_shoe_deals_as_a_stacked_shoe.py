@@ -16,8 +16,7 @@ import contextlib
 import pytest
 
 from croupier.errors import CardNeeded
-from croupier.games import game_module
-from croupier.games.base import ROUND_CLASSES, GameRound, commands_of, deal_on
+from croupier.games.base import ROUND_CLASSES, GameRound, commands_of, deal_on, random_round
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import load_profile, shipped_profile_names
@@ -54,11 +53,10 @@ def _card_by_card(stacked: GameRound) -> GameRound:
 @pytest.mark.parametrize("name", shipped_profile_names())
 def test_a_physical_shoe_round_is_the_stacked_shoes_round(name: str) -> None:
     profile = load_profile(name)
-    module = game_module(profile.game)
     for index in range(ROUNDS_PER_PROFILE):
         seed = f"physical {name} {index}".encode()
         shoe = engines.open_shoe(profile, seed)
-        stacked = module.random_round(profile, shoe, SeededRandomSource(seed))
+        stacked = random_round(profile, shoe, SeededRandomSource(seed))
         assert stacked.is_done
         physical = _card_by_card(stacked)
         assert physical.events == stacked.events

@@ -86,7 +86,9 @@ __all__ = [
     "Step",
     "commands_of",
     "deal_on",
+    "random_round",
     "replay",
+    "settle_document",
     "steps",
     "views",
 ]
@@ -156,6 +158,14 @@ class RoundResult:
     def net(self, seat: int) -> Fraction:
         return self.returned(seat) - self.staked(seat)
 
+    def money(self, seat: int) -> dict[str, int | float]:
+        """A seat's ``staked``, ``returned`` and ``net`` as ``croupier settle`` answers them."""
+        return {
+            "staked": json_number(self.staked(seat)),
+            "returned": json_number(self.returned(seat)),
+            "net": json_number(self.net(seat)),
+        }
+
     @property
     def house_net(self) -> Fraction:
         return -sum((self.net(seat) for seat in self.seats()), Fraction(0))
@@ -201,6 +211,14 @@ class GameRound(ABC):
     """The constructor takes ``new_shoe=True`` to run the new-shoe procedure (its burns)."""
     takes_meter: ClassVar[bool] = False
     """The constructor takes the progressive ``meter=`` it starts from."""
+    main_wager: ClassVar[str | None] = None
+    """The wager every other wager of a seat rides on (blackjack's main bet, Casino Hold'em's
+    Ante); ``None``: each wager stands alone (baccarat)."""
+    main_wager_needed: ClassVar[str] = ""
+    """Why a seat with bets but not the ``main_wager`` cannot be dealt (``undealable``)."""
+    document_keys: ClassVar[tuple[str, ...]] = ("game", "rules", "shoe", "seats")
+    seat_keys: ClassVar[tuple[str, ...]] = ("seat", "bets", "actions")
+    """The fields of a ``croupier settle`` document of this game, and of each of its seats."""
     seat_noun: ClassVar[str] = "zone"
     seats_are: ClassVar[str] = "zones are"
     limits_noun: ClassVar[str] = "table limits"
@@ -238,6 +256,25 @@ class GameRound(ABC):
         """A replay's corrections made while a card was awaited, by the index of their first
         event: the draw that awaited that card is given each again there (``_given_again``)."""
         self._record(RoundStarted(game=self.game, profile=profile.name))
+
+    @classmethod
+    def opened(
+        cls,
+        profile: Profile,
+        shoe: Shoe,
+        *,
+        new_shoe: bool = False,
+        meter: Fraction | int | None = None,
+    ) -> GameRound:
+        """A round of this game given what its constructor takes: ``new_shoe`` (the shoe's
+        new-shoe procedure opens the round) where ``takes_new_shoe``, ``meter`` (the
+        progressive it starts from; ``None``: the profile's seed) where ``takes_meter``."""
+        options: dict[str, Any] = {}
+        if cls.takes_new_shoe:
+            options["new_shoe"] = new_shoe
+        if cls.takes_meter:
+            options["meter"] = meter
+        return cls(profile, shoe, **options)
 
     # --- the record ---------------------------------------------------------------------
     def _record(self, *new: Event) -> tuple[Event, ...]:
@@ -365,10 +402,16 @@ class GameRound(ABC):
 
     def undealable(self) -> dict[int, str]:
         """Seats whose bets cannot be dealt as they stand, each with the reason: a side bet
-        without the main wager it rides on. ``deal()`` refuses while any is left; a live table
-        refuses the bet that makes one, and at its deadline returns what is left
-        (``return_bets``). A game without such a bet has none."""
-        return {}
+        without the ``main_wager`` it rides on. ``deal()`` refuses while any is left; a live
+        table refuses the bet that makes one, and at its deadline returns what is left
+        (``return_bets``). A game without a main wager has none."""
+        if self.main_wager is None:
+            return {}
+        return {
+            seat: self.main_wager_needed
+            for seat, wagers in sorted(self.bets.items())
+            if self.main_wager not in wagers
+        }
 
     def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
         """Give back every bet of ``seat`` while bets are open (``BetsReturned``): the round
@@ -843,6 +886,29 @@ class GameRound(ABC):
     def _house_view(self, everything: bool) -> dict[str, Any]:
         """The house's side: ``dealer`` (and ``board``), or ``player`` and ``banker``."""
 
+    # --- croupier settle: the game's parts of the document --------------------------------
+    @classmethod
+    def from_document(cls, profile: Profile, shoe: Shoe, document: Mapping[str, Any]) -> GameRound:
+        """The round a ``settle`` document deals from ``shoe`` (Casino Hold'em: its meter)."""
+        return cls(profile, shoe)
+
+    @abstractmethod
+    def _house_document(self) -> dict[str, Any]:
+        """The settled round's house part, first in the document: the dealer's cards, or the
+        coup's two hands."""
+
+    def _document_seats(self, listed: list[int]) -> list[int]:
+        """The seats the document answers for, in its order (``listed``: as the input had them)."""
+        return sorted(listed)
+
+    @abstractmethod
+    def _seat_document(self, seat: int, result: RoundResult) -> dict[str, Any]:
+        """A seat's part of the document after its number: its hands and wagers, its money."""
+
+    def _closing_document(self, result: RoundResult) -> dict[str, Any]:
+        """What the document holds after the seats (the house's net, a jackpot)."""
+        return {}
+
     # --- rebuilding from a record ---------------------------------------------------------
     @classmethod
     def document_fields(cls, record: Sequence[Event]) -> dict[str, Any]:
@@ -1138,21 +1204,66 @@ def decide_randomly(game: GameRound, source: RandomSource) -> GameRound:
     return game
 
 
+def random_round(
+    profile: Profile,
+    shoe: Shoe,
+    source: RandomSource,
+    *,
+    new_shoe: bool = False,
+    most_bet: int = 100,
+    meter: Fraction | int | None = None,
+) -> GameRound:
+    """A round of ``profile``'s game with random seats, bets and decisions, every choice
+    drawn from ``source`` (simulation checks, property tests, benchmarks), from the table
+    record alone: each seat bets with even odds, at least the table's ``min_players`` do;
+    a seat places its ``main_wager`` and each other wager with even odds, an amount within
+    the wager's limits (up to ``most_bet``) that the round allows (``can_bet``: a pair of
+    wagers the game forbids together is left out); then ``decide_randomly``. ``new_shoe``
+    and ``meter`` go to a game that takes them (``GameRound.opened``)."""
+    game = round_class_of(profile.game).opened(profile, shoe, new_shoe=new_shoe, meter=meter)
+    table = profile.table
+    seats = [seat for seat in range(1, table.seats + 1) if uniform_below(source, 2)]
+    while len(seats) < max(table.min_players, 1):
+        seats = sorted({*seats, 1 + uniform_below(source, table.seats)})
+    for seat in seats:
+        for wager, limits in table.wagers.items():
+            if wager != game.main_wager and not uniform_below(source, 2):
+                continue
+            span = max(min(most_bet, limits.maximum) - limits.minimum + 1, 1)
+            amount = limits.minimum + uniform_below(source, span)
+            if game.can_bet(seat, wager, amount):
+                game.place_bet(seat, wager, amount)
+    game.deal()
+    return decide_randomly(game, source)
+
+
 # --- croupier settle: a round described in JSON --------------------------------------------
 
 
-def settle(
-    document: Any,
-    profile: Profile,
-    make: Callable[[Shoe], GameRound],
-    *,
-    fields: Sequence[str] = ("game", "rules", "shoe", "seats"),
-    seat_fields: Sequence[str] = ("seat", "bets", "actions"),
-) -> tuple[GameRound, list[int]]:
+def settle_document(document: Any, profile: Profile) -> dict[str, Any]:
+    """Settle one round described as JSON (the fixed ``croupier settle`` contract), for any
+    game: the game's house part (the dealer, or baccarat's Player and Banker), each seat's
+    own part with what it staked, got back and netted, the game's closing part, the events."""
+    game, listed = settle(document, profile)
+    result = game.results()
+    return {
+        **game._house_document(),
+        "seats": [
+            {"seat": seat, **game._seat_document(seat, result)}
+            for seat in game._document_seats(listed)
+        ],
+        **game._closing_document(result),
+        "events": [item.to_json() for item in game.events],
+    }
+
+
+def settle(document: Any, profile: Profile) -> tuple[GameRound, list[int]]:
     """Deal and play the round a ``croupier settle`` document describes: its shoe (the cards
     in the order they leave it), each seat's bets (placed in the table's wager order) and the
     seat's decisions, given as the round asks for them. Returns the finished round and the
-    seats in the order listed. Every bad input raises a ``CroupierError`` naming it.
+    seats in the order listed. Every bad input raises a ``CroupierError`` naming it. The
+    document's fields are the game's ``document_keys`` and ``seat_keys``; the round is made
+    by its ``from_document``.
 
     An optional ``corrections`` lists the dealer's corrections (docs/rules.md#D-GEN-14), each
     ``{"after": "bets" | N, "correction": "exposed hole"}``: made once every bet is placed,
@@ -1160,6 +1271,8 @@ def settle(
     deal)."""
     if not isinstance(document, Mapping):
         raise SettleInputError("a round is a JSON object with 'game', 'rules', 'shoe' and 'seats'")
+    cls = round_class_of(profile.game)
+    fields, seat_fields = cls.document_keys, cls.seat_keys
     corrections = _settle_corrections(document.get("corrections", []))
     unknown = sorted(set(document) - set(fields) - {"corrections"})
     if unknown:
@@ -1178,7 +1291,7 @@ def settle(
     seats = document.get("seats")
     if not isinstance(seats, list):
         raise SettleInputError(f"'seats' must be a list of seats, not {seats!r}")
-    game = make(shoe)
+    game = cls.from_document(profile, shoe, document)
     if not seats and game.seat_noun == "seat":
         raise SettleInputError("'seats' must be a non-empty list of seats")
     actions: dict[int, list[Action]] = {}
@@ -1285,15 +1398,6 @@ def _shoe_cards(listed: object) -> list[Card]:
         except NotationError as error:
             raise NotationError(f"shoe card {position}: {error}") from None
     return cards
-
-
-def seat_money(result: RoundResult, seat: int) -> dict[str, int | float]:
-    """A seat's ``staked``, ``returned`` and ``net`` in the ``settle`` output."""
-    return {
-        "staked": json_number(result.staked(seat)),
-        "returned": json_number(result.returned(seat)),
-        "net": json_number(result.net(seat)),
-    }
 
 
 def document_of(events: Iterable[Event], profile: Profile | None = None) -> dict[str, Any]:
