@@ -271,7 +271,7 @@ class BaccaratRound(GameRound):
         for combination in self.profile.forbidden_combinations:
             if set(combination) <= held:
                 names = " and ".join(item.value for item in combination)
-                raise BetError(f"zone {seat}: {names} may not be bet together (Art. 8)")
+                raise BetError(f"{self.label(seat)}: {names} may not be bet together (Art. 8)")
 
     # --- the deal (Art. 10) and third cards (Art. 11) ----------------------------------------
     def _after_draw(self) -> None:
@@ -354,7 +354,7 @@ class BaccaratRound(GameRound):
 
     def verify_act(self, seat: int, action: Action) -> None:
         """Baccarat has no decisions: Art. 11 draws by rule."""
-        raise IllegalActionError(f"zone {seat}: {self.why_not(seat, action)}")
+        raise IllegalActionError(f"{self.label(seat)}: {self.why_not(seat, action)}")
 
     @property
     def player_total(self) -> int:

@@ -332,22 +332,16 @@ class GameRound(ABC):
     def verify_seat(self, seat: object) -> int:
         """A seat of this table (1 to the table record's ``seats``), or ``BetError``."""
         count = self.profile.table.seats
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise BetError(
-                f"a {self.seat_noun} is a whole number: {self.seat_noun} {seat!r} does not exist: "
-                f"{self.seats_are} 1 to {count}",
-                code="no_such_seat",
-                seat=str(seat),
-                seats=count,
-            )
-        if not 1 <= seat <= count:
-            raise BetError(
-                f"{self.seat_noun} {seat!r} does not exist: {self.seats_are} 1 to {count}",
-                code="no_such_seat",
-                seat=str(seat),
-                seats=count,
-            )
-        return seat
+        whole = isinstance(seat, int) and not isinstance(seat, bool)
+        if isinstance(seat, int) and whole and 1 <= seat <= count:
+            return seat
+        raise BetError(
+            ("" if whole else f"a {self.seat_noun} is a whole number: ")
+            + f"{self.seat_noun} {seat!r} does not exist: {self.seats_are} 1 to {count}",
+            code="no_such_seat",
+            seat=str(seat),
+            seats=count,
+        )
 
     def verify_bet(self, seat: object, wager: str, amount: object) -> tuple[int, str, int]:
         """The bet as (seat, wager, whole units), or a typed error naming what is wrong: bets

@@ -253,7 +253,7 @@ class CasinoHoldemRound(GameRound):
         # The Ante's limits (Art. 9 f) are the table record's, checked by the base.
         if wager != ANTE and units not in (0, self.profile.progressive.bet):
             raise BetError(
-                f"zone {seat}: the progressive bet is exactly "
+                f"{self.label(seat)}: the progressive bet is exactly "
                 f"{self.profile.progressive.bet} unit, not {units} (docs/rules.md §6)",
                 code="progressive_is_fixed",
                 amount=units,
@@ -466,7 +466,7 @@ class CasinoHoldemRound(GameRound):
         for wager in self.settled():
             if wager.seat == seat and wager.wager == ANTE:
                 return wager.result
-        raise IllegalActionError(f"zone {seat} is not settled yet")
+        raise IllegalActionError(f"{self.label(seat)} is not settled yet")
 
     def _details(self) -> dict[str, Any]:
         """The house's own flows: stakes kept and winnings paid on the Ante and the Bet, the
