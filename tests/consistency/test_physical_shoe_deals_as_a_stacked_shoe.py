@@ -4,7 +4,9 @@ same cards (STYLE: a second path gets a consistency test the day it is born).
 For every shipped profile, random rounds (random boxes, bets and legal decisions) are dealt
 from a seeded shoe; the same commands are then given to a round on an empty ``PhysicalShoe``,
 a card entered each time the engine stops for one (``CardNeeded``) and the round dealt on by
-``deal_on``: the events must be identical, and each stop must name the card's purpose, seat and
+``GameRound.enter`` (the command that stopped, given again from where it began), which must
+equal at every card what ``deal_on`` rebuilds from the whole record: the events must be
+identical, and each stop must name the card's purpose, seat and
 hand as the recorded ``CardDrawn`` then says, and every viewer's view of the stopped round can
 be drawn, with no decision pending.
 """
@@ -26,6 +28,10 @@ from croupier.shoe import PhysicalShoe
 ROUNDS_PER_PROFILE = 12
 
 
+def _where(game: GameRound) -> dict[str, object] | None:
+    return None if game.card_needed is None else game.card_needed.to_json()
+
+
 def _card_by_card(stacked: GameRound) -> GameRound:
     profile = stacked.profile
     drawn = [item for item in stacked.events if isinstance(item, CardDrawn)]
@@ -44,8 +50,13 @@ def _card_by_card(stacked: GameRound) -> GameRound:
                 card.seat,
                 card.hand,
             )
-            shoe.enter(card.card)
-            game = deal_on(game.events, shoe.at(0), profile)
+            rebuilt_shoe = shoe.at(0)
+            rebuilt_shoe.enter(card.card)
+            rebuilt = deal_on(game.events, rebuilt_shoe, profile)
+            game = game.enter(card.card)
+            assert game.events == rebuilt.events
+            assert _where(game) == _where(rebuilt)
+            assert game.view(None, everything=True) == rebuilt.view(None, everything=True)
             shoe = game.shoe  # type: ignore[assignment]
     return game
 

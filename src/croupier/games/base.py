@@ -18,6 +18,7 @@ own rules: its phases, its decisions and its payouts.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -252,6 +253,11 @@ class GameRound(ABC):
         self.shoe = shoe
         self.events = []
         self._closed_bets: dict[int, dict[str, int]] | None = None
+        self.resumable = shoe.is_physical
+        """A command that stops for a card keeps the round as it stood before it
+        (``apply``), so that ``enter`` carries on from there (a live physical shoe's round)."""
+        self._resume_from: tuple[GameRound, int] | None = None
+        """The round before the command that stopped for a card, and the shoe's position then."""
         self._given_at: dict[int, FaceUp | DealtInError] = {}
         """A replay's corrections made while a card was awaited, by the index of their first
         event: the draw that awaited that card is given each again there (``_given_again``)."""
@@ -552,9 +558,57 @@ class GameRound(ABC):
 
     def apply(self, command: Command) -> Sequence[Event]:
         """Carry out one command (what the live table, ``settle`` and ``replay`` give): the
-        round's method for its kind (``MADE_BY``), given the command's fields in order."""
-        made: Sequence[Event] = getattr(self, MADE_BY[type(command)])(*_fields_of(command))
+        round's method for its kind (``MADE_BY``), given the command's fields in order. A
+        ``resumable`` round's command that stops for a card nobody has entered yet keeps the
+        round as it stood before it, for ``enter``."""
+        make = getattr(self, MADE_BY[type(command)])
+        if not self.resumable or self.card_needed is not None or isinstance(command, DRAW_NONE):
+            made: Sequence[Event] = make(*_fields_of(command))
+            return made
+        # A round carried on (``enter``) gives again first the command it was kept before.
+        before = self._resume_from or (self._copy(), self.shoe.position)
+        self._resume_from = None
+        try:
+            made = make(*_fields_of(command))
+        except CardNeeded:
+            self._resume_from = before
+            raise
         return made
+
+    def _copy(self) -> GameRound:
+        """The round as it stands, apart: its own state, sharing what never changes (the
+        profile, the frozen events and their cards) and the shoe, which ``enter`` replaces."""
+        memo: dict[int, Any] = {id(self.profile): self.profile, id(self.shoe): self.shoe}
+        for item in self.events:
+            memo[id(item)] = item
+            if isinstance(item, CardDrawn):
+                memo[id(item.card)] = item.card
+        memo[id(self._resume_from)] = None
+        copied: GameRound = copy.deepcopy(self, memo)
+        return copied
+
+    def enter(self, card: Card) -> GameRound:
+        """The round carried on with the dealer's ``card``, the one it stopped for
+        (``card_needed``): the command that stopped is given again from the round as it stood
+        before it (``apply`` kept it), with any correction made while the card was awaited,
+        on the shoe with ``card`` entered; the new round stops at the next card nobody has
+        entered yet or wherever a decision is awaited. A card the shoe's decks cannot hold
+        is refused and nothing changes (this round stays as it is). The same round as
+        ``deal_on`` rebuilds from the whole record, but for one command instead of all."""
+        if self.card_needed is None or self._resume_from is None:
+            raise IllegalActionError(f"{card}: no card is awaited", code="no_card_needed")
+        assert isinstance(self.shoe, PhysicalShoe)
+        start, position = self._resume_from
+        shoe = self.shoe.at(position)
+        shoe.enter(card)
+        game = start._copy()
+        game.shoe = shoe
+        game._resume_from = self._resume_from  # kept, should the command stop again
+        record = list(self.events)
+        _give_again(game, record)
+        if game.events[: len(record)] != record:
+            raise ReplayError("the round dealt on does not start with its record")
+        return game
 
     # --- a round that cannot go on ----------------------------------------------------------
     def verify_void(self, reason: str = "") -> None:
@@ -926,7 +980,9 @@ class GameRound(ABC):
             dealing = PhysicalShoe(cards, profile.table.decks)
         else:
             dealing = Shoe.stacked(cards, profile.table.decks)
-        return cls(profile, dealing, **cls._replay_options(record))
+        game = cls(profile, dealing, **cls._replay_options(record))
+        game.resumable = shoe is not None and shoe.is_physical  # a live shoe's, not the record's
+        return game
 
     @classmethod
     def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
@@ -949,6 +1005,10 @@ MADE_BY: dict[type[Command], str] = {
 }
 """The round's method that makes each kind of command, given the command's fields in order;
 a correction's check is ``verify_`` and the same name (``verify_correction``)."""
+
+
+DRAW_NONE = (Bet, Return, Void, ConfusedDeal)
+"""The commands that never draw a card, so never stop for one: ``apply`` keeps no copy."""
 
 
 def _fields_of(command: Command) -> tuple[Any, ...]:
@@ -1059,6 +1119,16 @@ def _rebuild(
     cls, profile = _start(record, profile)
     try:
         game = cls.for_replay(profile, record, shoe)
+    except (BetError, IllegalActionError, ShoeError, ValueError) as error:
+        raise ReplayError(f"the record does not replay: {error}") from None
+    _give_again(game, record)
+    return game, record
+
+
+def _give_again(game: GameRound, record: Sequence[Event]) -> None:
+    """Give ``game`` the commands of ``record`` it has not been given yet (``_given_again``),
+    or ``ReplayError`` where the record does not replay."""
+    try:
         for command, following, stop in _given_again(game, record):
             if isinstance(stop, CardNeeded):
                 # A physical shoe's round waits for the dealer's card where it stopped; only
@@ -1073,17 +1143,19 @@ def _rebuild(
                 raise stop  # only a round voided next may have run out of cards
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
         raise ReplayError(f"the record does not replay: {error}") from None
-    return game, record
 
 
 def _given_again(
     game: GameRound, record: Sequence[Event]
 ) -> Iterator[tuple[Command, Command | None, CardNeeded | ShoeError | None]]:
-    """Give ``game`` the commands ``record`` was made by, in order: each with the next one
-    still to give (``None`` after the last) and where it stopped (a card needed, the shoe run
-    out; ``None``: it did not). A correction made while a card was awaited is given where
-    the record has it: by the draw that awaited the card (``GameRound.draw``), not here."""
-    placed = list(placed_commands(record))
+    """Give ``game`` the commands ``record`` was made by, in order, from the first whose
+    events ``game`` has not recorded yet (a fresh round: every one; a round kept before a
+    command that stopped for a card: that command on): each with the next one still to give
+    (``None`` after the last) and where it stopped (a card needed, the shoe run out;
+    ``None``: it did not). A correction made while a card was awaited is given where the
+    record has it: by the draw that awaited the card (``GameRound.draw``), not here."""
+    given = len(game.events)
+    placed = [(at, command) for at, command in placed_commands(record) if at >= given]
     game._given_at = {at: item for at, item in placed if isinstance(item, FaceUp | DealtInError)}
     for number, (at, command) in enumerate(placed):
         if isinstance(command, FaceUp | DealtInError) and game._given_at.pop(at, None) is None:

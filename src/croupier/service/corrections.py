@@ -76,7 +76,7 @@ class DealerCorrections:
             # back, the record marked interrupted, the next round opened.
             self.rounds.void_live(session, live, command.reason)
         else:
-            physical.stopped(lambda: game.apply(command))
+            physical.stopped(game, command)
             game = live.game_round
         made = [e.to_json() for e in game.events[start:] if isinstance(e, CORRECTION_EVENTS)]
         action = staff.record_action(

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
-from croupier.games.commands import Act, Action, Return, Void
+from croupier.games.commands import Act, Action, Deal, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, physical, table_rules
@@ -206,7 +206,7 @@ class Rounds:
         return not live.is_physical or physical.is_ready(live)
 
     def deal(self, session: Session, live: LiveTable) -> None:
-        physical.stopped(live.game_round.deal)
+        physical.stopped(live.game_round, Deal())
         absence.window_closed(session, live)  # the seats without a bet missed this round
         live.status = "playing"
         live.ready = set()
@@ -221,7 +221,7 @@ class Rounds:
         """``seat``'s decision (``timeout``: the default applied at its deadline)."""
         round_id = live.round_id
         act = Act(seat, Action.parse(action), by_default=timeout)
-        physical.stopped(lambda: live.game_round.apply(act))
+        physical.stopped(live.game_round, act)
         self.money.collect_stakes(session, live, "decision")
         self.advance(session, live)
         if live.round_id == round_id:
