@@ -34,6 +34,15 @@ def open_shoe(profile: Profile, seed: bytes) -> Shoe:
     return Shoe.shuffled(table.decks, source, cut_card_from_bottom=table.cut_card_from_bottom)
 
 
+def shoe_at(profile: Profile, seed: bytes, position: int) -> Shoe:
+    """The shoe of ``seed`` (``open_shoe``) taken up again where its record left it: its
+    first ``position`` cards out."""
+    shoe = open_shoe(profile, seed)
+    while shoe.position < position:
+        shoe.draw()
+    return shoe
+
+
 def warm_up(profile: Profile) -> None:
     """Deal and settle one seeded round of ``profile`` off the record, so that what an engine
     loads on first use (the poker evaluator's compiled code: about a second) is ready before

@@ -96,13 +96,11 @@ def is_ready(live: LiveTable) -> bool:
     return next_procedure(live) is None and burns_left(live) == 0
 
 
-def shoe_of(session: Session, record: ShoeRecord, before_round: int | None = None) -> PhysicalShoe:
+def shoe_of(session: Session, record: ShoeRecord) -> PhysicalShoe:
     """The physical shoe as its record and its rounds hold it: the opening burns and every
-    card of its rounds (those before ``before_round`` when given), all out of the shoe."""
+    card of its rounds, all out of the shoe."""
     cards = opening_cards(record)
     query = select(RoundRecord.events).where(RoundRecord.shoe_id == record.id)
-    if before_round is not None:
-        query = query.where(RoundRecord.id < before_round)
     for events in session.scalars(query.order_by(RoundRecord.id)):
         cards += recorded_cards(Event.from_json(item) for item in events)
     shoe = PhysicalShoe(cards, record.decks, position=len(cards))
@@ -297,21 +295,6 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
     if is_ready(live) and live.status == "betting" and live.held and closed:
         live.deadline = rounds.clock.now()
         rounds.save(session, live)
-
-
-def correction(live: LiveTable, command: Any) -> Any:
-    """A dealer's correction at a physical-shoe table: a card found face up or dealt in
-    error is the one the dealer names (the engine enters it, then takes it out as the
-    correction says: ``GameRound.face_up``, ``dealt_in_error``), while a card is awaited
-    too; the engine refuses what the round does not allow now (an exposed card while it
-    waits for a card)."""
-    from croupier.games.commands import DealtInError, FaceUp
-
-    if isinstance(command, FaceUp | DealtInError) and command.card is None:
-        raise Conflict(
-            f"{command}: at a physical shoe the dealer names the card", code="card_to_name"
-        )
-    return command
 
 
 def stopped(game: GameRound, command: Command) -> None:

@@ -110,9 +110,8 @@ class Rounds:
             if live.shoe is not None and live.shoe_id == record.id:
                 shoe = live.shoe
             else:
-                shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex))
-                while shoe.position < record.position:
-                    shoe.draw()
+                seed = bytes.fromhex(record.seed_hex)
+                shoe = engines.shoe_at(live.profile, seed, record.position)
             # The round in which the cut card came out was the shoe's last (docs/rules.md §6).
             needs_new = shoe.is_cut_card_out
             live.shoe_id, live.shoe = record.id, shoe
