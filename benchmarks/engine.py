@@ -2,9 +2,9 @@
 
     uv run python benchmarks/engine.py [--rounds N] [--seed S]
 
-Each game module in ``croupier.games.GAME_MODULES`` that offers a round factory,
-``random_round(profile, shoe, source, *, new_shoe)`` (a round of random legal decisions), is
-timed on seeded shoes, a new shoe being shuffled when the cut card comes out (or, for a
+Each game in ``croupier.games.GAME_MODULES``, through the one round factory
+``games.base.random_round(profile, shoe, source, *, new_shoe)`` (a round of random legal
+decisions), is timed on seeded shoes, a new shoe being shuffled when the cut card comes out (or, for a
 one-deck game without a cut card such as Casino Hold'em, for every round). The reference
 measured in the same run is the bare cost of shuffling the same shoes and drawing the same
 cards from them: the ratio says how many times slower a round is than merely dealing its
@@ -15,12 +15,12 @@ Times are the process's CPU time, so that other work on a shared machine weighs 
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
 from collections.abc import Callable
 from typing import Any
 
 from croupier.games import GAME_MODULES
+from croupier.games.base import random_round
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules import load_profile, shipped_profile_names
@@ -80,14 +80,8 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    for game, module_path in GAME_MODULES.items():
-        try:
-            module = importlib.import_module(module_path)
-        except ModuleNotFoundError:
-            continue  # that game's engine has not landed yet
-        factory = getattr(module, "random_round", None)
-        if factory is None:
-            continue
+    for game in GAME_MODULES:
+        factory = random_round
         for name in shipped_profile_names():
             profile = load_profile(name)
             if profile.game != game:

@@ -1,7 +1,7 @@
 """``croupier settle``: settle one round described in JSON (the dispute and recall tool).
 
 The document names the game and its rules, lists the shoe in the order its cards leave it,
-and each seat's bets and decisions; the game's module deals that round through the same
+and each seat's bets and decisions; the game's round deals it through the same
 engine as the live table and answers with every card, hand and payout, plus the events.
 """
 
@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from croupier.errors import SettleInputError
-from croupier.games import game_module
+from croupier.games import base
 from croupier.rules.registry import load_profile_of
 
 
@@ -25,10 +25,8 @@ def settle_document(document: Any) -> dict[str, Any]:
         raise SettleInputError(f"'game' must be a game name, not {game!r}")
     if not isinstance(rules, str):
         raise SettleInputError(f"'rules' must be a profile name or .toml path, not {rules!r}")
-    module = game_module(game)
-    profile = load_profile_of(game, rules)
-    result: dict[str, Any] = module.settle_document(document, profile)
-    return result
+    base.round_class_of(game)  # an unknown game is named before its rules are looked for
+    return base.settle_document(document, load_profile_of(game, rules))
 
 
 def settle_text(text: str) -> dict[str, Any]:

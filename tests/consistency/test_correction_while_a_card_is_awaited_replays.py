@@ -6,8 +6,7 @@ then made by a mark on the shoe's card) still replays, recalls and settles to wh
 
 from __future__ import annotations
 
-from croupier.games.base import commands_of, document_of, replay, steps
-from croupier.games.blackjack import settle_document
+from croupier.games.base import commands_of, document_of, replay, settle_document, steps
 from croupier.games.events import Event
 from croupier.rules import load_profile
 

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from croupier.games import game_module
-from croupier.games.base import GameRound, document_of, replay, views
+from croupier.games.base import GameRound, document_of, random_round, replay, views
 from croupier.games.events import CardDrawn
 from croupier.randomness import SeededRandomSource
 from croupier.rules import load_profile, shipped_profile_names
@@ -30,12 +29,11 @@ PROFILES = shipped_profile_names()
 
 def _rounds(name: str, count: int) -> list[GameRound]:
     profile = load_profile(name)
-    module = game_module(profile.game)
     source = SeededRandomSource(f"view-settle-replay {name}".encode())
     rounds = []
     for _ in range(count):
         shoe = Shoe.shuffled(profile.decks, source)
-        rounds.append(module.random_round(profile, shoe, source))
+        rounds.append(random_round(profile, shoe, source))
     return rounds
 
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.errors import IllegalActionError
-from croupier.games.base import Action, replay
-from croupier.games.blackjack import BlackjackRound, random_round
+from croupier.games.base import Action, random_round, replay
+from croupier.games.blackjack import BlackjackRound
 from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event, operations
 from croupier.money import json_number
 from croupier.randomness import SeededRandomSource, uniform_below

@@ -16,14 +16,13 @@ from hypothesis import strategies as st
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
-from croupier.games.base import Action, replay
+from croupier.games.base import Action, random_round, replay
 from croupier.games.casino_holdem import (
     CasinoHoldemRound,
     MeterFed,
     MeterReseeded,
     ProgressivePrizeWon,
     new_shoe,
-    random_round,
 )
 from croupier.games.events import CardDrawn, Event, Settled
 from croupier.randomness import SeededRandomSource, SystemRandomSource

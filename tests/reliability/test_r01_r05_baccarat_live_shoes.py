@@ -12,7 +12,7 @@ from __future__ import annotations
 import live_shoes
 import pytest
 
-from croupier.games.baccarat import random_round
+from croupier.games.base import random_round
 from croupier.games.events import CardDrawn
 from croupier.hands.baccarat import burn_count
 from croupier.rules import BaccaratRules, load_profile_of

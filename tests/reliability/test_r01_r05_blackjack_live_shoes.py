@@ -12,7 +12,7 @@ from __future__ import annotations
 import live_shoes
 import pytest
 
-from croupier.games.blackjack import random_round
+from croupier.games.base import random_round
 from croupier.games.events import CardDrawn
 from croupier.rules import BlackjackRules, load_profile_of
 

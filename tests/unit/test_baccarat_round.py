@@ -204,7 +204,7 @@ def test_a_settled_round_cannot_be_voided() -> None:
 def test_random_rounds_are_legal_reproducible_and_replay() -> None:
     """``random_round`` (benchmarks) bets legally from its source alone; a fresh shoe is burnt
     first (Art. 6 d))."""
-    from croupier.games.baccarat import random_round
+    from croupier.games.base import random_round
     from croupier.randomness import SeededRandomSource
 
     def session(seed: str) -> list[list[Event]]:

@@ -1,4 +1,4 @@
-"""One module per game; each exposes a round class and ``settle_document``."""
+"""One module per game; each registers its round class (``games.base.round_class_of``)."""
 
 from __future__ import annotations
 

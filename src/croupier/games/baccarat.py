@@ -47,7 +47,6 @@ from croupier.cards import Card, format_cards
 from croupier.errors import (
     BetError,
     IllegalActionError,
-    NotationError,
     ProfileError,
     SettleInputError,
     ShoeError,
@@ -76,7 +75,7 @@ from croupier.hands.baccarat import (
     total,
 )
 from croupier.money import json_number
-from croupier.randomness import RandomSource, uniform_below
+from croupier.randomness import RandomSource
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager, PairBy
 from croupier.rules.base import Profile
 from croupier.shoe import Shoe
@@ -272,7 +271,7 @@ class BaccaratRound(GameRound):
         for combination in self.profile.forbidden_combinations:
             if set(combination) <= held:
                 names = " and ".join(item.value for item in combination)
-                raise BetError(f"zone {seat}: {names} may not be bet together (Art. 8)")
+                raise BetError(f"{self.label(seat)}: {names} may not be bet together (Art. 8)")
 
     # --- the deal (Art. 10) and third cards (Art. 11) ----------------------------------------
     def _after_draw(self) -> None:
@@ -355,7 +354,7 @@ class BaccaratRound(GameRound):
 
     def verify_act(self, seat: int, action: Action) -> None:
         """Baccarat has no decisions: Art. 11 draws by rule."""
-        raise IllegalActionError(f"zone {seat}: {self.why_not(seat, action)}")
+        raise IllegalActionError(f"{self.label(seat)}: {self.why_not(seat, action)}")
 
     @property
     def player_total(self) -> int:
@@ -381,6 +380,45 @@ class BaccaratRound(GameRound):
         """Art. 6: the cut card came out; the table makes a new shoe before the next round."""
         return self._last_round_signalled
 
+    # --- croupier settle: the coup, and each zone's wagers ----------------------------------
+    seat_keys = ("seat", "bets")
+
+    @classmethod
+    def from_document(
+        cls, profile: Profile, shoe: Shoe, document: Mapping[str, Any]
+    ) -> BaccaratRound:
+        """The shoe lists P1, B1, P2, B2 and then any third cards in order (mid-shoe, no
+        burn): too few for the coup the tableau deals is said before anything is dealt."""
+        assert isinstance(profile, BaccaratRules)
+        listed = document["shoe"]
+        try:
+            play_coup([points(Card.parse(text)) for text in listed])
+        except ShoeError as error:
+            raise SettleInputError(f"shoe: too few cards: {error}") from None
+        return cls(profile, shoe)
+
+    def _house_document(self) -> dict[str, Any]:
+        return {
+            "player": {"cards": format_cards(self.player_cards), "total": self.player_total},
+            "banker": {"cards": format_cards(self.banker_cards), "total": self.banker_total},
+            "winner": self.winner.value,
+        }
+
+    def _document_seats(self, listed: list[int]) -> list[int]:
+        return listed
+
+    def _seat_document(self, seat: int, result: base.RoundResult) -> dict[str, Any]:
+        bets = {
+            wager.wager: {
+                "bet": json_number(wager.stake),
+                "payout": json_number(wager.payout),
+                "result": wager.result,
+            }
+            for wager in result.wagers
+            if wager.seat == seat
+        }
+        return {"bets": bets, **result.money(seat)}
+
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         return []  # a zone bets on the coup's two hands: it holds no cards of its own
 
@@ -391,80 +429,3 @@ class BaccaratRound(GameRound):
             "banker": {"cards": format_cards(self.banker_cards), "total": self.banker_total},
             "winner": None if coup is None else coup.winner,
         }
-
-
-# --- random rounds (benchmarks, simulation checks) ---------------------------------------
-
-
-def random_round(
-    profile: BaccaratRules,
-    shoe: Shoe,
-    source: RandomSource,
-    *,
-    new_shoe: bool = False,
-    most_bet: int = 100,
-) -> BaccaratRound:
-    """A round with random legal bets drawn from ``source`` on random zones, dealt in full.
-
-    ``new_shoe``: the shoe is fresh from its shuffle, so the Art. 6 d) burn opens the round's
-    record. Each zone bets on one side or none (never
-    both: Art. 8), and on the Tie and each pair with even odds.
-    """
-    coup = BaccaratRound(profile, shoe, new_shoe=new_shoe)
-    for zone in range(1, profile.zones + 1):
-        if not uniform_below(source, 2):
-            continue
-        wagers = [BaccaratWager.TIE, BaccaratWager.PLAYER_PAIR, BaccaratWager.BANKER_PAIR]
-        chosen = [wager for wager in wagers if uniform_below(source, 2)]
-        side = uniform_below(source, 3)  # none, Player or Banker
-        if side:
-            chosen.append(BaccaratWager.PLAYER if side == 1 else BaccaratWager.BANKER)
-        for wager in chosen:
-            limits = profile.limits[wager]
-            top = max(1, min(most_bet, limits.maximum) - limits.minimum + 1)
-            coup.place_bet(zone, wager.value, limits.minimum + uniform_below(source, top))
-    coup.deal()
-    return coup
-
-
-# --- croupier settle (the fixed contract) -------------------------------------------------
-
-
-def settle_document(document: Mapping[str, Any], profile: BaccaratRules) -> dict[str, Any]:
-    """Settle one coup described in JSON: the shoe lists P1, B1, P2, B2 and then any third
-    cards in order (mid-shoe, no burn); every seat's bets are placed as at the table."""
-    listed = document.get("shoe") if isinstance(document, Mapping) else None
-    if isinstance(listed, list) and all(isinstance(text, str) for text in listed):
-        try:
-            play_coup([points(Card.parse(text)) for text in listed])
-        except ShoeError as error:
-            raise SettleInputError(f"shoe: too few cards: {error}") from None
-        except NotationError:
-            pass  # named with its position by the reading of the shoe
-    coup, seats = base.settle(
-        document, profile, lambda shoe: BaccaratRound(profile, shoe), seat_fields=("seat", "bets")
-    )
-    assert isinstance(coup, BaccaratRound)
-    result = coup.results()
-    return {
-        "player": {"cards": format_cards(coup.player_cards), "total": coup.player_total},
-        "banker": {"cards": format_cards(coup.banker_cards), "total": coup.banker_total},
-        "winner": coup.winner.value,
-        "seats": [
-            {
-                "seat": seat,
-                "bets": {
-                    wager.wager: {
-                        "bet": json_number(wager.stake),
-                        "payout": json_number(wager.payout),
-                        "result": wager.result,
-                    }
-                    for wager in result.wagers
-                    if wager.seat == seat
-                },
-                **base.seat_money(result, seat),
-            }
-            for seat in seats
-        ],
-        "events": [item.to_json() for item in coup.events],
-    }

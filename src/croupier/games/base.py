@@ -18,6 +18,7 @@ own rules: its phases, its decisions and its payouts.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -86,7 +87,9 @@ __all__ = [
     "Step",
     "commands_of",
     "deal_on",
+    "random_round",
     "replay",
+    "settle_document",
     "steps",
     "views",
 ]
@@ -156,6 +159,14 @@ class RoundResult:
     def net(self, seat: int) -> Fraction:
         return self.returned(seat) - self.staked(seat)
 
+    def money(self, seat: int) -> dict[str, int | float]:
+        """A seat's ``staked``, ``returned`` and ``net`` as ``croupier settle`` answers them."""
+        return {
+            "staked": json_number(self.staked(seat)),
+            "returned": json_number(self.returned(seat)),
+            "net": json_number(self.net(seat)),
+        }
+
     @property
     def house_net(self) -> Fraction:
         return -sum((self.net(seat) for seat in self.seats()), Fraction(0))
@@ -201,6 +212,14 @@ class GameRound(ABC):
     """The constructor takes ``new_shoe=True`` to run the new-shoe procedure (its burns)."""
     takes_meter: ClassVar[bool] = False
     """The constructor takes the progressive ``meter=`` it starts from."""
+    main_wager: ClassVar[str | None] = None
+    """The wager every other wager of a seat rides on (blackjack's main bet, Casino Hold'em's
+    Ante); ``None``: each wager stands alone (baccarat)."""
+    main_wager_needed: ClassVar[str] = ""
+    """Why a seat with bets but not the ``main_wager`` cannot be dealt (``undealable``)."""
+    document_keys: ClassVar[tuple[str, ...]] = ("game", "rules", "shoe", "seats")
+    seat_keys: ClassVar[tuple[str, ...]] = ("seat", "bets", "actions")
+    """The fields of a ``croupier settle`` document of this game, and of each of its seats."""
     seat_noun: ClassVar[str] = "zone"
     seats_are: ClassVar[str] = "zones are"
     limits_noun: ClassVar[str] = "table limits"
@@ -234,10 +253,34 @@ class GameRound(ABC):
         self.shoe = shoe
         self.events = []
         self._closed_bets: dict[int, dict[str, int]] | None = None
+        self.resumable = shoe.is_physical
+        """A command that stops for a card keeps the round as it stood before it
+        (``apply``), so that ``enter`` carries on from there (a live physical shoe's round)."""
+        self._resume_from: tuple[GameRound, int] | None = None
+        """The round before the command that stopped for a card, and the shoe's position then."""
         self._given_at: dict[int, FaceUp | DealtInError] = {}
         """A replay's corrections made while a card was awaited, by the index of their first
         event: the draw that awaited that card is given each again there (``_given_again``)."""
         self._record(RoundStarted(game=self.game, profile=profile.name))
+
+    @classmethod
+    def opened(
+        cls,
+        profile: Profile,
+        shoe: Shoe,
+        *,
+        new_shoe: bool = False,
+        meter: Fraction | int | None = None,
+    ) -> GameRound:
+        """A round of this game given what its constructor takes: ``new_shoe`` (the shoe's
+        new-shoe procedure opens the round) where ``takes_new_shoe``, ``meter`` (the
+        progressive it starts from; ``None``: the profile's seed) where ``takes_meter``."""
+        options: dict[str, Any] = {}
+        if cls.takes_new_shoe:
+            options["new_shoe"] = new_shoe
+        if cls.takes_meter:
+            options["meter"] = meter
+        return cls(profile, shoe, **options)
 
     # --- the record ---------------------------------------------------------------------
     def _record(self, *new: Event) -> tuple[Event, ...]:
@@ -295,22 +338,16 @@ class GameRound(ABC):
     def verify_seat(self, seat: object) -> int:
         """A seat of this table (1 to the table record's ``seats``), or ``BetError``."""
         count = self.profile.table.seats
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise BetError(
-                f"a {self.seat_noun} is a whole number: {self.seat_noun} {seat!r} does not exist: "
-                f"{self.seats_are} 1 to {count}",
-                code="no_such_seat",
-                seat=str(seat),
-                seats=count,
-            )
-        if not 1 <= seat <= count:
-            raise BetError(
-                f"{self.seat_noun} {seat!r} does not exist: {self.seats_are} 1 to {count}",
-                code="no_such_seat",
-                seat=str(seat),
-                seats=count,
-            )
-        return seat
+        whole = isinstance(seat, int) and not isinstance(seat, bool)
+        if isinstance(seat, int) and whole and 1 <= seat <= count:
+            return seat
+        raise BetError(
+            ("" if whole else f"a {self.seat_noun} is a whole number: ")
+            + f"{self.seat_noun} {seat!r} does not exist: {self.seats_are} 1 to {count}",
+            code="no_such_seat",
+            seat=str(seat),
+            seats=count,
+        )
 
     def verify_bet(self, seat: object, wager: str, amount: object) -> tuple[int, str, int]:
         """The bet as (seat, wager, whole units), or a typed error naming what is wrong: bets
@@ -365,10 +402,16 @@ class GameRound(ABC):
 
     def undealable(self) -> dict[int, str]:
         """Seats whose bets cannot be dealt as they stand, each with the reason: a side bet
-        without the main wager it rides on. ``deal()`` refuses while any is left; a live table
-        refuses the bet that makes one, and at its deadline returns what is left
-        (``return_bets``). A game without such a bet has none."""
-        return {}
+        without the ``main_wager`` it rides on. ``deal()`` refuses while any is left; a live
+        table refuses the bet that makes one, and at its deadline returns what is left
+        (``return_bets``). A game without a main wager has none."""
+        if self.main_wager is None:
+            return {}
+        return {
+            seat: self.main_wager_needed
+            for seat, wagers in sorted(self.bets.items())
+            if self.main_wager not in wagers
+        }
 
     def return_bets(self, seat: int, reason: str) -> Sequence[Event]:
         """Give back every bet of ``seat`` while bets are open (``BetsReturned``): the round
@@ -515,9 +558,57 @@ class GameRound(ABC):
 
     def apply(self, command: Command) -> Sequence[Event]:
         """Carry out one command (what the live table, ``settle`` and ``replay`` give): the
-        round's method for its kind (``MADE_BY``), given the command's fields in order."""
-        made: Sequence[Event] = getattr(self, MADE_BY[type(command)])(*_fields_of(command))
+        round's method for its kind (``MADE_BY``), given the command's fields in order. A
+        ``resumable`` round's command that stops for a card nobody has entered yet keeps the
+        round as it stood before it, for ``enter``."""
+        make = getattr(self, MADE_BY[type(command)])
+        if not self.resumable or self.card_needed is not None or isinstance(command, DRAW_NONE):
+            made: Sequence[Event] = make(*_fields_of(command))
+            return made
+        # A round carried on (``enter``) gives again first the command it was kept before.
+        before = self._resume_from or (self._copy(), self.shoe.position)
+        self._resume_from = None
+        try:
+            made = make(*_fields_of(command))
+        except CardNeeded:
+            self._resume_from = before
+            raise
         return made
+
+    def _copy(self) -> GameRound:
+        """The round as it stands, apart: its own state, sharing what never changes (the
+        profile, the frozen events and their cards) and the shoe, which ``enter`` replaces."""
+        memo: dict[int, Any] = {id(self.profile): self.profile, id(self.shoe): self.shoe}
+        for item in self.events:
+            memo[id(item)] = item
+            if isinstance(item, CardDrawn):
+                memo[id(item.card)] = item.card
+        memo[id(self._resume_from)] = None
+        copied: GameRound = copy.deepcopy(self, memo)
+        return copied
+
+    def enter(self, card: Card) -> GameRound:
+        """The round carried on with the dealer's ``card``, the one it stopped for
+        (``card_needed``): the command that stopped is given again from the round as it stood
+        before it (``apply`` kept it), with any correction made while the card was awaited,
+        on the shoe with ``card`` entered; the new round stops at the next card nobody has
+        entered yet or wherever a decision is awaited. A card the shoe's decks cannot hold
+        is refused and nothing changes (this round stays as it is). The same round as
+        ``deal_on`` rebuilds from the whole record, but for one command instead of all."""
+        if self.card_needed is None or self._resume_from is None:
+            raise IllegalActionError(f"{card}: no card is awaited", code="no_card_needed")
+        assert isinstance(self.shoe, PhysicalShoe)
+        start, position = self._resume_from
+        shoe = self.shoe.at(position)
+        shoe.enter(card)
+        game = start._copy()
+        game.shoe = shoe
+        game._resume_from = self._resume_from  # kept, should the command stop again
+        record = list(self.events)
+        _give_again(game, record)
+        if game.events[: len(record)] != record:
+            raise ReplayError("the round dealt on does not start with its record")
+        return game
 
     # --- a round that cannot go on ----------------------------------------------------------
     def verify_void(self, reason: str = "") -> None:
@@ -843,6 +934,29 @@ class GameRound(ABC):
     def _house_view(self, everything: bool) -> dict[str, Any]:
         """The house's side: ``dealer`` (and ``board``), or ``player`` and ``banker``."""
 
+    # --- croupier settle: the game's parts of the document --------------------------------
+    @classmethod
+    def from_document(cls, profile: Profile, shoe: Shoe, document: Mapping[str, Any]) -> GameRound:
+        """The round a ``settle`` document deals from ``shoe`` (Casino Hold'em: its meter)."""
+        return cls(profile, shoe)
+
+    @abstractmethod
+    def _house_document(self) -> dict[str, Any]:
+        """The settled round's house part, first in the document: the dealer's cards, or the
+        coup's two hands."""
+
+    def _document_seats(self, listed: list[int]) -> list[int]:
+        """The seats the document answers for, in its order (``listed``: as the input had them)."""
+        return sorted(listed)
+
+    @abstractmethod
+    def _seat_document(self, seat: int, result: RoundResult) -> dict[str, Any]:
+        """A seat's part of the document after its number: its hands and wagers, its money."""
+
+    def _closing_document(self, result: RoundResult) -> dict[str, Any]:
+        """What the document holds after the seats (the house's net, a jackpot)."""
+        return {}
+
     # --- rebuilding from a record ---------------------------------------------------------
     @classmethod
     def document_fields(cls, record: Sequence[Event]) -> dict[str, Any]:
@@ -866,7 +980,9 @@ class GameRound(ABC):
             dealing = PhysicalShoe(cards, profile.table.decks)
         else:
             dealing = Shoe.stacked(cards, profile.table.decks)
-        return cls(profile, dealing, **cls._replay_options(record))
+        game = cls(profile, dealing, **cls._replay_options(record))
+        game.resumable = shoe is not None and shoe.is_physical  # a live shoe's, not the record's
+        return game
 
     @classmethod
     def _replay_options(cls, record: Sequence[Event]) -> dict[str, Any]:
@@ -889,6 +1005,10 @@ MADE_BY: dict[type[Command], str] = {
 }
 """The round's method that makes each kind of command, given the command's fields in order;
 a correction's check is ``verify_`` and the same name (``verify_correction``)."""
+
+
+DRAW_NONE = (Bet, Return, Void, ConfusedDeal)
+"""The commands that never draw a card, so never stop for one: ``apply`` keeps no copy."""
 
 
 def _fields_of(command: Command) -> tuple[Any, ...]:
@@ -999,6 +1119,16 @@ def _rebuild(
     cls, profile = _start(record, profile)
     try:
         game = cls.for_replay(profile, record, shoe)
+    except (BetError, IllegalActionError, ShoeError, ValueError) as error:
+        raise ReplayError(f"the record does not replay: {error}") from None
+    _give_again(game, record)
+    return game, record
+
+
+def _give_again(game: GameRound, record: Sequence[Event]) -> None:
+    """Give ``game`` the commands of ``record`` it has not been given yet (``_given_again``),
+    or ``ReplayError`` where the record does not replay."""
+    try:
         for command, following, stop in _given_again(game, record):
             if isinstance(stop, CardNeeded):
                 # A physical shoe's round waits for the dealer's card where it stopped; only
@@ -1013,17 +1143,19 @@ def _rebuild(
                 raise stop  # only a round voided next may have run out of cards
     except (BetError, IllegalActionError, ShoeError, ValueError) as error:
         raise ReplayError(f"the record does not replay: {error}") from None
-    return game, record
 
 
 def _given_again(
     game: GameRound, record: Sequence[Event]
 ) -> Iterator[tuple[Command, Command | None, CardNeeded | ShoeError | None]]:
-    """Give ``game`` the commands ``record`` was made by, in order: each with the next one
-    still to give (``None`` after the last) and where it stopped (a card needed, the shoe run
-    out; ``None``: it did not). A correction made while a card was awaited is given where
-    the record has it: by the draw that awaited the card (``GameRound.draw``), not here."""
-    placed = list(placed_commands(record))
+    """Give ``game`` the commands ``record`` was made by, in order, from the first whose
+    events ``game`` has not recorded yet (a fresh round: every one; a round kept before a
+    command that stopped for a card: that command on): each with the next one still to give
+    (``None`` after the last) and where it stopped (a card needed, the shoe run out;
+    ``None``: it did not). A correction made while a card was awaited is given where the
+    record has it: by the draw that awaited the card (``GameRound.draw``), not here."""
+    given = len(game.events)
+    placed = [(at, command) for at, command in placed_commands(record) if at >= given]
     game._given_at = {at: item for at, item in placed if isinstance(item, FaceUp | DealtInError)}
     for number, (at, command) in enumerate(placed):
         if isinstance(command, FaceUp | DealtInError) and game._given_at.pop(at, None) is None:
@@ -1138,21 +1270,66 @@ def decide_randomly(game: GameRound, source: RandomSource) -> GameRound:
     return game
 
 
+def random_round(
+    profile: Profile,
+    shoe: Shoe,
+    source: RandomSource,
+    *,
+    new_shoe: bool = False,
+    most_bet: int = 100,
+    meter: Fraction | int | None = None,
+) -> GameRound:
+    """A round of ``profile``'s game with random seats, bets and decisions, every choice
+    drawn from ``source`` (simulation checks, property tests, benchmarks), from the table
+    record alone: each seat bets with even odds, at least the table's ``min_players`` do;
+    a seat places its ``main_wager`` and each other wager with even odds, an amount within
+    the wager's limits (up to ``most_bet``) that the round allows (``can_bet``: a pair of
+    wagers the game forbids together is left out); then ``decide_randomly``. ``new_shoe``
+    and ``meter`` go to a game that takes them (``GameRound.opened``)."""
+    game = round_class_of(profile.game).opened(profile, shoe, new_shoe=new_shoe, meter=meter)
+    table = profile.table
+    seats = [seat for seat in range(1, table.seats + 1) if uniform_below(source, 2)]
+    while len(seats) < max(table.min_players, 1):
+        seats = sorted({*seats, 1 + uniform_below(source, table.seats)})
+    for seat in seats:
+        for wager, limits in table.wagers.items():
+            if wager != game.main_wager and not uniform_below(source, 2):
+                continue
+            span = max(min(most_bet, limits.maximum) - limits.minimum + 1, 1)
+            amount = limits.minimum + uniform_below(source, span)
+            if game.can_bet(seat, wager, amount):
+                game.place_bet(seat, wager, amount)
+    game.deal()
+    return decide_randomly(game, source)
+
+
 # --- croupier settle: a round described in JSON --------------------------------------------
 
 
-def settle(
-    document: Any,
-    profile: Profile,
-    make: Callable[[Shoe], GameRound],
-    *,
-    fields: Sequence[str] = ("game", "rules", "shoe", "seats"),
-    seat_fields: Sequence[str] = ("seat", "bets", "actions"),
-) -> tuple[GameRound, list[int]]:
+def settle_document(document: Any, profile: Profile) -> dict[str, Any]:
+    """Settle one round described as JSON (the fixed ``croupier settle`` contract), for any
+    game: the game's house part (the dealer, or baccarat's Player and Banker), each seat's
+    own part with what it staked, got back and netted, the game's closing part, the events."""
+    game, listed = settle(document, profile)
+    result = game.results()
+    return {
+        **game._house_document(),
+        "seats": [
+            {"seat": seat, **game._seat_document(seat, result)}
+            for seat in game._document_seats(listed)
+        ],
+        **game._closing_document(result),
+        "events": [item.to_json() for item in game.events],
+    }
+
+
+def settle(document: Any, profile: Profile) -> tuple[GameRound, list[int]]:
     """Deal and play the round a ``croupier settle`` document describes: its shoe (the cards
     in the order they leave it), each seat's bets (placed in the table's wager order) and the
     seat's decisions, given as the round asks for them. Returns the finished round and the
-    seats in the order listed. Every bad input raises a ``CroupierError`` naming it.
+    seats in the order listed. Every bad input raises a ``CroupierError`` naming it. The
+    document's fields are the game's ``document_keys`` and ``seat_keys``; the round is made
+    by its ``from_document``.
 
     An optional ``corrections`` lists the dealer's corrections (docs/rules.md#D-GEN-14), each
     ``{"after": "bets" | N, "correction": "exposed hole"}``: made once every bet is placed,
@@ -1160,6 +1337,8 @@ def settle(
     deal)."""
     if not isinstance(document, Mapping):
         raise SettleInputError("a round is a JSON object with 'game', 'rules', 'shoe' and 'seats'")
+    cls = round_class_of(profile.game)
+    fields, seat_fields = cls.document_keys, cls.seat_keys
     corrections = _settle_corrections(document.get("corrections", []))
     unknown = sorted(set(document) - set(fields) - {"corrections"})
     if unknown:
@@ -1178,7 +1357,7 @@ def settle(
     seats = document.get("seats")
     if not isinstance(seats, list):
         raise SettleInputError(f"'seats' must be a list of seats, not {seats!r}")
-    game = make(shoe)
+    game = cls.from_document(profile, shoe, document)
     if not seats and game.seat_noun == "seat":
         raise SettleInputError("'seats' must be a non-empty list of seats")
     actions: dict[int, list[Action]] = {}
@@ -1285,15 +1464,6 @@ def _shoe_cards(listed: object) -> list[Card]:
         except NotationError as error:
             raise NotationError(f"shoe card {position}: {error}") from None
     return cards
-
-
-def seat_money(result: RoundResult, seat: int) -> dict[str, int | float]:
-    """A seat's ``staked``, ``returned`` and ``net`` in the ``settle`` output."""
-    return {
-        "staked": json_number(result.staked(seat)),
-        "returned": json_number(result.returned(seat)),
-        "net": json_number(result.net(seat)),
-    }
 
 
 def document_of(events: Iterable[Event], profile: Profile | None = None) -> dict[str, Any]:

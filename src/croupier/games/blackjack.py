@@ -70,7 +70,6 @@ from croupier.hands.blackjack import (
 )
 from croupier.hands.three_card import classify_three_card
 from croupier.money import json_number
-from croupier.randomness import RandomSource, uniform_below
 from croupier.rules.blackjack import (
     BlackjackRules,
     DealerBlackjackTakes,
@@ -239,13 +238,9 @@ class BlackjackRound(GameRound):
         return self.shoe.is_cut_card_out
 
     # === Phase BETTING =======================================================================
-    def undealable(self) -> dict[int, str]:
-        # Decision (croupier): a side bet rides on a main bet on the same box.
-        return {
-            seat: "21+3 needs a main bet on the box (place the main bet first)"
-            for seat, wagers in self.bets.items()
-            if MAIN not in wagers
-        }
+    # Decision (croupier): a side bet rides on a main bet on the same box.
+    main_wager = MAIN
+    main_wager_needed = "21+3 needs a main bet on the box (place the main bet first)"
 
     def _verify_deal(self) -> None:
         if not self.bets:
@@ -785,6 +780,45 @@ class BlackjackRound(GameRound):
     def _details(self) -> dict[str, Any]:
         return {"dealer": self.dealer_cards}
 
+    # --- croupier settle ----------------------------------------------------------------
+    def _house_document(self) -> dict[str, Any]:
+        return {
+            "dealer": {
+                "cards": self.dealer_cards,
+                "total": hand_total(self.dealer),
+                "blackjack": self._dealer_has_blackjack(),
+            }
+        }
+
+    def _seat_document(self, seat: int, result: base.RoundResult) -> dict[str, Any]:
+        box = self.boxes.get(seat)
+        hands = []  # each as a view shows it after the round: every card face up
+        side: dict[str, Any] = {}
+        insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
+        if box is not None:
+            # The settle contract's hand fields are fixed: the view's ``soft`` (for the felt's
+            # "7/17") stays out of it.
+            views = (_hand_view(hand, face_down_hidden=False) for hand in box.hands)
+            hands = [{k: v for k, v in view.items() if k != "soft"} for view in views]
+            insurance = {
+                "bet": box.insurance,
+                "payout": json_number(box.insurance_payout or Fraction(0)),
+            }
+            side_rules = self.profile.twenty_one_plus_three
+            if side_rules is not None:
+                category = classify_three_card(
+                    (*box.dealt, self.up_card), side_rules.ace_low_straight
+                )
+                side[TWENTY_ONE_PLUS_THREE] = {
+                    "bet": box.bets.get(TWENTY_ONE_PLUS_THREE, 0),
+                    "result": "none" if category is None else str(category),
+                    "payout": json_number(box.side_payout or Fraction(0)),
+                }
+        return {"hands": hands, "side_bets": side, "insurance": insurance, **result.money(seat)}
+
+    def _closing_document(self, result: base.RoundResult) -> dict[str, Any]:
+        return {"house_net": json_number(result.house_net)}
+
     # --- what a seat may see --------------------------------------------------------------
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         box = self.boxes.get(seat)
@@ -818,89 +852,4 @@ def _hand_view(hand: Hand, face_down_hidden: bool) -> dict[str, Any]:
         "soft": hidden is None and hand_value(hand.cards).soft,
         "result": None if hand.result is None else str(hand.result),
         "payout": None if hand.payout is None else json_number(hand.payout),
-    }
-
-
-# --- a round of random legal decisions (simulation, property tests, benchmarks) -----------
-
-
-def random_round(
-    profile: BlackjackRules,
-    shoe: Shoe,
-    source: RandomSource,
-    *,
-    new_shoe: bool = False,
-    most_bet: int = 100,
-) -> BlackjackRound:
-    """A round with random boxes, bets and legal decisions drawn from ``source``.
-
-    Every choice comes from ``legal_actions()``; a ranged amount (``double N``,
-    ``insurance N``) is drawn uniformly within its range.
-    """
-    game = BlackjackRound(profile, shoe, new_shoe=new_shoe)
-    side = profile.twenty_one_plus_three
-    top = min(most_bet, profile.limits.maximum)
-    seats = [seat for seat in range(1, profile.boxes + 1) if uniform_below(source, 2)] or [1]
-    for seat in seats:
-        game.place_bet(seat, MAIN, profile.limits.minimum + uniform_below(source, top))
-        if side is not None and uniform_below(source, 2):
-            game.place_bet(
-                seat, TWENTY_ONE_PLUS_THREE, side.limits.minimum + uniform_below(source, 10)
-            )
-    game.deal()
-    base.decide_randomly(game, source)
-    return game
-
-
-# --- croupier settle ------------------------------------------------------------------------
-
-
-def settle_document(document: Any, profile: BlackjackRules) -> dict[str, Any]:
-    """Settle one round described as JSON (the fixed ``croupier settle`` contract)."""
-    game, seats = base.settle(document, profile, lambda shoe: BlackjackRound(profile, shoe))
-    assert isinstance(game, BlackjackRound)
-    result = game.results()
-    out_seats = []
-    for seat in sorted(seats):
-        box = game.boxes.get(seat)
-        hands = []  # each as a view shows it after the round: every card face up
-        side: dict[str, Any] = {}
-        insurance: dict[str, int | float] = {"bet": 0, "payout": 0}
-        if box is not None:
-            # The settle contract's hand fields are fixed: the view's ``soft`` (for the felt's
-            # "7/17") stays out of it.
-            views = (_hand_view(hand, face_down_hidden=False) for hand in box.hands)
-            hands = [{k: v for k, v in view.items() if k != "soft"} for view in views]
-            insurance = {
-                "bet": box.insurance,
-                "payout": json_number(box.insurance_payout or Fraction(0)),
-            }
-            side_rules = game.profile.twenty_one_plus_three
-            if side_rules is not None:
-                category = classify_three_card(
-                    (*box.dealt, game.up_card), side_rules.ace_low_straight
-                )
-                side[TWENTY_ONE_PLUS_THREE] = {
-                    "bet": box.bets.get(TWENTY_ONE_PLUS_THREE, 0),
-                    "result": "none" if category is None else str(category),
-                    "payout": json_number(box.side_payout or Fraction(0)),
-                }
-        out_seats.append(
-            {
-                "seat": seat,
-                "hands": hands,
-                "side_bets": side,
-                "insurance": insurance,
-                **base.seat_money(result, seat),
-            }
-        )
-    return {
-        "dealer": {
-            "cards": game.dealer_cards,
-            "total": hand_total(game.dealer),
-            "blackjack": is_natural(game.dealer[:2]) if len(game.dealer) >= 2 else False,
-        },
-        "seats": out_seats,
-        "house_net": json_number(result.house_net),
-        "events": [item.to_json() for item in game.events],
     }

@@ -64,7 +64,8 @@ Decision(seat=1, question='call or fold', legal=(Action.parse('call'), Action.pa
  (1, 'bet', Fraction(20, 1), Fraction(40, 1), 'win')]
 >>> round_.meter, round_.results().details["house_net"]
 (Fraction(10001, 2), Fraction(-49, 2))
->>> base.replay(round_.events).events == round_.events
+>>> from croupier.games.base import replay
+>>> replay(round_.events).events == round_.events
 True
 """
 
@@ -84,7 +85,6 @@ from croupier.errors import (
     SettleInputError,
     ShoeError,
 )
-from croupier.games import base
 from croupier.games.base import (
     Action,
     Decision,
@@ -109,7 +109,8 @@ from croupier.hands.poker import (
     strength,
 )
 from croupier.money import json_number
-from croupier.randomness import RandomSource, uniform_below
+from croupier.randomness import RandomSource
+from croupier.rules.base import Profile
 from croupier.rules.casino_holdem import (
     AnteWhenDealerDoesNotQualify,
     CasinoHoldemRules,
@@ -252,7 +253,7 @@ class CasinoHoldemRound(GameRound):
         # The Ante's limits (Art. 9 f) are the table record's, checked by the base.
         if wager != ANTE and units not in (0, self.profile.progressive.bet):
             raise BetError(
-                f"zone {seat}: the progressive bet is exactly "
+                f"{self.label(seat)}: the progressive bet is exactly "
                 f"{self.profile.progressive.bet} unit, not {units} (docs/rules.md §6)",
                 code="progressive_is_fixed",
                 amount=units,
@@ -272,12 +273,11 @@ class CasinoHoldemRound(GameRound):
         """The zones in play, in dealing order (Art. 12: from the dealer's left)."""
         return sorted(self.antes)
 
-    def undealable(self) -> dict[int, str]:
-        return {
-            zone: "a progressive bet needs an Ante (Art. 9 e: 'Para participar los jugadores "
-            "deben colocar el Ante')"
-            for zone in sorted(set(self.progressive_bets) - set(self.antes))
-        }
+    main_wager = ANTE
+    main_wager_needed = (
+        "a progressive bet needs an Ante (Art. 9 e: 'Para participar los jugadores "
+        "deben colocar el Ante')"
+    )
 
     def _verify_deal(self) -> None:
         antes = self.antes
@@ -466,7 +466,7 @@ class CasinoHoldemRound(GameRound):
         for wager in self.settled():
             if wager.seat == seat and wager.wager == ANTE:
                 return wager.result
-        raise IllegalActionError(f"zone {seat} is not settled yet")
+        raise IllegalActionError(f"{self.label(seat)} is not settled yet")
 
     def _details(self) -> dict[str, Any]:
         """The house's own flows: stakes kept and winnings paid on the Ante and the Bet, the
@@ -495,6 +495,69 @@ class CasinoHoldemRound(GameRound):
             for n, card in enumerate(cards, start=1):
                 places[f"seat {seat} card {n}"] = card
         return places
+
+    # --- croupier settle (the fixed contract) ----------------------------------------------
+    document_keys = ("game", "rules", "shoe", "seats", "jackpot")
+
+    @classmethod
+    def from_document(
+        cls, profile: Profile, shoe: Shoe, document: Mapping[str, Any]
+    ) -> CasinoHoldemRound:
+        """The game a document describes, from its ``jackpot`` (the meter; the profile's seed
+        when left out). Its shoe lists the cards in draw order: each zone's first card then
+        the dealer's, each zone's second card then the dealer's, a burn, the flop, a burn,
+        the turn and the river (cards after those are left undealt)."""
+        assert isinstance(profile, CasinoHoldemRules)
+        value = document.get("jackpot", profile.progressive.meter_seed)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise SettleInputError(f"'jackpot' must be a number of units, not {value!r}")
+        try:
+            meter = Fraction(str(value))  # the decimal as written: 5000.5 is 10001/2 exactly
+        except ValueError:
+            raise SettleInputError(f"'jackpot' must be a finite number, not {value!r}") from None
+        if meter < 0:
+            raise SettleInputError(f"'jackpot' cannot be negative: {value!r}")
+        return cls(profile, shoe, meter=meter)
+
+    def _house_document(self) -> dict[str, Any]:
+        # A game voided by a correction (docs/rules.md#D-CH-11, #D-GEN-13) ends before the
+        # dealer shows his hand: it is read from his cards and the board as they lay
+        # ("qualifies": null).
+        dealer_hand = self.dealer_hand or evaluate([*self.dealer_cards, *self.board])
+        return {
+            "dealer": {
+                "cards": format_cards(self.dealer_cards),
+                "hand": dealer_hand.category.value,
+                "qualifies": self.dealer_qualifies,
+            },
+            "board": format_cards(self.board),
+        }
+
+    def _document_seats(self, listed: list[int]) -> list[int]:
+        return self.players
+
+    def _seat_document(self, seat: int, result: RoundResult) -> dict[str, Any]:
+        wagers = {w.wager: w for w in result.wagers if w.seat == seat}
+
+        def entry(name: str) -> dict[str, int | float]:
+            wager = wagers.get(name)
+            if wager is None:
+                return {"bet": 0, "payout": 0}
+            return {"bet": json_number(wager.stake), "payout": json_number(wager.payout)}
+
+        document: dict[str, Any] = {
+            "hand": self.hand_of(seat).category.value,
+            "result": self.seat_result(seat),
+            "bets": {name: entry(name) for name in (ANTE, BET, PROGRESSIVE)},
+            **result.money(seat),
+        }
+        if PROGRESSIVE in wagers:
+            flop_hand = evaluate([*self.hole_cards[seat], *self.board[:3]])
+            document["progressive_hand"] = flop_hand.category.value
+        return document
+
+    def _closing_document(self, result: RoundResult) -> dict[str, Any]:
+        return {"jackpot": json_number(self.meter)}
 
     def _seats_in_view(self) -> list[int]:
         return sorted(set(self.antes) | set(self.progressive_bets))
@@ -544,34 +607,6 @@ def new_shoe(source: RandomSource) -> Shoe:
     return Shoe.shuffled(1, source)
 
 
-def random_round(
-    profile: CasinoHoldemRules,
-    shoe: Shoe,
-    source: RandomSource,
-    *,
-    new_shoe: bool = True,
-    most_ante: int = 100,
-    meter: Fraction | int | None = None,
-) -> CasinoHoldemRound:
-    """A game with random zones (at least ``min_players``), Antes, progressive bets and
-    call/fold decisions, every choice drawn from ``source`` and taken from
-    ``legal_actions()`` (benchmarks, property tests). ``new_shoe`` is accepted for the
-    benchmark's common signature: every Casino Hold'em game is dealt from a fresh deck."""
-    game = CasinoHoldemRound(profile, shoe, meter=meter)
-    zones = list(range(1, profile.zones + 1))
-    seated = [zone for zone in zones if uniform_below(source, 2)]
-    while len(seated) < profile.min_players:  # Art. 9: fill up to two players
-        seated = sorted({*seated, zones[uniform_below(source, len(zones))]})
-    top = min(most_ante, profile.ante_limits.maximum) - profile.ante_limits.minimum + 1
-    for zone in seated:
-        game.place_bet(zone, ANTE, profile.ante_limits.minimum + uniform_below(source, top))
-        if uniform_below(source, 2):
-            game.place_bet(zone, PROGRESSIVE, profile.progressive.bet)
-    game.deal()
-    base.decide_randomly(game, source)
-    return game
-
-
 def stacked_deck(
     holes: Mapping[int, str], dealer: str, board: str, burns: str | None = None
 ) -> Shoe:
@@ -606,67 +641,3 @@ def stacked_deck(
 
 
 # --- croupier settle (the fixed contract) --------------------------------------------------
-
-
-def _meter_of(value: object) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SettleInputError(f"'jackpot' must be a number of units, not {value!r}")
-    try:
-        amount = Fraction(str(value))  # the decimal as written: 5000.5 is 10001/2 exactly
-    except ValueError:
-        raise SettleInputError(f"'jackpot' must be a finite number, not {value!r}") from None
-    if amount < 0:
-        raise SettleInputError(f"'jackpot' cannot be negative: {value!r}")
-    return amount
-
-
-def settle_document(document: Mapping[str, Any], profile: CasinoHoldemRules) -> dict[str, Any]:
-    """Settle one game described in JSON. The shoe lists the cards in draw order: each zone's
-    first card then the dealer's, each zone's second card then the dealer's, a burn, the
-    flop, a burn, the turn and the river (cards after those are left undealt)."""
-    seed = profile.progressive.meter_seed
-    meter = _meter_of(document.get("jackpot", seed)) if isinstance(document, Mapping) else None
-    game, _seats = base.settle(
-        document,
-        profile,
-        lambda shoe: CasinoHoldemRound(profile, shoe, meter=meter),
-        fields=("game", "rules", "shoe", "seats", "jackpot"),
-    )
-    assert isinstance(game, CasinoHoldemRound)
-    # A game voided by a correction (docs/rules.md#D-CH-11, #D-GEN-13) ends before the dealer
-    # shows his hand: it is read from his cards and the board as they lay ("qualifies": null).
-    dealer_hand = game.dealer_hand or evaluate([*game.dealer_cards, *game.board])
-    result = game.results()
-    return {
-        "dealer": {
-            "cards": format_cards(game.dealer_cards),
-            "hand": dealer_hand.category.value,
-            "qualifies": game.dealer_qualifies,
-        },
-        "board": format_cards(game.board),
-        "seats": [_seat_document(game, result, seat) for seat in game.players],
-        "jackpot": json_number(game.meter),
-        "events": [item.to_json() for item in game.events],
-    }
-
-
-def _seat_document(game: CasinoHoldemRound, result: RoundResult, seat: int) -> dict[str, Any]:
-    wagers = {w.wager: w for w in result.wagers if w.seat == seat}
-
-    def entry(name: str) -> dict[str, int | float]:
-        wager = wagers.get(name)
-        if wager is None:
-            return {"bet": 0, "payout": 0}
-        return {"bet": json_number(wager.stake), "payout": json_number(wager.payout)}
-
-    document: dict[str, Any] = {
-        "seat": seat,
-        "hand": game.hand_of(seat).category.value,
-        "result": game.seat_result(seat),
-        "bets": {name: entry(name) for name in (ANTE, BET, PROGRESSIVE)},
-        **base.seat_money(result, seat),
-    }
-    if PROGRESSIVE in wagers:
-        flop_hand = evaluate([*game.hole_cards[seat], *game.board[:3]])
-        document["progressive_hand"] = flop_hand.category.value
-    return document

@@ -93,7 +93,7 @@ class DealerCorrectionBody(BaseModel):
     reason: Annotated[Text, Field(min_length=1, max_length=200)] | None = None
     card: Annotated[StrictStr, Field(max_length=3), AfterValidator(_card)] | None = None
     """``face-up`` and ``dealt-in-error`` at a physical-shoe table: the card, which the dealer
-    holds (``service.physical.correction``); a random shoe's table takes none."""
+    holds (``GameRound.face_up``, ``dealt_in_error``); a random shoe's table takes none."""
 
     @model_validator(mode="after")
     def _fields_of_the_kind(self) -> DealerCorrectionBody:

@@ -61,9 +61,9 @@ class DealerCorrections:
                 f"round {live.round_id} is {live.status}: nothing to correct", code="round_over"
             )
         game, round_id = live.game_round, live.round_id
-        if live.is_physical:
-            command = physical.correction(live, command)
-        elif getattr(command, "card", None) is not None:
+        # At a physical shoe the dealer names a card taken out, and the engine refuses one
+        # unnamed (``card_to_name``: it is the one that knows no card is entered past it).
+        if not live.is_physical and getattr(command, "card", None) is not None:
             # The live shoe is the server's: a dealer who could name a card could probe it.
             raise RequestError(
                 f"card: {command}: this table's shoe is the server's: name no card",
@@ -76,7 +76,7 @@ class DealerCorrections:
             # back, the record marked interrupted, the next round opened.
             self.rounds.void_live(session, live, command.reason)
         else:
-            physical.stopped(lambda: game.apply(command))
+            physical.stopped(game, command)
             game = live.game_round
         made = [e.to_json() for e in game.events[start:] if isinstance(e, CORRECTION_EVENTS)]
         action = staff.record_action(

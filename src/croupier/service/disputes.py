@@ -37,8 +37,7 @@ from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
 from croupier.errors import CroupierError, ShoeError
 from croupier.fairness import commitment, revealed_document
-from croupier.games import game_module
-from croupier.games.base import ROUND_CLASSES, document_of, replay
+from croupier.games.base import ROUND_CLASSES, document_of, replay, settle_document
 from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
@@ -304,7 +303,7 @@ def resettled_for(
     returned: dict[int, Fraction] = {}
     if record.status == "complete":
         document = document_of(_without_opening_burns(events, table.game), profile)
-        settled = game_module(table.game).settle_document(document, profile)
+        settled = settle_document(document, profile)
         for seat in settled["seats"]:
             staked[int(seat["seat"])] = Fraction(str(seat["staked"]))
             returned[int(seat["seat"])] = Fraction(str(seat["returned"]))

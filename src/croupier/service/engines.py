@@ -9,10 +9,8 @@ and in the game's round class (``GameRound``: what its constructor takes, ``stak
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from croupier.games import game_module
-from croupier.games.base import GameRound, round_class_of
+from croupier.games.base import GameRound, random_round, round_class_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules.base import Profile
 from croupier.service import table_rules
@@ -36,12 +34,21 @@ def open_shoe(profile: Profile, seed: bytes) -> Shoe:
     return Shoe.shuffled(table.decks, source, cut_card_from_bottom=table.cut_card_from_bottom)
 
 
+def shoe_at(profile: Profile, seed: bytes, position: int) -> Shoe:
+    """The shoe of ``seed`` (``open_shoe``) taken up again where its record left it: its
+    first ``position`` cards out."""
+    shoe = open_shoe(profile, seed)
+    while shoe.position < position:
+        shoe.draw()
+    return shoe
+
+
 def warm_up(profile: Profile) -> None:
     """Deal and settle one seeded round of ``profile`` off the record, so that what an engine
     loads on first use (the poker evaluator's compiled code: about a second) is ready before
     the first player at a live table waits on it."""
     shoe, source = open_shoe(profile, b"warm-up"), SeededRandomSource(b"warm-up")
-    game_round: GameRound = game_module(profile.game).random_round(profile, shoe, source)
+    game_round = random_round(profile, shoe, source)
     for seat in range(profile.table.seats + 1):
         game_round.view(seat or None)
 
@@ -50,11 +57,6 @@ def new_round(profile: Profile, shoe: Shoe, meter: Fraction | None = None) -> Ga
     """A round dealt from ``shoe``. The first round of a shoe runs the game's new-shoe
     procedure (its burns); a game with a progressive meter starts from ``meter`` (``None``:
     the profile's seed)."""
-    cls = round_class(profile)
-    options: dict[str, Any] = {}
-    if cls.takes_new_shoe:
-        # A physical shoe's burns are the dealer's, entered before its first round opens.
-        options["new_shoe"] = shoe.position == 0 and not shoe.is_physical
-    if cls.takes_meter:
-        options["meter"] = meter
-    return cls(profile, shoe, **options)
+    # A physical shoe's burns are the dealer's, entered before its first round opens.
+    new_shoe = shoe.position == 0 and not shoe.is_physical
+    return round_class(profile).opened(profile, shoe, new_shoe=new_shoe, meter=meter)

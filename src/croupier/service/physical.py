@@ -12,8 +12,8 @@ cut card came out: the round under way is the shoe's last (docs/rules.md §6).
 The round itself runs as at any table, the one engine dealing from a ``PhysicalShoe``: when
 it needs a card nobody has entered, the command stops (``CardNeeded``: which box, hand, the
 dealer, a burn, the board) and the round waits; the dealer's card is checked against what the
-shoe's decks can still hold, and the round is dealt on by the one ``apply`` of its recorded
-commands (``games.base.deal_on``). While a card is awaited no decision's clock runs.
+shoe's decks can still hold, and the round is dealt on from the command that stopped, given
+again by the one ``apply`` (``GameRound.enter``). While a card is awaited no decision's clock runs.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from sqlalchemy.orm import Session
 
 from croupier.cards import Card
 from croupier.errors import CardNeeded
-from croupier.games.base import burns_to_enter, deal_on, recorded_cards
+from croupier.games.base import GameRound, burns_to_enter, recorded_cards
+from croupier.games.commands import Command
 from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.ledger.postings import round_reference
 from croupier.rules.base import Profile
@@ -95,13 +96,11 @@ def is_ready(live: LiveTable) -> bool:
     return next_procedure(live) is None and burns_left(live) == 0
 
 
-def shoe_of(session: Session, record: ShoeRecord, before_round: int | None = None) -> PhysicalShoe:
+def shoe_of(session: Session, record: ShoeRecord) -> PhysicalShoe:
     """The physical shoe as its record and its rounds hold it: the opening burns and every
-    card of its rounds (those before ``before_round`` when given), all out of the shoe."""
+    card of its rounds, all out of the shoe."""
     cards = opening_cards(record)
     query = select(RoundRecord.events).where(RoundRecord.shoe_id == record.id)
-    if before_round is not None:
-        query = query.where(RoundRecord.id < before_round)
     for events in session.scalars(query.order_by(RoundRecord.id)):
         cards += recorded_cards(Event.from_json(item) for item in events)
     shoe = PhysicalShoe(cards, record.decks, position=len(cards))
@@ -248,11 +247,11 @@ def _enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[s
             card=str(card),
             status=live.status,
         )
-    trial = shoe.at(live.start_position)
-    trial.enter(card)  # a card the decks cannot hold is refused here, nothing changed
     round_id = live.round_id
-    live.round = deal_on(game_round.events, trial, live.profile)
-    live.shoe = trial
+    # The command that stopped is given again from where it began, not the whole round; a
+    # card the decks cannot hold is refused there, nothing changed.
+    live.round = game_round.enter(card)
+    live.shoe = live.round.shoe
     rounds.advance(session, live)
     if live.round_id == round_id:
         rounds.save(session, live)
@@ -298,26 +297,12 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
         rounds.save(session, live)
 
 
-def correction(live: LiveTable, command: Any) -> Any:
-    """A dealer's correction at a physical-shoe table: a card found face up or dealt in
-    error is the one the dealer names (the engine enters it, then takes it out as the
-    correction says: ``GameRound.face_up``, ``dealt_in_error``), while a card is awaited
-    too; the engine refuses what the round does not allow now (an exposed card while it
-    waits for a card)."""
-    from croupier.games.commands import DealtInError, FaceUp
-
-    if isinstance(command, FaceUp | DealtInError) and command.card is None:
-        raise Conflict(
-            f"{command}: at a physical shoe the dealer names the card", code="card_to_name"
-        )
-    return command
-
-
-def stopped(command: Any) -> None:
-    """Run ``command`` (a deal or a decision on the live round); a physical shoe's round that
-    stops for a card it has not been given waits there (``GameRound.card_needed``)."""
+def stopped(game: GameRound, command: Command) -> None:
+    """Give the live round ``command`` (the deal, a decision, a correction): a physical shoe's
+    round that stops for a card it has not been given waits there (``GameRound.card_needed``),
+    ready to carry on from that command (``GameRound.enter``)."""
     with contextlib.suppress(CardNeeded):
-        command()
+        game.apply(command)
 
 
 # --- what the dealer's console shows ----------------------------------------------------------

@@ -66,8 +66,7 @@ class Players:
         return self.publisher.snapshot(live, who, fresh=True)
 
     def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
-        if live.seats.get(seat) != who.user_id:
-            raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
+        seat = self._own_seat(live, who, seat)
         if seat in live.held:
             raise Conflict(
                 f"seat {seat} has a bet in the round under way", code="seat_has_bet", seat=seat

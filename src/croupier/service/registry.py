@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError, ProfileError
-from croupier.games.base import recorded_cards, replay
+from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.ledger import book
 from croupier.rules.base import Profile
@@ -37,7 +37,7 @@ from croupier.service.models import (
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 from croupier.service.unit_of_work import UnitOfWork, on_commit
-from croupier.shoe import PhysicalShoe, Shoe
+from croupier.shoe import Shoe
 
 log = logging.getLogger("croupier.tables")
 
@@ -231,20 +231,13 @@ class Registry:
         try:
             shoe: Shoe
             if live.is_physical:
-                # The cards out of the shoe before this round, then this round's own: the
-                # replay deals them again and stops where the round waits for a card.
-                before = physical.shoe_of(session, shoe_record, before_round=current.id)
-                cards = [
-                    *before.entered,
-                    *recorded_cards(Event.from_json(e) for e in current.events),
-                ]
-                shoe = PhysicalShoe(cards, shoe_record.decks, position=current.start_position)
-                shoe.cut_card_at = before.cut_card_at
+                # Every card out of the shoe, this round's the last: the replay deals this
+                # round's again from its start and stops where it waits for a card.
+                shoe = physical.shoe_of(session, shoe_record).at(current.start_position)
                 physical.restore(session, live, shoe_record)
             else:
-                shoe = engines.open_shoe(live.profile, bytes.fromhex(shoe_record.seed_hex))
-                while shoe.position < current.start_position:
-                    shoe.draw()
+                seed = bytes.fromhex(shoe_record.seed_hex)
+                shoe = engines.shoe_at(live.profile, seed, current.start_position)
             # The one replay (``games.base.replay``): the commands the events were made by,
             # dealt again from the live shoe, must give the same events, card for card.
             game_round = replay(

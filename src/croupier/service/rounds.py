@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
-from croupier.games.commands import Act, Action, Return, Void
+from croupier.games.commands import Act, Action, Deal, Return, Void
 from croupier.games.events import RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, physical, table_rules
@@ -110,9 +110,8 @@ class Rounds:
             if live.shoe is not None and live.shoe_id == record.id:
                 shoe = live.shoe
             else:
-                shoe = engines.open_shoe(live.profile, bytes.fromhex(record.seed_hex))
-                while shoe.position < record.position:
-                    shoe.draw()
+                seed = bytes.fromhex(record.seed_hex)
+                shoe = engines.shoe_at(live.profile, seed, record.position)
             # The round in which the cut card came out was the shoe's last (docs/rules.md §6).
             needs_new = shoe.is_cut_card_out
             live.shoe_id, live.shoe = record.id, shoe
@@ -206,7 +205,7 @@ class Rounds:
         return not live.is_physical or physical.is_ready(live)
 
     def deal(self, session: Session, live: LiveTable) -> None:
-        physical.stopped(live.game_round.deal)
+        physical.stopped(live.game_round, Deal())
         absence.window_closed(session, live)  # the seats without a bet missed this round
         live.status = "playing"
         live.ready = set()
@@ -221,7 +220,7 @@ class Rounds:
         """``seat``'s decision (``timeout``: the default applied at its deadline)."""
         round_id = live.round_id
         act = Act(seat, Action.parse(action), by_default=timeout)
-        physical.stopped(lambda: live.game_round.apply(act))
+        physical.stopped(live.game_round, act)
         self.money.collect_stakes(session, live, "decision")
         self.advance(session, live)
         if live.round_id == round_id:
