@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from croupier.errors import IllegalActionError, ProfileError
-from croupier.games.base import Action, replay
-from croupier.games.blackjack import BlackjackRound, Phase, settle_document
+from croupier.games.base import Action, replay, settle_document
+from croupier.games.blackjack import BlackjackRound, Phase
 from croupier.games.events import Surrendered
 from croupier.ledger import to_minor
 from croupier.rules import load_profile
