@@ -44,6 +44,8 @@ stake only, which is the first hand's ``original`` (Peru Art. 13 for OBO; docs/r
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -185,6 +187,16 @@ def _key(removed: npt.NDArray[np.int64]) -> int:
     return key
 
 
+@numba.njit(cache=True, nogil=True)
+def _copy_into(target: npt.NDArray[Any], source: npt.NDArray[Any]) -> int:
+    """``target[:] = source``, element by element: numba's array assignment checks the
+    shapes and compiles, for its error message, string formatting that took two of the
+    first analysis's 19 CPU-seconds of compiling (``two_hands``)."""
+    for index in range(target.shape[0]):
+        target[index] = source[index]
+    return 0
+
+
 _EMPTY = -1
 
 
@@ -232,7 +244,7 @@ def _table_of(
     for k in range(keys.shape[0]):
         position = _state_slot(table, codes, keys[k], 0) if mixed else _slot(table, keys[k])
         table[position] = keys[k]
-        values[position] = rows[k]
+        _copy_into(values[position], rows[k])
     return table, codes, values
 
 
@@ -299,7 +311,7 @@ def two_hands(  # noqa: PLR0917
     base1[pair] -= 1
     total_left = left.sum()
     if first_resplits and left[pair] > 0:
-        removed_rows[tails] = shoe - left
+        _copy_into(removed_rows[tails], shoe - left)
         removed_rows[tails, pair] += 1
         probabilities[tails] = left[pair] / total_left
         tails += 1
@@ -330,13 +342,13 @@ def two_hands(  # noqa: PLR0917
         has_ace1 = counts[comp1[f], ACE] > 0
         _nets(comp1[f], extra1[f], bet1[f], paid1, hard[comp1[f]], has_ace1, 0, paid, peek,
               all_bets_lost, scale, nets1_other)  # fmt: skip
-        nets1[:] = nets1_other
+        _copy_into(nets1, nets1_other)
         nets1[BLACKJACK] -= _first_share(extra1[f], paid1, peek, all_bets_lost, scale)
         left2 = shoe - removed1
         if second_resplits and left2[pair] > 0:
-            removed_rows[tails] = removed1
+            _copy_into(removed_rows[tails], removed1)
             removed_rows[tails, pair] += 1
-            net_rows[tails] = nets1
+            _copy_into(net_rows[tails], nets1)
             probabilities[tails] = p1[f] * left2[pair] / left2.sum()
             tails += 1
         base2 = left2.copy()
@@ -371,7 +383,7 @@ def two_hands(  # noqa: PLR0917
                     chance = dealer[outcome]
                     matrix[outcome, offset + nets1[outcome] + nets2[outcome]] += weight * chance
                 continue
-            nets2_first[:] = nets2
+            _copy_into(nets2_first, nets2)
             nets2_first[BLACKJACK] -= _first_share(extra2[g], paid2, peek, all_bets_lost, scale)
             for outcome in range(OUTCOMES):
                 chance = weight * dealer[outcome]

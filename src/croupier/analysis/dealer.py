@@ -13,6 +13,9 @@ every ordered sequence of draws (each path's probability is exact for that compo
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -113,140 +116,201 @@ DEALER_DEPTH = 24
 card at a time from 1 to 16, and one more)."""
 
 
+def _result(up: int, hard: int, has_ace: bool, first: int, hits_soft_17: bool) -> int:
+    """The dealer's result (an index of ``OUTCOME_LABELS``) holding ``up`` and cards of a
+    ``hard`` total in all (``first``: the one card drawn, or -1 after more), or -1 while the
+    dealer draws on."""
+    if {up, first} == {ACE, TEN}:
+        return BLACKJACK
+    soft = has_ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    if total > 21:
+        return BUST
+    if total >= 17 and not (total == 17 and soft and hits_soft_17):
+        return total - 17
+    return -1
+
+
+@dataclass(frozen=True)
+class DealerHands:
+    """Every hand the dealer can finish with under ``up`` (the cards drawn after it, as a
+    multiset), laid out as a tree for ``dealer_outcomes_many``.
+
+    Every ordered draw of the same cards has the same chance from any shoe (the product of
+    each rank's falling counts over the falling number of cards), so the dealer's outcomes
+    are a sum over finished multisets of that chance times ``ways``: how many of the
+    multiset's orders the dealer actually draws (each card drawn while the cards before it
+    left the dealer drawing; a natural ends at the first card). These ways depend on the up
+    card and the soft-17 rule only, not on the shoe. Under a 2 up there are 2,037 finished
+    multisets (2,454 nodes below) against 18,721 draw sequences (20,800 draws), which the
+    walk by sequence it replaced took for every composition: the command's dealer outcomes
+    cost a seventh of what they did, and are closer to the exact fractions (the rounded
+    ratios multiplied along a 16-card path had drifted by up to 4.5e-15).
+
+    The multisets are the leaves and inner nodes of a tree in depth-first order, each node
+    one card more than its parent (ranks in rising order): ``rank[node]`` that card,
+    ``repeat[node]`` how many of that rank the parent already holds, ``depth[node]`` the
+    node's cards less one; ``result[node]`` the dealer's result on a finished multiset (-1
+    at a node that only leads to others) and ``ways[node]`` its orders."""
+
+    rank: npt.NDArray[np.int64]
+    repeat: npt.NDArray[np.float64]
+    depth: npt.NDArray[np.int64]
+    result: npt.NDArray[np.int64]
+    ways: npt.NDArray[np.float64]
+
+
+@functools.cache
+def dealer_hands(up: int, hits_soft_17: bool) -> DealerHands:
+    """The tree of ``DealerHands`` for this up card and soft-17 rule."""
+    # Orders by which the dealer draws a multiset and is still drawing after it, from the
+    # smallest: an order of a multiset is one of the multiset less its last card, then that
+    # card. A dealer still drawing holds a hard total of at most 16. Each multiset (counts
+    # by rank) with its orders, hard total and whether it holds an Ace (the up card too).
+    empty: tuple[int, ...] = (0,) * 10
+    drawing: dict[tuple[int, ...], list[int]] = {empty: [1, up + 1, int(up == ACE)]}
+    frontier = [empty]
+    finished: dict[tuple[int, ...], list[int]] = {}  # [orders, result]
+    while frontier:
+        larger: list[tuple[int, ...]] = []
+        for cards in frontier:
+            ways, hard, has_ace = drawing[cards]
+            at_first = cards == empty  # a natural is the first card only
+            for card in range(10):
+                more = (*cards[:card], cards[card] + 1, *cards[card + 1 :])
+                holds_ace = bool(has_ace) or card == ACE
+                ends = _result(
+                    up, hard + card + 1, holds_ace, card if at_first else -1, hits_soft_17
+                )
+                if ends >= 0:
+                    finished.setdefault(more, [0, ends])[0] += ways
+                elif more in drawing:
+                    drawing[more][0] += ways
+                else:
+                    drawing[more] = [ways, hard + card + 1, int(holds_ace)]
+                    larger.append(more)
+        frontier = larger
+    rank: list[int] = []
+    repeat: list[int] = []
+    depth: list[int] = []
+    result: list[int] = []
+    ways_of: list[int] = []
+    previous: tuple[int, ...] = ()
+    by_cards = {tuple(r for r in range(10) for _ in range(c[r])): c for c in finished}
+    for drawn in sorted(by_cards):
+        shared = 0
+        while shared < min(len(previous), len(drawn)) and previous[shared] == drawn[shared]:
+            shared += 1
+        for level in range(shared, len(drawn)):
+            card = drawn[level]
+            rank.append(card)
+            # the ranks rise along the path: the same rank held is the run just before
+            held = 0
+            while held < level and drawn[level - 1 - held] == card:
+                held += 1
+            repeat.append(held)
+            depth.append(level)
+            result.append(-1)
+            ways_of.append(0)
+        ways_of[-1], result[-1] = finished[by_cards[drawn]]
+        previous = drawn
+    return DealerHands(
+        rank=np.array(rank, dtype=np.int64),
+        repeat=np.array(repeat, dtype=np.float64),
+        depth=np.array(depth, dtype=np.int64),
+        result=np.array(result, dtype=np.int64),
+        ways=np.array(ways_of, dtype=np.float64),
+    )
+
+
+_LANES = 256
+"""Compositions walked together through the tree: their counts, the chances along the
+tree's path and their sums stay in the core's cache (about 300 KB)."""
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _lanes(  # noqa: PLR0917
-    target: npt.NDArray[np.float64],
-    accumulate: bool,
-    before: npt.NDArray[np.float64],
-    counts: npt.NDArray[np.float64],
-    drawn: float,
-    remaining: npt.NDArray[np.float64],
-    removed: float,
+def _hands_block(  # noqa: PLR0917
+    counts: npt.NDArray[np.int64],
+    start: int,
+    stop: int,
+    rank: npt.NDArray[np.int64],
+    repeat: npt.NDArray[np.float64],
+    depth: npt.NDArray[np.int64],
+    result: npt.NDArray[np.int64],
+    ways: npt.NDArray[np.float64],
+    out: npt.NDArray[np.float64],
 ) -> int:
-    """One draw for every composition (lane): ``before * count / left`` where the rank is
-    left (0 elsewhere), added to or stored in ``target``; how many lanes are alive.
+    """``out[start:stop]``: the dealer's outcomes for those rows of ``counts``, one pass over
+    the tree of finished hands for all of them (the inner loops vectorised).
 
-    ``error_model="numpy"``: a dead lane may divide by zero, its result is then discarded;
-    without it numba checks each division, which stops it vectorising the loop."""
-    alive = 0
-    for lane in range(target.size):
-        count = counts[lane] - drawn
-        left = remaining[lane] - removed
-        probability = before[lane]
-        value = probability * count / left
-        live = (count > 0.0) & (probability > 0.0)
-        value = value if live else 0.0
-        if accumulate:
-            target[lane] += value
+    ``error_model="numpy"``: no check per division (there are only ``DEALER_DEPTH`` per row)."""
+    lanes = stop - start
+    work = np.empty((10, lanes))
+    inverse = np.zeros((DEALER_DEPTH, lanes))
+    for lane in range(lanes):
+        cards = 0.0
+        for card in range(10):
+            work[card, lane] = counts[start + lane, card]
+            cards += counts[start + lane, card]
+        # 1 / (cards (cards - 1) ... (cards - size)): an ordered draw of size + 1 cards
+        falling = 1.0
+        for size in range(DEALER_DEPTH):
+            falling *= cards - size
+            if falling > 0.0:
+                inverse[size, lane] = 1.0 / falling
+    # path[level]: the product of the falling counts of the node's cards at that level
+    path = np.empty((DEALER_DEPTH, lanes))
+    sums = np.zeros((OUTCOMES, lanes))
+    for node in range(rank.size):
+        level = depth[node]
+        left = work[rank[node]]
+        taken = repeat[node]
+        here = path[level]
+        if level == 0:
+            for lane in range(lanes):
+                here[lane] = left[lane]
         else:
-            target[lane] = value
-        alive += live
-    return alive
+            parent = path[level - 1]
+            for lane in range(lanes):
+                # a count run out gives 0 (then the path's product stays 0, never negative)
+                here[lane] = parent[lane] * (left[lane] - taken)
+        final = result[node]
+        if final >= 0:
+            orders = ways[node]
+            total = sums[final]
+            chance = inverse[level]
+            for lane in range(lanes):
+                total[lane] += orders * here[lane] * chance[lane]
+    for lane in range(lanes):
+        for outcome in range(OUTCOMES):
+            out[start + lane, outcome] = sums[outcome, lane]
+    return 0
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def _first_lanes(
-    target: npt.NDArray[np.float64],
-    accumulate: bool,
-    counts: npt.NDArray[np.float64],
-    remaining: npt.NDArray[np.float64],
-) -> int:
-    """The dealer's second card for every lane: ``count / remaining`` (see ``_lanes``)."""
-    alive = 0
-    for lane in range(target.size):
-        count = counts[lane]
-        value = count / remaining[lane]
-        live = count > 0.0
-        value = value if live else 0.0
-        if accumulate:
-            target[lane] += value
-        else:
-            target[lane] = value
-        alive += live
-    return alive
+@numba.njit(cache=True, nogil=True)
+def _hands_many(  # noqa: PLR0917
+    counts: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int64],
+    repeat: npt.NDArray[np.float64],
+    depth: npt.NDArray[np.int64],
+    result: npt.NDArray[np.int64],
+    ways: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    rows = counts.shape[0]
+    out = np.empty((rows, OUTCOMES))
+    for start in range(0, rows, _LANES):
+        stop = min(start + _LANES, rows)
+        _hands_block(counts, start, stop, rank, repeat, depth, result, ways, out)
+    return out
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
 def dealer_outcomes_many(
     counts: npt.NDArray[np.int64], up: int, hits_soft_17: bool
 ) -> npt.NDArray[np.float64]:
-    """``dealer_outcomes(counts[i], up, hits_soft_17)`` for every row ``i``, bit for bit.
-
-    The rows (lanes) are walked together, one draw sequence at a time over all of them, so
-    the inner loop is vectorised. The counts are held as floats (exact integers): a card's
-    count on a path is the lane's count less the cards of that rank the path has drawn, the
-    same for every lane. A lane that has run out of a rank on the path gets probability 0
-    there, which adds +0.0 to its sums and so leaves them exactly as the one-row recursion
-    leaves them; every other term is the same product and quotient in the same order.
-    """
-    lanes = counts.shape[0]
-    work = np.empty((10, lanes))
-    remaining = np.zeros(lanes)
-    for lane in range(lanes):
-        for rank in range(10):
-            work[rank, lane] = counts[lane, rank]
-            remaining[lane] += counts[lane, rank]
-    out = np.zeros((OUTCOMES, lanes))
-    probability = np.empty((DEALER_DEPTH, lanes))
-    frame_hard = np.empty(DEALER_DEPTH, dtype=np.int64)
-    frame_ace = np.empty(DEALER_DEPTH, dtype=np.bool_)
-    frame_rank = np.empty(DEALER_DEPTH, dtype=np.int64)
-    drawn = np.zeros(10)
-    for first in range(10):
-        if (up == ACE and first == TEN) or (up == TEN and first == ACE):
-            _first_lanes(out[BLACKJACK], True, work[first], remaining)
-            continue
-        hard = up + first + 2
-        ace = up == ACE or first == ACE  # noqa: PLR1714 - numba
-        soft = ace and hard + 10 <= 21
-        total = hard + 10 if soft else hard
-        if total > 21:
-            _first_lanes(out[BUST], True, work[first], remaining)
-            continue
-        if total >= 17 and not (total == 17 and soft and hits_soft_17):
-            _first_lanes(out[total - 17], True, work[first], remaining)
-            continue
-        if _first_lanes(probability[0], False, work[first], remaining) == 0:
-            continue
-        drawn[first] += 1
-        cards = 1.0
-        depth = 0
-        frame_hard[0] = hard
-        frame_ace[0] = ace
-        frame_rank[0] = 0
-        while depth >= 0:
-            rank = frame_rank[depth]
-            if rank == 10:
-                depth -= 1
-                if depth >= 0:
-                    drawn[frame_rank[depth]] -= 1
-                    cards -= 1
-                    frame_rank[depth] += 1
-                continue
-            frame_rank[depth] = rank + 1
-            hard = frame_hard[depth] + rank + 1
-            ace = frame_ace[depth] or rank == ACE
-            soft = ace and hard + 10 <= 21
-            total = hard + 10 if soft else hard
-            before = probability[depth]
-            if total > 21:
-                _lanes(out[BUST], True, before, work[rank], drawn[rank], remaining, cards)
-            elif total >= 17 and not (total == 17 and soft and hits_soft_17):
-                _lanes(out[total - 17], True, before, work[rank], drawn[rank], remaining, cards)
-            elif (
-                _lanes(
-                    probability[depth + 1], False, before, work[rank], drawn[rank], remaining, cards
-                )
-                > 0
-            ):
-                # Draw on: the child's probabilities are in place; resume here after it.
-                frame_rank[depth] = rank
-                drawn[rank] += 1
-                cards += 1
-                depth += 1
-                frame_hard[depth] = hard
-                frame_ace[depth] = ace
-                frame_rank[depth] = 0
-        drawn[first] -= 1
-    result: npt.NDArray[np.float64] = out.T.copy()
-    return result
+    """``dealer_outcomes(counts[i], up, hits_soft_17)`` for every row ``i``, summed by the
+    dealer's finished hands (``DealerHands``) instead of by draw sequence: the same exact
+    sum of products in another order and grouping, so equal to ``dealer_outcomes`` to a few
+    units in the last place (within 1e-14; the Farmer oracles hold to 1e-9), and each row's
+    figures do not depend on the other rows of the call (the dealer table's batches)."""
+    hands = dealer_hands(up, bool(hits_soft_17))
+    return _hands_many(counts, hands.rank, hands.repeat, hands.depth, hands.result, hands.ways)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
+from croupier.cli import startup
 from croupier.errors import ProfileError
 from croupier.rules import load_profile, shipped_profile_names
 
@@ -208,9 +209,11 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             if cached is not None:
                 print(json.dumps(cached, indent=2))
                 return
-    _load_numba_for_cached_kernels()
-    from croupier.analysis.blackjack import Play
-    from croupier.analysis.profile_analysis import analyse_profile
+    # numba and the analysis's modules live as long as the process too (cli.startup).
+    with startup.loading():
+        _load_numba_for_cached_kernels()
+        from croupier.analysis.blackjack import Play
+        from croupier.analysis.profile_analysis import analyse_profile
 
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
     analyses: list[ProfileAnalysis] = []

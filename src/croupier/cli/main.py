@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 
-import typer
+from croupier.cli import startup
 
-from croupier.errors import CroupierError
+# The CLI's modules live as long as the process: made without the collector (cli.startup).
+with startup.loading():
+    import typer
+
+    from croupier.errors import CroupierError
 
 app = typer.Typer(
     name="croupier",
@@ -64,7 +68,8 @@ def _register_optional() -> None:
         app.command(command)(getattr(module, command, None) or module.command)
 
 
-_register_optional()
+with startup.loading():
+    _register_optional()
 
 
 def main() -> None:

@@ -355,12 +355,12 @@ def test_the_distribution_mean_is_the_exact_value_but_for_split_rounds() -> None
     assert 1e-7 < abs(offset) < 1e-3
 
 
-def test_the_dealer_table_answers_each_composition_as_the_one_row_recursion() -> None:
+def test_the_dealer_table_answers_each_composition_as_computed_alone() -> None:
     """``DealerTable`` merges new compositions into its sorted keys batch by batch (issue 12,
     the command's speed): whatever the order the batches come in, repeats and known rows
-    mixed with new ones, each row it gives back is ``dealer_outcomes`` of that composition,
-    bit for bit (docs/rules.md §1, the dealer's outcomes by composition)."""
-    from croupier.analysis.dealer import dealer_outcomes, full_shoe
+    mixed with new ones, each row it gives back is that composition's outcomes computed
+    alone, bit for bit (docs/rules.md §1, the dealer's outcomes by composition)."""
+    from croupier.analysis.dealer import dealer_outcomes_many, full_shoe
 
     up = 5
     shoe = full_shoe(1)
@@ -372,7 +372,8 @@ def test_the_dealer_table_answers_each_composition_as_the_one_row_recursion() ->
     for removed in batches:
         found = table.outcomes(removed)
         for row, cards in zip(found, removed, strict=True):
-            assert np.array_equal(row, dealer_outcomes(shoe - cards, up, True))
+            alone = dealer_outcomes_many((shoe - cards)[None, :], up, True)[0]
+            assert np.array_equal(row, alone)
     assert len(table.table) == len(np.unique(np.concatenate(batches), axis=0))
 
 
