@@ -30,6 +30,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """PostgreSQL's short form: a test parametrized over the database and over something
+    else (a profile, a body, a phase) runs every case on SQLite in CI, and on PostgreSQL its
+    first case (by node id); its other PostgreSQL cases are ``slow``, run in full by
+    ``benchmarks/slow_checks.py``. What PostgreSQL alone can break (its locking, isolation,
+    types, the schema's migrations) is met by one case as by all, and the 521 PostgreSQL cases
+    were 231 of the suite's 1,393 worker-seconds: each makes a database of its own."""
+    cases: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or item.get_closest_marker("postgres") is None:
+            continue
+        if item.get_closest_marker("slow") is not None:
+            continue
+        if set(callspec.params) <= {"database_url", "database_url_for"}:
+            continue  # parametrized by the database alone: its PostgreSQL case is the one
+        cases.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
+    for same_test in cases.values():
+        for item in sorted(same_test, key=lambda case: case.nodeid)[1:]:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def insecure_random_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """R1's run half: ``random`` and ``numpy.random`` raise if anything dealing touches them."""
