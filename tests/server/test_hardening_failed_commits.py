@@ -83,6 +83,13 @@ class Rig:
     shoes: StackedShoes
     failures: Counter[str] = field(default_factory=Counter)
     mode: str = "every operation fails once, disk full"
+    every_write_of_every_repeat: bool = True
+    """False in CI's short form: a command given again under the same name (a second bet, the
+    tenth card entered) once every write of that name has failed fails at its first two
+    writes only. Every write of every command still fails at its first occurrence; the slow
+    form fails each repeat at every write too: 2,117 failures in the two tests that use it,
+    72 s in one process, against 1,181 and 40 s sampled."""
+    exhausted: set[str] = field(default_factory=set)
 
     @property
     def casino(self) -> Casino:
@@ -129,8 +136,14 @@ class Rig:
         if self.mode == "commit fails once, retryable":
             return self._retried(name, do)
         before = self.rows()
+        sampled = not self.every_write_of_every_repeat and name in self.exhausted
         n = 1
         while True:
+            if sampled and n > 2:
+                outcome = attempt(do)
+                assert succeeded(outcome), (name, outcome, getattr(outcome, "text", ""))
+                self.consistent(f"{name} after its first two writes failed")
+                return outcome
             self.faults.arm(n, disk_full(self.faults.dialect))
             outcome = attempt(do)
             fired = self.faults.fired
@@ -138,6 +151,7 @@ class Rig:
             if not fired:
                 assert succeeded(outcome), (name, outcome, getattr(outcome, "text", ""))
                 self.consistent(f"{name} after its failures")
+                self.exhausted.add(name)
                 return outcome
             assert failed(outcome), (name, n, outcome)
             self.consistent(f"{name}: operation {n} failed")
@@ -440,12 +454,23 @@ def void_on_restart(rig: Rig) -> None:
     rig.consistent("after the void")
 
 
+EVERY_REPEAT = pytest.mark.parametrize(
+    "every_write_of_every_repeat",
+    [False, pytest.param(True, marks=pytest.mark.slow)],
+    ids=["repeats-sampled", "every-write-of-every-repeat"],
+)
+
+
+@EVERY_REPEAT
 @pytest.mark.parametrize(
     "database_url",
     ["sqlite", pytest.param("postgresql", marks=[pytest.mark.postgres, pytest.mark.slow])],
     indirect=True,
 )
-def test_a_failure_at_any_write_of_any_command_leaves_memory_as_the_database(rig: Rig) -> None:
+def test_a_failure_at_any_write_of_any_command_leaves_memory_as_the_database(
+    rig: Rig, every_write_of_every_repeat: bool
+) -> None:
+    rig.every_write_of_every_repeat = every_write_of_every_repeat
     every_command_of_every_game(rig)
     void_on_restart(rig)
     expected = {
@@ -667,17 +692,19 @@ PEOPLES_COMMANDS = {
 }  # fmt: skip
 
 
+@EVERY_REPEAT
 @pytest.mark.parametrize(
     "database_url",
     ["sqlite", pytest.param("postgresql", marks=[pytest.mark.postgres, pytest.mark.slow])],
     indirect=True,
 )
 def test_issue_14_a_failure_at_any_write_of_the_staffs_commands_changes_nothing(
-    rig: Rig,
+    rig: Rig, every_write_of_every_repeat: bool
 ) -> None:
     """Issue 14's commands, as issue 10 item 3 asks of every command: a failure at any of
     their writes answers a typed 503 and leaves memory as the database and every row as it
     was (docs/rules.md#D-GEN-11 to #D-GEN-14, #D-GEN-6; Dragon Six Art. 12)."""
+    rig.every_write_of_every_repeat = every_write_of_every_repeat
     every_command_of_the_tables_people(rig)
     assert set(rig.failures) >= PEOPLES_COMMANDS, PEOPLES_COMMANDS - set(rig.failures)
     assert all(count >= 2 for count in rig.failures.values()), rig.failures
