@@ -41,14 +41,11 @@ def main() -> None:
 def workers(arguments: list[str]) -> list[str]:
     """One pytest worker per core (pytest-xdist), unless the arguments choose: the suite is
     CPU-bound and each test makes its own databases, ports and temporary files, so the workers
-    share nothing but the compiled-kernel cache (numba writes it atomically). A worker that
-    runs out of tests takes half of the other's queue (``--dist worksteal``): pytest-randomly
-    orders the tests anew each run, and with xdist's default queues two clean-clone runs of the
-    same tree took 698 s and 754 s, a long test left at a queue's end keeping one core idle."""
+    share nothing but the compiled-kernel cache (numba writes it atomically)."""
     chosen = any(
         a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) for a in arguments
     )
-    return [] if chosen else ["-n", "auto", "--dist", "worksteal"]
+    return [] if chosen else ["-n", "auto"]
 
 
 if __name__ == "__main__":
