@@ -112,3 +112,17 @@ def test_unknown_profiles_and_games_are_refused(tmp_path: Path) -> None:
         load_profile_of("baccarat", "peru-2016")
     with pytest.raises(ProfileError, match="not valid TOML"):
         load_profile(write(tmp_path, "decks = "))
+
+
+def test_a_refused_value_is_named_in_the_message(tmp_path: Path) -> None:
+    """The bad value is quoted back (D-BJ-32's ``surrender`` takes only "late"), cut short
+    when long; a refused table is not dumped whole."""
+    path = write(tmp_path, PERU.replace("decks = 6", 'decks = 6\nsurrender = "early"'))
+    with pytest.raises(ProfileError, match=r"key 'surrender': .*\(given 'early'\)"):
+        load_profile(path)
+    path = write(tmp_path, PERU.replace("decks = 6", f'decks = 6\nsurrender = "{"x" * 500}"'))
+    with pytest.raises(ProfileError, match=r"\(given 'x{59}\.\.\.\)"):
+        load_profile(path)
+    path = write(tmp_path, PERU.replace("decks = 6", "decks = 6\nsurrender = { late = 1 }"))
+    with pytest.raises(ProfileError, match=r"key 'surrender': [^(]*$"):
+        load_profile(path)

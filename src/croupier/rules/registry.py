@@ -45,9 +45,19 @@ def parse_profile(text: str, origin: str) -> Profile:
     except ValidationError as error:
         problems = "; ".join(
             f"key '{'.'.join(str(part) for part in item['loc']) or '(top)'}': {item['msg']}"
+            f"{_given(item.get('input'))}"
             for item in error.errors()
         )
         raise ProfileError(f"{origin}: {problems}") from None
+
+
+def _given(value: object) -> str:
+    """The bad value itself, for a refusal that names it (`surrender = "early"`): a scalar
+    only, cut short, since a table's whole contents would bury the message."""
+    if isinstance(value, dict | list) or value is None:
+        return ""
+    shown = repr(value)
+    return f" (given {shown[:60] + '...' if len(shown) > 60 else shown})"
 
 
 @cache
