@@ -1,7 +1,7 @@
 """The blackjack simulator's speed per core against the reference engine, in one run.
 
     uv run python benchmarks/simulate.py [--rounds N] [--engine-rounds N] [--repeats N]
-        [--chart PNG]
+        [--chart PNG] [--hhoppe DIR --hhoppe-python PYTHON]
 
 For every blackjack profile, one box, the derived basic strategy (splits, doubles,
 insurance rule and every rule of the profile): the compiled kernel's hands per second with
@@ -13,13 +13,24 @@ excluded; ``hands`` counts each box's round once. Times are this process's CPU t
 machine is shared: the ratio is the figure to compare), wall time beside it. Each rate is
 the best of ``--repeats`` runs (the same seed, so the same hands: on a shared machine the
 least disturbed run is the closest to the code's own speed), the engine's too.
+
+With ``--hhoppe DIR`` (the folder of hhoppe/blackjack's ``blackjack.py``, the open simulator
+the issue measures against, kept outside the repository) and ``--hhoppe-python PYTHON`` (a
+Python with his requirements), the same run also times his CPU simulator in a subprocess
+(``benchmarks/hhoppe_blackjack.py``): one core, his basic strategy, the rules of his closest
+to peru-2016, as many hands as ``--rounds``, best of ``--repeats``, the CPU time of his
+``monte_carlo_house_edge_cpu`` call (his shuffling included, his table building and compiling
+excluded), and prints his rate and croupier's ratio to it beside every profile.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -75,13 +86,40 @@ def engine_rate(profile: BlackjackRules, strategy: BlackjackStrategy, rounds: in
     return rounds / (time.process_time() - start)
 
 
+def hhoppe_run(python: Path, folder: Path, hands: int, repeats: int) -> dict[str, Any]:
+    """The least disturbed of ``repeats`` runs of hhoppe's simulator, peru-2016-like rules."""
+    driver = Path(__file__).with_name("hhoppe_blackjack.py")
+    command = [str(python), str(driver), "--hhoppe", str(folder), "--rules", "peru-2016"]
+    command += ["--hands", str(hands), "--repeats", str(repeats)]
+    completed = subprocess.run(command, check=True, capture_output=True, text=True)
+    runs = [json.loads(line) for line in completed.stdout.splitlines() if line.startswith("{")]
+    best: dict[str, Any] = min(runs, key=lambda run: run["cpu_seconds"])
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5_000_000)
     parser.add_argument("--engine-rounds", type=int, default=3_000)
     parser.add_argument("--chart", type=Path, default=None)
     parser.add_argument("--repeats", type=int, default=3, help="runs per rate, best kept")
+    parser.add_argument("--hhoppe", type=Path, default=None, help="hhoppe/blackjack's folder")
+    parser.add_argument("--hhoppe-python", type=Path, default=None, help="a Python for it")
     args = parser.parse_args()
+    if (args.hhoppe is None) != (args.hhoppe_python is None):
+        parser.error("--hhoppe and --hhoppe-python go together")
+    hhoppe_rate = None
+    if args.hhoppe is not None:
+        his = hhoppe_run(args.hhoppe_python, args.hhoppe, args.rounds, args.repeats)
+        hhoppe_rate = his["hands"] / his["cpu_seconds"]
+        print(
+            f"hhoppe/blackjack {his['rules']} EFFORT={his['effort']}: "
+            f"{hhoppe_rate / 1e6:.2f} M hands/s per CPU second "
+            f"({his['hands'] / his['seconds'] / 1e6:.2f} wall), {his['hands']:,} hands in "
+            f"{his['cpu_seconds']:.3f} s CPU, house edge {his['house_edge']:.4%} "
+            f"(SE {his['sd'] / his['hands'] ** 0.5:.4%}); tables and compiling "
+            f"{his['set_up_cpu_seconds']:.1f} s CPU, excluded"
+        )
     hi_lo = Counting(
         load_counting_system("hi-lo"),
         ramp=parse_ramp("1:1,2:2,3:4,4:8"),
@@ -92,6 +130,7 @@ def main() -> None:
     print(
         f"{'profile':16} {'basic M/s':>10} {'(wall)':>8} {'Hi-Lo M/s':>10} {'(wall)':>8} "
         f"{'engine /s':>10} {'basic/engine':>13} {'Hi-Lo/engine':>13}"
+        + (f" {'basic/hhoppe':>13} {'Hi-Lo/hhoppe':>13}" if hhoppe_rate else "")
     )
     for name in PROFILES:
         profile = load_profile(name)
@@ -119,6 +158,11 @@ def main() -> None:
             f"{name:16} {basic_rate / 1e6:10.2f} {basic.hands / basic.seconds / 1e6:8.2f} "
             f"{counted_rate / 1e6:10.2f} {counted.hands / counted.seconds / 1e6:8.2f} "
             f"{engine:10,.0f} {basic_rate / engine:12,.0f}x {counted_rate / engine:12,.0f}x"
+            + (
+                f" {basic_rate / hhoppe_rate:12.3f}x {counted_rate / hhoppe_rate:12.3f}x"
+                if hhoppe_rate
+                else ""
+            )
         )
     if args.chart is not None:
         import matplotlib
