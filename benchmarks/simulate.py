@@ -170,21 +170,18 @@ def main() -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        figure, axes = plt.subplots(figsize=(7, 4.2))
+        figure, axes = plt.subplots(figsize=(7, 4.6))
         x = np.arange(len(rows))
         axes.bar(x - 0.27, [r[1] for r in rows], 0.27, label="kernel, basic strategy")
         axes.bar(x, [r[2] for r in rows], 0.27, label="kernel, Hi-Lo + I18 + ramp")
         axes.bar(x + 0.27, [r[3] for r in rows], 0.27, label="reference engine")
         if hhoppe_rate:
-            axes.axhline(hhoppe_rate, color="gray", linestyle="--", linewidth=1)
-            axes.axhline(2 * hhoppe_rate, color="gray", linestyle=":", linewidth=1)
-            axes.text(
-                len(rows) - 0.5,
-                hhoppe_rate,
-                "hhoppe/blackjack (his peru-2016-like rules), same run; dotted: 2x",
-                fontsize=7,
-                ha="right",
-                va="top",
+            axes.axhline(
+                hhoppe_rate, color="gray", linestyle="--", linewidth=1,
+                label="hhoppe/blackjack, same run (his peru-2016-like rules)",
+            )  # fmt: skip
+            axes.axhline(
+                2 * hhoppe_rate, color="black", linestyle=":", linewidth=1, label="2x hhoppe"
             )
         axes.set_yscale("log")
         axes.set_xticks(x, [r[0] for r in rows])
