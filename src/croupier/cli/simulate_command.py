@@ -164,7 +164,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help=(
                 "Blackjack with --count: find by simulation the true count at which a play "
                 "changes, e.g. '16vT:S/H' (stand on hard 16 against a ten from the index up, "
-                "hit below), 'A7v2:D/S' (soft 18), 'TTv6:P/S' (a pair); plays S, H, D, P; "
+                "hit below), 'A7v2:D/S' (soft 18), 'TTv6:P/S' (a pair), '15vA:R/H' (late "
+                "surrender, on a profile that has it); plays S, H, D, P, R; "
                 "or 'insurance' (the count from which insuring pays)."
             )
         ),
@@ -238,7 +239,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
 
 CELL = re.compile(
-    r"^\s*(([2-9TA])\2|\d{1,2}|A[2-9])\s*v\s*([2-9TA])\s*:\s*([SHDP])\s*/\s*([SHDP])\s*$"
+    r"^\s*(([2-9TA])\2|\d{1,2}|A[2-9])\s*v\s*([2-9TA])\s*:\s*([SHDPR])\s*/\s*([SHDPR])\s*$"
 )
 """A cell: a hard total (``16``), a soft hand (``A7``: soft 18) or a pair (``TT``, ``99``,
 ``AA``), against an up card, and the two plays."""
@@ -266,7 +267,7 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
     if match is None and not insurance:
         raise SimulationError(
             f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H, A7v3:D/S, "
-            "TTv6:P/S, or insurance"
+            "TTv6:P/S, 15vA:R/H, or insurance"
         )
     if not isinstance(rules, BlackjackRules) or count is None:
         raise SimulationError("--generate-index is for a blackjack profile with --count SYSTEM")
