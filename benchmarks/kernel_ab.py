@@ -34,6 +34,7 @@ import numpy as np
 
 from croupier.counting import load_counting_system
 from croupier.rules import BlackjackRules, load_profile
+from croupier.rules.blackjack import Surrender
 from croupier.simulation import blackjack_sim
 
 
@@ -67,7 +68,9 @@ def main() -> None:
         counting = blackjack_sim.Counting(
             system,
             ramp=blackjack_sim.parse_ramp("1:1,2:2,3:4,4:8"),
-            indices=blackjack_sim.Counting.default_indices(system),
+            indices=blackjack_sim.Counting.default_indices(
+                system, surrender=profile.surrender is Surrender.LATE
+            ),
             horizon=0,
         )
     with tempfile.TemporaryDirectory() as folder:

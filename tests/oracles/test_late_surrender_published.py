@@ -20,11 +20,14 @@ hands); the deck count and the soft-17 rule are the sources'.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from croupier.analysis.blackjack import Game, Strategy, derive_strategy, evaluate_round
+from croupier.cli.main import app
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules
 
@@ -86,3 +89,28 @@ def test_late_surrender_is_worth_about_0_08_percent_at_eight_decks() -> None:
         - evaluate_round(without, derive_strategy(without)).expected_value
     )
     assert round(100 * gain, 2) == 0.08
+
+
+def test_rule_effects_end_with_late_surrender_worth_about_0_08_percent() -> None:
+    """``croupier analyze --rule-effects --json``: the base game (six decks, S17, peek, DAS)
+    with and without late surrender, the last row so that every earlier row keeps its place;
+    Krigman's "about 0.08 percent" (croupier: -0.073 points at six decks, the same as two
+    analyses of the late-surrender test profile)."""
+    result = CliRunner().invoke(app, ["analyze", "peru-2016", "--rule-effects", "--json"])
+    assert result.exit_code == 0, result.output
+    effects = json.loads(result.output)["rule_effects"]
+    last = effects["rules"][-1]
+    assert last["rule"] == "Late surrender (after the dealer's peek)"
+    assert [row["rule"] for row in effects["rules"][-3:-1]] == [
+        "Double for less allowed",
+        "Even money offered",
+    ]
+    assert -100 * last["effect"] == pytest.approx(0.08, abs=0.01)
+    assert last["house_edge"] == pytest.approx(effects["base_house_edge"] + last["effect"])
+    with_rule = _game(6)
+    without = dataclasses.replace(with_rule, late_surrender=False)
+    assert -last["effect"] == pytest.approx(
+        evaluate_round(with_rule, derive_strategy(with_rule)).expected_value
+        - evaluate_round(without, derive_strategy(without)).expected_value,
+        abs=1e-12,
+    )

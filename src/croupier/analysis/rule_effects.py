@@ -7,7 +7,8 @@ profiles do) and reports the change in house edge, computed by the same analysis
 Doubling for less and even money are listed with an effect of zero for the basic-strategy
 player, with the reason (analysis.blackjack: a double's value is linear in its amount; even
 money is worth less than a blackjack's 3:2 unless the dealer holds a ten more than a third of
-the time, which no full shoe does).
+the time, which no full shoe does). Late surrender, which no shipped profile offers, is the
+last row: it needs the dealer's peek, which the base has (docs/rules.md#D-BJ-32).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from croupier.rules.blackjack import (
     DealerBlackjackTakes,
     DoubleOn,
     HoleCard,
+    Surrender,
     VeintiunoReal,
 )
 
@@ -83,16 +85,32 @@ VARIANTS: tuple[tuple[str, dict[str, Any], str], ...] = (
 )
 
 
+LATE_SURRENDER: tuple[str, dict[str, Any], str] = (
+    "Late surrender (after the dealer's peek)",
+    {"surrender": Surrender.LATE},
+    "",
+)
+"""Late surrender is allowed only where the dealer peeks (docs/rules.md#D-BJ-32): the base
+does, so this row is the base with and without it (Krigman 2003: "about 0.08 percent" at
+eight decks, S17). It comes last, so that every earlier row keeps its place in ``--json``."""
+
+ANALYSED = len(VARIANTS) + 1
+"""The analyses besides the base's, one per progress step."""
+
+
 def rule_effects(progress: Callable[[str], None] | None = None) -> tuple[float, list[RuleEffect]]:
     """(base house edge, one row per rule)."""
     base = base_rules()
     base_edge = analyse_blackjack(base, joint=False).main.house_edge  # the edge only
-    rows: list[RuleEffect] = []
-    for label, update, profiles in VARIANTS:
+
+    def row(label: str, update: dict[str, Any], profiles: str) -> RuleEffect:
         if progress is not None:
             progress(label)
         edge = analyse_blackjack(base.model_copy(update=update), joint=False).main.house_edge
-        rows.append(RuleEffect(label, edge, edge - base_edge, profiles))
+        return RuleEffect(label, edge, edge - base_edge, profiles)
+
+    rows = [row(*variant) for variant in VARIANTS]
     rows.append(RuleEffect("Double for less allowed", base_edge, 0.0, "peru-2016"))
     rows.append(RuleEffect("Even money offered", base_edge, 0.0, "peru-2016"))
+    rows.append(row(*LATE_SURRENDER))
     return base_edge, rows

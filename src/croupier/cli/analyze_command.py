@@ -265,9 +265,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         effects: tuple[float, list[RuleEffect]] | None = None
         wants_effects = with_rule_effects or report is not None
         if wants_effects and any(a.blackjack is not None for a in analyses):
-            from croupier.analysis.rule_effects import rule_effects
+            from croupier.analysis.rule_effects import ANALYSED, rule_effects
 
-            task = progress.add_task("rule effects", total=16)
+            task = progress.add_task("rule effects", total=ANALYSED)
             effects = rule_effects(
                 lambda label: progress.update(task, advance=1, description=f"rule: {label}")
             )

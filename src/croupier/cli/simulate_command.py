@@ -32,6 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from croupier.rules import load_profile
+from croupier.rules.blackjack import BlackjackRules, Surrender
 
 if TYPE_CHECKING:  # the kernels (numba) load when the command runs, not with the CLI
     from croupier.simulation.blackjack_sim import Counting
@@ -53,6 +54,8 @@ def _counting(  # noqa: PLR0917 - the command's options, passed on
     wong_in: float | None,
     wong_out: float | None,
     horizon: int,
+    *,
+    surrender: bool,
 ) -> Counting | None:
     from croupier.counting import load_counting_system, load_index_set
     from croupier.simulation.blackjack_sim import Counting, SimulationError, parse_ramp
@@ -63,7 +66,7 @@ def _counting(  # noqa: PLR0917 - the command's options, passed on
         return None
     system = load_counting_system(count)
     if indices is None:
-        index_set = Counting.default_indices(system)
+        index_set = Counting.default_indices(system, surrender=surrender)
     elif indices == "none":
         index_set = None
     else:
@@ -121,7 +124,11 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     indices: Annotated[
         str | None,
         typer.Option(
-            help="Index plays: illustrious-18 (the default with hi-lo), fab-4, a .toml file, or none."
+            help=(
+                "Index plays: illustrious-18 (the default with hi-lo), fab-4, "
+                "illustrious-18-fab-4 (the default with hi-lo where the profile has late "
+                "surrender), a .toml file, or none."
+            )
         ),
     ] = None,
     deck_estimation: Annotated[
@@ -157,7 +164,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             help=(
                 "Blackjack with --count: find by simulation the true count at which a play "
                 "changes, e.g. '16vT:S/H' (stand on hard 16 against a ten from the index up, "
-                "hit below), 'A7v2:D/S' (soft 18), 'TTv6:P/S' (a pair); plays S, H, D, P; "
+                "hit below), 'A7v2:D/S' (soft 18), 'TTv6:P/S' (a pair), '15vA:R/H' (late "
+                "surrender, on a profile that has it); plays S, H, D, P, R; "
                 "or 'insurance' (the count from which insuring pays)."
             )
         ),
@@ -173,7 +181,14 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         return
     game_count = count if rules.game == "baccarat" else None  # baccarat's own count
     counting = _counting(
-        None if game_count else count, ramp, indices, deck_estimation, wong_in, wong_out, horizon
+        None if game_count else count,
+        ramp,
+        indices,
+        deck_estimation,
+        wong_in,
+        wong_out,
+        horizon,
+        surrender=isinstance(rules, BlackjackRules) and rules.surrender is Surrender.LATE,
     )
     if bankroll is not None and counting is None:
         raise SimulationError("--bankroll needs --count SYSTEM (the counter's bankroll)")
@@ -224,7 +239,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 
 
 CELL = re.compile(
-    r"^\s*(([2-9TA])\2|\d{1,2}|A[2-9])\s*v\s*([2-9TA])\s*:\s*([SHDP])\s*/\s*([SHDP])\s*$"
+    r"^\s*(([2-9TA])\2|\d{1,2}|A[2-9])\s*v\s*([2-9TA])\s*:\s*([SHDPR])\s*/\s*([SHDPR])\s*$"
 )
 """A cell: a hard total (``16``), a soft hand (``A7``: soft 18) or a pair (``TT``, ``99``,
 ``AA``), against an up card, and the two plays."""
@@ -244,7 +259,6 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
     as_json: bool,
 ) -> None:
     from croupier.counting import load_counting_system
-    from croupier.rules.blackjack import BlackjackRules
     from croupier.simulation.blackjack_sim import SimulationError
     from croupier.simulation.indices import generate_index, generate_insurance_index
 
@@ -253,7 +267,7 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
     if match is None and not insurance:
         raise SimulationError(
             f"--generate-index {cell!r}: write TOTALvUP:PLAY/PLAY, e.g. 16vT:S/H, A7v3:D/S, "
-            "TTv6:P/S, or insurance"
+            "TTv6:P/S, 15vA:R/H, or insurance"
         )
     if not isinstance(rules, BlackjackRules) or count is None:
         raise SimulationError("--generate-index is for a blackjack profile with --count SYSTEM")

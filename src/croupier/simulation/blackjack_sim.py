@@ -195,9 +195,13 @@ class Counting:
             raise SimulationError(f"horizon {self.horizon}: rounds per session, 0 or more")
 
     @classmethod
-    def default_indices(cls, system: CountingSystem) -> IndexSet | None:
-        """The Illustrious 18 go with Hi-Lo; other counts play basic strategy by default."""
-        return load_index_set("illustrious-18") if system.name == "hi-lo" else None
+    def default_indices(cls, system: CountingSystem, *, surrender: bool) -> IndexSet | None:
+        """The Illustrious 18 go with Hi-Lo, and with them the Fab 4 surrenders where the
+        profile allows late surrender (``surrender``, docs/rules.md#D-BJ-32), Schlesinger's
+        set for such a game; other counts play basic strategy by default."""
+        if system.name != "hi-lo":
+            return None
+        return load_index_set("illustrious-18-fab-4" if surrender else "illustrious-18")
 
 
 # --- what a block adds up to ----------------------------------------------------------------

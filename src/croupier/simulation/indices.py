@@ -2,8 +2,9 @@
 the insurance index.
 
 For a cell of the chart (a two-card hard total, a two-card soft total or a pair, against an
-up card) and two plays (say stand and hit, or split and stand), ``generate_index`` deals shoes with the profile's decks, cut card and burns, keeps
-the count, and each time a round's first hand is that cell it plays the hand out **both
+up card) and two plays (say stand and hit, split and stand, or surrender and hit where the
+profile has late surrender), ``generate_index`` deals shoes with the profile's decks, cut
+card and burns, keeps the count, and each time a round's first hand is that cell it plays the hand out **both
 ways from the same cards** (the same hole card, the same cards to come: common random
 numbers), by the chart after the first decision, the dealer drawing as the profile says;
 the difference of the two nets is recorded against the true count at the decision. The
@@ -45,7 +46,7 @@ import numpy.typing as npt
 from numba import njit
 
 from croupier.counting import CountingSystem
-from croupier.rules.blackjack import BlackjackRules
+from croupier.rules.blackjack import BlackjackRules, Surrender
 from croupier.simulation import blackjack_kernel as kernel
 from croupier.simulation.blackjack_sim import (
     ESTIMATIONS,
@@ -60,7 +61,15 @@ from croupier.simulation.blackjack_sim import (
 )
 
 Array = npt.NDArray[Any]
-_PLAY_CODES = {"S": kernel.STAND, "H": kernel.HIT, "D": kernel.DOUBLE, "P": kernel.SPLIT}
+_PLAY_CODES = {
+    "S": kernel.STAND,
+    "H": kernel.HIT,
+    "D": kernel.DOUBLE,
+    "P": kernel.SPLIT,
+    "R": kernel.SURRENDER_ELSE_HIT,
+}
+"""``R``: late surrender of the first two cards (docs/rules.md#D-BJ-32); the probe plays it
+as a surrender, never as its else."""
 HARD, SOFT, PAIR = 0, 1, 2
 """The kinds of cell: a two-card hard total, a two-card soft total (an Ace and another
 card), a pair."""
@@ -237,6 +246,14 @@ def _probe(  # noqa: PLR0917
             end = pos
             for k in range(2):
                 play = play_a if k == 0 else play_b
+                dealer_bj = (up == 1 and hole_card == 10) or (up == 10 and hole_card == 1)
+                if play == kernel.SURRENDER_ELSE_HIT:
+                    # Late surrender, after the peek (docs/rules.md#D-BJ-32): half the bet,
+                    # in half units; against a dealer blackjack the whole bet is lost.
+                    nets[k] = -2 if dealer_bj else -1
+                    if k == 0:
+                        end = start
+                    continue
                 # Up to two hands: the hand itself, or a split pair's two (no re-split).
                 totals = np.zeros(2, dtype=np.int64)
                 stakes = np.zeros(2, dtype=np.int64)
@@ -277,7 +294,7 @@ def _probe(  # noqa: PLR0917
                         net += stake
                     elif total < dealer:
                         net -= stake
-                nets[k] = net
+                nets[k] = 2 * net  # half units, as a surrender's
                 if k == 0:
                     end = after
             b = int(min(max(np.floor(tc) - TC_LOW, 0.0), bins - 1.0))
@@ -367,8 +384,8 @@ def generate_index(
     estimation: str = "half-deck",
     strategy: BlackjackStrategy | None = None,
 ) -> GeneratedIndex:
-    """The index of ``plays[0]`` over ``plays[1]`` (``S``, ``H``, ``D``, and ``P`` for a
-    pair) against ``up`` (1 = Ace) on one cell: a two-card hard total ``hard``, a two-card
+    """The index of ``plays[0]`` over ``plays[1]`` (``S``, ``H``, ``D``, ``R`` for late
+    surrender where the profile has it, and ``P`` for a pair) against ``up`` (1 = Ace) on one cell: a two-card hard total ``hard``, a two-card
     soft total ``soft`` (13 to 20: an Ace and a Two to a Nine), or a pair of ``pair`` (the
     card's value, 1 = Aces, 10 = tens; a pair that splits is played as two hands, each by
     the chart after its second card, without re-splitting).
@@ -391,7 +408,11 @@ def generate_index(
         raise SimulationError(f"no two-card cell {value} against {up}")
     for play in plays:
         if play not in _PLAY_CODES or (play == "P" and kind != PAIR):
-            raise SimulationError(f"play {play!r}: S, H, D, or P on a pair")
+            raise SimulationError(f"play {play!r}: S, H, D, R, or P on a pair")
+    if "R" in plays and profile.surrender is not Surrender.LATE:
+        raise SimulationError(
+            f"play 'R': {profile.name} has no late surrender (docs/rules.md#D-BJ-32)"
+        )
     if plays[0] == plays[1]:
         raise SimulationError(f"two different plays, not {plays[0]!r} twice")
     name = {HARD: "hard {}", SOFT: "soft {}", PAIR: "pair {}"}[kind].format(
@@ -457,8 +478,9 @@ def _generate(  # noqa: PLR0917 - the two entry points' arguments
         p, state, rounds, tables.hard[1], tables.soft[1], tag_array(counting), kind, total,
         up, play_a, play_b, cell is None, sums, counts,
     )  # fmt: skip
-    # Hands' nets are in stakes; insurance's in 1 / denominator of the unit insured.
-    scale = 1 if cell is not None else int(p[kernel.P_DENOMINATOR])
+    # Hands' nets are in half stakes (a surrender's half); insurance's in 1 / denominator of
+    # the unit insured.
+    scale = 2 if cell is not None else int(p[kernel.P_DENOMINATOR])
     rows = []
     xs, ys, ws, ns = [], [], [], []
     for b, (n, total, squares) in enumerate(sums.tolist()):

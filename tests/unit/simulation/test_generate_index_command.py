@@ -72,3 +72,27 @@ def test_generate_index_soft_and_pair_cells() -> None:
     )  # fmt: skip
     assert isinstance(result.exception, SimulationError)
     assert "pair" in str(result.exception)
+
+
+def test_generate_a_surrender_index_json() -> None:
+    """``15vT:R/H``: late surrender against a hit, on a profile with late surrender
+    (docs/rules.md#D-BJ-32). A surrender nets exactly -1/2 and a hit of hard 15 -1, 0 or +1
+    (no chart doubles a three-card hand), so each count's mean difference lies in
+    [-1.5, 0.5]; peru-2016, without surrender, refuses ``R`` by name."""
+    result = runner.invoke(
+        app,
+        ["simulate", "tests/oracles/six-deck-s17-das-peek-late-surrender.toml", "--count",
+         "hi-lo", "--generate-index", "15vT:R/H", "--rounds", "300000", "--seed", "1",
+         "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["cell"] == "hard 15 v T" and document["plays"] == ["R", "H"]
+    assert document["probes"] > 3_000
+    for row in document["by_true_count"]:
+        assert -1.5 <= row["difference"] <= 0.5
+    refused = runner.invoke(
+        app, ["simulate", "peru-2016", "--count", "hi-lo", "--generate-index", "15vT:R/H"]
+    )
+    assert isinstance(refused.exception, SimulationError)
+    assert "no late surrender" in str(refused.exception)

@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
+from typer.testing import CliRunner
+
+from croupier.cli.main import app
 from croupier.counting import load_counting_system, load_index_set
 from croupier.rules import BlackjackRules, load_profile
 from croupier.simulation import blackjack_kernel as kernel
@@ -108,3 +112,46 @@ def test_the_illustrious_18_with_the_fab_4_surrender_15_v_ten_from_zero() -> Non
     )
     above, below, threshold = chart_tables(strategy, both, surrender=False).hard
     assert (above[15, TEN], below[15, TEN], threshold[15, TEN]) == (kernel.STAND, kernel.HIT, 4.0)
+
+
+def test_hi_lo_plays_the_fab_4_by_default_where_the_profile_surrenders() -> None:
+    """docs/rules.md#D-BJ-32: on a late-surrender profile Hi-Lo's default is Schlesinger's
+    Illustrious 18 with the Fab 4 (Blackjack Attack, 3rd ed., ch. 5); elsewhere the
+    Illustrious 18 alone, and other counts play basic strategy."""
+    hi_lo, ko = load_counting_system("hi-lo"), load_counting_system("ko")
+    with_surrender = Counting.default_indices(hi_lo, surrender=True)
+    without = Counting.default_indices(hi_lo, surrender=False)
+    assert with_surrender is not None and with_surrender.name == "illustrious-18-fab-4"
+    assert without is not None and without.name == "illustrious-18"
+    assert Counting.default_indices(ko, surrender=True) is None
+
+
+def _simulate_json(profile: str, *options: str) -> dict[str, Any]:
+    result = CliRunner().invoke(
+        app,
+        ["simulate", profile, "--rounds", "20000", "--seed", "15", "--count", "hi-lo",
+         "--ramp", "1:1,2:2,3:4", "--json", *options],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    document: dict[str, Any] = json.loads(result.output)
+    return document
+
+
+def _figures(document: dict[str, Any]) -> dict[str, Any]:
+    """The document without the run's timings."""
+    return {key: value for key, value in document.items() if "second" not in key}
+
+
+def test_simulate_with_hi_lo_on_a_surrender_profile_plays_the_fab_4_by_default() -> None:
+    """``croupier simulate FILE --count hi-lo`` with no ``--indices`` on a late-surrender
+    profile deals the same game, figure for figure and key for key, as ``--indices
+    illustrious-18-fab-4``, and not the Illustrious 18 alone; peru-2016 (no surrender) keeps
+    the Illustrious 18."""
+    by_default = _simulate_json(str(LATE_SURRENDER))
+    assert by_default["counting"]["indices"] == "illustrious-18-fab-4"
+    explicit = _simulate_json(str(LATE_SURRENDER), "--indices", "illustrious-18-fab-4")
+    assert by_default.keys() == explicit.keys()
+    assert _figures(by_default) == _figures(explicit)
+    alone = _simulate_json(str(LATE_SURRENDER), "--indices", "illustrious-18")
+    assert _figures(by_default)["counting"] != _figures(alone)["counting"]
+    assert _simulate_json("peru-2016")["counting"]["indices"] == "illustrious-18"
