@@ -58,9 +58,9 @@ FARMER_SOURCE = "https://github.com/possibly-wrong/blackjack"
 FARMER_FILES = "src/blackjack.h, src/blackjack.cpp, src/strategy.cpp"
 FARMER_BUILD = "g++ -O2 -o strategy src/strategy.cpp src/blackjack.cpp"
 FARMER_VERSION = (
-    "version 6.5 (commit 677431e) is the newest whose engine is these three files alone; "
-    "from 7.x on blackjack.cpp includes generated dealer code (src/dealer_s17.hpp, "
-    "src/dealer_h17.hpp) and strategy.cpp the pdf/ and indices modules"
+    "measured: version 6.5 (commit 677431e), whose engine is these three files alone; "
+    "7.5 (commit 7923e4a) and later include 242 KB of generated dealer code in blackjack.cpp "
+    "(src/dealer_s17.hpp, src/dealer_h17.hpp) and the pdf/ and indices modules in strategy.cpp"
 )
 FARMER_PROMPT = b"Enter dealer up card and player hand"
 _CLI = "from croupier.cli.main import main; main()"
