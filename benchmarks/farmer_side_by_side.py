@@ -7,9 +7,20 @@ Farmer's engine is his basic strategy calculator (github.com/possibly-wrong/blac
 hand by composition, exact split values up to four hands, composition-dependent strategy
 (CDZ-: the unsplit hand's best play reused after a split). It reads its rule questions from
 standard input, writes its strategy table and the round's expected value to a file, then
-waits for hands to look up. This driver answers the questions, waits for that last prompt
-(the file is written and closed by then) and stops the program: its time is everything up
-to the prompt. Its code stays outside the repository; the driver takes the binary's path.
+asks for hands to look up. This driver answers the questions and then "0 0" (no hand: from
+his 6.7 on the program ends there), and reads its output until that last prompt or its end
+(the file is written and closed by then), stopping the program if it still runs: its time is
+everything up to the prompt. It prints the version the program announces. Its code stays
+outside the repository; the driver takes the binary's path.
+
+Measured so far (how to build each: ``how_to_build``): 6.5 (commit 677431e), whose dealer
+code is a recursion over the dealer's draws; and 7.5 (commit 7923e4a), his newest version
+with that code, where the dealer's probabilities are generated straight-line code
+(``src/dealer_s17.hpp``). 7.5 asks the same questions. Two files it includes were not
+copied and are stubbed in the build: ``dealer_h17.hpp`` (the H17 dealer, which no profile
+here uses; the stub stops the program) and ``blackjack_pdf.h`` (the distribution of a
+round's outcomes, used only for a standard deviation in games without re-splits; the stub
+returns none, so his program does a little less than his real 7.5).
 
 Each variant is a shipped profile with Farmer's answers for the nearest game his engine
 plays (US dealer peek, at most four hands, a split Ace and ten a plain 21). Where the rules
@@ -55,14 +66,21 @@ from pathlib import Path
 
 PROFILES = Path(__file__).parents[1] / "src/croupier/rules/profiles"
 FARMER_SOURCE = "https://github.com/possibly-wrong/blackjack"
-FARMER_FILES = "src/blackjack.h, src/blackjack.cpp, src/strategy.cpp"
-FARMER_BUILD = "g++ -O2 -o strategy src/strategy.cpp src/blackjack.cpp"
-FARMER_VERSION = (
-    "measured: version 6.5 (commit 677431e), whose engine is these three files alone; "
-    "7.5 (commit 7923e4a) and later include 242 KB of generated dealer code in blackjack.cpp "
-    "(src/dealer_s17.hpp, src/dealer_h17.hpp) and the pdf/ and indices modules in strategy.cpp"
+FARMER_BUILDS = (
+    "version 6.5 (commit 677431e): src/blackjack.h, src/blackjack.cpp, src/strategy.cpp;\n"
+    "    g++ -O2 -o strategy src/strategy.cpp src/blackjack.cpp",
+    "version 7.5 (commit 7923e4a; src/dealer_s17.hpp as of commit 6327890, 242,253 "
+    "characters): src/blackjack.h, src/blackjack.cpp, src/strategy.cpp, src/dealer_s17.hpp;\n"
+    "    in a folder stubs/: dealer_h17.hpp (fprintf(stderr, ...); abort();) and "
+    "blackjack_pdf.h (includes blackjack.h and <map>;\n"
+    "    an inline compute_pdf(const BJShoe&, BJRules&, BJStrategy&) returning an empty "
+    "std::map<double, double>);\n"
+    "    g++ -O2 -Istubs -Isrc -include cstdio -include cstdlib -o strategy "
+    "src/strategy.cpp src/blackjack.cpp",
 )
 FARMER_PROMPT = b"Enter dealer up card and player hand"
+FARMER_NO_HAND = "0 0"
+"""His last prompt's answer for no hand: the program ends from 6.7 on; 6.5 asks again."""
 _CLI = "from croupier.cli.main import main; main()"
 STRATEGIES = ("basic", "composition")
 
@@ -119,28 +137,31 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_farmer(binary: Path, answers: tuple[str, ...], table: Path) -> tuple[float, float]:
-    """(wall, CPU seconds) of Farmer's program up to its last prompt, the table written."""
+def run_farmer(binary: Path, answers: tuple[str, ...], table: Path) -> tuple[float, float, str]:
+    """(wall, CPU seconds, the version it announces) of Farmer's program up to its last
+    prompt, the table written."""
     cpu_before = _child_cpu()
     start = time.perf_counter()
     process = subprocess.Popen(
         [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(("\n".join((*answers, str(table))) + "\n").encode())
+    process.stdin.write(("\n".join((*answers, str(table), FARMER_NO_HAND)) + "\n").encode())
     process.stdin.close()
-    seen = b""
+    head = seen = b""
     while FARMER_PROMPT not in seen:
         chunk = os.read(process.stdout.fileno(), 65536)
         if not chunk:
             raise RuntimeError(f"{binary} ended before its last prompt")
+        head = (head + chunk)[:200]
         seen = seen[-len(FARMER_PROMPT) :] + chunk
     wall = time.perf_counter() - start
-    # At the prompt it reads hands until it is stopped (an empty stdin makes it loop).
+    # 7.x has ended at "0 0" (its output comes at its exit); 6.5 keeps asking: stop it.
     process.kill()
     process.wait()
     process.stdout.close()
-    return wall, _child_cpu() - cpu_before
+    found = re.search(rb"version (\S+)", head)
+    return wall, _child_cpu() - cpu_before, found.group(1).decode() if found else "unknown"
 
 
 def farmer_house_edge(table: Path) -> float:
@@ -185,11 +206,10 @@ def peeked_profile(name: str, folder: Path) -> Path:
 
 
 def how_to_build() -> str:
+    builds = "".join(f"  {build}\n" for build in FARMER_BUILDS)
     return (
-        "Farmer's engine is not part of croupier. To measure against it:\n"
-        f"  source: {FARMER_SOURCE} ({FARMER_FILES});\n"
-        f"  {FARMER_VERSION};\n"
-        f"  build, in a folder outside this repository: {FARMER_BUILD}\n"
+        "Farmer's engine is not part of croupier. To measure against it, take from "
+        f"{FARMER_SOURCE} and build, in a folder outside this repository:\n{builds}"
         "then: uv run python benchmarks/farmer_side_by_side.py --farmer /path/to/strategy"
     )
 
@@ -219,14 +239,14 @@ def side_by_side(binary: Path, repeats: int) -> None:
         table = scratch / f"farmer-{index}.txt"
         results = scratch / f"results-{index}"
         results.mkdir()
-        run_farmer(binary, variant.farmer_answers, table)  # untimed, as croupier's first run
+        version = run_farmer(binary, variant.farmer_answers, table)[2]  # untimed, as croupier
         for strategy in STRATEGIES:
             run_croupier(target, strategy, results)  # numba's cache and bytecode loaded
         farmer_runs: list[tuple[float, float]] = []
         croupier_runs: dict[str, list[tuple[float, float]]] = {s: [] for s in STRATEGIES}
         croupier_edge = {}
         for _ in range(repeats):
-            farmer_runs.append(run_farmer(binary, variant.farmer_answers, table))
+            farmer_runs.append(run_farmer(binary, variant.farmer_answers, table)[:2])
             for strategy in STRATEGIES:
                 wall, cpu, croupier_edge[strategy] = run_croupier(target, strategy, results)
                 croupier_runs[strategy].append((wall, cpu))
@@ -263,6 +283,7 @@ def side_by_side(binary: Path, repeats: int) -> None:
             f"{variant.label:<18}{farmer_edge:.11f}  {composition_edge:.11f}  "
             f"{difference:+.2e}  {basic_edge:.11f}  {verdict}"
         )
+    print(f"(Farmer's program announces version {version})")
     print(f"(load averages before: {load_before}, after: {os.getloadavg()})")
 
 

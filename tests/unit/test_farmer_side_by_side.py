@@ -1,9 +1,10 @@
 """``benchmarks/farmer_side_by_side.py`` (issue 12, item 2), without Farmer's engine: the
 answers it types into his program are the profile's rules wherever it calls the two the same
-game, and differ from them wherever it does not; without the engine it says how to build it.
+game, and differ from them wherever it does not; without the engine it says how to build it;
+it drives both his versions' ways of ending (stand-ins for his program, not his program).
 
 Farmer's program asks, in order (github.com/possibly-wrong/blackjack, src/strategy.cpp,
-version 6.5): decks; dealer hits soft 17; double on any total (if not: on 9); double on soft
+versions 6.5 and 7.5 alike): decks; dealer hits soft 17; double on any total (if not: on 9); double on soft
 hands; double on any number of cards; double after splitting; re-split pairs (if so: re-split
 Aces, up to 4 hands; else 2); CDZ- post-split strategy; late surrender; blackjack payoff. His
 game is the US dealer peek, a split Ace and ten a plain 21.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +96,35 @@ def test_without_the_engine_it_says_how_to_build_it(
     said = capsys.readouterr().err
     assert "https://github.com/possibly-wrong/blackjack" in said
     assert "g++ -O2" in said
+
+
+_STAND_IN = """\
+import sys, time
+print("Blackjack Basic Strategy Calculator version {version}")
+answers = sys.stdin.read().split("\\n")
+with open(answers[{table}], "w") as table:
+    table.write("  Total |   -0.402870236\\n")
+if answers[{table} + 1] != "0 0":
+    sys.exit(139)  # 7.5 at the end of its input: a crash, its prompt never flushed
+print("Enter dealer up card and player hand (Ctrl-C to exit): ", flush=True)
+while not {ends}:  # 6.5 asks again, and again
+    print("Enter dealer up card and player hand (Ctrl-C to exit): ", flush=True)
+    time.sleep(0.01)
+"""
+
+
+@pytest.mark.parametrize(("version", "ends"), [("7.5", True), ("6.5", False)])
+def test_it_drives_his_program_to_its_last_prompt_and_names_the_version(
+    tmp_path: Path, version: str, ends: bool
+) -> None:
+    """His 7.5 crashes, its prompt unprinted, if its input ends at the last prompt (the driver
+    once closed it there); it ends at "0 0". His 6.5 asks again after "0 0" and is stopped."""
+    program = tmp_path / "strategy"
+    code = _STAND_IN.format(version=version, table=len(bench.PERU), ends=ends)
+    program.write_text(f"#!{sys.executable}\n" + textwrap.dedent(code))
+    program.chmod(0o755)
+    table = tmp_path / "table.txt"
+    wall, _cpu, announced = bench.run_farmer(program, bench.PERU, table)
+    assert announced == version
+    assert wall < 30
+    assert bench.farmer_house_edge(table) == 0.00402870236
