@@ -14,9 +14,10 @@ everything up to the prompt. It prints the version the program announces. Its co
 outside the repository; the driver takes the binary's path.
 
 Measured so far (how to build each: ``how_to_build``): 6.5 (commit 677431e), whose dealer
-code is a recursion over the dealer's draws; and 7.5 (commit 7923e4a), his newest version
-with that code, where the dealer's probabilities are generated straight-line code
-(``src/dealer_s17.hpp``). 7.5 asks the same questions. Two files it includes were not
+code is a recursion over the dealer's draws; and 7.5 (commit 7923e4a, the newest version found
+whole in the stored copies of his repository; later 2017 commits make the number type a
+parameter and were not built), where the dealer's probabilities are generated straight-line
+code (``src/dealer_s17.hpp``). 7.5 asks the same questions. Two files it includes were not
 copied and are stubbed in the build: ``dealer_h17.hpp`` (the H17 dealer, which no profile
 here uses; the stub stops the program) and ``blackjack_pdf.h`` (the distribution of a
 round's outcomes, used only for a standard deviation in games without re-splits; the stub
