@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.rules.base import META_FIELDS
+from croupier.rules.base import LATER_FIELDS, META_FIELDS
 from croupier.rules.registry import load_profile, shipped_profile_names
 
 app = typer.Typer(help="List the rule profiles, or show one.", invoke_without_command=True)
@@ -44,6 +44,11 @@ def show(
     values = profile.model_dump(mode="json")
     for rule in type(profile).model_fields:
         if rule in META_FIELDS:
+            continue
+        if rule in LATER_FIELDS and rule not in profile.sources:
+            # A later rule the profile leaves out is neither stored nor cited (base.LATER_FIELDS):
+            # a blackjack profile without ``surrender`` offers none (docs/rules.md#D-BJ-32).
+            table.add_row(rule, _format(values.get(rule)), "(key absent: the rule's default)")
             continue
         table.add_row(rule, _format(values[rule]), profile.source_of(rule))
     console.print(table)
