@@ -22,6 +22,7 @@ previous implementation; ``--command --base-only``: with the branch's base only)
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import math
 import os
@@ -549,15 +550,32 @@ def joint_lines(repeat: int = 3) -> None:
         print(f"{name:<16}{with_joint:8.2f}{without:9.2f}{with_joint / without:7.1f}")
 
 
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].replace("``", "'"),
+        epilog="Without an option: every part, then --startup's lines.",
+    )
+    part = parser.add_mutually_exclusive_group()
+    part.add_argument("--startup", action="store_true", help="where a warm command's time goes")
+    part.add_argument("--joint", action="store_true", help="what the joint split rounds cost")
+    part.add_argument("--command", action="store_true", help="the whole command per variant")
+    parser.add_argument(
+        "--base-only", action="store_true", help="with --command: the branch's base only"
+    )
+    arguments = parser.parse_args()
+    if arguments.base_only and not arguments.command:
+        parser.error("--base-only goes with --command")
+    return arguments
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--startup"]:
+    arguments = _arguments()
+    if arguments.startup:
         startup_lines()
-    elif sys.argv[1:] == ["--joint"]:
+    elif arguments.joint:
         joint_lines()
-    elif sys.argv[1:] == ["--command"]:
-        whole_command_lines()
-    elif sys.argv[1:] == ["--command", "--base-only"]:
-        whole_command_lines(history=False)
+    elif arguments.command:
+        whole_command_lines(history=not arguments.base_only)
     else:
         main()
         print()

@@ -7,7 +7,7 @@ is the reference measured in the same run. Times are CPU time (shared machines).
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import numpy as np
@@ -23,7 +23,9 @@ PLAYERS = 2
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=2_000, help="decks played by both")
+    games = parser.parse_args().games
     profile = load_profile_of("casino-holdem", "casino-holdem-peru-2007")
     assert isinstance(profile, CasinoHoldemRules)
     source = SeededRandomSource("benchmark")

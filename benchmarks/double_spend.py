@@ -9,6 +9,7 @@ bet passed, and the trials per second.
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import sys
 import tempfile
@@ -86,10 +87,12 @@ def race(url: str, trials: int) -> tuple[int, float, list[str]]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("trials", type=int, nargs="?", default=1000, help="races on each database")
+    trials = parser.parse_args().trials
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
     import pg_cluster
 
-    trials = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     with tempfile.TemporaryDirectory() as folder:
         urls = {"sqlite": f"sqlite:///{folder}/race.sqlite"}
         urls["postgresql"] = pg_cluster.sqlalchemy_url(pg_cluster.server_url())

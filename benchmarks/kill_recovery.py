@@ -12,6 +12,7 @@ comes back. Prints the count of integrity or conservation failures (the pass fig
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import tempfile
@@ -59,8 +60,11 @@ async def play_for(
 
 
 def main() -> None:
-    kills = int(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else 50
-    database = sys.argv[sys.argv.index("--database") + 1] if "--database" in sys.argv else None
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kills", type=int, nargs="?", default=50, help="kill -9 cycles")
+    parser.add_argument("--database", help="a database URL (default: a new SQLite file)")
+    arguments = parser.parse_args()
+    kills, database = arguments.kills, arguments.database
     failures = 0
     seed = time.perf_counter_ns()
     with tempfile.TemporaryDirectory() as folder:

@@ -11,7 +11,7 @@ and every figure as a ratio against phevaluator's ``evaluate_cards``.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from collections.abc import Callable
 
@@ -40,7 +40,9 @@ def per_second(
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("hands", type=int, nargs="?", default=1_000_000, help="7-card hands")
+    count = parser.parse_args().hands
     generator = np.random.default_rng(2007)  # benchmark input only, never a deal
     hands = np.argsort(generator.random((count, 52)), axis=1)[:, :7].astype(np.int64)
     ids = ((hands & ~3) | (3 - (hands & 3))).tolist()  # phevaluator's suit order is c d h s
