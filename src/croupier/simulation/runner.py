@@ -188,7 +188,10 @@ def _executor(options: SimulationOptions) -> tuple[Executor | None, Callable[[],
             raise SimulationError(
                 "--dask needs the optional extra: pip install 'croupier[dask]'"
             ) from None
-        client = Client(options.dask)  # type: ignore[no-untyped-call]
+        try:
+            client = Client(options.dask)  # type: ignore[no-untyped-call]
+        except OSError as error:  # no scheduler answered (refused, timed out, a bad host)
+            raise SimulationError(f"--dask {options.dask}: {error}") from None
         return client.get_executor(), client.close  # type: ignore[no-untyped-call]
     if options.workers < 1:
         raise SimulationError(f"--workers: at least 1, not {options.workers}")

@@ -35,3 +35,28 @@ def test_a_dask_cluster_gives_the_local_figures() -> None:
     first, second = result_json(local), result_json(remote)
     assert first["bets"] == second["bets"]
     assert first["counting"] == second["counting"]
+
+
+def test_no_scheduler_at_the_address_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bad option exits 2 with one line on stderr, as every croupier command does
+    (cli.main): ``--dask`` at an address where no scheduler answers printed distributed's
+    OSError as a traceback, after its 30 s connect timeout (1 s here)."""
+    import dask
+
+    from croupier.cli.main import main
+
+    address = "tcp://127.0.0.1:9"  # the discard port: nothing listens
+    monkeypatch.setattr(
+        "sys.argv", ["croupier", "simulate", "peru-2016", "--rounds", "1000", "--dask", address]
+    )
+    with (
+        dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
+        pytest.raises(SystemExit) as exit_,
+    ):
+        main()
+    assert exit_.value.code == 2
+    stderr = capsys.readouterr().err  # the progress bar's line, then the error's
+    assert "Traceback" not in stderr
+    assert stderr.strip().splitlines()[-1].startswith(f"croupier: error: --dask {address}: ")
