@@ -89,6 +89,17 @@ class Compositions:
         return self.index[tuple(key)]
 
 
+def distinct(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``np.unique(keys)``, the integers sorted, each once (flattened), by a sort: numpy's
+    ``unique`` hashes instead (numpy 2.3 on), 7 to 17 times slower on these arrays of
+    composition keys (0.5k to 50k of them), a few milliseconds of every blackjack command."""
+    ordered = np.sort(keys, axis=None)
+    first = np.ones(ordered.size, dtype=np.bool_)
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    found: npt.NDArray[np.int64] = ordered[first]
+    return found
+
+
 @functools.cache
 def compositions() -> Compositions:
     found: list[tuple[int, ...]] = []
@@ -545,7 +556,7 @@ class DealerTable:
         keys = removed @ self._weights
         position, known = self._find(keys)
         if not known.all():
-            missing = np.unique(keys[~known])
+            missing = distinct(keys[~known])
             counts = self.shoe - (missing[:, None] // self._weights) % _KEY_BASE
             found = dealer_outcomes_many(counts, self.up, self.hits_soft_17)
             rows = np.arange(len(self.table), len(self.table) + missing.size, dtype=np.int64)

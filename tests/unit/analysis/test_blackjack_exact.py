@@ -422,3 +422,17 @@ def test_the_table_of_hands_holds_every_hand_to_21_and_its_children() -> None:
             assert (found == -1) == (table.hard[i] + rank + 1 > 21)
             if found >= 0:
                 assert expected[found] == more and found < i
+
+
+def test_distinct_keys_are_numpys_unique() -> None:
+    """``distinct`` (the dealer table's new compositions, by a sort) answers as
+    ``np.unique``: sorted, each key once, flattened; empty stays empty."""
+    rng = np.random.default_rng(12)
+    for keys in (
+        rng.integers(0, 64**10, 5_000),
+        rng.integers(0, 40, (300, 7)),
+        np.zeros(0, dtype=np.int64),
+        np.array([5, 5, 5]),
+    ):
+        found = exact.distinct(keys)
+        assert found.tolist() == np.unique(keys).tolist()
