@@ -17,7 +17,8 @@ goes, layer by layer: interpreter, CLI, numba, the analysis modules, the whole c
 ``--joint``: only what taking the split rounds' hands jointly costs, the analysis with and
 without it in one process, CPU seconds; ``--command``: only the whole command per profile
 and variant, interleaved with the branch's base, the code before the speed work and the
-previous implementation; ``--command --base-only``: with the branch's base only)
+previous implementation; ``--command --base-only``: with the branch's base only;
+``--command --base-only --against REV``: with that commit instead)
 """
 
 from __future__ import annotations
@@ -351,6 +352,14 @@ def _merge_base(branch: str) -> str:
     return found[:7]
 
 
+def _commit(revision: str) -> str:
+    """``revision``'s commit, abbreviated as ``_merge_base`` does."""
+    found = subprocess.run(
+        ["git", "rev-parse", revision], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    return found[:7]
+
+
 def _checkout(commit: str) -> dict[str, str]:
     """The package's source (and the rules document its profiles cite) at ``commit``, kept
     in the temporary folder with its own numba cache so that a later run need not compile
@@ -365,7 +374,9 @@ def _checkout(commit: str) -> dict[str, str]:
     return {"PYTHONPATH": str(folder / "src"), "NUMBA_CACHE_DIR": str(folder / "nb")}
 
 
-def whole_command_lines(repeat: int = 5, *, history: bool = True) -> None:
+def whole_command_lines(
+    repeat: int = 5, *, history: bool = True, against: str | None = None
+) -> None:
     """``croupier analyze PROFILE --json`` as whole processes (interpreter, imports, numba's
     cache, the analysis), best of ``repeat`` rounds in which each implementation runs once in
     turn (interleaved, so that they share the same load): computed (an empty result cache),
@@ -379,11 +390,13 @@ def whole_command_lines(repeat: int = 5, *, history: bool = True) -> None:
     benchmark's own environment would otherwise have every run compile the package's
     modules from source: a tenth of a second the user never pays). ``history=False``
     (``--command --base-only``): only the computed, cached and ``BASE`` runs, for an A/B on a
-    loaded machine, where each older tree's first compilation alone takes minutes."""
+    loaded machine, where each older tree's first compilation alone takes minutes.
+    ``against`` (``--command --base-only --against REV``): that commit in place of
+    ``BASE``'s, to measure one commit of the branch against the one before it."""
     scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     base = dict(os.environ)
     base.pop("PYTHONDONTWRITEBYTECODE", None)
-    base_commit = _merge_base(BASE)
+    base_commit = _merge_base(BASE) if against is None else _commit(against)
     on_base = base | _checkout(base_commit)
     before = base | _checkout(BEFORE_SPEED)
     old = base | _checkout(PREVIOUS)
@@ -399,13 +412,16 @@ def whole_command_lines(repeat: int = 5, *, history: bool = True) -> None:
             for label in (
                 "computed",
                 "cached",
-                f"{BASE} {base_commit}",
+                f"{BASE if against is None else 'against'} {base_commit}",
                 BEFORE_SPEED,
                 PREVIOUS,
                 "Python ref",
             )
         )
-        + "".join(f"{'x ' + label:<11}" for label in (BASE, BEFORE_SPEED, PREVIOUS, "Python"))
+        + "".join(
+            f"{'x ' + label:<11}"
+            for label in (BASE if against is None else against, BEFORE_SPEED, PREVIOUS, "Python")
+        )
     )
     for name, options in COMMAND_CASES:
         command = [sys.executable, "-c", _CLI, "analyze", name, *options, "--json"]
@@ -572,9 +588,14 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--base-only", action="store_true", help="with --command: the branch's base only"
     )
+    parser.add_argument(
+        "--against", metavar="REV", help="with --command --base-only: this commit, not the base"
+    )
     arguments = parser.parse_args()
     if arguments.base_only and not arguments.command:
         parser.error("--base-only goes with --command")
+    if arguments.against and not arguments.base_only:
+        parser.error("--against goes with --command --base-only")
     return arguments
 
 
@@ -585,7 +606,7 @@ if __name__ == "__main__":
     elif arguments.joint:
         joint_lines()
     elif arguments.command:
-        whole_command_lines(history=not arguments.base_only)
+        whole_command_lines(history=not arguments.base_only, against=arguments.against)
     else:
         main()
         print()

@@ -50,7 +50,15 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.blackjack_exact import _KEY_BASE, DOUBLE, HIT, PAID, STAND, compositions
+from croupier.analysis.blackjack_exact import (
+    _KEY_BASE,
+    DOUBLE,
+    HIT,
+    PAID,
+    STAND,
+    compositions,
+    distinct,
+)
 from croupier.analysis.dealer import ACE, BLACKJACK, BUST, OUTCOMES
 
 _WEIGHTS = _KEY_BASE ** np.arange(10, dtype=np.int64)
@@ -430,7 +438,7 @@ def split_round_matrix(  # noqa: PLR0917
     _, _, _, keys = two_hands(
         *arguments, np.zeros(1, dtype=np.int64), np.zeros((1, OUTCOMES)), True
     )
-    wanted = np.unique(keys)
+    wanted = distinct(keys)
     outcomes = dealer.outcomes((wanted[:, None] // _WEIGHTS) % _KEY_BASE)
     lookup_keys, lookup_values = lookup_table(wanted, outcomes)
     matrix, net_rows, probabilities, tail_keys = two_hands(

@@ -116,19 +116,29 @@ DEALER_DEPTH = 24
 card at a time from 1 to 16, and one more)."""
 
 
-def _result(up: int, hard: int, has_ace: bool, first: int, hits_soft_17: bool) -> int:
+def _results(
+    up: int,
+    hard: npt.NDArray[np.int64],
+    has_ace: npt.NDArray[np.bool_],
+    first: npt.NDArray[np.int64] | None,
+    hits_soft_17: bool,
+) -> npt.NDArray[np.int64]:
     """The dealer's result (an index of ``OUTCOME_LABELS``) holding ``up`` and cards of a
-    ``hard`` total in all (``first``: the one card drawn, or -1 after more), or -1 while the
-    dealer draws on."""
-    if {up, first} == {ACE, TEN}:
-        return BLACKJACK
-    soft = has_ace and hard + 10 <= 21
-    total = hard + 10 if soft else hard
-    if total > 21:
-        return BUST
-    if total >= 17 and not (total == 17 and soft and hits_soft_17):
-        return total - 17
-    return -1
+    ``hard`` total in all, each (``first``: the one card drawn, None after more), or -1
+    while the dealer draws on."""
+    soft = has_ace & (hard + 10 <= 21)
+    total = np.where(soft, hard + 10, hard)
+    stands = (total >= 17) & ~((total == 17) & soft & hits_soft_17)
+    result = np.where(total > 21, BUST, np.where(stands, total - 17, -1))
+    if first is not None:  # a natural is the first card only
+        natural = ((up == ACE) & (first == TEN)) | ((up == TEN) & (first == ACE))
+        result = np.where(natural, BLACKJACK, result)
+    return result
+
+
+_HAND_KEY = 32 ** np.arange(10, dtype=np.int64)
+"""A multiset of drawn cards as one integer (counts by rank in base 32: a dealer draws at
+most 16 of a rank)."""
 
 
 @dataclass(frozen=True)
@@ -163,63 +173,78 @@ class DealerHands:
 @functools.cache
 def dealer_hands(up: int, hits_soft_17: bool) -> DealerHands:
     """The tree of ``DealerHands`` for this up card and soft-17 rule."""
-    # Orders by which the dealer draws a multiset and is still drawing after it, from the
-    # smallest: an order of a multiset is one of the multiset less its last card, then that
-    # card. A dealer still drawing holds a hard total of at most 16. Each multiset (counts
-    # by rank) with its orders, hard total and whether it holds an Ace (the up card too).
-    empty: tuple[int, ...] = (0,) * 10
-    drawing: dict[tuple[int, ...], list[int]] = {empty: [1, up + 1, int(up == ACE)]}
-    frontier = [empty]
-    finished: dict[tuple[int, ...], list[int]] = {}  # [orders, result]
-    while frontier:
-        larger: list[tuple[int, ...]] = []
-        for cards in frontier:
-            ways, hard, has_ace = drawing[cards]
-            at_first = cards == empty  # a natural is the first card only
-            for card in range(10):
-                more = (*cards[:card], cards[card] + 1, *cards[card + 1 :])
-                holds_ace = bool(has_ace) or card == ACE
-                ends = _result(
-                    up, hard + card + 1, holds_ace, card if at_first else -1, hits_soft_17
-                )
-                if ends >= 0:
-                    finished.setdefault(more, [0, ends])[0] += ways
-                elif more in drawing:
-                    drawing[more][0] += ways
-                else:
-                    drawing[more] = [ways, hard + card + 1, int(holds_ace)]
-                    larger.append(more)
-        frontier = larger
-    rank: list[int] = []
-    repeat: list[int] = []
-    depth: list[int] = []
-    result: list[int] = []
-    ways_of: list[int] = []
-    previous: tuple[int, ...] = ()
-    by_cards = {tuple(r for r in range(10) for _ in range(c[r])): c for c in finished}
-    for drawn in sorted(by_cards):
-        shared = 0
-        while shared < min(len(previous), len(drawn)) and previous[shared] == drawn[shared]:
-            shared += 1
-        for level in range(shared, len(drawn)):
-            card = drawn[level]
-            rank.append(card)
-            # the ranks rise along the path: the same rank held is the run just before
-            held = 0
-            while held < level and drawn[level - 1 - held] == card:
-                held += 1
-            repeat.append(held)
-            depth.append(level)
-            result.append(-1)
-            ways_of.append(0)
-        ways_of[-1], result[-1] = finished[by_cards[drawn]]
-        previous = drawn
+    # Orders by which the dealer draws a multiset and is still drawing after it, one more
+    # card at a time, from the empty one: an order of a multiset is one of the multiset less
+    # its last card, then that card. A dealer still drawing holds a hard total of at most 16.
+    # Each level's multisets (counts by rank) in arrays, with their orders, hard total and
+    # whether they hold an Ace (the up card too): numpy, since the same walk over Python
+    # tuples and dictionaries was 45 ms of a warm command, under the interpreter's lock.
+    drawing = np.zeros((1, 10), dtype=np.int64)
+    orders = np.ones(1, dtype=np.int64)
+    hard = np.array([up + 1], dtype=np.int64)
+    has_ace = np.array([up == ACE])
+    done_cards, done_orders, done_results = [], [], []
+    level = 0
+    while drawing.size:
+        card = np.tile(np.arange(10, dtype=np.int64), len(drawing))
+        more = np.repeat(drawing, 10, axis=0)
+        more[np.arange(len(more)), card] += 1
+        more_orders = np.repeat(orders, 10)
+        more_hard = np.repeat(hard, 10) + card + 1
+        more_ace = np.repeat(has_ace, 10) | (card == ACE)
+        ends = _results(up, more_hard, more_ace, card if level == 0 else None, hits_soft_17)
+        keys = more @ _HAND_KEY
+        for finished in (True, False):
+            chosen = (ends >= 0) == finished
+            _, first, inverse = np.unique(keys[chosen], return_index=True, return_inverse=True)
+            summed = np.zeros(first.size, dtype=np.int64)
+            np.add.at(summed, inverse, more_orders[chosen])
+            if finished:
+                done_cards.append(more[chosen][first])
+                done_orders.append(summed)
+                done_results.append(ends[chosen][first])
+            else:
+                drawing, orders = more[chosen][first], summed
+                hard, has_ace = more_hard[chosen][first], more_ace[chosen][first]
+        level += 1
+    return _tree(
+        np.concatenate(done_cards), np.concatenate(done_orders), np.concatenate(done_results)
+    )
+
+
+def _tree(
+    counts: npt.NDArray[np.int64], orders: npt.NDArray[np.int64], results: npt.NDArray[np.int64]
+) -> DealerHands:
+    """The finished multisets (``counts`` by rank, with their orders and results) as the
+    tree of ``DealerHands``: each multiset as its cards in rising rank order, these
+    sequences in lexicographic order, each sequence's nodes from where it leaves the one
+    before it."""
+    levels = np.arange(DEALER_DEPTH)
+    ends_at = counts.cumsum(axis=1)
+    size = ends_at[:, -1]
+    # ranks + 1 along each sequence, 0 past its end: a shorter sequence sorts first
+    code = (ends_at[:, :, None] <= levels).sum(axis=1) + 1
+    code[levels >= size[:, None]] = 0
+    order = np.lexsort(code.T[::-1])
+    code, size = code[order], size[order]
+    shared = np.zeros(len(code), dtype=np.int64)
+    shared[1:] = (code[1:] != code[:-1]).argmax(axis=1)
+    row, level = np.nonzero((levels >= shared[:, None]) & (levels < size[:, None]))
+    # the ranks rise along the path: the same rank held is the run just before
+    run_starts = np.ones(code.shape, dtype=np.bool_)
+    run_starts[:, 1:] = code[:, 1:] != code[:, :-1]
+    run_start = np.maximum.accumulate(np.where(run_starts, levels, 0), axis=1)
+    last = np.cumsum(size - shared) - 1
+    result = np.full(row.size, -1, dtype=np.int64)
+    result[last] = results[order]
+    ways = np.zeros(row.size)
+    ways[last] = orders[order]
     return DealerHands(
-        rank=np.array(rank, dtype=np.int64),
-        repeat=np.array(repeat, dtype=np.float64),
-        depth=np.array(depth, dtype=np.int64),
-        result=np.array(result, dtype=np.int64),
-        ways=np.array(ways_of, dtype=np.float64),
+        rank=code[row, level] - 1,
+        repeat=(level - run_start[row, level]).astype(np.float64),
+        depth=level.astype(np.int64),
+        result=result,
+        ways=ways,
     )
 
 

@@ -89,7 +89,12 @@ def _load_cached_kernels_only() -> None:
     before compiling (``numba.core.compiler.CompilerBase``), so a first run after
     installation compiles as before. Written against numba 0.68 (``uv.lock``); a numba
     whose cache lacks the two methods used here keeps its own load. The figures are the same
-    bit for bit (tests/consistency/test_analyze_json_is_unchanged.py)."""
+    bit for bit (tests/consistency/test_analyze_json_is_unchanged.py).
+
+    Numba's runtime itself (``rtsys.initialize``) is compiled by LLVM in every process,
+    15 ms before the first kernel can load; it is started here on a thread of its own
+    (LLVM works without the interpreter's lock) while this thread imports the analysis
+    and reads the profile (``_start_runtime``)."""
     import numba
     from numba.core import caching
     from numba.core.runtime.nrt import rtsys
@@ -108,6 +113,29 @@ def _load_cached_kernels_only() -> None:
             return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
 
     caching.Cache.load_overload = load_overload  # type: ignore[method-assign]
+    _start_runtime()
+
+
+def _start_runtime() -> None:
+    """Compile numba's runtime on a thread while the caller goes on. Under numba's compiler
+    lock, which every kernel's compilation or load from the cache takes too: the first
+    kernel waits for the runtime, then finds it ready (``rtsys.initialize`` returns at
+    once). The target context is made here, on the calling thread, so that there is only
+    ever the one the kernels use. Should the thread fail, the first kernel's load
+    initializes the runtime itself, as numba does."""
+    import threading
+
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.registry import cpu_target
+    from numba.core.runtime.nrt import rtsys
+
+    context = cpu_target.target_context
+
+    def initialize() -> None:
+        with global_compiler_lock:
+            rtsys.initialize(context)
+
+    threading.Thread(target=initialize, name="numba-runtime").start()
 
 
 def command(  # noqa: PLR0917 - Typer reads the options from the signature

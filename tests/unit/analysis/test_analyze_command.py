@@ -248,3 +248,43 @@ def test_a_kernel_compiles_and_then_loads_from_the_cache_after_the_light_load(
         results.append((module.squares(5).tolist(), sum(module.squares.stats.cache_hits.values())))
     squares = [0.0, 1.0, 4.0, 9.0, 16.0]
     assert results == [(squares, 0), (squares, 1)]
+
+
+_RUNTIME_RUN = (
+    "import json, threading; import croupier.cli.analyze_command as a; "
+    "from numba.core.runtime.nrt import rtsys; a._load_numba_for_cached_kernels(); "
+    "started = [t for t in threading.enumerate() if t.name == 'numba-runtime']; "
+    "[t.join() for t in started]; import kernel; "
+    "print(json.dumps([len(started), rtsys._init, kernel.squares(4).tolist()]))"
+)
+
+
+def test_the_light_load_compiles_numbas_runtime_on_a_thread_of_its_own(tmp_path: Path) -> None:
+    """Issue 12, the warm command's start: numba's runtime, compiled by LLVM in every
+    process before the first kernel loads, is started on a thread by
+    ``_load_numba_for_cached_kernels`` and ready once that thread ends; kernels compiled,
+    then loaded from the cache, run on it (a fresh process: this one's runtime is started
+    already)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "kernel.py").write_text(_KERNEL_MODULE)
+    environment = dict(os.environ) | {
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+    }
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", _RUNTIME_RUN],
+                env=environment,
+                cwd=tmp_path,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        for _ in range(2)
+    ]
+    assert runs == [[1, True, [0.0, 1.0, 4.0, 9.0]]] * 2

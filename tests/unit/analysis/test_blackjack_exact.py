@@ -392,3 +392,47 @@ def test_rule_sets_with_the_same_dealer_share_its_table() -> None:
         other = dataclasses.replace(rules, hits_soft_17=not rules.hits_soft_17)
         assert exact.up_card(other, up).dealer is not shared
         assert exact.up_card(dataclasses.replace(rules, decks=1), up).dealer is not shared
+
+
+def test_the_table_of_hands_holds_every_hand_to_21_and_its_children() -> None:
+    """``compositions``: every multiset of 1 or more cards of a hard total of at most 21
+    once, larger totals first (each hand's children before it), hands of one total in the
+    order of a walk by rising ranks; ``child[i, rank]`` the hand one card of ``rank``
+    larger, -1 exactly where that card busts the hand."""
+    table = exact.compositions()
+    walked: list[tuple[int, ...]] = []
+
+    def walk(counts: tuple[int, ...], lowest: int, hard: int) -> None:
+        for rank in range(lowest, 10):
+            if hard + rank + 1 <= 21:
+                more = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
+                walked.append(more)
+                walk(more, rank, hard + rank + 1)
+
+    walk((0,) * 10, 0, 0)
+    values = np.arange(1, 11)
+    expected = sorted(walked, key=lambda c: -sum(n * v for n, v in zip(c, values, strict=True)))
+    assert [tuple(row) for row in table.counts.tolist()] == expected
+    assert len(expected) == len(set(expected)) == 3_082
+    assert table.hard.tolist() == (table.counts @ values).tolist()
+    for i, hand in enumerate(expected):
+        for rank in range(10):
+            more = (*hand[:rank], hand[rank] + 1, *hand[rank + 1 :])
+            found = table.child[i, rank]
+            assert (found == -1) == (table.hard[i] + rank + 1 > 21)
+            if found >= 0:
+                assert expected[found] == more and found < i
+
+
+def test_distinct_keys_are_numpys_unique() -> None:
+    """``distinct`` (the dealer table's new compositions, by a sort) answers as
+    ``np.unique``: sorted, each key once, flattened; empty stays empty."""
+    rng = np.random.default_rng(12)
+    for keys in (
+        rng.integers(0, 64**10, 5_000),
+        rng.integers(0, 40, (300, 7)),
+        np.zeros(0, dtype=np.int64),
+        np.array([5, 5, 5]),
+    ):
+        found = exact.distinct(keys)
+        assert found.tolist() == np.unique(keys).tolist()

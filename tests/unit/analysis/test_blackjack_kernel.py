@@ -141,3 +141,61 @@ def test_the_dealer_hands_count_every_draw_order_the_dealer_makes() -> None:
     assert sequences == 18_721
     assert int(hands.ways[finished].sum()) == sequences
     assert int(finished.sum()) == 2_037
+
+
+def _tree_by_sequences(up: int, hits_soft_17: bool) -> list[tuple[int, int, int, int, int]]:
+    """The tree of ``dealer_hands`` from every draw sequence of an unlimited shoe, walked
+    one by one: each finished multiset's orders are the sequences ending on it; the
+    multisets as rising ranks, sorted, each one's nodes from where it leaves the one before
+    (rank, repeat, depth, result, ways per node)."""
+    finished: dict[tuple[int, ...], list[int]] = {}
+
+    def walk(drawn: tuple[int, ...], hard: int, ace: bool) -> None:
+        for rank in range(10):
+            new_hard, has_ace = hard + rank + 1, ace or rank == 0
+            soft = has_ace and new_hard + 10 <= 21
+            total = new_hard + 10 if soft else new_hard
+            natural = not drawn and {up, rank} == {0, 9}
+            if (
+                natural
+                or total > 21
+                or (total >= 17 and not (total == 17 and soft and hits_soft_17))
+            ):
+                result = BLACKJACK if natural else (BUST if total > 21 else total - 17)
+                finished.setdefault(tuple(sorted((*drawn, rank))), [0, result])[0] += 1
+            else:
+                walk((*drawn, rank), new_hard, has_ace)
+
+    walk((), up + 1, up == 0)
+    nodes: list[tuple[int, int, int, int, int]] = []
+    previous: tuple[int, ...] = ()
+    for drawn in sorted(finished):
+        shared = next(
+            (i for i, (a, b) in enumerate(zip(previous, drawn, strict=False)) if a != b),
+            min(len(previous), len(drawn)),
+        )
+        for level in range(shared, len(drawn)):
+            nodes.append((drawn[level], drawn[:level].count(drawn[level]), level, -1, 0))
+        ways, result = finished[drawn]
+        nodes[-1] = (*nodes[-1][:3], result, ways)
+        previous = drawn
+    return nodes
+
+
+@pytest.mark.parametrize("hits_soft_17", [False, True])
+def test_the_dealer_hands_tree_is_every_draw_sequence_grouped(hits_soft_17: bool) -> None:
+    """``dealer_hands`` (built a card at a time over arrays of multisets) is, node for node,
+    the tree grouped from every draw sequence the dealer makes under each up card."""
+    for up in range(10):
+        hands = dealer_hands(up, hits_soft_17)
+        built = list(
+            zip(
+                hands.rank.tolist(),
+                hands.repeat.astype(int).tolist(),
+                hands.depth.tolist(),
+                hands.result.tolist(),
+                hands.ways.astype(int).tolist(),
+                strict=True,
+            )
+        )
+        assert built == _tree_by_sequences(up, hits_soft_17), up
