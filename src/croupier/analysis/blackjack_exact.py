@@ -68,6 +68,9 @@ a blackjack; Veintiuno Real)."""
 _KEY_BASE = 64
 """Removed-card counts are encoded in base 64 (at most 21 Aces plus five split cards)."""
 
+_KEY_WEIGHTS = _KEY_BASE ** np.arange(10, dtype=np.int64)
+"""A composition's counts by rank as one integer key (``counts @ _KEY_WEIGHTS``)."""
+
 
 @dataclass(frozen=True)
 class Compositions:
@@ -124,10 +127,10 @@ def compositions() -> Compositions:
     found = [found[i] for i in order]
     counts = np.array(found, dtype=np.int64)
     index = {c: i for i, c in enumerate(found)}
-    keys = counts @ _HAND_WEIGHTS
+    keys = counts @ _KEY_WEIGHTS
     by_key = np.argsort(keys)
     sorted_keys = keys[by_key]
-    bigger = keys[:, None] + _HAND_WEIGHTS
+    bigger = keys[:, None] + _KEY_WEIGHTS
     at = np.minimum(np.searchsorted(sorted_keys, bigger), len(keys) - 1)
     child = np.where(sorted_keys[at] == bigger, by_key[at], -1).astype(np.int64)
     return Compositions(
@@ -137,10 +140,6 @@ def compositions() -> Compositions:
         child=child,
         index=index,
     )
-
-
-_HAND_WEIGHTS = 32 ** np.arange(10, dtype=np.int64)
-"""A hand's counts by rank as one integer (base 32: at most 21 of a rank)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -530,7 +529,6 @@ class DealerTable:
         self.table = np.zeros((0, 7))
         self._keys = np.zeros(0, dtype=np.int64)
         self._rows = np.zeros(0, dtype=np.int64)
-        self._weights = _KEY_BASE ** np.arange(10, dtype=np.int64)
         self._lock = threading.Lock()
 
     def _find(
@@ -553,11 +551,11 @@ class DealerTable:
         # one batch): those are looked up as they come, and only the unknown ones are made
         # unique and merged into the sorted keys (no re-sort of the whole table), what had
         # cost CDP1 as much as its new dealer outcomes themselves.
-        keys = removed @ self._weights
+        keys = removed @ _KEY_WEIGHTS
         position, known = self._find(keys)
         if not known.all():
             missing = distinct(keys[~known])
-            counts = self.shoe - (missing[:, None] // self._weights) % _KEY_BASE
+            counts = self.shoe - (missing[:, None] // _KEY_WEIGHTS) % _KEY_BASE
             found = dealer_outcomes_many(counts, self.up, self.hits_soft_17)
             rows = np.arange(len(self.table), len(self.table) + missing.size, dtype=np.int64)
             self.table = np.concatenate([self.table, found])

@@ -52,6 +52,7 @@ import numpy.typing as npt
 
 from croupier.analysis.blackjack_exact import (
     _KEY_BASE,
+    _KEY_WEIGHTS,
     DOUBLE,
     HIT,
     PAID,
@@ -60,8 +61,6 @@ from croupier.analysis.blackjack_exact import (
     distinct,
 )
 from croupier.analysis.dealer import ACE, BLACKJACK, BUST, OUTCOMES
-
-_WEIGHTS = _KEY_BASE ** np.arange(10, dtype=np.int64)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -439,7 +438,7 @@ def split_round_matrix(  # noqa: PLR0917
         *arguments, np.zeros(1, dtype=np.int64), np.zeros((1, OUTCOMES)), True
     )
     wanted = distinct(keys)
-    outcomes = dealer.outcomes((wanted[:, None] // _WEIGHTS) % _KEY_BASE)
+    outcomes = dealer.outcomes((wanted[:, None] // _KEY_WEIGHTS) % _KEY_BASE)
     lookup_keys, lookup_values = lookup_table(wanted, outcomes)
     matrix, net_rows, probabilities, tail_keys = two_hands(
         *arguments, lookup_keys, lookup_values, False
@@ -741,7 +740,7 @@ def whole_round_matrix(  # noqa: PLR0917
     if status == _NO_ROOM:
         return None
     dealer = DealerTable(card.shoe, card.up, rules.hits_soft_17)
-    outcomes = dealer.outcomes((keys[:, None] // _WEIGHTS) % _KEY_BASE)
+    outcomes = dealer.outcomes((keys[:, None] // _KEY_WEIGHTS) % _KEY_BASE)
     lookup_keys, lookup_codes, lookup_values = _table_of(keys, outcomes, True)
     matrix, _, _ = many_hands(*arguments, lookup_keys, lookup_codes, lookup_values, False, budget)
     return matrix
