@@ -179,6 +179,11 @@ def _strategy_for(profile: Profile, options: SimulationOptions) -> tuple[Any, st
     return str(options.strategy), str(options.strategy)
 
 
+def _shortened(text: str, most: int = 60) -> str:
+    """``text``, cut to ``most`` characters with an ellipsis: a value echoed in a message."""
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
+
+
 def _executor(options: SimulationOptions) -> tuple[Executor | None, Callable[[], None]]:
     """The pool to run blocks on, and how to close it; ``None`` runs in this process."""
     if options.dask is not None:
@@ -190,8 +195,14 @@ def _executor(options: SimulationOptions) -> tuple[Executor | None, Callable[[],
             ) from None
         try:
             client = Client(options.dask)  # type: ignore[no-untyped-call]
-        except OSError as error:  # no scheduler answered (refused, timed out, a bad host)
-            raise SimulationError(f"--dask {options.dask}: {error}") from None
+        except (OSError, ValueError) as error:
+            # OSError: no scheduler answered (refused, timed out, a bad host); ValueError:
+            # not an address (no port, a broken IPv6 bracket). The address is named, cut
+            # short (distributed's message repeats it whole).
+            shown = _shortened(options.dask)
+            raise SimulationError(
+                f"--dask {shown}: {_shortened(str(error).replace(options.dask, shown), 160)}"
+            ) from None
         return client.get_executor(), client.close  # type: ignore[no-untyped-call]
     if options.workers < 1:
         raise SimulationError(f"--workers: at least 1, not {options.workers}")

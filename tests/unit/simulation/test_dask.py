@@ -60,3 +60,28 @@ def test_no_scheduler_at_the_address_is_one_line_and_exit_2(
     stderr = capsys.readouterr().err  # the progress bar's line, then the error's
     assert "Traceback" not in stderr
     assert stderr.strip().splitlines()[-1].startswith(f"croupier: error: --dask {address}: ")
+
+
+@pytest.mark.parametrize(
+    ("address", "named"),
+    [("not a url", "not a url"), ("", ""), ("tcp://[::", "tcp://[::"), ("a" * 5000, "a" * 59)],
+)
+def test_a_malformed_address_is_one_line_naming_it_and_exit_2(
+    address: str, named: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dask`` given what is not an address (no port, a broken IPv6 bracket, 5,000
+    characters) raised distributed's ValueError as a traceback, exit 1; it is one line naming
+    the value (cut to 60 characters), exit 2, as every bad option."""
+    from croupier.cli.main import main
+
+    monkeypatch.setattr(
+        "sys.argv", ["croupier", "simulate", "peru-2016", "--rounds", "1000", "--dask", address]
+    )
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    assert exit_.value.code == 2
+    stderr = capsys.readouterr().err
+    assert "Traceback" not in stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith(f"croupier: error: --dask {named}")
+    assert len(last) < 300
