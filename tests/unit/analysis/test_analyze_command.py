@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -188,15 +189,10 @@ _KERNEL_RUN = (
 )
 
 
-@pytest.mark.slow
-def test_the_command_loads_a_cached_kernel_lightly_and_still_compiles_a_new_one(
-    tmp_path: Path,
-) -> None:
-    """``analyze`` loads numba for cached kernels only (issue 12, the warm command's start):
-    a kernel missing from the cache (the first run after installation) still compiles and
-    runs, allocating its array through numba's runtime; the next process loads it from the
-    cache without installing every registry numba keeps for compiling (its typed dict's
-    among them), and gets the same result."""
+def _twice_in_fresh_processes(script: str, tmp_path: Path) -> list[Any]:
+    """``script``'s printed JSON from two fresh interpreters in turn, ``_KERNEL_MODULE``
+    importable as ``kernel`` and numba's cache in ``tmp_path``: the first compiles the
+    kernel, the second finds it in the cache."""
     import os
     import subprocess
     import sys
@@ -206,10 +202,10 @@ def test_the_command_loads_a_cached_kernel_lightly_and_still_compiles_a_new_one(
         "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
         "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
     }
-    compiled, loaded = (
+    return [
         json.loads(
             subprocess.run(
-                [sys.executable, "-c", _KERNEL_RUN],
+                [sys.executable, "-c", script],
                 env=environment,
                 cwd=tmp_path,
                 check=True,
@@ -218,7 +214,19 @@ def test_the_command_loads_a_cached_kernel_lightly_and_still_compiles_a_new_one(
             ).stdout
         )
         for _ in range(2)
-    )
+    ]
+
+
+@pytest.mark.slow
+def test_the_command_loads_a_cached_kernel_lightly_and_still_compiles_a_new_one(
+    tmp_path: Path,
+) -> None:
+    """``analyze`` loads numba for cached kernels only (issue 12, the warm command's start):
+    a kernel missing from the cache (the first run after installation) still compiles and
+    runs, allocating its array through numba's runtime; the next process loads it from the
+    cache without installing every registry numba keeps for compiling (its typed dict's
+    among them), and gets the same result."""
+    compiled, loaded = _twice_in_fresh_processes(_KERNEL_RUN, tmp_path)
     squares = [0.0, 1.0, 4.0, 9.0, 16.0]
     assert compiled[:2] == [squares, 0]  # not in the cache: compiled, contexts refreshed
     assert compiled[2] is True
@@ -265,26 +273,5 @@ def test_the_light_load_compiles_numbas_runtime_on_a_thread_of_its_own(tmp_path:
     ``_load_numba_for_cached_kernels`` and ready once that thread ends; kernels compiled,
     then loaded from the cache, run on it (a fresh process: this one's runtime is started
     already)."""
-    import os
-    import subprocess
-    import sys
-
-    (tmp_path / "kernel.py").write_text(_KERNEL_MODULE)
-    environment = dict(os.environ) | {
-        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
-    }
-    runs = [
-        json.loads(
-            subprocess.run(
-                [sys.executable, "-c", _RUNTIME_RUN],
-                env=environment,
-                cwd=tmp_path,
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-        )
-        for _ in range(2)
-    ]
+    runs = _twice_in_fresh_processes(_RUNTIME_RUN, tmp_path)
     assert runs == [[1, True, [0.0, 1.0, 4.0, 9.0]]] * 2
