@@ -37,6 +37,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=6, help="passes of the three runs")
     parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
+    for name in ("rounds", "pairs", "players"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name}: at least 1, not {getattr(args, name)}")
     profile = load_profile(args.profile)
     assert isinstance(profile, BlackjackRules)
     strategy = blackjack_sim.BlackjackStrategy.basic(profile)

@@ -108,6 +108,10 @@ def main() -> None:
     args = parser.parse_args()
     if (args.hhoppe is None) != (args.hhoppe_python is None):
         parser.error("--hhoppe and --hhoppe-python go together")
+    if args.hhoppe is not None and not (args.hhoppe / "blackjack.py").is_file():
+        parser.error(f"--hhoppe {args.hhoppe}: no blackjack.py there")
+    if args.hhoppe_python is not None and not args.hhoppe_python.is_file():
+        parser.error(f"--hhoppe-python {args.hhoppe_python}: no such file")
     hhoppe_rate = None
     if args.hhoppe is not None:
         his = hhoppe_run(args.hhoppe_python, args.hhoppe, args.rounds, args.repeats)
