@@ -150,17 +150,20 @@ def run_farmer(binary: Path, answers: tuple[str, ...], table: Path) -> tuple[flo
     process.stdin.write(("\n".join((*answers, str(table), FARMER_NO_HAND)) + "\n").encode())
     process.stdin.close()
     head = seen = b""
-    while FARMER_PROMPT not in seen:
-        chunk = os.read(process.stdout.fileno(), 65536)
-        if not chunk:
-            raise RuntimeError(f"{binary} ended before its last prompt")
-        head = (head + chunk)[:200]
-        seen = seen[-len(FARMER_PROMPT) :] + chunk
-    wall = time.perf_counter() - start
-    # 7.x has ended at "0 0" (its output comes at its exit); 6.5 keeps asking: stop it.
-    process.kill()
-    process.wait()
-    process.stdout.close()
+    try:
+        while FARMER_PROMPT not in seen:
+            chunk = os.read(process.stdout.fileno(), 65536)
+            if not chunk:
+                raise RuntimeError(f"{binary} ended before its last prompt")
+            head = (head + chunk)[:200]
+            seen = seen[-len(FARMER_PROMPT) :] + chunk
+        wall = time.perf_counter() - start
+    finally:
+        # 7.x has ended at "0 0" (its output comes at its exit); 6.5 keeps asking: stop it,
+        # and a program that failed is reaped too.
+        process.kill()
+        process.wait()
+        process.stdout.close()
     found = re.search(rb"version (\S+)", head)
     return wall, _child_cpu() - cpu_before, found.group(1).decode() if found else "unknown"
 
