@@ -332,8 +332,10 @@ def next_card(live: LiveTable) -> dict[str, Any] | None:
 
 
 def dealer_state(live: LiveTable) -> dict[str, Any]:
-    """The table as its dealer sees it: the shoe, the next card's place, the whole round
-    (the dealer handles every card, so the view is the inspector's)."""
+    """The table as its dealer sees it: the shoe, the next card's place and the round. At a
+    physical shoe the dealer handles every card, so the view is the inspector's; at a random
+    shoe's table the server deals and the dealer sees what a spectator sees (R6: a hole card,
+    Casino Hold'em's dealer and player cards stay face down to the dealer as to everyone)."""
     game_round = live.round
     return {
         "table": live.id,
@@ -345,7 +347,7 @@ def dealer_state(live: LiveTable) -> dict[str, Any]:
         "shoe_kind": PHYSICAL if live.is_physical else RANDOM,
         "shoe": shoe_document(live),
         "next_card": next_card(live),
-        "view": None if game_round is None else game_round.view(None, everything=True),
+        "view": None if game_round is None else game_round.view(None, everything=live.is_physical),
     }
 
 

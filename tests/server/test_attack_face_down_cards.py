@@ -1,0 +1,61 @@
+"""R6 from the newer doors: the table's dealer's console and the recall of a voided round.
+
+At a random shoe's table the server deals, so the dealer assigned to it has no more right to a
+face-down card than a spectator (a dealer who could read the hole card could pass it to a
+player); at a physical shoe the dealer handled every card and sees them all. A round voided
+before its hole card was turned leaves that card face down for good: a player's recall must
+not turn it over while the shoe it came from is still being dealt (GLI-19 4.4.4(a))."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server_support import OPERATOR_TOKEN, Api, Table
+
+from croupier.games.base import GameRound
+
+
+def _dealer_of(api: Api, name: str, *tables: Table) -> str:
+    token = api.player(name)
+    granted = api.post("/operator/staff", OPERATOR_TOKEN, {"username": name, "role": "dealer"})
+    assert granted.status_code == 201, granted.text
+    for table in tables:
+        path = f"/operator/tables/{table.id}/dealers"
+        assigned = api.post(path, OPERATOR_TOKEN, {"username": name})
+        assert assigned.status_code == 200, assigned.text
+    return token
+
+
+def _live_round(api: Api, table: Table) -> GameRound:
+    game_round = api.server.casino.tables[table.id].round
+    assert game_round is not None
+    return game_round
+
+
+def _dealt(table: Table) -> int:
+    round_id = table.bet_all()
+    table.ready_all()
+    assert table.state()["round"]["id"] == round_id, "the round ended at the deal"
+    return round_id
+
+
+def test_a_random_shoes_dealer_console_shows_the_round_as_a_spectator_sees_it(api: Api) -> None:
+    """peru-2016's hole card, and Casino Hold'em's dealer cards and every player's two cards
+    before the call, stay ``??`` on ``GET /dealer/tables/{id}`` (they were shown whole)."""
+    blackjack = Table(api, "peru-2016", ["ann", "ben"])
+    holdem = Table(api, "casino-holdem-standard", ["cid", "dot"])
+    dana = _dealer_of(api, "dana", blackjack, holdem)
+    for table in (blackjack, holdem):
+        _dealt(table)
+        answer = api.get(f"/dealer/tables/{table.id}", dana)
+        assert answer.status_code == 200, answer.text
+        view: dict[str, Any] = answer.json()["view"]
+        game_round = _live_round(api, table)
+        assert view == json.loads(json.dumps(game_round.view(None)))
+        assert view != json.loads(json.dumps(game_round.view(None, everything=True)))
+        assert "??" in view["dealer"]["cards"]
+    holdem_view = api.get(f"/dealer/tables/{holdem.id}", dana).json()["view"]
+    assert all(
+        hand["cards"] == ["??", "??"] for seat in holdem_view["seats"] for hand in seat["hands"]
+    )
