@@ -59,3 +59,40 @@ def test_a_random_shoes_dealer_console_shows_the_round_as_a_spectator_sees_it(ap
     assert all(
         hand["cards"] == ["??", "??"] for seat in holdem_view["seats"] for hand in seat["hands"]
     )
+
+
+def _hole_events(document: dict[str, Any]) -> list[str]:
+    found = [e["card"] for e in document["events"] if e.get("purpose") == "hole"]
+    for step in document["steps"] or []:
+        found += [e["card"] for e in step["events"] if e.get("purpose") == "hole"]
+    return found
+
+
+def test_a_voided_rounds_recall_keeps_its_unturned_hole_card_face_down(api: Api) -> None:
+    """Voided in the players' turns: the players, the table's dealer and ``/me/rounds`` read
+    the hole card as ``??`` (it was the card itself); the operator still reads it."""
+    table = Table(api, "peru-2016", ["ann", "ben"])
+    dana = _dealer_of(api, "dana", table)
+    round_id = _dealt(table)
+    hole = str(_live_round(api, table).dealer[1])  # type: ignore[attr-defined]
+    voided = api.post(f"/rounds/{round_id}/void", dana, {"reason": "the shoe fell"})
+    assert voided.status_code == 200, voided.text
+    readers = {"ann": table.tokens["ann"], "ben": table.tokens["ben"], "dana": dana}
+    for name, token in readers.items():
+        answer = api.get(f"/rounds/{round_id}", token)
+        assert answer.status_code == 200, (name, answer.text)
+        shown = _hole_events(answer.json())
+        assert shown and set(shown) == {"??"}, (name, shown)
+    mine = api.get(f"/me/rounds?table_id={table.id}", table.tokens["ann"]).json()
+    listed = next(item for item in mine["rounds"] if item["round"] == round_id)
+    assert [e["card"] for e in listed["events"] if e.get("purpose") == "hole"] == ["??"]
+    assert set(_hole_events(table.recall(round_id))) == {hole}  # the operator's recall
+
+
+def test_a_settled_rounds_recall_still_shows_its_turned_hole_card(api: Api) -> None:
+    """The hole card the dealer turned is the players' to read in the recall, as before."""
+    table = Table(api, "peru-2016", ["ann"])
+    round_id = table.play_round()
+    events = table.recall(round_id, "ann")["events"]
+    turned = [e["card"] for e in events if e["kind"] == "HoleCardRevealed"]
+    assert turned and [e["card"] for e in events if e.get("purpose") == "hole"] == turned

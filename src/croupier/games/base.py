@@ -208,6 +208,10 @@ class GameRound(ABC):
     private_card_purposes: ClassVar[frozenset[str]] = frozenset()
     """``CardDrawn`` purposes whose cards stay their seat's own even after the round (Casino
     Hold'em's hole cards: Art. 9d forbids showing them to others); views and recall mask them."""
+    face_down_until: ClassVar[Mapping[str, str]] = {}
+    """``CardDrawn`` purposes dealt face down, each with the kind of the event that turns them
+    up (blackjack's hole card, Casino Hold'em's dealer cards): in a record without that event
+    (a round voided first) they stay face down in the recall until their shoe is revealed."""
     takes_new_shoe: ClassVar[bool] = False
     """The constructor takes ``new_shoe=True`` to run the new-shoe procedure (its burns)."""
     takes_meter: ClassVar[bool] = False

@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -211,6 +211,8 @@ class BlackjackRound(GameRound):
     game: ClassVar[str] = "blackjack"
     rules = BlackjackRules
     takes_new_shoe = True
+    # Art. 13: the hole card lies face down until the dealer turns it.
+    face_down_until: ClassVar[Mapping[str, str]] = {Purpose.HOLE.value: HoleCardRevealed.__name__}
 
     profile: BlackjackRules
     seat_noun = "seat"

@@ -74,7 +74,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from croupier.cards import FULL_DECK, Card, Rank, format_cards, parse_cards
 from croupier.errors import (
@@ -212,6 +212,8 @@ class CasinoHoldemRound(GameRound):
     takes_meter = True
     # Art. 9d: a player's hole cards are never shown to the others, during or after the game.
     private_card_purposes = frozenset({Purpose.PLAYER.value})
+    # Art. 13 f: the dealer's two cards lie face down until he turns them up.
+    face_down_until: ClassVar[Mapping[str, str]] = {Purpose.DEALER.value: DealerRevealed.__name__}
     profile: CasinoHoldemRules
 
     def __init__(

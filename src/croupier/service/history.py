@@ -53,16 +53,19 @@ def _masked(
     *,
     burns_revealed: bool,
     private_purposes: frozenset[str],
+    face_down_purposes: frozenset[str],
     own_seats: set[int] | None,
 ) -> list[dict[str, Any]]:
-    """The record as one viewer may read it. Burns show once the shoe is revealed; cards a
-    game keeps private to their seat (Casino Hold'em hole cards) show only to that seat.
-    ``own_seats`` is ``None`` for the inspector (the operator), who sees everything."""
+    """The record as one viewer may read it. Burns, and cards the round left face down (the
+    hole card of a round voided before it was turned: ``face_down_purposes``), show once the
+    shoe is revealed; cards a game keeps private to their seat (Casino Hold'em hole cards)
+    show only to that seat. ``own_seats`` is ``None`` for the inspector (the operator), who
+    sees everything."""
 
     def hidden(event: dict[str, Any]) -> bool:
         if own_seats is None or event.get("kind") != "CardDrawn":
             return False
-        if event.get("purpose") == "burn":
+        if event.get("purpose") == "burn" or event.get("purpose") in face_down_purposes:
             return not burns_revealed
         return event.get("purpose") in private_purposes and event.get("seat") not in own_seats
 
@@ -136,10 +139,15 @@ def round_document(
     )
     # The inspector (operator) sees every card; a player sees burns once the shoe is
     # revealed, and never another zone's private cards (R6).
+    game = round_class_of(table.game)
+    turned = {event.get("kind") for event in record.events}
     mask = partial(
         _masked,
         burns_revealed=shoe.is_revealed,
-        private_purposes=round_class_of(table.game).private_card_purposes,
+        private_purposes=game.private_card_purposes,
+        face_down_purposes=frozenset(
+            purpose for purpose, turn in game.face_down_until.items() if turn not in turned
+        ),
         own_seats=None if is_inspector else set(own_seats),
     )
     document = {
