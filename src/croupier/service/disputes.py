@@ -122,6 +122,9 @@ def file_dispute(
     session: Session, who: Principal, round_id: int, text: str, now: float
 ) -> dict[str, Any]:
     """A participant's dispute of a round, within the window (docs/rules.md#D-GEN-10)."""
+    # The round's row locked first: filings sent at once queue here, so each sees the open
+    # dispute of the one before (PostgreSQL reads committed rows; SQLite's writers queue).
+    session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
     record = _round(session, round_id)
     if who.user_id not in participants(session, round_id):
         raise Forbidden(f"round {round_id} is not one of yours: only its players dispute it")
