@@ -131,11 +131,14 @@ def remove(
     if role is StaffRole.DEALER:
         for table_id in dealer_tables(session, user.id):
             unassign_dealer(session, operator, table_id, username, now)
-    session.execute(
+    removed = session.execute(
         delete(StaffRoleRecord).where(
             StaffRoleRecord.user_id == user.id, StaffRoleRecord.role == str(role)
         )
     )
+    if removed.rowcount != 1:  # type: ignore[attr-defined]
+        # Another removal deleted it since the read above (PostgreSQL): one is recorded.
+        raise Conflict(f"{username!r} is not a {role}")
     record_action(
         session, operator, StaffAction.REMOVED, f"user:{user.id}", _who(user, role), now=now
     )
@@ -177,11 +180,14 @@ def unassign_dealer(
 ) -> dict[str, Any]:
     table = _table(session, table_id)
     user = _account(session, username)
-    assignment = session.get(DealerAssignment, (user.id, table_id))
-    if assignment is None:
+    # The delete says whether it deleted: of removals at once, the one that did is recorded.
+    removed = session.execute(
+        delete(DealerAssignment).where(
+            DealerAssignment.user_id == user.id, DealerAssignment.table_id == table_id
+        )
+    )
+    if removed.rowcount != 1:  # type: ignore[attr-defined]
         raise Conflict(f"{username!r} does not deal at table {table_id}")
-    session.delete(assignment)
-    session.flush()
     detail = {"username": username, "table": table_id, "table_name": table.name}
     record_action(session, operator, StaffAction.UNASSIGNED, f"table:{table_id}", detail, now=now)
     return {"table": table_id, "dealers": table_dealers(session, table_id)}
