@@ -318,6 +318,10 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         The socket lives as long as its session: signing out, or the session idling out,
         closes it with code 4401 (``SESSION_ENDED``) before another private view is sent."""
         running: Server = websocket.app.state.server
+        # Accepted before anything is checked: a socket closed before its handshake is
+        # answered reaches the client as an HTTP 403 (a browser sees 1006), never the close
+        # code that tells the page to sign in again (4401) or that there is no table (4404).
+        await websocket.accept()
         now = running.settings.clock.now()
         try:
             who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
@@ -341,7 +345,6 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         session = token_hash(token or "")
         ended = running.sockets.register(session)
         try:
-            await websocket.accept()
             await _push_table(websocket, running, live, who, token, ended)
         finally:
             running.sockets.unregister(session, ended)
