@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
+from croupier.errors import AmountError
 from croupier.ledger.postings import MAX_MINOR_AMOUNT, parse_minor_amount
 from croupier.money import MAX_UNITS, parse_amount
 from croupier.service.errors import RequestError
@@ -114,15 +115,23 @@ class Empty(Body):
 
 AMOUNTS = {"amount", "minimum", "maximum"}
 
+TABLE_UNIT_BODIES: tuple[type[BaseModel], ...] = (BetBody, Limits)
+"""Bodies whose amounts are whole table units (bets, back bets, limits): a bad one is refused
+with the engine's own ``parse_amount`` error. Another body's amount (a payout correction's
+minor units, negative to take back) is an ``AmountError`` with the validation's message,
+which names its own bounds."""
 
-def _amount_error(model: type[BaseModel], body: dict[str, Any], field: str) -> None:
+
+def _amount_error(model: type[BaseModel], body: dict[str, Any], field: str, message: str) -> None:
     """Raise the domain's own error for a bad amount (its type and message)."""
     value = body[field]
     if model is Move:
         parse_minor_amount(value, field)
-    else:
+    elif model in TABLE_UNIT_BODIES:
         wager = body.get("wager", "main")
         parse_amount(value, wager if field == "amount" and isinstance(wager, str) else field)
+    else:
+        raise AmountError(f"{field}: {message} (got {value!r:.80})")
 
 
 def parse(model: type[M], body: dict[str, Any]) -> M:
@@ -133,7 +142,7 @@ def parse(model: type[M], body: dict[str, Any]) -> M:
         problem = error.errors()[0]
         field = str(problem["loc"][0]) if problem["loc"] else ""
         if field in AMOUNTS and field in body:
-            _amount_error(model, body, field)
+            _amount_error(model, body, field, problem["msg"])
         shown = f" (got {problem['input']!r:.80})" if field in body else ""
         raise RequestError(
             f"{field or 'body'}: {problem['msg']}{shown}",
