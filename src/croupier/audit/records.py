@@ -44,7 +44,6 @@ from sqlalchemy import (
     tuple_,
 )
 
-from croupier.service import staff_models  # noqa: F401 - the staff's audited tables in Base
 from croupier.service.models import Base
 
 

@@ -37,7 +37,6 @@ from sqlalchemy import Connection, Engine, Table, create_engine, func, insert, i
 from sqlalchemy.engine import make_url
 
 from croupier.errors import CroupierError
-from croupier.service import staff_models  # noqa: F401 - the staff's tables in Base too
 from croupier.service.database import alembic_config, make_engine, upgrade
 from croupier.service.models import Base
 

@@ -261,3 +261,10 @@ class AuditCover(Base):
     row_key: Mapped[str] = mapped_column(String(256), primary_key=True)
     seq: Mapped[int] = mapped_column(BigInteger)
     digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+# The staff's five tables (roles, dealer assignments, staff actions, disputes, payout
+# corrections) are declared beside these, in the same ``Base``: imported here so that whoever
+# imports the schema gets all of it. ``audit verify`` and ``backup`` each missed them in a
+# process of their own (02e3e52, 87831ca) while another module's import happened to hide it.
+from croupier.service import staff_models  # noqa: E402, F401
