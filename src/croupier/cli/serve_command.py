@@ -123,7 +123,16 @@ def command(
             parse_limit(limit)
         except ValueError as error:
             raise typer.BadParameter(str(error)) from None
-    server = start(settings)
+    from sqlalchemy.exc import OperationalError
+
+    from croupier.errors import CroupierError
+
+    try:
+        server = start(settings)
+    except (OperationalError, OSError) as error:
+        # A full or read-only disk, a database server that does not answer: one line on
+        # stderr (``croupier: error: ...``, exit 2), not the driver's traceback.
+        raise CroupierError(_why_not_started(error, database)) from None
     for note in server.notes:
         typer.echo(note)
     url = f"http://{host}:{port}"
@@ -170,4 +179,22 @@ def command(
         # A state push is a few hundred bytes of JSON on a local network: compressing each
         # one for every seat cost more CPU than it saved.
         ws_per_message_deflate=False,
+    )
+
+
+def _why_not_started(error: Exception, database: str) -> str:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    where = make_url(database).render_as_string(hide_password=True)
+    if isinstance(error, OperationalError):
+        reason = str(error.orig or error).strip().splitlines()[0]
+        return (
+            f"the database {where} cannot be opened and written: {reason} "
+            "(a full or read-only disk, or a database server that does not answer?)"
+        )
+    assert isinstance(error, OSError)
+    return (
+        f"cannot write {error.filename or 'a file of the server'}: {error.strerror or error} "
+        f"(database {where}; a full or read-only disk?)"
     )
