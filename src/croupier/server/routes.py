@@ -495,9 +495,9 @@ def round_record(*, server: ServerDep, who: Caller, round_id: Id) -> dict[str, A
 
 @router.get("/shoes/{shoe_id}")
 def shoe(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
-    return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=False))
+    return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=False))
 
 
 @router.get("/shoes/{shoe_id}/export")
 def shoe_export(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
-    return server.uow.read(lambda s: history.shoe_document(s, shoe_id, with_rounds=True))
+    return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=True))

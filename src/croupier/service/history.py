@@ -282,8 +282,21 @@ def rounds_of(
     return documents
 
 
-def shoe_document(session: Session, shoe_id: int, *, with_rounds: bool) -> dict[str, Any]:
-    """A shoe's commitment; once it ended, its reveal and (for export) its rounds."""
+def may_read_reveal(session: Session, who: Principal, game: str) -> bool:
+    """Whether ``who`` may read a revealed shoe's seed, order and rounds (R18). Anyone, unless
+    the game keeps its seats' cards private after the game (Casino Hold'em Art. 9 d): a deck
+    that dealt one game gives every zone's hole cards, so its reveal is the inspector's and
+    the operator's only (docs/rules.md#D-CH-12)."""
+    if not round_class_of(game).private_card_purposes:
+        return True
+    return who.is_operator or staff.has_role(session, who, staff.StaffRole.INSPECTOR)
+
+
+def shoe_document(
+    session: Session, shoe_id: int, who: Principal, *, with_rounds: bool
+) -> dict[str, Any]:
+    """A shoe's commitment; once it ended, its reveal and (for export) its rounds, to whoever
+    ``may_read_reveal``: anyone else keeps the commitment, and the export is refused."""
     shoe = session.get(ShoeRecord, shoe_id)
     if shoe is None:
         raise NotFound(f"no shoe {shoe_id}")
@@ -299,6 +312,17 @@ def shoe_document(session: Session, shoe_id: int, *, with_rounds: bool) -> dict[
     if not shoe.is_revealed:
         if with_rounds:
             raise Conflict(f"shoe {shoe_id} is still being dealt: it is revealed when it ends")
+        return document
+    if not may_read_reveal(session, who, table.game):
+        if with_rounds:
+            raise Forbidden(
+                f"shoe {shoe_id} dealt Casino Hold'em: its seed, order and rounds give every "
+                "player's hole cards, which are shown to nobody else, during or after the game "
+                "(Art. 9 d, docs/rules.md#D-CH-12); its reveal is the inspector's and the "
+                "operator's, who verify it",
+                code="shoe_reveal_staff_only",
+                shoe=shoe_id,
+            )
         return document
     if shoe.procedures is not None:
         # A physical shoe has no seed to reveal: its making as the dealer confirmed it.
