@@ -368,6 +368,11 @@ def test_r17_the_code_is_checked_at_start(tmp_path: Path) -> None:
         refusal = api.server.casino.fail_safe.refusal()
         assert isinstance(refusal, FailSafeEngaged)
         assert "missing: added-by-an-attacker.py" in refusal.faults[Fault.CODE]
+        ana = api.player("ana")
+        # No money moves by the staff's hand either: not even the operator's credit.
+        credit = api.post("/operator/wallets/ana/credit", OPERATOR_TOKEN, {"amount": 10_000})
+        assert credit.status_code == 503 and credit.json()["code"] == "fail_safe", credit.text
+        assert api.balance(ana) == 0
         opened = api.post(  # the operator may still prepare the floor
             "/operator/tables",
             OPERATOR_TOKEN,
@@ -381,7 +386,7 @@ def test_r17_the_code_is_checked_at_start(tmp_path: Path) -> None:
         assert opened.status_code == 201, opened.text
         answer = api.post(
             f"/tables/{opened.json()['table']}/bets",
-            api.player("ana", 10_000),
+            ana,
             {"seat": 1, "wager": "banker", "amount": 5},
         )
         assert answer.status_code == 503
@@ -433,7 +438,7 @@ def test_r17_croupier_serve_records_the_code_then_checks_it_at_each_start(tmp_pa
     """A real ``croupier serve``: the first start writes the manifest; a start on code that no
     longer matches it serves, but refuses every bet with the fault named."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from bots import ServerProcess, create_table, headers, new_player
+    from bots import ServerProcess, create_table, headers, new_player, operator_post
 
     manifest = tmp_path / "code.manifest.json"
     server = ServerProcess(
@@ -442,10 +447,18 @@ def test_r17_croupier_serve_records_the_code_then_checks_it_at_each_start(tmp_pa
         code_manifest=manifest,
     )
 
-    async def open_and_bet() -> httpx.Response:
+    async def open_and_bet(*, credited: bool = True) -> httpx.Response:
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
             table = await create_table(client, f"t-{uuid.uuid4().hex[:6]}", "dragon-six-peru-2016")
-            token = await new_player(client, f"p{uuid.uuid4().hex[:6]}", 10_000)
+            name = f"p{uuid.uuid4().hex[:6]}"
+            if credited:
+                token = await new_player(client, name, 10_000)
+            else:  # the fail safe refuses the operator's credit too
+                body = {"username": name, "password": f"password-of-{name}"}
+                (await client.post("/auth/signup", json=body)).raise_for_status()
+                token = (await client.post("/auth/signin", json=body)).json()["token"]
+                with pytest.raises(httpx.HTTPStatusError, match="503"):
+                    await operator_post(client, f"/operator/wallets/{name}/credit", {"amount": 10})
             assert (
                 await client.post(f"/tables/{table}/seats/1", headers=headers(token))
             ).status_code in {200, 503}
@@ -465,7 +478,7 @@ def test_r17_croupier_serve_records_the_code_then_checks_it_at_each_start(tmp_pa
     manifest.write_text(integrity.Manifest({**files, "games/blackjack.py": "3" * 64}).to_json())
     server.start()
     try:
-        refused = run_on_own_loop(open_and_bet())
+        refused = run_on_own_loop(open_and_bet(credited=False))
     finally:
         server.stop()
     assert refused.status_code == 503, refused.text

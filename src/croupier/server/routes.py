@@ -54,7 +54,14 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
     request: Request,
     effect: Callable[[Session], Answer],
     table_id: int | None = None,
+    *,
+    moves_money: bool = False,
 ) -> JSONResponse:
+    if moves_money:
+        # R17: while the fail safe holds, no money moves by the staff's hand either (a table's
+        # commands are refused by ``Casino.run``): the ledger is the same database, and the
+        # code that would post to it may be the code that differs from its manifest.
+        server.casino.fail_safe.verify_clear(f"{request.method} {request.scope['path']}")
     checked = idempotency.check_key(key)
     request_hash = idempotency.fingerprint(
         request.method, request.scope["path"], sent_body(request)
@@ -175,6 +182,7 @@ def credit(
         key,
         request,
         lambda s: (200, wallets.move(s, username, move.amount, "credit", now())),
+        moves_money=True,
     )
 
 
@@ -195,6 +203,7 @@ def debit(
         key,
         request,
         lambda s: (200, wallets.move(s, username, move.amount, "debit", now())),
+        moves_money=True,
     )
 
 

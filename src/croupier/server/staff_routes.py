@@ -265,6 +265,7 @@ def decide(
                 s, who, dispute_id, decided.decision, decided.reason, corrections, now()
             ),
         ),
+        moves_money=True,
     )
 
 
@@ -327,6 +328,7 @@ def decide_correction(
                 s, who, correction_id, decided.decision, decided.reason, now()
             ),
         ),
+        moves_money=True,
     )
 
 

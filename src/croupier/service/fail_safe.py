@@ -11,9 +11,11 @@ while the server runs, and at once when a command fails for a reason that is not
 - ``code``: the installed code differs from its recorded SHA-256 manifest (``integrity``).
 
 While any fault stands, every table command is refused with ``FailSafeEngaged`` (the HTTP
-edge answers 503 with ``Retry-After`` and the reasons), deadlines are not applied, and each
-round in flight is shown as ``interrupted``: its stakes stay in escrow, where the ledger
-already holds them, and nothing moves. Engaging, each refusal and clearing are logged. When
+edge answers 503 with ``Retry-After`` and the reasons), and so is every staff command that
+posts to the ledger (credits, debits, dispute and correction decisions: the routes' ``_once``
+with ``moves_money``), deadlines are not applied, and each round in flight is shown as
+``interrupted``: its stakes stay in escrow, where the ledger already holds them, and nothing
+moves. Engaging, each refusal and clearing are logged. When
 every probe passes again the fail safe clears by itself: the database connections are renewed,
 each table is rebuilt from the database, each round in flight resumes with its deadline given
 its full time again (the outage is not the player's delay), and play goes on.
