@@ -27,13 +27,20 @@ _COMMANDS |= {"restore": "backup_command", "manifest": "manifest_command"}
 _COMMANDS |= {"audit": "audit_command"}
 
 
+@app.callback()
+def _group() -> None:
+    # A callback keeps the app a group of sub-commands when only one is registered (a lone
+    # command would take ``croupier settle FILE``'s "settle" for its own argument).
+    pass
+
+
 def _wanted() -> set[str]:
     """The sub-commands to register: only the one named on the command line when it is a
-    known one (``croupier analyze ...`` need not import the database and web stacks, a
-    third of a second), else all of them (help, tests calling ``app`` directly); ``rules``
-    always."""
+    known one (``croupier rules show ...`` need not import the database, signing and web
+    stacks, a quarter of a second), else all of them (help, tests calling ``app``
+    directly)."""
     named = sys.argv[1] if len(sys.argv) > 1 else ""
-    known = {"settle", *_COMMANDS}
+    known = {"settle", "rules", *_COMMANDS}
     return {named} if named in known else known
 
 
@@ -42,10 +49,10 @@ def _register_optional() -> None:
     import importlib
 
     wanted = _wanted()
-    # Always there (light): with it the app stays a group of sub-commands.
-    from croupier.cli import rules_command
+    if "rules" in wanted:
+        from croupier.cli import rules_command
 
-    app.add_typer(rules_command.app, name="rules")
+        app.add_typer(rules_command.app, name="rules")
     if "settle" in wanted:
         from croupier.cli import settle_command
 
