@@ -374,6 +374,24 @@ def _checkout(commit: str) -> dict[str, str]:
     return {"PYTHONPATH": str(folder / "src"), "NUMBA_CACHE_DIR": str(folder / "nb")}
 
 
+def _width(label: str) -> int:
+    """A column's width: its label's and a space, at least a cell's."""
+    return max(15, len(label) + 1)
+
+
+def _cell(times: tuple[float, float]) -> str:
+    """Wall/CPU seconds, or a dash where the revision was not run on this row."""
+    wall, cpu = times
+    return f"{'-':>7} {'':<7}" if math.isnan(wall) else f"{wall:7.2f}/{cpu:<7.2f}"
+
+
+def _ratio(times: tuple[float, float], computed: tuple[float, float]) -> str:
+    wall, cpu = times
+    if math.isnan(wall):
+        return f"{'-':>5} {'':<5}"
+    return f"{wall / computed[0]:5.2f}/{cpu / computed[1]:<5.2f}"
+
+
 def whole_command_lines(
     repeat: int = 5, *, history: bool = True, against: str | None = None
 ) -> None:
@@ -405,23 +423,22 @@ def whole_command_lines(
         "child's user + system time, steadier on a loaded machine; ratios against "
         "'computed', all measured in this run on this machine):"
     )
+    # Only the revisions this run measures have columns (``--base-only``: the branch and its
+    # base); a row where one was not run (the previous implementation had no --strategy)
+    # shows a dash, not a figure.
+    base_label = BASE if against is None else against
+    columns = [("computed", "computed"), ("cached", "cached")]
+    columns.append(
+        ("base", base_commit if base_label == base_commit else f"{base_label} {base_commit}")
+    )
+    ratio_columns = [("base", base_label)]
+    if history:
+        columns += [("before", BEFORE_SPEED), ("old", PREVIOUS), ("python", "Python ref")]
+        ratio_columns += [("before", BEFORE_SPEED), ("old", PREVIOUS), ("python", "Python")]
     print(
         f"{'profile':<16}{'options':<22}"
-        + "".join(
-            f"{label:<14}"
-            for label in (
-                "computed",
-                "cached",
-                f"{BASE if against is None else 'against'} {base_commit}",
-                BEFORE_SPEED,
-                PREVIOUS,
-                "Python ref",
-            )
-        )
-        + "".join(
-            f"{'x ' + label:<11}"
-            for label in (BASE if against is None else against, BEFORE_SPEED, PREVIOUS, "Python")
-        )
+        + "".join(label.ljust(_width(label)) for _, label in columns)
+        + "".join(f"{'x ' + label:<11}" for _, label in ratio_columns)
     )
     for name, options in COMMAND_CASES:
         command = [sys.executable, "-c", _CLI, "analyze", name, *options, "--json"]
@@ -470,22 +487,11 @@ def whole_command_lines(
         python_time = math.nan, math.nan
         if with_previous:
             python_time = _timed([sys.executable, "-c", script], base)
-        cells = [
-            best["computed"],
-            best["cached"],
-            best["base"],
-            best["before"],
-            best["old"],
-            python_time,
-        ]
-        ratios = [best["base"], best["before"], best["old"], python_time]
-        computed = best["computed"]
+        best["python"] = python_time
         print(
             f"{name:<16}{' '.join(options):<22}"
-            + "".join(f"{wall:7.2f}/{cpu:<6.2f}" for wall, cpu in cells)
-            + "".join(
-                f"{wall / computed[0]:5.1f}/{cpu / computed[1]:<5.1f}" for wall, cpu in ratios
-            )
+            + "".join(_cell(best[key]).ljust(_width(label)) for key, label in columns)
+            + "".join(_ratio(best[key], best["computed"]) for key, _ in ratio_columns)
         )
     print(f"(load averages after: {os.getloadavg()})")
 

@@ -643,23 +643,28 @@ def _split_conditional(  # noqa: PLR0917
         for index in range(OUTCOMES)
     ]
 
-    # chains[(index, first kind, others, stucks)]: the first hand's row convolved with the
+    # chains[(first kind, others, stucks)][index]: the first hand's row convolved with the
     # rows of ``others`` more hands of kind 0, then ``stucks`` of kind 1 (as many rounds
-    # share their beginnings, each is convolved once, in the order the sum takes it).
-    chains: dict[tuple[int, int, int, int], npt.NDArray[np.float64]] = {}
+    # share their beginnings, each is convolved once, in the order the sum takes it), given
+    # the dealer's result ``index``: every result's row of a chain made in one step (a step
+    # per result had been three quarters of the Python here).
+    chains: dict[tuple[int, int, int], list[npt.NDArray[np.float64]]] = {}
 
-    def chain(index: int, first_kind: int, others: int, stucks: int) -> npt.NDArray[np.float64]:
-        key = (index, first_kind, others, stucks)
+    def chain(first_kind: int, others: int, stucks: int) -> list[npt.NDArray[np.float64]]:
+        key = (first_kind, others, stucks)
         found = chains.get(key)
         if found is None:
             if stucks > 0:
-                found = chain(index, first_kind, others, stucks - 1)
-                found = np.convolve(found, conditional[index][0][1])[offset : offset + size]
+                kind, before = 1, chain(first_kind, others, stucks - 1)
             elif others > 0:
-                found = chain(index, first_kind, others - 1, 0)
-                found = np.convolve(found, conditional[index][0][0])[offset : offset + size]
+                kind, before = 0, chain(first_kind, others - 1, 0)
+            if stucks > 0 or others > 0:
+                found = [
+                    np.convolve(row, conditional[index][0][kind])[offset : offset + size]
+                    for index, row in enumerate(before)
+                ]
             else:
-                found = conditional[index][which_first][first_kind]
+                found = [conditional[index][which_first][first_kind] for index in range(OUTCOMES)]
             chains[key] = found
         return found
 
@@ -667,13 +672,12 @@ def _split_conditional(  # noqa: PLR0917
     expected_wagered = 0.0
     for (n_other, n_stuck), probability in counts_by_kind:
         first_is_other = n_other > 0
-        for index in range(OUTCOMES):
-            total = chain(
-                index,
-                0 if first_is_other else 1,
-                n_other - (1 if first_is_other else 0),
-                n_stuck - (0 if first_is_other else 1),
-            )
+        totals = chain(
+            0 if first_is_other else 1,
+            n_other - (1 if first_is_other else 0),
+            n_stuck - (0 if first_is_other else 1),
+        )
+        for index, total in enumerate(totals):
             result[index] += probability * total
         expected_wagered += probability * (
             n_other * hands.split_wagered[card, 0, 0] + n_stuck * hands.split_wagered[card, 0, 1]
@@ -863,7 +867,7 @@ def _evaluate_up(
     card.prepare_plays(plays)
     split_values = {pair: card.split_value(pair, plays[pair]) for pair in pairs}
     seeds = np.array([table.of(a, b) for a, b in dealt if (a, b) != (ACE, TEN)], dtype=np.int64)
-    rows_of, matrices, wagered = card.matrices(card.shoe, unsplit, seeds, 1.0, paid, grid)
+    [(rows_of, matrices, wagered)] = card.matrices(card.shoe, unsplit, seeds, (1.0,), (paid,), grid)
     rows = np.zeros((10, 10, grid[2]))
     hand_wagered = np.zeros((10, 10))
     nets = (np.arange(grid[2]) - offset) / scale
@@ -952,6 +956,7 @@ def _split_hands(  # noqa: PLR0917
     pair_probability = left[pair] / remaining
     action = card.split_action(pair, split_play)
     seeds = np.array([table.of(pair, rank) for rank in range(10) if left[rank] > 0])
+    paids = []
     for which in range(2):
         paid = np.zeros(2 * size)
         if pair == ACE and rules.ace_ten_is_blackjack:
@@ -959,7 +964,9 @@ def _split_hands(  # noqa: PLR0917
             # It pushes against a dealer blackjack it meets; in a peek game it never meets one.
             paid[ace_ten] = rules.blackjack_pays
             paid[size + ace_ten] = -float(which) if rules.peek else 0.0
-        rows_of, matrices, wagered = card.matrices(base, action, seeds, float(which), paid, grid)
+        paids.append(paid)
+    found = card.matrices(base, action, seeds, (0.0, 1.0), paids, grid)
+    for which, (rows_of, matrices, wagered) in enumerate(found):
         other = split_hands[pair, which, 0]
         other_wagered = 0.0
         for rank in range(10):

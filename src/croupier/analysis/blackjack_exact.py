@@ -83,9 +83,14 @@ class Compositions:
     cards: npt.NDArray[np.int64]
     child: npt.NDArray[np.int64]
     index: dict[tuple[int, ...], int]
+    pairs: tuple[tuple[int, ...], ...]
+    """``pairs[first][second]``: the two-card hand, which the analysis looks up thousands of
+    times (``of``)."""
 
     def of(self, *ranks: int) -> int:
         """The hand of these cards (ranks 0 = Ace .. 9 = ten-valued)."""
+        if len(ranks) == 2:
+            return self.pairs[ranks[0]][ranks[1]]
         key = [0] * 10
         for rank in ranks:
             key[rank] += 1
@@ -133,12 +138,18 @@ def compositions() -> Compositions:
     bigger = keys[:, None] + _KEY_WEIGHTS
     at = np.minimum(np.searchsorted(sorted_keys, bigger), len(keys) - 1)
     child = np.where(sorted_keys[at] == bigger, by_key[at], -1).astype(np.int64)
+    pairs = tuple(
+        tuple(index[tuple(int(first == rank) + int(second == rank) for rank in range(10))]
+              for second in range(10))
+        for first in range(10)
+    )  # fmt: skip
     return Compositions(
         counts=counts,
         hard=counts @ np.arange(1, 11),
         cards=counts.sum(axis=1),
         child=child,
         index=index,
+        pairs=pairs,
     )
 
 
@@ -517,6 +528,11 @@ def _stand_matrix(  # noqa: PLR0917
 # --------------------------------------------------------------------------------------------
 
 
+_SORTED_LOOKUP = 1000
+"""``DealerTable``: a batch of more composition keys than this is sorted before its lookup
+(below it, the sort costs more than it saves)."""
+
+
 class DealerTable:
     """The dealer's outcomes for the shoe less ``removed`` cards (up card excluded), computed
     in batches (``dealer_outcomes_many``) and kept for the up card: ``table[row]``, the rows
@@ -552,9 +568,14 @@ class DealerTable:
         # unique and merged into the sorted keys (no re-sort of the whole table), what had
         # cost CDP1 as much as its new dealer outcomes themselves.
         keys = removed @ _KEY_WEIGHTS
-        position, known = self._find(keys)
+        # A batch of thousands (``prepare``, the optimal values) is looked up in key order:
+        # 20k keys in 18k took 1.3-1.7 ms unsorted, 0.4-0.6 ms sorted first (the sort
+        # included), and these few batches were three quarters of peru-2016's lookup time.
+        order = np.argsort(keys) if keys.size > _SORTED_LOOKUP else None
+        ordered = keys if order is None else keys[order]
+        position, known = self._find(ordered)
         if not known.all():
-            missing = distinct(keys[~known])
+            missing = distinct(ordered[~known])
             counts = self.shoe - (missing[:, None] // _KEY_WEIGHTS) % _KEY_BASE
             found = dealer_outcomes_many(counts, self.up, self.hits_soft_17)
             rows = np.arange(len(self.table), len(self.table) + missing.size, dtype=np.int64)
@@ -562,8 +583,10 @@ class DealerTable:
             at = np.searchsorted(self._keys, missing)
             self._keys = np.insert(self._keys, at, missing)
             self._rows = np.insert(self._rows, at, rows)
-            position, _ = self._find(keys)
+            position, _ = self._find(ordered)
         slots: npt.NDArray[np.int64] = self._rows[position]
+        if order is not None:
+            slots[order] = slots.copy()
         return slots
 
     def outcomes(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
@@ -646,6 +669,28 @@ def composition_play(
     return unsplit, split
 
 
+@functools.lru_cache(maxsize=256)
+def _split_levels(hands: int, may_resplit: bool, pair_cards: int) -> tuple[int, ...]:
+    """``UpCard._levels``: the ``j`` that ``_split_value``'s recursion visits, for a shoe
+    (less the up card) holding ``pair_cards`` of the pair's rank. The same for every up card
+    and strategy of the same rules, so found once (the recursion had been walked afresh
+    about 150 times an analysis)."""
+    found: set[int] = set()
+
+    @functools.cache
+    def visit(j: int, n: int, p: int) -> None:
+        if p == 0:
+            return
+        found.add(j)
+        visit(j, n, p - 1)
+        if n < hands and may_resplit and pair_cards - (j + 2) > 0:
+            visit(j + 1, n + 1, p + 1)
+            visit(j + 1, n, p - 1)
+
+    visit(0, 2, 2)
+    return tuple(sorted(found))
+
+
 class UpCard:
     """The computations for one up card."""
 
@@ -724,17 +769,40 @@ class UpCard:
         _, split = composition_play(self.rules, values)
         return split
 
+    def reach(
+        self, bases: Sequence[npt.NDArray[np.int64]], action: npt.NDArray[np.int64],
+        seeds: Sequence[npt.NDArray[np.int64]],
+    ) -> list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]:  # fmt: skip
+        """For each shoe ``bases[i]`` and its hands ``seeds[i]``: which hands ``action``
+        reaches, and the dealer table's row of each that needs one (0 elsewhere). The rows
+        of every shoe are found in one lookup: a split's values ask for a shoe per level,
+        and a lookup per level and stake had made 740 of them in peru-2016 (now 100)."""
+        table = self.table
+        found = []
+        for base, seed in zip(bases, seeds, strict=True):
+            reach, needs = reached(base, table.counts, table.child, action, seed)
+            found.append((reach, np.flatnonzero(needs)))
+        removed = [
+            table.counts[wanted] + (self.shoe - base)
+            for base, (_, wanted) in zip(bases, found, strict=True)
+        ]
+        rows = self.dealer.slots(np.concatenate(removed))
+        result = []
+        start = 0
+        for reach, wanted in found:
+            slot = np.zeros(len(table.cards), dtype=np.int64)
+            slot[wanted] = rows[start : start + wanted.size]
+            start += wanted.size
+            result.append((reach, slot))
+        return result
+
     def fixed(
         self, base: npt.NDArray[np.int64], action: npt.NDArray[np.int64],
-        seeds: npt.NDArray[np.int64], original: float,
+        reach: npt.NDArray[np.bool_], slot: npt.NDArray[np.int64], original: float,
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:  # fmt: skip
-        """Values of the hands ``seeds`` drawing from ``base`` under ``action``."""
+        """Values of the hands drawing from ``base`` under ``action`` (``reach``, ``slot``:
+        as ``reach`` found them)."""
         table = self.table
-        reach, needs = reached(base, table.counts, table.child, action, seeds)
-        slot = np.zeros(len(table.cards), dtype=np.int64)
-        wanted = np.flatnonzero(needs)
-        removed = table.counts[wanted] + (self.shoe - base)
-        slot[wanted] = self.dealer.slots(removed)
         return fixed_values(
             base, table.counts, table.hard, table.cards, table.child, action, reach, slot,
             self.dealer.table, self.up, original, self.rules.peek, self.rules.all_bets_lost,
@@ -743,49 +811,33 @@ class UpCard:
 
     def matrices(  # noqa: PLR0917
         self, base: npt.NDArray[np.int64], action: npt.NDArray[np.int64],
-        seeds: npt.NDArray[np.int64], original: float, paid: npt.NDArray[np.float64],
-        grid: npt.NDArray[np.int64],
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:  # fmt: skip
-        """``hand_matrices`` of the hands ``seeds`` drawing from ``base``: (row of each hand,
-        the matrices, each hand's amount wagered)."""
+        seeds: npt.NDArray[np.int64], originals: Sequence[float],
+        paids: Sequence[npt.NDArray[np.float64]], grid: npt.NDArray[np.int64],
+    ) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]]:  # fmt: skip
+        """``hand_matrices`` of the hands ``seeds`` drawing from ``base``, for each original
+        stake ``originals[i]`` and paid hands ``paids[i]`` (a split hand's with and without
+        the original stake share the hands reached): (row of each hand, the matrices, each
+        hand's amount wagered)."""
         table = self.table
-        reach, needs = reached(base, table.counts, table.child, action, seeds)
-        slot = np.zeros(len(table.cards), dtype=np.int64)
-        wanted = np.flatnonzero(needs)
-        slot[wanted] = self.dealer.slots(table.counts[wanted] + (self.shoe - base))
+        [(reach, slot)] = self.reach([base], action, [seeds])
         top = self.dealer.outcomes(np.zeros((1, 10), dtype=np.int64))[0]
         no_blackjack = 1 - top[BLACKJACK]
         top = top / no_blackjack if no_blackjack > 0 else top
-        rows, matrices = hand_matrices(
-            base, table.counts, table.hard, table.cards, table.child, action, reach, slot,
-            self.dealer.table, self.up, original, self.rules.peek, self.rules.all_bets_lost,
-            top, paid, grid,
-        )  # fmt: skip
-        _, wagered = fixed_values(
-            base, table.counts, table.hard, table.cards, table.child, action, reach, slot,
-            self.dealer.table, self.up, original, self.rules.peek, self.rules.all_bets_lost,
-            self.rules.blackjack_pays,
-        )  # fmt: skip
-        return rows, matrices, wagered
+        found = []
+        for original, paid in zip(originals, paids, strict=True):
+            rows, matrices = hand_matrices(
+                base, table.counts, table.hard, table.cards, table.child, action, reach, slot,
+                self.dealer.table, self.up, original, self.rules.peek,
+                self.rules.all_bets_lost, top, paid, grid,
+            )  # fmt: skip
+            _, wagered = self.fixed(base, action, reach, slot, original)
+            found.append((rows, matrices, wagered))
+        return found
 
-    def _levels(self, card: int) -> list[int]:
+    def _levels(self, card: int) -> tuple[int, ...]:
         """The ``j`` (more pair cards out) whose shoes the split of ``card`` needs."""
-        hands = self.rules.max_hands
         may_resplit = card != ACE or self.rules.resplit_aces
-        found: set[int] = set()
-
-        @functools.cache
-        def visit(j: int, n: int, p: int) -> None:
-            if p == 0:
-                return
-            found.add(j)
-            visit(j, n, p - 1)
-            if n < hands and may_resplit and self.shoe[card] - (j + 2) > 0:
-                visit(j + 1, n + 1, p + 1)
-                visit(j + 1, n, p - 1)
-
-        visit(0, 2, 2)
-        return sorted(found)
+        return _split_levels(self.rules.max_hands, may_resplit, int(self.shoe[card]))
 
     def prepare(self, cards: Sequence[int], action: npt.NDArray[np.int64]) -> None:
         """Compute at once the dealer's outcomes that splitting each of ``cards`` will need
@@ -797,6 +849,10 @@ class UpCard:
         table = self.table
         wanted = []
         for card, action in plays.items():
+            if (card, action.tobytes()) in self._splits:
+                # Valued already (the chart's derivation, then the round under that chart):
+                # its dealer's outcomes are in the table, their lookup would find nothing new.
+                continue
             played = self.split_action(card, action)
             seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
             for j in self._levels(card):
@@ -837,16 +893,26 @@ class UpCard:
         distinct_first = not rules.peek and not rules.all_bets_lost
         seeds = np.array([table.of(card, rank) for rank in range(10)], dtype=np.int64)
 
-        @functools.cache
-        def second_cards(j: int, first: bool) -> tuple[float, float, float, float]:
-            """(A_j, B_j) and their amounts wagered."""
+        # Every level's shoe and hands at once (``reach``), whichever stakes its hands carry.
+        levels = self._levels(card)
+        bases, shoes = [], []
+        for j in levels:
             base = self.shoe.copy()
             base[card] -= j + 1
             shoe = base.copy()
             shoe[card] -= 1
+            bases.append(base)
+            shoes.append(shoe)
+        reaches = self.reach(bases, action, [seeds[shoe > 0] for shoe in shoes])
+        at_level = dict(zip(levels, zip(bases, shoes, reaches, strict=True), strict=True))
+
+        @functools.cache
+        def second_cards(j: int, first: bool) -> tuple[float, float, float, float]:
+            """(A_j, B_j) and their amounts wagered."""
+            base, shoe, (reach, slot) = at_level[j]
             cards = shoe.sum()
             original = 1.0 if first else 0.0
-            value, wagered = self.fixed(base, action, seeds[shoe > 0], original)
+            value, wagered = self.fixed(base, action, reach, slot, original)
             other = other_wagered = every = every_wagered = 0.0
             for rank in range(10):
                 if shoe[rank] <= 0:

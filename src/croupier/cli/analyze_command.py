@@ -23,7 +23,6 @@ import typer
 
 from croupier.cli import startup
 from croupier.errors import ProfileError
-from croupier.rules import load_profile, shipped_profile_names
 
 if TYPE_CHECKING:  # the analysis (numba, matplotlib) loads when the command runs, not with the CLI
     from rich.console import Console
@@ -208,6 +207,11 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
+    # The rules' models load here, kept for the process (cli.startup): ``croupier --help``
+    # need not build them.
+    with startup.loading():
+        from croupier.rules import load_profile, shipped_profile_names
+
     if strategy not in {"basic", "composition", "cdp1"}:  # blackjack.Play, not loaded yet
         raise ProfileError(f"--strategy: 'basic', 'composition' or 'cdp1', not {strategy!r}")
     if every_profile == (profile is not None):

@@ -11,9 +11,9 @@ from typing import Annotated
 
 import typer
 
+from croupier.cli import startup
 from croupier.errors import SettleInputError
 from croupier.games import GAME_MODULES
-from croupier.rules.registry import load_profile_of
 
 DEFAULT_RULES = {
     "blackjack": "peru-2016",
@@ -34,6 +34,10 @@ def command(
     ] = None,
 ) -> None:
     """Play a game in the terminal."""
+    # The rules' models load here: ``croupier --help`` need not build them.
+    with startup.loading():
+        from croupier.rules.registry import load_profile_of
+
     if game not in GAME_MODULES:
         raise SettleInputError(f"unknown game {game!r} (known: {', '.join(GAME_MODULES)})")
     profile = load_profile_of(game, rules or DEFAULT_RULES[game])

@@ -6,8 +6,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.rules.base import LATER_FIELDS, META_FIELDS
-from croupier.rules.registry import load_profile, shipped_profile_names
+from croupier.cli import startup
 
 app = typer.Typer(help="List the rule profiles, or show one.", invoke_without_command=True)
 
@@ -20,6 +19,10 @@ def list_profiles(context: typer.Context) -> None:
     # rich loads here, not with the CLI: ``croupier analyze --json`` need not load it.
     from rich.console import Console
     from rich.table import Table
+
+    # The rules' models load here too: ``croupier --help`` need not build them.
+    with startup.loading():
+        from croupier.rules.registry import load_profile, shipped_profile_names
 
     table = Table("profile", "game", "title")
     for name in shipped_profile_names():
@@ -35,6 +38,10 @@ def show(
     """Print one profile: every rule, its value and the article or decision it comes from."""
     from rich.console import Console
     from rich.table import Table
+
+    with startup.loading():
+        from croupier.rules.base import LATER_FIELDS, META_FIELDS
+        from croupier.rules.registry import load_profile
 
     profile = load_profile(name)
     console = Console()

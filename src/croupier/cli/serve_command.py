@@ -7,11 +7,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.audit.signing import default_key_path
-from croupier.audit.verify import default_head_path
-from croupier.integrity import default_manifest
-from croupier.server.rate_limits import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
-from croupier.service.database import DEFAULT_URL
+from croupier.cli.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT, DEFAULT_URL
 
 
 def command(
@@ -96,6 +92,9 @@ def command(
 
     import uvicorn
 
+    from croupier.audit.signing import default_key_path
+    from croupier.audit.verify import default_head_path
+    from croupier.integrity import default_manifest
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
 

@@ -12,14 +12,18 @@ from typing import Annotated
 
 import typer
 
+from croupier.cli import startup
 from croupier.errors import SettleInputError
-from croupier.settle import settle_text
 
 
 def settle(
     file: Annotated[str, typer.Argument(help="A round description in JSON, or - for stdin.")],
 ) -> None:
     """Settle one round described in JSON; print the result as JSON."""
+    # The engines load here: ``croupier --help`` need not import them.
+    with startup.loading():
+        from croupier.settle import settle_text
+
     if file == "-":
         text = sys.stdin.read()
     else:

@@ -31,8 +31,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from croupier.rules import load_profile
-from croupier.rules.blackjack import BlackjackRules, Surrender
+from croupier.cli import startup
 
 if TYPE_CHECKING:  # the kernels (numba) load when the command runs, not with the CLI
     from croupier.simulation.blackjack_sim import Counting
@@ -172,6 +171,11 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = None,
 ) -> None:
     """Simulate rounds of a profile: return, SD and hit frequency of every wager."""
+    # The rules' models load here (``croupier --help`` need not build them), kept for the
+    # process (cli.startup).
+    with startup.loading():
+        from croupier.rules import load_profile
+        from croupier.rules.blackjack import BlackjackRules, Surrender
     from croupier.simulation.blackjack_sim import SimulationError
     from croupier.simulation.runner import SimulationOptions, result_json, run_simulation
 
@@ -259,6 +263,7 @@ def _generate_index(  # noqa: PLR0917 - the command's options, passed on
     as_json: bool,
 ) -> None:
     from croupier.counting import load_counting_system
+    from croupier.rules.blackjack import BlackjackRules
     from croupier.simulation.blackjack_sim import SimulationError
     from croupier.simulation.indices import generate_index, generate_insurance_index
 

@@ -14,14 +14,18 @@ from typing import Annotated
 
 import typer
 
+from croupier.cli import startup
 from croupier.errors import SettleInputError
-from croupier.fairness import verify_export
 
 
 def command(
     file: Annotated[str, typer.Argument(help="A shoe export in JSON, or - for stdin.")],
 ) -> None:
     """Verify a revealed shoe: its commitment, its seed's order, and every round dealt from it."""
+    # The engines load here: ``croupier --help`` need not import them.
+    with startup.loading():
+        from croupier.fairness import verify_export
+
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
         export = json.loads(text)
