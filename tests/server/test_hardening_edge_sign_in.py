@@ -12,7 +12,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from server_support import Api
+
+from croupier.service import accounts
 
 
 def signin(api: Api, username: str, password: str) -> tuple[int, dict[str, Any]]:
@@ -40,13 +43,52 @@ def test_unknown_name_wrong_password_and_locked_account_answer_identically(api: 
     )
 
 
+class _CountingHasher:
+    """The sign-in's Argon2 hasher, counting its verifications (the real work is done)."""
+
+    def __init__(self, hasher: Any) -> None:
+        self.hasher = hasher
+        self.verifications = 0
+
+    def verify(self, hash: str, password: str) -> bool:
+        self.verifications += 1
+        return bool(self.hasher.verify(hash, password))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.hasher, name)
+
+
+def test_the_three_answers_do_one_argon2_verification_each(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R16: the same work whatever the cause, so the time tells nothing: an unknown name is
+    checked against a dummy hash, a locked account's password is checked all the same. The
+    count, not a clock, so it holds on a loaded machine."""
+    api.player("bob")
+    attacker = api.from_address("10.9.9.9")
+    for _ in range(3):
+        signin(attacker, "bob", "wrong")
+    counting = _CountingHasher(accounts._hasher)
+    monkeypatch.setattr(accounts, "_hasher", counting)
+    for client, username, password in (
+        (api.from_address("10.9.8.1"), "bob", "wrong"),
+        (api, "no-such-player", "wrong"),
+        (attacker, "bob", "password-of-bob"),
+    ):
+        before = counting.verifications
+        assert signin(client, username, password)[0] == 401
+        assert counting.verifications - before == 1, (username, password)
+
+
 def test_the_three_answers_take_about_the_same_time(api: Api) -> None:
-    """Each does one Argon2 verification; their fastest times within a factor of 2 of each
-    other (the ratio, not the milliseconds). The fastest of nine, not the median: on a loaded
-    machine (a clean-clone run at load 10) the median of the wrong password, which also writes
-    its failure, came out 2.1 times the locked answer's, the other processes' time and not the
-    sign-in's own work; an answer that skipped Argon2 would still be several times faster at its
-    fastest."""
+    """Their fastest times within a factor of 3 of each other (the ratio, not the
+    milliseconds). The fastest of nine, not the median: on a loaded machine (a clean-clone run
+    at load 10) the median of the wrong password, which also writes its failure, came out 2.1
+    times the locked answer's, and at load 4.7 even the fastest of nine came out 2.06 times
+    the unknown name's (45 against 22 ms): the other processes' time and the failure's write,
+    not the sign-in's own work. The test above counts the Argon2 verifications exactly; this
+    one keeps any other large difference out: an answer that skipped Argon2 came out about 10
+    times faster at its fastest (2-3 ms against 22), so a factor of 3 still catches it."""
     api.player("bob")
     attacker = api.from_address("10.9.9.9")
     for _ in range(3):
@@ -66,7 +108,7 @@ def test_the_three_answers_take_about_the_same_time(api: Api) -> None:
         samples["locked"].append(seconds(attacker, "bob", "password-of-bob"))
     wrong, unknown, locked = (min(samples[kind]) for kind in samples)
     fastest, slowest = min(wrong, unknown, locked), max(wrong, unknown, locked)
-    assert slowest / fastest < 2.0, (wrong, unknown, locked)
+    assert slowest / fastest < 3.0, (wrong, unknown, locked)
 
 
 def test_an_attacker_at_another_address_cannot_lock_the_owner_out(api: Api) -> None:
