@@ -102,13 +102,3 @@ def test_the_help_builds_no_rules_model_and_imports_no_engine() -> None:
     assert code == 0
     loaded = {name for name in modules if name.startswith(("croupier.rules", "croupier.games."))}
     assert not loaded, sorted(loaded)
-
-
-def test_the_help_defaults_are_their_owners() -> None:
-    from croupier.cli import defaults
-    from croupier.server import rate_limits
-    from croupier.service import database
-
-    assert defaults.DEFAULT_URL == database.DEFAULT_URL
-    assert defaults.DEFAULT_RATE_LIMIT == rate_limits.DEFAULT_RATE_LIMIT
-    assert defaults.DEFAULT_TOKEN_RATE_LIMIT == rate_limits.DEFAULT_TOKEN_RATE_LIMIT

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.defaults import DEFAULT_URL
+from croupier.service.defaults import DEFAULT_URL
 
 DatabaseOption = Annotated[
     str,

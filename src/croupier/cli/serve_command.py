@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT, DEFAULT_URL
+from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
+from croupier.service.defaults import DEFAULT_URL
 
 
 def command(

@@ -14,12 +14,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
 from croupier.audit import actor as audit_actor
-from croupier.server.rate_limits import (
-    DEFAULT_RATE_LIMIT,
-    DEFAULT_TOKEN_RATE_LIMIT,
-    RateLimits,
-    client_address,
-)
+from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
+from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.schemas import (
     ActionBody,
     BetBody,

@@ -28,18 +28,13 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from starlette.concurrency import run_in_threadpool
 
+from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.errors import RateLimited
 
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
 
 log = logging.getLogger("croupier.server")
-
-DEFAULT_RATE_LIMIT = "10/minute"
-"""Sign-ins, and apart from them sign-ups, per client address."""
-
-DEFAULT_TOKEN_RATE_LIMIT = "30/minute"
-"""Requests with a token that is not a live session, per client address."""
 
 KINDS = ("signin", "signup", "token")
 

@@ -15,8 +15,6 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 
-DEFAULT_URL = "sqlite:///croupier.sqlite"
-
 
 def make_engine(url: str, *, read_only: bool = False) -> Engine:
     """An engine for ``url`` with the connection settings the ledger needs.
