@@ -104,10 +104,35 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(folder: Path) -> Iterator[Live]:
-    """A table server on a free loopback port, its database in ``folder``, until the end."""
+def served_in_thread(app: Any, name: str, **config: Any) -> Iterator[int]:
+    """``app`` served by uvicorn on a free loopback port in a thread of this process, until
+    the end: the port. A real server, not the test client, where its answers differ (a
+    WebSocket refused before its handshake is HTTP 403 through uvicorn)."""
     import uvicorn
 
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **config
+        )
+    )
+    thread = threading.Thread(target=server.run, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the table server did not start")
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[Live]:
+    """A table server on a free loopback port, its database in ``folder``, until the end."""
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
     from croupier.service import rounds
@@ -126,31 +151,10 @@ def serving(folder: Path) -> Iterator[Live]:
             clock=StoppedClock(),
         )
         app = create_app(settings, server=start(settings))
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(
-                app,
-                host="127.0.0.1",
-                port=port,
-                log_level="warning",
-                lifespan="on",
-                # No Date header: the pages would take the real time for the server's and
-                # count the stopped clock's deadlines as long past.
-                date_header=False,
-            )
-        )
-        thread = threading.Thread(target=server.run, name="scenes-server", daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the table server did not start")
-            time.sleep(0.05)
-        try:
+        # No Date header: the pages would take the real time for the server's and count the
+        # stopped clock's deadlines as long past.
+        with served_in_thread(app, "scenes-server", date_header=False) as port:
             yield Live(f"http://127.0.0.1:{port}", seeds)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
     finally:
         rounds.secrets = original
 

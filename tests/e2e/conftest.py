@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
-from page_scenes import BROWSER_ARGS, CHROMIUM, StackedSeeds, free_port
+from page_scenes import BROWSER_ARGS, CHROMIUM, StackedSeeds, served_in_thread
 
 OPERATOR_TOKEN = "e2e-operator-token-" + "x" * 16
 PASSWORD = "correct horse battery"
@@ -44,8 +42,6 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    import uvicorn
-
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
     from croupier.service import rounds
@@ -63,22 +59,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             rate_limit="100000/minute",  # every person signs up and in from 127.0.0.1
         )
         app = create_app(settings, server=start(settings))
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-        )
-        thread = threading.Thread(target=server.run, name="e2e-server", daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the table server did not start")
-            time.sleep(0.05)
-        try:
+        with served_in_thread(app, "e2e-server") as port:
             yield LiveServer(f"http://127.0.0.1:{port}", seeds, settings.database_url)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

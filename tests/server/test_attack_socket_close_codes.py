@@ -10,19 +10,16 @@ accepted first, then closed with its code."""
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 import websockets
 
 from croupier.server.app import create_app, start
 from croupier.server.context import Settings
-from page_scenes import free_port
+from page_scenes import served_in_thread
 
 OPERATOR = "operator-token-for-socket-tests-0123456789"
 
@@ -37,21 +34,8 @@ def base(tmp_path: Path) -> Iterator[str]:
         token_rate_limit="100000/minute",
     )
     app = create_app(settings, server=start(settings))
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, name="socket-codes", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
+    with served_in_thread(app, "socket-codes") as port:
         yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def _close_code(url: str) -> int | None:
