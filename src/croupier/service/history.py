@@ -119,11 +119,15 @@ def round_document(
         )
     }
     # The table's dealer reads its rounds too, as a spectator saw them (a correction is
-    # proposed from the recall: issue 14, item 3).
+    # proposed from the recall: issue 14, item 3). The inspector, who decides disputes and
+    # confirms payout corrections, recalls any round whole, as the operator does (R14).
     is_dealer = who is not None and staff.can_deal_at(session, who, record.table_id)
+    is_inspector = who is not None and (
+        who.is_operator or staff.has_role(session, who, staff.StaffRole.INSPECTOR)
+    )
     if (
         who is not None
-        and not who.is_operator
+        and not is_inspector
         and who.user_id not in {user for _s, user, _r in players}
         and not is_dealer
     ):
@@ -133,7 +137,6 @@ def round_document(
     table = session.get(GameTable, record.table_id)
     shoe = session.get(ShoeRecord, record.shoe_id)
     assert table is not None and shoe is not None
-    is_inspector = who is not None and who.is_operator
     own_seats = sorted(
         seat for seat, user, _r in players if who is not None and user == who.user_id
     )
