@@ -654,17 +654,18 @@ def _split_conditional(  # noqa: PLR0917
         key = (first_kind, others, stucks)
         found = chains.get(key)
         if found is None:
-            if stucks > 0:
-                kind, before = 1, chain(first_kind, others, stucks - 1)
-            elif others > 0:
-                kind, before = 0, chain(first_kind, others - 1, 0)
-            if stucks > 0 or others > 0:
+            if stucks == 0 and others == 0:
+                found = [conditional[index][which_first][first_kind] for index in range(OUTCOMES)]
+            else:
+                kind, before = (
+                    (1, chain(first_kind, others, stucks - 1))
+                    if stucks > 0
+                    else (0, chain(first_kind, others - 1, 0))
+                )
                 found = [
                     np.convolve(row, conditional[index][0][kind])[offset : offset + size]
                     for index, row in enumerate(before)
                 ]
-            else:
-                found = [conditional[index][which_first][first_kind] for index in range(OUTCOMES)]
             chains[key] = found
         return found
 
