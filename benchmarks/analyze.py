@@ -393,7 +393,11 @@ def _ratio(times: tuple[float, float], computed: tuple[float, float]) -> str:
 
 
 def whole_command_lines(
-    repeat: int = 5, *, history: bool = True, against: str | None = None
+    repeat: int = 5,
+    *,
+    history: bool = True,
+    against: str | None = None,
+    base_environment: dict[str, str] | None = None,
 ) -> None:
     """``croupier analyze PROFILE --json`` as whole processes (interpreter, imports, numba's
     cache, the analysis), best of ``repeat`` rounds in which each implementation runs once in
@@ -410,12 +414,15 @@ def whole_command_lines(
     (``--command --base-only``): only the computed, cached and ``BASE`` runs, for an A/B on a
     loaded machine, where each older tree's first compilation alone takes minutes.
     ``against`` (``--command --base-only --against REV``): that commit in place of
-    ``BASE``'s, to measure one commit of the branch against the one before it."""
+    ``BASE``'s, to measure one commit of the branch against the one before it.
+    ``base_environment`` (``--base-env NAME=VALUE``): variables set for ``BASE``'s runs only,
+    to measure a setting (``--against HEAD --base-env OPENBLAS_NUM_THREADS=2``: the same
+    code with numpy's BLAS on two threads)."""
     scratch = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     base = dict(os.environ)
     base.pop("PYTHONDONTWRITEBYTECODE", None)
     base_commit = _merge_base(BASE) if against is None else _commit(against)
-    on_base = base | _checkout(base_commit)
+    on_base = base | _checkout(base_commit) | (base_environment or {})
     before = base | _checkout(BEFORE_SPEED)
     old = base | _checkout(PREVIOUS)
     print(
@@ -431,6 +438,8 @@ def whole_command_lines(
     columns.append(
         ("base", base_commit if base_label == base_commit else f"{base_label} {base_commit}")
     )
+    if base_environment:
+        print("base runs with " + " ".join(f"{k}={v}" for k, v in base_environment.items()))
     ratio_columns = [("base", base_label)]
     if history:
         columns += [("before", BEFORE_SPEED), ("old", PREVIOUS), ("python", "Python ref")]
@@ -597,7 +606,18 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--against", metavar="REV", help="with --command --base-only: this commit, not the base"
     )
+    parser.add_argument(
+        "--base-env",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="with --command --base-only: set this variable for the base's runs only",
+    )
     arguments = parser.parse_args()
+    if any("=" not in pair or not pair.split("=", 1)[0] for pair in arguments.base_env):
+        parser.error("--base-env takes NAME=VALUE")
+    if arguments.base_env and not arguments.base_only:
+        parser.error("--base-env goes with --command --base-only")
     if arguments.base_only and not arguments.command:
         parser.error("--base-only goes with --command")
     if arguments.against and not arguments.base_only:
@@ -612,7 +632,11 @@ if __name__ == "__main__":
     elif arguments.joint:
         joint_lines()
     elif arguments.command:
-        whole_command_lines(history=not arguments.base_only, against=arguments.against)
+        whole_command_lines(
+            history=not arguments.base_only,
+            against=arguments.against,
+            base_environment=dict(pair.split("=", 1) for pair in arguments.base_env),
+        )
     else:
         main()
         print()

@@ -7,10 +7,10 @@ import sys
 
 # numpy's OpenBLAS starts a thread per core and keeps each spinning after every matrix
 # product, waiting for more; the analysis's products are small (a few hundred numbers), so
-# those threads only took a core from the up cards' second thread: one BLAS thread made a
-# computed `analyze peru-2016 --json` 8% faster (0.64 -> 0.58 s), spain-1979 9% and
-# `--strategy cdp1` 12%, the figures the same bit for bit. Set before numpy is imported; a
-# value the user set is kept.
+# those threads only took a core from the up cards' second thread: with one BLAS thread a
+# computed `analyze --json` is 1.11-1.24x faster on two cores, the figures the same bit for
+# bit (`benchmarks/analyze.py --command --base-only --against HEAD --base-env
+# OPENBLAS_NUM_THREADS=2`). Set before numpy is imported; a value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from croupier.cli import startup
