@@ -1,7 +1,8 @@
-"""The whole test suite, as the README runs it: lint, types, then tests.
+"""The whole test suite, as the README runs it: lint, types, the documentation site, then tests.
 
 Installs what the suite needs that pip cannot (see the browser and database steps in
-``tools/``), then runs ``ruff``, ``mypy --strict`` and ``pytest``. Extra arguments go to pytest.
+``tools/``), then runs ``ruff``, ``mypy --strict``, ``mkdocs build --strict`` (a broken link,
+anchor or docstring fails it) and ``pytest``. Extra arguments go to pytest.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +31,9 @@ def main() -> None:
         os.environ.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / ".cache" / "pycache"))
     run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools")
     run(sys.executable, "-m", "mypy")
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's banner about its successor
+    with tempfile.TemporaryDirectory(prefix="croupier-site-") as site:
+        run(sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site)
     from install_browser import install_browser  # Chromium for tests/e2e (browser marker)
 
     install_browser()
