@@ -22,7 +22,7 @@ RULES = ROOT / "docs" / "rules.md"
 RULES_TEXT = RULES.read_text(encoding="utf-8")
 PERU = (ROOT / "src/croupier/rules/profiles/peru-2016.toml").read_text(encoding="utf-8")
 SHIPPED = shipped_profile_names()
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 # A decision added beside an existing number takes a suffix letter (D-GEN-16a), so that two
 # branches adding one at once do not take the same id.
@@ -242,7 +242,7 @@ def _links(path: Path) -> list[str]:
     return LINK.findall(prose) + AUTOLINK.findall(prose)
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_no_link_points_outside_the_repository(document: Path) -> None:
     """Relative links resolve to files inside the repository and their anchors exist; the only
     absolute addresses are those of the local server ``croupier serve`` starts."""
