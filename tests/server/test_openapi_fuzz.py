@@ -229,7 +229,7 @@ def test_every_operation_answers_the_operator_as_documented_long(case: Any, fuzz
     exercise(case, fuzzed, "operator")
 
 
-# --- the schema a client reads (README, "Its schema: /openapi.json") -------------------------
+# --- the schema a client reads (docs/http-api.md, "Its schema: /openapi.json") ---------------
 ROUTERS = (
     routes.router,
     staff_routes.router,
@@ -239,7 +239,7 @@ ROUTERS = (
     web_api.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""
-README = Path(__file__).resolve().parents[2] / "README.md"
+HTTP_API_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"
 
 
 def served_schema() -> dict[str, Any]:
@@ -301,10 +301,11 @@ def test_every_body_is_a_named_component_of_the_model_the_route_reads() -> None:
     assert components["BetBody"]["properties"]["amount"]["type"] == "integer"
 
 
-def test_the_readme_names_the_components_the_schema_has() -> None:
-    """The README's list of body models is the schema's, and it shows the generator's use."""
-    section = README.read_text(encoding="utf-8").split("#### Its schema: `/openapi.json`")[1]
-    section = section.split("\n### ")[0]
+def test_the_api_guide_names_the_components_the_schema_has() -> None:
+    """The HTTP API guide's list of body models is the schema's, and it shows the generator's
+    use."""
+    section = HTTP_API_GUIDE.read_text(encoding="utf-8").split("## Its schema: `/openapi.json`")[1]
+    section = section.split("\n## ")[0]
     named = set(re.findall(r"`([A-Z][A-Za-z]+)`", section.split("\n\n")[1]))
     components = set(served_schema()["components"]["schemas"])
     assert named == components

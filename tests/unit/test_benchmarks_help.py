@@ -1,5 +1,5 @@
-"""Every script of the README's benchmarks table answers ``--help`` with its usage and exit 0,
-running nothing: the README walk (a new user trying each script's quickest form) found
+"""Every script of the benchmarks table (docs/benchmarks.md) answers ``--help`` with its usage
+and exit 0, running nothing: the README walk (a new user trying each script's quickest form) found
 ``poker_evaluator.py``, ``casino_holdem_kernel.py`` and ``double_spend.py`` raising
 ValueError on ``--help`` (their count read straight from ``sys.argv``), and
 ``analyze.py`` and ``kill_recovery.py`` taking it as no option and starting the whole run."""
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[2]
-TABLE = (ROOT / "README.md").read_text(encoding="utf-8").split("## Benchmarks", 1)[1]
+TABLE = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
 SCRIPTS = sorted(set(re.findall(r"^\| `benchmarks/(\w+)\.py", TABLE, flags=re.MULTILINE)))
 
 
