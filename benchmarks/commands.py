@@ -1,5 +1,5 @@
 """How long croupier's small commands take to start, as whole processes: each sub-command's
-``--help``, ``rules``, ``rules show peru-2016`` and ``settle`` of the README's round, this
+``--help``, ``rules``, ``rules show peru-2016`` and ``settle`` of docs/settle.md's round, this
 tree against another commit's (``--against REV``, default the merge base with main),
 interleaved command by command, best of ``--repeat`` (5) runs each, wall and CPU seconds (CPU
 the child's user + system time, steadier on a loaded machine).

@@ -1,11 +1,11 @@
 """A table's WebSocket refused on connecting, through a real uvicorn as a browser meets it.
 
-The README and the table page agree: a socket with no live session is closed with 4401 (the
-page then sends the person to sign in) and one of no table with 4404 (the page says so). The
-server closed those sockets before accepting them; Starlette's test client reports that close
-with its code, but uvicorn answers such a handshake with HTTP 403 and a browser sees only
-1006, so the page retried for ever ("reconnecting") with its ended token. The socket is now
-accepted first, then closed with its code."""
+The HTTP API guide (docs/http-api.md) and the table page agree: a socket with no live session is
+closed with 4401 (the page then sends the person to sign in) and one of no table with 4404 (the
+page says so). The server closed those sockets before accepting them; Starlette's test client
+reports that close with its code, but uvicorn answers such a handshake with HTTP 403 and a
+browser sees only 1006, so the page retried for ever ("reconnecting") with its ended token. The
+socket is now accepted first, then closed with its code."""
 
 from __future__ import annotations
 

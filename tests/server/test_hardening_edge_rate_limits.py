@@ -40,7 +40,7 @@ def allowed(limit: str) -> int:
 
 def test_sign_in_is_limited_per_address_with_the_default(limited_api: Api) -> None:
     api = limited_api
-    assert DEFAULT_RATE_LIMIT == "10/minute"  # the documented default (README, serve --help)
+    assert DEFAULT_RATE_LIMIT == "10/minute"  # documented: docs/http-api.md, serve --help
     body = {"username": "nobody-here", "password": "guess"}
     for _ in range(allowed(DEFAULT_RATE_LIMIT)):
         assert api.post("/auth/signin", None, body, key=None).status_code == 401

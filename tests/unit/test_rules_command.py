@@ -1,5 +1,5 @@
-"""``croupier rules show``: every rule of a profile, its value and its source (README, "Rules
-are data"), including a later rule the profile leaves out (rules.base.LATER_FIELDS)."""
+"""``croupier rules show``: every rule of a profile, its value and its source
+(docs/rules-as-data.md), including a later rule the profile leaves out (rules.base.LATER_FIELDS)."""
 
 from __future__ import annotations
 

@@ -14,13 +14,13 @@ inspector or table chief controls the game and resolves its problems. So the dut
   edited. Or the inspector **refuses** it with a reason, and nothing moves;
 - a decided correction is never decided again (409, nothing moves).
 
-Who may not decide (a decision, written here and in the README): an inspector who played the
-round (as for disputes), and an inspector who proposed the correction. An inspector's role
-does not let them propose (only the table's dealer or the operator do), but one person may
-hold both the dealer and the inspector roles; the person who asks for the money to move is
-never the one who lets it move (four eyes: Spain 1979, III separates the croupier who pays
-from the inspector who controls), so another inspector confirms a proposal of theirs.
-For the same reason nobody proposes a correction to their own wallet.
+Who may not decide (a decision, written here and in docs/staff-and-disputes.md): an inspector
+who played the round (as for disputes), and an inspector who proposed the correction. An
+inspector's role does not let them propose (only the table's dealer or the operator do), but one
+person may hold both the dealer and the inspector roles; the person who asks for the money to
+move is never the one who lets it move (four eyes: Spain 1979, III separates the croupier who
+pays from the inspector who controls), so another inspector confirms a proposal of theirs. For
+the same reason nobody proposes a correction to their own wallet.
 
 Each proposal and each decision is a staff action (``staff.record_action``: who and when), in
 the transaction of the change; the row, its ledger transaction and the action enter the R15

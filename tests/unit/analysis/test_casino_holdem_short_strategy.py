@@ -40,7 +40,7 @@ def test_five_distinct_cards_are_needed() -> None:
 @pytest.mark.slow
 def test_short_strategy_costs_little_against_the_optimal_one() -> None:
     """Exact over every deal (the first run enumerates the table: minutes): the short
-    strategy is worse than the optimal decision, by the figure the README prints."""
+    strategy is worse than the optimal decision, by the figure docs/analyze.md prints."""
     from croupier.analysis.casino_holdem_exact import analyse_ante_game
     from croupier.rules import CasinoHoldemRules, load_profile
 
@@ -49,4 +49,4 @@ def test_short_strategy_costs_little_against_the_optimal_one() -> None:
     short = analyse_ante_game(rules).short_strategy
     assert short is not None
     assert short.optimal_house_edge == Fraction(1363917077, 63213204600)
-    assert round(float(short.cost) * 100, 4) == 0.9156  # as the README prints it
+    assert round(float(short.cost) * 100, 4) == 0.9156  # as docs/analyze.md prints it
