@@ -26,7 +26,7 @@ def play(env: CroupierEnv, episodes: int, seed: int) -> tuple[float, int]:
     for _ in range(episodes):
         done = False
         while not done:
-            deciding = env._stage == Stage.DECIDE
+            deciding = env.stage == Stage.DECIDE
             action = int(env.action_space.sample(mask=info["action_mask"]))
             start = time.perf_counter()
             _, _, done, _, info = env.step(action)

@@ -54,7 +54,7 @@ def _engine_action(env: CroupierEnv, index: int) -> Action | None:
     """What catalogue entry ``index`` asks the engine for, computed from the round itself
     (the hand's stake, the box's most insurance), not from the legal list."""
     entry = env.catalogue.entries[index]
-    game_round = env._round
+    game_round = env.game_round
     assert game_round is not None
     if entry.kind is not Kind.DECISION:
         return None
@@ -70,7 +70,7 @@ def _engine_action(env: CroupierEnv, index: int) -> Action | None:
 
 
 def _check_mask(env: CroupierEnv, mask: np.ndarray) -> None:
-    game_round = env._round
+    game_round = env.game_round
     assert game_round is not None
     double_for_less = getattr(env.profile, "double_for_less", False)
     for index in range(len(env.catalogue)):
@@ -92,15 +92,15 @@ def _walk(profile: str, decisions: int, seed: int) -> int:
     checked = 0
     while checked < decisions:
         mask = info["action_mask"]
-        if env._stage == Stage.DECIDE:
+        if env.stage == Stage.DECIDE:
             _check_mask(env, mask)
             checked += 1
             illegal = np.flatnonzero(mask == 0)
             if illegal.size:
-                before = list(env._round.events)
+                before = list(env.game_round.events)
                 with pytest.raises(IllegalActionError, match="is not legal now; legal: "):
                     env.step(int(illegal[checked % illegal.size]))
-                assert env._round.events == before
+                assert env.game_round.events == before
         _, _, done, _, info = env.step(int(env.action_space.sample(mask=mask)))
         if done:
             _, info = env.reset()

@@ -35,7 +35,7 @@ def _first_play_decision(seed: int) -> tuple[CroupierEnv, dict]:
         if (
             not done
             and "stand" in info["legal_actions"]
-            and len(env._round.current()[1].cards) == 2
+            and len(env.game_round.current()[1].cards) == 2
         ):
             return env, info
         seed += 1
@@ -45,8 +45,8 @@ def test_values_off_the_top_are_the_analysis_s():
     """A fresh shoe's first hand: the box has seen its two cards and the up card only (the
     burn is face down), so its shoe is the analysis's full shoe less the up card."""
     env, info = _first_play_decision(11)
-    hand = env._round.current()[1].cards
-    up = analysis_rank(env._round.up_card.rank)
+    hand = env.game_round.current()[1].cards
+    up = analysis_rank(env.game_round.up_card.rank)
     rules = Game.of(load_profile(RULES)).exact_rules()
     values = exact.up_card(rules, up).optimal()
     index = exact.compositions().of(*(analysis_rank(card.rank) for card in hand))
@@ -121,7 +121,7 @@ def test_stand_value_is_the_engine_s_own_expectation():
     """The oracle's stand against every order of the dealer's cards through the engine (3c
     Js against a King: 321 rounds settled)."""
     env, info = _first_play_decision(3)
-    game_round = env._round
+    game_round = env.game_round
     hand = [str(card) for card in game_round.current()[1].cards]
     up = str(game_round.up_card)
     unknown = full_shoe(6)
@@ -130,4 +130,4 @@ def test_stand_value_is_the_engine_s_own_expectation():
     expected = _stand_by_the_engine(hand, up, unknown)
     stand = info["action_values"][env.catalogue.index("stand")]
     assert math.isclose(stand, float(expected), abs_tol=1e-12)
-    assert env._stage == Stage.DECIDE
+    assert env.stage == Stage.DECIDE

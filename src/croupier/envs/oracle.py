@@ -164,7 +164,7 @@ def action_values(env: CroupierEnv, game_round: GameRound) -> dict[int, float]:
     scale = stake / env.bet
     return {
         int(index): by_name[env.catalogue.names[index]] * scale
-        for index in np.flatnonzero(env._mask)
+        for index in np.flatnonzero(env.mask)
         if env.catalogue.names[index] in by_name
     }
 

@@ -19,8 +19,8 @@ def table_text(env: CroupierEnv) -> str:
     (index and name) and, at the end, every wager settled."""
     from croupier.envs.table import AGENT_SEAT, Stage
 
-    game_round = env._round
-    lines = [f"{env.profile.title} ({env.profile.name}): {PHASES[env._stage]}"]
+    game_round = env.game_round
+    lines = [f"{env.profile.title} ({env.profile.name}): {PHASES[env.stage]}"]
     if game_round is not None:
         view: dict[str, Any] = game_round.view(AGENT_SEAT)
         for key in ("dealer", "player", "banker"):
@@ -36,16 +36,16 @@ def table_text(env: CroupierEnv) -> str:
             for hand in seat["hands"]:
                 total = "" if hand.get("total") is None else f" ({hand['total']})"
                 lines.append(f"your hand {hand['hand']}: {_cards(hand['cards'])}{total}")
-        if env._stage == Stage.DONE:
+        if env.stage == Stage.DONE:
             for wager in view["results"]:
                 if wager["seat"] == AGENT_SEAT:
                     lines.append(
                         f"{wager['wager']}: {wager['result']}, stake {wager['stake']}, "
                         f"returns {wager['payout']}"
                     )
-    if env._stage == Stage.BET:
+    if env.stage == Stage.BET:
         lines.append(f"base bet: {env.bet} units")
-    legal = [f"{index} {env.catalogue.names[index]}" for index in env._mask.nonzero()[0]]
+    legal = [f"{index} {env.catalogue.names[index]}" for index in env.mask.nonzero()[0]]
     if legal:
         lines.append("legal: " + ", ".join(legal))
     return "\n".join(lines) + "\n"

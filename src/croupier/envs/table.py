@@ -426,6 +426,21 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
             self._values = action_values(self, game_round)
 
     # --- what the box sees ----------------------------------------------------------------
+    @property
+    def game_round(self) -> GameRound | None:
+        """The round of this episode (``None`` before its deal)."""
+        return self._round
+
+    @property
+    def stage(self) -> int:
+        """Where the episode stands (``Stage``)."""
+        return self._stage
+
+    @property
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The legal indices now (``info["action_mask"]``)."""
+        return self._mask.copy()
+
     def seen(self) -> Counter[Rank]:
         """The ranks the box has seen since the shuffle, the round in play's included."""
         seen = Counter(self._seen_before)
