@@ -54,7 +54,7 @@ def cell_of(observation: dict[str, Any]) -> tuple[str, str, str] | None:
         return None
     up_label = _label(Card.from_index(up - 1).rank)
     labels = [_label(card.rank) for card in cards]
-    if len(cards) == 2 and labels[0] == labels[1] and observation["hands"] == 1:
+    if len(cards) == 2 and labels[0] == labels[1]:  # a pair, split again too: its row
         return "pairs", labels[0], up_label
     total = int(observation["total"])
     if total > 21:
@@ -100,7 +100,8 @@ class TabularAgent:
         if not means:  # never met: the usual safe default
             row = cell[1]
             return "H" if cell[0] == "pairs" or not row.isdigit() or int(row) < 17 else "S"
-        if means.get("split", -np.inf) >= max(means.get(p, -np.inf) for p in PLAYS[:3]):
+        best = max(means.get(play, -np.inf) for play in PLAYS[:3])
+        if cell[0] == "pairs" and means.get("split", -np.inf) >= best:
             return "P"
         stand, hit = means.get("stand", -np.inf), means.get("hit", -np.inf)
         if means.get("double", -np.inf) > max(stand, hit):

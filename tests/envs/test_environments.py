@@ -18,6 +18,7 @@ from croupier.errors import IllegalActionError
 from croupier.games.commands import Action
 from croupier.rules.registry import shipped_profile_names
 from croupier.settle import settle_document
+from croupier.shoe import Shoe
 
 PROFILES = shipped_profile_names()
 PROFILE_FILE = "src/croupier/rules/profiles/spain-1979.toml"
@@ -84,7 +85,28 @@ def _check_mask(env: CroupierEnv, mask: np.ndarray) -> None:
     assert names == {action.name for action in game_round.legal_actions()}
 
 
+def _check_betting_mask(env: CroupierEnv, mask: np.ndarray) -> None:
+    """A betting step's mask: the ladder's stakes that the engine's own ``can_bet`` accepts
+    on a round about to be dealt (the table's limits), or baccarat's wagers (Art. 8)."""
+    opened = env.round_class.opened(env.profile, Shoe.parse("", env.profile.table.decks))
+    bets = env.catalogue.indices(Kind.BET)
+    wagers = env.catalogue.indices(Kind.WAGER)
+    if mask[list(bets)].any():
+        main = env.main_wager or env.wagers[0]
+        for index in bets:
+            stake = env.catalogue.entries[index].multiple * env.bet
+            assert bool(mask[index]) == opened.can_bet(AGENT_SEAT, main, stake)
+        assert not mask[list(wagers)].any()
+    else:
+        assert wagers, "a step with no stake to choose chooses a wager"
+        for index in wagers:
+            wager = env.catalogue.entries[index].action
+            assert bool(mask[index]) == opened.can_bet(AGENT_SEAT, wager, env.bet)
+
+
 def _walk(profile: str, decisions: int, seed: int) -> int:
+    """``decisions`` states checked: each decision's mask against the engine, each betting
+    step's too (baccarat's choices are all there), and an illegal index refused."""
     # A base of 3 units: some quarters of a stake or of the most insurance round to nothing.
     env = CroupierEnv(profile, bet=3, betting=True, side_bets=_side_bets(profile))
     env.action_space.seed(seed)
@@ -92,15 +114,17 @@ def _walk(profile: str, decisions: int, seed: int) -> int:
     checked = 0
     while checked < decisions:
         mask = info["action_mask"]
-        if env.stage == Stage.DECIDE:
+        if env.stage == Stage.BET:
+            _check_betting_mask(env, mask)
+            checked += env.game == "baccarat"
+        else:
             _check_mask(env, mask)
             checked += 1
             illegal = np.flatnonzero(mask == 0)
-            if illegal.size:
-                before = list(env.game_round.events)
-                with pytest.raises(IllegalActionError, match="is not legal now; legal: "):
-                    env.step(int(illegal[checked % illegal.size]))
-                assert env.game_round.events == before
+            before = list(env.game_round.events)
+            with pytest.raises(IllegalActionError, match="is not legal now; legal: "):
+                env.step(int(illegal[checked % illegal.size]))
+            assert env.game_round.events == before
         _, _, done, _, info = env.step(int(env.action_space.sample(mask=mask)))
         if done:
             _, info = env.reset()
@@ -115,13 +139,13 @@ def _side_bets(profile: str) -> dict[str, int]:
     return {}
 
 
-@pytest.mark.parametrize("profile", [p for p in PROFILES if not p.startswith("dragon")])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_masks_are_the_engines_legal_actions(profile):
     assert _walk(profile, 300, seed=30) == 300
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("profile", [p for p in PROFILES if not p.startswith("dragon")])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_masks_are_the_engines_legal_actions_on_100000_states(profile):
     assert _walk(profile, 100_000, seed=31) == 100_000
 

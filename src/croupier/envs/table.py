@@ -115,11 +115,12 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
         Six baccarat or Casino Hold'em), dealt by ``croupier.games``, the engine the live
         table uses, from the profile's shoe. The shoe lives across episodes until its cut
         card comes out: the round in which it comes out is the shoe's last, the next episode
-        opens a new shoe with the regulation's burns (blackjack Art. 8 of Peru 2016 burns
-        one; Dragon Six burns by the first card's value, Art. 6 d); Casino Hold'em deals
-        every round from a fresh deck (Art. 12). Every episode opens with the betting step
-        (the stake, or baccarat's wager), so that no episode is empty: a blackjack round
-        may end at the deal (a natural), a baccarat round always does. Casino Hold'em needs
+        opens a new shoe with the profile's burns (peru-2016 burns one card,
+        docs/rules.md#D-BJ-16; Dragon Six burns by the first card's value, Art. 6 d); Casino
+        Hold'em deals every round from a deck shuffled for it (the profile has no cut
+        card). Every episode opens with the betting step (the stake, or baccarat's wager),
+        so that no episode is empty: a blackjack round may end at the deal (a natural), a
+        baccarat round always does. Casino Hold'em needs
         two players (Art. 9): box 2 antes the minimum and folds (its decision comes after
         the agent's and changes no card the agent sees or is dealt).
     Actions
@@ -127,8 +128,8 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
         blackjack stand, hit, double, split, surrender, insurance, no-insurance, even-money,
         a double for less and a partial insurance as quarters of the maximum, then the
         betting ladder ``bet-1x`` ... ``bet-16x`` (with a fixed bet, the first step only
-        deals: every index is legal there and deals the fixed bet); baccarat's five wagers (Art. 8) and the
-        ladder; Casino Hold'em call and fold (Art. 13 d) and the ladder. ``info
+        deals: every index is legal there and deals the fixed bet); baccarat's five wagers
+        (Art. 8) and the ladder; Casino Hold'em call and fold (Art. 13 d) and the ladder. ``info
         ["action_mask"]`` (int8) marks the legal ones: exactly the engine's legal actions
         (``GameRound.legal_actions``). An illegal action raises ``IllegalActionError`` (a
         ``ValueError``) naming it and the legal ones, and changes nothing.
