@@ -4,6 +4,7 @@ legality, the rewards against ``croupier settle``, and seeded reproduction."""
 from __future__ import annotations
 
 import math
+import pickle
 from fractions import Fraction
 
 import gymnasium as gym
@@ -337,3 +338,25 @@ def test_catalogue_names_are_stable():
     assert catalogue_of("baccarat").names[:5] == (
         "player", "banker", "tie", "player_pair", "banker_pair",
     )  # fmt: skip
+
+
+def test_table_needs_a_profile():
+    with pytest.raises(TypeError, match="profile"):
+        gym.make("croupier/table-v0")
+
+
+def test_the_environments_run_under_gymnasium_s_vector_wrappers():
+    vector = gym.vector.SyncVectorEnv([lambda: gym.make("croupier/peru-2016-v0")] * 2)
+    _, infos = vector.reset(seed=[1, 2])
+    space = vector.single_action_space
+    actions = np.array([space.sample(mask=mask) for mask in infos["action_mask"]])
+    _, rewards, *_ = vector.step(actions)
+    assert rewards.shape == (2,)
+    vector.close()
+
+
+def test_the_action_space_pickles_as_the_discrete_it_equals():
+    """``AsyncVectorEnv`` sends the spaces between processes: the environment stays behind."""
+    env = CroupierEnv("peru-2016")
+    copied = pickle.loads(pickle.dumps(env.action_space))
+    assert type(copied) is gym.spaces.Discrete and copied == env.action_space

@@ -22,7 +22,7 @@ ENVIRONMENTS: dict[str, dict[str, Any]] = {
         f"croupier/{name}-v0": {"entry_point": ENTRY_POINT, "kwargs": {"profile": name}}
         for name in shipped_profile_names()
     },
-    "croupier/table-v0": {"entry_point": ENTRY_POINT, "kwargs": {}},
+    "croupier/table-v0": {"entry_point": "croupier.envs.table:table_env", "kwargs": {}},
 }
 """Every id with what ``gym.register`` takes for it (add ``vector_entry_point`` here)."""
 

@@ -37,7 +37,7 @@ from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
 from croupier.shoe import Shoe
 
-__all__ = ["AGENT_SEAT", "DEFAULT_BET", "CroupierEnv", "Stage"]
+__all__ = ["AGENT_SEAT", "DEFAULT_BET", "CroupierEnv", "Stage", "table_env"]
 
 AGENT_SEAT = 1
 """The agent's box: the first from the dealer's left (it decides first)."""
@@ -105,6 +105,11 @@ class LegalActions(spaces.Discrete):
         if mask is None and probability is None and env is not None:
             mask = env.sampling_mask()
         return super().sample(mask=mask, probability=probability)
+
+    def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
+        """Sent to another process (``AsyncVectorEnv``), it is the plain ``Discrete`` it
+        equals: the environment it samples for stays behind."""
+        return spaces.Discrete, (int(self.n),)
 
 
 class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
@@ -507,3 +512,9 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
             "stake": np.array([(hand["bet"] if hand else 0) / self.bet], dtype=np.float64),
             "dealer": _codes(view["dealer"]["cards"] if view else [], MAX_DEALER_CARDS),
         }
+
+
+def table_env(profile: str | Path, **options: Any) -> CroupierEnv:
+    """``croupier/table-v0``: the table of a profile file of one's own (``profile`` is
+    required: ``gym.make("croupier/table-v0", profile="house.toml")``)."""
+    return CroupierEnv(profile, **options)
