@@ -131,3 +131,24 @@ def test_stand_value_is_the_engine_s_own_expectation():
     stand = info["action_values"][env.catalogue.index("stand")]
     assert math.isclose(stand, float(expected), abs_tol=1e-12)
     assert env.stage == Stage.DECIDE
+
+
+def test_insurance_values_are_the_hand_s_value_plus_the_insurance_s_own():
+    """Peru 2016 Art. 10: insurance up to half the bet, paid 2:1 on the dealer's blackjack.
+    Declining is worth the hand's best play (the values shown at the next step, no card seen
+    in between); an insurance of ``x`` adds ``x (2 P(ten) - (1 - P(ten)))``, the hole card
+    one of the 309 cards the box has not seen (95 tens)."""
+    env = CroupierEnv(RULES, oracle=True)
+    env.reset(seed=0, options={"shoe": "Th As 9d Kc 5s"})
+    _, _, _, _, info = env.step(env.catalogue.index("bet-1x"))
+    names = env.catalogue.names
+    values = {names[i]: v for i, v in info["action_values"].items()}
+    tens = 95 / 309
+    per_unit = 2 * tens - (1 - tens)
+    declined = values["no-insurance"]
+    assert values["insurance"] == pytest.approx(declined + 4 / 8 * per_unit, abs=1e-12)
+    assert values["insurance-1/4"] == pytest.approx(declined + 1 / 8 * per_unit, abs=1e-12)
+    assert "even-money" not in values  # a 19, not a blackjack
+    _, _, _, _, after = env.step(env.catalogue.index("no-insurance"))
+    assert max(after["action_values"].values()) == pytest.approx(declined, abs=1e-12)
+    assert after["regret"] == pytest.approx(0.0, abs=1e-12)  # insurance loses here: 95/309 < 1/3
