@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 import croupier.envs
 from croupier.envs.actions import Kind, catalogue_of
 from croupier.envs.table import AGENT_SEAT, CroupierEnv, Stage
-from croupier.errors import IllegalActionError
+from croupier.errors import IllegalActionError, ProfileError
 from croupier.games.commands import Action
 from croupier.rules.registry import shipped_profile_names
 from croupier.settle import settle_document
@@ -360,3 +360,11 @@ def test_the_action_space_pickles_as_the_discrete_it_equals():
     env = CroupierEnv("peru-2016")
     copied = pickle.loads(pickle.dumps(env.action_space))
     assert type(copied) is gym.spaces.Discrete and copied == env.action_space
+
+
+def test_reset_refuses_an_option_it_does_not_know():
+    env = CroupierEnv("peru-2016")
+    with pytest.raises(ProfileError, match="reset options: bett unknown"):
+        env.reset(options={"bett": 16})
+    observation, _ = env.reset(seed=1, options={"bet": 16, "betting": True})
+    assert env.bet == 16 and env.betting and observation["phase"] == Stage.BET

@@ -281,6 +281,11 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         options = dict(options or {})
         stacked = options.pop("shoe", None)
+        unknown = sorted(set(options) - {"bet", "betting", "side_bets"})
+        if unknown:
+            raise ProfileError(
+                f"reset options: {', '.join(unknown)} unknown (bet, betting, side_bets, shoe)"
+            )
         if options:
             self._configure(
                 options.get("bet", self.bet),
