@@ -187,7 +187,7 @@ def draw(curve: list[tuple[int, float, float]], optimal: float, path: Path) -> N
         )
     axis.set_xscale("log")
     axis.set_yscale("log")
-    axis.set_ylim(min(min(gaps), 0.05) / 2, max(gaps) * 3)
+    axis.set_ylim(min(*gaps, 0.05) / 2, max(gaps) * 3)
     axis.set_xlabel("rounds played (training)")
     axis.set_ylabel("house edge above basic strategy's (points)")
     axis.set_title(f"{PROFILE}: a tabular agent learns basic strategy (optimal edge {optimal:.3%})")
