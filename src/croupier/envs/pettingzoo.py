@@ -45,7 +45,9 @@ it; a back bet returns its stake times its box's return, rounded down to the min
 table's ``min_players``: Casino Hold'em's two, Art. 9), ``backers`` (``{agent: agent}``: an
 agent that backs another's box instead of playing one, spain-1979 Art. 03 IV.a-b), ``bet``
 (units per base bet, 8 by default), ``betting`` (a betting step on the ladder),
-``render_mode`` (``"ansi"``: the table as the public sees it).
+``render_mode`` (``"ansi"``: the table as the public sees it). ``reset(seed=...)`` starts a
+new shoe from the seed (the same seed, the same rounds); ``reset(options={"shoe": shoe})``
+deals from a given ``Shoe`` (a stacked one) on from where it stands.
 
 ## References
 
@@ -164,14 +166,19 @@ class Table:
                 )
 
     # --- a round -----------------------------------------------------------------------------
-    def reset(self, seed: int | None) -> None:
-        """Open the next round; a ``seed`` starts a new shoe from it (reproducible)."""
+    def reset(self, seed: int | None, shoe: Shoe | None = None) -> None:
+        """Open the next round; a ``seed`` starts a new shoe from it (reproducible); ``shoe``
+        deals this round and the next from a given shoe (a stacked one: tests, replays), dealt
+        on from where it stands (no new-shoe burns)."""
+        if shoe is not None:
+            self._shoe = shoe
         if seed is not None:
-            self._source, self._shoe = SeededRandomSource(seed), None
+            self._source = SeededRandomSource(seed)
+            self._shoe = shoe
         elif self._source is None:
             self._source = SeededRandomSource(new_seed())
         table = self.profile.table
-        fresh = (
+        fresh = shoe is None and (
             self._shoe is None
             or table.is_one_round_per_shoe
             or self._shoe.is_cut_card_out
@@ -358,7 +365,7 @@ class TableEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         return {"observation": self.table.observation(agent), "action_mask": self.table.mask(agent)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.table.reset(seed)
+        self.table.reset(seed, (options or {}).get("shoe"))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -438,7 +445,7 @@ class ParallelTable(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-        self.table.reset(seed)
+        self.table.reset(seed, (options or {}).get("shoe"))
         self.agents = list(self.possible_agents)
         return self._observations(), {agent: {} for agent in self.agents}
 
