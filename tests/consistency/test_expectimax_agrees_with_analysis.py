@@ -10,8 +10,8 @@ basic strategy chart ``derive_strategy`` makes (what ``analyse_blackjack`` runs)
 as the chart says), every card it may draw listed with its exact probability. Blackjack's
 analysis is in floating point (to 1e-12); baccarat's is exact fractions (equal).
 
-The peru-2016 and baccarat forms run in CI (about 4 s and 6 s); spain-1979 and
-veintiuno-real are ``slow``.
+The peru-2016 and baccarat forms run in CI (about 4 s and 6 s); spain-1979,
+veintiuno-real and a shoe with a pair to split are ``slow``.
 """
 
 from __future__ import annotations
@@ -99,6 +99,15 @@ def test_blackjack_expectimax_over_the_engine_equals_the_analysis(name: str) -> 
     if name == "peru-2016":
         # The engine's value is an exact fraction: a golden of the round on this shoe.
         assert engine == Fraction(101, 1386)
+
+
+@pytest.mark.slow
+def test_blackjack_expectimax_with_a_split_equals_the_analysis() -> None:
+    """A shoe that holds a pair of eights, which the chart splits (Art. 11): the split
+    hands, each drawing from what the other left, through the engine (about 30 s)."""
+    engine, analysed = _engine_and_analysis("peru-2016", "As 2c 5d 6h 8s 8c 9s Tc Td Th Ts Jc Jd")
+    assert abs(float(engine) - analysed) < 1e-12, (engine, analysed)
+    assert engine == Fraction(251, 4620)
 
 
 def test_baccarat_expectimax_over_the_tableau_equals_the_analysis_exactly() -> None:
