@@ -184,3 +184,21 @@ def test_no_observation_holds_a_card_its_agent_may_not_see(name: str) -> None:
             legal = np.flatnonzero(table.observe(table.agent_selection)["action_mask"])
             table.step(int(legal[uniform_below(source, len(legal))]))
     assert checked > 300 and sightings > 1000  # the agents did see their own cards
+
+
+def test_a_back_bet_stays_within_the_box_maximum() -> None:
+    """docs/rules.md#D-BJ-28: the owner's stake and the back bets together stay within the
+    box maximum (spain-1979: 200). The owner bets 16 x 8 = 128; its backer may then stake
+    up to 72: 8 x 8 = 64, not 12 x 8 = 96."""
+    table = raw_env(profile="spain-1979", players=2, backers={1: 0}, betting=True)
+    table.reset(seed=5)
+    names = catalogue_of("blackjack").names
+    assert table.agent_selection == "player_0"
+    owner_mask = table.observe("player_0")["action_mask"]
+    assert owner_mask[names.index("bet-16x")]  # 128 + the backer's 8 at least: within 200
+    table.step(names.index("bet-16x"))
+    assert table.agent_selection == "player_1"
+    allowed = [names[i] for i in np.flatnonzero(table.observe("player_1")["action_mask"])]
+    assert allowed == ["bet-1x", "bet-2x", "bet-3x", "bet-4x", "bet-6x", "bet-8x"]
+    with pytest.raises(ProfileError, match="exceed the box maximum 200"):
+        env(profile="spain-1979", players=3, backers={1: 0, 2: 0}, bet=80)

@@ -123,6 +123,10 @@ class Table:
         table = self.profile.table
         self.catalogue: Catalogue = catalogue_of(self.profile.game)
         self.backers = dict(backers or {})
+        self.bet = bet
+        self.main_wager = round_class_of(self.profile.game).main_wager or next(iter(table.wagers))
+        """The wager each agent's bet goes on (baccarat, which has none: its first, until
+        the agent chooses)."""
         self._verify_seating(players)
         self.agents = [f"player_{index}" for index in range(players)]
         owners = [index for index in range(players) if index not in self.backers]
@@ -133,9 +137,7 @@ class Table:
             for index, box in self.backers.items()
         }
         """Each backer's box (the box of the agent it backs)."""
-        self.bet = bet
         self.betting = betting
-        self.main_wager = next(iter(table.wagers))
         self._source: RandomSource | None = None
         self._shoe: Shoe | None = None
         self.game: GameRound | None = None
@@ -163,6 +165,14 @@ class Table:
                 raise ProfileError(
                     f"backers: agent {backer} cannot back agent {box}: both are agents 0 to "
                     f"{players - 1}, and the backed one plays a box"
+                )
+        maximum = table.wagers[self.main_wager].maximum
+        for box in set(self.backers.values()):
+            on_box = 1 + sum(1 for backed in self.backers.values() if backed == box)
+            if on_box * self.bet > maximum:
+                raise ProfileError(
+                    f"box of agent {box}: {on_box} bets of {self.bet} exceed the box maximum "
+                    f"{maximum} (docs/rules.md#D-BJ-28: the owner's and the back bets together)"
                 )
 
     # --- a round -----------------------------------------------------------------------------
@@ -196,7 +206,10 @@ class Table:
         self.wagers = dict.fromkeys(self.agents, self.main_wager)
         kinds = [Kind.WAGER] if self.profile.game == "baccarat" else []
         kinds += [Kind.BET] if self.betting else []
-        self._to_bet = [(agent, kind) for agent in self.agents for kind in kinds]
+        # Box owners first, then their backers, whose stakes the box maximum bounds with
+        # the owner's (docs/rules.md#D-BJ-28).
+        order = sorted(self.agents, key=lambda agent: agent in self.backed)
+        self._to_bet = [(agent, kind) for agent in order for kind in kinds]
         self._deal_when_bets_are_in()
 
     def _deal_when_bets_are_in(self) -> None:
@@ -237,7 +250,28 @@ class Table:
         wagers = self.profile.table.wagers
         if kind is Kind.WAGER:
             return wager_mask(self.catalogue, list(wagers))
-        return bet_mask(self.catalogue, self.bet, wagers[self.wagers[agent]])
+        mask = bet_mask(self.catalogue, self.bet, wagers[self.wagers[agent]])
+        room = self._box_room(agent)
+        for index, entry in enumerate(self.catalogue.entries):
+            if entry.kind is Kind.BET and entry.multiple * self.bet > room:
+                mask[index] = 0
+        return mask
+
+    def _box_room(self, agent: str) -> int:
+        """What the box's maximum leaves for ``agent``'s stake: the owner's stake and every
+        back bet on a box stay within its maximum together (docs/rules.md#D-BJ-28); the
+        stakes already chosen count, and one base bet for each still to choose."""
+        box = self.seat_of.get(agent, self.backed.get(agent))
+        sharing = [
+            other
+            for other in self.agents
+            if other != agent and box in (self.seat_of.get(other), self.backed.get(other))
+        ]
+        if not sharing:
+            return self.profile.table.wagers[self.wagers[agent]].maximum
+        waiting = {other for other, _kind in self._to_bet}
+        held = sum(self.bet if other in waiting else self.stakes[other] for other in sharing)
+        return self.profile.table.wagers[self.main_wager].maximum - held
 
     def act(self, agent: str, index: int) -> None:
         """Apply ``agent``'s action ``index``, or raise ``IllegalActionError`` (nothing changes)."""
