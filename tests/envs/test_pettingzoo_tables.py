@@ -6,6 +6,7 @@ that a card's name is unique within its shoe and a sighting is proof)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -145,10 +146,14 @@ def _one_deck(name: str) -> Any:
     return profile  # Casino Hold'em deals every round from one fresh deck
 
 
-def _hidden_from(game: GameRound, seat: int) -> set[Card]:
+CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
+
+
+def _hidden_from(game: GameRound, seat: int | None) -> set[Card]:
     """The cards ``seat`` may not see now, from the record and the shoe alone: the shoe's
     undealt cards, its burns, a card face down until the event that turns it (the hole card,
-    the Casino Hold'em dealer's cards) and another seat's private cards (Art. 9 d)."""
+    the Casino Hold'em dealer's cards) and another seat's private cards (Art. 9 d); ``None``:
+    the public, to whom every seat's private cards are hidden."""
     kinds = {type(item).__name__ for item in game.events}
     hidden = set(game.shoe.undealt())
     for item in game.events:
@@ -164,7 +169,7 @@ def _hidden_from(game: GameRound, seat: int) -> set[Card]:
 
 @pytest.mark.parametrize("name", ["peru-2016", "casino-holdem-standard"])
 def test_no_observation_holds_a_card_its_agent_may_not_see(name: str) -> None:
-    table: TableEnv = raw_env(profile=_one_deck(name), players=3)
+    table: TableEnv = raw_env(profile=_one_deck(name), players=3, render_mode="ansi")
     source = SeededRandomSource(f"r6-{name}")
     checked = sightings = 0
     for episode in range(40):
@@ -179,6 +184,11 @@ def test_no_observation_holds_a_card_its_agent_may_not_see(name: str) -> None:
                 assert not leaked, f"{agent} (box {seat}) sees {sorted(map(str, leaked))}"
                 checked += 1
                 sightings += len(cards)
+            shown = table.render()
+            assert shown is not None
+            public = {Card.parse(text) for text in CARD.findall(shown)}
+            leaked = public & _hidden_from(game, None)
+            assert not leaked, f"the rendered table shows {sorted(map(str, leaked))}"
             if all(table.terminations.values()):
                 break
             legal = np.flatnonzero(table.observe(table.agent_selection)["action_mask"])

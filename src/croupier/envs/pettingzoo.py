@@ -188,6 +188,9 @@ class Table:
         elif self._source is None:
             self._source = SeededRandomSource(new_seed())
         table = self.profile.table
+        # A new shoe after the cut card (the regulation's), and before a round the shoe
+        # might not finish: a one-deck profile's cut card can leave fewer cards than a round
+        # at seven boxes draws.
         fresh = shoe is None and (
             self._shoe is None
             or table.is_one_round_per_shoe
@@ -204,7 +207,8 @@ class Table:
         )
         self.stakes = dict.fromkeys(self.agents, self.bet)
         self.wagers = dict.fromkeys(self.agents, self.main_wager)
-        kinds = [Kind.WAGER] if self.profile.game == "baccarat" else []
+        # A game without a main wager (baccarat, Art. 8) asks each agent for its wager.
+        kinds = [Kind.WAGER] if round_class_of(self.profile.game).main_wager is None else []
         kinds += [Kind.BET] if self.betting else []
         # Box owners first, then their backers, whose stakes the box maximum bounds with
         # the owner's (docs/rules.md#D-BJ-28).
@@ -224,10 +228,6 @@ class Table:
         if self.game is None:
             raise IllegalActionError("no round: reset the environment first")
         return self.game
-
-    @property
-    def is_done(self) -> bool:
-        return self.current().is_done
 
     def actor(self) -> str | None:
         """The agent whose action the table waits for (``None``: the round is over)."""
@@ -514,17 +514,48 @@ class ParallelTable(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc
         """Nothing to release: the table lives in memory."""
 
 
-def raw_env(**options: Any) -> TableEnv:
-    """The AEC table without PettingZoo's wrappers."""
-    return TableEnv(**options)
+def raw_env(
+    profile: str | Path | Profile = "peru-2016",
+    players: int = 2,
+    *,
+    backers: Mapping[int, int] | None = None,
+    bet: int = 8,
+    betting: bool = False,
+    render_mode: str | None = None,
+) -> TableEnv:
+    """The AEC table without PettingZoo's wrappers (arguments: the module docstring)."""
+    return TableEnv(
+        profile, players, backers=backers, bet=bet, betting=betting, render_mode=render_mode
+    )
 
 
-def env(**options: Any) -> AECEnv[str, dict[str, Any], int]:
+def env(
+    profile: str | Path | Profile = "peru-2016",
+    players: int = 2,
+    *,
+    backers: Mapping[int, int] | None = None,
+    bet: int = 8,
+    betting: bool = False,
+    render_mode: str | None = None,
+) -> AECEnv[str, dict[str, Any], int]:
     """The AEC table (``raw_env``) in PettingZoo's order-enforcing wrapper, as ``classic`` has
     it; an illegal action raises (``IllegalActionError``) rather than ending the round."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**options))
+    table = raw_env(
+        profile, players, backers=backers, bet=bet, betting=betting, render_mode=render_mode
+    )
+    return wrappers.OrderEnforcingWrapper(table)
 
 
-def parallel_env(**options: Any) -> ParallelTable:
-    """The parallel table."""
-    return ParallelTable(**options)
+def parallel_env(
+    profile: str | Path | Profile = "peru-2016",
+    players: int = 2,
+    *,
+    backers: Mapping[int, int] | None = None,
+    bet: int = 8,
+    betting: bool = False,
+    render_mode: str | None = None,
+) -> ParallelTable:
+    """The parallel table (arguments: the module docstring)."""
+    return ParallelTable(
+        profile, players, backers=backers, bet=bet, betting=betting, render_mode=render_mode
+    )
