@@ -40,7 +40,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from croupier.cards import FULL_DECK, Card
-from croupier.errors import CardNeeded, CardRefused, IllegalActionError
+from croupier.errors import CardNeeded, CardRefused, IllegalActionError, ShoeError
 from croupier.games.base import Decision, GameRound
 from croupier.games.commands import Act, Action, Command
 from croupier.shoe import PhysicalShoe
@@ -86,16 +86,12 @@ class ChanceShoe(PhysicalShoe):
         self.composition = Counter({card: count for card, count in composition.items() if count})
         for card, count in self.composition.items():
             if count > decks:
-                raise CardRefused(
+                raise ShoeError(
                     f"a shoe of {decks} deck{'s' if decks > 1 else ''} holds at most {decks} "
-                    f"{card}, not {count}",
-                    code="card_not_in_shoe",
-                    card=str(card),
+                    f"{card}, not {count}"
                 )
         if Counter(cards) - self.composition:
-            raise CardRefused(
-                "the cards chosen are not all in the composition", code="card_not_in_shoe"
-            )
+            raise ShoeError("the cards chosen are not all in the composition")
 
     @classmethod
     def of(cls, cards: Iterable[Card], decks: int) -> ChanceShoe:
