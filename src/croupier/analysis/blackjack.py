@@ -94,6 +94,7 @@ from croupier.analysis.dealer import (
     full_shoe,
 )
 from croupier.analysis.figures import WagerFigures
+from croupier.errors import ProfileError
 from croupier.rules.blackjack import (
     BlackjackRules,
     DealerBlackjackTakes,
@@ -259,6 +260,48 @@ class Strategy:
             "even_money": self.even_money,
             "legend": legend,
         }
+
+    @classmethod
+    def from_json(cls, document: Any, *, surrender: bool) -> Strategy:
+        """A chart in the form ``as_json`` writes (``croupier analyze --json``'s
+        ``"strategy"``), for ``croupier analyze --strategy-file``: every row and dealer card
+        of a chart, each cell a letter of the legend (``P`` in the pairs only; ``Rh``,
+        ``Rs``, ``Rp`` only where the rules allow late surrender, ``surrender``). A chart
+        that is not one raises ``ProfileError`` naming the first cell at fault."""
+        if not isinstance(document, dict):
+            raise ProfileError(f"a strategy chart is a JSON object, not {type(document).__name__}")
+        letters = {"H", "S", "D", "Ds"} | (set(SURRENDER_LEGEND) if surrender else set())
+
+        def table(part: str, rows: Sequence[str], allowed: set[str]) -> dict[str, dict[str, str]]:
+            given = document.get(part)
+            if not isinstance(given, dict) or set(given) != set(rows):
+                raise ProfileError(f"strategy: {part!r} needs the rows {', '.join(rows)}")
+            found: dict[str, dict[str, str]] = {}
+            for row in rows:
+                cells = given[row]
+                if not isinstance(cells, dict) or set(cells) != set(UP_LABELS):
+                    raise ProfileError(
+                        f"strategy: {part} {row} needs the dealer cards {', '.join(UP_LABELS)}"
+                    )
+                for up, letter in cells.items():
+                    if letter not in allowed:
+                        known = ", ".join(sorted(allowed))
+                        raise ProfileError(
+                            f"strategy: {part} {row} against {up}: {letter!r} is not one of {known}"
+                        )
+                found[row] = {up: cells[up] for up in UP_LABELS}
+            return found
+
+        hard = table("hard", [str(total) for total in HARD_ROWS], letters)
+        soft = table("soft", [str(total) for total in SOFT_ROWS], letters)
+        pairs = table("pairs", list(PAIR_ROWS), letters | {"P", *(["Rp"] if surrender else [])})
+        return cls(
+            hard={int(total): row for total, row in hard.items()},
+            soft={int(total): row for total, row in soft.items()},
+            pairs=pairs,
+            insurance=str(document.get("insurance", "decline")),
+            even_money=str(document.get("even_money", "decline")),
+        )
 
     @property
     def surrenders(self) -> bool:
@@ -1169,15 +1212,21 @@ def analyse_blackjack(
     play: Play = Play.BASIC,
     *,
     joint: bool | None = None,
+    chart: Strategy | None = None,
 ) -> BlackjackAnalysis:
     """The main bet's figures under ``play``. The house edge and element of risk are exact;
     so is the distribution (hit frequency, push, standard deviation) where no split round
     can reach a third hand, and after a re-split it approximates the hands still to play
     (module docstring). ``joint=False`` approximates every split round's distribution
     instead (faster; the house edge and element of risk stay exact): for a caller that
-    reads only those."""
+    reads only those. ``chart``: evaluate this chart instead of the basic strategy
+    (``croupier analyze --strategy-file``; with ``Play.BASIC`` only)."""
     game = Game.of(rules, decks)
-    strategy = derive_strategy(game)
+    if chart is not None and play is not Play.BASIC:
+        raise ProfileError(
+            f"a strategy file is a chart: it is played as one, not as {play.value!r}"
+        )
+    strategy = derive_strategy(game) if chart is None else chart
     evaluation = evaluate_round(game, strategy, progress, play, joint=joint)
     expected_value, expected_wagered = evaluation.expected_value, evaluation.exact_wagered
     method = (

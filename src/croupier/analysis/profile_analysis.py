@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from croupier.analysis.blackjack import BlackjackAnalysis, Play, analyse_blackjack
+from croupier.analysis.blackjack import BlackjackAnalysis, Play, Strategy, analyse_blackjack
 from croupier.analysis.figures import WagerFigures
 from croupier.analysis.three_card import analyse_twenty_one_plus_three
 from croupier.errors import ProfileError
@@ -136,14 +136,18 @@ def analyse_profile(
     enumeration_progress: Callable[[int, int], None] | None = None,
     play: Play = Play.BASIC,
     joint: bool | None = None,
+    chart: Strategy | None = None,
 ) -> ProfileAnalysis:
     """All wagers of ``profile`` (``decks`` overrides the profile's deck count).
 
     Casino Hold'em: ``ante_method`` is ``"exact"`` (the default) or ``"monte-carlo"``;
     ``enumeration_progress(done, total)`` follows the first exact enumeration (flop classes).
     Blackjack: ``play`` is the player's strategy (``Play.BASIC``, ``COMPOSITION`` or ``CDP1``);
-    ``joint`` chooses which split rounds' distributions are taken jointly (``evaluate_round``).
+    ``joint`` chooses which split rounds' distributions are taken jointly (``evaluate_round``);
+    ``chart``: the chart to evaluate instead of the basic strategy (``--strategy-file``).
     """
+    if chart is not None and not isinstance(profile, BlackjackRules):
+        raise ProfileError(f"--strategy-file: {profile.name} is {profile.game}, which has no chart")
     if ante_method not in ("exact", "monte-carlo"):
         raise ProfileError(f"ante method: 'exact' or 'monte-carlo', not {ante_method!r}")
     if decks is not None and not 1 <= decks <= 8:
@@ -157,7 +161,7 @@ def analyse_profile(
         return ProfileAnalysis(profile, shoe, analyse_baccarat(profile, shoe))
     if isinstance(profile, BlackjackRules):
         shoe = profile.decks if decks is None else decks
-        blackjack = analyse_blackjack(profile, shoe, progress, play, joint=joint)
+        blackjack = analyse_blackjack(profile, shoe, progress, play, joint=joint, chart=chart)
         bets = {"main": blackjack.main}
         published: list[PublishedComparison] = []
         side_bet = profile.twenty_one_plus_three

@@ -195,6 +195,17 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             ),
         ),
     ] = "basic",
+    strategy_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--strategy-file",
+            help=(
+                "Blackjack: evaluate this chart exactly instead of the basic strategy: a JSON "
+                "file holding a chart in the form 'analyze --json' prints under \"strategy\" "
+                "(or a whole 'analyze --json' document)."
+            ),
+        ),
+    ] = None,
     ante_monte_carlo: Annotated[
         bool,
         typer.Option(
@@ -222,9 +233,13 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         load_counting_system(count)  # an unknown system is refused before anything is computed
     if count_shoes < 0:
         raise ProfileError(f"--count-shoes: a number of shoes, 0 or more, not {count_shoes}")
+    chart_document = _read_chart(strategy_file) if strategy_file is not None else None
+    if chart_document is not None and (every_profile or strategy != "basic"):
+        raise ProfileError("--strategy-file: one PROFILE, played by the chart (no --strategy)")
     cache_key = None
     if (
-        as_json
+        chart_document is None
+        and as_json
         and not every_profile
         and report is None
         and par is None
@@ -248,6 +263,16 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         from croupier.analysis.profile_analysis import analyse_profile
 
     names = list(shipped_profile_names()) if every_profile else [str(profile)]
+    chart = None
+    if chart_document is not None:
+        from croupier.analysis.blackjack import Strategy
+        from croupier.rules import BlackjackRules
+        from croupier.rules.blackjack import Surrender
+
+        rules = load_profile(str(profile))
+        if not isinstance(rules, BlackjackRules):
+            raise ProfileError(f"--strategy-file: {rules.name} is {rules.game}, which has no chart")
+        chart = Strategy.from_json(chart_document, surrender=rules.surrender is Surrender.LATE)
     analyses: list[ProfileAnalysis] = []
     # JSON piped on, stderr no terminal and nothing written beside it: no progress bar would
     # show, so rich (a twentieth of a warm command) is not loaded to draw it.
@@ -289,6 +314,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                     # A PAR sheet takes every split round's hands jointly: the closest
                     # distribution there is, worth its seconds to a lab (evaluate_round).
                     joint=True if par is not None else None,
+                    chart=chart,
                 )
             )
             for task_id in enumeration:
@@ -333,6 +359,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
                     }
         for name, value in by_count.items():
             documents[name]["by_count"] = value
+        if strategy_file is not None:
+            documents[analyses[0].profile.name]["strategy_file"] = str(strategy_file)
         output = documents if every_profile else documents[analyses[0].profile.name]
         if cache_key is not None:
             result_cache.store_document(cache_key, output)
@@ -343,6 +371,18 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
         _print(console, analysis)
     if effects is not None:
         _print_effects(console, effects)
+
+
+def _read_chart(path: Path) -> Any:
+    """The chart of a ``--strategy-file``: the JSON object itself, or the ``"strategy"`` of a
+    whole ``analyze --json`` document."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ProfileError(f"--strategy-file {path}: {error}") from None
+    if isinstance(document, dict) and isinstance(document.get("strategy"), dict):
+        return document["strategy"]
+    return document
 
 
 def _console(*, stderr: bool) -> Console:

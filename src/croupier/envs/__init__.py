@@ -1,4 +1,37 @@
 """Learning environments over croupier's own round engine (issue 30).
 
-``actions`` holds the stable action catalogue every environment speaks.
+Importing this package registers a Gymnasium environment for every shipped profile,
+``croupier/<profile>-v0``, and ``croupier/table-v0`` for a profile file of one's own
+(``gym.make("croupier/table-v0", profile="house.toml")``); ``gym.make`` also imports it
+itself from the id ``"croupier.envs:croupier/peru-2016-v0"``. The actions are the stable
+catalogue of ``croupier.envs.actions``; the environment is ``croupier.envs.table``.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from croupier.rules.registry import shipped_profile_names
+
+ENTRY_POINT = "croupier.envs.table:CroupierEnv"
+
+ENVIRONMENTS: dict[str, dict[str, Any]] = {
+    **{
+        f"croupier/{name}-v0": {"entry_point": ENTRY_POINT, "kwargs": {"profile": name}}
+        for name in shipped_profile_names()
+    },
+    "croupier/table-v0": {"entry_point": ENTRY_POINT, "kwargs": {}},
+}
+"""Every id with what ``gym.register`` takes for it (add ``vector_entry_point`` here)."""
+
+
+def register_environments() -> None:
+    """Register every id of ``ENVIRONMENTS`` that is not registered yet."""
+    for env_id, spec in ENVIRONMENTS.items():
+        if env_id not in gym.registry:
+            gym.register(id=env_id, **spec)
+
+
+register_environments()

@@ -46,6 +46,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -230,7 +231,9 @@ def legal_mask(catalogue: Catalogue, legal: Sequence[Action]) -> npt.NDArray[np.
     return mask
 
 
-def to_action(catalogue: Catalogue, index: int, legal: Sequence[Action]) -> Action:
+def to_action(
+    catalogue: Catalogue, index: int | np.integer[Any], legal: Sequence[Action]
+) -> Action:
     """The engine's ``Action`` for decision ``index``; ``IllegalActionError`` naming the
     index, its action and the legal ones when ``legal`` does not allow it."""
     entry = _entry(catalogue, index)
