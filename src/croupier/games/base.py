@@ -167,6 +167,15 @@ class RoundResult:
             "net": json_number(self.net(seat)),
         }
 
+    def back_bet_payout(self, seat: int, amount: int) -> int:
+        """What a back bet of ``amount`` (whole minor units) on ``seat``'s box returns
+        (docs/rules.md#D-BJ-28): its stake times the box's return (what the box's wagers
+        returned over what they staked, doubles and splits included), rounded down to the
+        minor unit; a box that staked nothing returns the back bet."""
+        staked = self.staked(seat)
+        ratio = self.returned(seat) / staked if staked else Fraction(1)
+        return int(amount * ratio)
+
     @property
     def house_net(self) -> Fraction:
         return -sum((self.net(seat) for seat in self.seats()), Fraction(0))

@@ -129,9 +129,7 @@ class Money:
         for back in session.scalars(
             select(BackBet).where(BackBet.round_id == live.round_id, BackBet.status == "accepted")
         ):
-            stake = results.staked(back.seat)
-            ratio = results.returned(back.seat) / stake if stake else Fraction(1)
-            back.payout = int(back.amount * ratio)
+            back.payout = results.back_bet_payout(back.seat, back.amount)
             back.status = "settled"
             held += back.amount
             wallet = self.wallet(session, back.user_id)
