@@ -20,7 +20,11 @@ Read from the records alone, in one read-only transaction, writing nothing:
   times the wager's variance per unit: the initial-bet model the analysis gives, where a
   blackjack double or split and the Casino Hold'em call are inside the initial wager's
   figures, and insurance (taken apart from the chart) is its own wager;
-- ``z = (win - theoretical win) / sqrt(variance)``; a table outside its 99% band
+- the **hold** is what the players lost over the handle, and
+  ``z = (players' loss - theoretical win) / sqrt(variance)``: the players' loss is the win
+  plus the movement of the table's progressive meter (Casino Hold'em), which the house seeds
+  from its own account (a first day's seed is no loss at play) and which is the house's until
+  a player wins it; at every other table it is the win. A table outside its 99% band
   (``|z| > Z_99``) is **flagged**.
 """
 
@@ -101,9 +105,17 @@ class Tally:
         return round(self.theoretical) if self.is_theoretical_known else None
 
     @property
+    def played_win_minor(self) -> int:
+        """What the players lost: the house's win and what went into the table's progressive
+        meter (the house's money until a player wins it: its seeding is no loss at play)."""
+        return self.win_minor + self.jackpot_minor
+
+    @property
     def hold(self) -> float | None:
-        """Win over handle, a fraction of one (never percent); ``None`` without handle."""
-        return self.win_minor / self.handle_minor if self.handle_minor else None
+        """What the players lost over the handle, a fraction of one (never percent): the
+        win over the handle at every table without a progressive meter; ``None`` without
+        handle."""
+        return self.played_win_minor / self.handle_minor if self.handle_minor else None
 
     @property
     def theoretical_hold(self) -> float | None:
@@ -117,7 +129,7 @@ class Tally:
         or without the analysis."""
         if not self.is_theoretical_known or self.variance <= 0:
             return None
-        return (self.win_minor - self.theoretical) / math.sqrt(self.variance)
+        return (self.played_win_minor - self.theoretical) / math.sqrt(self.variance)
 
     @property
     def is_flagged(self) -> bool:
@@ -126,14 +138,17 @@ class Tally:
 
     def as_json(self) -> dict[str, Any]:
         z = self.z
+        known = self.is_theoretical_known and self.variance > 0
         return {
             "rounds": self.rounds,
             "handle_minor": self.handle_minor,
             "drop_minor": self.drop_minor,
             "win_minor": self.win_minor,
+            "jackpot_minor": self.jackpot_minor,
             "hold": self.hold,
             "theoretical_win_minor": self.theoretical_win_minor,
             "theoretical_hold": self.theoretical_hold,
+            "standard_deviation_minor": round(math.sqrt(self.variance), 2) if known else None,
             "z": None if z is None else round(z, 4),
             "flagged": self.is_flagged,
         }
@@ -168,7 +183,6 @@ class TableReport:
             "profile": self.profile,
             "game": self.game,
             **self.day.as_json(),
-            "jackpot_minor": self.day.jackpot_minor,
             "wagers": self.day.wagers_json(),
             "month_to_date": self.month.as_json(),
             "year_to_date": self.year.as_json(),
@@ -209,7 +223,6 @@ class DailyReport:
             "tables": [table.as_json() for table in self.tables],
             "totals": {
                 **day.as_json(),
-                "jackpot_minor": day.jackpot_minor,
                 "month_to_date": month.as_json(),
                 "year_to_date": year.as_json(),
             },
@@ -219,8 +232,9 @@ class DailyReport:
             "pending_analysis": list(self.pending_analysis),
             "retention": retention.statement(self.date, self.retention_years),
             "model": {
-                "z": "(win - theoretical win) / sqrt(sum over initial wagers of stake^2 x "
-                "the wager's variance per unit)",
+                "hold": "(win + jackpot) / handle",
+                "z": "(win + jackpot - theoretical win) / sqrt(sum over initial wagers of "
+                "stake^2 x the wager's variance per unit)",
                 "band": Z_99,
                 "play": "blackjack: the basic strategy of croupier analyze, per initial bet",
             },

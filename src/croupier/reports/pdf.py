@@ -18,7 +18,15 @@ from matplotlib.figure import Figure
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
-from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Image,
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from croupier.reports.daily import Z_99
 from croupier.service.dossier import BODY, CELL, HEADING, TITLE, money
@@ -77,6 +85,7 @@ def _day_rows(report: dict[str, Any]) -> list[list[Any]]:
             "Handle / Apuestas",
             "Drop",
             "Win / Ganancia",
+            "Meter / Pozo",
             "Hold",
             "Theoretical / Teórico",
             "Theor. hold",
@@ -93,6 +102,7 @@ def _day_rows(report: dict[str, Any]) -> list[list[Any]]:
                 money(table["handle_minor"]),
                 money(table["drop_minor"]),
                 money(table["win_minor"]),
+                money(table["jackpot_minor"]),
                 _percent(table["hold"]),
                 money(table["theoretical_win_minor"]),
                 _percent(table["theoretical_hold"]),
@@ -109,6 +119,7 @@ def _day_rows(report: dict[str, Any]) -> list[list[Any]]:
             money(totals["handle_minor"]),
             money(totals["drop_minor"]),
             money(totals["win_minor"]),
+            money(totals["jackpot_minor"]),
             _percent(totals["hold"]),
             money(totals["theoretical_win_minor"]),
             _percent(totals["theoretical_hold"]),
@@ -171,25 +182,32 @@ def _wager_rows(report: dict[str, Any]) -> list[list[Any]]:
 
 
 def chart_png(report: dict[str, Any], width_inches: float = 10.0) -> bytes:
-    """Each table's win (bar) against its theoretical win (dot) with the 99% band (the
-    theoretical win +/- 2.576 standard deviations), in units; a flagged table's bar red.
-    ``Figure`` rather than pyplot: a server may draw two at once."""
+    """Each table's result of play (its win and its meter's movement: what the players lost)
+    as a bar against its theoretical win (a dot) with the 99% band (the theoretical win
+    +/- 2.576 standard deviations), in units; a flagged table's bar red. ``Figure`` rather
+    than pyplot: a server may draw two at once."""
     tables = [t for t in report["tables"] if t["rounds"] or t["win_minor"]]
     figure = Figure(figsize=(width_inches, 3.2), dpi=150)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     labels = [f"{t['table']} {t['name']}" for t in tables]
     positions = list(range(len(tables)))
-    wins = [t["win_minor"] / 100 for t in tables]
+    played = [(t["win_minor"] + t["jackpot_minor"]) / 100 for t in tables]
     bar_colours = ["#c62828" if t["flagged"] else "#5b7fa6" for t in tables]
-    axes.bar(positions, wins, color=bar_colours, width=0.55, label="win / ganancia", zorder=2)
+    axes.bar(
+        positions,
+        played,
+        color=bar_colours,
+        width=0.55,
+        label="win at play (win + meter) / ganancia del juego (ganancia + pozo)",
+        zorder=2,
+    )
+    banded = False
     for position, table in zip(positions, tables, strict=True):
         theoretical = table["theoretical_win_minor"]
         if theoretical is None:
             continue
-        spread = 0.0
-        if table["z"] not in (None, 0):
-            spread = abs((table["win_minor"] - theoretical) / table["z"]) * Z_99 / 100
+        spread = (table["standard_deviation_minor"] or 0) * Z_99 / 100
         axes.errorbar(
             position,
             theoretical / 100,
@@ -199,8 +217,9 @@ def chart_png(report: dict[str, Any], width_inches: float = 10.0) -> bytes:
             ecolor="#888888",
             capsize=6,
             zorder=3,
-            label="theoretical, 99% band / teórico, banda 99%" if position == 0 else None,
+            label=None if banded else "theoretical, 99% band / teórico, banda 99%",
         )
+        banded = True
     axes.axhline(0, color="#444444", linewidth=0.6)
     axes.set_xticks(positions, labels, fontsize=7, rotation=15, ha="right")
     axes.set_ylabel("units / unidades", fontsize=8)
@@ -259,7 +278,6 @@ def render(report: dict[str, Any]) -> bytes:
     zone = day["time_zone"]
     tz = _zone(zone)
     opens, closes = _moment(day["from"], tz), _moment(day["to"], tz)
-    totals = report["totals"]
     story: list[Any] = [
         Paragraph(
             _escape(f"Daily report / Informe diario: {report['date']}"),
@@ -277,7 +295,7 @@ def render(report: dict[str, Any]) -> bytes:
         Paragraph("The day, per table / La jornada, por mesa", HEADING),
         _grid(
             _day_rows(report),
-            (0.14, 0.14, 0.06, 0.09, 0.08, 0.09, 0.07, 0.1, 0.07, 0.06, 0.1),
+            (0.13, 0.14, 0.06, 0.09, 0.07, 0.09, 0.08, 0.07, 0.09, 0.06, 0.05, 0.07),
             bold_last=True,
         ),
         Spacer(1, 3 * mm),
@@ -298,8 +316,12 @@ def render(report: dict[str, Any]) -> bytes:
         )
     )
     story += [
-        Paragraph("Handle per wager / Apuestas por tipo", HEADING),
-        _grid(_wager_rows(report), (0.3, 0.2, 0.25, 0.25)),
+        KeepTogether(
+            [
+                Paragraph("Handle per wager / Apuestas por tipo", HEADING),
+                _grid(_wager_rows(report), (0.3, 0.2, 0.25, 0.25)),
+            ]
+        ),
         Paragraph("Month and year to date / Mes y año hasta la fecha", HEADING),
         _grid(_to_date_rows(report), (0.18, 0.1, 0.08, 0.13, 0.12, 0.08, 0.13, 0.07, 0.11)),
     ]
@@ -322,25 +344,38 @@ def render(report: dict[str, Any]) -> bytes:
         tz,
     )
     notes = [
-        "Hold = win / handle. Theoretical win = the sum over every wager initially placed of "
-        "its stake times the exact house edge of the table's own rules (croupier analyze); "
-        "z = (win - theoretical) / sqrt(sum of stake^2 x the wager's variance per unit). "
-        f"A table is flagged when |z| > {Z_99} (outside its 99% band).",
+        "Win: the house account's movement from the table's rounds, the corrections paid in "
+        "the day (disputes, payout corrections) included. Meter: the movement of the table's "
+        "progressive meter (Casino Hold'em), which the house seeds from its own account. Hold "
+        "= (win + meter) / handle: what the players lost over what they wagered. / Ganancia: "
+        "el movimiento de la cuenta de la casa por las manos de la mesa, con las correcciones "
+        "del día. Pozo: el movimiento del pozo progresivo, que la casa siembra. Retención = "
+        "(ganancia + pozo) / apuestas.",
+        "Theoretical win: the sum over every wager initially placed of its stake times the "
+        "exact house edge of the table's own rules (croupier analyze); z = (win + meter - "
+        "theoretical) / sqrt(sum of stake^2 x the wager's variance per unit); flagged when "
+        f"|z| > {Z_99} (outside the 99% band). / Ganancia teórica: cada apuesta inicial por "
+        "la ventaja exacta de la casa según las reglas de la mesa; señalada si |z| > "
+        f"{Z_99}.",
         "Blackjack: the basic strategy the analysis prints, per initial bet (doubles and "
-        "splits are inside the main wager's figures); players who play otherwise move the "
+        "splits are inside the main wager's figures): players who play otherwise move the "
         "hold. Casino Hold'em's Bet is inside the Ante's figures; the progressive at its "
-        "seed meter.",
-        "Win includes the corrections paid in the day (disputes, payout corrections) and, at "
-        "a Casino Hold'em table, what the house put into the progressive meter "
-        f"(this day: {money(totals['jackpot_minor'])}).",
+        "seed meter. / Blackjack: la estrategia básica del análisis, por apuesta inicial.",
     ]
     if report["pending_analysis"]:
         notes.append(
             "No analysis yet for " + ", ".join(report["pending_analysis"]) + ": their "
-            "theoretical figures are left blank."
+            "theoretical figures are left blank. / Sin análisis todavía: cifras teóricas en "
+            "blanco."
         )
-    story.append(Paragraph("Notes / Notas", HEADING))
-    story += [Paragraph(_escape(f"- {note}"), BODY) for note in notes]
+    story.append(
+        KeepTogether(
+            [
+                Paragraph("Notes / Notas", HEADING),
+                *(Paragraph(_escape(f"- {note}"), BODY) for note in notes),
+            ]
+        )
+    )
 
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()
