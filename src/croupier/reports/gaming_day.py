@@ -10,11 +10,11 @@ belongs to the day it ended in, a ledger movement to the day it was posted in.
 >>> start, end = day.window(date(2026, 7, 1))
 >>> datetime.fromtimestamp(start, UTC).isoformat(), (end - start) / 3600
 ('2026-07-01T04:00:00+00:00', 24.0)
->>> start, end = day.window(date(2026, 10, 25))  # the clocks go back: a 25-hour day
+>>> start, end = day.window(date(2026, 10, 24))  # clocks go back at 03:00 on the 25th
 >>> (end - start) / 3600
 25.0
 >>> day.day_of(start - 1)
-datetime.date(2026, 10, 24)
+datetime.date(2026, 10, 23)
 """
 
 from __future__ import annotations
