@@ -15,6 +15,7 @@ mid-round (ana to call or fold); ``iris`` the inspector with ana's dispute in he
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import socket
 import threading
@@ -140,6 +141,10 @@ def serving(folder: Path) -> Iterator[Live]:
     seeds = ChosenSeeds()
     original = rounds.secrets
     rounds.secrets = seeds  # type: ignore[assignment]
+    # An analysis cache of the scenes' own, empty: the rules panel's returns read "being
+    # computed" on every machine, whatever analyses another run left in the user's cache.
+    cache_before = os.environ.get("CROUPIER_CACHE_DIR")
+    os.environ["CROUPIER_CACHE_DIR"] = str(folder / "analysis-cache")
     try:
         settings = Settings(
             database_url=f"sqlite:///{folder / 'croupier.sqlite'}",
@@ -157,6 +162,10 @@ def serving(folder: Path) -> Iterator[Live]:
             yield Live(f"http://127.0.0.1:{port}", seeds)
     finally:
         rounds.secrets = original
+        if cache_before is None:
+            os.environ.pop("CROUPIER_CACHE_DIR", None)
+        else:
+            os.environ["CROUPIER_CACHE_DIR"] = cache_before
 
 
 class Client:

@@ -36,6 +36,7 @@ from croupier.ledger import book
 from croupier.server import (
     correction_routes,
     dealer_routes,
+    report_routes,
     routes,
     staff_routes,
     table_facts_routes,
@@ -235,6 +236,7 @@ ROUTERS = (
     staff_routes.router,
     correction_routes.router,
     table_facts_routes.router,
+    report_routes.router,
     dealer_routes.router,
     web_api.router,
 )

@@ -33,7 +33,7 @@ _COMMANDS = {"play": "play_command", "analyze": "analyze_command", "serve": "ser
 _COMMANDS |= {"simulate": "simulate_command"}
 _COMMANDS |= {"verify": "verify_command", "backup": "backup_command"}
 _COMMANDS |= {"restore": "backup_command", "manifest": "manifest_command"}
-_COMMANDS |= {"audit": "audit_command"}
+_COMMANDS |= {"audit": "audit_command", "report": "report_command"}
 
 
 @app.callback()

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.defaults import DEFAULT_URL
 
@@ -85,6 +86,27 @@ def command(
             help="Requests with an unknown, ended or idle token per client address.",
         ),
     ] = DEFAULT_TOKEN_RATE_LIMIT,
+    gaming_day_start: Annotated[
+        str,
+        typer.Option(
+            "--gaming-day-start",
+            help="When the house's day begins, HH:MM: the daily report's day (docs/reports.md).",
+        ),
+    ] = "06:00",
+    time_zone: Annotated[
+        str | None,
+        typer.Option(
+            "--time-zone", help="IANA zone of the gaming day, e.g. America/Lima (default: local)."
+        ),
+    ] = None,
+    retention_years: Annotated[
+        int,
+        typer.Option(
+            "--retention-years",
+            min=1,
+            help="Years rounds, ledger and audit records are kept (croupier deletes none).",
+        ),
+    ] = DEFAULT_RETENTION_YEARS,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
@@ -96,6 +118,7 @@ def command(
     from croupier.audit.signing import default_key_path
     from croupier.audit.verify import default_head_path
     from croupier.integrity import default_manifest
+    from croupier.reports.gaming_day import GamingDay
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
 
@@ -115,6 +138,9 @@ def command(
         audit_key=audit_key or default_key_path(database),
         rate_limit=rate_limit,
         token_rate_limit=token_rate_limit,
+        gaming_day=GamingDay.parse(gaming_day_start, time_zone),
+        analyse_returns=True,
+        retention_years=retention_years,
     )
     from croupier.server.rate_limits import parse_limit
 

@@ -20,12 +20,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from croupier.audit import signing as audit_signing
 from croupier.audit import verify as audit_verify
 from croupier.errors import CroupierError
+from croupier.reports.returns import Returns
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
 from croupier.server.rate_limits import RateLimits, client_address
+from croupier.server.report_routes import router as report_router
 from croupier.server.routes import router
 from croupier.server.schemas import Id
 from croupier.server.sockets import SESSION_ENDED
@@ -106,6 +108,10 @@ def start(settings: Settings) -> Server:
     # The tables' own rules, as the database holds them: never a profile file (issue 10).
     for profile in {live.profile.name: live.profile for live in casino.tables.values()}.values():
         engines.warm_up(profile)
+    # Each table's return to player, read from the analysis's cache or computed in the
+    # background: a request never waits on the math (issue 27, item 5).
+    server.returns = Returns(background=settings.analyse_returns)
+    server.returns.warm(live.profile for live in casino.tables.values())
     if settings.audit_key is not None:
         # An upgrade from a croupier that signed with HMAC: its key file is moved aside (never
         # deleted) and a new Ed25519 key made in its place, rather than a start that stops.
@@ -287,6 +293,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             watcher.join(timeout=5)
             publisher.join(timeout=5)
             running.uow.dispose()
+            running.returns.close()
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
 
@@ -307,6 +314,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(dealer_router)
     app.include_router(router)
     app.include_router(table_facts_router)
+    app.include_router(report_router)
     install_pages(app)
     openapi.install(app, staff_router, correction_router, dealer_router, router, table_facts_router)
 

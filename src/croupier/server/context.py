@@ -14,6 +14,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
 from croupier.audit import actor as audit_actor
+from croupier.reports.gaming_day import GamingDay
+from croupier.reports.retention import DEFAULT_RETENTION_YEARS
+from croupier.reports.returns import Returns
 from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.schemas import (
@@ -72,6 +75,17 @@ class Settings:
     session_check_seconds: float = 10.0
     """How often an open WebSocket checks that its session still lives (R16, issue 10 item 4);
     a sign-out in this process closes its sockets at once."""
+    gaming_day: GamingDay = field(default_factory=GamingDay)
+    """When the house's day begins and in which zone: the daily report's day (issue 27;
+    default 06:00 in the server's zone, docs/reports.md)."""
+    analyse_returns: bool = False
+    """Compute, in a process of its own, the exact analysis of every open table's rules that
+    the disk cache lacks (at start and when a table opens), so that the rules panel's return
+    to player and the daily report's theoretical win are ready (``reports.returns``);
+    ``croupier serve`` turns it on. Off: only what the cache holds is shown."""
+    retention_years: int = DEFAULT_RETENTION_YEARS
+    """How long rounds, ledger and audit records are kept (``reports.retention``): croupier
+    deletes none of them, ever; the setting is what the operator declares and reports."""
 
 
 @dataclass
@@ -85,6 +99,8 @@ class Server:
     rate_limits: RateLimits = field(default_factory=RateLimits)
     sockets: SessionSockets = field(default_factory=SessionSockets)
     password_threads: CapacityLimiter | None = None
+    returns: Returns = field(default_factory=Returns)
+    """Each table's return to player and variance by wager (``reports.returns``)."""
 
 
 async def server_of(request: Request) -> Server:

@@ -242,6 +242,7 @@ def create_table(
     answer = _once(server, who, key, request, effect)
     for profile in opened:  # the engine ready before the table's first player waits on it
         engines.warm_up(profile)
+    server.returns.warm(opened)  # its return to player read, or computed in the background
     return answer
 
 

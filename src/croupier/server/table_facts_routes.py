@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from croupier.reports.returns import posted_returns
 from croupier.server.context import Caller, ServerDep
 from croupier.server.schemas import Id
 from croupier.service import table_facts
@@ -19,8 +20,12 @@ router = APIRouter()
 def table_rules(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     """The table's paytables, the dealer's and the table's rules and each wager's limits,
     from its profile as the round under way is dealt; each line names its words by a
-    catalogue key (``words``) with its figures."""
-    return table_facts.rules_of(server.casino.table(table_id))
+    catalogue key (``words``) with its figures. Each wager has its ``return_to_player`` (1
+    minus the exact house edge of these rules, blackjack's under the basic strategy in
+    ``returns.strategy``), read from the analysis made at the table's opening or the
+    server's start: ``null`` only while that first analysis runs (``returns.ready``)."""
+    live = server.casino.table(table_id)
+    return posted_returns(table_facts.rules_of(live), server.returns.of(live.profile))
 
 
 @router.get("/tables/{table_id}/roads")

@@ -10,6 +10,7 @@ let posted = null; // the document last fetched
 let askedFor = null; // the round it was fetched for: the operator's new limits start with a round
 
 const percent = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 2 });
+const returnPercent = new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** "1/10" as "10 %" in the page's language. */
 function shareText(fraction) {
@@ -59,6 +60,44 @@ function paytable(table) {
   );
 }
 
+/** Blackjack's basic strategy chart (the one its return assumes): hard, soft and pairs. */
+function strategyChart(strategy) {
+  const section = (key, rows) => {
+    const ups = Object.keys(Object.values(rows)[0] ?? {});
+    return h("table", { class: "grid compact strategy", dataset: { chart: key } },
+      h("caption", {}, t(`rules.strategy_${key}`)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("rules.strategy_hand")), ups.map((up) => h("th", { scope: "col" }, up)))),
+      h("tbody", {}, Object.entries(rows).map(([hand, row]) => h("tr", {},
+        h("th", { scope: "row" }, hand),
+        ups.map((up) => h("td", { class: `act act-${row[up]}` }, row[up]))))),
+    );
+  };
+  const used = new Set(["hard", "soft", "pairs"].flatMap((key) => Object.values(strategy[key]).flatMap(Object.values)));
+  return h("details", { class: "strategy-chart" },
+    h("summary", {}, t("rules.basic_strategy")),
+    h("div", { class: "strategy-tables" }, section("hard", strategy.hard), section("soft", strategy.soft), section("pairs", strategy.pairs)),
+    h("p", { class: "note-line" }, [...used].map((letter) => tOr(`strategy.${letter}`, letter)).join(" · ")),
+  );
+}
+
+/** Each wager's return to player (issue 27, item 5): exact, from the analysis of the table's
+ * own rules; blackjack's under the basic strategy it shows. */
+function returnsSection() {
+  const returns = posted.returns ?? { ready: false };
+  if (!returns.ready) return [h("p", { class: "note-line", id: "returns-pending" }, t("rules.returns_pending"))];
+  const lines = posted.limits.map((limit) => [limit.wager, limit.return_to_player]);
+  for (const table of posted.paytables) {
+    if (table.return_to_player !== undefined && !lines.some(([wager]) => wager === table.wager)) lines.push([table.wager, table.return_to_player]);
+  }
+  return [
+    h("ul", { class: "rule-list returns" }, lines.filter(([, value]) => value !== null && value !== undefined).map(([wager, value]) =>
+      h("li", { dataset: { wager } }, `${tOr(`wager.${wager}`, wager)}: ${returnPercent.format(value)}`))),
+    h("p", { class: "note-line" }, t("rules.returns_note")),
+    returns.play === "basic" ? h("p", { class: "note-line" }, t("rules.returns_basic")) : null,
+    returns.strategy ? strategyChart(returns.strategy) : null,
+  ];
+}
+
 function drawPosted(body) {
   body.replaceChildren(
     h("h3", {}, t("rules.paytables")),
@@ -68,6 +107,8 @@ function drawPosted(body) {
     h("h3", {}, t("rules.limits")),
     h("ul", { class: "rule-list limits" }, posted.limits.map((limit) =>
       h("li", { dataset: { wager: limit.wager } }, `${tOr(`wager.${limit.wager}`, limit.wager)}: ${t("lobby.limits_range", { minimum: money(limit.minimum), maximum: money(limit.maximum) })}`))),
+    h("h3", {}, t("rules.returns")),
+    h("div", { class: "returns-section", id: "rules-returns" }, returnsSection()),
   );
 }
 

@@ -1,0 +1,124 @@
+// The operator's page, reports (issue 27, item 6 as far as the daily report): the regulator's
+// daily report of a gaming day (GET /operator/reports/daily), each table's win at play against
+// its theoretical win and 99% band drawn as a chart, and the CSV and PDF to download.
+
+import { api, byId, h, language, moneyMinor, reportError, session, t } from "./common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const holdFormat = new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const zFormat = new Intl.NumberFormat(language, { signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const Z_99 = 2.576;
+
+const hold = (value) => (value === null || value === undefined ? "–" : holdFormat.format(value));
+const zText = (value) => (value === null || value === undefined ? "–" : zFormat.format(value));
+const minor = (value) => (value === null || value === undefined ? "–" : moneyMinor(value));
+
+function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  for (const child of children.flat()) if (child) element.append(child);
+  return element;
+}
+
+/** Each table's win at play (win + meter: a bar, red when flagged) and its theoretical win
+ * with the 99% band (a dot and a whisker), as the PDF's chart draws them. */
+function chart(report) {
+  const tables = report.tables.filter((table) => table.rounds || table.win_minor);
+  if (!tables.length) return null;
+  const width = 720, height = 220, left = 56, bottom = 40, top = 12;
+  const values = tables.flatMap((table) => {
+    const played = table.win_minor + table.jackpot_minor;
+    const spread = (table.standard_deviation_minor ?? 0) * Z_99;
+    const theory = table.theoretical_win_minor ?? 0;
+    return [played, theory + spread, theory - spread, 0];
+  });
+  const high = Math.max(...values), low = Math.min(...values);
+  const span = high - low || 1;
+  const y = (value) => top + (high - value) / span * (height - top - bottom);
+  const step = (width - left) / tables.length;
+  const parts = [
+    svg("line", { x1: left, x2: width, y1: y(0), y2: y(0), stroke: "#444", "stroke-width": 1 }),
+    svg("text", { x: 4, y: y(high) + 4, "font-size": 10 }, document.createTextNode(moneyMinor(Math.round(high)))),
+    svg("text", { x: 4, y: y(low), "font-size": 10 }, document.createTextNode(moneyMinor(Math.round(low)))),
+  ];
+  tables.forEach((table, index) => {
+    const centre = left + step * (index + 0.5);
+    const played = table.win_minor + table.jackpot_minor;
+    parts.push(svg("rect", {
+      x: centre - step * 0.25, width: step * 0.5, y: Math.min(y(played), y(0)), height: Math.abs(y(played) - y(0)) || 1,
+      fill: table.flagged ? "#c62828" : "#5b7fa6", "data-table": table.table,
+    }));
+    if (table.theoretical_win_minor !== null) {
+      const spread = (table.standard_deviation_minor ?? 0) * Z_99;
+      const theory = table.theoretical_win_minor;
+      parts.push(svg("line", { x1: centre, x2: centre, y1: y(theory + spread), y2: y(theory - spread), stroke: "#888", "stroke-width": 1.5 }));
+      parts.push(svg("circle", { cx: centre, cy: y(theory), r: 4, fill: "#222" }));
+    }
+    parts.push(svg("text", { x: centre, y: height - bottom + 16, "font-size": 10, "text-anchor": "middle" }, document.createTextNode(table.name)));
+  });
+  return h("figure", { class: "report-chart" },
+    svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("report.chart") }, parts),
+    h("figcaption", {}, t("report.chart_legend")));
+}
+
+function row(label, figures) {
+  return h("tr", { class: figures.flagged ? "flagged" : null },
+    h("th", { scope: "row" }, label),
+    h("td", { class: "amount" }, figures.rounds),
+    h("td", { class: "amount" }, minor(figures.handle_minor)),
+    h("td", { class: "amount" }, minor(figures.win_minor)),
+    h("td", { class: "amount" }, minor(figures.jackpot_minor)),
+    h("td", { class: "amount" }, hold(figures.hold)),
+    h("td", { class: "amount" }, minor(figures.theoretical_win_minor)),
+    h("td", { class: "amount" }, hold(figures.theoretical_hold)),
+    h("td", { class: "amount" }, zText(figures.z)),
+    h("td", {}, figures.flagged ? t("report.flagged") : ""),
+  );
+}
+
+function draw(report) {
+  const head = ["lobby.table", "report.rounds", "report.handle", "report.win", "report.meter", "report.hold", "report.theoretical", "report.theoretical_hold", "report.z", "report.band"];
+  const parts = [
+    h("div", { class: "table-scroll" },
+      h("table", { class: "grid stack-on-phone", id: "report-tables" },
+        h("thead", {}, h("tr", {}, head.map((key) => h("th", { scope: "col" }, t(key))))),
+        h("tbody", {},
+          report.tables.map((table) => row(`${table.name} (${table.profile})`, table)),
+          row(t("report.total"), report.totals)),
+      )),
+    chart(report),
+    report.pending_analysis.length ? h("p", { class: "note-line" }, t("report.pending", { profiles: report.pending_analysis.join(", ") })) : null,
+    h("p", { class: "note-line" }, t("report.counts", { disputes: report.disputes.length, corrections: report.corrections.length, voids: report.voids.length })),
+  ];
+  byId("report-body").replaceChildren(...parts.filter(Boolean));
+}
+
+async function download(format) {
+  const date = byId("report-date").value;
+  const response = await fetch(`/operator/reports/daily?date=${encodeURIComponent(date)}&format=${format}`, {
+    headers: { Authorization: `Bearer ${session.token}` },
+  });
+  if (!response.ok) return reportError(new Error(t("report.download_failed")));
+  const link = h("a", { href: URL.createObjectURL(await response.blob()), download: `daily-${date}.${format}` });
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+async function show(event) {
+  event?.preventDefault();
+  try {
+    draw(await api("GET", `/operator/reports/daily?date=${encodeURIComponent(byId("report-date").value)}`));
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+const form = byId("report-form");
+if (form) {
+  const today = new Date();
+  byId("report-date").value = today.toISOString().slice(0, 10);
+  form.addEventListener("submit", show);
+  byId("report-csv").addEventListener("click", () => download("csv"));
+  byId("report-pdf").addEventListener("click", () => download("pdf"));
+  show();
+}
