@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, onSignOut,
+  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
@@ -692,13 +692,15 @@ async function recallLastRound() {
   }
 }
 
+/** One press at the table (common.js ``once``): every control of the table held until its
+ * answer. */
 async function run(request) {
   if (state.busy) return;
   state.busy = true;
   applyBusy();
   clearNotice();
   try {
-    await request();
+    await once(byId("felt").closest(".table-page"), request);
     // With the socket open, the change comes over it, in order; an HTTP snapshot could
     // arrive after a newer pushed one and draw the table as it was.
     if (!socketOpen) await refresh();
