@@ -451,6 +451,7 @@ function afterCardsTurn() {
   const wait = !dealtOut(byId("felt"));
   if (box.hidden !== wait) {
     box.hidden = wait;
+    tick(); // the decision's clock shows with its buttons
     const first = box.querySelector("button");
     if (first && !wait && (!document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
   }
@@ -603,17 +604,22 @@ function draw() {
 
 // --- the timer --------------------------------------------------------------------------------
 
+/** The round's clock: beside the decision's buttons while this player decides (on a phone
+ * the bar with the buttons is on the screen), else in the table's head. A decision's clock
+ * shows once the cards it asks about are drawn: the server's deadline allows for their
+ * drawing (service/pace.py), so it starts there with the decision's whole time. */
 function tick() {
-  const timer = byId("timer");
   const deadline = state.round?.deadline;
-  if (deadline === null || deadline === undefined) {
-    timer.hidden = true;
-    return;
+  const deciding = myLegalActions().length > 0;
+  const drawing = deciding && byId("actions").hidden;
+  const running = deadline !== null && deadline !== undefined && !drawing;
+  const left = running ? Math.max(0, Math.ceil((localTimeOf(deadline) - Date.now()) / 1000)) : 0;
+  for (const [timer, seconds, shown] of [[byId("timer"), byId("timer-seconds"), running && !deciding], [byId("decision-timer"), byId("decision-seconds"), running && deciding]]) {
+    timer.hidden = !shown;
+    if (!shown) continue;
+    timer.dataset.urgent = left <= 5 ? "true" : "false";
+    seconds.textContent = t("table.seconds", { seconds: left });
   }
-  const left = Math.max(0, Math.ceil((localTimeOf(deadline) - Date.now()) / 1000));
-  timer.hidden = false;
-  timer.dataset.urgent = left <= 5 ? "true" : "false";
-  byId("timer-seconds").textContent = t("table.seconds", { seconds: left });
 }
 setInterval(tick, 250);
 
@@ -815,6 +821,7 @@ document.addEventListener("keydown", (event) => {
 
 let retry = 0;
 let socketOpen = false;
+const RECONNECT_MS = Number(document.body.dataset.reconnectMs); // service/pace.py
 
 function setConnection(kind) {
   const element = byId("connection");
@@ -853,7 +860,9 @@ function connect() {
     }
     retry += 1;
     setConnection("reconnecting");
-    setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+    // Soon, and at least every RECONNECT_MS: a server restarting mid-decision gives the
+    // decision its time again from when it is back, allowing this long for the page to be.
+    setTimeout(connect, Math.min(RECONNECT_MS, 250 * 2 ** Math.min(retry, 5)));
   });
 }
 
