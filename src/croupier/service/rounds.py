@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
 from croupier.games.commands import Act, Action, Deal, Return, Void
-from croupier.games.events import CardDrawn, RoundVoided
+from croupier.games.events import CardDrawn, Purpose, RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, pace, physical, table_rules
 from croupier.service.accounts import Principal
@@ -291,5 +291,9 @@ class Rounds:
 
 
 def cards_since(live: LiveTable, before: int) -> int:
-    """The cards drawn among the round's events after the first ``before``."""
-    return sum(isinstance(event, CardDrawn) for event in live.game_round.events[before:])
+    """The cards dealt onto the felt among the round's events after the first ``before`` (a
+    secret burn is not drawn there)."""
+    return sum(
+        isinstance(event, CardDrawn) and event.purpose != Purpose.BURN
+        for event in live.game_round.events[before:]
+    )
