@@ -347,7 +347,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     table_id = open_table(operator, live_server, "Blackjack E2E", "peru-2016", seed)
     for player in (alice, bob):
         sign_up(player)
-    lobby_row = alice.page.locator("#lobby-tables tbody tr", has_text="Blackjack E2E")
+    lobby_row = alice.page.locator("#lobby-tiles .tile", has_text="Blackjack E2E")
     expect(lobby_row.locator(".players")).to_contain_text("7 of 7 seats free")
     operator.go("/operator")
     for player in (alice, bob):
@@ -660,7 +660,7 @@ def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
     table_id = int(row.get_attribute("data-table-id") or 0)
 
     sign_up(frank)
-    lobby_row = frank.page.locator("#lobby-tables tbody tr", has_text="High floor")
+    lobby_row = frank.page.locator("#lobby-tiles .tile", has_text="High floor")
     expect(lobby_row).to_contain_text("5 – 500")
     sit(frank, table_id, 1)
     box_bet = frank.page.locator("input[name='1:main']")
