@@ -95,3 +95,38 @@ def test_a_tables_last_round_is_asked_of_that_table_not_the_players_last_anywher
     assert api.get(f"/me/rounds?table_id={never.id}", ann).json()["rounds"] == []
     refused = api.get("/me/rounds?table_id=-1", ann)
     assert refused.status_code == 422 and refused.json()["code"], refused.text
+
+
+@pytest.mark.parametrize(
+    ("profile", "house"),
+    [
+        ("peru-2016", "dealer"),
+        ("dragon-six-peru-2016", "winner"),
+        ("casino-holdem-peru-2007", "dealer"),
+    ],
+)
+def test_the_lobby_shows_each_tables_last_results_as_their_recall_ends(
+    api: Api, profile: str, house: str
+) -> None:
+    """Issue 26, item 4: a tile's last results are the ends of the table's last rounds,
+    newest first, as the felt showed them (each round's recall's last step, a spectator's
+    view): the dealer's total (blackjack), hand and qualification (Casino Hold'em), or the
+    winner and the totals (baccarat)."""
+    table = Table(api, profile, ["ann", "ben"])
+    played = [table.play_round() for _ in range(2)]
+    tables = api.get("/tables", OPERATOR_TOKEN).json()["tables"]
+    recent = next(entry for entry in tables if entry["id"] == table.id)["recent"]
+    assert [item["round"] for item in recent] == played[::-1]
+    for item in recent:
+        end = table.recall(item["round"])["steps"][-1]["view"]
+        if house == "winner":
+            expected = {
+                "winner": end["winner"],
+                "player": end["player"]["total"],
+                "banker": end["banker"]["total"],
+            }
+        else:
+            expected = {"dealer": end["dealer"]["total"], "cards": len(end["dealer"]["cards"])}
+            if "qualifies" in end["dealer"]:
+                expected["qualifies"] = end["dealer"]["qualifies"]
+        assert item == {"round": item["round"], **expected}
