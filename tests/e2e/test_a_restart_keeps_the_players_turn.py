@@ -118,8 +118,17 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
 
     served.kill()
     expect(page.locator("#connection")).not_to_have_attribute("data-state", "connected")
+    # Rosa answers while the server is away: the page says it cannot be reached ...
+    answer = page.locator(
+        "#actions button[data-action='stand'], #actions button[data-action='no-insurance']"
+    )
+    answer.first.click()
+    notice = page.locator("#notice")
+    expect(notice).to_have_attribute("data-network", "")
     served.start()
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    # ... and no longer says so once the connection is back (issue 26, item 7).
+    expect(notice).to_be_hidden()
     expect(buttons.first).to_be_visible()
     clock = "#decision-timer"
     expect(page.locator(clock)).to_be_visible()
@@ -133,12 +142,8 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     assert box is not None and bar is not None
     assert bar["y"] <= box["y"] <= bar["y"] + bar["height"]
     assert box["y"] + box["height"] <= PHONE["height"]
-    # And the decision is still rosa's: pressed, it is taken (no refusal, her turn ends).
-    answer = page.locator(
-        "#actions button[data-action='stand'], #actions button[data-action='no-insurance']"
-    )
+    # And the decision is still rosa's: pressed again, it is taken (no refusal, her turn ends).
     answer.first.click()
     expect(answer).to_have_count(0)
-    notice = page.locator("#notice")
     assert notice.is_hidden() or notice.get_attribute("data-kind") != "error", notice.inner_text()
     context.close()

@@ -291,3 +291,9 @@ def test_every_button_pressed_twice_does_its_work_once(
     decided = _get(live_server, olga_token, "/me/disputes")["disputes"]
     check("a dispute decided by a double-click", [item["status"] for item in decided], ["rejected"])
     assert not wrong, "\n".join(wrong)
+
+    # The recall of a round that does not exist offers nothing to dispute (issue 26, item 7).
+    olga.go("/recall/999999")
+    expect(olga.page.locator("#notice")).to_have_attribute("data-kind", "error")
+    expect(olga.page.locator("#dispute-round")).to_be_hidden()
+    olga.errors[:] = [line for line in olga.errors if "404" not in line]

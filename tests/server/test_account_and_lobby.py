@@ -130,3 +130,23 @@ def test_the_lobby_shows_each_tables_last_results_as_their_recall_ends(
             if "qualifies" in end["dealer"]:
                 expected["qualifies"] = end["dealer"]["qualifies"]
         assert item == {"round": item["round"], **expected}
+
+
+def test_my_rounds_come_in_the_order_they_were_played(api: Api) -> None:
+    """Issue 26, item 6: "My rounds" listed a round by when it opened, and a round waits open
+    for bets as long as its table is quiet: a round just played came on page 2. The round
+    that opened first but was played last comes first."""
+    quiet = Table(api, "veintiuno-real", ["ann"])  # its round opens now, and waits
+    api.clock.advance(60)
+    busy = Table(api, "veintiuno-real", ["bob"])
+    ann = quiet.tokens["ann"]
+    assert api.post(f"/tables/{busy.id}/seats/2", ann).status_code == 200
+    busy.tokens["ann"], busy.seat_of["ann"], busy.owner[2] = ann, 2, "ann"
+    played_first = busy.play_round()
+    api.clock.advance(600)
+    played_last = quiet.play_round()
+    assert played_last < played_first  # it opened first
+    rounds = api.get("/me/rounds?limit=1", ann).json()["rounds"]
+    assert [item["round"] for item in rounds] == [played_last]
+    both = api.get("/me/rounds?limit=5", ann).json()["rounds"]
+    assert [item["round"] for item in both][:2] == [played_last, played_first]

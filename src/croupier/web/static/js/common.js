@@ -282,6 +282,7 @@ export function localTimeOf(seconds) {
 export function showNotice(text, kind = "info") {
   const notice = byId("notice");
   if (!notice) return;
+  notice.removeAttribute("data-network");
   notice.textContent = text;
   notice.dataset.kind = kind;
   notice.hidden = !text;
@@ -347,4 +348,11 @@ export function requireSession(role = null) {
 
 export function reportError(error) {
   showNotice(messageOf(error), "error");
+  const notice = byId("notice");
+  if (notice) notice.toggleAttribute("data-network", error instanceof ApiError && error.status === 0);
+}
+
+/** The connection is back: a notice that the server cannot be reached is no longer true. */
+export function clearNetworkNotice() {
+  if (byId("notice")?.hasAttribute("data-network")) clearNotice();
 }

@@ -156,4 +156,11 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-if (requireSession()) load().catch(reportError);
+if (requireSession()) {
+  load().catch((error) => {
+    // No round to show (none of that number, or not this person's): nothing to dispute.
+    byId("dispute-round").hidden = true;
+    byId("propose-correction").hidden = true;
+    reportError(error);
+  });
+}

@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
+  ApiError, byId, clearNetworkNotice, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
@@ -836,6 +836,7 @@ function connect() {
     retry = 0;
     socketOpen = true;
     setConnection("connected");
+    clearNetworkNotice(); // "the server cannot be reached" was true, and is no longer
   });
   socket.addEventListener("message", (event) => {
     let message;
