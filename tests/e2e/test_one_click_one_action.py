@@ -96,13 +96,13 @@ OUT: dict[str, Traffic] = {}
 
 
 def over_a_real_network(someone: Person) -> Person:
-    """Each request 150 ms each way, as over a phone's network: a double-click's second
+    """Each request 80 ms each way, as over a phone's network: a double-click's second
     press comes while the first is still out, as it does for a person (on the loopback the
     page answers and draws itself anew between the two presses)."""
     cdp = someone.page.context.new_cdp_session(someone.page)
     cdp.send(
         "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
+        {"offline": False, "latency": 80, "downloadThroughput": -1, "uploadThroughput": -1},
     )
     traffic = OUT.setdefault(someone.name, Traffic())
     someone.page.on("request", traffic.sent)
@@ -112,7 +112,7 @@ def over_a_real_network(someone: Person) -> Person:
 
 
 def settle(someone: Person) -> None:
-    """Whatever the page sent is answered and nothing more is sent for 400 ms: the second
+    """Whatever the page sent is answered and nothing more is sent for 250 ms: the second
     request of a double-click, if the page sent one, has done its work, and the page has
     drawn itself again."""
     quiet_since = None
@@ -124,7 +124,7 @@ def settle(someone: Person) -> None:
             quiet_since = 0
         else:
             quiet_since += 50
-            if quiet_since >= 400:
+            if quiet_since >= 250:
                 return
     raise AssertionError(f"{someone.name}'s page never stopped sending: {OUT[someone.name].out}")
 
