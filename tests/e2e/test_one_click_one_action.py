@@ -144,9 +144,9 @@ def test_every_button_pressed_twice_does_its_work_once(
     needs_engine(PROFILE)
     seed = seed_where(PROFILE, _hit_then_stand)
     operator = over_a_real_network(person("operator"))
-    olga = over_a_real_network(person("olga"))  # the player
-    dario = over_a_real_network(person("dario"))  # the table's dealer: proposes a correction
-    ines = over_a_real_network(person("ines"))  # the inspector
+    olga = over_a_real_network(person("odalys"))  # the player
+    dario = over_a_real_network(person("doblado"))  # the table's dealer: proposes a correction
+    ines = over_a_real_network(person("isaura"))  # the inspector
     operator_signs_in(operator)
     table_id = open_table(operator, live_server, "Mesa Doble", PROFILE, seed)
     for someone in (olga, dario, ines):
