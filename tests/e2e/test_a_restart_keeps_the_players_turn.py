@@ -187,8 +187,10 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     assert box is not None and bar is not None
     assert bar["y"] <= box["y"] <= bar["y"] + bar["height"]
     assert box["y"] + box["height"] <= PHONE["height"]
-    # And the decision is still rosa's: pressed again, it is taken (no refusal, her turn ends).
+    # And the decision is still rosa's: pressed again, it is taken (no refusal, the question
+    # is answered: an insurance question's "no" gives way to her hand's own question).
+    action = answer.first.get_attribute("data-action")
     answer.first.click()
-    expect(answer).to_have_count(0)
+    expect(page.locator(f"#actions button[data-action='{action}']")).to_have_count(0)
     assert notice.is_hidden() or notice.get_attribute("data-kind") != "error", notice.inner_text()
     context.close()

@@ -12,7 +12,8 @@ One walk through every page that changes something: the operator's (credit, debi
 role, a dealer assigned), the table (a seat, bets, Deal, Hit and Stand), the recall (a
 dispute, a correction proposed), the inspector's (a correction confirmed, a dispute
 decided), each pressed with a double-click, then the ledger and the queues read through
-the API: each moved once.
+the API: each moved once. What the people type is Spanish: the e2e tests share one server,
+and a Spanish inspector's page there lists every dispute and correction (no English on it).
 """
 
 from __future__ import annotations
@@ -249,7 +250,7 @@ def test_every_button_pressed_twice_does_its_work_once(
 
     # --- the recall: a dispute, and the dealer's proposal -----------------------------------
     olga.go(f"/recall/{round_id}")
-    olga.page.fill("#dispute-form textarea[name=text]", "The Hit came after I pressed Stand?")
+    olga.page.fill("#dispute-form textarea[name=text]", "¿La carta llegó después de que me planté?")
     olga.page.locator("#dispute-form button[type=submit]").dblclick()
     expect(olga.page.locator("#dispute-filed")).to_be_visible()
     no_error(olga)
@@ -260,7 +261,7 @@ def test_every_button_pressed_twice_does_its_work_once(
     expect(dario.page.locator("#propose-correction")).to_be_visible()
     dario.page.select_option("#propose-player", olga.name)
     dario.page.fill("#propose-form input[name=amount]", "2.50")
-    dario.page.fill("#propose-form input[name=reason]", "Paid short")
+    dario.page.fill("#propose-form input[name=reason]", "Pago corto")
     dario.page.locator("#propose-form button[type=submit]").dblclick()
     no_error(dario)
     listed = _get(live_server, OPERATOR_TOKEN, "/operator/corrections")["corrections"]
@@ -284,7 +285,7 @@ def test_every_button_pressed_twice_does_its_work_once(
     )
     ines.go(f"/inspector/{mine[0]['dispute']}")
     ines.page.locator("#decision-form input[value=rejected]").check()
-    ines.page.fill("#decision-form [name=reason]", "The record shows Hit, then Stand.")
+    ines.page.fill("#decision-form [name=reason]", "El registro muestra carta y luego me planto.")
     ines.page.locator("#decision-form button[type=submit]").dblclick()
     expect(ines.page.locator("#decided")).to_be_visible()
     no_error(ines)

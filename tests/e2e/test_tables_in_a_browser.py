@@ -371,7 +371,9 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     # Both see the same cards: the dealer's up card and a face-down hole card, both boxes.
     expect(alice.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
     expect(bob.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
-    expect(alice.page.locator("#timer")).to_be_visible()
+    # Alice decides first: her clock sits with her buttons; Bob's, waiting, in the table's head.
+    expect(alice.page.locator("#decision-timer")).to_be_visible()
+    expect(bob.page.locator("#timer")).to_be_visible()
 
     plan = iter(["double", "stand"])  # after the split below: double hand 1, stand on hand 2
 
