@@ -386,7 +386,7 @@ def shots(scenes: Scenes) -> list[Shot]:
     return [
         Shot("sign-in", "/sign-in", None, "#sign-in-form"),
         Shot("not-found", "/no/such/page", None, "h1"),
-        Shot("lobby", "/", "ana", "#lobby-tables tbody tr[data-table-id]"),
+        Shot("lobby", "/", "ana", "#lobby-tiles .tile[data-table-id]"),
         Shot("table-blackjack", f"/table/{tables['blackjack']}", "ana", "#actions button", RULES),
         Shot("table-baccarat", f"/table/{tables['baccarat']}", "ana", "#roads .bead", RULES),
         Shot(

@@ -150,7 +150,7 @@ def test_spanish_pages_show_no_english_and_an_error_in_spanish(
     someone: Person = person("lucia", phone=True, locale="es-ES")
     signed_in_browser(someone, lucia.token, "lucia")
 
-    lobby = look(someone, "/", "lobby-es", "#lobby-tables tbody tr[data-table-id]")
+    lobby = look(someone, "/", "lobby-es", "#lobby-tiles .tile[data-table-id]")
     assert spanish.text("lobby.round_waiting") in lobby
     assert spanish.text("profile.veintiuno-real") in lobby  # the rules, under its own name
     account = look(someone, "/account", "account-es", "#statement tbody tr")
@@ -171,7 +171,7 @@ def test_spanish_pages_show_no_english_and_an_error_in_spanish(
 
     # A refused bet, as the server words it in code and params, read in Spanish.
     someone.go("/")
-    expect(someone.page.locator("#lobby-tables tbody tr[data-table-id]").first).to_be_visible()
+    expect(someone.page.locator("#lobby-tiles .tile[data-table-id]").first).to_be_visible()
     someone.page.evaluate(
         """async (table) => {
             const common = await import("/web/static/js/common.js");
@@ -220,7 +220,7 @@ def test_the_english_lobby_and_account_at_both_widths(person: Any, live_server: 
     english = Catalogue.load("en")
     someone: Person = person("ann-words")
     signed_in_browser(someone, ann.token, "ann-words")
-    lobby = look(someone, "/", "lobby-en", "#lobby-tables tbody tr[data-table-id]")
+    lobby = look(someone, "/", "lobby-en", "#lobby-tiles .tile[data-table-id]")
     # A table named after its profile reads as the rules' title, and says it needs two.
     assert english.text("profile.casino-holdem-peru-2007") in lobby
     assert english.text("lobby.needs_players", needed=2, seated=0) in lobby

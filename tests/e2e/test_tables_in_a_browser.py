@@ -347,7 +347,7 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     table_id = open_table(operator, live_server, "Blackjack E2E", "peru-2016", seed)
     for player in (alice, bob):
         sign_up(player)
-    lobby_row = alice.page.locator("#lobby-tables tbody tr", has_text="Blackjack E2E")
+    lobby_row = alice.page.locator("#lobby-tiles .tile", has_text="Blackjack E2E")
     expect(lobby_row.locator(".players")).to_contain_text("7 of 7 seats free")
     operator.go("/operator")
     for player in (alice, bob):
@@ -371,7 +371,9 @@ def test_blackjack_two_players_split_double_reload_and_the_books_at_zero(
     # Both see the same cards: the dealer's up card and a face-down hole card, both boxes.
     expect(alice.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
     expect(bob.page.locator("#felt [data-side='dealer'] .card.back")).to_have_count(1)
-    expect(alice.page.locator("#timer")).to_be_visible()
+    # Alice decides first: her clock sits with her buttons; Bob's, waiting, in the table's head.
+    expect(alice.page.locator("#decision-timer")).to_be_visible()
+    expect(bob.page.locator("#timer")).to_be_visible()
 
     plan = iter(["double", "stand"])  # after the split below: double hand 1, stand on hand 2
 
@@ -660,7 +662,7 @@ def test_operator_opens_a_table_with_its_own_limits_and_the_pages_hold_to_them(
     table_id = int(row.get_attribute("data-table-id") or 0)
 
     sign_up(frank)
-    lobby_row = frank.page.locator("#lobby-tables tbody tr", has_text="High floor")
+    lobby_row = frank.page.locator("#lobby-tiles .tile", has_text="High floor")
     expect(lobby_row).to_contain_text("5 – 500")
     sit(frank, table_id, 1)
     box_bet = frank.page.locator("input[name='1:main']")

@@ -131,13 +131,13 @@ def test_the_lobby_says_an_empty_table_waits_for_a_player(
     operator_signs_in(operator)
     open_table(operator, live_server, "Mesa Vacía", PROFILE, b"\x00" * 32)
     sign_up(visitor)
-    row = visitor.page.locator("#lobby-tables tr", has_text="Mesa Vacía")
+    row = visitor.page.locator("#lobby-tiles .tile", has_text="Mesa Vacía")
     expect(row).to_contain_text("Waits for a player to sit")
     expect(row).not_to_contain_text("players to deal")
     # The limits read on one line ("1 – 10,000" broke after the dash), down to a small
     # laptop's width where the table is still a table.
     visitor.page.set_viewport_size({"width": 800, "height": 700})
-    lines = row.locator("td.limits").evaluate(
+    lines = row.locator(".limits").evaluate(
         """(cell) => { const range = document.createRange(); range.selectNodeContents(cell);
             return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size; }"""
     )

@@ -95,3 +95,58 @@ def test_a_tables_last_round_is_asked_of_that_table_not_the_players_last_anywher
     assert api.get(f"/me/rounds?table_id={never.id}", ann).json()["rounds"] == []
     refused = api.get("/me/rounds?table_id=-1", ann)
     assert refused.status_code == 422 and refused.json()["code"], refused.text
+
+
+@pytest.mark.parametrize(
+    ("profile", "house"),
+    [
+        ("peru-2016", "dealer"),
+        ("dragon-six-peru-2016", "winner"),
+        ("casino-holdem-peru-2007", "dealer"),
+    ],
+)
+def test_the_lobby_shows_each_tables_last_results_as_their_recall_ends(
+    api: Api, profile: str, house: str
+) -> None:
+    """Issue 26, item 4: a tile's last results are the ends of the table's last rounds,
+    newest first, as the felt showed them (each round's recall's last step, a spectator's
+    view): the dealer's total (blackjack), hand and qualification (Casino Hold'em), or the
+    winner and the totals (baccarat)."""
+    table = Table(api, profile, ["ann", "ben"])
+    played = [table.play_round() for _ in range(2)]
+    tables = api.get("/tables", OPERATOR_TOKEN).json()["tables"]
+    recent = next(entry for entry in tables if entry["id"] == table.id)["recent"]
+    assert [item["round"] for item in recent] == played[::-1]
+    for item in recent:
+        end = table.recall(item["round"])["steps"][-1]["view"]
+        if house == "winner":
+            expected = {
+                "winner": end["winner"],
+                "player": end["player"]["total"],
+                "banker": end["banker"]["total"],
+            }
+        else:
+            expected = {"dealer": end["dealer"]["total"], "cards": len(end["dealer"]["cards"])}
+            if "qualifies" in end["dealer"]:
+                expected["qualifies"] = end["dealer"]["qualifies"]
+        assert item == {"round": item["round"], **expected}
+
+
+def test_my_rounds_come_in_the_order_they_were_played(api: Api) -> None:
+    """Issue 26, item 6: "My rounds" listed a round by when it opened, and a round waits open
+    for bets as long as its table is quiet: a round just played came on page 2. The round
+    that opened first but was played last comes first."""
+    quiet = Table(api, "veintiuno-real", ["ann"])  # its round opens now, and waits
+    api.clock.advance(60)
+    busy = Table(api, "veintiuno-real", ["bob"])
+    ann = quiet.tokens["ann"]
+    assert api.post(f"/tables/{busy.id}/seats/2", ann).status_code == 200
+    busy.tokens["ann"], busy.seat_of["ann"], busy.owner[2] = ann, 2, "ann"
+    played_first = busy.play_round()
+    api.clock.advance(600)
+    played_last = quiet.play_round()
+    assert played_last < played_first  # it opened first
+    rounds = api.get("/me/rounds?limit=1", ann).json()["rounds"]
+    assert [item["round"] for item in rounds] == [played_last]
+    both = api.get("/me/rounds?limit=5", ann).json()["rounds"]
+    assert [item["round"] for item in both][:2] == [played_last, played_first]

@@ -174,8 +174,12 @@ def test_dragon_six_art_12_only_a_player_of_the_round_disputes_it(api: Api) -> N
     assert no_key.status_code == 400
     first = _dispute(api, table.tokens["ann"], round_id, "two lines:\n\tpaid short")
     assert first.status_code == 201
-    # One open dispute per player and round.
-    assert _dispute(api, table.tokens["ann"], round_id).status_code == 409
+    # One open dispute per player and round (issue 26): refused by its own code, whose words
+    # the player's page says (a second tab, a double-click with its own key).
+    again = _dispute(api, table.tokens["ann"], round_id)
+    assert again.status_code == 409
+    assert again.json()["code"] == "dispute_already_open"
+    assert again.json()["params"] == {"dispute": first.json()["dispute"], "round": round_id}
 
 
 def test_dragon_six_art_12_a_live_round_may_be_disputed_and_is_resettled_when_it_ends(

@@ -345,6 +345,36 @@ def test_dragon_six_art_12_a_bad_proposal_is_refused_with_its_code_and_moves_not
     assert table.balances() == {"ann": before["ann"] - table.stake * 100}
 
 
+def test_one_open_proposal_per_round_player_and_amount(api: Api) -> None:
+    """Issue 26: "Propose" pressed twice (each press its own key, as a second tab's) filed two
+    corrections of 2.50 and an inspector confirmed both. The second is refused (409,
+    ``correction_already_proposed``) while the first is open; another amount, another player
+    or the same amount once the first is decided are proposals of their own."""
+    table = Table(api, DRAGON_SIX, ["ann", "ben"], credit_minor=100_000)
+    round_id = table.play_round()
+    dana = _dealer_at(api, "dana", table)
+    ines = _grant(api, "ines", "inspector")
+    body = {"username": "ann", "amount": 250, "reason": SHORT}
+    first = _propose(api, dana, round_id, body)
+    assert first.status_code == 201, first.text
+    again = _propose(api, dana, round_id, body)
+    assert again.status_code == 409, again.text
+    assert again.json()["code"] == "correction_already_proposed"
+    assert again.json()["params"] == {"correction": first.json()["correction"], "round": round_id}
+    assert _propose(api, OPERATOR_TOKEN, round_id, body).status_code == 409  # anyone's
+    assert _propose(api, dana, round_id, {**body, "amount": 300}).status_code == 201
+    assert _propose(api, dana, round_id, {**body, "username": "ben"}).status_code == 201
+    queue = api.get("/inspector/corrections", ines).json()["corrections"]
+    assert sorted((c["username"], c["amount"]) for c in queue) == [
+        ("ann", 250),
+        ("ann", 300),
+        ("ben", 250),
+    ]
+    decided = _decide(api, ines, first.json()["correction"], {"decision": "refused", "reason": "x"})
+    assert decided.status_code == 200, decided.text
+    assert _propose(api, dana, round_id, body).status_code == 201
+
+
 def test_a_taken_back_overpayment_the_wallet_cannot_cover_moves_nothing(api: Api) -> None:
     table = Table(api, DRAGON_SIX, ["ann"], credit_minor=100_000)
     round_id = table.play_round()

@@ -34,7 +34,7 @@ from croupier.server.context import (
 )
 from croupier.server.rate_limits import client_address
 from croupier.server.schemas import MAX_ID, MAX_TABLE_NAME, Id
-from croupier.service import engines, history, idempotency, limits, wallets
+from croupier.service import engines, history, idempotency, limits, table_facts, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
 from croupier.service.errors import RequestError
 
@@ -297,9 +297,14 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     """Every table as the lobby lists it: its name and rules (``title``), who sits where,
     its limits, how many players a round needs (``min_players``: Casino Hold'em's two,
     Art. 9), and its round: ``status`` and the seats with a bet (``bets``), as of the
-    table's last commit."""
+    table's last commit; ``recent``: its last rounds' outcomes, newest first
+    (``table_facts.recent_results``)."""
     listed = []
-    for live in list(server.casino.tables.values()):
+    live_tables = list(server.casino.tables.values())
+    recent = server.uow.read(
+        lambda session: {live.id: table_facts.recent_results(session, live) for live in live_tables}
+    )
+    for live in live_tables:
         now = server.casino.snapshot(live, None)
         listed.append(
             {
@@ -321,6 +326,7 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
                 "next_limits": None
                 if live.next_profile is None
                 else limits.wagers_json(live.next_profile),
+                "recent": recent.get(live.id, []),
             }
         )
     return {"tables": listed}

@@ -144,7 +144,14 @@ def file_dispute(
         )
     )
     if already is not None:
-        raise Conflict(f"your dispute {already} of round {round_id} is still open")
+        # One open dispute per player and round (issue 26): a second filing, from a second
+        # tab or a double-click, is refused by name, not filed twice.
+        raise Conflict(
+            f"your dispute {already} of round {round_id} is still open",
+            code="dispute_already_open",
+            dispute=already,
+            round=round_id,
+        )
     dispute = DisputeRecord(
         round_id=round_id,
         user_id=who.user_id,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select, true
+from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
@@ -256,7 +256,9 @@ def nets_of(session: Session, user_id: int, round_ids: list[int]) -> dict[int, i
 def rounds_of(
     session: Session, user_id: int, limit: int, offset: int = 0, table_id: int | None = None
 ) -> list[dict[str, Any]]:
-    """The player's rounds, newest first by the time they started (``offset`` pages back),
+    """The player's rounds, newest first by the time they were played: those under way,
+    then the others by when they ended (a round waits open for bets as long as a table is
+    quiet, so when it opened is not when it was played; issue 26) (``offset`` pages back),
     each with ``net_minor`` (what it moved in the wallet) and, once it has ended, its whole
     record; with ``table_id``, only those played at that table (a table page recalls its
     own last round, not one the player has played since at another table)."""
@@ -266,7 +268,11 @@ def rounds_of(
         session.scalars(
             select(RoundRecord.id)
             .where(mine, at_table)
-            .order_by(RoundRecord.created_at.desc(), RoundRecord.id.desc())
+            .order_by(
+                RoundRecord.ended_at.is_(None).desc(),
+                func.coalesce(RoundRecord.ended_at, RoundRecord.created_at).desc(),
+                RoundRecord.id.desc(),
+            )
             .limit(limit)
             .offset(offset)
         ).all()

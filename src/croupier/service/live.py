@@ -84,6 +84,9 @@ class LiveTable:
     """Rounds missed in a row before a seat sits out (docs/rules.md#D-GEN-15)."""
     free_after: int = 3
     """Further rounds missed before a seat sitting out is freed (docs/rules.md#D-GEN-15)."""
+    outcomes: dict[int, dict[str, Any] | None] = field(default_factory=dict)
+    """The lobby's last results, by round id (``table_facts.recent_results``): a cache of
+    what complete rounds' records say, never part of the table's state."""
 
     def durable_state(self) -> dict[str, Any]:
         """Everything in memory that the database must hold the same (issue 10, item 3):

@@ -102,6 +102,9 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     """Propose a correction of what an ended round paid ``username`` (minor units, positive
     to the player); nothing moves until an inspector confirms it. Nobody proposes one to
     their own wallet (a dealer who also played the round)."""
+    # The round's row locked first: proposals sent at once queue here, so each sees the one
+    # before it (``_verify_not_proposed``), as disputes do.
+    session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
     record = session.get(RoundRecord, round_id)
     if record is None:
         raise NotFound(f"no round {round_id}")
@@ -128,6 +131,7 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
             f"a correction to your own wallet is proposed by another of round {round_id}'s staff",
             code="correction_to_self",
         )
+    _verify_not_proposed(session, round_id, players[username], amount)
     row = PayoutCorrectionRecord(
         round_id=round_id,
         user_id=players[username],
@@ -148,6 +152,27 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
         now=now,
     )
     return _document(session, row)
+
+
+def _verify_not_proposed(session: Session, round_id: int, user_id: int, amount: int) -> None:
+    """One open proposal per round, player and amount (issue 26): the same correction filed
+    twice (a double-click, a second tab) could be confirmed twice and paid twice."""
+    already = session.scalar(
+        select(PayoutCorrectionRecord.id).where(
+            PayoutCorrectionRecord.round_id == round_id,
+            PayoutCorrectionRecord.user_id == user_id,
+            PayoutCorrectionRecord.amount == amount,
+            PayoutCorrectionRecord.status == str(CorrectionStatus.PROPOSED),
+        )
+    )
+    if already is not None:
+        raise Conflict(
+            f"correction {already} of round {round_id} proposes that amount already: an "
+            "inspector decides it first",
+            code="correction_already_proposed",
+            correction=already,
+            round=round_id,
+        )
 
 
 # --- deciding -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from croupier.games.events import Event
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
-from croupier.service import absence, engines, limits, physical, table_rules
+from croupier.service import absence, engines, limits, pace, physical, table_rules
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
@@ -253,12 +253,15 @@ class Registry:
         if not resuming:
             return []
         now = self.clock.now()
-        if live.deadline is not None and live.deadline < now:
-            # The outage is not the player's delay: the decision gets its full time again, and
-            # a betting window that ran out while nobody could bet is no round missed
+        if live.status == "playing" and live.deadline is not None:
+            # The outage is not the player's delay: the decision gets its full time again,
+            # however much was left, from when the pages can reach the server (``pace``).
+            live.deadline = now + live.decision_seconds + pace.RECONNECT_SECONDS
+            current.deadline = live.deadline
+        elif live.deadline is not None and live.deadline < now:
+            # A betting window that ran out while nobody could bet is no round missed
             # (docs/rules.md#D-GEN-15): it runs again from now.
-            seconds = live.decision_seconds if live.status == "playing" else live.betting_seconds
-            live.deadline = now + seconds
+            live.deadline = now + live.betting_seconds
             current.deadline = live.deadline
         if live.status == "playing" and game_round.is_done:
             rounds.settle(session, live)  # the crash came between the last decision and settling

@@ -23,9 +23,9 @@ from sqlalchemy.orm import Session
 from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
 from croupier.games.commands import Act, Action, Deal, Return, Void
-from croupier.games.events import RoundVoided
+from croupier.games.events import CardDrawn, Purpose, RoundVoided
 from croupier.rules.base import Profile
-from croupier.service import absence, engines, physical, table_rules
+from croupier.service import absence, engines, pace, physical, table_rules
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.faults import crash_point
@@ -205,12 +205,13 @@ class Rounds:
         return not live.is_physical or physical.is_ready(live)
 
     def deal(self, session: Session, live: LiveTable) -> None:
+        before = len(live.game_round.events)
         physical.stopped(live.game_round, Deal())
         absence.window_closed(session, live)  # the seats without a bet missed this round
         live.status = "playing"
         live.ready = set()
         self.money.collect_stakes(session, live, "deal")
-        self.advance(session, live)
+        self.advance(session, live, drawn=cards_since(live, before))
         if live.status == "playing":
             self.save(session, live)
 
@@ -219,22 +220,26 @@ class Rounds:
     ) -> dict[str, Any]:
         """``seat``'s decision (``timeout``: the default applied at its deadline)."""
         round_id = live.round_id
+        before = len(live.game_round.events)
         act = Act(seat, Action.parse(action), by_default=timeout)
         physical.stopped(live.game_round, act)
         self.money.collect_stakes(session, live, "decision")
-        self.advance(session, live)
+        self.advance(session, live, drawn=cards_since(live, before))
         if live.round_id == round_id:
             self.save(session, live)
         return {"round": round_id, "seat": seat, "action": action, "timeout": timeout}
 
-    def advance(self, session: Session, live: LiveTable) -> None:
-        """After the deal or a decision: settle a finished round, else time the next decision."""
+    def advance(self, session: Session, live: LiveTable, *, drawn: int = 0) -> None:
+        """After the deal or a decision: settle a finished round, else time the next decision.
+        ``drawn``: the cards the command dealt, which the page turns up one by one before the
+        decision's clock starts (``pace``)."""
         if live.game_round.is_done:
             self.settle(session, live)
         elif live.game_round.card_needed is not None:
             live.deadline = None  # the dealer's card comes first; no player's clock runs
         else:
-            live.deadline = self.clock.now() + live.decision_seconds
+            drawing = pace.drawing_seconds(drawn)
+            live.deadline = self.clock.now() + drawing + live.decision_seconds
 
     # --- a physical shoe: the dealer's procedures and cards ----------------------------------
     def confirm_procedure(
@@ -283,3 +288,12 @@ class Rounds:
         record.deadline = None
         record.ended_at = self.clock.now()
         log.warning("round %s voided: %s", record.id, reason)
+
+
+def cards_since(live: LiveTable, before: int) -> int:
+    """The cards dealt onto the felt among the round's events after the first ``before`` (a
+    secret burn is not drawn there)."""
+    return sum(
+        isinstance(event, CardDrawn) and event.purpose != Purpose.BURN
+        for event in live.game_round.events[before:]
+    )

@@ -15,7 +15,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.errors import CroupierError
 from croupier.games.baccarat_roads import Coup, coup_of, roads_document
+from croupier.games.base import views
 from croupier.games.events import Event
 from croupier.rules.baccarat import BaccaratRules, PairBy
 from croupier.rules.posted import posted_rules
@@ -66,3 +68,55 @@ def roads_of(session: Session, live: LiveTable) -> dict[str, Any]:
         if coup is not None:
             coups.append(coup)
     return {"table": live.id, "shoe": live.shoe_id, "roads": roads_document(coups)}
+
+
+RECENT_ROUNDS = 8
+"""How many of a table's last rounds the lobby shows (its tile's last results)."""
+
+
+def recent_results(session: Session, live: LiveTable) -> list[dict[str, Any]]:
+    """The outcomes of the table's last complete rounds, newest first, as the felt showed
+    them at their end to anyone watching: the house's hand (blackjack: the dealer's total
+    and how many cards; Casino Hold'em: the dealer's hand and whether it qualified) or
+    baccarat's winner and totals. Public, as a casino's lobby shows a table's history. A
+    complete round's record never changes: each is replayed once (``live.outcomes``)."""
+    ids = list(
+        session.scalars(
+            select(RoundRecord.id)
+            .where(RoundRecord.table_id == live.id, RoundRecord.status == "complete")
+            .order_by(RoundRecord.id.desc())
+            .limit(RECENT_ROUNDS)
+        )
+    )
+    known = {round_id: live.outcomes[round_id] for round_id in ids if round_id in live.outcomes}
+    missing = [round_id for round_id in ids if round_id not in known]
+    if missing:
+        for round_id, events in session.execute(
+            select(RoundRecord.id, RoundRecord.events).where(RoundRecord.id.in_(missing))
+        ):
+            known[round_id] = _outcome(events)
+    live.outcomes = known
+    return [
+        {"round": round_id, **outcome}
+        for round_id in ids
+        if (outcome := known.get(round_id)) is not None
+    ]
+
+
+def _outcome(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The end of a round as a spectator saw it, or ``None`` when its record does not replay."""
+    try:
+        *_, last = views([Event.from_json(event) for event in events], None)
+    except (CroupierError, ValueError):
+        return None
+    if "winner" in last:
+        return {
+            "winner": last["winner"],
+            "player": last["player"]["total"],
+            "banker": last["banker"]["total"],
+        }
+    dealer = last.get("dealer") or {}
+    outcome: dict[str, Any] = {"dealer": dealer.get("total"), "cards": len(dealer.get("cards", []))}
+    if "qualifies" in dealer:
+        outcome["qualifies"] = dealer["qualifies"]
+    return outcome

@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException
 
 from croupier.server import errors
 from croupier.server.context import ServerDep
+from croupier.service import pace
 from croupier.web.api import router as api_router
 from croupier.web.language import Catalogue, negotiate
 
@@ -131,7 +132,18 @@ def table_page(
     if table_id not in server.casino.tables:
         return not_found_page(request, accept_language, what="table")
     return _page(
-        request, "table.html", "table.title", accept_language, page="table", table_id=table_id
+        request,
+        "table.html",
+        "table.title",
+        accept_language,
+        page="table",
+        table_id=table_id,
+        # The felt's pace and the server's decision clock from the same numbers (issue 26).
+        pace={
+            "beat_ms": round(pace.DEAL_BEAT_SECONDS * 1000),
+            "longest_ms": round(pace.DEAL_LONGEST_SECONDS * 1000),
+            "reconnect_ms": round(pace.RECONNECT_SECONDS * 1000),
+        },
     )
 
 

@@ -185,12 +185,14 @@ export function messageOf(error) {
   return t("error.http", { status: error.status });
 }
 
-/** Call the JSON API. Mutating calls carry a fresh Idempotency-Key (R8) unless given one. */
-export async function api(method, path, body = undefined, { idempotencyKey, quiet, withDate } = {}) {
+/** Call the JSON API. A mutating call carries an Idempotency-Key (R8): the one this same
+ * request was sent with if it is still unanswered (``keyOf``), else a fresh one. */
+export async function api(method, path, body = undefined, { quiet, withDate } = {}) {
   const headers = { Accept: "application/json" };
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method !== "GET") headers["Idempotency-Key"] = idempotencyKey ?? crypto.randomUUID();
+  const sent = method === "GET" ? null : keyOf(method, path, body);
+  if (sent) headers["Idempotency-Key"] = sent.key;
   let response;
   try {
     response = await fetch(path, {
@@ -199,8 +201,10 @@ export async function api(method, path, body = undefined, { idempotencyKey, quie
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0);
+    throw new ApiError(0); // no answer: the key stays for the same request sent again
   }
+  // Answered: done or refused for a reason of its own; the server's trouble may have done it.
+  if (sent && response.status < 500) unanswered.delete(sent.request);
   const text = await response.text();
   let parsed = null;
   if (text) {
@@ -220,6 +224,41 @@ export async function api(method, path, body = undefined, { idempotencyKey, quie
   }
   if (withDate) noteServerClock(response.headers.get("Date"));
   return parsed;
+}
+
+// --- one intent, one effect (issue 26) ----------------------------------------------------
+// A request that changes something carries an Idempotency-Key (R8), and the page keeps it
+// until the server answers: sent again meanwhile (a double-click's second press, a retry
+// after no answer came or after the server's own trouble, 5xx), the same method, path and
+// body go with the same key, and the server answers what it did the first time. An answer
+// ends it: the same request made afterwards is a new one (a second credit of 10 is a credit).
+
+const unanswered = new Map(); // "METHOD path body" -> the key it was sent with
+
+function keyOf(method, path, body) {
+  const request = `${method} ${path} ${JSON.stringify(body ?? null)}`;
+  if (!unanswered.has(request)) unanswered.set(request, crypto.randomUUID());
+  return { request, key: unanswered.get(request) };
+}
+
+const pressed = new WeakSet(); // controls whose press is under way
+
+/** One press of ``control`` (a button, or a form with its buttons): ``send()`` runs, its
+ * buttons are disabled until it ends, and a second press meanwhile does nothing (answers
+ * undefined). ``send``'s answer is returned and its errors thrown on. */
+export async function once(control, send) {
+  if (pressed.has(control)) return undefined;
+  pressed.add(control);
+  const buttons = (control.matches("button") ? [control] : [...control.querySelectorAll("button")]).filter((button) => !button.disabled);
+  for (const button of buttons) button.disabled = true;
+  control.setAttribute("aria-busy", "true");
+  try {
+    return await send();
+  } finally {
+    pressed.delete(control);
+    for (const button of buttons) button.disabled = false;
+    control.removeAttribute("aria-busy");
+  }
 }
 
 // The server's clock, as far as its Date header tells (to the second): deadlines are its times.
@@ -243,6 +282,7 @@ export function localTimeOf(seconds) {
 export function showNotice(text, kind = "info") {
   const notice = byId("notice");
   if (!notice) return;
+  notice.removeAttribute("data-network");
   notice.textContent = text;
   notice.dataset.kind = kind;
   notice.hidden = !text;
@@ -308,4 +348,11 @@ export function requireSession(role = null) {
 
 export function reportError(error) {
   showNotice(messageOf(error), "error");
+  const notice = byId("notice");
+  if (notice) notice.toggleAttribute("data-network", error instanceof ApiError && error.status === 0);
+}
+
+/** The connection is back: a notice that the server cannot be reached is no longer true. */
+export function clearNetworkNotice() {
+  if (byId("notice")?.hasAttribute("data-network")) clearNotice();
 }

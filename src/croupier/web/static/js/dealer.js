@@ -5,7 +5,7 @@
 // read again whenever the table's WebSocket says the table changed (a bet, a player's
 // decision, a deadline); a slow poll stands in while the socket is down.
 
-import { api, byId, h, messageOf, onSignOut, reportError, requireSession, session, setUpChrome, t } from "./common.js";
+import { api, byId, h, messageOf, once, onSignOut, reportError, requireSession, session, setUpChrome, t } from "./common.js";
 import { cardRow, cardText, parseCard } from "./cards.js";
 import { holdsRole } from "./dispute-api.js";
 import { placeName } from "./felt.js";
@@ -24,6 +24,10 @@ const dealer = {
 };
 
 const POLL_MS = 1500;
+/** The console does one thing at a time (common.js ``once``): a card entered, a procedure or
+ * a correction holds every button until its answer (a card entered twice by an Enter pressed
+ * twice is a card dealt twice). */
+const desk = () => byId("main");
 /** How often the console reads the table while its WebSocket is down (it pushes otherwise). */
 let current = null;
 let socketOpen = false;
@@ -169,7 +173,8 @@ async function refresh() {
 
 async function confirmProcedure(name) {
   try {
-    const answer = await dealer.procedure(current, name);
+    const answer = await once(desk(), () => dealer.procedure(current, name));
+    if (answer === undefined) return; // pressed again meanwhile
     show(answer);
     byId("card-result").textContent = t("dealer.procedures_done", { procedures: procedureText(name) });
   } catch (error) {
@@ -193,7 +198,8 @@ async function correct(body) {
     body = { ...body, card: input.value.trim() };
   }
   try {
-    const answer = await dealer.correct(current, body);
+    const answer = await once(desk(), () => dealer.correct(current, body));
+    if (answer === undefined) return; // pressed again meanwhile
     result.textContent = t("dealer.corrected", { correction: answer.correction });
     result.dataset.ok = "true";
     if (named) input.value = "";
@@ -217,7 +223,8 @@ async function enterCard(event) {
     return;
   }
   try {
-    const answer = await dealer.card(current, text);
+    const answer = await once(desk(), () => dealer.card(current, text));
+    if (answer === undefined) return; // pressed again meanwhile
     result.textContent = t("dealer.went", { card: answer.card, place: placeText(answer.went) });
     result.dataset.ok = "true";
     input.value = "";

@@ -2,7 +2,7 @@
 // links to the player's disputes and, for an inspector, to the queue. Beside recall.js and
 // account.js, which it does not touch.
 
-import { byId, h, reportError, session, showNotice, t } from "./common.js";
+import { byId, h, once, reportError, session, showNotice, t } from "./common.js";
 import { disputes } from "./dispute-api.js";
 
 async function showInspectorLink() {
@@ -29,7 +29,8 @@ function wireDisputeForm() {
       return;
     }
     try {
-      const filed = await disputes.file(roundId, text);
+      const filed = await once(form, () => disputes.file(roundId, text));
+      if (filed === undefined) return; // pressed again meanwhile
       form.hidden = true;
       const done = byId("dispute-filed");
       done.replaceChildren(

@@ -3,7 +3,7 @@
 // transaction) or rejected with a reason.
 
 import {
-  byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
+  byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
 import { disputes, holdsRole, signedMinorOf } from "./dispute-api.js";
@@ -127,7 +127,8 @@ byId("decision-form").addEventListener("submit", async (event) => {
     }
   }
   try {
-    await disputes.decide(disputeId, decision, form.reason.value, corrections);
+    const decided = await once(form, () => disputes.decide(disputeId, decision, form.reason.value, corrections));
+    if (decided === undefined) return; // pressed again meanwhile
     showNotice(t("inspector.decision_recorded"), "ok");
     await show();
   } catch (error) {

@@ -3,7 +3,7 @@
 // payout corrections a dealer or the operator proposed, each confirmed or refused here.
 
 import {
-  byId, clearNotice, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, showNotice, t,
+  byId, clearNotice, h, labelCells, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome, showNotice, t,
 } from "./common.js";
 import { correctionStatus, corrections, disputes, holdsRole, perPlayer } from "./dispute-api.js";
 import { server } from "./server.js";
@@ -50,10 +50,11 @@ async function show() {
   byId("queue-empty").hidden = answer.disputes.length > 0;
 }
 
-async function decideCorrection(item, decision, reasonInput) {
+async function decideCorrection(control, item, decision, reasonInput) {
   clearNotice();
   try {
-    await corrections.decide(item.correction, decision, reasonInput.value);
+    const decided = await once(control, () => corrections.decide(item.correction, decision, reasonInput.value));
+    if (decided === undefined) return; // pressed again meanwhile
     const done = decision === "confirmed" ? "correction.confirmed_notice" : "correction.refused_notice";
     showNotice(t(done, { correction: item.correction }), "ok");
   } catch (error) {
@@ -72,8 +73,8 @@ function decisionCell(item) {
   return h("td", { class: "correction-decision" },
     h("label", { for: id }, t("correction.refusal_reason"), " ", reason),
     h("div", { class: "row wrap" },
-      h("button", { type: "button", class: "confirm-correction", onclick: () => decideCorrection(item, "confirmed", reason) }, t("correction.confirm")),
-      h("button", { type: "button", class: "refuse-correction", onclick: () => decideCorrection(item, "refused", reason) }, t("correction.refuse"))));
+      h("button", { type: "button", class: "confirm-correction", onclick: (event) => decideCorrection(event.currentTarget.parentElement, item, "confirmed", reason) }, t("correction.confirm")),
+      h("button", { type: "button", class: "refuse-correction", onclick: (event) => decideCorrection(event.currentTarget.parentElement, item, "refused", reason) }, t("correction.refuse"))));
 }
 
 async function showCorrections() {

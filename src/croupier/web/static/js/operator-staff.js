@@ -2,7 +2,7 @@
 // payout corrections, read only (an inspector decides), and the staff: grant and remove the
 // dealer and inspector roles, assign dealers to tables and take them off.
 
-import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, reportError, session, showNotice, t } from "./common.js";
+import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, reportError, session, showNotice, t } from "./common.js";
 import { correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
 import { server } from "./server.js";
 
@@ -73,15 +73,16 @@ function dealerTables(member) {
       h("button", {
         type: "button",
         class: "unassign-dealer link",
-        onclick: () => change(() => disputes.unassign(id, member.username),
+        onclick: (event) => change(event.currentTarget, () => disputes.unassign(id, member.username),
           t("operator.dealer_unassigned", { name: member.username, table: tableNames.get(Number(id)) ?? `#${id}` })),
       }, t("operator.unassign"))));
 }
 
-async function change(request, done) {
+/** One press of ``control``: ``request()`` once (common.js ``once``), then the staff again. */
+async function change(control, request, done) {
   clearNotice();
   try {
-    await request();
+    if ((await once(control, request)) === undefined) return; // pressed again meanwhile
     showNotice(done, "ok");
   } catch (error) {
     reportError(error);
@@ -101,7 +102,7 @@ async function loadStaff() {
           h("td", {}, h("button", {
             type: "button",
             class: "remove-role",
-            onclick: () => change(() => disputes.remove(member.username, role),
+            onclick: (event) => change(event.currentTarget, () => disputes.remove(member.username, role),
               t("operator.role_removed", { name: member.username, role: t(`role.${role}`) })),
           }, t("operator.remove_role"))),
         ),
@@ -116,7 +117,7 @@ byId("grant-form").addEventListener("submit", (event) => {
   const form = event.currentTarget;
   const username = form.username.value.trim();
   const role = form.role.value;
-  change(() => disputes.grant(username, role), t("operator.role_granted", { name: username, role: t(`role.${role}`) }));
+  change(form, () => disputes.grant(username, role), t("operator.role_granted", { name: username, role: t(`role.${role}`) }));
 });
 
 // The operator proposes a correction too (an inspector confirms it; nothing moves before).
@@ -137,7 +138,8 @@ byId("propose-form").addEventListener("submit", async (event) => {
     return;
   }
   try {
-    const made = await corrections.propose(roundId, form.username.value.trim(), minor, form.reason.value);
+    const made = await once(form, () => corrections.propose(roundId, form.username.value.trim(), minor, form.reason.value));
+    if (made === undefined) return; // pressed again meanwhile
     showNotice(t("correction.proposed_notice", { correction: made.correction }), "ok");
     form.reset();
   } catch (error) {
@@ -156,7 +158,7 @@ byId("assign-form").addEventListener("submit", (event) => {
     return;
   }
   const name = tableNames.get(tableId) ?? `#${tableId}`;
-  change(() => disputes.assign(tableId, username), t("operator.dealer_assigned", { name: username, table: name }));
+  change(form, () => disputes.assign(tableId, username), t("operator.dealer_assigned", { name: username, table: name }));
 });
 
 if (session.token && session.role === "operator") {

@@ -2,7 +2,7 @@
 // ledger's balances and its zero-sum check, each shoe's commitment and, once it ends, its reveal.
 
 import {
-  byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, setUpChrome,
+  byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
@@ -11,10 +11,11 @@ import { describeAllLimits, freeSeats, rulesTitle } from "./tables.js";
 onSignOut(server.signOut);
 setUpChrome();
 
-async function act(request, done) {
+/** One press of ``control``: ``request()`` once (common.js ``once``), then the page again. */
+async function act(control, request, done) {
   clearNotice();
   try {
-    await request();
+    if ((await once(control, request)) === undefined) return; // pressed again meanwhile
     showNotice(done, "ok");
   } catch (error) {
     reportError(error);
@@ -35,8 +36,8 @@ async function loadTables() {
         h("td", {}, table.is_open ? t("operator.is_open_seats", { free: freeSeats(table, profile), seats: profile?.seats ?? "?" }) : t("lobby.closed")),
         h("td", {},
           table.is_open
-            ? h("button", { type: "button", class: "close-table", "aria-label": t("operator.close_table", { name: table.name }), onclick: () => act(() => server.setTableOpen(table.id, false), t("operator.table_closed", { name: table.name })) }, t("operator.close"))
-            : h("button", { type: "button", class: "open-table", "aria-label": t("operator.open_table_named", { name: table.name }), onclick: () => act(() => server.setTableOpen(table.id, true), t("operator.table_opened", { name: table.name })) }, t("operator.open")),
+            ? h("button", { type: "button", class: "close-table", "aria-label": t("operator.close_table", { name: table.name }), onclick: (event) => act(event.currentTarget, () => server.setTableOpen(table.id, false), t("operator.table_closed", { name: table.name })) }, t("operator.close"))
+            : h("button", { type: "button", class: "open-table", "aria-label": t("operator.open_table_named", { name: table.name }), onclick: (event) => act(event.currentTarget, () => server.setTableOpen(table.id, true), t("operator.table_opened", { name: table.name })) }, t("operator.open")),
         ),
       );
     }),
@@ -78,7 +79,7 @@ function limitsForm(table, profile) {
         return;
       }
     }
-    act(() => server.setLimits(table.id, wager, minimum, maximum),
+    act(form, () => server.setLimits(table.id, wager, minimum, maximum),
       t("operator.limits_set", { name: table.name, wager: tOr(`wager.${wager}`, wager), minimum, maximum }));
   };
   const fill = (form) => {
@@ -113,8 +114,8 @@ function adjustForm(player) {
       form.amount.focus();
       return;
     }
-    const request = direction === "credit" ? () => server.credit(player.username, minor) : () => server.debit(player.username, minor);
-    act(request, t(direction === "credit" ? "operator.credited" : "operator.debited", { name: player.username, amount: moneyMinor(minor) }));
+    const request = () => server[direction](player.username, minor);
+    act(form, request, t(direction === "credit" ? "operator.credited" : "operator.debited", { name: player.username, amount: moneyMinor(minor) }));
   };
   return h(
     "form",
@@ -219,7 +220,7 @@ byId("new-table-form").addEventListener("submit", (event) => {
   const name = form.name.value.trim();
   // An operator's own profile file (its limits, say) wins over the shipped profile chosen.
   const profile = form.profile_file.value.trim() || form.profile.value;
-  act(() => server.openTable(name, profile, form.shoe.value), t("operator.table_opened", { name }));
+  act(form, () => server.openTable(name, profile, form.shoe.value), t("operator.table_opened", { name }));
 });
 byId("refresh-ledger").addEventListener("click", () => loadLedger().catch(reportError));
 

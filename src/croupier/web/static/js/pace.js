@@ -4,8 +4,10 @@
 // cards are all down, a hand keeps its total to itself, and the felt its results.
 // Which cards are new is all this decides: what they are is the engine's view.
 
-const BEAT_MS = 450; // between two cards: long enough to read each one
-const LONGEST_MS = 3200; // a deal of many boxes goes faster rather than longer
+// The numbers are the server's (service/pace.py, rendered on the page): its decision clock
+// allows for the drawing they time, so the clock starts when the cards asked about are down.
+const BEAT_MS = Number(document.body.dataset.dealBeatMs); // between two cards: long enough to read each one
+const LONGEST_MS = Number(document.body.dataset.dealLongestMs); // a deal of many boxes goes faster rather than longer
 
 const due = new Map(); // "round|place" -> when that card shows (performance.now() time)
 const turning = new Set(); // "round|place" of cards turned face up where a back lay

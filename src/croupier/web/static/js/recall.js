@@ -4,7 +4,7 @@
 // rebuilds nothing. First / previous / next / last (and the arrow keys) move between steps.
 
 import {
-  byId, clearNotice, h, labelCells, minorOf, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
+  byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { correctionStatus, corrections, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
@@ -106,7 +106,8 @@ byId("propose-form").addEventListener("submit", async (event) => {
     return;
   }
   try {
-    const made = await corrections.propose(roundId, form.username.value, minor, form.reason.value);
+    const made = await once(form, () => corrections.propose(roundId, form.username.value, minor, form.reason.value));
+    if (made === undefined) return; // pressed again meanwhile
     showNotice(t("correction.proposed_notice", { correction: made.correction }), "ok");
     form.reset();
     showCorrections((await server.round(roundId)).corrections ?? []);
@@ -155,4 +156,11 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-if (requireSession()) load().catch(reportError);
+if (requireSession()) {
+  load().catch((error) => {
+    // No round to show (none of that number, or not this person's): nothing to dispute.
+    byId("dispute-round").hidden = true;
+    byId("propose-correction").hidden = true;
+    reportError(error);
+  });
+}

@@ -1,4 +1,4 @@
-import { byId, reportError, session, setUpChrome, clearNotice } from "./common.js";
+import { byId, clearNotice, once, reportError, session, setUpChrome } from "./common.js";
 import { server } from "./server.js";
 
 setUpChrome();
@@ -17,11 +17,14 @@ byId("sign-in-form").addEventListener("submit", async (event) => {
   error.hidden = true;
   const username = form.username.value.trim();
   try {
-    const answer = await server.signIn(username, form.password.value);
-    session.start(answer.token, "player", answer.username ?? username);
-    const me = await server.me();
-    session.start(answer.token, me.role, me.username);
-    location.assign(nextPage("/"));
+    // One press, one session (a second press meanwhile would open another).
+    await once(form, async () => {
+      const answer = await server.signIn(username, form.password.value);
+      session.start(answer.token, "player", answer.username ?? username);
+      const me = await server.me();
+      session.start(answer.token, me.role, me.username);
+      location.assign(nextPage("/"));
+    });
   } catch (failure) {
     error.textContent = failure.detail ?? String(failure);
     error.hidden = false;

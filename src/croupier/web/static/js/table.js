@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, onSignOut,
+  ApiError, byId, clearNetworkNotice, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt } from "./felt.js";
@@ -451,6 +451,7 @@ function afterCardsTurn() {
   const wait = !dealtOut(byId("felt"));
   if (box.hidden !== wait) {
     box.hidden = wait;
+    tick(); // the decision's clock shows with its buttons
     const first = box.querySelector("button");
     if (first && !wait && (!document.activeElement || document.activeElement === document.body)) first.focus({ preventScroll: true });
   }
@@ -603,17 +604,22 @@ function draw() {
 
 // --- the timer --------------------------------------------------------------------------------
 
+/** The round's clock: beside the decision's buttons while this player decides (on a phone
+ * the bar with the buttons is on the screen), else in the table's head. A decision's clock
+ * shows once the cards it asks about are drawn: the server's deadline allows for their
+ * drawing (service/pace.py), so it starts there with the decision's whole time. */
 function tick() {
-  const timer = byId("timer");
   const deadline = state.round?.deadline;
-  if (deadline === null || deadline === undefined) {
-    timer.hidden = true;
-    return;
+  const deciding = myLegalActions().length > 0;
+  const drawing = deciding && byId("actions").hidden;
+  const running = deadline !== null && deadline !== undefined && !drawing;
+  const left = running ? Math.max(0, Math.ceil((localTimeOf(deadline) - Date.now()) / 1000)) : 0;
+  for (const [timer, seconds, shown] of [[byId("timer"), byId("timer-seconds"), running && !deciding], [byId("decision-timer"), byId("decision-seconds"), running && deciding]]) {
+    timer.hidden = !shown;
+    if (!shown) continue;
+    timer.dataset.urgent = left <= 5 ? "true" : "false";
+    seconds.textContent = t("table.seconds", { seconds: left });
   }
-  const left = Math.max(0, Math.ceil((localTimeOf(deadline) - Date.now()) / 1000));
-  timer.hidden = false;
-  timer.dataset.urgent = left <= 5 ? "true" : "false";
-  byId("timer-seconds").textContent = t("table.seconds", { seconds: left });
 }
 setInterval(tick, 250);
 
@@ -692,13 +698,15 @@ async function recallLastRound() {
   }
 }
 
+/** One press at the table (common.js ``once``): every control of the table held until its
+ * answer. */
 async function run(request) {
   if (state.busy) return;
   state.busy = true;
   applyBusy();
   clearNotice();
   try {
-    await request();
+    await once(byId("felt").closest(".table-page"), request);
     // With the socket open, the change comes over it, in order; an HTTP snapshot could
     // arrive after a newer pushed one and draw the table as it was.
     if (!socketOpen) await refresh();
@@ -813,6 +821,7 @@ document.addEventListener("keydown", (event) => {
 
 let retry = 0;
 let socketOpen = false;
+const RECONNECT_MS = Number(document.body.dataset.reconnectMs); // service/pace.py
 
 function setConnection(kind) {
   const element = byId("connection");
@@ -827,6 +836,7 @@ function connect() {
     retry = 0;
     socketOpen = true;
     setConnection("connected");
+    clearNetworkNotice(); // "the server cannot be reached" was true, and is no longer
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -851,7 +861,9 @@ function connect() {
     }
     retry += 1;
     setConnection("reconnecting");
-    setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+    // Soon, and at least every RECONNECT_MS: a server restarting mid-decision gives the
+    // decision its time again from when it is back, allowing this long for the page to be.
+    setTimeout(connect, Math.min(RECONNECT_MS, 250 * 2 ** Math.min(retry, 5)));
   });
 }
 
