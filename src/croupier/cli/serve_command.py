@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -85,6 +85,25 @@ def command(
             help="Requests with an unknown, ended or idle token per client address.",
         ),
     ] = DEFAULT_TOKEN_RATE_LIMIT,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy whose X-Forwarded-For names the client (an address, a "
+            "network such as 10.0.0.0/8, or '*'); repeat for several. Default none: the "
+            "client address is the connection's own, whatever a header says, also from "
+            "127.0.0.1.",
+        ),
+    ] = None,
+    accept_broken_chain: Annotated[
+        bool,
+        typer.Option(
+            "--accept-broken-chain",
+            help="Start even though the audit chain (R15) does not verify: logged, and "
+            "recorded in the chain. Without it a start on a database whose chain or audited "
+            "rows do not verify is refused (exit 2).",
+        ),
+    ] = False,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
@@ -115,6 +134,8 @@ def command(
         audit_key=audit_key or default_key_path(database),
         rate_limit=rate_limit,
         token_rate_limit=token_rate_limit,
+        verify_chain=True,
+        accept_broken_chain=accept_broken_chain,
     )
     from croupier.server.rate_limits import parse_limit
 
@@ -179,7 +200,18 @@ def command(
         # A state push is a few hundred bytes of JSON on a local network: compressing each
         # one for every seat cost more CPU than it saved.
         ws_per_message_deflate=False,
+        **proxy_options(trusted_proxy or []),
     )
+
+
+def proxy_options(trusted: list[str]) -> dict[str, Any]:
+    """uvicorn's handling of ``X-Forwarded-For``: read only from the proxies named
+    (``--trusted-proxy``), and not at all when none is: uvicorn's own default trusts
+    127.0.0.1 (or ``$FORWARDED_ALLOW_IPS``), so any local process could name any client
+    address and pass each rate limit as many addresses (issue 25, item 6)."""
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(trusted)}
 
 
 def _why_not_started(error: Exception, database: str) -> str:
