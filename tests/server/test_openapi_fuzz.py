@@ -36,6 +36,7 @@ from croupier.ledger import book
 from croupier.server import (
     correction_routes,
     dealer_routes,
+    health_routes,
     routes,
     staff_routes,
     table_facts_routes,
@@ -236,6 +237,7 @@ ROUTERS = (
     correction_routes.router,
     table_facts_routes.router,
     dealer_routes.router,
+    health_routes.router,
     web_api.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""

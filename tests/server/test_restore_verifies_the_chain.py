@@ -138,8 +138,7 @@ def test_accepted_the_restore_is_recorded_and_a_start_refuses_it_unless_accepted
         assert any("started anyway (--accept-broken-chain)" in note for note in server.notes)
     finally:
         server.uow.dispose()
-        assert server.claim is not None
-        server.claim.release()
+        server.release()
     with snapshot(target) as connection:
         kinds = [kind for (kind,) in connection.execute(select(ENTRIES.c.kind))]
     assert kinds[-1] == "started_on_broken_chain"

@@ -110,8 +110,6 @@ def command(
     import logging
     import threading
 
-    import uvicorn
-
     from croupier.audit.signing import default_key_path
     from croupier.audit.verify import default_head_path
     from croupier.integrity import default_manifest
@@ -191,6 +189,15 @@ def command(
     later = threading.Timer(30, freeze_survivors)
     later.daemon = True
     later.start()
+    try:
+        _run(app, host, port, trusted_proxy or [])
+    finally:
+        server.release()
+
+
+def _run(app: Any, host: str, port: int, trusted_proxy: list[str]) -> None:
+    import uvicorn
+
     uvicorn.run(
         app,
         host=host,
@@ -200,7 +207,7 @@ def command(
         # A state push is a few hundred bytes of JSON on a local network: compressing each
         # one for every seat cost more CPU than it saved.
         ws_per_message_deflate=False,
-        **proxy_options(trusted_proxy or []),
+        **proxy_options(trusted_proxy),
     )
 
 

@@ -302,7 +302,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        running = app.state.server if getattr(app.state, "server", None) else start(settings)
+        given = getattr(app.state, "server", None)
+        running = given or start(settings)
         app.state.server = running
         stop = threading.Event()
         ticker = threading.Thread(target=_tick_forever, args=(running, stop), daemon=True)
@@ -321,8 +322,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             watcher.join(timeout=5)
             publisher.join(timeout=5)
             running.uow.dispose()
-            if running.claim is not None:
-                running.claim.release()
+            if given is None:  # started here: given up here (a server passed in is its maker's)
+                running.release()
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
 

@@ -94,6 +94,13 @@ class Server:
     sockets: SessionSockets = field(default_factory=SessionSockets)
     password_threads: CapacityLimiter | None = None
 
+    def release(self) -> None:
+        """Give the database's tables up (``service.claim``): whoever started the server
+        (``server.app.start``) releases it when it stops; a process that dies releases it
+        all the same."""
+        if self.claim is not None:
+            self.claim.release()
+
 
 async def server_of(request: Request) -> Server:
     # ``async``: a plain function dependency would cost a hop to the thread pool.

@@ -54,13 +54,13 @@ def _readiness(server: Server) -> tuple[int, dict[str, Any]]:
 
 
 @router.get("/health/live")
-async def live() -> dict[str, str]:
+async def health_live() -> dict[str, str]:
     """The process is up and answers; nothing else is checked."""
     return {"status": "live"}
 
 
 @router.get("/health/ready", responses={503: {"description": "Not ready: `failed` says why."}})
-def ready(server: ServerDep) -> JSONResponse:
+def health_ready(server: ServerDep) -> JSONResponse:
     """Ready to take bets: database writable, entropy, code manifest, this process holds the
     tables (503 with ``failed`` naming what does not hold)."""
     status, body = _readiness(server)

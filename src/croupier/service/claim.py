@@ -144,6 +144,9 @@ class _FileClaim(TablesClaim):
             os.ftruncate(self._fd, 0)
             os.pwrite(self._fd, record, 0)
             os.fsync(self._fd)
+        except OSError as error:  # a full or read-only disk: named by the file
+            self._close()
+            raise OSError(error.errno, error.strerror, str(path)) from None
         except BaseException:
             self._close()
             raise
