@@ -32,8 +32,9 @@ def command(
         str | None,
         typer.Option(
             "--broadcast",
-            help="redis://host:port/db: publish table changes over Redis pub/sub, for several "
-            "server processes (default: within this process).",
+            help="redis://host:port/db: publish table changes over Redis pub/sub and keep the "
+            "rate limits' counts there (default: within this process). One process runs the "
+            "tables of a database: a second serve on it refuses to start.",
         ),
     ] = None,
     code_manifest: Annotated[

@@ -51,8 +51,9 @@ class Settings:
     demo_tables: bool = True
     tick_seconds: float = 0.1
     broadcast_url: str | None = None
-    """``redis://...``: publish table changes over Redis pub/sub (several server processes);
-    ``None``: within this process."""
+    """``redis://...``: publish table changes over Redis pub/sub and keep the rate limits'
+    counts there; ``None``: within this process. One process runs a database's tables
+    (``service.claim``) until issue 29 shares them."""
     code_manifest: Path | None = None
     """R17: the SHA-256 manifest of the installed code, written at first start and checked at
     every start and while serving (``croupier serve`` passes one; ``None``: no check)."""

@@ -51,7 +51,6 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import make_url
@@ -334,8 +333,3 @@ def claim_tables(url: str) -> TablesClaim:
             return TablesClaim(database)
         return _FileClaim(database, claim_file(parsed.database))
     return _AdvisoryClaim(database, url)
-
-
-def describe_holder(claim: TablesClaim) -> dict[str, Any]:
-    """The holder as JSON (``/health/ready``)."""
-    return {"host": claim.holder.host, "pid": claim.holder.pid, "since": claim.holder.since}
