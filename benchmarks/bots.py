@@ -90,7 +90,8 @@ class ServerProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"croupier serve exited with {self.process.returncode}")
             try:
-                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                # Live, not ready: a test may start it on purpose where a probe fails.
+                if httpx.get(f"{self.url}/health/live", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -292,7 +293,7 @@ async def reference_latency(base_url: str, samples: int = 300) -> list[float]:
     async with httpx.AsyncClient(base_url=base_url) as client:
         for _ in range(samples):
             started = time.perf_counter()
-            (await client.get("/health")).raise_for_status()
+            (await client.get("/health/live")).raise_for_status()
             times.append(time.perf_counter() - started)
     return times
 

@@ -5,6 +5,9 @@ together by a barrier, each post that stake wallet -> escrow through the ledger'
 conditional update. Run: ``uv run python benchmarks/double_spend.py [trials]`` (1,000 per
 database by default, SQLite and PostgreSQL). Prints the count of trials where exactly one
 bet passed, and the trials per second.
+
+The workers are writers of the ledger, not table servers (they claim no tables): a database
+has one server process (issue 25, item 1), and this race is the one its request threads run.
 """
 
 from __future__ import annotations

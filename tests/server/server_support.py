@@ -106,8 +106,11 @@ def make_api(
         **settings,
     )
     server = start(config)
-    with TestClient(create_app(config, server=server)) as client:
-        yield Api(client, server, clock)
+    try:
+        with TestClient(create_app(config, server=server)) as client:
+            yield Api(client, server, clock)
+    finally:
+        server.release()  # the server stops: another may run the database's tables
 
 
 # --- playing rounds through the API ---------------------------------------------------------

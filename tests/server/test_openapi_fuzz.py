@@ -37,6 +37,7 @@ from croupier.server import (
     correction_routes,
     dealer_routes,
     report_routes,
+    health_routes,
     routes,
     staff_routes,
     table_facts_routes,
@@ -238,6 +239,7 @@ ROUTERS = (
     table_facts_routes.router,
     report_routes.router,
     dealer_routes.router,
+    health_routes.router,
     web_api.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""

@@ -212,7 +212,7 @@ def test_every_profile_card_by_card_on_postgresql(database_url_for: Any) -> None
     for url in database_url_for("postgresql"):
         for api in make_api(url):
             for index, profile in enumerate(BLACKJACK):
-                _blackjack_round(api, profile, f"box{index}", f"dealer{index}")
+                _blackjack_round(api, profile, f"box{index}", f"dora{index}")
             for index, profile in enumerate(CASINO_HOLDEM):
                 players = (f"ante{index}", f"call{index}", f"croupier{index}")
                 _casino_holdem_game(api, profile, players)

@@ -1,6 +1,10 @@
 """R7: no double spend, no negative balance (GLI-19 4.3.3(b)). "two processes race two bets
 that only one balance covers ... exactly one accepted every time". Short form here (40
-trials per database); ``benchmarks/double_spend.py`` runs 1,000."""
+trials per database); ``benchmarks/double_spend.py`` runs 1,000.
+
+The two processes are two writers of one ledger (each its own unit of work posting a stake),
+not two table servers: one process runs a database's tables (issue 25, item 1,
+docs/operations.md), and the threads of that one server race for a balance the same way."""
 
 from __future__ import annotations
 

@@ -45,6 +45,36 @@ from croupier.audit.records import (
 HEAD_FORMAT = "croupier-audit-head"
 
 
+class ChainDoesNotVerify(AuditError):  # noqa: N818 - what it says
+    """A server start on a database whose chain or audited rows do not verify (issue 25,
+    item 5): refused unless the operator accepts it (``serve --accept-broken-chain``)."""
+
+    code = "chain_does_not_verify"
+
+    def __init__(self, database: str, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__(
+            f"the audit chain of {database} does not verify: {problems[0]} ({len(problems)} "
+            "problem(s); `croupier audit verify` checks it again; `serve --accept-broken-chain` "
+            "starts anyway, recorded)",
+            problem=problems[0],
+            count=len(problems),
+        )
+
+
+def problems_at_start(url: str) -> list[str]:
+    """What is wrong with the chain of the database at ``url`` before a server starts on it
+    (empty: it verifies, or there is no chain yet: a fresh database, or one from before the
+    chain, which the start migrates and seals)."""
+    try:
+        with snapshot(url) as connection:
+            if not inspect(connection).has_table(ENTRIES.name):
+                return []
+            return verify(connection).problems
+    except AuditError:
+        return []  # no database file yet; a database that does not answer fails the start
+
+
 @dataclass(frozen=True)
 class Head:
     """The chain's last entry: its number, hash and time."""
@@ -266,6 +296,11 @@ def snapshot(url: str) -> Iterator[Connection]:
             )
         with connection, connection.begin():
             yield connection
+    except SQLAlchemyError as error:
+        # A file that is no database, or one cut short: one line (exit 2), never a
+        # traceback, and never exit 1, which says that tampering was found (issue 25).
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise AuditError(f"{url}: cannot be read as a database ({reason})") from None
     finally:
         engine.dispose()
 
@@ -299,8 +334,11 @@ def write_head(head: Head, path: Path, key: Ed25519PrivateKey | None = None) -> 
     (a reader never sees half a file)."""
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(head_document(head, key), indent=2) + "\n", encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_text(json.dumps(head_document(head, key), indent=2) + "\n", encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as error:
+        raise AuditError(f"cannot write the head to {path}: {error.strerror or error}") from None
 
 
 def read_head(path: Path) -> Head:

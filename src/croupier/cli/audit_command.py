@@ -185,5 +185,8 @@ def public_key(
     if out is None:
         typer.echo(pem, nl=False)
         return
-    out.write_text(pem, encoding="ascii")
+    try:
+        out.write_text(pem, encoding="ascii")
+    except OSError as error:
+        raise AuditError(f"cannot write {out}: {error.strerror or error}") from None
     typer.echo(f"{out}: the public key heads are signed with")

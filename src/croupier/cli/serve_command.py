@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -33,8 +33,9 @@ def command(
         str | None,
         typer.Option(
             "--broadcast",
-            help="redis://host:port/db: publish table changes over Redis pub/sub, for several "
-            "server processes (default: within this process).",
+            help="redis://host:port/db: publish table changes over Redis pub/sub and keep the "
+            "rate limits' counts there (default: within this process). One process runs the "
+            "tables of a database: a second serve on it refuses to start.",
         ),
     ] = None,
     code_manifest: Annotated[
@@ -107,13 +108,30 @@ def command(
             help="Years rounds, ledger and audit records are kept (croupier deletes none).",
         ),
     ] = DEFAULT_RETENTION_YEARS,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy whose X-Forwarded-For names the client (an address, a "
+            "network such as 10.0.0.0/8, or '*'); repeat for several. Default none: the "
+            "client address is the connection's own, whatever a header says, also from "
+            "127.0.0.1.",
+        ),
+    ] = None,
+    accept_broken_chain: Annotated[
+        bool,
+        typer.Option(
+            "--accept-broken-chain",
+            help="Start even though the audit chain (R15) does not verify: logged, and "
+            "recorded in the chain. Without it a start on a database whose chain or audited "
+            "rows do not verify is refused (exit 2).",
+        ),
+    ] = False,
 ) -> None:
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
     import logging
     import threading
-
-    import uvicorn
 
     from croupier.audit.signing import default_key_path
     from croupier.audit.verify import default_head_path
@@ -141,6 +159,8 @@ def command(
         gaming_day=GamingDay.parse(gaming_day_start, time_zone),
         analyse_returns=True,
         retention_years=retention_years,
+        verify_chain=True,
+        accept_broken_chain=accept_broken_chain,
     )
     from croupier.server.rate_limits import parse_limit
 
@@ -196,6 +216,15 @@ def command(
     later = threading.Timer(30, freeze_survivors)
     later.daemon = True
     later.start()
+    try:
+        _run(app, host, port, trusted_proxy or [])
+    finally:
+        server.release()
+
+
+def _run(app: Any, host: str, port: int, trusted_proxy: list[str]) -> None:
+    import uvicorn
+
     uvicorn.run(
         app,
         host=host,
@@ -205,7 +234,18 @@ def command(
         # A state push is a few hundred bytes of JSON on a local network: compressing each
         # one for every seat cost more CPU than it saved.
         ws_per_message_deflate=False,
+        **proxy_options(trusted_proxy),
     )
+
+
+def proxy_options(trusted: list[str]) -> dict[str, Any]:
+    """uvicorn's handling of ``X-Forwarded-For``: read only from the proxies named
+    (``--trusted-proxy``), and not at all when none is: uvicorn's own default trusts
+    127.0.0.1 (or ``$FORWARDED_ALLOW_IPS``), so any local process could name any client
+    address and pass each rate limit as many addresses (issue 25, item 6)."""
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(trusted)}
 
 
 def _why_not_started(error: Exception, database: str) -> str:

@@ -15,8 +15,10 @@ from contextlib import asynccontextmanager, suppress
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from croupier.audit import chain as audit_chain
 from croupier.audit import signing as audit_signing
 from croupier.audit import verify as audit_verify
 from croupier.errors import CroupierError
@@ -26,6 +28,7 @@ from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
+from croupier.server.health_routes import router as health_router
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.report_routes import router as report_router
 from croupier.server.routes import router
@@ -43,6 +46,7 @@ from croupier.service.accounts import (
     token_hash,
 )
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
+from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.database import make_engine, upgrade
 from croupier.service.errors import AuthenticationError, PayloadTooLarge, RateLimited
 from croupier.service.models import GameTable
@@ -66,7 +70,22 @@ def playable_profiles() -> list[str]:
 
 
 def start(settings: Settings) -> Server:
-    """Open the database, migrate it, and bring every table back (R10, R11)."""
+    """Claim the database's tables for this process (``TablesClaimed`` when another runs
+    them), open the database, migrate it, and bring every table back (R10, R11)."""
+    claim = claim_tables(settings.database_url)
+    try:
+        return _start(settings, claim)
+    except BaseException:
+        claim.release()
+        raise
+
+
+def _start(settings: Settings, claim: TablesClaim) -> Server:
+    # Before the migrations: a migration that rewrites rows seals them into the chain.
+    broken = audit_verify.problems_at_start(settings.database_url) if settings.verify_chain else []
+    if broken and not settings.accept_broken_chain:
+        where = make_url(settings.database_url).render_as_string(hide_password=True)
+        raise audit_verify.ChainDoesNotVerify(where, broken)
     engine = make_engine(settings.database_url)
     upgrade(engine)
     read_engine = (
@@ -89,10 +108,24 @@ def start(settings: Settings) -> Server:
         casino,
         broadcaster,
         operator_token=token,
+        claim=claim,
         rate_limits=RateLimits(
             settings.rate_limit, settings.token_rate_limit, storage_url=settings.broadcast_url
         ),
     )
+    if broken:
+        log.warning(
+            "started on an audit chain that does not verify (--accept-broken-chain): %s "
+            "(%d problems)",
+            broken[0],
+            len(broken),
+        )
+        detail = {"problems": len(broken), "first": broken[0]}
+        uow.run(lambda s: audit_chain.record(s, now, "started_on_broken_chain", detail, "system"))
+        server.notes.append(
+            f"the audit chain does not verify ({len(broken)} problems, the first: {broken[0]}); "
+            "started anyway (--accept-broken-chain), recorded in the chain"
+        )
     server.notes += casino.load()
     if settings.demo_tables:
         existing = set(uow.read(lambda s: list(s.scalars(select(GameTable.name)))))
@@ -142,6 +175,7 @@ def start(settings: Settings) -> Server:
         casino,
         database_url=settings.database_url,
         code_manifest=settings.code_manifest,
+        claim=claim,
         interval=settings.fail_safe_seconds,
     )
     return server
@@ -274,7 +308,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        running = app.state.server if getattr(app.state, "server", None) else start(settings)
+        given = getattr(app.state, "server", None)
+        running = given or start(settings)
         app.state.server = running
         stop = threading.Event()
         ticker = threading.Thread(target=_tick_forever, args=(running, stop), daemon=True)
@@ -294,6 +329,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             publisher.join(timeout=5)
             running.uow.dispose()
             running.returns.close()
+            if given is None:  # started here: given up here (a server passed in is its maker's)
+                running.release()
             if isinstance(running.broadcaster, RedisBroadcaster):
                 running.broadcaster.close()
 
@@ -315,6 +352,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(router)
     app.include_router(table_facts_router)
     app.include_router(report_router)
+    app.include_router(health_router)
     install_pages(app)
     openapi.install(app, staff_router, correction_router, dealer_router, router, table_facts_router)
 

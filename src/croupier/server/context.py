@@ -34,6 +34,7 @@ from croupier.server.sockets import SessionSockets
 from croupier.service import idempotency
 from croupier.service.accounts import Principal, authenticate, identify
 from croupier.service.broadcast import Broadcaster
+from croupier.service.claim import TablesClaim
 from croupier.service.clock import Clock, SystemClock
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
 from croupier.service.tables import Casino
@@ -53,8 +54,9 @@ class Settings:
     demo_tables: bool = True
     tick_seconds: float = 0.1
     broadcast_url: str | None = None
-    """``redis://...``: publish table changes over Redis pub/sub (several server processes);
-    ``None``: within this process."""
+    """``redis://...``: publish table changes over Redis pub/sub and keep the rate limits'
+    counts there; ``None``: within this process. One process runs a database's tables
+    (``service.claim``) until issue 29 shares them."""
     code_manifest: Path | None = None
     """R17: the SHA-256 manifest of the installed code, written at first start and checked at
     every start and while serving (``croupier serve`` passes one; ``None``: no check)."""
@@ -72,6 +74,11 @@ class Settings:
     audit_key: Path | None = None
     """R15: the key the written heads are signed with (HMAC-SHA256), made at first start with
     0600 permissions (``croupier serve`` passes one; ``None``: heads written unsigned)."""
+    verify_chain: bool = False
+    """Verify the audit chain (R15) before start: a database whose chain or audited rows do
+    not verify is refused (``ChainDoesNotVerify``; ``croupier serve`` sets it; issue 25)."""
+    accept_broken_chain: bool = False
+    """With ``verify_chain``: start on a chain that does not verify, logged and recorded."""
     session_check_seconds: float = 10.0
     """How often an open WebSocket checks that its session still lives (R16, issue 10 item 4);
     a sign-out in this process closes its sockets at once."""
@@ -95,12 +102,21 @@ class Server:
     casino: Casino
     broadcaster: Broadcaster
     operator_token: str | None = None
+    claim: TablesClaim | None = None
+    """This process's claim on the database's tables (``service.claim``), released at shutdown."""
     notes: list[str] = field(default_factory=list)
     rate_limits: RateLimits = field(default_factory=RateLimits)
     sockets: SessionSockets = field(default_factory=SessionSockets)
     password_threads: CapacityLimiter | None = None
     returns: Returns = field(default_factory=Returns)
     """Each table's return to player and variance by wager (``reports.returns``)."""
+
+    def release(self) -> None:
+        """Give the database's tables up (``service.claim``): whoever started the server
+        (``server.app.start``) releases it when it stops; a process that dies releases it
+        all the same."""
+        if self.claim is not None:
+            self.claim.release()
 
 
 async def server_of(request: Request) -> Server:
@@ -216,10 +232,37 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
+class DuplicateKeyError(ValueError):
+    """An object of a request body names one key twice (``_refuse_duplicate_keys``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s object hook: a key twice (``{"amount": 1, "amount": 2}``) is refused,
+    never last-wins, so no two readers of one body (a proxy, a log, this server) can read
+    different amounts from it (issue 25, item 6)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKeyError(key)
+        found[key] = value
+    return found
+
+
 def parse_json(raw: bytes) -> Any:
-    """JSON from a client, or ``RequestError`` (never ``RecursionError``: item 7)."""
+    """JSON from a client, or ``RequestError`` (never ``RecursionError``: item 7; a key
+    twice in one object: ``duplicate_key``). Every route's body is read here."""
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, object_pairs_hook=_refuse_duplicate_keys)
+    except DuplicateKeyError as twice:
+        raise RequestError(
+            f"the body names {twice.key[:40]!r} twice: each key once",
+            code="duplicate_key",
+            key=twice.key[:40],
+        ) from None
     except RecursionError:
         raise RequestError(f"the body nests deeper than {MAX_BODY_DEPTH} levels") from None
     except ValueError as error:  # malformed JSON, bad UTF-8, a number of 5,000 digits

@@ -4,8 +4,9 @@ Sign-ins and sign-ups (each path counted apart) and requests whose token is unkn
 idle are counted per client address in a moving window (the ``limits`` library); past the
 limit the answer is 429 with ``Retry-After`` and no work is done (no Argon2 hash, no write).
 Separate addresses are never counted together. The counts live in this process's memory, or
-in Redis when the server runs with ``--broadcast redis://...`` (so several processes share
-them).
+in Redis when the server runs with ``--broadcast redis://...`` (they outlive a restart). The
+client address is the connection's own unless a proxy named by ``serve --trusted-proxy`` says
+otherwise in ``X-Forwarded-For`` (issue 25, item 6).
 
 >>> limits = RateLimits("2/minute")
 >>> limits.hit("signin", "10.0.0.1"); limits.hit("signin", "10.0.0.1")
@@ -95,6 +96,6 @@ class RateLimits:
 
 
 def client_address(connection: HTTPConnection) -> str:
-    """The client's address as the server sees it (behind a proxy: what uvicorn's
-    ``--forwarded-allow-ips`` lets ``X-Forwarded-For`` say)."""
+    """The client's address as the server sees it (behind a proxy named by ``serve
+    --trusted-proxy``: what its ``X-Forwarded-For`` says; no proxy is trusted by default)."""
     return connection.client.host if connection.client else "unknown"

@@ -85,12 +85,6 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
 
 
 # --- accounts and sessions ------------------------------------------------------------------
-@router.get("/health")
-def health() -> dict[str, str]:
-    """A no-op: the reference latency for benchmarks."""
-    return {"status": "ok"}
-
-
 @router.post("/auth/signup", status_code=201)
 async def signup(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """Argon2 work runs in its own worker thread, one hash at a time, after the address's

@@ -16,6 +16,7 @@ import hashlib
 import math
 import re
 import secrets
+import unicodedata
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, cast
@@ -43,7 +44,61 @@ USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 """A user name, whole (``fullmatch``: ``$`` would let a trailing newline through)."""
 OPERATOR_NAME = "operator"
 ROLE_NAMES = frozenset({"operator", "dealer", "inspector", "admin", "administrator", "root"})
-"""Names a player may not take in any case: they read as a role of the house (issue 10)."""
+"""Names a player may not take, nor any name that reads as one (``reads_as_staff``): they
+read as a role of the house (issue 10; issue 25, item 6)."""
+
+LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic letters drawn as Latin ones (Unicode TR39's confusables, those letters)
+        "а": "a", "в": "b", "с": "c", "ԁ": "d", "е": "e", "һ": "h", "і": "i", "ј": "j",
+        "к": "k", "ӏ": "l", "м": "m", "н": "h", "о": "o", "р": "p", "ԛ": "q", "ѕ": "s",
+        "т": "t", "у": "y", "х": "x", "ԝ": "w", "ь": "b", "г": "r", "п": "n",
+        # Greek
+        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "μ": "u", "γ": "y",
+        # Latin letters without their marks, and the dotless i
+        "ı": "i", "ł": "l", "ø": "o", "đ": "d",
+    }
+)  # fmt: skip
+"""Letters of other scripts folded to the Latin letter they are drawn as (after NFKC and
+casefolding, which already fold full-width, mathematical and small-capital forms)."""
+
+DIGIT_LETTERS = (("0", "o"), ("3", "e"), ("4", "a"), ("5", "s"), ("7", "t"), ("8", "b"), ("9", "g"))
+"""Digits read as the letters they are drawn as (``1`` is read both as ``l`` and as ``i``)."""
+SEPARATORS = re.compile(r"[\W_]+")
+"""Anything that is not a letter or a digit: ``op.erator``, ``dealer_``, ``admin.``."""
+
+
+def name_forms(username: str) -> set[str]:
+    """What ``username`` reads as, by look: NFKC, casefolded, other scripts' look-alikes
+    folded, separators removed; then its digits read as the letters they mimic (``0perator``;
+    ``1`` as ``l`` and as ``i``), or dropped (``inspector1``).
+
+    >>> sorted(name_forms("0p.Erator_1"))
+    ['operatori', 'operatorl', 'perator']
+    """
+    folded = SEPARATORS.sub("", unicodedata.normalize("NFKC", username).casefold())
+    folded = folded.translate(LOOKALIKES)
+    forms = {"".join(c for c in folded if not c.isdigit())}
+    for one in ("l", "i"):
+        mapped = folded.replace("1", one)
+        for digit, letter in DIGIT_LETTERS:
+            mapped = mapped.replace(digit, letter)
+        forms.add(mapped)
+    return forms
+
+
+def reads_as_staff(username: str) -> bool:
+    """``True`` when ``username`` reads as a role of the house (``ROLE_NAMES``), by look.
+
+    >>> [reads_as_staff(n) for n in ("0perator", "op.erator", "inspector1", "\u043eperator")]
+    [True, True, True, True]
+    >>> reads_as_staff("dealerbob"), reads_as_staff("rootbeer"), reads_as_staff("ann")
+    (False, False, False)
+    """
+    return not name_forms(username).isdisjoint(ROLE_NAMES)
+
+
 MAX_FAILURE_RECORDS = 200
 """Failures and locks kept per account (the oldest go first): a bound on the row's size."""
 
@@ -73,6 +128,14 @@ def wallet_of(session: Session, user_id: int) -> int:
 
 
 def sign_up(session: Session, username: object, password: object, now: float) -> Principal:
+    # The name that reads as staff is refused first: the alphabet rule below would refuse
+    # ``оperator`` (a Cyrillic о) too, but as a bad name rather than for what it reads as.
+    if isinstance(username, str) and reads_as_staff(username):
+        raise RequestError(
+            f"username {username!r} reads as a role of the house; choose another",
+            code="username_reserved",
+            username=username,
+        )
     if not isinstance(username, str) or not USERNAME.fullmatch(username):
         raise RequestError(
             f"username {username!r}: 3 to 32 letters, digits, '_', '.' or '-'",
@@ -80,12 +143,6 @@ def sign_up(session: Session, username: object, password: object, now: float) ->
         )
     if not isinstance(password, str) or not 8 <= len(password) <= 256:
         raise RequestError("password: 8 to 256 characters", code="bad_password")
-    if username.lower() in ROLE_NAMES:
-        raise RequestError(
-            f"username {username!r} reads as a role of the house; choose another",
-            code="username_reserved",
-            username=username,
-        )
     user = User(
         username=username,
         password_hash=_hasher.hash(password),

@@ -18,6 +18,13 @@ revision, the rows are inserted parent tables first, PostgreSQL's id sequences a
 the restored ids, and the schema is then migrated to this version's head. A SQLite backup
 restored into SQLite is copied page for page by the same backup API.
 
+What is restored must verify (issue 25, item 5): the audit chain (R15) of the backup, and
+every audited row against it, and the chain must reach a published head when one is given.
+A backup that does not verify is refused, naming the first bad entry or row, and nothing is
+written (a SQLite backup is verified before it is copied; rows are verified inside the
+transaction that inserts them, which a refusal rolls back); ``accept_broken`` restores it
+all the same, and an entry of the chain records that it was (who, which file, what failed).
+
 ``differences`` compares two databases row by row, table by table, which is how the tests
 reconcile a restore (and how an operator can check one).
 """
@@ -27,7 +34,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +44,11 @@ from typing import Any
 from alembic import command
 from sqlalchemy import Connection, Engine, Table, create_engine, func, insert, inspect, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
+from croupier.audit import chain, verify
+from croupier.audit.verify import Head
 from croupier.errors import CroupierError
 from croupier.service.database import alembic_config, make_engine, upgrade
 from croupier.service.models import Base
@@ -49,6 +62,22 @@ BATCH = 1_000
 class BackupError(CroupierError):
     """A backup that cannot be taken or restored: no such database, a database that is not
     fresh, a file that is not a croupier backup or was cut off."""
+
+
+class BrokenChain(BackupError):  # noqa: N818 - the domain's own word
+    """The backup's audit chain, or a row against it, does not verify (R15): the restore is
+    refused (the CLI exits 1: tampering found) unless it is accepted."""
+
+    code = "broken_chain"
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        more = f" ({len(problems)} problems in all)" if len(problems) > 1 else ""
+        super().__init__(
+            f"the backup's audit chain does not verify: {problems[0]}{more}",
+            problem=problems[0],
+            count=len(problems),
+        )
 
 
 @dataclass(frozen=True)
@@ -97,16 +126,35 @@ def backup(url: str, destination: Path) -> BackupSummary:
     atomically: a failed backup never leaves half a file under that name)."""
     destination = Path(destination)
     partial = destination.with_name(destination.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        if make_url(url).get_backend_name() == "sqlite":
-            summary = _backup_sqlite(_sqlite_path(url), partial)
-        else:
-            summary = _backup_snapshot(url, partial)
-        os.replace(partial, destination)
-    finally:
+    with _one_line(f"cannot back the database up into {destination}"):
         partial.unlink(missing_ok=True)
+        try:
+            if make_url(url).get_backend_name() == "sqlite":
+                summary = _backup_sqlite(_sqlite_path(url), partial)
+            else:
+                summary = _backup_snapshot(url, partial)
+            os.replace(partial, destination)
+        finally:
+            with suppress(OSError):
+                partial.unlink(missing_ok=True)
     return summary
+
+
+@contextmanager
+def _one_line(what: str) -> Iterator[None]:
+    """What the file system, SQLite or the database driver raised, as one ``BackupError``
+    (the CLI's one line, exit 2: never a traceback, and never exit 1, which says that
+    tampering was found; issue 25, item 6)."""
+    try:
+        yield
+    except CroupierError:
+        raise
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        raise BackupError(f"{what}: {error.strerror or error}{where}") from None
+    except (sqlite3.DatabaseError, SQLAlchemyError, UnicodeDecodeError) as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise BackupError(f"{what}: {reason}") from None
 
 
 def _backup_sqlite(source_path: Path, partial: Path) -> BackupSummary:
@@ -166,6 +214,11 @@ def _is_sqlite_file(path: Path) -> bool:
 def describe(path: Path) -> BackupSummary:
     """What the backup file at ``path`` holds (reading it through to its trailer)."""
     path = Path(path)
+    with _one_line(f"{path} cannot be read as a backup"):
+        return _describe(path)
+
+
+def _describe(path: Path) -> BackupSummary:
     if not path.is_file():
         raise BackupError(f"no backup file at {path}")
     if _is_sqlite_file(path):
@@ -226,14 +279,38 @@ def _snapshot_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
 
 
 # --- restore -------------------------------------------------------------------------------------
-def restore(source: Path, url: str) -> BackupSummary:
-    """Restore the backup at ``source`` into the fresh database at ``url``."""
+def restore(
+    source: Path,
+    url: str,
+    *,
+    published: Head | None = None,
+    accept_broken: bool = False,
+    actor: str = "system:restore",
+) -> BackupSummary:
+    """Restore the backup at ``source`` into the fresh database at ``url``, once its audit
+    chain verifies (and reaches ``published``, a head exported earlier): ``BrokenChain``
+    naming the first problem, and nothing written, unless ``accept_broken`` (then recorded in
+    the chain, as done by ``actor``)."""
     source = Path(source)
     summary = describe(source)  # reads it through: a damaged backup is refused before writing
+    with _one_line(f"cannot restore {source}"):
+        return _restore(source, summary, url, published, accept_broken, actor)
+
+
+def _restore(  # noqa: PLR0917 - restore's own arguments, passed on
+    source: Path,
+    summary: BackupSummary,
+    url: str,
+    published: Head | None,
+    accept_broken: bool,
+    actor: str,
+) -> BackupSummary:
     target = make_engine(url)
     try:
         _require_fresh(target)
         if summary.kind == "sqlite" and target.dialect.name == "sqlite":
+            with verify.snapshot(f"sqlite:///{source}") as reading:
+                problems = _chain_problems(reading, published, accept_broken)
             target.dispose()
             _copy_sqlite(source, _sqlite_path(url))
         else:
@@ -242,14 +319,39 @@ def restore(source: Path, url: str) -> BackupSummary:
                 _insert_rows(connection, _rows_of(source, summary))
                 if connection.dialect.name == "postgresql":
                     _advance_sequences(connection)
+                problems = _chain_problems(connection, published, accept_broken)
         upgrade(target)
         with target.connect() as connection:
             restored = _row_counts(connection)
+        if restored != summary.rows:
+            raise BackupError(f"restored {restored} rows, the backup holds {summary.rows}")
+        if problems:
+            with Session(target) as session, session.begin():
+                chain.record(
+                    session,
+                    time.time(),
+                    "restore_accepted_broken",
+                    {"backup": str(source), "problems": len(problems), "first": problems[0]},
+                    actor,
+                )
     finally:
         target.dispose()
-    if restored != summary.rows:
-        raise BackupError(f"restored {restored} rows, the backup holds {summary.rows}")
     return summary
+
+
+def _chain_problems(
+    connection: Connection, published: Head | None, accept_broken: bool
+) -> list[str]:
+    """What is wrong with the chain read through ``connection`` (empty: it verifies);
+    ``BrokenChain`` unless ``accept_broken``."""
+    if not inspect(connection).has_table(chain.ENTRIES.name):
+        # A backup from before the chain (revision 0005): nothing to verify it by.
+        problems = [] if published is None else ["the backup has no audit chain to reach the head"]
+    else:
+        problems = verify.verify(connection, published).problems
+    if problems and not accept_broken:
+        raise BrokenChain(problems)
+    return problems
 
 
 def _config(engine: Engine) -> Any:
@@ -394,8 +496,6 @@ def reconcile(
     same key or is not there; and every breach of double entry in the restore's own books.
     ``live_rows`` (``table_rows(live)``, read once) saves reading the live database again
     when several restores are reconciled with it."""
-    from sqlalchemy.orm import Session
-
     from croupier.ledger import book
 
     settled_live = _settled(live_rows if live_rows is not None else table_rows(live))

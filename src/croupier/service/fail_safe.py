@@ -9,6 +9,9 @@ while the server runs, and at once when a command fails for a reason that is not
 - ``database``: a fresh connection to the database cannot be opened or cannot read it (the
   server is down, refuses connections, or the file is gone).
 - ``code``: the installed code differs from its recorded SHA-256 manifest (``integrity``).
+- ``tables``: this process no longer holds the claim on the database's tables
+  (``service.claim``: its PostgreSQL connection was lost, or its SQLite claim file replaced);
+  another process may run them now.
 
 While any fault stands, every table command is refused with ``FailSafeEngaged`` (the HTTP
 edge answers 503 with ``Retry-After`` and the reasons), and so is every staff command that
@@ -54,6 +57,7 @@ from sqlalchemy.pool import NullPool
 
 from croupier import integrity
 from croupier.errors import CroupierError
+from croupier.service.claim import ClaimLost, TablesClaim
 
 if TYPE_CHECKING:
     from croupier.service.tables import Casino
@@ -65,6 +69,7 @@ class Fault(StrEnum):
     ENTROPY = "entropy"
     DATABASE = "database"
     CODE = "code"
+    TABLES = "tables"
 
 
 class FaultFound(Exception):  # noqa: N818 - what a probe reports
@@ -75,6 +80,7 @@ PUBLIC_REASONS = {
     Fault.ENTROPY: "the random number source failed",
     Fault.DATABASE: "the database is unavailable",
     Fault.CODE: "the installed software differs from its recorded hashes",
+    Fault.TABLES: "this server no longer holds its tables",
 }
 """What a client is told. The full reason (a file name, a database host) goes to the log only:
 it would tell an attacker about the server."""
@@ -152,6 +158,18 @@ def code_probe(manifest: Path, root: Path = integrity.PACKAGE_ROOT) -> Probe:
             integrity.verify(manifest, root)
         except integrity.CodeIntegrityError as error:
             raise FaultFound(str(error)) from None
+
+    return probe
+
+
+def claim_probe(claim: TablesClaim) -> Probe:
+    """This process still holds the tables' claim (``service.claim``; issue 25, item 1)."""
+
+    def probe() -> None:
+        try:
+            claim.check()
+        except ClaimLost as lost:
+            raise FaultFound(str(lost)) from None
 
     return probe
 
@@ -352,6 +370,7 @@ def install(
     *,
     database_url: str,
     code_manifest: Path | None,
+    claim: TablesClaim | None = None,
     interval: float = 1.0,
 ) -> FailSafe:
     """The fail safe of a server: its probes, checked once now (at start), wired to the tables."""
@@ -359,6 +378,8 @@ def install(
         Fault.ENTROPY: entropy_probe(),
         Fault.DATABASE: database_probe(database_url),
     }
+    if claim is not None:
+        probes[Fault.TABLES] = claim_probe(claim)
     if code_manifest is not None:
         if integrity.ensure_manifest(code_manifest):
             log.warning("first start: recorded the code's SHA-256 manifest in %s", code_manifest)
