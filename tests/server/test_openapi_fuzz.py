@@ -36,8 +36,8 @@ from croupier.ledger import book
 from croupier.server import (
     correction_routes,
     dealer_routes,
-    report_routes,
     health_routes,
+    report_routes,
     routes,
     staff_routes,
     table_facts_routes,

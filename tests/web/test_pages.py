@@ -203,6 +203,7 @@ DYNAMIC_PREFIXES = (
     "ledger.",  # the wallet statement's kinds of movement
     "rules.",  # the posted rules' words, named by the server (rules/posted.py)
     "roads.letter.",  # a bead's letter, by the coup's winner (roads.js)
+    "strategy.",  # the basic strategy chart's letters (rules_panel.js)
     "dealer.procedure.",  # the physical shoe's procedures by name (dealer.js)
     "dealer.correct.",  # the dealer's corrections by kind (dealer.js)
     "disposal.",  # a card found face up: removed or burnt (felt.js correctionWords)

@@ -242,7 +242,7 @@ def to_action(
         allowed = ", ".join(f"{n} ({catalogue.names[n]})" for n in legal_indices(catalogue, legal))
         raise IllegalActionError(
             f"action {index} ({entry.name}) is not legal now; legal: {allowed or 'none'}",
-            code="action_refused",
+            code="action_not_legal_now",
             action=entry.name,
         )
     return action
@@ -290,7 +290,7 @@ def entry_at(catalogue: Catalogue, index: object, mask: npt.NDArray[np.int8]) ->
         allowed = ", ".join(f"{n} ({catalogue.names[n]})" for n in np.flatnonzero(mask))
         raise IllegalActionError(
             f"action {index} ({entry.name}) is not legal now; legal: {allowed or 'none'}",
-            code="action_refused",
+            code="action_not_legal_now",
             action=entry.name,
         )
     return entry

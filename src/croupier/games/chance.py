@@ -112,7 +112,7 @@ class ChanceShoe(PhysicalShoe):
             listed = " ".join(str(item) for item in sorted(self.left().elements(), key=str))
             raise CardRefused(
                 f"{card}: this shoe holds no {card} (left: {listed or 'none'})",
-                code="card_not_in_shoe",
+                code="card_not_left",
                 card=str(card),
             )
 
@@ -157,7 +157,7 @@ def apply_command(game: GameRound, command: Command) -> GameRound:
     if game.card_needed is not None:
         raise IllegalActionError(
             f"{command} refused: chance deals first ({game.card_needed})",
-            code="card_needed_first",
+            code="chance_deals_first",
         )
     branch = game._copy()  # the engine's own copy of a round as it stands
     branch.shoe = _chance_shoe(game).at(game.shoe.position)
