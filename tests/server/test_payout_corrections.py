@@ -290,6 +290,12 @@ def test_spain_1979_iii_the_duties_are_separated(api: Api) -> None:
     own = _decide(api, both, number, {"decision": "confirmed"})
     assert own.status_code == 403 and own.json()["code"] == "correction_own_proposal"
     # ... a dealer who played the round does not propose to their own wallet ...
+    # (a player of it who has left the table: staff do not play, docs/rules.md#D-GEN-17)
+    left = api.client.delete(
+        f"/tables/{table.id}/seats/{table.seat_of['ben']}",
+        headers=api.headers(table.tokens["ben"], api.key()),
+    )
+    assert left.status_code == 200, left.text
     _dealer_at(api, "ben", table, token=table.tokens["ben"])  # a player of it, made its dealer
     to_self = _propose(api, table.tokens["ben"], round_id, {**body, "username": "ben"})
     assert to_self.status_code == 403 and to_self.json()["code"] == "correction_to_self"

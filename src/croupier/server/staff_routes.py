@@ -152,6 +152,7 @@ def assign_dealer(
         key,
         request,
         lambda s: (200, staff.assign_dealer(s, who, table_id, dealer.username, now())),
+        table_id,  # under the table's lock: a seat taken at the same moment is seen
     )
 
 
