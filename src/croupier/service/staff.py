@@ -48,6 +48,29 @@ class StaffAction(StrEnum):
     """A dealer's correction of a round's cards, or its void (docs/rules.md#D-GEN-14)."""
     CARD_ENTERED = "card-entered"
     """A card a dealer entered at a physical-shoe table, and where it went (issue 14)."""
+    APPROVAL_ASKED = "approval-asked"
+    """A request that waits for a second member of staff (issue 25: four eyes)."""
+    APPROVAL_DECIDED = "approval-decided"
+
+
+class ApprovalKind(StrEnum):
+    """What waits for a second member of staff (``service.approvals``)."""
+
+    DISPUTE = "dispute"
+    """A dispute decision whose corrections pay beyond what the round still owes."""
+    VOID = "void"
+    """A void of a round after a card of it was dealt."""
+
+
+class ApprovalStatus(StrEnum):
+    AWAITING = "awaiting"
+    APPROVED = "approved"
+    REFUSED = "refused"
+
+
+class ApprovalDecision(StrEnum):
+    APPROVED = "approved"
+    REFUSED = "refused"
 
 
 def record_action(
