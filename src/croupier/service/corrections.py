@@ -39,7 +39,8 @@ class DealerCorrections:
         """What the table's dealer may correct now, for the dealer's console: each kind, with
         the place of every card lying face down for ``exposed`` (never the card itself)."""
         staff.verify_dealer_at(session, who, live.id)
-        playing = live.status in ("betting", "playing")
+        # A round whose void waits for an inspector takes no correction (D-GEN-18).
+        playing = live.status in ("betting", "playing") and live.void_waiting is None
         legal = live.game_round.legal_corrections() if playing else []
         kinds = {str(command).split(" ")[0] for command in legal}
         if playing and live.game_round.can_void():
