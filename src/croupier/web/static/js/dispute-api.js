@@ -54,7 +54,7 @@ export const approvals = {
 /** The cells every approvals list shows (the inspector's and the operator's pages), before
  * its status and its decision. */
 export function approvalCells(item, h, t, moneyMinor) {
-  const what = item.kind === "dispute" ? t("approval.kind.dispute", { dispute: item.dispute }) : t("approval.kind.void");
+  const what = t(`approval.kind.${item.kind}`, { dispute: item.dispute });
   const check = item.resettlement;
   return [
     h("th", { scope: "row" }, `#${item.approval}`),
