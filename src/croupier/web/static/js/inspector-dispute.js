@@ -127,8 +127,10 @@ byId("decision-form").addEventListener("submit", async (event) => {
     }
   }
   try {
-    await disputes.decide(disputeId, decision, form.reason.value, corrections);
-    showNotice(t("inspector.decision_recorded"), "ok");
+    const answer = await disputes.decide(disputeId, decision, form.reason.value, corrections);
+    // Beyond what the round owes, a second inspector approves first (issue 25): 202.
+    const waits = answer.status === "awaiting_approval";
+    showNotice(waits ? t("inspector.decision_awaits", { approval: answer.approval }) : t("inspector.decision_recorded"), "ok");
     await show();
   } catch (error) {
     reportError(error);
