@@ -74,6 +74,7 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     dario = person("dario")
     pia = person("pia", phone=True)
     ivan = person("ivan", locale="es-ES")
+    jan = person("jan")  # the second inspector (issue 25)
     operator_signs_in(operator)
     operator.go("/operator")
     operator.page.fill("#new-table-form input[name=name]", TABLE)
@@ -83,12 +84,13 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     row = operator.page.locator("#operator-tables tbody tr", has_text=TABLE)
     expect(row).to_have_count(1)
     table_id = int(row.get_attribute("data-table-id") or 0)
-    for someone in (dario, pia, ivan):
+    for someone in (dario, pia, ivan, jan):
         sign_up(someone)
     operator.go("/operator")
     credit(operator, pia.name, CREDIT_UNITS)
     _operator_api(live_server, "POST", "/operator/staff", {"username": "dario", "role": "dealer"})
     _operator_api(live_server, "POST", "/operator/staff", {"username": "ivan", "role": "inspector"})
+    _operator_api(live_server, "POST", "/operator/staff", {"username": "jan", "role": "inspector"})
     _operator_api(
         live_server, "POST", f"/operator/tables/{table_id}/dealers", {"username": "dario"}
     )
@@ -169,6 +171,12 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     ivan.page.fill("textarea[name=reason]", "Corregido por el inspector")
     ivan.page.fill("#correction-pia", str(CORRECTION_UNITS))
     ivan.page.click("#decision-form button[type=submit]")
+    # Beyond what the round owes: a second inspector approves it on the inspector's page.
+    expect(ivan.page.locator("#decided")).to_contain_text("Pendiente de aprobación")
+    jan.go("/inspector")
+    jan.page.locator("#approval-queue tr[data-status='awaiting'] button.approve").click()
+    expect(jan.page.locator("#approval-queue tr[data-status='approved']")).to_have_count(1)
+    ivan.page.reload()
     expect(ivan.page.locator("#decided")).to_contain_text("Aceptado")
 
     # The player's disputes page, balance and history show it; the books sum to zero.

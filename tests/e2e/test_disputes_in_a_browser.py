@@ -24,6 +24,7 @@ from .test_tables_in_a_browser import (
     needs_engine,
     open_table_with_players,
     seeded_round,
+    sign_up,
     sit_bet_and_say_ready,
     wait_for_balance,
 )
@@ -56,6 +57,16 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     operator.page.select_option("#grant-form select[name=role]", "inspector")
     operator.page.click("#grant-form button[type=submit]")
     expect(operator.page.locator("#operator-staff tr[data-staff='ines']")).to_contain_text(
+        "Inspector"
+    )
+    # A second inspector, who approves what goes beyond what the round owes (issue 25).
+    jon = person("jon")
+    sign_up(jon)
+    operator.go("/operator")
+    operator.page.fill("#grant-form input[name=username]", jon.name)
+    operator.page.select_option("#grant-form select[name=role]", "inspector")
+    operator.page.click("#grant-form button[type=submit]")
+    expect(operator.page.locator("#operator-staff tr[data-staff='jon']")).to_contain_text(
         "Inspector"
     )
 
@@ -102,6 +113,14 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     ines.page.fill("#correction-dana", str(CORRECTION_UNITS))
     ines.screenshot("inspector-decision")
     ines.page.click("#decision-form button[type=submit]")
+    # The round was paid as dealt: 5 more waits for a second inspector, who approves it.
+    expect(ines.page.locator("#decided")).to_contain_text("Pendiente de aprobación")
+    jon.go("/inspector")
+    waiting = jon.page.locator("#approval-queue tr[data-status='awaiting']")
+    expect(waiting).to_contain_text("dana 5.00")
+    waiting.locator("button.approve").click()
+    expect(jon.page.locator("#approval-queue tr[data-status='approved']")).to_have_count(1)
+    ines.page.reload()
     expect(ines.page.locator("#decided")).to_contain_text("Aceptado")
     expect(ines.page.locator("#decision-form")).to_have_count(1)  # hidden, not renamed away
     expect(ines.page.locator("#decision-form")).to_be_hidden()

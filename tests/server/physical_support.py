@@ -34,6 +34,22 @@ def audited(api: Api, url: str) -> None:
     assert report.is_intact, report.problems
 
 
+def approved(api: Api, waiting: Any, inspector: str) -> Any:
+    """A request that waits for a second inspector (202, issue 25: a void after a card is
+    seen, a dispute decision beyond what the round owes): ``inspector``, a fresh account
+    given the role, approves it; the answer is the approval's."""
+    assert waiting.status_code == 202, waiting.text
+    token = api.player(inspector)
+    granted = api.post(
+        "/operator/staff", OPERATOR_TOKEN, {"username": inspector, "role": "inspector"}
+    )
+    assert granted.status_code == 201, granted.text
+    path = f"/inspector/approvals/{waiting.json()['approval']}/decision"
+    answer = api.post(path, token, {"decision": "approved"})
+    assert answer.status_code == 200, answer.text
+    return answer
+
+
 class PhysicalTable:
     """A table dealt by hand: ``cards`` queues, by where they go, what the dealer enters."""
 

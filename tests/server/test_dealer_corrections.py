@@ -120,12 +120,19 @@ def test_veintiuno_real_item_14_a_confused_deal_is_void_and_every_stake_returns(
     round_id, dealt = _dealt_waiting(table)
     on_table = [str(card) for card in _live(api, table).game_round.cards_on_table()]
     answer = _correct(api, carlos, table, {"kind": "confused-deal"})
-    assert answer.status_code == 200, answer.text
-    assert answer.json()["round_over"] is True
-    assert answer.json()["events"] == [
-        {"kind": "DealConfused", "cards": on_table},
-        {"kind": "RoundVoided", "reason": "confused deal"},
-    ]
+    # The cards were seen: the stakes come back once an inspector approves (issue 25).
+    assert answer.status_code == 202, answer.text
+    assert answer.json()["status"] == "awaiting_approval"
+    ines = api.player("ines")
+    granted = api.post("/operator/staff", OPERATOR_TOKEN, {"username": "ines", "role": "inspector"})
+    assert granted.status_code == 201, granted.text
+    approved = api.post(
+        f"/inspector/approvals/{answer.json()['approval']}/decision", ines, {"decision": "approved"}
+    )
+    assert approved.status_code == 200, approved.text
+    confused = [e for e in table.recall(round_id)["events"] if e["kind"] == "DealConfused"]
+    assert confused == [{"kind": "DealConfused", "cards": on_table}]
+    assert {"kind": "RoundVoided", "reason": "confused deal"} in table.recall(round_id)["events"]
     # Every stake of the voided round returned: only the rounds before it moved money.
     assert table.balances() == table.expected_balances(dealt)
     assert table.expected_balances(dealt) == table.expected_balances(dealt[:-1])
@@ -143,7 +150,7 @@ def test_veintiuno_real_item_14_a_confused_deal_is_void_and_every_stake_returns(
             kinds = set(connection.execute(text("SELECT kind FROM audit_chain")).scalars())
     finally:
         engine.dispose()
-    assert {"staff round-corrected", "round complete"} <= kinds, kinds
+    assert {"staff approval-asked", "staff approval-decided", "round complete"} <= kinds, kinds
 
 
 def test_d_bj_31_an_exposed_hole_card_is_replaced_and_the_new_one_stays_hidden(api: Api) -> None:

@@ -76,6 +76,18 @@ def _decide(api: Api, inspector: str, dispute: int, body: dict[str, Any], key: s
     return api.post(f"/inspector/disputes/{dispute}/decision", inspector, body, key=key)
 
 
+def _approved(api: Api, waiting: Any, approver: str) -> Any:
+    """A decision that pays beyond what the round owes waits (202, issue 25): a second
+    inspector approves it, and the corrections post then."""
+    assert waiting.status_code == 202, waiting.text
+    assert waiting.json()["status"] == "awaiting_approval"
+    number = waiting.json()["approval"]
+    body = {"decision": "approved", "reason": "checked"}
+    answer = api.post(f"/inspector/approvals/{number}/decision", approver, body)
+    assert answer.status_code == 200, answer.text
+    return answer
+
+
 def test_dragon_six_art_12_a_player_calls_the_inspector_who_upholds_with_a_correction(
     api: Api,
 ) -> None:
@@ -118,11 +130,14 @@ def test_dragon_six_art_12_a_player_calls_the_inspector_who_upholds_with_a_corre
         "corrections": [{"username": "ann", "amount": 500}],
     }
     decided = _decide(api, ines, dispute, body, key=key)
-    assert decided.status_code == 200, decided.text
-    assert decided.json()["status"] == "upheld" and decided.json()["transaction"]
-    assert table.balances() == {"ann": before["ann"] + 500, "ben": before["ben"]}
-    # The same request again (a retry) answers the same and moves nothing twice (R8).
+    # The round was paid as dealt: 500 more is beyond what it owes, a second inspector
+    # approves it (issue 25) and nothing moves until then.
+    assert table.balances() == before
+    # The same request again (a retry) answers the same and asks nothing twice (R8).
     assert _decide(api, ines, dispute, body, key=key).json() == decided.json()
+    approved = _approved(api, decided, _inspector(api, "jon"))
+    assert approved.json()["status"] == "approved" and approved.json()["transaction"]
+    assert table.balances() == {"ann": before["ann"] + 500, "ben": before["ben"]}
     # A second decision is refused and moves nothing.
     again = _decide(api, ines, dispute, {"decision": "rejected", "reason": "changed my mind"})
     assert again.status_code == 409, again.text
@@ -150,8 +165,10 @@ def test_dragon_six_art_12_a_player_calls_the_inspector_who_upholds_with_a_corre
     item = _queue_item(api, ines, dispute)
     assert item["corrected"] == {"ann": 500} and item["paid"] == expected  # the round's own
     actions = api.get("/operator/staff/actions", OPERATOR_TOKEN).json()["actions"]
-    assert actions[0]["kind"] == "dispute-decided" and actions[0]["by"] == "ines"
-    assert actions[0]["detail"]["corrections"] == [{"username": "ann", "amount": 500}]
+    kinds = {action["kind"]: action for action in reversed(actions)}
+    assert actions[0]["kind"] == "approval-decided" and actions[0]["by"] == "jon"
+    assert kinds["approval-asked"]["by"] == "ines"
+    assert kinds["approval-asked"]["detail"]["corrections"] == [{"username": "ann", "amount": 500}]
 
 
 def test_dragon_six_art_12_only_a_player_of_the_round_disputes_it(api: Api) -> None:
@@ -238,18 +255,25 @@ def test_dragon_six_art_12_the_decision_refuses_what_it_cannot_do_and_moves_noth
         assert answer.status_code == 422, (body, answer.text)
     no_key = _decide(api, ines, dispute, {"decision": "rejected", "reason": "x"}, key=None)
     assert no_key.status_code == 400 and no_key.json()["error"] == "IdempotencyError"
-    # A correction that takes back more than the wallet holds: 402, the dispute stays open.
+    # A correction that takes back more than the wallet holds waits for a second inspector
+    # (it is beyond what the round overpaid); approved, it is 402 and nothing moves; refused,
+    # the dispute is open again.
     take_back = [{"username": "ben", "amount": -(before["ben"] + 1)}]
-    refused = _decide(api, ines, dispute, {"decision": "upheld", "corrections": take_back})
-    assert refused.status_code == 402, refused.text
+    waiting = _decide(api, ines, dispute, {"decision": "upheld", "corrections": take_back})
+    assert waiting.status_code == 202, waiting.text
+    jon = _inspector(api, "jon")
+    approval = f"/inspector/approvals/{waiting.json()['approval']}/decision"
+    short = api.post(approval, jon, {"decision": "approved"})
+    assert short.status_code == 402, short.text
+    mine = api.get("/me/disputes", table.tokens["ann"]).json()["disputes"][0]
+    assert mine["status"] == "awaiting_approval"
+    assert api.post(approval, jon, {"decision": "refused", "reason": "no"}).status_code == 200
     assert _decide(api, ines, 10**6, {"decision": "rejected", "reason": "x"}).status_code == 404
     assert table.balances() == before
     assert api.get("/me/disputes", table.tokens["ann"]).json()["disputes"][0]["status"] == "open"
     # Corrections both ways in one transaction: the ledger still sums to zero.
     both = [{"username": "ann", "amount": 250}, {"username": "ben", "amount": -100}]
-    assert (
-        _decide(api, ines, dispute, {"decision": "upheld", "corrections": both}).status_code == 200
-    )
+    _approved(api, _decide(api, ines, dispute, {"decision": "upheld", "corrections": both}), jon)
     assert table.balances() == {"ann": before["ann"] + 250, "ben": before["ben"] - 100}
     assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
     assert api.audit()["accounts"]["house:house"] == -150 + _house_before(api, round_id)
@@ -397,8 +421,18 @@ def test_two_inspectors_deciding_at_once_move_the_money_once(api: Api) -> None:
     before = api.balance(table.tokens["ann"])
     body = {"decision": "upheld", "corrections": [{"username": "ann", "amount": 700}]}
     with ThreadPoolExecutor(4) as pool:
-        codes = sorted(pool.map(lambda t: _decide(api, t, dispute, body).status_code, inspectors))
-    assert codes == [200, 409, 409, 409]
+        answers = list(pool.map(lambda t: _decide(api, t, dispute, body), inspectors))
+    assert sorted(a.status_code for a in answers) == [202, 409, 409, 409]
+    # 700 is beyond what the round owes: it waits; of three approvals at once, one moves it.
+    asker = next(n for n, a in enumerate(answers) if a.status_code == 202)
+    number = answers[asker].json()["approval"]
+    others = [token for n, token in enumerate(inspectors) if n != asker]
+    path = f"/inspector/approvals/{number}/decision"
+    with ThreadPoolExecutor(3) as pool:
+        codes = sorted(
+            pool.map(lambda t: api.post(path, t, {"decision": "approved"}).status_code, others)
+        )
+    assert codes == [200, 409, 409]
     assert api.balance(table.tokens["ann"]) == before + 700
     assert api.audit()["problems"] == [] and api.audit()["sum"] == 0
 
@@ -438,7 +472,7 @@ def test_dragon_six_art_12_the_player_downloads_a_dossier_for_the_direccion_gene
         "reason": "tie pays 9:1 under Art. 8",
         "corrections": [{"username": "ann", "amount": 500}],
     }
-    assert _decide(api, ines, dispute, body).status_code == 200
+    _approved(api, _decide(api, ines, dispute, body), _inspector(api, "jon"))
     assert api.get(path, table.tokens["ben"]).status_code == 403
     answer = api.get(path, table.tokens["ann"])
     assert answer.status_code == 200, answer.text
@@ -493,7 +527,7 @@ def test_dragon_six_art_12_the_dossier_carries_the_head_signed_with_the_operator
             "reason": "9:1",
             "corrections": [{"username": "sia", "amount": 300}],
         }
-        assert _decide(api, ines, dispute, body).status_code == 200
+        _approved(api, _decide(api, ines, dispute, body), _inspector(api, "jon"))
         answer = api.get(f"/me/disputes/{dispute}/dossier.pdf", table.tokens["sia"])
         assert answer.status_code == 200, answer.text
         sia = api.get("/me/roles", table.tokens["sia"]).json()["username"]
@@ -584,13 +618,16 @@ def test_r15_the_decision_and_the_roles_enter_the_hash_chain(api: Api, database_
         "reason": "short paid",
         "corrections": [{"username": "ann", "amount": 500}],
     }
-    assert _decide(api, ines, dispute, body).status_code == 200
+    _approved(api, _decide(api, ines, dispute, body), _inspector(api, "jon"))
     assert verify_database(database_url).is_intact
     engine = make_engine(database_url)
     try:
         with engine.connect() as connection:
             kinds = set(connection.execute(text("SELECT kind FROM audit_chain")).scalars())
         assert {"staff role inspector", "dispute open", "dispute upheld"} <= kinds, kinds
+        # Issue 25: the request and the second inspector's answer are chain entries too.
+        assert {"dispute awaiting_approval", "approval dispute awaiting"} <= kinds, kinds
+        assert "approval dispute approved" in kinds, kinds
         with engine.connect() as connection, connection.begin():
             connection.execute(
                 text(f"UPDATE disputes SET reason = 'paid right' WHERE id = {dispute}")
@@ -614,10 +651,11 @@ def test_the_dossier_lists_the_chain_entries_that_cover_the_dispute(api: Api) ->
         "reason": "short",
         "corrections": [{"username": "ann", "amount": 5}],
     }
-    assert _decide(api, ines, dispute, body).status_code == 200
+    _approved(api, _decide(api, ines, dispute, body), _inspector(api, "jon"))
     entries = api.server.uow.read(lambda s: disputes.chain_entries(s, dispute))
     kinds = [entry["kind"] for entry in entries]
     assert kinds.index("dispute open") < kinds.index("dispute upheld"), kinds
+    assert kinds.index("approval dispute awaiting") < kinds.index("approval dispute approved")
     assert any(kind.startswith("round ") for kind in kinds), kinds
     assert "dispute-correction" in kinds, kinds
     sequences = [entry["sequence"] for entry in entries]

@@ -598,6 +598,12 @@ def every_command_of_the_tables_people(rig: Rig) -> None:
     correction and its confirmation, a dispute and its decision, and the roles removed."""
     api = rig.api
     ana, dora, ines = api.player("ana", CREDIT), api.player("dora"), api.player("ines")
+    jon = api.player("jon")  # the second inspector (issue 25)
+
+    def approve(asked: dict[str, Any]) -> None:
+        path = f"/inspector/approvals/{asked['approval']}/decision"
+        rig.post("answer an approval", path, jon, {"decision": "approved"})
+
     answer = rig.post(
         "open a physical table",
         "/operator/tables",
@@ -611,7 +617,7 @@ def every_command_of_the_tables_people(rig: Rig) -> None:
         },
     )
     table: int = answer["table"]
-    for who, role in (("dora", "dealer"), ("ines", "inspector")):
+    for who, role in (("dora", "dealer"), ("ines", "inspector"), ("jon", "inspector")):
         rig.post("grant a role", "/operator/staff", OPERATOR_TOKEN, {"username": who, "role": role})
     rig.post(
         "assign a dealer", f"/operator/tables/{table}/dealers", OPERATOR_TOKEN, {"username": "dora"}
@@ -647,12 +653,14 @@ def every_command_of_the_tables_people(rig: Rig) -> None:
         dealer_post(rig, f"correct: {kind} awaited", f"{table}/corrections", dora, body)
     for card in ("8h", "8s", "7d"):
         dealer_post(rig, "enter a card", f"{table}/cards", dora, {"card": card})
-    dealer_post(
-        rig, "correct: confused deal", f"{table}/corrections", dora, {"kind": "confused-deal"}
+    approve(
+        dealer_post(
+            rig, "correct: confused deal", f"{table}/corrections", dora, {"kind": "confused-deal"}
+        )
     )
     physical_round(rig, table, ana, dora, ["Ks"])
     void = {"kind": "void", "reason": "the shoe fell"}
-    dealer_post(rig, "correct: void", f"{table}/corrections", dora, void)
+    approve(dealer_post(rig, "correct: void", f"{table}/corrections", dora, void))
     voided = physical_round(rig, table, ana, dora, [])
     rig.post("void a round", f"/rounds/{voided}/void", dora, {"reason": "the lights went out"})
     assert api.balance(ana) == CREDIT + 1000
@@ -675,7 +683,11 @@ def every_command_of_the_tables_people(rig: Rig) -> None:
         "reason": "paid short again",
         "corrections": [{"username": "ana", "amount": 300}],
     }
-    rig.post("decide a dispute", f"/inspector/disputes/{filed['dispute']}/decision", ines, ruling)
+    approve(
+        rig.post(
+            "decide a dispute", f"/inspector/disputes/{filed['dispute']}/decision", ines, ruling
+        )
+    )
     assert api.balance(ana) == CREDIT + 1800
 
     delete(rig, "unassign a dealer", f"/operator/tables/{table}/dealers/dora")
@@ -688,7 +700,7 @@ PEOPLES_COMMANDS = {
     "correct: exposed", "correct: confused deal", "correct: void", "void a round",
     "correct: face-up awaited", "correct: dealt-in-error awaited",
     "propose a payout correction", "decide a payout correction", "open a dispute",
-    "decide a dispute", "unassign a dealer", "remove a role",
+    "decide a dispute", "unassign a dealer", "remove a role", "answer an approval",
 }  # fmt: skip
 
 

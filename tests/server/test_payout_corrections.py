@@ -290,6 +290,12 @@ def test_spain_1979_iii_the_duties_are_separated(api: Api) -> None:
     own = _decide(api, both, number, {"decision": "confirmed"})
     assert own.status_code == 403 and own.json()["code"] == "correction_own_proposal"
     # ... a dealer who played the round does not propose to their own wallet ...
+    # (a player of it who has left the table: staff do not play, docs/rules.md#D-GEN-17)
+    left = api.client.delete(
+        f"/tables/{table.id}/seats/{table.seat_of['ben']}",
+        headers=api.headers(table.tokens["ben"], api.key()),
+    )
+    assert left.status_code == 200, left.text
     _dealer_at(api, "ben", table, token=table.tokens["ben"])  # a player of it, made its dealer
     to_self = _propose(api, table.tokens["ben"], round_id, {**body, "username": "ben"})
     assert to_self.status_code == 403 and to_self.json()["code"] == "correction_to_self"
@@ -439,7 +445,14 @@ def test_spain_1979_iii_the_dealer_of_the_table_voids_a_round_it_cannot_finish(
     dealt = table.bet_all()
     table.ready_all()
     if table.state()["round"]["id"] == dealt:
-        assert api.post(f"/rounds/{dealt}/void", OPERATOR_TOKEN, body).status_code == 200
+        # Once a card is seen the void waits for an inspector (issue 25, item 4).
+        waiting = api.post(f"/rounds/{dealt}/void", OPERATOR_TOKEN, body)
+        assert waiting.status_code == 202, waiting.text
+        number = waiting.json()["approval"]
+        approved = api.post(
+            f"/inspector/approvals/{number}/decision", ines, {"decision": "approved"}
+        )
+        assert approved.status_code == 200, approved.text
     assert table.balances() == table.expected_balances([round_id, dealt])
     _books_balance(api)
     assert verify_database(url).is_intact
@@ -480,7 +493,9 @@ def _audit_triggers(connection: sa.Connection) -> list[str]:
         found = connection.execute(
             sa.text(
                 "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                "WHERE c.relname = 'payout_corrections' AND NOT t.tgisinternal"
+                "WHERE c.relname = 'payout_corrections' AND NOT t.tgisinternal "
+                # this test's schema only: other tests' schemas live in the same database
+                "AND c.relnamespace = current_schema()::regnamespace"
             )
         )
     return sorted(str(name) for name in found.scalars())

@@ -42,10 +42,19 @@ def _money_commands(api: Api, table: Table) -> list[tuple[str, str, dict[str, An
         "reason": SHORT,
         "corrections": [{"username": "ann", "amount": 500}],
     }
+    # Beyond what the round owes: the decision waits for a second inspector (issue 25),
+    # whose approval is the command that moves the money.
+    waiting = api.post(f"/inspector/disputes/{filed.json()['dispute']}/decision", ines, upheld)
+    assert waiting.status_code == 202, waiting.text
+    jon = _inspector(api, "jon")
     return [
         ("/operator/wallets/ann/credit", OPERATOR_TOKEN, {"amount": 1_000}),
         ("/operator/wallets/ben/debit", OPERATOR_TOKEN, {"amount": 200}),
-        (f"/inspector/disputes/{filed.json()['dispute']}/decision", ines, upheld),
+        (
+            f"/inspector/approvals/{waiting.json()['approval']}/decision",
+            jon,
+            {"decision": "approved"},
+        ),
         (
             f"/inspector/corrections/{proposed.json()['correction']}/decision",
             ines,

@@ -44,11 +44,12 @@ def test_importing_the_models_alone_gives_every_table_of_the_alembic_head(tmp_pa
     assert done.returncode == 0, done.stderr[-2000:]
     declared = set(json.loads(done.stdout))
     assert declared == head
-    assert len(declared) == 20
+    assert len(declared) == 21
     assert {
         "staff_roles",
         "dealer_assignments",
         "staff_actions",
         "disputes",
         "payout_corrections",
+        "approvals",
     } <= declared

@@ -198,6 +198,8 @@ DYNAMIC_PREFIXES = (
     "table.reconnect",
     "backstatus.",
     "dispute.status.",
+    "approval.status.",  # an approval's status, and what it is about, by name (dispute-api.js)
+    "approval.kind.",
     "error.",  # the server's error codes (common.js messageOf)
     "profile.",  # the profiles' titles by name
     "ledger.",  # the wallet statement's kinds of movement

@@ -106,6 +106,7 @@ AUDITED: tuple[Audited, ...] = (
     Audited(
         "payout_corrections", "payout correction", lambda row: f"payout correction {row['status']}"
     ),
+    Audited("approvals", "approval", lambda row: f"approval {row['kind']} {row['status']}"),
 )
 """In the order a transaction's entries are appended: parents before the rows that refer to them."""
 

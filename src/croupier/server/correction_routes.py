@@ -151,6 +151,11 @@ def correct(
         who,
         key,
         request,
-        lambda s: (200, server.casino.correct(s, live, who, command)),
+        # A void or a confused deal once a card is seen waits for an inspector: 202.
+        lambda s: _answered(server.casino.correct(s, live, who, command)),
         table_id,
     )
+
+
+def _answered(answer: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    return (202 if answer.get("status") == "awaiting_approval" else 200), answer

@@ -19,7 +19,14 @@ players and the inspector's decisions. The fixed contract:
   /inspector/corrections/{id}/decision {"decision": "confirmed" | "refused", "reason"}`` decides
   one, a second decision 409 (``service.payout_corrections``);
 - ``POST /rounds/{id}/void {"reason"}`` (the table's dealer or the operator) voids the round
-  under way, every stake still in play returned.
+  under way, every stake still in play returned; once a card of it is dealt the void waits
+  for an inspector: ``202 {"round", "status": "awaiting_approval", "approval": M}``;
+- four eyes (issue 25, ``service.approvals``): a dispute decision whose corrections pay beyond
+  what the round still owes answers ``202 {"dispute": N, "status": "awaiting_approval",
+  "approval": M}`` and moves nothing; ``GET /inspector/approvals`` (and ``GET
+  /operator/approvals``, to read) lists what waits; ``POST /inspector/approvals/{M}/decision
+  {"decision": "approved" | "refused", "reason"}`` (another inspector) answers, a second
+  answer 409.
 
 Every POST and DELETE takes an ``Idempotency-Key`` (R8), as the rest of the API.
 """
@@ -45,6 +52,7 @@ from croupier.server.context import (
 from croupier.server.routes import Answer, _once
 from croupier.server.schemas import Id
 from croupier.server.staff_schemas import (
+    ApprovalDecisionBody,
     DealerBody,
     DecisionBody,
     DisputeBody,
@@ -53,7 +61,7 @@ from croupier.server.staff_schemas import (
     StaffBody,
     VoidBody,
 )
-from croupier.service import disputes, dossier, payout_corrections, staff
+from croupier.service import approvals, disputes, dossier, payout_corrections, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import NotFound, RequestError, Unavailable
 from croupier.service.models import RoundRecord
@@ -67,6 +75,14 @@ Ruling = Annotated[DecisionBody, typed_body(DecisionBody)]
 Proposal = Annotated[PayoutCorrectionBody, typed_body(PayoutCorrectionBody)]
 Confirmation = Annotated[PayoutDecisionBody, typed_body(PayoutDecisionBody)]
 Voiding = Annotated[VoidBody, typed_body(VoidBody)]
+Answering = Annotated[ApprovalDecisionBody, typed_body(ApprovalDecisionBody)]
+
+AWAITING = "awaiting_approval"
+"""The status of a request that waits for a second inspector: answered 202 Accepted."""
+
+
+def _status_of(answer: dict[str, Any]) -> int:
+    return 202 if answer.get("status") == AWAITING else 200
 
 
 def inspector(server: ServerDep, who: Caller) -> Principal:
@@ -152,6 +168,7 @@ def assign_dealer(
         key,
         request,
         lambda s: (200, staff.assign_dealer(s, who, table_id, dealer.username, now())),
+        table_id,  # under the table's lock: a seat taken at the same moment is seen
     )
 
 
@@ -259,11 +276,10 @@ def decide(
         who,
         key,
         request,
-        lambda s: (
-            200,
+        lambda s: _answered(
             disputes.decide(
                 s, who, dispute_id, decided.decision, decided.reason, corrections, now()
-            ),
+            )
         ),
         moves_money=True,
     )
@@ -359,11 +375,66 @@ def void_round(
         who,
         key,
         request,
-        lambda s: (
-            200,
+        lambda s: _answered(
             payout_corrections.void_round(
                 s, server.casino.rounds, live, who, round_id, voiding.reason, now()
-            ),
+            )
         ),
         table_id=table_id,
+    )
+
+
+def _answered(answer: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    return _status_of(answer), answer
+
+
+# --- four eyes (issue 25) -------------------------------------------------------------------
+@router.get("/inspector/approvals")
+def inspector_approvals(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
+    return server.uow.read(approvals.listing)
+
+
+@router.get("/operator/approvals")
+def operator_approvals(*, server: ServerDep, who: Operator) -> dict[str, Any]:
+    """What waits for a second inspector, for the operator to read: inspectors answer."""
+    return server.uow.read(approvals.listing)
+
+
+@router.post("/inspector/approvals/{approval_id}/decision")
+def decide_approval(
+    *,
+    server: ServerDep,
+    who: Inspector,
+    approval_id: Id,
+    answered: Answering,
+    request: Request,
+    key: IdempotencyKey = None,
+) -> JSONResponse:
+    """A void is answered under its table's lock, in one transaction with the round's end
+    (approved) or its clock started again (refused); a dispute's in one transaction with its
+    corrections."""
+    kind, table_id = server.uow.read(lambda s: approvals.kind_and_table(s, approval_id))
+    is_void = kind is staff.ApprovalKind.VOID
+    live = server.casino.table(table_id) if is_void else None
+    now = server.settings.clock.now
+    return _once(
+        server,
+        who,
+        key,
+        request,
+        lambda s: (
+            200,
+            approvals.decide(
+                s,
+                server.casino.rounds,
+                live,
+                who,
+                approval_id,
+                answered.decision,
+                answered.reason,
+                now(),
+            ),
+        ),
+        table_id=table_id if is_void else None,
+        moves_money=True,
     )

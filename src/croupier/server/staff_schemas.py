@@ -20,7 +20,7 @@ from croupier.ledger.postings import MAX_MINOR_AMOUNT
 from croupier.server.schemas import Body
 from croupier.service.disputes import MAX_CORRECTIONS, Decision
 from croupier.service.payout_corrections import CorrectionDecision
-from croupier.service.staff import StaffRole
+from croupier.service.staff import ApprovalDecision, StaffRole
 
 MAX_TEXT = 2_000
 """A dispute's text and a decision's reason: at most this many characters."""
@@ -118,3 +118,11 @@ class VoidBody(StrictBody):
     way, every stake still in play returned."""
 
     reason: Reason
+
+
+class ApprovalDecisionBody(StrictBody):
+    """``POST /inspector/approvals/{id}/decision``: a second inspector approves (the money
+    moves, or the round is voided) or refuses (with a reason; nothing moves) what waits."""
+
+    decision: ApprovalDecision
+    reason: Text = ""

@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
-from croupier.games.commands import Correction, Exposed, Void
+from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
 from croupier.ledger.postings import round_reference
-from croupier.service import physical, staff
+from croupier.service import approvals, physical, staff
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.errors import RequestError
@@ -39,7 +39,8 @@ class DealerCorrections:
         """What the table's dealer may correct now, for the dealer's console: each kind, with
         the place of every card lying face down for ``exposed`` (never the card itself)."""
         staff.verify_dealer_at(session, who, live.id)
-        playing = live.status in ("betting", "playing")
+        # A round whose void waits for an inspector takes no correction (D-GEN-18).
+        playing = live.status in ("betting", "playing") and live.void_waiting is None
         legal = live.game_round.legal_corrections() if playing else []
         kinds = {str(command).split(" ")[0] for command in legal}
         if playing and live.game_round.can_void():
@@ -56,6 +57,7 @@ class DealerCorrections:
         card found face up, the card exposed, the cards of a confused deal). A card dealt
         face down in place of an exposed one stays out of it (R6)."""
         staff.verify_dealer_at(session, who, live.id)
+        live.verify_not_waiting()
         if live.status not in ("betting", "playing"):
             raise IllegalActionError(
                 f"round {live.round_id} is {live.status}: nothing to correct", code="round_over"
@@ -70,6 +72,16 @@ class DealerCorrections:
                 code="bad_request_fields",
                 fields="card",
             )
+        if isinstance(command, Void | ConfusedDeal) and approvals.is_card_seen(live):
+            # Both return the stakes in play once a card was seen: an inspector approves
+            # first (issue 25, docs/rules.md#D-GEN-18), and the round stands still till then.
+            reason = command.reason if isinstance(command, Void) else "confused deal"
+            return {
+                **approvals.ask_void(
+                    session, self.rounds, who, live, reason, self.clock.now(), command.verb
+                ),
+                "correction": str(command),
+            }
         start = len(game.events)
         if isinstance(command, Void):
             # The one void of a live round (the operator's and the dealer's alike): stakes

@@ -98,6 +98,8 @@ class Deadlines:
         for them), or the pending decision's default."""
         if live.deadline is None or live.deadline > self.clock.now():
             return
+        if live.void_waiting is not None:
+            return  # the round stands still while its void waits (docs/rules.md#D-GEN-18)
         rounds = self.rounds
         if live.status == "betting":
             rounds.return_undealable(session, live, "the betting deadline passed")

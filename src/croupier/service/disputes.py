@@ -57,8 +57,8 @@ from croupier.service.models import (
     ShoeRecord,
     User,
 )
-from croupier.service.staff import StaffAction, record_action
-from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
+from croupier.service.staff import ApprovalKind, ApprovalStatus, StaffAction, record_action
+from croupier.service.staff_models import ApprovalRecord, DisputeRecord, PayoutCorrectionRecord
 from croupier.shoe import PhysicalShoe
 
 MAX_CORRECTIONS = 16
@@ -70,8 +70,15 @@ CORRECTION_KIND = "dispute-correction"
 
 class DisputeStatus(StrEnum):
     OPEN = "open"
+    AWAITING_APPROVAL = "awaiting_approval"
+    """Upheld with corrections beyond what the round owes: a second inspector answers
+    (``service.approvals``); nothing has moved."""
     UPHELD = "upheld"
     REJECTED = "rejected"
+
+
+UNDECIDED = (DisputeStatus.OPEN, DisputeStatus.AWAITING_APPROVAL)
+"""A dispute whose decision does not stand yet."""
 
 
 class Decision(StrEnum):
@@ -191,6 +198,12 @@ def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
         select(LedgerEntry.id).where(LedgerEntry.transaction_id.in_(transactions))
     )
     covered = [("disputes", dispute.id), ("rounds", dispute.round_id)]
+    covered += [
+        ("approvals", key)
+        for key in session.scalars(
+            select(ApprovalRecord.id).where(ApprovalRecord.dispute_id == dispute_id)
+        )
+    ]
     covered += [("ledger_transactions", key) for key in sorted(transactions)]
     covered += [("ledger_entries", key) for key in sorted(ledger_entries)]
     entries = session.scalars(
@@ -406,6 +419,38 @@ def verification(session: Session, record: RoundRecord) -> dict[str, Any]:
     return check
 
 
+def owed_of(check: dict[str, Any]) -> dict[str, int] | None:
+    """What the round still owes each player by its verification: re-settled minus paid,
+    minus what corrections have given since (negative: paid over); ``None`` where the round
+    does not re-settle (in progress, or a record the engine refuses)."""
+    resettled = check["resettled"]
+    if resettled is None:
+        return None
+    names = set(resettled) | set(check["paid"]) | set(check["corrected"])
+    owed = {
+        name: resettled.get(name, 0) - check["paid"].get(name, 0) - check["corrected"].get(name, 0)
+        for name in names
+    }
+    return {name: amount for name, amount in sorted(owed.items()) if amount}
+
+
+def is_owed(correction: Correction, owed: dict[str, int] | None) -> bool:
+    """Whether one inspector may post ``correction`` alone (issue 25, item 3): it moves the
+    player toward what ``croupier settle`` says the round pays them, and no further.
+
+    >>> is_owed(Correction("ann", 500), {"ann": 500})
+    True
+    >>> is_owed(Correction("ann", 501), {"ann": 500})
+    False
+    >>> is_owed(Correction("ann", -200), {"ann": -300}), is_owed(Correction("ann", 5), None)
+    (True, False)
+    """
+    if owed is None:
+        return False
+    due = owed.get(correction.username, 0)
+    return 0 < correction.amount <= due or due <= correction.amount < 0
+
+
 # --- the queue and the player's list ------------------------------------------------------
 def _usernames(session: Session, ids: set[int]) -> dict[int, str]:
     if not ids:
@@ -418,7 +463,7 @@ def _people(dispute: DisputeRecord) -> set[int]:
 
 
 def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
-    decided = dispute.status != DisputeStatus.OPEN
+    decided = dispute.status not in UNDECIDED
     return {
         "dispute": dispute.id,
         "round": dispute.round_id,
@@ -443,7 +488,7 @@ def queue(session: Session) -> dict[str, Any]:
     disputes = list(
         session.scalars(
             select(DisputeRecord)
-            .order_by((DisputeRecord.status == DisputeStatus.OPEN).desc(), DisputeRecord.id.desc())
+            .order_by(DisputeRecord.status.in_(UNDECIDED).desc(), DisputeRecord.id.desc())
             .limit(QUEUE_LIMIT)
         )
     )
@@ -559,12 +604,13 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     if dispute.status != DisputeStatus.OPEN:
         raise Conflict(f"dispute {dispute_id} was decided already: {dispute.status}")
     reason = reason.strip()
+    record = _round(session, dispute.round_id)
     if decision is Decision.REJECTED:
         if not reason:
             raise RequestError("reason: a rejection says why")
         if corrections:
             raise RequestError("corrections: only an upheld dispute corrects a payment")
-    if corrections and _round(session, dispute.round_id).status in ("betting", "playing"):
+    if corrections and record.status in ("betting", "playing"):
         raise Conflict(
             f"round {dispute.round_id} is in progress: a payment is corrected once it is settled"
         )
@@ -578,12 +624,14 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         if correction.username in seen:
             raise RequestError(f"corrections: {correction.username!r} is listed twice")
         seen.add(correction.username)
+    owed = owed_of(verification(session, record)) if corrections else {}
+    waits = not all(is_owed(c, owed) for c in corrections)
     # The conditional update is the guard: of two decisions racing, one changes the row.
     changed = session.execute(  # type: ignore[attr-defined]
         update(DISPUTES)
         .where(DISPUTES.c.id == dispute_id, DISPUTES.c.status == str(DisputeStatus.OPEN))
         .values(
-            status=str(decision),
+            status=str(DisputeStatus.AWAITING_APPROVAL if waits else decision),
             decided_by=inspector.user_id,
             decided_at=now,
             reason=reason,
@@ -592,20 +640,9 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     ).rowcount
     if changed != 1:
         raise Conflict(f"dispute {dispute_id} was decided already")
-    transaction = None
-    if corrections:
-        transaction = wallets.post_corrections(
-            session,
-            CORRECTION_KIND,
-            # The round first, as every transaction of a round: the statement and the
-            # round's net find it (``round_of_reference``).
-            round_reference(dispute.round_id, "dispute", dispute_id),
-            [(by_name[c.username], c.amount) for c in corrections],
-            now,
-        )
-        session.execute(
-            update(DISPUTES).where(DISPUTES.c.id == dispute_id).values(transaction_id=transaction)
-        )
+    if waits:
+        return _ask_approval(session, inspector, dispute, reason, corrections, owed, now)
+    transaction = post_corrections(session, dispute_id, now) if corrections else None
     session.expire(dispute)
     record_action(
         session,
@@ -629,6 +666,103 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         "corrections": [{"username": c.username, "amount": c.amount} for c in corrections],
         "transaction": transaction,
     }
+
+
+def _ask_approval(  # noqa: PLR0917 - the request's whole content
+    session: Session,
+    inspector: Principal,
+    dispute: DisputeRecord,
+    reason: str,
+    corrections: Sequence[Correction],
+    owed: dict[str, int] | None,
+    now: float,
+) -> dict[str, Any]:
+    """The decision waits for a second inspector (``service.approvals``): nothing moves."""
+    record = _round(session, dispute.round_id)
+    listed = [{"username": c.username, "amount": c.amount} for c in corrections]
+    approval = ApprovalRecord(
+        kind=str(ApprovalKind.DISPUTE),
+        round_id=record.id,
+        table_id=record.table_id,
+        dispute_id=dispute.id,
+        requested_by=inspector.user_id,
+        requested_at=now,
+        reason=reason,
+        detail={"corrections": listed, "owed": owed},
+        status=str(ApprovalStatus.AWAITING),
+    )
+    session.add(approval)
+    session.flush()
+    session.expire(dispute)
+    record_action(
+        session,
+        inspector,
+        StaffAction.APPROVAL_ASKED,
+        f"approval:{approval.id}",
+        {
+            "kind": approval.kind,
+            "dispute": dispute.id,
+            "round": record.id,
+            "reason": reason,
+            "corrections": listed,
+            "owed": owed,
+        },
+        now=now,
+    )
+    return {
+        "dispute": dispute.id,
+        "status": str(DisputeStatus.AWAITING_APPROVAL),
+        "approval": approval.id,
+    }
+
+
+def post_corrections(session: Session, dispute_id: int, now: float) -> int:
+    """Post the corrections a dispute's row holds (its decision, or the approval of it) in
+    one ledger transaction against the house, and note it on the row."""
+    dispute = session.get(DisputeRecord, dispute_id)
+    assert dispute is not None
+    session.refresh(dispute)  # the decision's Core update wrote its corrections
+    by_name = {name: user_id for user_id, name in participants(session, dispute.round_id).items()}
+    transaction = wallets.post_corrections(
+        session,
+        CORRECTION_KIND,
+        # The round first, as every transaction of a round: the statement and the round's
+        # net find it (``round_of_reference``).
+        round_reference(dispute.round_id, "dispute", dispute_id),
+        [(by_name[str(c["username"])], int(c["amount"])) for c in dispute.corrections],
+        now,
+    )
+    session.execute(
+        update(DISPUTES).where(DISPUTES.c.id == dispute_id).values(transaction_id=transaction)
+    )
+    session.expire(dispute)
+    return transaction
+
+
+def settle_awaiting(session: Session, dispute_id: int, *, approved: bool, now: float) -> int | None:
+    """A second inspector's answer on a dispute decision that waited: approved, the dispute
+    is upheld and its corrections post (the transaction); refused, it is open again, its
+    decision undone, for an inspector to decide anew (the approval keeps what was asked)."""
+    values: dict[str, Any] = {"status": str(DisputeStatus.UPHELD)}
+    if not approved:
+        values = {
+            "status": str(DisputeStatus.OPEN),
+            "decided_by": None,
+            "decided_at": None,
+            "reason": None,
+            "corrections": [],
+        }
+    changed = session.execute(  # type: ignore[attr-defined]
+        update(DISPUTES)
+        .where(
+            DISPUTES.c.id == dispute_id,
+            DISPUTES.c.status == str(DisputeStatus.AWAITING_APPROVAL),
+        )
+        .values(**values)
+    ).rowcount
+    if changed != 1:
+        raise Conflict(f"dispute {dispute_id} no longer awaits approval")
+    return post_corrections(session, dispute_id, now) if approved else None
 
 
 def dossier_facts(

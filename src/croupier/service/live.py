@@ -87,6 +87,9 @@ class LiveTable:
     outcomes: dict[int, dict[str, Any] | None] = field(default_factory=dict)
     """The lobby's last results, by round id (``table_facts.recent_results``): a cache of
     what complete rounds' records say, never part of the table's state."""
+    void_waiting: int | None = None
+    """The approval a void of the round under way waits for (``service.approvals``): the
+    round stands still until an inspector answers (docs/rules.md#D-GEN-18)."""
 
     def durable_state(self) -> dict[str, Any]:
         """Everything in memory that the database must hold the same (issue 10, item 3):
@@ -117,6 +120,7 @@ class LiveTable:
             "back_bets": [dict(back) for back in self.back_bets],
             "absences": dict(sorted(self.absences.items())),
             "absence_rounds": (self.sit_out_after, self.free_after),
+            "void_waiting": self.void_waiting,
         }
 
     @property
@@ -124,6 +128,18 @@ class LiveTable:
         if self.round is None:
             raise Conflict(f"table {self.name!r} has no round under way")
         return self.round
+
+    def verify_not_waiting(self) -> None:
+        """Raise ``Conflict`` while a void of the round waits for an inspector: nothing of the
+        round moves under the inspector's feet (docs/rules.md#D-GEN-18)."""
+        if self.void_waiting is not None:
+            raise Conflict(
+                f"round {self.round_id}: its void awaits an inspector's approval "
+                f"({self.void_waiting}); the round stands still until then",
+                code="void_awaiting_approval",
+                round=self.round_id,
+                approval=self.void_waiting,
+            )
 
     def adopt_next_profile(self) -> None:
         """The operator's new limits take effect (a round is opening)."""

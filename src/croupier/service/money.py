@@ -26,7 +26,7 @@ from croupier.ledger.postings import (
     settlement_legs,
     to_minor,
 )
-from croupier.service import engines
+from croupier.service import engines, staff
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.clock import Clock
 from croupier.service.errors import Forbidden, NotFound, RequestError
@@ -170,6 +170,7 @@ class Money:
     ) -> dict[str, Any]:
         """Ask to back-bet on another player's box (where the profile allows it); the body
         is typed (``server.schemas.BetBody``)."""
+        staff.verify_may_play(session, who)
         if not live.profile.table.back_betting:
             raise BetError(
                 f"{live.profile.name} does not allow back betting",

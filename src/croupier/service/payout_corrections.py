@@ -36,7 +36,7 @@ from sqlalchemy import Table, select, update
 from sqlalchemy.orm import Session
 
 from croupier.ledger.postings import round_reference
-from croupier.service import staff, wallets
+from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal
 from croupier.service.disputes import participants, verification
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
@@ -373,7 +373,8 @@ def void_round(  # noqa: PLR0917 - the void's whole content
     now: float,
 ) -> dict[str, Any]:
     """Void the round under way at ``live`` with every stake still in play returned
-    (``Rounds.void_live``: the engine's ``Void``), recorded as a staff action."""
+    (``Rounds.void_live``: the engine's ``Void``), recorded as a staff action; once a card of
+    the round is seen the void waits for an inspector instead (``approvals.ask_void``)."""
     verify_voider(session, who, live.id)
     if live.round_id != round_id or live.status not in ("betting", "playing"):
         raise Conflict(
@@ -385,6 +386,11 @@ def void_round(  # noqa: PLR0917 - the void's whole content
     reason = reason.strip()
     if not reason:
         raise RequestError("reason: a void says why", code="void_needs_reason")
+    live.verify_not_waiting()
+    if approvals.is_card_seen(live):
+        # Four eyes once a card is seen (issue 25, docs/rules.md#D-GEN-18): an inspector
+        # approves the void; until then the stakes stay in escrow and the round stands still.
+        return approvals.ask_void(session, rounds, who, live, reason, now)
     held = sum(int(value["minor"]) for value in live.held.values())
     rounds.void_live(session, live, reason)
     record_action(

@@ -347,6 +347,7 @@ def dealer_state(live: LiveTable) -> dict[str, Any]:
         "shoe_kind": PHYSICAL if live.is_physical else RANDOM,
         "shoe": shoe_document(live),
         "next_card": next_card(live),
+        "void_waiting": live.void_waiting,
         "view": None if game_round is None else game_round.view(None, everything=live.is_physical),
     }
 

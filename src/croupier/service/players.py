@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import BetError, IllegalActionError
 from croupier.games.commands import Action, Bet
-from croupier.service import absence
+from croupier.service import absence, staff
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, RequestError
@@ -34,6 +34,7 @@ class Players:
 
     # --- seats ----------------------------------------------------------------------------
     def sit(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
+        staff.verify_may_play(session, who)
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         seats = live.profile.table.seats
@@ -102,6 +103,7 @@ class Players:
         The request body is typed (``server.schemas.BetBody``): seat, name and amount are
         an int, a str and whole units already."""
         seat = self._own_seat(live, who, seat)
+        staff.verify_may_play(session, who)  # seated before the role was granted
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         if live.status != "betting":

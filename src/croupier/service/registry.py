@@ -36,6 +36,8 @@ from croupier.service.models import (
 )
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
+from croupier.service.staff import ApprovalKind, ApprovalStatus
+from croupier.service.staff_models import ApprovalRecord
 from croupier.service.unit_of_work import UnitOfWork, on_commit
 from croupier.shoe import Shoe
 
@@ -228,6 +230,14 @@ class Registry:
             )
         }
         live.back_bets = accepted_back_bets(session, current.id)
+        # A void that waits for an inspector survives the restart: the round stands still.
+        live.void_waiting = session.scalar(
+            select(ApprovalRecord.id).where(
+                ApprovalRecord.round_id == current.id,
+                ApprovalRecord.kind == str(ApprovalKind.VOID),
+                ApprovalRecord.status == str(ApprovalStatus.AWAITING),
+            )
+        )
         try:
             shoe: Shoe
             if live.is_physical:

@@ -219,6 +219,7 @@ class Rounds:
         self, session: Session, live: LiveTable, seat: int, action: str, *, timeout: bool
     ) -> dict[str, Any]:
         """``seat``'s decision (``timeout``: the default applied at its deadline)."""
+        live.verify_not_waiting()
         round_id = live.round_id
         before = len(live.game_round.events)
         act = Act(seat, Action.parse(action), by_default=timeout)
@@ -250,6 +251,7 @@ class Rounds:
     def enter_card(
         self, session: Session, live: LiveTable, card: Card, by: Principal
     ) -> dict[str, Any]:
+        live.verify_not_waiting()
         return physical.enter(session, live, card, self, by)
 
     # --- the end of a round -----------------------------------------------------------------
@@ -278,6 +280,14 @@ class Rounds:
         session.connection().execute(
             update(ROUNDS).where(ROUNDS.c.id == voided).values(status="interrupted")
         )
+
+    def resume(self, session: Session, live: LiveTable) -> None:
+        """The round goes on where it stood (a void an inspector refused): the pending
+        decision gets its full time again, or the round waits for the dealer's card."""
+        round_id = live.round_id
+        self.advance(session, live)
+        if live.round_id == round_id:
+            self.save(session, live)
 
     def void(self, session: Session, live: LiveTable, record: RoundRecord, reason: str) -> None:
         """Return every stake held for the round (R11) and mark it interrupted."""

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from croupier.service.accounts import USERNAME, Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
-from croupier.service.models import GameTable, User
+from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, User
 from croupier.service.staff_models import DealerAssignment, StaffActionRecord, StaffRoleRecord
 
 
@@ -48,6 +48,29 @@ class StaffAction(StrEnum):
     """A dealer's correction of a round's cards, or its void (docs/rules.md#D-GEN-14)."""
     CARD_ENTERED = "card-entered"
     """A card a dealer entered at a physical-shoe table, and where it went (issue 14)."""
+    APPROVAL_ASKED = "approval-asked"
+    """A request that waits for a second member of staff (issue 25: four eyes)."""
+    APPROVAL_DECIDED = "approval-decided"
+
+
+class ApprovalKind(StrEnum):
+    """What waits for a second member of staff (``service.approvals``)."""
+
+    DISPUTE = "dispute"
+    """A dispute decision whose corrections pay beyond what the round still owes."""
+    VOID = "void"
+    """A void of a round after a card of it was dealt."""
+
+
+class ApprovalStatus(StrEnum):
+    AWAITING = "awaiting"
+    APPROVED = "approved"
+    REFUSED = "refused"
+
+
+class ApprovalDecision(StrEnum):
+    APPROVED = "approved"
+    REFUSED = "refused"
 
 
 def record_action(
@@ -110,6 +133,17 @@ def grant(
     user = _account(session, username)
     if role in roles_of(session, user.id):
         raise Conflict(f"{username!r} is already a {role}")
+    seated = playing_at(session, user.id)
+    if seated:
+        # Staff play nowhere on this casino (docs/rules.md#D-GEN-17): the role waits until
+        # the player has left their seats and their rounds have ended.
+        raise Conflict(
+            f"{username!r} plays at table {seated[0]}: a player takes a staff role once they "
+            "have left the tables",
+            code="staff_role_while_playing",
+            username=username,
+            table=seated[0],
+        )
     session.add(
         StaffRoleRecord(
             user_id=user.id, role=str(role), granted_by=operator.user_id, granted_at=now
@@ -165,6 +199,16 @@ def assign_dealer(
         raise RequestError(f"{username!r} is not a dealer: grant the role first")
     if session.get(DealerAssignment, (user.id, table_id)) is not None:
         raise Conflict(f"{username!r} already deals at table {table_id}")
+    if table_id in playing_at(session, user.id):
+        # Never the dealer of a table where one plays (docs/rules.md#D-GEN-17); the route runs
+        # under the table's lock, so a seat taken at the same moment is seen here.
+        raise Conflict(
+            f"{username!r} plays at table {table_id}: the dealer of a table holds no seat, "
+            "bet or back bet there",
+            code="dealer_plays_at_table",
+            username=username,
+            table=table_id,
+        )
     session.add(
         DealerAssignment(
             user_id=user.id, table_id=table_id, assigned_by=operator.user_id, assigned_at=now
@@ -228,6 +272,46 @@ def verify_dealer_at(session: Session, who: Principal, table_id: int) -> None:
     _table(session, table_id)
     if not can_deal_at(session, who, table_id):
         raise Forbidden(f"{who.username!r} is not a dealer assigned to table {table_id}")
+
+
+# --- staff do not play (docs/rules.md#D-GEN-17) -------------------------------------------
+IN_PROGRESS = ("betting", "playing")
+
+
+def playing_at(session: Session, user_id: int) -> list[int]:
+    """The tables where ``user_id`` holds a seat, or a stake or a back bet in the round under
+    way, in order."""
+    tables = {
+        table.id
+        for table in session.scalars(select(GameTable))
+        if user_id in {int(owner) for owner in (table.seats or {}).values()}
+    }
+    tables.update(
+        session.scalars(
+            select(RoundRecord.table_id)
+            .join(RoundPlayer, RoundPlayer.round_id == RoundRecord.id)
+            .where(RoundPlayer.user_id == user_id, RoundRecord.status.in_(IN_PROGRESS))
+        )
+    )
+    tables.update(
+        session.scalars(
+            select(RoundRecord.table_id)
+            .join(BackBet, BackBet.round_id == RoundRecord.id)
+            .where(BackBet.user_id == user_id, RoundRecord.status.in_(IN_PROGRESS))
+        )
+    )
+    return sorted(tables)
+
+
+def verify_may_play(session: Session, who: Principal) -> None:
+    """Raise ``Forbidden`` if ``who`` is one of the house's people: the operator, a dealer or
+    an inspector holds no seat, bet or back bet anywhere on the casino they work for
+    (docs/rules.md#D-GEN-17), so neither at a table they deal."""
+    if who.is_operator or roles_of(session, who.user_id):
+        raise Forbidden(
+            f"{who.username!r} works for this casino: its staff do not play here",
+            code="staff_may_not_play",
+        )
 
 
 def staff_document(session: Session) -> dict[str, Any]:

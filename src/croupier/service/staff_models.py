@@ -64,8 +64,8 @@ class DisputeRecord(Base):
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     text: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    """``open``, ``upheld`` or ``rejected`` (``disputes.DisputeStatus``)."""
+    status: Mapped[str] = mapped_column(String(32), index=True)
+    """``open``, ``awaiting_approval``, ``upheld`` or ``rejected`` (``disputes.DisputeStatus``)."""
     created_at: Mapped[float] = mapped_column(Float)
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     decided_at: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -103,3 +103,33 @@ class PayoutCorrectionRecord(Base):
         ForeignKey("ledger_transactions.id"), nullable=True
     )
     """The compensating ledger transaction, posted with the confirmation."""
+
+
+class ApprovalRecord(Base):
+    """What one member of staff asked and a second must approve before it moves money or
+    ends a round (issue 25, four eyes): a dispute decision that pays beyond what the round's
+    re-settlement owes, or a void after a card was seen (``service.approvals``)."""
+
+    __tablename__ = "approvals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``dispute`` or ``void`` (``staff.ApprovalKind``)."""
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    dispute_id: Mapped[int | None] = mapped_column(ForeignKey("disputes.id"), nullable=True)
+    requested_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    requested_at: Mapped[float] = mapped_column(Float)
+    reason: Mapped[str] = mapped_column(Text)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """What the request would do: a dispute's ``corrections`` and what the round ``owed``
+    each player then; a void's ``held`` stakes by player (minor units)."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``awaiting``, ``approved`` or ``refused`` (``staff.ApprovalStatus``)."""
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    decided_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    decision_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    transaction_id: Mapped[int | None] = mapped_column(
+        ForeignKey("ledger_transactions.id"), nullable=True
+    )
+    """The ledger transaction the approval posted (a dispute's corrections, a void's stakes)."""

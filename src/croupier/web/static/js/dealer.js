@@ -96,6 +96,10 @@ function showShoe(shoe) {
 }
 
 function showRound(state) {
+  // A void after a card was seen waits for an inspector (issue 25): the round stands still.
+  const waiting = byId("void-waiting");
+  waiting.hidden = state.void_waiting === null || state.void_waiting === undefined;
+  waiting.textContent = waiting.hidden ? "" : t("dealer.void_awaiting", { approval: state.void_waiting });
   byId("round-heading").textContent = `${t("dealer.round", { round: state.round })} · ${t(`status.${state.status}`)}`;
   const view = state.view ?? { seats: [] };
   const house = [];
@@ -200,7 +204,9 @@ async function correct(body) {
   try {
     const answer = await once(desk(), () => dealer.correct(current, body));
     if (answer === undefined) return; // pressed again meanwhile
-    result.textContent = t("dealer.corrected", { correction: answer.correction });
+    result.textContent = answer.status === "awaiting_approval"
+      ? t("dealer.void_awaiting", { approval: answer.approval })
+      : t("dealer.corrected", { correction: answer.correction });
     result.dataset.ok = "true";
     if (named) input.value = "";
     await refresh();

@@ -127,9 +127,11 @@ byId("decision-form").addEventListener("submit", async (event) => {
     }
   }
   try {
-    const decided = await once(form, () => disputes.decide(disputeId, decision, form.reason.value, corrections));
-    if (decided === undefined) return; // pressed again meanwhile
-    showNotice(t("inspector.decision_recorded"), "ok");
+    const answer = await once(form, () => disputes.decide(disputeId, decision, form.reason.value, corrections));
+    if (answer === undefined) return; // pressed again meanwhile
+    // Beyond what the round owes, a second inspector approves first (issue 25): 202.
+    const waits = answer.status === "awaiting_approval";
+    showNotice(waits ? t("inspector.decision_awaits", { approval: answer.approval }) : t("inspector.decision_recorded"), "ok");
     await show();
   } catch (error) {
     reportError(error);

@@ -5,7 +5,7 @@
 import {
   byId, clearNotice, h, labelCells, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome, showNotice, t,
 } from "./common.js";
-import { correctionStatus, corrections, disputes, holdsRole, perPlayer } from "./dispute-api.js";
+import { approvalCells, approvals, correctionStatus, corrections, disputes, holdsRole, perPlayer } from "./dispute-api.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -103,6 +103,51 @@ async function showCorrections() {
   byId("corrections-empty").hidden = answer.corrections.length > 0;
 }
 
+// Four eyes (issue 25): what another member of staff asked, approved or refused here by an
+// inspector other than the one who asked (the server refuses the asker's own).
+async function answerApproval(item, decision, reasonInput) {
+  clearNotice();
+  try {
+    const cell = reasonInput.closest("td");
+    const answer = await once(cell, () => approvals.decide(item.approval, decision, reasonInput.value));
+    if (answer === undefined) return; // pressed again meanwhile
+    const done = decision === "approved" ? "approval.approved_notice" : "approval.refused_notice";
+    showNotice(t(done, { approval: item.approval }), "ok");
+  } catch (error) {
+    reportError(error);
+  }
+  await Promise.all([showApprovals(), show()]);
+}
+
+function approvalDecisionCell(item) {
+  if (item.status !== "awaiting") {
+    const decided = t("approval.decided", { decision: t(`approval.status.${item.status}`), by: item.decided_by ?? "–" });
+    return h("td", {}, h("div", {}, decided), item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null);
+  }
+  const id = `approval-reason-${item.approval}`;
+  const reason = h("input", { id, name: "reason", maxlength: 2000, autocomplete: "off" });
+  return h("td", { class: "approval-decision" },
+    h("label", { for: id }, t("approval.refusal_reason"), " ", reason),
+    h("div", { class: "row wrap" },
+      h("button", { type: "button", class: "approve", onclick: () => answerApproval(item, "approved", reason) }, t("approval.approve")),
+      h("button", { type: "button", class: "refuse", onclick: () => answerApproval(item, "refused", reason) }, t("approval.refuse"))));
+}
+
+async function showApprovals() {
+  const answer = await approvals.queue();
+  byId("approval-queue").querySelector("tbody").replaceChildren(
+    ...answer.approvals.map((item) =>
+      h("tr", { dataset: { approval: item.approval, status: item.status } },
+        ...approvalCells(item, h, t, moneyMinor),
+        h("td", { class: "status" }, t(`approval.status.${item.status}`)),
+        approvalDecisionCell(item),
+      ),
+    ),
+  );
+  labelCells(byId("approval-queue"));
+  byId("approvals-empty").hidden = answer.approvals.length > 0;
+}
+
 if (requireSession("player")) {
-  holdsRole("inspector").then((holds) => holds && Promise.all([show(), showCorrections()])).catch(reportError);
+  holdsRole("inspector").then((holds) => holds && Promise.all([show(), showApprovals(), showCorrections()])).catch(reportError);
 }

@@ -3,7 +3,7 @@
 // dealer and inspector roles, assign dealers to tables and take them off.
 
 import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, reportError, session, showNotice, t } from "./common.js";
-import { correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
+import { approvalCells, approvals, correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
 import { server } from "./server.js";
 
 let tableNames = new Map(); // table id -> name
@@ -28,6 +28,25 @@ async function loadDisputes() {
   );
   labelCells(byId("operator-disputes"));
   byId("operator-disputes-empty").hidden = answer.disputes.length > 0;
+}
+
+// What waits for a second inspector (issue 25), read only: inspectors answer.
+async function loadApprovals() {
+  const answer = await approvals.ofOperator();
+  byId("operator-approvals").querySelector("tbody").replaceChildren(
+    ...answer.approvals.map((item) =>
+      h("tr", { dataset: { approval: item.approval, status: item.status } },
+        ...approvalCells(item, h, t, moneyMinor),
+        h("td", { class: "status" }, t(`approval.status.${item.status}`)),
+        h("td", {}, item.status === "awaiting"
+          ? "–"
+          : h("div", {}, t("approval.decided", { decision: t(`approval.status.${item.status}`), by: item.decided_by ?? "–" }),
+            item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null)),
+      ),
+    ),
+  );
+  labelCells(byId("operator-approvals"));
+  byId("operator-approvals-empty").hidden = answer.approvals.length > 0;
 }
 
 async function loadCorrections() {
@@ -162,5 +181,5 @@ byId("assign-form").addEventListener("submit", (event) => {
 });
 
 if (session.token && session.role === "operator") {
-  Promise.all([loadDisputes(), loadCorrections(), loadTableChoices().then(loadStaff)]).catch(reportError);
+  Promise.all([loadDisputes(), loadApprovals(), loadCorrections(), loadTableChoices().then(loadStaff)]).catch(reportError);
 }
