@@ -2,7 +2,7 @@
 // daily report of a gaming day (GET /operator/reports/daily), each table's win at play against
 // its theoretical win and 99% band drawn as a chart, and the CSV and PDF to download.
 
-import { api, byId, h, language, moneyMinor, reportError, session, t } from "./common.js";
+import { api, byId, h, labelCells, language, moneyMinor, reportError, session, t } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const holdFormat = new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -91,6 +91,9 @@ function draw(report) {
     h("p", { class: "note-line" }, t("report.counts", { disputes: report.disputes.length, corrections: report.corrections.length, voids: report.voids.length })),
   ];
   byId("report-body").replaceChildren(...parts.filter(Boolean));
+  // A phone stacks each row: every cell names its column (the other lists do the same when they
+  // draw; labelling here does not depend on whichever list happens to draw last).
+  labelCells(byId("report-tables"));
 }
 
 async function download(format) {
