@@ -126,3 +126,13 @@ def test_a_refused_value_is_named_in_the_message(tmp_path: Path) -> None:
     path = write(tmp_path, PERU.replace("decks = 6", "decks = 6\nsurrender = { late = 1 }"))
     with pytest.raises(ProfileError, match=r"key 'surrender': [^(]*$"):
         load_profile(path)
+
+
+def test_a_copy_with_other_rules_reads_its_own_table() -> None:
+    """``Profile.table`` is cached; a copy with fewer decks (as the analysis's rule effects
+    make, and the one-deck oracle tests) must not describe the original's six-deck shoe."""
+    six_decks = load_profile("peru-2016")
+    assert six_decks.table.decks == 6
+    one_deck = six_decks.model_copy(update={"decks": 1})
+    assert one_deck.table.decks == 1
+    assert six_decks.table.decks == 6

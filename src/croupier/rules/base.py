@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Self
 
 from pydantic import (
     BaseModel,
@@ -244,6 +244,14 @@ class Profile(Strict):
     def source_of(self, rule: str) -> str:
         """The article or decision (``docs/rules.md#...``) a rule comes from."""
         return self.sources[rule]
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy whose ``table`` is read from its own rules: pydantic copies the instance's
+        ``__dict__``, cached ``table`` included, which after an ``update`` (``decks``, limits)
+        would describe the original's table."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("table", None)
+        return copied
 
     @cached_property
     def table(self) -> TableRecord:
