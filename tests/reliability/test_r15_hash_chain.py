@@ -12,6 +12,7 @@ with SQLite's online backup while a thread plays raise no alarm. CI runs 50 tamp
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import hmac
@@ -47,7 +48,7 @@ from server_support import OPERATOR_TOKEN, Api, Table, make_api  # noqa: E402
 import pg_cluster  # noqa: E402 - tools/ is put on the path above
 from croupier.audit import actor as actors  # noqa: E402
 from croupier.audit import chain  # noqa: E402
-from croupier.audit.records import AUDITED  # noqa: E402
+from croupier.audit.records import AUDITED, canonical  # noqa: E402
 from croupier.audit.signing import (  # noqa: E402
     default_key_path,
     ensure_key,
@@ -975,3 +976,14 @@ def test_r15_an_event_recorded_in_its_own_right_keeps_its_before_and_after(
         )
     connection.close()
     assert f"audit_chain entry {seq}: its hash" in verify_database(url).problems[0]
+
+
+def test_r15_an_entry_hashes_every_field_in_declaration_order() -> None:
+    """The entry's hash covers each of its fields, in order: ``Entry.fields`` spells them out
+    (for speed), so a field added to the entry and not to the hash would go unprotected."""
+    entry = chain.Entry(
+        7, 1.5, "operator", "row", "ledger", "[3]", "b" * 64, "a" * 64, "{}", "p" * 64
+    )
+    every_field = [getattr(entry, field.name) for field in dataclasses.fields(chain.Entry)]
+    assert entry.fields() == every_field
+    assert entry.hash == hashlib.sha256(canonical(every_field).encode()).hexdigest()
