@@ -32,6 +32,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from server_support import GENEROUS_RATE_LIMIT, OPERATOR_TOKEN, Api, Table
 from sqlalchemy import func, select
 
+from croupier.clock import ManualClock
 from croupier.ledger import book
 from croupier.server import (
     correction_routes,
@@ -46,7 +47,6 @@ from croupier.server.app import create_app, playable_profiles, start
 from croupier.server.context import Settings
 from croupier.server.openapi import body_model
 from croupier.service.accounts import ensure_operator
-from croupier.service.clock import ManualClock
 from croupier.service.models import LedgerEntry
 from croupier.web import api as web_api
 
