@@ -310,7 +310,7 @@ def result_json(result: SimulationResult) -> dict[str, Any]:
             from croupier.simulation.advantage import counting_json, risk_json
 
             document["counting"] = counting_json(result.options.counting, tally)
-            risk = risk_json(result.options.counting, tally, result.options)
+            risk = risk_json(result.options.counting, tally, result.options.bankroll)
             if risk is not None:
                 document["risk"] = risk
     _add_game_keys(result, document)
