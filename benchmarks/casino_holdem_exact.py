@@ -34,13 +34,13 @@ from casino_holdem_previous import previous_flop_tables
 from croupier.analysis.casino_holdem_exact import (
     COMPLETIONS,
     HOLES,
-    analyse_ante_game,
     flop_classes,
     flop_table,
     flop_tables,
     load_or_compute_table,
     qualifier_threshold,
 )
+from croupier.analysis.casino_holdem_game import analyse_ante_game
 from croupier.hands.poker import strength_of
 from croupier.rules import CasinoHoldemRules, load_profile
 

@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from croupier.clock import SystemClock
 from croupier.errors import InsufficientFunds
 from croupier.ledger import book
 from croupier.ledger.postings import Leg, bet_legs
-from croupier.service.clock import SystemClock
 from croupier.service.database import make_engine, upgrade
 from croupier.service.unit_of_work import UnitOfWork
 

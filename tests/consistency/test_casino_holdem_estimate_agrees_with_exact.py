@@ -19,11 +19,11 @@ import pytest
 from croupier.analysis.casino_holdem import estimate_ante_game, estimate_call_value
 from croupier.analysis.casino_holdem_exact import (
     COMPLETIONS,
-    analyse_ante_game,
     bin_values,
     call_value,
     completion_counts,
 )
+from croupier.analysis.casino_holdem_game import analyse_ante_game
 from croupier.cards import parse_cards
 from croupier.rules import CasinoHoldemRules, load_profile
 

@@ -30,13 +30,13 @@ import pytest
 
 from croupier.analysis.casino_holdem import analyse_progressive
 from croupier.analysis.casino_holdem_exact import (
-    analyse_ante_game,
     flop_classes,
     hole_row,
     load_or_compute_table,
     qualifier_threshold,
     tally,
 )
+from croupier.analysis.casino_holdem_game import analyse_ante_game
 from croupier.cards import FULL_DECK, Rank
 from croupier.games.casino_holdem import CALL, FOLD, CasinoHoldemRound, MeterReseeded
 from croupier.hands.poker import evaluate

@@ -29,7 +29,6 @@ from croupier.analysis.casino_holdem import (
     five_card_category_counts,
 )
 from croupier.analysis.casino_holdem_exact import (
-    analyse_ante_game,
     bin_values,
     choose,
     expected_net,
@@ -37,6 +36,7 @@ from croupier.analysis.casino_holdem_exact import (
     qualifier_threshold,
     tally,
 )
+from croupier.analysis.casino_holdem_game import analyse_ante_game
 from croupier.rules import CasinoHoldemRules, load_profile
 
 

@@ -69,9 +69,9 @@ from croupier.audit.verify import (  # noqa: E402
     verify_database,
     write_head,
 )
+from croupier.clock import SystemClock  # noqa: E402
 from croupier.service import wallets  # noqa: E402
 from croupier.service.backup import backup  # noqa: E402
-from croupier.service.clock import SystemClock  # noqa: E402
 from croupier.service.database import make_engine  # noqa: E402
 from croupier.service.models import Base, RoundRecord  # noqa: E402
 from croupier.service.unit_of_work import UnitOfWork  # noqa: E402

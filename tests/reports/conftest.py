@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE))
 from report_support import DAY_START, GAMING_DAY, SeededSecrets  # noqa: E402
 from server_support import Api, make_api  # noqa: E402
 
-from croupier.service.clock import ManualClock  # noqa: E402
+from croupier.clock import ManualClock  # noqa: E402
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from server_support import Api, make_api
 
 from croupier.analysis import result_cache
 from croupier.analysis.profile_analysis import analyse_profile
+from croupier.clock import ManualClock
 from croupier.rules import load_profile
-from croupier.service.clock import ManualClock
 
 
 def _rules(api: Api, table: int) -> dict[str, Any]:

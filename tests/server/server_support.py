@@ -10,9 +10,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from croupier.clock import ManualClock
 from croupier.server.app import create_app, start
 from croupier.server.context import Server, Settings
-from croupier.service.clock import ManualClock
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))

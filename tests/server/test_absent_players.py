@@ -14,7 +14,7 @@ import pytest
 from fault_support import WriteFaults, disk_full
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
 
-from croupier.service.clock import ManualClock
+from croupier.clock import ManualClock
 from croupier.service.fail_safe import Fault
 
 PROFILE = "peru-2016"

@@ -26,13 +26,13 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from croupier.cards import FULL_DECK, Card, parse_cards
+from croupier.clock import ManualClock
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.server.app import create_app, start
 from croupier.server.context import Settings
 from croupier.service import engines, wallets
 from croupier.service.broadcast import InProcessBroadcaster
-from croupier.service.clock import ManualClock
 from croupier.service.models import (
     GameTable,
     LedgerTransaction,

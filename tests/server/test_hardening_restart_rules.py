@@ -20,13 +20,13 @@ import sqlalchemy as sa
 from alembic import command
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
 
+from croupier.clock import ManualClock
 from croupier.games.base import replay
 from croupier.games.events import Event
 from croupier.rules.registry import _shipped_dir, load_profile
 from croupier.server.app import start
 from croupier.server.context import Settings
 from croupier.service import engines, table_rules
-from croupier.service.clock import ManualClock
 from croupier.service.database import alembic_config, make_engine
 from croupier.service.models import GameTable, RuleSet
 

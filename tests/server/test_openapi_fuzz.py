@@ -32,6 +32,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from server_support import GENEROUS_RATE_LIMIT, OPERATOR_TOKEN, Api, Table
 from sqlalchemy import func, select
 
+from croupier.clock import ManualClock
 from croupier.ledger import book
 from croupier.server import (
     correction_routes,
@@ -41,14 +42,13 @@ from croupier.server import (
     routes,
     staff_routes,
     table_facts_routes,
+    web_api_routes,
 )
 from croupier.server.app import create_app, playable_profiles, start
 from croupier.server.context import Settings
 from croupier.server.openapi import body_model
 from croupier.service.accounts import ensure_operator
-from croupier.service.clock import ManualClock
 from croupier.service.models import LedgerEntry
-from croupier.web import api as web_api
 
 PROFILES = playable_profiles()
 pytestmark = pytest.mark.skipif(not PROFILES, reason="no game engine has landed yet")
@@ -240,7 +240,7 @@ ROUTERS = (
     report_routes.router,
     dealer_routes.router,
     health_routes.router,
-    web_api.router,
+    web_api_routes.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""
 HTTP_API_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"

@@ -12,10 +12,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from croupier.clock import SystemClock
 from croupier.errors import InsufficientFunds, LedgerError
 from croupier.ledger import book
 from croupier.ledger.postings import Leg, bet_legs, check_balanced, settlement_legs
-from croupier.service.clock import SystemClock
 from croupier.service.database import make_engine, upgrade
 from croupier.service.unit_of_work import UnitOfWork
 

@@ -216,7 +216,8 @@ DYNAMIC_PREFIXES = (
 def test_every_catalogue_entry_is_used_somewhere() -> None:
     sources = [*(WEB / "templates").glob("*.html"), *(WEB / "static" / "js").glob("*.js")]
     text = "".join(
-        path.read_text() for path in [*sources, WEB / "routes.py", WEB / "staff_pages.py"]
+        path.read_text()
+        for path in [*sources, WEB / "routes.py", WEB / "page.py", WEB / "staff_pages.py"]
     )
     unused = [
         key

@@ -57,6 +57,8 @@ from croupier.analysis.blackjack_exact import (
     HIT,
     PAID,
     STAND,
+    DealerTable,
+    UpCard,
     compositions,
     distinct,
 )
@@ -408,7 +410,7 @@ def two_hands(  # noqa: PLR0917
 
 
 def split_round_matrix(  # noqa: PLR0917
-    card: object,
+    card: UpCard,
     pair: int,
     action: npt.NDArray[np.int64],
     first_resplits: bool,
@@ -422,9 +424,6 @@ def split_round_matrix(  # noqa: PLR0917
     dealer's outcomes for the cards out at the re-split). The dealer's outcomes go to a
     table of the call's own (the unions of two hands' cards are of no use to the up card's
     other computations), so that calls for one up card may run on several threads."""
-    from croupier.analysis.blackjack_exact import DealerTable, UpCard
-
-    assert isinstance(card, UpCard)
     table = compositions()
     rules = card.rules
     seed_of = np.array([table.of(pair, rank) for rank in range(10)], dtype=np.int64)
@@ -710,7 +709,7 @@ def many_hands(  # noqa: PLR0917
 
 
 def whole_round_matrix(  # noqa: PLR0917
-    card: object,
+    card: UpCard,
     pair: int,
     action: npt.NDArray[np.int64],
     may_resplit: bool,
@@ -722,9 +721,6 @@ def whole_round_matrix(  # noqa: PLR0917
     ``[dealer result, net]``, exactly, or ``None`` if it has more than ``budget`` states or
     dealer compositions (then the caller approximates). Its own dealer table, as
     ``split_round_matrix``."""
-    from croupier.analysis.blackjack_exact import DealerTable, UpCard
-
-    assert isinstance(card, UpCard)
     table = compositions()
     rules = card.rules
     seed_of = np.array([table.of(pair, rank) for rank in range(10)], dtype=np.int64)

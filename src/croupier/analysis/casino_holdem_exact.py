@@ -46,20 +46,16 @@ import hashlib
 import inspect
 import itertools
 import os
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb, lcm
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.figures import Outcome, WagerFigures
 from croupier.analysis.result_cache import cache_directory
 from croupier.cards import Card, Rank
 from croupier.errors import NotationError
@@ -70,9 +66,6 @@ from croupier.rules.casino_holdem import (
     CasinoHoldemRules,
     PokerCategory,
 )
-
-if TYPE_CHECKING:
-    from croupier.analysis.casino_holdem_strategy import ShortStrategy
 
 CATEGORY_ORDER: tuple[PokerCategory, ...] = tuple(PokerCategory)
 """Bin order of the categories: 0 royal flush ... 9 high card, as ``PokerCategory`` lists them."""
@@ -470,21 +463,6 @@ def bin_labels() -> list[str]:
     return labels
 
 
-@dataclass(frozen=True)
-class AnteGame:
-    """The exact Ante + Bet game: its figures and the optimal strategy's fold frequency."""
-
-    figures: WagerFigures
-    fold_frequency: Fraction
-    call_frequency: Fraction
-    seconds: float
-    """Wall time of this analysis (table from the cache or computed, plus the decision)."""
-    table_was_cached: bool
-    short_strategy: ShortStrategy | None = None
-    """The few rules a person can follow, valued exactly on the same table
-    (``croupier.analysis.casino_holdem_strategy``)."""
-
-
 @numba.njit(cache=True, nogil=True)
 def _choose(
     table: npt.NDArray[np.int32], values: npt.NDArray[np.int64], bar: int
@@ -549,52 +527,3 @@ def expected_net(counts: list[int], folds: int, values: list[Fraction]) -> Fract
     """The expected net per initial Ante of a ``tally``."""
     total = sum((count * value for count, value in zip(counts, values, strict=True)), Fraction(0))
     return (total - folds) / DEALS
-
-
-def analyse_ante_game(
-    rules: CasinoHoldemRules, progress: Callable[[int, int], None] | None = None
-) -> AnteGame:
-    """The Ante + Bet game per initial Ante, exact, under the optimal call/fold decision."""
-    began = time.perf_counter()
-    table, cached = load_or_compute_table(qualifier_threshold(rules), progress)
-    values = bin_values(rules)
-    calls, counts, folds = decide(table, values)
-    if sum(counts) + folds != DEALS:
-        raise AssertionError("the completions do not add up to every deal")  # pragma: no cover
-    distribution: dict[Fraction, Fraction] = {Fraction(-1): Fraction(folds, DEALS)}
-    outcomes = [Outcome("fold", Fraction(-1), Fraction(folds, DEALS))]
-    for label, value, count in zip(bin_labels(), values, counts, strict=True):
-        distribution[value] = distribution.get(value, Fraction(0)) + Fraction(count, DEALS)
-        if count:
-            outcomes.append(Outcome(label, value, Fraction(count, DEALS)))
-    fold_frequency = Fraction(folds, DEALS)
-    call_frequency = 1 - fold_frequency
-    expected = sum((net * p for net, p in distribution.items()), Fraction(0))
-    average_wager = 1 + rules.call_multiple * call_frequency
-    element_of_risk = -expected / average_wager
-    figures = WagerFigures.exact(
-        "ante",
-        distribution,
-        element_of_risk=float(element_of_risk),
-        fold_frequency=fold_frequency,
-        method=(
-            "exact enumeration of every flop (1,755 suit classes), turn, river and dealer "
-            "hand, optimal call/fold"
-        ),
-        notes=(
-            f"fold frequency: {float(fold_frequency):.6f} (exactly {fold_frequency})",
-            f"element of risk: {float(element_of_risk):.6f} (exactly {element_of_risk})",
-        ),
-        outcomes=tuple(outcomes),
-    )
-    from croupier.analysis.casino_holdem_strategy import analyse_short_strategy
-
-    short = analyse_short_strategy(rules, calls, -expected, table)
-    return AnteGame(
-        figures,
-        fold_frequency,
-        call_frequency,
-        time.perf_counter() - began,
-        cached,
-        short,
-    )

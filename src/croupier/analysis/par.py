@@ -1,4 +1,5 @@
-"""PAR sheets (``croupier analyze PROFILE --par DIR``): what a gaming lab certifies per wager.
+"""PAR sheets (``croupier analyze PROFILE --par DIR``; ``par_pdf.write_par`` writes them): what a
+gaming lab certifies per wager.
 
 Every figure is read off the exact analysis that ``croupier analyze --json`` reports
 (``ProfileAnalysis``: each wager's ``WagerFigures``, and blackjack's insurance); nothing is
@@ -32,7 +33,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 from croupier.analysis.figures import WagerFigures
 from croupier.analysis.profile_analysis import ProfileAnalysis
@@ -388,16 +388,3 @@ def markdown(sheet: ProfilePar) -> str:
         if wager.notes:
             lines += [""] + [f"- {note}" for note in wager.notes]
     return "\n".join(lines) + "\n"
-
-
-def write_par(analysis: ProfileAnalysis, directory: Path) -> tuple[Path, Path]:
-    """Write ``DIR/<profile>.md`` and ``DIR/<profile>.pdf``; return both paths."""
-    from croupier.analysis.par_pdf import write_pdf
-
-    sheet = profile_par(analysis)
-    directory.mkdir(parents=True, exist_ok=True)
-    page = directory / f"{sheet.profile_name}.md"
-    page.write_text(markdown(sheet), encoding="utf-8")
-    pdf = directory / f"{sheet.profile_name}.pdf"
-    write_pdf(sheet, pdf)
-    return page, pdf

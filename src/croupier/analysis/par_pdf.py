@@ -1,7 +1,7 @@
 """The PAR sheet as a PDF (reportlab): a summary page, then one page per wager.
 
 The tables are the Markdown sheet's (``croupier.analysis.par``), laid out on A4 with the
-numbers right-aligned; a footer names the profile and the page.
+numbers right-aligned; a footer names the profile and the page. ``write_par`` writes both.
 """
 
 from __future__ import annotations
@@ -28,10 +28,13 @@ from croupier.analysis.par import (
     RANGE_NOTE,
     ProfilePar,
     figure_rows,
+    markdown,
     outcome_rows,
+    profile_par,
     range_rows,
     summary_rows,
 )
+from croupier.analysis.profile_analysis import ProfileAnalysis
 
 _STYLES = getSampleStyleSheet()
 TITLE = ParagraphStyle("par-title", parent=_STYLES["Title"], fontSize=17, leading=21)
@@ -130,3 +133,14 @@ def write_pdf(sheet: ProfilePar, path: Path) -> None:
         invariant=1,
     )
     document.build(story, onFirstPage=footer, onLaterPages=footer)
+
+
+def write_par(analysis: ProfileAnalysis, directory: Path) -> tuple[Path, Path]:
+    """Write ``DIR/<profile>.md`` and ``DIR/<profile>.pdf``; return both paths."""
+    sheet = profile_par(analysis)
+    directory.mkdir(parents=True, exist_ok=True)
+    page = directory / f"{sheet.profile_name}.md"
+    page.write_text(markdown(sheet), encoding="utf-8")
+    pdf = directory / f"{sheet.profile_name}.pdf"
+    write_pdf(sheet, pdf)
+    return page, pdf

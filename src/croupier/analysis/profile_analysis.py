@@ -214,7 +214,7 @@ def analyse_profile(
             estimate_ante_game,
             progressive_break_even_meter,
         )
-        from croupier.analysis.casino_holdem_exact import analyse_ante_game
+        from croupier.analysis.casino_holdem_game import analyse_ante_game
 
         progressive = analyse_progressive(profile)
         extra: dict[str, Any] = {}

@@ -44,6 +44,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from croupier.audit import actor as actors
+from croupier.audit.models import AuditCover, AuditEntry, AuditHead
 from croupier.audit.records import (
     AUDITED,
     BY_NAME,
@@ -57,9 +58,8 @@ from croupier.audit.records import (
     rows_by_key,
     sha256,
 )
+from croupier.clock import Clock
 from croupier.errors import CroupierError
-from croupier.service.clock import Clock
-from croupier.service.models import AuditCover, AuditEntry, AuditHead
 
 GENESIS_HASH = "0" * 64
 """The ``previous_hash`` of the first entry."""

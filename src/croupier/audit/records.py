@@ -44,7 +44,7 @@ from sqlalchemy import (
     tuple_,
 )
 
-from croupier.service.models import Base
+from croupier.storage import Base
 
 
 def canonical(value: Any) -> str:
@@ -78,6 +78,9 @@ class Audited:
 
     @property
     def table(self) -> Table:
+        """The audited table, as the schema on the shared base declares it: the service's
+        tables are declared by ``croupier.service.models``, which whoever audits a database
+        imports first (the audit stands below the service and does not)."""
         return Base.metadata.tables[self.name]
 
     @property

@@ -338,7 +338,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             page = write_report(analysis, report, effects if analysis.blackjack else None)
             console.print(f"wrote {page}")
     if par is not None:
-        from croupier.analysis.par import write_par
+        from croupier.analysis.par_pdf import write_par
 
         assert console is not None  # not quiet: a PAR sheet is written
 

@@ -96,6 +96,10 @@ def verify(
     from croupier.audit.signing import read_public_key
     from croupier.audit.verify import read_head, read_signed_head, verify_database
 
+    # The rows the chain covers are the service's tables: their schema, which the audit (below
+    # the service) cannot import, must be declared before the chain is checked against them.
+    from croupier.service import models  # noqa: F401
+
     published, problems = None, []
     if head is not None:
         read_head(head)  # a file that is no head is said so before any key is looked for

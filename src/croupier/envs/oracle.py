@@ -39,12 +39,12 @@ from croupier.analysis import blackjack_exact as exact
 from croupier.analysis.blackjack import Game
 from croupier.analysis.dealer import ACE, TEN, full_shoe
 from croupier.cards import Card, Rank
+from croupier.envs.actions import Catalogue
 from croupier.games.blackjack import BlackjackRound
 from croupier.hands.blackjack import is_hard_total_in, is_pair
 from croupier.rules.blackjack import BlackjackRules, DoubleOn, HoleCard, Surrender
 
 if TYPE_CHECKING:
-    from croupier.envs.table import CroupierEnv
     from croupier.games.base import GameRound
 
 __all__ = ["action_values", "analysis_rank"]
@@ -120,14 +120,21 @@ class _Hand:
         return self.aces if self.up == TEN else 0.0
 
 
-def action_values(env: CroupierEnv, game_round: GameRound) -> dict[int, float]:
-    """The exact value of each legal index of ``env``'s catalogue at ``game_round``'s
-    pending decision, in base bets."""
+def action_values(
+    game_round: GameRound,
+    seen: Counter[Rank],
+    catalogue: Catalogue,
+    mask: npt.NDArray[np.int8],
+    bet: int,
+) -> dict[int, float]:
+    """The exact value of each legal index (``mask``) of ``catalogue`` at ``game_round``'s
+    pending decision, in base bets of ``bet`` units, the cards ``seen`` since the shuffle out
+    of the shoe (``CroupierEnv.seen``)."""
     assert isinstance(game_round, BlackjackRound)
     profile = game_round.profile
     decision = game_round.pending()
     assert decision is not None
-    unknown = full_shoe(profile.decks) - _counts(env.seen())
+    unknown = full_shoe(profile.decks) - _counts(seen)
     box = game_round.boxes[decision.seat]
     up = game_round.up_card
     if decision.question == "insurance":
@@ -144,7 +151,7 @@ def action_values(env: CroupierEnv, game_round: GameRound) -> dict[int, float]:
         most = game_round.max_insurance(decision.seat)
         insurance = {"insurance": most} | {
             entry.name: int(entry.fraction * most)
-            for entry in env.catalogue.entries
+            for entry in catalogue.entries
             if entry.action == "insurance" and entry.fraction is not None
         }
         for name, units in insurance.items():
@@ -154,28 +161,28 @@ def action_values(env: CroupierEnv, game_round: GameRound) -> dict[int, float]:
         assert turn is not None
         cards, stake = turn[1].cards, turn[1].stake
         hand = _Hand(profile, cards, up, unknown)
-        by_name = _play_values(env, profile, hand, stake)
+        by_name = _play_values(catalogue, profile, hand, stake)
         if profile.hole_card is HoleCard.PEEK and hand.dealer_blackjack() > 0:
             chance = hand.dealer_blackjack()
             by_name = {
                 name: value if name == "surrender" else (value + chance) / (1 - chance)
                 for name, value in by_name.items()
             }
-    scale = stake / env.bet
+    scale = stake / bet
     return {
-        int(index): by_name[env.catalogue.names[index]] * scale
-        for index in np.flatnonzero(env.mask)
-        if env.catalogue.names[index] in by_name
+        int(index): by_name[catalogue.names[index]] * scale
+        for index in np.flatnonzero(mask)
+        if catalogue.names[index] in by_name
     }
 
 
 def _play_values(
-    env: CroupierEnv, profile: BlackjackRules, hand: _Hand, stake: int
+    catalogue: Catalogue, profile: BlackjackRules, hand: _Hand, stake: int
 ) -> dict[str, float]:
     values = {"stand": hand.stand(), "hit": hand.hit(), "surrender": -0.5}
     if len(hand.ranks) == 2:
         values["double"] = hand.double(1.0)
-        for entry in env.catalogue.entries:
+        for entry in catalogue.entries:
             if entry.action == "double" and entry.fraction is not None:
                 units = int(entry.fraction * stake)
                 values[entry.name] = hand.double(units / stake)

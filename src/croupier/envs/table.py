@@ -353,8 +353,6 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        from croupier.envs.render import table_text
-
         return table_text(self)
 
     # --- the round ------------------------------------------------------------------------
@@ -434,7 +432,9 @@ class CroupierEnv(gym.Env[dict[str, Any], np.int64]):
         if self.oracle:
             from croupier.envs.oracle import action_values
 
-            self._values = action_values(self, game_round)
+            self._values = action_values(
+                game_round, self.seen(), self.catalogue, self.mask, self.bet
+            )
 
     # --- what the box sees ----------------------------------------------------------------
     @property
@@ -523,3 +523,46 @@ def table_env(profile: str | Path, **options: Any) -> CroupierEnv:
     """``croupier/table-v0``: the table of a profile file of one's own (``profile`` is
     required: ``gym.make("croupier/table-v0", profile="house.toml")``)."""
     return CroupierEnv(profile, **options)
+
+
+# --- the table as text (``render_mode="ansi"``): what the box sees, for a person or an LLM agent
+PHASES = ("betting", "your decision", "round over")
+
+
+def _cards(cards: list[str]) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def table_text(env: CroupierEnv) -> str:
+    """Lines: the profile, the house's cards, the box's hands and bets, the legal actions
+    (index and name) and, at the end, every wager settled."""
+    game_round = env.game_round
+    lines = [f"{env.profile.title} ({env.profile.name}): {PHASES[env.stage]}"]
+    if game_round is not None:
+        view: dict[str, Any] = game_round.view(AGENT_SEAT)
+        for key in ("dealer", "player", "banker"):
+            if isinstance(view.get(key), dict):
+                lines.append(f"{key}: {_cards(view[key]['cards'])}")
+        if view.get("board") is not None:
+            lines.append(f"board: {_cards(view['board'])}")
+        for seat in view["seats"]:
+            if seat["seat"] != AGENT_SEAT:
+                continue
+            bets = ", ".join(f"{wager} {amount}" for wager, amount in seat["bets"].items())
+            lines.append(f"your bets: {bets}")
+            for hand in seat["hands"]:
+                total = "" if hand.get("total") is None else f" ({hand['total']})"
+                lines.append(f"your hand {hand['hand']}: {_cards(hand['cards'])}{total}")
+        if env.stage == Stage.DONE:
+            for wager in view["results"]:
+                if wager["seat"] == AGENT_SEAT:
+                    lines.append(
+                        f"{wager['wager']}: {wager['result']}, stake {wager['stake']}, "
+                        f"returns {wager['payout']}"
+                    )
+    if env.stage == Stage.BET:
+        lines.append(f"base bet: {env.bet} units")
+    legal = [f"{index} {env.catalogue.names[index]}" for index in env.mask.nonzero()[0]]
+    if legal:
+        lines.append("legal: " + ", ".join(legal))
+    return "\n".join(lines) + "\n"

@@ -13,9 +13,11 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from croupier.audit import chain as audit_chain
@@ -36,6 +38,7 @@ from croupier.server.schemas import Id
 from croupier.server.sockets import SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
+from croupier.server.web_api_routes import router as web_api_router
 from croupier.service import engines, fail_safe
 from croupier.service.accounts import (
     IDLE_SECONDS,
@@ -53,6 +56,7 @@ from croupier.service.models import GameTable
 from croupier.service.tables import Casino, LiveTable
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.web import install as install_pages
+from croupier.web.page import not_found_page, wants_a_page
 
 log = logging.getLogger("croupier.server")
 
@@ -303,6 +307,19 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                 await asyncio.wait(pending)
 
 
+def _runs_table(request: Request, table_id: int) -> bool:
+    """Whether this server runs table ``table_id`` (the table page's 404 of an unknown one)."""
+    running: Server = request.app.state.server
+    return table_id in running.casino.tables
+
+
+async def _not_found(request: Request, error: Exception) -> Response:
+    """Starlette's 404 (no route matched): a page for a browser, the API's JSON for others."""
+    if wants_a_page(request):
+        return not_found_page(request, request.headers.get("accept-language"))
+    return errors.http_answer(error if isinstance(error, HTTPException) else HTTPException(404))
+
+
 def create_app(settings: Settings | None = None, *, server: Server | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -353,7 +370,9 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(table_facts_router)
     app.include_router(report_router)
     app.include_router(health_router)
-    install_pages(app)
+    app.include_router(web_api_router)
+    install_pages(app, runs_table=_runs_table)
+    app.add_exception_handler(404, _not_found)
     openapi.install(app, staff_router, correction_router, dealer_router, router, table_facts_router)
 
     @app.websocket("/tables/{table_id}/ws")

@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
 from croupier.audit import actor as audit_actor
+from croupier.clock import Clock, SystemClock
 from croupier.reports.gaming_day import GamingDay
 from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.reports.returns import Returns
@@ -35,7 +36,6 @@ from croupier.service import idempotency
 from croupier.service.accounts import Principal, authenticate, identify
 from croupier.service.broadcast import Broadcaster
 from croupier.service.claim import TablesClaim
-from croupier.service.clock import Clock, SystemClock
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
 from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork

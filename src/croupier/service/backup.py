@@ -50,6 +50,7 @@ from sqlalchemy.orm import Session
 from croupier.audit import chain, verify
 from croupier.audit.verify import Head
 from croupier.errors import CroupierError
+from croupier.ledger import book
 from croupier.service.database import alembic_config, make_engine, upgrade
 from croupier.service.models import Base
 
@@ -496,8 +497,6 @@ def reconcile(
     same key or is not there; and every breach of double entry in the restore's own books.
     ``live_rows`` (``table_rows(live)``, read once) saves reading the live database again
     when several restores are reconciled with it."""
-    from croupier.ledger import book
-
     settled_live = _settled(live_rows if live_rows is not None else table_rows(live))
     found = [
         f"{name} {key}: restored {row} but live {settled_live[name].get(key)}"

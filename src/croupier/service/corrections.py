@@ -16,13 +16,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from croupier.clock import Clock
 from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
 from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, physical, staff
 from croupier.service.accounts import Principal
-from croupier.service.clock import Clock
 from croupier.service.errors import RequestError
 from croupier.service.live import LiveTable
 from croupier.service.rounds import Rounds

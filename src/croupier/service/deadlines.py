@@ -16,9 +16,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from croupier.clock import Clock
 from croupier.errors import CroupierError
 from croupier.service import absence
-from croupier.service.clock import Clock
 from croupier.service.live import LiveTable
 from croupier.service.rounds import Rounds
 

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.clock import Clock
 from croupier.errors import BetError, IllegalActionError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.ledger import book
@@ -28,7 +29,6 @@ from croupier.ledger.postings import (
 )
 from croupier.service import engines, staff
 from croupier.service.accounts import Principal, wallet_of
-from croupier.service.clock import Clock
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import BackBet, RoundPlayer, RoundRecord, User

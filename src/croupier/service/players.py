@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from croupier.clock import Clock
 from croupier.errors import BetError, IllegalActionError
 from croupier.games.commands import Action, Bet
 from croupier.service import absence, staff
 from croupier.service.accounts import Principal
-from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, Forbidden, RequestError
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.publishing import Publisher

@@ -16,6 +16,7 @@ from typing import Any, cast
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.clock import Clock
 from croupier.errors import CroupierError, ProfileError
 from croupier.games.base import replay
 from croupier.games.events import Event
@@ -23,7 +24,6 @@ from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
 from croupier.service import absence, engines, limits, pace, physical, table_rules
-from croupier.service.clock import Clock
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.live import IN_PROGRESS, LiveTable
 from croupier.service.models import (

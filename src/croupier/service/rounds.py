@@ -21,13 +21,13 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
+from croupier.clock import Clock
 from croupier.fairness import commitment, revealed_document
 from croupier.games.commands import Act, Action, Deal, Return, Void
 from croupier.games.events import CardDrawn, Purpose, RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, pace, physical, table_rules
 from croupier.service.accounts import Principal
-from croupier.service.clock import Clock
 from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
 from croupier.service.models import RoundRecord, RuleSet, ShoeRecord

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from croupier.service.models import Base
+from croupier.storage import Base
 
 
 class StaffRoleRecord(Base):

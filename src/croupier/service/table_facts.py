@@ -6,6 +6,9 @@ cards have left the shoe (never their order, R6), and a baccarat scoreboard show
 of the shoe. The rules come from the table's own profile (its limits as the operator set them
 for the round under way, docs/rules.md §6); the roads from the recorded rounds of the shoe in
 play, so they show what the record holds.
+
+Also what the pages read beside (``server.web_api_routes``): each profile's public facts, the
+shoes' commitments, and the back bets of a round that concern a player.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ from croupier.games.baccarat_roads import Coup, coup_of, roads_document
 from croupier.games.base import views
 from croupier.games.events import Event
 from croupier.rules.baccarat import BaccaratRules, PairBy
+from croupier.rules.base import Limits, Profile
 from croupier.rules.posted import posted_rules
+from croupier.service import engines
 from croupier.service.live import LiveTable
-from croupier.service.models import RoundRecord
+from croupier.service.models import BackBet, GameTable, RoundRecord, ShoeRecord, User
+
+MAIN_WAGER = "main"
+"""The blackjack box's own bet, as the table server names it."""
 
 
 def rules_of(live: LiveTable) -> dict[str, Any]:
@@ -120,3 +128,98 @@ def _outcome(events: list[dict[str, Any]]) -> dict[str, Any] | None:
     if "qualifies" in dealer:
         outcome["qualifies"] = dealer["qualifies"]
     return outcome
+
+
+# --- what the pages read beside (``server.web_api_routes``) ----------------------------------
+def _limits(name: str, limits: Limits, *, optional: bool = False) -> dict[str, Any]:
+    return {
+        "name": name,
+        "minimum": limits.minimum,
+        "maximum": limits.maximum,
+        "optional": optional,
+    }
+
+
+def wagers_of(profile: Profile) -> list[dict[str, Any]]:
+    """Each wager a seat may place under ``profile``, its limits in whole units, first the
+    one a seat must place (blackjack's box bet, the Casino Hold'em Ante)."""
+    limits = getattr(profile, "limits", None)
+    wagers: list[dict[str, Any]] = []
+    if isinstance(limits, dict):  # baccarat: one limit per wager, none required (Art. 8)
+        wagers += [_limits(str(name), value, optional=True) for name, value in limits.items()]
+    elif isinstance(limits, Limits):
+        wagers.append(_limits(MAIN_WAGER, limits))
+    side = getattr(profile, "twenty_one_plus_three", None)
+    if side is not None:
+        wagers.append(_limits("21+3", side.limits, optional=True))
+    ante = getattr(profile, "ante_limits", None)
+    if isinstance(ante, Limits):
+        wagers.append(_limits("ante", ante))
+    progressive = getattr(profile, "progressive", None)
+    if progressive is not None:
+        stake = int(progressive.bet)
+        wagers.append(_limits("progressive", Limits(minimum=stake, maximum=stake), optional=True))
+    return wagers
+
+
+def profile_facts(profile: Profile) -> dict[str, Any]:
+    """The lobby's and the table page's facts of ``profile``: its game, seats and wagers, and
+    whether this build has its game's engine (``playable``)."""
+    try:
+        engines.round_class(profile)
+        playable = True
+    except (ModuleNotFoundError, LookupError):
+        playable = False
+    return {
+        "name": profile.name,
+        "game": profile.game,
+        "title": profile.title,
+        "seats": profile.table.seats,
+        "seats_per_player": profile.table.seats_per_player,
+        "min_players": profile.table.min_players,
+        "back_betting": profile.table.back_betting,
+        "wagers": wagers_of(profile),
+        "playable": playable,
+    }
+
+
+def shoes(session: Session, limit: int) -> list[dict[str, Any]]:
+    """The last ``limit`` shoes, newest first: each one's table, its commitment (R18) and
+    whether its seed has been revealed."""
+    rows = session.execute(
+        select(ShoeRecord.id, GameTable.name, ShoeRecord.commitment, ShoeRecord.is_revealed)
+        .join(GameTable, GameTable.id == ShoeRecord.table_id)
+        .order_by(ShoeRecord.id.desc())
+        .limit(limit)
+    ).all()
+    return [
+        {"id": shoe_id, "table": table, "commitment": commitment, "is_revealed": revealed}
+        for shoe_id, table, commitment, revealed in rows
+    ]
+
+
+def back_bets_of(
+    session: Session, round_id: int, user_id: int, owned: set[int]
+) -> list[dict[str, Any]]:
+    """The back bets of round ``round_id`` that concern ``user_id``: those it placed, and
+    those on the boxes it owns (``owned``), which wait for its consent while ``asked``."""
+    rows = session.execute(
+        select(BackBet, User.username)
+        .join(User, User.id == BackBet.user_id)
+        .where(BackBet.round_id == round_id)
+        .order_by(BackBet.id)
+    ).all()
+    return [
+        {
+            "id": back.id,
+            "seat": back.seat,
+            "wager": back.wager,
+            "amount": back.amount,
+            "status": back.status,
+            "backer": username,
+            "is_mine": back.user_id == user_id,
+            "awaits_my_consent": back.seat in owned and back.status == "asked",
+        }
+        for back, username in rows
+        if back.user_id == user_id or back.seat in owned
+    ]

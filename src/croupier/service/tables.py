@@ -21,9 +21,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from croupier.clock import Clock
 from croupier.errors import CroupierError
 from croupier.service.broadcast import Broadcaster
-from croupier.service.clock import Clock
 from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
 from croupier.service.fail_safe import FailSafe

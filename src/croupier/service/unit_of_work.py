@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from croupier.audit import chain as audit_chain
-from croupier.service.clock import Clock
+from croupier.clock import Clock
 
 T = TypeVar("T")
 

@@ -64,6 +64,22 @@ def post_corrections(
     return book.post(session, kind, reference, legs, now)
 
 
+def players(session: Session) -> list[dict[str, Any]]:
+    """Every player by name, with their wallet's balance (minor units; 0 before a wallet)."""
+    wallets = dict(
+        session.execute(
+            select(Account.owner, Account.balance).where(Account.kind == "wallet")
+        ).all()
+    )
+    users = session.execute(
+        select(User.id, User.username).where(User.role == "player").order_by(User.username)
+    ).all()
+    return [
+        {"id": user_id, "username": username, "balance": wallets.get(str(user_id), 0)}
+        for user_id, username in users
+    ]
+
+
 def balance_of(session: Session, user_id: int) -> int:
     return book.balance(session, wallet_of(session, user_id))
 

@@ -29,15 +29,12 @@ True
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from croupier.simulation.blackjack_sim import TC_LOW, BlackjackTally, Counting
 from croupier.simulation.tally import Z95
-
-if TYPE_CHECKING:
-    from croupier.simulation.runner import SimulationOptions
 
 
 def _phi(x: float) -> float:
@@ -162,15 +159,15 @@ def ruin_by_bankroll(
 
 
 def risk_json(
-    counting: Counting, tally: BlackjackTally, options: SimulationOptions
+    counting: Counting, tally: BlackjackTally, bankroll: float | None
 ) -> dict[str, Any] | None:
-    if options.bankroll is None:
+    if bankroll is None:
         return None
     sums = tally.counting
     assert sums is not None
-    row = ruin_by_bankroll(tally, counting.horizon, [options.bankroll])[0]
+    row = ruin_by_bankroll(tally, counting.horizon, [bankroll])[0]
     return {
-        "bankroll": options.bankroll,
+        "bankroll": bankroll,
         "horizon_rounds": counting.horizon,
         "sessions": int(sums.segment_low.size),
         "risk_of_ruin_simulated": row["simulated"],

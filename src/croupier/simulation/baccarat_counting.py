@@ -19,6 +19,9 @@ The counter sees what a player sees: the first card of a shoe (turned up to set 
 Art. 6 d)) and every card dealt; the burnt cards stay unseen. The true count is the running
 count per 52 unseen cards, rounded to a whole number.
 
+The kernel keeps the count with these tables (``count_tables``) and returns a
+``BaccaratCounting``; ``baccarat_sim.counting_figures`` reads the EV by count off it.
+
 >>> sorted(TIE_COUNT.items())
 [(0, 2), (1, 0), (2, -1), (3, -1), (4, -1), (5, -1), (6, -4), (7, -4), (8, 2), (9, 2)]
 >>> sum(TIE_COUNT[card.rank.baccarat_value] for card in FULL_DECK)  # balanced
@@ -31,7 +34,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,15 +42,6 @@ from croupier.analysis.baccarat import RANK_VALUE, RANKS, banker_tableau, outcom
 from croupier.cards import FULL_DECK
 from croupier.hands.baccarat import points
 from croupier.rules.baccarat import BaccaratRules, PairBy
-from croupier.simulation.baccarat_sim import (
-    PAIR_WAGERS,
-    WAGERS,
-    BaccaratTables,
-    CountTables,
-    simulate_baccarat,
-)
-from croupier.simulation.kernel_random import SeedStream
-from croupier.simulation.tally import Tally
 
 SYSTEM = "croupier-tie"
 TIE_COUNT: Mapping[int, int] = MappingProxyType(
@@ -88,6 +81,18 @@ def tie_effects_of_removal(rules: BaccaratRules) -> dict[int, float]:
     return effects
 
 
+@dataclass(frozen=True)
+class CountTables:
+    """What the kernel needs to keep a count; ``None`` of it when counting is off."""
+
+    tags: npt.NDArray[np.int64]
+    """Per card index: the tie count's tag (``TIE_COUNT``)."""
+    true_count_limit: int
+    """True counts are rounded and clipped to ``[-limit, limit]``."""
+    pair_buckets: int
+    """The pair probability of the unseen cards in ``pair_buckets`` equal steps over [0, 1/4]."""
+
+
 def count_tables() -> CountTables:
     tags = np.array([TIE_COUNT[points(card)] for card in FULL_DECK], dtype=np.int64)
     return CountTables(tags, TRUE_COUNT_LIMIT, PAIR_BUCKETS)
@@ -111,84 +116,3 @@ class BaccaratCounting:
             self.by_pair + other.by_pair,
             self.when_positive + other.when_positive,
         )
-
-    def tally(self, tables: BaccaratTables) -> Tally:
-        return tables.tally(self.by_true_count.sum(axis=0))
-
-    def figures(self, tables: BaccaratTables) -> dict[str, Any]:
-        """The JSON's ``"counting"``: each wager's EV per true count of the tie count, and the
-        pair bets' EV per pair probability, with how often each arises."""
-        rounds = int(self.by_true_count.sum())
-        unit = tables.denominator
-        by_count = []
-        for bucket, counts in enumerate(self.by_true_count):
-            seen = int(counts.sum())
-            if not seen:
-                continue
-            nets = counts @ tables.nets
-            by_count.append(
-                {
-                    "true_count": bucket - TRUE_COUNT_LIMIT,
-                    "rounds": seen,
-                    "frequency": seen / rounds,
-                    "ev_per_round": {
-                        wager: int(nets[i]) / unit / seen for i, wager in enumerate(WAGERS)
-                    },
-                }
-            )
-        by_pair = []
-        for bucket, counts in enumerate(self.by_pair):
-            seen = int(counts.sum())
-            if not seen:
-                continue
-            hits = {"player_pair": int(counts[1].sum()), "banker_pair": int(counts[:, 1].sum())}
-            by_pair.append(
-                {
-                    "pair_probability": [
-                        bucket / (4 * PAIR_BUCKETS),
-                        (bucket + 1) / (4 * PAIR_BUCKETS),
-                    ],
-                    "rounds": seen,
-                    "frequency": seen / rounds,
-                    "ev_per_round": {
-                        wager: _pair_net(tables, wager, hit, seen) / unit / seen
-                        for wager, hit in hits.items()
-                    },
-                }
-            )
-        when_positive: dict[str, dict[str, Any]] = {}
-        for side, wager in enumerate(PAIR_WAGERS):
-            seen = int(self.when_positive[side].sum())
-            paired = int(self.when_positive[side, 1])
-            ev = _pair_net(tables, wager, paired, seen) / unit / seen if seen else None
-            when_positive[wager] = {
-                "rounds": seen,
-                "frequency": seen / rounds if rounds else 0.0,
-                "ev_per_bet": ev,
-                "ev_per_round_betting_only_then": (ev or 0.0) * seen / rounds if rounds else 0.0,
-            }
-        return {
-            "system": SYSTEM,
-            "tags": {str(value): tag for value, tag in sorted(TIE_COUNT.items())},
-            "true_count": "running count per 52 unseen cards, rounded; the burnt cards unseen",
-            "by_true_count": by_count,
-            "pairs": "exact pair probability of the unseen cards, in steps of 1/400",
-            "by_pair_probability": by_pair,
-            "pairs_when_positive": when_positive,
-        }
-
-
-def _pair_net(tables: BaccaratTables, wager: str, hits: int, rounds: int) -> int:
-    """A pair bet's summed net over ``rounds`` coups with ``hits`` pairs (its nets read from
-    the settlement table: the win where it pays, the stake lost elsewhere)."""
-    column = tables.nets[:, WAGERS.index(wager)]
-    return hits * int(column.max()) + (rounds - hits) * int(column.min())
-
-
-def simulate_baccarat_counting(
-    profile: BaccaratRules, rounds: int, seed: SeedStream, players: int
-) -> BaccaratCounting:
-    """As ``simulate_baccarat`` with the count kept: the coups by count."""
-    counting = simulate_baccarat(profile, rounds, seed, players, count=SYSTEM).counting
-    assert counting is not None
-    return counting

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +49,15 @@ from croupier.errors import ProfileError
 from croupier.games.baccarat import decide_coup, is_pair, settle_wager
 from croupier.hands.baccarat import POINT_VALUES, banker_draws, burn_count, player_draws, points
 from croupier.rules.baccarat import BaccaratRules, BaccaratWager
+from croupier.simulation.baccarat_counting import (
+    PAIR_BUCKETS,
+    SYSTEM,
+    TIE_COUNT,
+    TRUE_COUNT_LIMIT,
+    BaccaratCounting,
+    CountTables,
+    count_tables,
+)
 from croupier.simulation.game_tally import BaccaratTally, timed
 from croupier.simulation.kernel_random import SeedStream, shuffle, state_of
 from croupier.simulation.tally import Tally
@@ -197,18 +206,6 @@ def _settlement_nets(profile: BaccaratRules) -> list[list[Fraction]]:
     return rows
 
 
-@dataclass(frozen=True)
-class CountTables:
-    """What the kernel needs to keep a count; ``None`` of it when counting is off."""
-
-    tags: IntArray
-    """Per card index: the tie count's tag (``croupier.simulation.baccarat_counting``)."""
-    true_count_limit: int
-    """True counts are rounded and clipped to ``[-limit, limit]``."""
-    pair_buckets: int
-    """The pair probability of the unseen cards in ``pair_buckets`` equal steps over [0, 1/4]."""
-
-
 def _no_count() -> CountTables:
     return CountTables(np.zeros(52, dtype=np.int64), 0, 1)
 
@@ -286,7 +283,6 @@ def simulate_baccarat(
     baccarat's count (``croupier.simulation.baccarat_counting.SYSTEM``), kept before every
     coup; the same seed deals the same coups with or without it.
     """
-    from croupier.simulation.baccarat_counting import SYSTEM, BaccaratCounting, count_tables
     from croupier.simulation.blackjack_sim import SimulationError
 
     if not 1 <= players <= profile.zones:
@@ -427,3 +423,83 @@ def _deal_shoes(  # noqa: PLR0917 - numba takes positional arguments  # pragma: 
                 break
         shoes += 1
     return shoes
+
+
+# --- the count's figures (``croupier.simulation.baccarat_counting``) -------------------------
+def counting_figures(counting: BaccaratCounting, tables: BaccaratTables) -> dict[str, Any]:
+    """The JSON's ``"counting"``: each wager's EV per true count of the tie count, and the
+    pair bets' EV per pair probability, with how often each arises."""
+    rounds = int(counting.by_true_count.sum())
+    unit = tables.denominator
+    by_count = []
+    for bucket, counts in enumerate(counting.by_true_count):
+        seen = int(counts.sum())
+        if not seen:
+            continue
+        nets = counts @ tables.nets
+        by_count.append(
+            {
+                "true_count": bucket - TRUE_COUNT_LIMIT,
+                "rounds": seen,
+                "frequency": seen / rounds,
+                "ev_per_round": {
+                    wager: int(nets[i]) / unit / seen for i, wager in enumerate(WAGERS)
+                },
+            }
+        )
+    by_pair = []
+    for bucket, counts in enumerate(counting.by_pair):
+        seen = int(counts.sum())
+        if not seen:
+            continue
+        hits = {"player_pair": int(counts[1].sum()), "banker_pair": int(counts[:, 1].sum())}
+        by_pair.append(
+            {
+                "pair_probability": [
+                    bucket / (4 * PAIR_BUCKETS),
+                    (bucket + 1) / (4 * PAIR_BUCKETS),
+                ],
+                "rounds": seen,
+                "frequency": seen / rounds,
+                "ev_per_round": {
+                    wager: _pair_net(tables, wager, hit, seen) / unit / seen
+                    for wager, hit in hits.items()
+                },
+            }
+        )
+    when_positive: dict[str, dict[str, Any]] = {}
+    for side, wager in enumerate(PAIR_WAGERS):
+        seen = int(counting.when_positive[side].sum())
+        paired = int(counting.when_positive[side, 1])
+        ev = _pair_net(tables, wager, paired, seen) / unit / seen if seen else None
+        when_positive[wager] = {
+            "rounds": seen,
+            "frequency": seen / rounds if rounds else 0.0,
+            "ev_per_bet": ev,
+            "ev_per_round_betting_only_then": (ev or 0.0) * seen / rounds if rounds else 0.0,
+        }
+    return {
+        "system": SYSTEM,
+        "tags": {str(value): tag for value, tag in sorted(TIE_COUNT.items())},
+        "true_count": "running count per 52 unseen cards, rounded; the burnt cards unseen",
+        "by_true_count": by_count,
+        "pairs": "exact pair probability of the unseen cards, in steps of 1/400",
+        "by_pair_probability": by_pair,
+        "pairs_when_positive": when_positive,
+    }
+
+
+def _pair_net(tables: BaccaratTables, wager: str, hits: int, rounds: int) -> int:
+    """A pair bet's summed net over ``rounds`` coups with ``hits`` pairs (its nets read from
+    the settlement table: the win where it pays, the stake lost elsewhere)."""
+    column = tables.nets[:, WAGERS.index(wager)]
+    return hits * int(column.max()) + (rounds - hits) * int(column.min())
+
+
+def simulate_baccarat_counting(
+    profile: BaccaratRules, rounds: int, seed: SeedStream, players: int
+) -> BaccaratCounting:
+    """As ``simulate_baccarat`` with the count kept: the coups by count."""
+    counting = simulate_baccarat(profile, rounds, seed, players, count=SYSTEM).counting
+    assert counting is not None
+    return counting

@@ -9,12 +9,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from croupier.simulation.baccarat_counting import BaccaratCounting
 from croupier.simulation.tally import Tally
-
-if TYPE_CHECKING:  # baccarat_counting imports the kernel, which returns these tallies
-    from croupier.simulation.baccarat_counting import BaccaratCounting
 
 
 @dataclass(frozen=True)

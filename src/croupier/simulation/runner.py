@@ -310,7 +310,7 @@ def result_json(result: SimulationResult) -> dict[str, Any]:
             from croupier.simulation.advantage import counting_json, risk_json
 
             document["counting"] = counting_json(result.options.counting, tally)
-            risk = risk_json(result.options.counting, tally, result.options)
+            risk = risk_json(result.options.counting, tally, result.options.bankroll)
             if risk is not None:
                 document["risk"] = risk
     _add_game_keys(result, document)
@@ -324,10 +324,10 @@ def _add_game_keys(result: SimulationResult, document: dict[str, Any]) -> None:
     tally = result.tally
     if isinstance(tally, BaccaratTally) and tally.counting is not None:
         from croupier.rules.baccarat import BaccaratRules
-        from croupier.simulation.baccarat_sim import tables_of
+        from croupier.simulation.baccarat_sim import counting_figures, tables_of
 
         assert isinstance(result.profile, BaccaratRules)
-        document["counting"] = tally.counting.figures(tables_of(result.profile))
+        document["counting"] = counting_figures(tally.counting, tables_of(result.profile))
     if isinstance(tally, CasinoHoldemTally):
         document["progressive_meter"] = {
             "opening": "long-run (a warm-up of the meter alone before each block)",

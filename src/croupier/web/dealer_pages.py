@@ -6,11 +6,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from croupier.web.routes import AcceptLanguage, _page
+from croupier.web.page import AcceptLanguage, render
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/dealer", response_class=HTMLResponse)
 def dealer_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "dealer.html", "dealer.title", accept_language, page="dealer")
+    return render(request, "dealer.html", "dealer.title", accept_language, page="dealer")

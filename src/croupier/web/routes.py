@@ -4,8 +4,8 @@ Each page is a Jinja2 template in the browser's language (``Accept-Language``) w
 messages handed to a plain JS module, which talks to the table server's JSON API and its
 table WebSocket. No build step: the modules and the stylesheet are served as they are.
 
-``install(app)`` adds the pages and the static assets to the server's app (one line in its
-factory). Page URLs:
+``install(app, runs_table=...)`` adds the pages and the static assets to the server's app (one
+line in its factory, which says which tables it runs). Page URLs:
 
 - ``/`` the lobby; ``/sign-in``, ``/sign-up``
 - ``/table/{table_id}`` a table (any game)
@@ -14,142 +14,46 @@ factory). Page URLs:
 - ``/disputes``, ``/inspector``, ``/inspector/{dispute_id}``: ``staff_pages``
 
 Any other path, and a table that does not exist, answers 404: a page for a browser (its
-``Accept`` names ``text/html``), the API's JSON error for any other client.
+``Accept`` names ``text/html``; ``page.not_found_page``), the API's JSON error for any other
+client (the server's app decides which).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Header, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi import Path as PathParameter
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
-from starlette.exceptions import HTTPException
 
-from croupier.server import errors
-from croupier.server.context import ServerDep
 from croupier.service import pace
-from croupier.web.api import router as api_router
-from croupier.web.language import Catalogue, negotiate
-
-HERE = Path(__file__).resolve().parent
-STATIC_URL = "/web/static"
-
-templates = Jinja2Templates(directory=HERE / "templates")
-
-# Scripts only from our own origin and no inline script; the catalogue travels as JSON data.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-)
+from croupier.web.dealer_pages import router as dealer_pages
+from croupier.web.page import HERE, STATIC_URL, AcceptLanguage, not_found_page, render
+from croupier.web.staff_pages import router as staff_pages
 
 router = APIRouter(include_in_schema=False)
-
-AcceptLanguage = Annotated[str | None, Header()]
-
-
-def _page(
-    request: Request,
-    template: str,
-    title_key: str,
-    accept_language: str | None,
-    *,
-    status_code: int = 200,
-    **context: Any,
-) -> HTMLResponse:
-    catalogue = Catalogue.load(negotiate(accept_language))
-    response = templates.TemplateResponse(
-        request,
-        template,
-        {
-            "lang": catalogue.language,
-            "t": catalogue.text,
-            "messages_json": catalogue.as_json(),
-            "title_key": title_key,
-            "static": STATIC_URL,
-            **context,
-        },
-        status_code=status_code,
-    )
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    response.headers["Content-Language"] = catalogue.language
-    response.headers["Vary"] = "Accept-Language"
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @router.get("/", response_class=HTMLResponse)
 def lobby_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "lobby.html", "lobby.title", accept_language, page="lobby")
+    return render(request, "lobby.html", "lobby.title", accept_language, page="lobby")
 
 
 @router.get("/sign-in", response_class=HTMLResponse)
 def sign_in_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "sign_in.html", "auth.sign_in", accept_language, page="sign-in")
+    return render(request, "sign_in.html", "auth.sign_in", accept_language, page="sign-in")
 
 
 @router.get("/sign-up", response_class=HTMLResponse)
 def sign_up_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "sign_up.html", "auth.sign_up", accept_language, page="sign-up")
-
-
-def not_found_page(
-    request: Request, accept_language: str | None, *, what: str = "page"
-) -> HTMLResponse:
-    """The 404 page a person reads: no such page, or (``what="table"``) no such table."""
-    keys = {
-        "page": ("not_found.page", "not_found.page_text"),
-        "table": ("not_found.table", "not_found.table_text"),
-    }
-    title_key, text_key = keys[what]
-    return _page(
-        request,
-        "not_found.html",
-        title_key,
-        accept_language,
-        status_code=404,
-        page="not-found",
-        text_key=text_key,
-    )
-
-
-def wants_a_page(request: Request) -> bool:
-    """A browser navigating asks for ``text/html``; ``fetch`` and API clients do not."""
-    return "text/html" in request.headers.get("accept", "")
-
-
-@router.get("/table/{table_id}", response_class=HTMLResponse)
-def table_page(
-    request: Request,
-    server: ServerDep,
-    table_id: Annotated[int, PathParameter(ge=1)],
-    accept_language: AcceptLanguage = None,
-) -> HTMLResponse:
-    # Known before the page loads, so it says "table not found" instead of connecting forever.
-    if table_id not in server.casino.tables:
-        return not_found_page(request, accept_language, what="table")
-    return _page(
-        request,
-        "table.html",
-        "table.title",
-        accept_language,
-        page="table",
-        table_id=table_id,
-        # The felt's pace and the server's decision clock from the same numbers (issue 26).
-        pace={
-            "beat_ms": round(pace.DEAL_BEAT_SECONDS * 1000),
-            "longest_ms": round(pace.DEAL_LONGEST_SECONDS * 1000),
-            "reconnect_ms": round(pace.RECONNECT_SECONDS * 1000),
-        },
-    )
+    return render(request, "sign_up.html", "auth.sign_up", accept_language, page="sign-up")
 
 
 @router.get("/account", response_class=HTMLResponse)
 def player_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "account.html", "me.title", accept_language, page="account")
+    return render(request, "account.html", "me.title", accept_language, page="account")
 
 
 @router.get("/recall/{round_id}", response_class=HTMLResponse)
@@ -158,14 +62,14 @@ def recall_page(
     round_id: Annotated[int, PathParameter(ge=1)],
     accept_language: AcceptLanguage = None,
 ) -> HTMLResponse:
-    return _page(
+    return render(
         request, "recall.html", "recall.title", accept_language, page="recall", round_id=round_id
     )
 
 
 @router.get("/operator", response_class=HTMLResponse)
 def operator_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "operator.html", "operator.title", accept_language, page="operator")
+    return render(request, "operator.html", "operator.title", accept_language, page="operator")
 
 
 @router.get("/favicon.ico")
@@ -174,21 +78,51 @@ def favicon() -> RedirectResponse:
     return RedirectResponse(f"{STATIC_URL}/favicon.svg", status_code=308)
 
 
-async def _not_found(request: Request, error: Exception) -> Response:
-    """Starlette's 404 (no route matched): a page for a browser, the API's JSON for others."""
-    if wants_a_page(request):
-        return not_found_page(request, request.headers.get("accept-language"))
-    return errors.http_answer(error if isinstance(error, HTTPException) else HTTPException(404))
+RunsTable = Callable[[Request, int], bool]
+"""Whether the server behind the pages runs table ``table_id``: the app that installs the
+pages says (they stand below the server and know nothing of it)."""
 
 
-def install(app: FastAPI) -> None:
-    """Serve the pages and their assets from ``app`` (the table server's app factory)."""
-    from croupier.web.dealer_pages import router as dealer_pages
-    from croupier.web.staff_pages import router as staff_pages
+def _table_page(runs_table: RunsTable) -> Callable[..., HTMLResponse]:
+    """``/table/{table_id}``: any game's table, or the 404 page of an unknown table."""
 
+    def table_page(
+        request: Request,
+        table_id: Annotated[int, PathParameter(ge=1)],
+        accept_language: AcceptLanguage = None,
+    ) -> HTMLResponse:
+        # Known before the page loads, so it says "table not found" instead of connecting
+        # forever.
+        if not runs_table(request, table_id):
+            return not_found_page(request, accept_language, what="table")
+        return render(
+            request,
+            "table.html",
+            "table.title",
+            accept_language,
+            page="table",
+            table_id=table_id,
+            # The felt's pace and the server's decision clock from the same numbers (issue 26).
+            pace={
+                "beat_ms": round(pace.DEAL_BEAT_SECONDS * 1000),
+                "longest_ms": round(pace.DEAL_LONGEST_SECONDS * 1000),
+                "reconnect_ms": round(pace.RECONNECT_SECONDS * 1000),
+            },
+        )
+
+    return table_page
+
+
+def install(app: FastAPI, *, runs_table: RunsTable) -> None:
+    """Serve the pages and their assets from ``app`` (the table server's app factory, which
+    also answers its 404s with ``page.not_found_page`` for a browser)."""
     app.include_router(router)
+    app.add_api_route(
+        "/table/{table_id}",
+        _table_page(runs_table),
+        response_class=HTMLResponse,
+        include_in_schema=False,
+    )
     app.include_router(staff_pages)
     app.include_router(dealer_pages)
-    app.include_router(api_router)
     app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")
-    app.add_exception_handler(404, _not_found)

@@ -17,19 +17,19 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParameter
 from fastapi.responses import HTMLResponse
 
-from croupier.web.routes import AcceptLanguage, _page
+from croupier.web.page import AcceptLanguage, render
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/disputes", response_class=HTMLResponse)
 def my_disputes_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "disputes.html", "dispute.mine", accept_language, page="disputes")
+    return render(request, "disputes.html", "dispute.mine", accept_language, page="disputes")
 
 
 @router.get("/inspector", response_class=HTMLResponse)
 def inspector_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "inspector.html", "inspector.title", accept_language, page="inspector")
+    return render(request, "inspector.html", "inspector.title", accept_language, page="inspector")
 
 
 @router.get("/inspector/{dispute_id}", response_class=HTMLResponse)
@@ -38,7 +38,7 @@ def inspector_dispute_page(
     dispute_id: Annotated[int, PathParameter(ge=1)],
     accept_language: AcceptLanguage = None,
 ) -> HTMLResponse:
-    return _page(
+    return render(
         request,
         "inspector_dispute.html",
         "inspector.decision_title",

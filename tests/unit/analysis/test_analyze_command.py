@@ -133,7 +133,7 @@ def test_casino_holdem_json_is_exact_and_a_new_paytable_reuses_the_table(
     """The standard game exactly (Wizard of Odds: 2.16% per Ante); a designer's profile that
     pays a flush 3:1 instead of 2:1 reuses the cached table (same deck and qualifier) and
     costs the house, exactly, more than the flush line's share at the old strategy."""
-    from croupier.analysis.casino_holdem_exact import analyse_ante_game
+    from croupier.analysis.casino_holdem_game import analyse_ante_game
     from croupier.rules import CasinoHoldemRules, load_profile
 
     cached = sorted(casino_holdem_cache.iterdir())

@@ -41,7 +41,7 @@ def test_five_distinct_cards_are_needed() -> None:
 def test_short_strategy_costs_little_against_the_optimal_one() -> None:
     """Exact over every deal (the first run enumerates the table: minutes): the short
     strategy is worse than the optimal decision, by the figure docs/analyze.md prints."""
-    from croupier.analysis.casino_holdem_exact import analyse_ante_game
+    from croupier.analysis.casino_holdem_game import analyse_ante_game
     from croupier.rules import CasinoHoldemRules, load_profile
 
     rules = load_profile("casino-holdem-standard")

@@ -1,4 +1,5 @@
-"""Time, injected: sessions, locks and deadlines read it, tests move it (R16)."""
+"""Time, injected: sessions, locks, deadlines and the audit chain read it, tests move it
+(R16). Below the audit and the service, which both read it."""
 
 from __future__ import annotations
 
