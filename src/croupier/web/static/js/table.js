@@ -7,7 +7,7 @@ import {
   ApiError, byId, clearNetworkNotice, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
-import { drawFelt } from "./felt.js";
+import { drawFelt, isDealerBlackjack } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
 import { backBetsByBox, bySeatHandsFirst, netSentence, resultRows, settledBackBets } from "./results.js";
@@ -402,6 +402,12 @@ function reasonOf(view, row) {
   }
   if (row.hand === null || row.hand === undefined || typeof dealer?.total !== "number") return tOr(`wager.${row.wager}`, row.wager);
   if (dealer.total > 21) return t("banner.reason.dealer_busts");
+  if (isDealerBlackjack(dealer)) {
+    // A blackjack against a blackjack is a push (Peru 2016 Art. 13); "your 21 against the
+    // dealer's 21" named neither.
+    const natural = entry?.hands?.length === 1 && hand?.cards?.length === 2 && hand.total === 21;
+    return t(natural ? "banner.reason.both_blackjack" : "banner.reason.dealer_blackjack");
+  }
   return t("banner.reason.totals", { you: hand?.total ?? "", dealer: dealer.total });
 }
 
