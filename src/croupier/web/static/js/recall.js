@@ -6,6 +6,7 @@
 import {
   byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
+import { showCardsEntered } from "./cards-entered.js";
 import { correctionStatus, corrections, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
 import { drawFelt } from "./felt.js";
@@ -96,6 +97,8 @@ async function load() {
     ),
   );
   go(steps.length - 1);
+  // At a physical shoe the inspector and the operator read who entered each card.
+  showCardsEntered(byId("cards-entered"), round.cards_entered);
   showResults(settledWagers(round.events), round.back_bets ?? []);
   showCorrections(round.corrections ?? []);
   // The table's dealer and the operator propose a correction from here; an inspector confirms.
