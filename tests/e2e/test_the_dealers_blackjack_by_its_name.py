@@ -5,7 +5,8 @@ blackjack takes the bets of every hand that is not one.
 
 Ann stands on her hand (not a blackjack) at peru-2016; the dealer turns a blackjack. Her felt
 names the dealer's hand "Blackjack" (no "Total 21"), her banner says "The dealer's blackjack:
-you lose 10.00"; the same in her Spanish browser, and in the recall's last step."""
+you lose 10.00"; the same in her Spanish browser, in the recall's last step and on the lobby's
+tile of the table."""
 
 from __future__ import annotations
 
@@ -93,3 +94,11 @@ def test_the_dealers_blackjack_is_called_blackjack_in_both_languages(
     expect(ana.page.locator("#felt [data-side='dealer'] .total")).to_have_text("Blackjack")
     for someone in (ann, ana):
         assert "21" not in (someone.page.locator("#felt [data-side='dealer']").inner_text())
+    # The lobby's tile: the table's last result, "BJ", read out as the dealer's blackjack.
+    for someone, words in (
+        (ann, "The dealer's hand: blackjack"),
+        (ana, "La mano del crupier: blackjack"),
+    ):
+        someone.go("/")
+        chip = someone.page.locator(f"[data-table-id='{table_id}'] li.result-chip.blackjack")
+        expect(chip).to_have_attribute("aria-label", words)
