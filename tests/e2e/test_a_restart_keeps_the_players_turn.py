@@ -135,18 +135,23 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     )["table"]
     _call(served, "POST", f"/tables/{table}/seats/1", token, {})
 
-    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    page.goto(f"{served.url}/sign-in")
-    page.evaluate(
-        "([token]) => { localStorage.setItem('croupier.token', token);"
-        " localStorage.setItem('croupier.role', 'player');"
-        " localStorage.setItem('croupier.username', 'rosa'); }",
-        [token],
-    )
-    page.goto(f"{served.url}/table/{table}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+    # Rosa's phone, and the same table in a Spanish browser of hers beside it: the resumed
+    # decision is pictured in both languages (issue 26, "Done when").
+    pages = {}
+    for locale in ("en-US", "es-ES"):
+        context = browser.new_context(viewport=PHONE, locale=locale, reduced_motion="reduce")
+        context.set_default_timeout(20_000)
+        pages[locale] = context.new_page()
+        pages[locale].goto(f"{served.url}/sign-in")
+        pages[locale].evaluate(
+            "([token]) => { localStorage.setItem('croupier.token', token);"
+            " localStorage.setItem('croupier.role', 'player');"
+            " localStorage.setItem('croupier.username', 'rosa'); }",
+            [token],
+        )
+        pages[locale].goto(f"{served.url}/table/{table}")
+        expect(pages[locale].locator("#connection")).to_have_attribute("data-state", "connected")
+    page, pagina = pages["en-US"], pages["es-ES"]
     # Rounds until one asks rosa something (a blackjack may end a round at the deal).
     for _ in range(10):
         _call(
@@ -185,6 +190,10 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     seconds = _seconds_shown(page, clock)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "resumed-decision-390.png"))
+    expect(pagina.locator("#connection")).to_have_attribute("data-state", "connected")
+    expect(pagina.locator("#actions button").first).to_be_visible()
+    expect(pagina.locator(clock)).to_contain_text("Tiempo")
+    pagina.screenshot(path=str(SCREENSHOTS / "resumed-decision-390-es.png"))  # looked at
     assert seconds >= CLOSE_TO_FULL, f"the resumed decision shows {seconds} s of {DECISION_SECONDS}"
     # The clock sits with the buttons, on the screen.
     box = page.locator(clock).bounding_box()
@@ -198,4 +207,5 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     answer.first.click()
     expect(page.locator(f"#actions button[data-action='{action}']")).to_have_count(0)
     assert notice.is_hidden() or notice.get_attribute("data-kind") != "error", notice.inner_text()
-    context.close()
+    for each in pages.values():
+        each.context.close()

@@ -128,9 +128,24 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     expect(dario.page.locator("#next-card")).to_have_text("No card is needed now.")
     expect(dario.page.locator("#next-card-label")).to_have_count(1)
     expect(dario.page.locator("#next-card-label")).to_be_hidden()
+    # Who entered each card of the round, and when (issue 26, item 5): not the burn, which
+    # is the shoe's, before the round.
+    entered = dario.page.locator("#cards-entered li")
+    expect(entered).to_have_count(4)
+    expect(entered.first).to_contain_text("10♦ · box 1, hand 1 · entered by dario at ")
+    expect(entered.nth(3)).to_contain_text("7♣ · the dealer, face down · entered by dario at ")
     dario.page.set_viewport_size({"width": 390, "height": 844})
     assert_fits_the_screen(dario)
     dario.screenshot("dealer-console-390")
+    token = dario.page.evaluate("localStorage.getItem('croupier.token')")
+    dario_es = person("dario-es", locale="es-ES")
+    signed_in_browser(dario_es, token, "dario")
+    dario_es.go("/dealer")
+    entradas = dario_es.page.locator("#cards-entered li")
+    expect(entradas).to_have_count(4)
+    expect(entradas.first).to_contain_text("10♦ · casilla 1, mano 1 · introducida por dario a las ")
+    assert english_left_on(dario_es.page.locator("body").inner_text()) == []
+    dario_es.screenshot("dealer-console-physical-es")
 
     # Pia sees her 19 and the dealer's 9, never the card face down.
     expect(pia.page.locator("#actions button[data-action='stand']")).to_be_visible()
@@ -167,6 +182,30 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     expect(queued.locator(".check[data-ok='true']").first).to_be_visible()
     queued.locator("a.open-dispute").click()
     expect(ivan.page.locator("#agreement")).to_have_attribute("data-ok", "true")
+    # The inspector's round page and recall list every card of the round with who entered
+    # it, in the inspector's language (issue 26, item 5); the player's recall does not.
+    cards = ivan.page.locator("#cards-entered li")
+    expect(cards).to_have_count(6)  # Td 9h 9s 7c, the new hole card 6c, the dealer's Tc
+    expect(cards.nth(4)).to_contain_text("6♣ · el crupier, boca abajo · introducida por dario")
+    ivan.screenshot("inspector-dispute-physical-es")
+    dispute_page = ivan.page.url
+    recall = ivan.page.locator("#recall-link").get_attribute("href") or ""
+    jan.go(dispute_page.removeprefix(live_server.url))
+    expect(jan.page.locator("#cards-entered li").first).to_contain_text(
+        "10♦ · box 1, hand 1 · entered by dario at "
+    )
+    jan.screenshot("inspector-dispute-physical-en")
+    for inspector, entered_by in ((ivan, "introducida por dario"), (jan, "entered by dario")):
+        inspector.go(recall)
+        expect(inspector.page.locator("#cards-entered li")).to_have_count(6)
+        expect(inspector.page.locator("#cards-entered li").last).to_contain_text(entered_by)
+    ivan.screenshot("recall-physical-es")
+    jan.screenshot("recall-physical-en")
+    pia.go(recall)
+    expect(pia.page.locator("#step-counter")).to_be_visible()
+    expect(pia.page.locator("#cards-entered")).to_be_hidden()
+    ivan.go(dispute_page.removeprefix(live_server.url))
+    expect(ivan.page.locator("#agreement")).to_have_attribute("data-ok", "true")
     ivan.page.check("input[name=decision][value=upheld]")
     ivan.page.fill("textarea[name=reason]", "Corregido por el inspector")
     ivan.page.fill("#correction-pia", str(CORRECTION_UNITS))
@@ -192,9 +231,6 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     assert report.is_intact, report.problems
 
     # The console in Spanish, at both widths: not one English catalogue text left on it.
-    token = dario.page.evaluate("localStorage.getItem('croupier.token')")
-    dario_es = person("dario-es", locale="es-ES")
-    signed_in_browser(dario_es, token, "dario")
     dario_es.go("/dealer")
     expect(dario_es.page.locator("#next-card")).to_have_text("Ahora no hace falta ninguna carta.")
     assert english_left_on(dario_es.page.locator("body").inner_text()) == []

@@ -309,7 +309,11 @@ def assert_settled_dealer_shown(someone: Person, engine: Any) -> None:
     expect(side.locator(".card")).to_have_count(len(cards))
     shown = [side.locator(".card").nth(i).get_attribute("data-card") for i in range(len(cards))]
     assert shown == engine.dealer_cards
-    expect(side.locator(".total")).to_have_text(f"Total {hand_total(cards)}")
+    # A dealer's two-card 21 is named a blackjack (issue 26, item 7; Peru 2016 Art. 13).
+    natural = len(cards) == 2 and hand_total(cards) == 21
+    expect(side.locator(".total")).to_have_text(
+        "Blackjack" if natural else f"Total {hand_total(cards)}"
+    )
 
 
 # --- blackjack: two players, a split and a double, a reload mid-round -------------------------

@@ -2,7 +2,8 @@
 
 - ``GET /dealer/tables``: the tables the caller deals at, each with where its next card goes;
 - ``GET /dealer/tables/{id}``: that table as its dealer sees it (the shoe, the next card's
-  place, the whole round);
+  place, the whole round) and, at a physical shoe, ``cards_entered``: each card of the round
+  under way with the dealer who entered it;
 - ``POST /dealer/tables/{id}/shoe {"procedure": "shuffled" | "cut" | "cut_card_placed" |
   "cut_card_out"}``: one procedure of the shoe confirmed, in its order;
 - ``POST /dealer/tables/{id}/cards {"card": "Td"}``: the next card out of the real shoe;
@@ -23,6 +24,7 @@ from pydantic import Field, StrictStr
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
+from croupier.ledger.postings import round_reference
 from croupier.server.context import Caller, IdempotencyKey, ServerDep, typed_body
 from croupier.server.routes import Answer, _once
 from croupier.server.schemas import Body, Id
@@ -85,7 +87,12 @@ def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 def dealer_table(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = _dealer_at(server, who, table_id)
     with live.lock:
-        return physical.dealer_state(live)
+        state = physical.dealer_state(live)
+        if live.is_physical and live.round_id:
+            # Who entered each card of the round under way (issue 26, item 5).
+            entered = round_reference(live.round_id)
+            state["cards_entered"] = server.uow.read(lambda s: physical.cards_entered(s, entered))
+        return state
 
 
 @router.post("/dealer/tables/{table_id}/shoe")

@@ -193,6 +193,25 @@ class Money:
             )
         if amount == 0:
             raise BetError("a back bet of 0 is no bet", code="back_bet_zero", seat=seat)
+        # What no consent could ever accept is refused now, not left waiting for the owner.
+        maximum = next(iter(live.profile.table.wagers.values())).maximum
+        if amount > maximum:
+            raise BetError(
+                f"box {seat}: a back bet of {amount} passes the box maximum {maximum}",
+                code="back_bet_over_maximum",
+                seat=seat,
+                amount=amount,
+                maximum=maximum,
+            )
+        balance = book.balance(session, self.wallet(session, who.user_id))
+        if to_minor(amount) > balance:
+            raise BetError(
+                f"box {seat}: a back bet of {amount} is more than the balance",
+                code="back_bet_over_balance",
+                seat=seat,
+                amount=amount,
+                balance_minor=balance,
+            )
         back = BackBet(
             round_id=live.round_id,
             seat=seat,

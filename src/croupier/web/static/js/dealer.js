@@ -7,6 +7,7 @@
 
 import { api, byId, h, messageOf, once, onSignOut, reportError, requireSession, session, setUpChrome, t } from "./common.js";
 import { cardRow, cardText, parseCard } from "./cards.js";
+import { placeText, showCardsEntered } from "./cards-entered.js";
 import { holdsRole } from "./dispute-api.js";
 import { placeName } from "./felt.js";
 import { server } from "./server.js";
@@ -31,16 +32,6 @@ const desk = () => byId("main");
 /** How often the console reads the table while its WebSocket is down (it pushes otherwise). */
 let current = null;
 let socketOpen = false;
-
-/** Where a card goes, in words: a box's hand, a zone, the dealer (face down), a burn. */
-export function placeText(place) {
-  if (!place) return t("dealer.no_card");
-  if (place.purpose === "burn") return t("dealer.goes.burn");
-  if (place.purpose === "hole") return t("dealer.goes.hole");
-  if (place.seat !== null && place.hand !== null) return t("dealer.goes.hand", { seat: place.seat, hand: place.hand + 1 });
-  if (place.seat !== null) return t("dealer.goes.seat", { seat: place.seat });
-  return t(`purpose.${place.purpose}`);
-}
 
 function procedureText(name) {
   return t(`dealer.procedure.${name}`);
@@ -162,6 +153,8 @@ function show(state) {
   byId("next-card-label").hidden = Boolean(state.shoe.next_procedure) || !state.next_card;
   showShoe(state.shoe);
   showRound(state);
+  // Who entered each card of the round (a card's answer carries none: the read after it does).
+  if (state.cards_entered) showCardsEntered(byId("cards-entered"), state.cards_entered);
 }
 
 async function refresh() {

@@ -53,11 +53,19 @@ function chip(amount, label) {
   );
 }
 
+/** A dealer's hand of two cards, both seen, worth 21: a blackjack (spain-1979 Art. 03 V.1.b,
+ * Peru 2016 Art. 13: "21" with the first two cards), not a total of 21. */
+export function isDealerBlackjack(dealer) {
+  const cards = dealer?.cards ?? [];
+  return cards.length === 2 && !cards.includes("??") && dealer.total === 21;
+}
+
 /** A total as the engine gives it: points ("Total 17"; a soft total, the engine saying an Ace
- * counts 11 in it, while the hand is played: "Total 7/17", the Ace's 1 or 11) or a poker hand
- * named for whose it is ("Your hand: Two pair"). */
-function total(value, { soft = false, named = null } = {}) {
+ * counts 11 in it, while the hand is played: "Total 7/17", the Ace's 1 or 11; a dealer's
+ * blackjack by its name) or a poker hand named for whose it is ("Your hand: Two pair"). */
+function total(value, { soft = false, named = null, blackjack = false } = {}) {
   if (value === null || value === undefined || value === "") return null;
+  if (blackjack) return h("span", { class: "total", dataset: { blackjack: "true" } }, t("table.dealer_blackjack"));
   if (typeof value === "string") {
     const hand = tOr(`poker.${value}`, value);
     return h("span", { class: "hand-name", dataset: { hand: value } }, named ? t(named, { hand }) : hand);
@@ -112,7 +120,7 @@ function dealerSides(view) {
     const heading = t("table.dealer");
     parts.push(
       side("dealer", heading, dealer.cards, [
-        dealer.cards.length ? total(dealer.total, { named: "table.dealer_hand" }) : null,
+        dealer.cards.length ? total(dealer.total, { named: "table.dealer_hand", blackjack: isDealerBlackjack(dealer) }) : null,
         dealer.qualifies === true ? h("span", { class: "note" }, t("holdem.qualifies")) : null,
         dealer.qualifies === false ? h("span", { class: "note" }, t("holdem.does_not_qualify")) : null,
       ]),

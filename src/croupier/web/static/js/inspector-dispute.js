@@ -6,6 +6,7 @@ import {
   byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
+import { showCardsEntered } from "./cards-entered.js";
 import { disputes, holdsRole, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
 import { server } from "./server.js";
@@ -85,6 +86,7 @@ async function show() {
   byId("recall-link").href = `/recall/${record.round}`;
   // The record in the catalogue's words, as the recall says it (the inspector sees every card).
   byId("record-events").replaceChildren(...record.events.map((event) => h("li", { dataset: { kind: event.kind } }, describe(event))));
+  showCardsEntered(byId("cards-entered"), record.cards_entered); // at a physical shoe: who entered each
   const form = byId("decision-form");
   if (document_.status !== "open") {
     form.hidden = true;

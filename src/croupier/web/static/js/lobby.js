@@ -58,7 +58,7 @@ function resultChip(table, result) {
   let kind = "total";
   if (total === 21 && result.cards === 2) [text, kind] = [t("lobby.result_blackjack"), "blackjack"];
   else if (total > 21) [text, kind] = [t("lobby.result_bust"), "bust"];
-  const words = t("lobby.result_dealer", { total: result.dealer });
+  const words = kind === "blackjack" ? t("lobby.result_dealer_blackjack") : t("lobby.result_dealer", { total: result.dealer });
   return h("li", { class: `result-chip ${kind}`, title: words, "aria-label": words }, text);
 }
 

@@ -6,6 +6,7 @@
 import {
   byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
+import { showCardsEntered } from "./cards-entered.js";
 import { correctionStatus, corrections, signedMinorOf } from "./dispute-api.js";
 import { describe } from "./event-words.js";
 import { drawFelt } from "./felt.js";
@@ -28,15 +29,27 @@ function show() {
   byId("step-counter").textContent = t("recall.step_of", { step: step + 1, total: steps.length });
   byId("step-text").textContent = current.events.map(describe).join(" ");
   drawFelt(byId("dealer-area-recall"), byId("seats-recall"), current.view, players, { mySeats, backBets });
-  for (const [index, item] of [...byId("event-list").children].entries()) {
+  const list = byId("event-list");
+  for (const [index, item] of [...list.children].entries()) {
     item.classList.toggle("done", index <= step);
     if (index === step) item.setAttribute("aria-current", "step");
     else item.removeAttribute("aria-current");
   }
+  keepInView(list, list.children[step]);
   byId("first-step").disabled = step === 0;
   byId("previous-step").disabled = step === 0;
   byId("next-step").disabled = step === steps.length - 1;
   byId("last-step").disabled = step === steps.length - 1;
+}
+
+/** Scroll the event list (not the page: the felt stays where the reader has it) so that the
+ * step the felt shows is in sight: the list is shorter than a long round's events. */
+function keepInView(list, item) {
+  if (!item) return;
+  const top = item.offsetTop; // .event-list is positioned: offsets are from its top
+  const bottom = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
 function go(to) {
@@ -84,6 +97,8 @@ async function load() {
     ),
   );
   go(steps.length - 1);
+  // At a physical shoe the inspector and the operator read who entered each card.
+  showCardsEntered(byId("cards-entered"), round.cards_entered);
   showResults(settledWagers(round.events), round.back_bets ?? []);
   showCorrections(round.corrections ?? []);
   // The table's dealer and the operator propose a correction from here; an inspector confirms.

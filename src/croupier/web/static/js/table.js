@@ -7,7 +7,7 @@ import {
   ApiError, byId, clearNetworkNotice, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
-import { drawFelt } from "./felt.js";
+import { drawFelt, isDealerBlackjack } from "./felt.js";
 import { dealtOut, paceDeal } from "./pace.js";
 import { centsOf } from "./rounds.js";
 import { backBetsByBox, bySeatHandsFirst, netSentence, resultRows, settledBackBets } from "./results.js";
@@ -402,6 +402,12 @@ function reasonOf(view, row) {
   }
   if (row.hand === null || row.hand === undefined || typeof dealer?.total !== "number") return tOr(`wager.${row.wager}`, row.wager);
   if (dealer.total > 21) return t("banner.reason.dealer_busts");
+  if (isDealerBlackjack(dealer)) {
+    // A blackjack against a blackjack is a push (Peru 2016 Art. 13); "your 21 against the
+    // dealer's 21" named neither.
+    const natural = entry?.hands?.length === 1 && hand?.cards?.length === 2 && hand.total === 21;
+    return t(natural ? "banner.reason.both_blackjack" : "banner.reason.dealer_blackjack");
+  }
   return t("banner.reason.totals", { you: hand?.total ?? "", dealer: dealer.total });
 }
 
@@ -549,11 +555,17 @@ function drawBackBets() {
     ...(state.backBets ?? []).map((back) => {
       if (back.awaits_my_consent) {
         const refused = consentRefusal(back);
+        // Why Accept is disabled is said beside it: a phone shows no hover tooltip.
+        const why = refused ? h("small", { class: "control-refusal", id: `back-bet-${back.id}-why` }, refused) : null;
         return h("li", { dataset: { backBet: back.id } },
           t("table.back_ask", { backer: back.backer, seat: back.seat, amount: moneyMinor(back.amount) }), " ",
-          h("button", { type: "button", class: "accept", title: refused, dataset: refused ? { refused } : {}, onclick: () => run(() => server.consent(tableId, back.id, true)) }, t("table.accept")),
+          h("button", {
+            type: "button", class: "accept", dataset: refused ? { refused } : {}, "aria-describedby": why ? why.id : null,
+            onclick: () => run(() => server.consent(tableId, back.id, true)),
+          }, t("table.accept")),
           " ",
           h("button", { type: "button", class: "refuse", onclick: () => run(() => server.consent(tableId, back.id, false)) }, t("table.refuse")),
+          why,
         );
       }
       return h("li", { dataset: { backBet: back.id, status: back.status } },
@@ -574,15 +586,48 @@ function drawBackBets() {
   }
 }
 
+/** Say why a back bet was (or would be) refused beside the form's button, or clear it. */
+function sayBackBetRefusal(text) {
+  const why = byId("back-bet-why");
+  why.hidden = !text;
+  why.textContent = text ?? "";
+}
+
+/** Why the server would refuse to ask for this back bet at once (issue 26, item 4): over the
+ * box maximum or the balance, no consent could ever take it. The server checks again. */
+function backBetRefusal(seat, amount) {
+  const maximum = wagersOfTable()[0]?.maximum;
+  if (maximum !== null && maximum !== undefined && amount > maximum) {
+    return messageOf({ status: 422, code: "back_bet_over_maximum", params: { seat, amount, maximum } });
+  }
+  if (state.balance !== undefined && amount * 100 > state.balance) {
+    return messageOf({ status: 422, code: "back_bet_over_balance", params: { seat, amount, balance_minor: state.balance } });
+  }
+  return null;
+}
+
 byId("back-bet-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.currentTarget;
   const text = form.amount.value.trim();
   if (!/^\d+$/.test(text) || Number(text) === 0) {
-    showNotice(t("table.whole_amount", { value: text }), "error");
+    sayBackBetRefusal(t("table.whole_amount", { value: text }));
     return;
   }
-  run(() => server.askBackBet(tableId, Number(form.seat.value), Number(text)));
+  const seat = Number(form.seat.value);
+  const foreseen = backBetRefusal(seat, Number(text));
+  sayBackBetRefusal(foreseen);
+  if (foreseen) return;
+  run(async () => {
+    try {
+      const asked = await server.askBackBet(tableId, seat, Number(text));
+      sayBackBetRefusal(null);
+      return asked;
+    } catch (error) {
+      if (error instanceof ApiError && error.status !== 401) sayBackBetRefusal(messageOf(error));
+      throw error;
+    }
+  });
 });
 
 function draw() {
