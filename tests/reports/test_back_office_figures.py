@@ -109,13 +109,19 @@ def test_the_statement_is_the_players_own_wallet_and_no_one_elses(api: Api) -> N
     assert int(own[-1]["balance_after_minor"]) == api.balance(stella)
     assert sum(int(line["amount_minor"]) for line in own) == api.balance(stella)
     # Asking for the other player's by name, id or wallet reads the caller's own all the same.
-    for sneaky in ("user=oscar", "username=oscar", f"user_id={table.api.get('/me', oscar).json()['user']}"):
+    for sneaky in (
+        "user=oscar",
+        "username=oscar",
+        f"user_id={table.api.get('/me', oscar).json()['user']}",
+    ):
         answer = api.get(f"/me/statement?from=2026-12-05&to=2026-12-05&format=csv&{sneaky}", stella)
         assert answer.status_code == 200
         assert list(csv.DictReader(io.StringIO(answer.text))) == own
     # The JSON form says the same.
     answer = api.get("/me/statement?from=2026-12-05&to=2026-12-05", stella)
-    assert [str(line["entry"]) for line in answer.json()["lines"]] == [line["entry"] for line in own]
+    assert [str(line["entry"]) for line in answer.json()["lines"]] == [
+        line["entry"] for line in own
+    ]
 
 
 def test_the_statement_keeps_to_its_gaming_days(api: Api) -> None:
@@ -135,7 +141,7 @@ def test_the_statement_keeps_to_its_gaming_days(api: Api) -> None:
         return found
 
     assert {line["round"] for line in lines("2026-12-04")} == {first}
-    assert [line["round"] for line in lines("2026-12-05")][0] is None  # the credit
+    assert next(line["round"] for line in lines("2026-12-05")) is None  # the credit
     assert {line["round"] for line in lines("2026-12-05")} == {None, second}
     answer = api.get("/me/statement?from=2025-01-01&to=2026-12-05", token)
     assert answer.status_code == 422 and answer.json()["code"] == "bad_report_span"

@@ -164,8 +164,20 @@ def recall_page(
 
 
 @router.get("/operator", response_class=HTMLResponse)
-def operator_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "operator.html", "operator.title", accept_language, page="operator")
+def operator_page(
+    request: Request, server: ServerDep, accept_language: AcceptLanguage = None
+) -> HTMLResponse:
+    # The house's gaming day (its start and zone) for the page's "today" (issue 27, item 6).
+    gaming_day = server.settings.gaming_day
+    return _page(
+        request,
+        "operator.html",
+        "operator.title",
+        accept_language,
+        page="operator",
+        gaming_day_start=gaming_day.start.strftime("%H:%M"),
+        gaming_day_zone=gaming_day.zone or "",
+    )
 
 
 @router.get("/favicon.ico")
