@@ -30,7 +30,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from croupier.server import errors
-from croupier.server.context import ServerDep
+from croupier.server.context import Server, ServerDep
 from croupier.service import pace
 from croupier.web.api import router as api_router
 from croupier.web.language import Catalogue, negotiate
@@ -148,8 +148,17 @@ def table_page(
 
 
 @router.get("/account", response_class=HTMLResponse)
-def player_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return _page(request, "account.html", "me.title", accept_language, page="account")
+def player_page(
+    request: Request, server: ServerDep, accept_language: AcceptLanguage = None
+) -> HTMLResponse:
+    return _page(
+        request,
+        "account.html",
+        "me.title",
+        accept_language,
+        page="account",
+        **_gaming_day(server),
+    )
 
 
 @router.get("/recall/{round_id}", response_class=HTMLResponse)
@@ -167,17 +176,24 @@ def recall_page(
 def operator_page(
     request: Request, server: ServerDep, accept_language: AcceptLanguage = None
 ) -> HTMLResponse:
-    # The house's gaming day (its start and zone) for the page's "today" (issue 27, item 6).
-    gaming_day = server.settings.gaming_day
     return _page(
         request,
         "operator.html",
         "operator.title",
         accept_language,
         page="operator",
-        gaming_day_start=gaming_day.start.strftime("%H:%M"),
-        gaming_day_zone=gaming_day.zone or "",
+        **_gaming_day(server),
     )
+
+
+def _gaming_day(server: Server) -> dict[str, Any]:
+    """The house's gaming day (its start, and its zone if the operator named one) for a
+    page's "today": a report's or a statement's day is the browser's (issue 27, item 6)."""
+    gaming_day = server.settings.gaming_day
+    return {
+        "gaming_day_start": gaming_day.start.strftime("%H:%M"),
+        "gaming_day_zone": gaming_day.zone or "",
+    }
 
 
 @router.get("/favicon.ico")

@@ -1,7 +1,8 @@
 import {
   ApiError, byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, t, tOr,
 } from "./common.js";
-import { localDate } from "./dates.js";
+import { shiftDays } from "./dates.js";
+import { houseToday } from "./office-day.js";
 import { seatTotals } from "./rounds.js";
 import { server } from "./server.js";
 
@@ -152,9 +153,9 @@ async function downloadStatement(event) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-const today = new Date();
-byId("statement-to").value = localDate(today);
-byId("statement-from").value = localDate(new Date(today.getFullYear(), today.getMonth(), 1));
+// The last 30 gaming days up to the browser's today on the house's gaming day.
+byId("statement-to").value = houseToday();
+byId("statement-from").value = shiftDays(houseToday(), -29);
 byId("statement-download").addEventListener("submit", (event) => downloadStatement(event).catch(reportError));
 
 if (requireSession()) start().catch(reportError);

@@ -6,6 +6,12 @@
 
 import { byId, moneyMinor, once, t } from "./common.js";
 
+// A press outside the dialog's buttons (the second click of a double-click on Credit, which
+// opened it) leaves the focus on Confirm: Enter still confirms, Escape still cancels.
+byId("money-confirm")?.addEventListener("mousedown", (event) => {
+  if (!event.target.closest("button, input, select, textarea, a")) event.preventDefault();
+});
+
 /** Ask to confirm ``movement`` ({username, direction: "credit" | "debit", minor, balance});
  * on "Confirm", ``send()`` runs once. Answers send's answer, or undefined when cancelled. */
 export function confirmMovement(movement, send) {
