@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -118,6 +119,14 @@ def test_the_cashier_is_keyboard_first_and_every_movement_is_confirmed(
     expect(dialog).to_be_hidden()
     assert _balance(live_server, paula.name) == [(paula.name, 1250)]
 
+    # Paula's activity statement from her account page: her own credit, as CSV.
+    paula.go("/account")
+    with paula.page.expect_download() as downloading:
+        paula.page.locator("#statement-download button[type=submit]").click()
+    lines = Path(downloading.value.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("entry,transaction,at,kind,round,table,game,amount_minor")
+    assert [line.split(",")[3:8] for line in lines[1:]] == [["credit", "", "", "", "1250"]]
+
 
 def test_the_dealers_table_list_follows_a_table_opened_on_the_page(
     live_server: LiveServer, person: Callable[..., Person]
@@ -155,8 +164,9 @@ def test_the_report_day_is_the_browsers_today_on_the_houses_gaming_day(
         page.goto(live_server.url + "/operator")
         expected = GamingDay.parse("06:00", "Pacific/Kiritimati").day_of(moment.timestamp())
         assert expected == moment.date() + timedelta(days=1)
-        expect(page.locator("#report-date")).to_have_value(expected.isoformat())
-        expect(page.locator("#today-date")).to_have_text(expected.isoformat())
+        # Generous waits: today's figures are five requests on a loaded machine.
+        expect(page.locator("#report-date")).to_have_value(expected.isoformat(), timeout=15_000)
+        expect(page.locator("#today-date")).to_have_text(expected.isoformat(), timeout=15_000)
     finally:
         context.close()
 

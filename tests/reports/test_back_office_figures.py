@@ -70,6 +70,7 @@ def test_each_day_of_the_range_is_that_days_report(api: Api, database_url: str) 
         ("2026-12-05", "2026-12-04", "bad_report_span"),  # ends before it begins
         ("2026-01-01", "2026-12-31", "bad_report_span"),  # more than 92 days
         ("2026-12-05", "tomorrow", "bad_date"),
+        ("9999-12-31", "9999-12-31", "bad_date"),  # its gaming day would end after 9999
     ],
 )
 def test_a_span_that_is_no_span_is_a_typed_422(api: Api, first: str, last: str, code: str) -> None:

@@ -120,9 +120,12 @@ def _days(first: str, last: str) -> tuple[date_type, date_type]:
     days = []
     for text in (first, last):
         try:
-            days.append(parse_date(text))
+            day = parse_date(text)
         except GamingDayError as error:
             raise RequestError(str(error), code="bad_date", date=text) from None
+        if day == date_type.max:  # its gaming day would end after the calendar does
+            raise RequestError(f"date: {text!r} is the calendar's last", code="bad_date", date=text)
+        days.append(day)
     return days[0], days[1]
 
 

@@ -23,12 +23,18 @@ function svg(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** A chart's width in its own units: the width it is shown at (up to 720), so that its
+ * words are read at their size on a phone too. */
+function drawnWidth(container) {
+  return Math.round(Math.min(720, Math.max(300, byId(container)?.clientWidth ?? 720)));
+}
+
 /** Each table's win at play (win + meter: a bar, red when flagged) and its theoretical win
  * with the 99% band (a dot and a whisker), as the PDF's chart draws them. */
 function chart(report) {
   const tables = report.tables.filter((table) => table.rounds || table.win_minor);
   if (!tables.length) return null;
-  const width = 720, height = 220, left = 56, bottom = 40, top = 12;
+  const width = drawnWidth("report-body"), height = 220, left = 56, bottom = 40, top = 12;
   const values = tables.flatMap((table) => {
     const played = table.win_minor + table.jackpot_minor;
     const spread = (table.standard_deviation_minor ?? 0) * Z_99;
@@ -127,7 +133,7 @@ const dayLabel = (day) => shortDay.format(new Date(`${day}T00:00:00Z`));
  * theoretical win (a line) and the 99% band around it (a shaded area). */
 function trendChart(table) {
   const days = table.days;
-  const width = 720, height = 170, left = 64, right = 8, top = 10, bottom = 26;
+  const width = drawnWidth("trend-body"), height = 170, left = 64, right = 8, top = 10, bottom = 26;
   const played = (day) => day.win_minor + day.jackpot_minor;
   const spread = (day) => (day.standard_deviation_minor ?? 0) * Z_99;
   const known = days.filter((day) => day.theoretical_win_minor !== null && day.rounds);
@@ -161,7 +167,9 @@ function trendChart(table) {
   const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1]);
   days.forEach((day, index) => {
     if (!labelled.has(index)) return;
-    parts.push(svg("text", { x: x(index), y: height - 8, class: "trend-axis", "text-anchor": "middle" }, document.createTextNode(dayLabel(day.date))));
+    // The last day's label ends at the chart's edge rather than running past it.
+    const isLast = index === days.length - 1 && days.length > 1;
+    parts.push(svg("text", { x: isLast ? width - right : x(index), y: height - 8, class: "trend-axis", "text-anchor": isLast ? "end" : "middle" }, document.createTextNode(dayLabel(day.date))));
   });
   const total = days.reduce((sum, day) => sum + played(day), 0);
   const theory = known.length ? known.reduce((sum, day) => sum + day.theoretical_win_minor, 0) : null;
