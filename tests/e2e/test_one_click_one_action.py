@@ -30,6 +30,7 @@ from croupier.games.base import Action
 
 from .conftest import OPERATOR_TOKEN, PASSWORD, LiveServer, Person
 from .test_tables_in_a_browser import (
+    confirm_movement,
     needs_engine,
     open_table,
     operator_signs_in,
@@ -185,6 +186,7 @@ def test_every_button_pressed_twice_does_its_work_once(
 
     operator.page.route("**/operator/wallets/*/credit", answer_lost)
     row.locator("button.credit").click()
+    confirm_movement(operator)
     expect(operator.page.locator("#notice")).to_have_attribute("data-kind", "error")
     operator.page.unroute("**/operator/wallets/*/credit")
     assert kinds() == ["credit"], "the credit whose answer was lost was done"
@@ -193,14 +195,17 @@ def test_every_button_pressed_twice_does_its_work_once(
     settle(operator)  # the page drawn again after the failure: the amount typed again
     row.locator("input[name=amount]").fill("1000")
     row.locator("button.credit").click()  # the same credit again, now that the network is back
+    confirm_movement(operator)
     settle(operator)
     check("Credit pressed again after a lost answer", kinds(), ["credit"])
     row.locator("input[name=amount]").fill("100")
-    row.locator("button.credit").dblclick()
+    row.locator("button.credit").dblclick()  # one confirmation opens, and is double-clicked
+    confirm_movement(operator, double=True)
     no_error(operator)
     check("Credit double-clicked", kinds(), ["credit", "credit"])
     row.locator("input[name=amount]").fill("100")
     row.locator("button.debit").dblclick()
+    confirm_movement(operator, double=True)
     no_error(operator)
     check("Debit double-clicked", kinds(), ["credit", "credit", "debit"])
 

@@ -60,6 +60,11 @@ def _post(server: LiveServer, token: str, path: str, body: dict[str, Any]) -> An
     return httpx.post(f"{server.url}{path}", json=body, headers=headers, timeout=10)
 
 
+def _minor_shown(text: str) -> int:
+    """An amount as the English page shows it ("+1,014.50", "-5.00") in minor units."""
+    return round(Fraction(text.replace(",", "").replace("+", "")) * 100)
+
+
 def at_both_widths(someone: Person, name: str, section: str | None = None) -> None:
     """The page at 1366 px and at 390 px (no sideways scroll on the phone), photographed;
     ``section`` (a selector) photographed alone too, at both widths, where the page is long."""
@@ -173,6 +178,14 @@ def test_dragon_six_art_12_the_inspector_confirms_a_dealers_payout_correction(
     nora.go("/account")
     wait_for_balance(nora, after_coup + Fraction(CORRECTION_MINOR, 100))
     expect(nora.page.locator(".correction-reason").first).to_have_text(f"Correction: {REASON}")
+    # Issue 26, item 7: the round's staked, returned and corrected add up to its net.
+    played = nora.page.locator(f"#history tr[data-round='{round_id}']")
+    figures = {
+        name: _minor_shown(played.locator(f"td.{name}").inner_text())
+        for name in ("staked", "returned", "corrected", "net")
+    }
+    assert figures["corrected"] == CORRECTION_MINOR, figures
+    assert figures["returned"] - figures["staked"] + figures["corrected"] == figures["net"], figures
     at_both_widths(nora, "account-correction")
     nora.go(f"/recall/{round_id}")
     expect(nora.page.locator("#round-corrections")).to_be_visible()

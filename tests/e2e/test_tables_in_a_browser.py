@@ -148,7 +148,22 @@ def credit(operator: Person, username: str, units: int) -> None:
     row = operator.page.locator(f"#operator-players tr[data-player='{username}']")
     row.locator("input[name=amount]").fill(str(units))
     row.locator("button.credit").click()
+    confirm_movement(operator)
     expect(row.locator(".balance")).to_have_text(shown_units(Fraction(units)))
+
+
+def confirm_movement(operator: Person, *, double: bool = False) -> None:
+    """Every movement of money on the operator's page is confirmed first (issue 27, item 6):
+    the dialog names the player, the amount and the balance after; Confirm sends it."""
+    dialog = operator.page.locator("#money-confirm")
+    expect(dialog).to_be_visible()
+    button = dialog.locator("#confirm-money")
+    expect(button).to_be_focused()  # Enter confirms
+    if double:
+        button.dblclick()
+    else:
+        button.click()
+    expect(dialog).to_be_hidden()
 
 
 def set_limits(operator: Person, table: str, wager: str, maximum: int) -> None:

@@ -34,7 +34,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -332,13 +332,136 @@ def build(
             if inside:
                 span.add(tally)
 
-    # Rounds, handle, theoretical win: the rounds that ended in the year to date.
+    pending = _collect(session, (windows.year_from, window[1]), returns_of, add)
+
+    tables = []
+    for table in session.scalars(select(GameTable).order_by(GameTable.id)):
+        if table.id not in tallies and not table.is_open:
+            continue  # a closed table with nothing in the year: not on the report
+        day_tally, month_tally, year_tally = tallies[table.id]
+        tables.append(
+            TableReport(
+                table.id,
+                table.name,
+                _table_profile(table),
+                table.game,
+                day_tally,
+                month_tally,
+                year_tally,
+            )
+        )
+    return DailyReport(
+        day,
+        gaming_day,
+        window,
+        tuple(tables),
+        tuple(_disputes(session, window)),
+        tuple(_corrections(session, window)),
+        tuple(_voids(session, window)),
+        tuple(sorted(pending)),
+        retention_years,
+    )
+
+
+MAX_RANGE_DAYS = 92
+"""The longest span the range report reads at once (a quarter): it reads every record of the
+span in one request, and a chart of more days than this is no longer read by eye."""
+
+
+@dataclass(frozen=True)
+class DailyRange:
+    """Each table's figures day by day over ``first`` to ``last`` (both included): what the
+    daily report says of each of those days, without the month and year to date (the
+    operator's chart of win against theoretical, ``GET /operator/reports/daily-range``)."""
+
+    first: date
+    last: date
+    gaming_day: GamingDay
+    tables: tuple[tuple[GameTable, tuple[Tally, ...]], ...]
+    pending_analysis: tuple[str, ...]
+
+    @property
+    def days(self) -> tuple[date, ...]:
+        count = (self.last - self.first).days + 1
+        return tuple(self.first + timedelta(days=offset) for offset in range(count))
+
+    def as_json(self) -> dict[str, Any]:
+        days = self.days
+        totals = [Tally() for _ in days]
+        for _, tallies in self.tables:
+            for total, tally in zip(totals, tallies, strict=True):
+                total.add(tally)
+
+        def dated(tallies: Iterable[Tally]) -> list[dict[str, Any]]:
+            return [
+                {"date": day.isoformat(), **tally.as_json()}
+                for day, tally in zip(days, tallies, strict=True)
+            ]
+
+        return {
+            "from": self.first.isoformat(),
+            "to": self.last.isoformat(),
+            "gaming_day": {
+                "starts": self.gaming_day.start.strftime("%H:%M"),
+                "time_zone": self.gaming_day.zone_name,
+            },
+            "tables": [
+                {
+                    "table": table.id,
+                    "name": table.name,
+                    "profile": _table_profile(table),
+                    "game": table.game,
+                    "days": dated(tallies),
+                }
+                for table, tallies in self.tables
+            ],
+            "totals": dated(totals),
+            "pending_analysis": list(self.pending_analysis),
+        }
+
+
+def build_range(
+    session: Session, first: date, last: date, gaming_day: GamingDay, returns_of: ReturnsOf
+) -> DailyRange:
+    """Gaming days ``first`` to ``last`` (both included, at most ``MAX_RANGE_DAYS``), each
+    day's figures per table as ``build`` gives them, from one read of the records."""
+    if last < first:
+        raise ValueError(f"the range ends ({last}) before it begins ({first})")
+    if (last - first).days + 1 > MAX_RANGE_DAYS:
+        raise ValueError(f"{first} to {last} is more than {MAX_RANGE_DAYS} days")
+    count = (last - first).days + 1
+    tallies: dict[int, list[Tally]] = defaultdict(lambda: [Tally() for _ in range(count)])
+
+    def add(table: int, at: float, tally: Tally) -> None:
+        tallies[table][(gaming_day.day_of(at) - first).days].add(tally)
+
+    span = gaming_day.opening(first), gaming_day.window(last)[1]
+    pending = _collect(session, span, returns_of, add)
+    tables = tuple(
+        (table, tuple(tallies[table.id]))
+        for table in session.scalars(select(GameTable).order_by(GameTable.id))
+        if table.id in tallies or table.is_open
+    )
+    return DailyRange(first, last, gaming_day, tables, tuple(sorted(pending)))
+
+
+AddTally = Callable[[int, float, "Tally"], None]
+"""Where a reading goes: (table id, when it happened in epoch seconds, its figures)."""
+
+
+def _collect(
+    session: Session, span: tuple[float, float], returns_of: ReturnsOf, add: AddTally
+) -> set[str]:
+    """Every figure of the records in ``span`` (``[from, to)``, epoch seconds), handed to
+    ``add`` with its table and moment (the caller bins them by day, month, year); answers the
+    profiles whose analysis was not ready."""
+    # Rounds, handle, theoretical win: the rounds that ended in the span.
     rounds = list(
         session.scalars(
             select(RoundRecord).where(
                 RoundRecord.status.in_(ENDED),
-                RoundRecord.ended_at >= windows.year_from,
-                RoundRecord.ended_at < window[1],
+                RoundRecord.ended_at >= span[0],
+                RoundRecord.ended_at < span[1],
             )
         )
     )
@@ -348,8 +471,8 @@ def build(
         .join(RoundRecord, RoundRecord.id == BackBet.round_id)
         .where(
             BackBet.status == "settled",
-            RoundRecord.ended_at >= windows.year_from,
-            RoundRecord.ended_at < window[1],
+            RoundRecord.ended_at >= span[0],
+            RoundRecord.ended_at < span[1],
         )
     ):
         back_bets[back.round_id].append(back)
@@ -374,8 +497,8 @@ def build(
             .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
             .where(
                 LedgerEntry.account_id == house,
-                LedgerTransaction.created_at >= windows.year_from,
-                LedgerTransaction.created_at < window[1],
+                LedgerTransaction.created_at >= span[0],
+                LedgerTransaction.created_at < span[1],
             )
         ).all()
         if house is not None
@@ -409,8 +532,8 @@ def build(
             .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
             .where(
                 LedgerEntry.account_id.in_(list(table_of_account)),
-                LedgerTransaction.created_at >= windows.year_from,
-                LedgerTransaction.created_at < window[1],
+                LedgerTransaction.created_at >= span[0],
+                LedgerTransaction.created_at < span[1],
             )
         )
         if kinds is not None:
@@ -418,34 +541,7 @@ def build(
         for account, amount, at in session.execute(query).all():
             moved = Tally(drop_minor=amount) if kind == "escrow" else Tally(jackpot_minor=amount)
             add(table_of_account[account], at, moved)
-
-    tables = []
-    for table in session.scalars(select(GameTable).order_by(GameTable.id)):
-        if table.id not in tallies and not table.is_open:
-            continue  # a closed table with nothing in the year: not on the report
-        day_tally, month_tally, year_tally = tallies[table.id]
-        tables.append(
-            TableReport(
-                table.id,
-                table.name,
-                _table_profile(table),
-                table.game,
-                day_tally,
-                month_tally,
-                year_tally,
-            )
-        )
-    return DailyReport(
-        day,
-        gaming_day,
-        window,
-        tuple(tables),
-        tuple(_disputes(session, window)),
-        tuple(_corrections(session, window)),
-        tuple(_voids(session, window)),
-        tuple(sorted(pending)),
-        retention_years,
-    )
+    return pending
 
 
 def _table_profile(table: GameTable) -> str:

@@ -313,6 +313,16 @@ def _runs_table(request: Request, table_id: int) -> bool:
     return table_id in running.casino.tables
 
 
+def _house_day(request: Request) -> dict[str, str]:
+    """The house's gaming day for the account's and the operator's pages (issue 27, item 6)."""
+    running: Server = request.app.state.server
+    gaming_day = running.settings.gaming_day
+    return {
+        "gaming_day_start": gaming_day.start.strftime("%H:%M"),
+        "gaming_day_zone": gaming_day.zone or "",
+    }
+
+
 async def _not_found(request: Request, error: Exception) -> Response:
     """Starlette's 404 (no route matched): a page for a browser, the API's JSON for others."""
     if wants_a_page(request):
@@ -371,7 +381,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(report_router)
     app.include_router(health_router)
     app.include_router(web_api_router)
-    install_pages(app, runs_table=_runs_table)
+    install_pages(app, runs_table=_runs_table, house_day=_house_day)
     app.add_exception_handler(404, _not_found)
     openapi.install(app, staff_router, correction_router, dealer_router, router, table_facts_router)
 

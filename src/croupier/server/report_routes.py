@@ -8,15 +8,18 @@ the analyses already made (``Server.returns``): a request never computes one.
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from datetime import date as date_type
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
 
-from croupier.reports import daily
+from croupier.reports import daily, players, statement
 from croupier.reports.formats import to_csv
 from croupier.reports.gaming_day import GamingDayError, parse_date
-from croupier.server.context import Operator, ServerDep
+from croupier.server.context import Caller, Operator, ServerDep
 from croupier.service.errors import RequestError
 
 router = APIRouter()
@@ -67,3 +70,182 @@ def daily_report(
             headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'},
         )
     return JSONResponse(report)
+
+
+# --- the operator's chart and the player's statement (issue 27, item 6) --------------------
+class DayFigures(BaseModel):
+    """One table's (or every table's) figures of one gaming day, as the daily report gives
+    them; money in minor units, ``hold`` a fraction of one, ``null`` where unknown."""
+
+    date: str
+    rounds: int
+    handle_minor: int
+    drop_minor: int
+    win_minor: int
+    jackpot_minor: int
+    hold: float | None
+    theoretical_win_minor: int | None
+    theoretical_hold: float | None
+    standard_deviation_minor: float | None
+    z: float | None
+    flagged: bool
+
+
+class TableDays(BaseModel):
+    table: int
+    name: str
+    profile: str
+    game: str
+    days: list[DayFigures]
+
+
+class ReportGamingDay(BaseModel):
+    starts: str
+    time_zone: str
+
+
+class DailyRangeReport(BaseModel):
+    """``GET /operator/reports/daily-range``: each table's day by day, and the totals'."""
+
+    from_: str = Field(alias="from")
+    to: str
+    gaming_day: ReportGamingDay
+    tables: list[TableDays]
+    totals: list[DayFigures]
+    pending_analysis: list[str]
+
+
+def _days(first: str, last: str) -> tuple[date_type, date_type]:
+    """Both ends of a span, or a typed ``bad_date`` naming the one that is no date."""
+    days = []
+    for text in (first, last):
+        try:
+            day = parse_date(text)
+        except GamingDayError as error:
+            raise RequestError(str(error), code="bad_date", date=text) from None
+        if day == date_type.max:  # its gaming day would end after the calendar does
+            raise RequestError(f"date: {text!r} is the calendar's last", code="bad_date", date=text)
+        days.append(day)
+    return days[0], days[1]
+
+
+@router.get("/operator/reports/daily-range", response_model=DailyRangeReport)
+def daily_range_report(
+    *,
+    server: ServerDep,
+    who: Operator,
+    first: Annotated[str, Query(alias="from", max_length=10, description="YYYY-MM-DD")],
+    last: Annotated[str, Query(alias="to", max_length=10, description="YYYY-MM-DD")],
+) -> JSONResponse:
+    """Gaming days ``from`` to ``to`` (both included, at most 92): each table's figures day by
+    day as the daily report gives them (no month or year to date), for the operator's chart
+    of win against theoretical."""
+    start, end = _days(first, last)
+    if end < start or (end - start).days + 1 > daily.MAX_RANGE_DAYS:
+        raise RequestError(
+            f"{first} to {last} is not a span of 1 to {daily.MAX_RANGE_DAYS} days",
+            code="bad_report_span",
+            first=first,
+            last=last,
+            most=daily.MAX_RANGE_DAYS,
+        )
+    gaming_day = server.settings.gaming_day
+    document = server.uow.read(
+        lambda session: daily.build_range(session, start, end, gaming_day, server.returns.of)
+    ).as_json()
+    return JSONResponse(document)
+
+
+class StatementEntry(BaseModel):
+    """One movement of the caller's wallet; ``at`` in epoch seconds, money in minor units."""
+
+    entry: int
+    transaction: int
+    at: float
+    kind: str
+    round: int | None
+    table: str | None
+    game: str | None
+    amount_minor: int
+    balance_after_minor: int
+    correction_reason: str | None
+
+
+class ActivityStatement(BaseModel):
+    """``GET /me/statement``: the caller's own wallet movements, oldest first."""
+
+    from_: str = Field(alias="from")
+    to: str
+    lines: list[StatementEntry]
+
+
+@router.get(
+    "/me/statement",
+    response_model=ActivityStatement,
+    responses={200: {"content": {"text/csv": {}}, "description": "JSON or CSV (``format``)."}},
+)
+def my_statement(
+    *,
+    server: ServerDep,
+    who: Caller,
+    first: Annotated[str, Query(alias="from", max_length=10, description="YYYY-MM-DD")],
+    last: Annotated[str, Query(alias="to", max_length=10, description="YYYY-MM-DD")],
+    format: Annotated[Literal["json", "csv"], Query()] = "json",
+) -> Response:
+    """The caller's activity statement over gaming days ``from`` to ``to`` (both included, at
+    most 366): every movement of the caller's own wallet with its round and table. Whose
+    wallet is the token's alone: no parameter names another player."""
+    start, end = _days(first, last)
+    try:
+        span = statement.span_of(start, end, server.settings.gaming_day)
+    except GamingDayError:
+        raise RequestError(
+            f"{first} to {last} is not a span of 1 to {statement.MAX_STATEMENT_DAYS} days",
+            code="bad_report_span",
+            first=first,
+            last=last,
+            most=statement.MAX_STATEMENT_DAYS,
+        ) from None
+    lines = server.uow.read(lambda session: statement.lines_of(session, who.user_id, span))
+    if format == "csv":
+        return Response(
+            statement.to_csv(lines),
+            media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="statement-{first}-{last}.csv"'},
+        )
+    return JSONResponse({"from": first, "to": last, "lines": [asdict(line) for line in lines]})
+
+
+class PlayerDayFigures(BaseModel):
+    """One player's gaming day (``reports.players``); money in minor units."""
+
+    user: int
+    username: str
+    balance_minor: int
+    rounds: int
+    wagered_minor: int
+    net_minor: int
+    cashier_minor: int
+    last_movement_at: float | None
+
+
+class PlayersActivity(BaseModel):
+    """``GET /operator/players/activity``: every player with what their wallet did that day."""
+
+    date: str
+    players: list[PlayerDayFigures]
+
+
+@router.get("/operator/players/activity", response_model=PlayersActivity)
+def players_activity(
+    *,
+    server: ServerDep,
+    who: Operator,
+    date: Annotated[str, Query(max_length=10, description="The gaming day, YYYY-MM-DD.")],
+) -> JSONResponse:
+    """Each player's balance, and in gaming day ``date``: rounds played, amount wagered, the
+    net of play, the cashier's net movement and the last movement (the back office's list)."""
+    day, _ = _days(date, date)
+    window = server.settings.gaming_day.window(day)
+    found = server.uow.read(lambda session: players.activity(session, window))
+    return JSONResponse({"date": date, "players": [asdict(player) for player in found]})

@@ -51,11 +51,6 @@ def sign_up_page(request: Request, accept_language: AcceptLanguage = None) -> HT
     return render(request, "sign_up.html", "auth.sign_up", accept_language, page="sign-up")
 
 
-@router.get("/account", response_class=HTMLResponse)
-def player_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return render(request, "account.html", "me.title", accept_language, page="account")
-
-
 @router.get("/recall/{round_id}", response_class=HTMLResponse)
 def recall_page(
     request: Request,
@@ -65,11 +60,6 @@ def recall_page(
     return render(
         request, "recall.html", "recall.title", accept_language, page="recall", round_id=round_id
     )
-
-
-@router.get("/operator", response_class=HTMLResponse)
-def operator_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
-    return render(request, "operator.html", "operator.title", accept_language, page="operator")
 
 
 @router.get("/favicon.ico")
@@ -113,7 +103,26 @@ def _table_page(runs_table: RunsTable) -> Callable[..., HTMLResponse]:
     return table_page
 
 
-def install(app: FastAPI, *, runs_table: RunsTable) -> None:
+HouseDay = Callable[[Request], dict[str, str]]
+"""The house's gaming day, for a page whose "today" is a report's or a statement's day:
+``{"gaming_day_start": "HH:MM", "gaming_day_zone": zone or ""}`` (issue 27, item 6). The app
+that installs the pages says; the browser then takes today in that zone and from that hour."""
+
+
+def _house_day_page(
+    template: str, title_key: str, page: str, house_day: HouseDay
+) -> Callable[..., HTMLResponse]:
+    """A page (the account's, the operator's) told the house's gaming day."""
+
+    def house_day_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+        return render(
+            request, template, title_key, accept_language, page=page, **house_day(request)
+        )
+
+    return house_day_page
+
+
+def install(app: FastAPI, *, runs_table: RunsTable, house_day: HouseDay) -> None:
     """Serve the pages and their assets from ``app`` (the table server's app factory, which
     also answers its 404s with ``page.not_found_page`` for a browser)."""
     app.include_router(router)
@@ -123,6 +132,16 @@ def install(app: FastAPI, *, runs_table: RunsTable) -> None:
         response_class=HTMLResponse,
         include_in_schema=False,
     )
+    for path, template, title_key, page in (
+        ("/account", "account.html", "me.title", "account"),
+        ("/operator", "operator.html", "operator.title", "operator"),
+    ):
+        app.add_api_route(
+            path,
+            _house_day_page(template, title_key, page, house_day),
+            response_class=HTMLResponse,
+            include_in_schema=False,
+        )
     app.include_router(staff_pages)
     app.include_router(dealer_pages)
     app.mount(STATIC_URL, StaticFiles(directory=HERE / "static"), name="web-static")

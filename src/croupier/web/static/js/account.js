@@ -1,4 +1,8 @@
-import { byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, setUpChrome, t, tOr } from "./common.js";
+import {
+  ApiError, byId, h, labelCells, moneyMinor, onSignOut, reportError, requireSession, session, setUpChrome, t, tOr,
+} from "./common.js";
+import { shiftDays } from "./dates.js";
+import { houseToday } from "./office-day.js";
 import { seatTotals } from "./rounds.js";
 import { server } from "./server.js";
 
@@ -20,9 +24,18 @@ function signed(minor) {
   return minor > 0 ? `+${moneyMinor(minor)}` : moneyMinor(minor);
 }
 
-function amountCell(minor) {
+function amountCell(minor, kind = null) {
   const sign = minor > 0 ? "gain" : minor < 0 ? "loss" : "even";
-  return h("td", { class: "amount", dataset: { sign } }, signed(minor));
+  return h("td", { class: kind ? `amount ${kind}` : "amount", dataset: { sign } }, signed(minor));
+}
+
+/** What moved the wallet for the round after its settlement (a payout correction, an upheld
+ * dispute: issue 26): the net is the ledger's, staked and returned the settlement's, so the
+ * difference is what was corrected, and staked, returned and corrected add up to the net. */
+function correctedCell(totals, net) {
+  if (!totals || net === null) return h("td", { class: "amount corrected" }, "–");
+  const corrected = net - (totals.returned - totals.staked);
+  return corrected ? amountCell(corrected, "corrected") : h("td", { class: "amount corrected" }, "–");
 }
 
 function roundLink(round) {
@@ -50,9 +63,10 @@ function historyRow(round, me) {
     h("td", {}, `#${round.round}`),
     h("td", {}, h("span", {}, round.table ?? "–", round.game ? h("span", { class: "hint" }, ` · ${tOr(`game.${round.game}`, round.game)}`) : null, backNote)),
     h("td", {}, tOr(`status.${round.status}`, round.status ?? "")),
-    h("td", { class: "amount" }, totals ? moneyMinor(totals.staked) : "–"),
-    h("td", { class: "amount" }, totals ? moneyMinor(totals.returned) : "–"),
-    finished ? amountCell(round.net_minor ?? 0) : h("td", { class: "amount" }, "–"),
+    h("td", { class: "amount staked" }, totals ? moneyMinor(totals.staked) : "–"),
+    h("td", { class: "amount returned" }, totals ? moneyMinor(totals.returned) : "–"),
+    correctedCell(totals, finished ? (round.net_minor ?? 0) : null),
+    finished ? amountCell(round.net_minor ?? 0, "net") : h("td", { class: "amount net" }, "–"),
     h("td", { class: "row-action" }, finished
       ? h("span", {}, h("a", { href: `/recall/${round.round}`, "aria-label": t("me.round_link", { round: round.round }) }, t("me.recall")), " · ",
         h("a", { href: `/recall/${round.round}#dispute-round`, class: "dispute-link" }, t("dispute.this_round")))
@@ -121,5 +135,27 @@ async function start() {
   );
   await Promise.all([history(), statement()]);
 }
+
+/** The activity statement (issue 27, item 6): the player's own wallet movements over the
+ * gaming days chosen, as CSV, fetched with the session's token and handed to the browser. */
+async function downloadStatement(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const [from, to] = [form.elements.from.value, form.elements.to.value];
+  const response = await fetch(`/me/statement?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&format=csv`, {
+    headers: { Authorization: `Bearer ${session.token}` },
+  });
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  const link = h("a", { href: URL.createObjectURL(await response.blob()), download: `statement-${from}-${to}.csv` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+// The last 30 gaming days up to the browser's today on the house's gaming day.
+byId("statement-to").value = houseToday();
+byId("statement-from").value = shiftDays(houseToday(), -29);
+byId("statement-download").addEventListener("submit", (event) => downloadStatement(event).catch(reportError));
 
 if (requireSession()) start().catch(reportError);

@@ -51,25 +51,6 @@ export const approvals = {
   decide: (id, decision, reason) => api("POST", `/inspector/approvals/${id}/decision`, { decision, reason }),
 };
 
-/** The cells every approvals list shows (the inspector's and the operator's pages), before
- * its status and its decision. */
-export function approvalCells(item, h, t, moneyMinor) {
-  const what = t(`approval.kind.${item.kind}`, { dispute: item.dispute });
-  const check = item.resettlement;
-  return [
-    h("th", { scope: "row" }, `#${item.approval}`),
-    h("td", {}, what),
-    h("td", {}, `#${item.round} · ${item.table ?? "–"}`),
-    h("td", {}, item.requested_by),
-    h("td", {}, item.reason || "–"),
-    h("td", { class: "amount" }, item.amounts.map((a) => `${a.username} ${moneyMinor(a.amount)}`).join(", ") || "–"),
-    h("td", {},
-      h("div", {}, `${t("inspector.paid")}: ${perPlayer(check.paid, moneyMinor)}`),
-      h("div", {}, `${t("inspector.resettled")}: ${perPlayer(check.resettled, moneyMinor)}`),
-      check.problem ? h("div", { class: "hint" }, check.problem) : null),
-  ];
-}
-
 /** A correction's status in words. */
 export function correctionStatus(status, t) {
   const words = {

@@ -5,7 +5,8 @@
 import {
   byId, clearNotice, h, labelCells, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome, showNotice, t,
 } from "./common.js";
-import { approvalCells, approvals, correctionStatus, corrections, disputes, holdsRole, perPlayer } from "./dispute-api.js";
+import { decidedCell, drawApprovals } from "./approvals-list.js";
+import { approvals, correctionStatus, corrections, disputes, holdsRole, perPlayer } from "./dispute-api.js";
 import { server } from "./server.js";
 
 onSignOut(server.signOut);
@@ -120,10 +121,7 @@ async function answerApproval(item, decision, reasonInput) {
 }
 
 function approvalDecisionCell(item) {
-  if (item.status !== "awaiting") {
-    const decided = t("approval.decided", { decision: t(`approval.status.${item.status}`), by: item.decided_by ?? "–" });
-    return h("td", {}, h("div", {}, decided), item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null);
-  }
+  if (item.status !== "awaiting") return decidedCell(item);
   const id = `approval-reason-${item.approval}`;
   const reason = h("input", { id, name: "reason", maxlength: 2000, autocomplete: "off" });
   return h("td", { class: "approval-decision" },
@@ -135,17 +133,7 @@ function approvalDecisionCell(item) {
 
 async function showApprovals() {
   const answer = await approvals.queue();
-  byId("approval-queue").querySelector("tbody").replaceChildren(
-    ...answer.approvals.map((item) =>
-      h("tr", { dataset: { approval: item.approval, status: item.status } },
-        ...approvalCells(item, h, t, moneyMinor),
-        h("td", { class: "status" }, t(`approval.status.${item.status}`)),
-        approvalDecisionCell(item),
-      ),
-    ),
-  );
-  labelCells(byId("approval-queue"));
-  byId("approvals-empty").hidden = answer.approvals.length > 0;
+  drawApprovals("approval-queue", "approvals-empty", answer.approvals, approvalDecisionCell);
 }
 
 if (requireSession("player")) {

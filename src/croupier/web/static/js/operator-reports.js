@@ -1,8 +1,11 @@
-// The operator's page, reports (issue 27, item 6 as far as the daily report): the regulator's
-// daily report of a gaming day (GET /operator/reports/daily), each table's win at play against
-// its theoretical win and 99% band drawn as a chart, and the CSV and PDF to download.
+// The operator's page, reports (issue 27, item 6): the regulator's daily report of a gaming
+// day (GET /operator/reports/daily), each table's win at play against its theoretical win and
+// 99% band drawn as a chart, the CSV and PDF to download; and each table's win against its
+// theoretical day by day over the last days (GET /operator/reports/daily-range), a chart each.
 
 import { api, byId, h, labelCells, language, moneyMinor, reportError, session, t } from "./common.js";
+import { shiftDays } from "./dates.js";
+import { houseToday } from "./office-day.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const holdFormat = new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -20,12 +23,18 @@ function svg(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** A chart's width in its own units: the width it is shown at (up to 720), so that its
+ * words are read at their size on a phone too. */
+function drawnWidth(container) {
+  return Math.round(Math.min(720, Math.max(300, byId(container)?.clientWidth ?? 720)));
+}
+
 /** Each table's win at play (win + meter: a bar, red when flagged) and its theoretical win
  * with the 99% band (a dot and a whisker), as the PDF's chart draws them. */
 function chart(report) {
   const tables = report.tables.filter((table) => table.rounds || table.win_minor);
   if (!tables.length) return null;
-  const width = 720, height = 220, left = 56, bottom = 40, top = 12;
+  const width = drawnWidth("report-body"), height = 220, left = 56, bottom = 40, top = 12;
   const values = tables.flatMap((table) => {
     const played = table.win_minor + table.jackpot_minor;
     const spread = (table.standard_deviation_minor ?? 0) * Z_99;
@@ -116,12 +125,87 @@ async function show(event) {
   }
 }
 
+// --- win against theoretical over the days, per table --------------------------------------
+const shortDay = new Intl.DateTimeFormat(language, { day: "numeric", month: "short", timeZone: "UTC" });
+const dayLabel = (day) => shortDay.format(new Date(`${day}T00:00:00Z`));
+
+/** One table's days: its win at play each day (a bar, red on a day outside the band), its
+ * theoretical win (a line) and the 99% band around it (a shaded area). */
+function trendChart(table) {
+  const days = table.days;
+  const width = drawnWidth("trend-body"), height = 170, left = 64, right = 8, top = 10, bottom = 26;
+  const played = (day) => day.win_minor + day.jackpot_minor;
+  const spread = (day) => (day.standard_deviation_minor ?? 0) * Z_99;
+  const known = days.filter((day) => day.theoretical_win_minor !== null && day.rounds);
+  const values = [0, ...days.map(played), ...known.flatMap((day) => [day.theoretical_win_minor + spread(day), day.theoretical_win_minor - spread(day)])];
+  const high = Math.max(...values), low = Math.min(...values);
+  const span = high - low || 1;
+  const y = (value) => top + (high - value) / span * (height - top - bottom);
+  const step = (width - left - right) / days.length;
+  const x = (index) => left + step * (index + 0.5);
+  const parts = [];
+  const band = days.map((day, index) => [index, day]).filter(([, day]) => day.theoretical_win_minor !== null && day.rounds);
+  if (band.length) {
+    const upper = band.map(([index, day]) => `${x(index)},${y(day.theoretical_win_minor + spread(day))}`);
+    const lower = band.map(([index, day]) => `${x(index)},${y(day.theoretical_win_minor - spread(day))}`).reverse();
+    parts.push(svg("polygon", { points: [...upper, ...lower].join(" "), class: "trend-band" }));
+  }
+  parts.push(svg("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), class: "trend-zero" }));
+  days.forEach((day, index) => {
+    if (!day.rounds && !day.win_minor) return;
+    const value = played(day);
+    parts.push(svg("rect", {
+      x: x(index) - step * 0.3, width: Math.max(step * 0.6, 1), y: Math.min(y(value), y(0)), height: Math.abs(y(value) - y(0)) || 1,
+      class: day.flagged ? "trend-bar flagged" : "trend-bar", "data-date": day.date,
+    }, svg("title", {}, document.createTextNode(`${day.date}: ${t("report.win")} ${moneyMinor(value)} · ${t("report.theoretical")} ${minor(day.theoretical_win_minor)}`))));
+  });
+  if (band.length) {
+    parts.push(svg("polyline", { points: band.map(([index, day]) => `${x(index)},${y(day.theoretical_win_minor)}`).join(" "), class: "trend-theory" }));
+  }
+  parts.push(svg("text", { x: left - 6, y: y(high) + 4, class: "trend-axis", "text-anchor": "end" }, document.createTextNode(moneyMinor(Math.round(high)))));
+  parts.push(svg("text", { x: left - 6, y: y(low), class: "trend-axis", "text-anchor": "end" }, document.createTextNode(moneyMinor(Math.round(low)))));
+  const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1]);
+  days.forEach((day, index) => {
+    if (!labelled.has(index)) return;
+    // The last day's label ends at the chart's edge rather than running past it.
+    const isLast = index === days.length - 1 && days.length > 1;
+    parts.push(svg("text", { x: isLast ? width - right : x(index), y: height - 8, class: "trend-axis", "text-anchor": isLast ? "end" : "middle" }, document.createTextNode(dayLabel(day.date))));
+  });
+  const total = days.reduce((sum, day) => sum + played(day), 0);
+  const theory = known.length ? known.reduce((sum, day) => sum + day.theoretical_win_minor, 0) : null;
+  return h("figure", { class: "trend-chart", dataset: { table: table.table } },
+    h("figcaption", {}, h("strong", {}, table.name), ` (${table.profile}) · `,
+      t("office.trend_sum", { win: moneyMinor(total), theoretical: minor(theory) })),
+    svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("office.trend_chart_of", { name: table.name }) }, parts));
+}
+
+async function showTrend(event) {
+  event?.preventDefault();
+  const last = byId("report-date").value || houseToday();
+  const first = shiftDays(last, 1 - Number(byId("trend-days").value));
+  try {
+    const range = await api("GET", `/operator/reports/daily-range?from=${first}&to=${last}`);
+    const played = range.tables.filter((table) => table.days.some((day) => day.rounds || day.win_minor));
+    byId("trend-body").replaceChildren(
+      h("p", { class: "note-line" }, t("office.trend_legend", { from: dayLabel(first), to: dayLabel(last) })),
+      ...(played.length ? played.map(trendChart) : [h("p", {}, t("office.trend_none"))]),
+    );
+  } catch (error) {
+    reportError(error);
+  }
+}
+
 const form = byId("report-form");
-if (form) {
-  const today = new Date();
-  byId("report-date").value = today.toISOString().slice(0, 10);
-  form.addEventListener("submit", show);
+if (form && session.token && session.role === "operator") {
+  // The browser's today, on the house's gaming day: not the server's clock (issue 27, item 6).
+  byId("report-date").value = houseToday();
+  form.addEventListener("submit", (event) => {
+    show(event);
+    showTrend();
+  });
   byId("report-csv").addEventListener("click", () => download("csv"));
   byId("report-pdf").addEventListener("click", () => download("pdf"));
+  byId("trend-form").addEventListener("submit", showTrend);
   show();
+  showTrend();
 }

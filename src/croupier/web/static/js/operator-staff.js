@@ -3,7 +3,8 @@
 // dealer and inspector roles, assign dealers to tables and take them off.
 
 import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, reportError, session, showNotice, t } from "./common.js";
-import { approvalCells, approvals, correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
+import { decidedCell, drawApprovals } from "./approvals-list.js";
+import { approvals, correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
 import { server } from "./server.js";
 
 let tableNames = new Map(); // table id -> name
@@ -33,20 +34,8 @@ async function loadDisputes() {
 // What waits for a second inspector (issue 25), read only: inspectors answer.
 async function loadApprovals() {
   const answer = await approvals.ofOperator();
-  byId("operator-approvals").querySelector("tbody").replaceChildren(
-    ...answer.approvals.map((item) =>
-      h("tr", { dataset: { approval: item.approval, status: item.status } },
-        ...approvalCells(item, h, t, moneyMinor),
-        h("td", { class: "status" }, t(`approval.status.${item.status}`)),
-        h("td", {}, item.status === "awaiting"
-          ? "–"
-          : h("div", {}, t("approval.decided", { decision: t(`approval.status.${item.status}`), by: item.decided_by ?? "–" }),
-            item.decision_reason ? h("div", { class: "hint" }, item.decision_reason) : null)),
-      ),
-    ),
-  );
-  labelCells(byId("operator-approvals"));
-  byId("operator-approvals-empty").hidden = answer.approvals.length > 0;
+  drawApprovals("operator-approvals", "operator-approvals-empty", answer.approvals,
+    (item) => (item.status === "awaiting" ? h("td", {}, "–") : decidedCell(item)));
 }
 
 async function loadCorrections() {
@@ -73,16 +62,23 @@ async function loadCorrections() {
 }
 
 async function loadTableChoices() {
-  const answer = await server.tables();
-  tableNames = new Map(answer.tables.map((table) => [Number(table.id), table.name]));
+  chooseFrom((await server.tables()).tables);
+}
+
+/** The tables a dealer may be assigned to, kept as they are: the operator's page sends every
+ * list of tables it reads (a table opened here or elsewhere; issue 26, item 7). */
+function chooseFrom(tables) {
+  tableNames = new Map(tables.map((table) => [Number(table.id), table.name]));
   const select = byId("assign-table");
   const chosen = select.value;
   select.replaceChildren(
     h("option", { value: "" }, "–"),
-    ...answer.tables.map((table) => h("option", { value: table.id }, `#${table.id} · ${table.name}`)),
+    ...tables.map((table) => h("option", { value: table.id }, `#${table.id} · ${table.name}`)),
   );
   select.value = chosen;
 }
+
+document.addEventListener("croupier:tables", (event) => chooseFrom(event.detail));
 
 function dealerTables(member) {
   if (!member.tables.length) return "–";

@@ -1,10 +1,14 @@
-// The operator's page: tables (open, close; their limits), players (credit, debit), the
-// ledger's balances and its zero-sum check, each shoe's commitment and, once it ends, its reveal.
+// The operator's page: tables (open, close; their limits), players (their balance and day;
+// credit, debit, each confirmed first), the ledger's balances and its zero-sum check, each
+// shoe's commitment and, once it ends, its reveal. Today at a glance, the cashier's form and
+// the sections' navigation are operator-office.js's.
 
 import {
-  byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
+  api, byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
+import { confirmMovement } from "./money-confirm.js";
+import { houseToday } from "./office-day.js";
 import { profileOfTable, profilesByName, server } from "./server.js";
 import { describeAllLimits, freeSeats, rulesTitle } from "./tables.js";
 
@@ -25,6 +29,8 @@ async function act(control, request, done) {
 
 async function loadTables() {
   const [answer, profiles] = await Promise.all([server.tables(), profilesByName(true)]);
+  // The staff's "assign a dealer" list and today's figures follow the tables (issue 26, item 7).
+  document.dispatchEvent(new CustomEvent("croupier:tables", { detail: answer.tables }));
   byId("operator-tables").querySelector("tbody").replaceChildren(
     ...answer.tables.map((table) => {
       const profile = profileOfTable(table, profiles);
@@ -103,42 +109,69 @@ function limitsForm(table, profile) {
   return form;
 }
 
+/** A credit or a debit of ``player`` (``direction``), confirmed first (money-confirm.js);
+ * ``control`` is the form pressed, disabled until the movement is answered or cancelled. */
+export function moveMoney(control, username, direction, text, balance, input) {
+  const minor = minorOf(text);
+  if (minor === null || minor === 0) {
+    showNotice(t("operator.bad_amount", { value: text }), "error");
+    input?.focus();
+    return;
+  }
+  const send = () => server[direction](username, minor);
+  const done = t(direction === "credit" ? "operator.credited" : "operator.debited", { name: username, amount: moneyMinor(minor) });
+  act(control, () => confirmMovement({ username, direction, minor, balance }, send), done);
+}
+
 function adjustForm(player) {
   const id = `adjust-${player.id}`;
   const submit = (direction) => (event) => {
-    const form = event.currentTarget.form;
-    const text = form.amount.value.trim();
-    const minor = minorOf(text);
-    if (minor === null || minor === 0) {
-      showNotice(t("operator.bad_amount", { value: text }), "error");
-      form.amount.focus();
-      return;
-    }
-    const request = () => server[direction](player.username, minor);
-    act(form, request, t(direction === "credit" ? "operator.credited" : "operator.debited", { name: player.username, amount: moneyMinor(minor) }));
+    event.preventDefault();
+    const form = event.currentTarget.form ?? event.currentTarget;
+    moveMoney(form, player.username, direction, form.amount.value.trim(), player.balance, form.amount);
   };
+  // Enter in the amount credits (after the confirmation); Debit is its own button.
   return h(
     "form",
-    { class: "row inline", onsubmit: (event) => event.preventDefault(), "aria-label": t("operator.adjust_of", { name: player.username }) },
+    { class: "row inline", onsubmit: submit("credit"), "aria-label": t("operator.adjust_of", { name: player.username }) },
     h("label", { for: id }, h("span", { class: "sr-only" }, t("operator.amount_of", { name: player.username })),
       h("input", { id, name: "amount", inputmode: "decimal", autocomplete: "off", class: "narrow-input", placeholder: "0.00" })),
-    h("button", { type: "button", class: "credit", onclick: submit("credit") }, t("operator.credit")),
+    h("button", { type: "submit", class: "credit" }, t("operator.credit")),
     h("button", { type: "button", class: "debit", onclick: submit("debit") }, t("operator.debit")),
   );
 }
 
+const when = (seconds) => (seconds ? new Intl.DateTimeFormat(document.documentElement.lang, { timeStyle: "short" }).format(new Date(seconds * 1000)) : "–");
+const signed = (minor) => (minor > 0 ? `+${moneyMinor(minor)}` : moneyMinor(minor));
+
 async function loadPlayers() {
-  const answer = await server.players();
+  const today = houseToday();
+  const [answer, day, listed] = await Promise.all([
+    server.players(), api("GET", `/operator/players/activity?date=${today}`), server.tables(),
+  ]);
+  const ofPlayer = new Map(day.players.map((player) => [player.username, player]));
+  const seatedAt = new Map();
+  for (const table of listed.tables) {
+    for (const who of Object.values(table.seats ?? {})) if (who) seatedAt.set(who, [...(seatedAt.get(who) ?? []), table.name]);
+  }
+  byId("players-day").textContent = t("office.players_day", { date: today });
   byId("operator-players").querySelector("tbody").replaceChildren(
-    ...answer.players.map((player) =>
-      h("tr", { dataset: { player: player.username } },
+    ...answer.players.map((player) => {
+      const figures = ofPlayer.get(player.username);
+      return h("tr", { dataset: { player: player.username } },
         h("th", { scope: "row" }, player.username),
         h("td", { class: "amount balance" }, moneyMinor(player.balance)),
+        h("td", { class: "seated-at" }, (seatedAt.get(player.username) ?? []).join(", ") || "–"),
+        h("td", { class: "amount" }, figures ? figures.rounds : "–"),
+        h("td", { class: "amount" }, figures ? moneyMinor(figures.wagered_minor) : "–"),
+        h("td", { class: "amount", dataset: { sign: figures?.net_minor > 0 ? "gain" : figures?.net_minor < 0 ? "loss" : "even" } }, figures ? signed(figures.net_minor) : "–"),
+        h("td", {}, when(figures?.last_movement_at)),
         h("td", {}, adjustForm(player)),
-      ),
-    ),
+      );
+    }),
   );
   byId("players-empty").hidden = answer.players.length > 0;
+  document.dispatchEvent(new CustomEvent("croupier:players", { detail: { players: answer.players, day: day.players } }));
 }
 
 function accountRow(name, balance, players, tables) {
@@ -223,5 +256,9 @@ byId("new-table-form").addEventListener("submit", (event) => {
   act(form, () => server.openTable(name, profile, form.shoe.value), t("operator.table_opened", { name }));
 });
 byId("refresh-ledger").addEventListener("click", () => loadLedger().catch(reportError));
+// Today's figures come back now and then (operator-office.js): the tables and players with them.
+document.addEventListener("croupier:refresh", () => {
+  Promise.all([loadTables(), loadPlayers()]).then(() => labelCells(byId("operator-players")), reportError);
+});
 
 if (requireSession("operator")) loadAll();
