@@ -115,8 +115,15 @@ def _house_day_page(
     """A page (the account's, the operator's) told the house's gaming day."""
 
     def house_day_page(request: Request, accept_language: AcceptLanguage = None) -> HTMLResponse:
+        day = house_day(request)
         return render(
-            request, template, title_key, accept_language, page=page, **house_day(request)
+            request,
+            template,
+            title_key,
+            accept_language,
+            page=page,
+            gaming_day_start=day["gaming_day_start"],
+            gaming_day_zone=day["gaming_day_zone"],
         )
 
     return house_day_page
