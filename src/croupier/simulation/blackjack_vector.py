@@ -175,7 +175,7 @@ def new_state(num_envs: int, decks: int, max_hands: int) -> VectorState:
 # --- step functions: one environment ------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _take(i: int, f: Array, shoes: Array, streams: Array) -> Any:
     card, pos, ran_out = draw(shoes[i], f[i, E_POS], streams[i])
     f[i, E_POS] = pos
@@ -184,7 +184,7 @@ def _take(i: int, f: Array, shoes: Array, streams: Array) -> Any:
     return card
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _add_card(  # noqa: PLR0917
     i: int, h: int, card: Any, face_down: bool, hands: Array, hand_cards: Array
 ) -> None:
@@ -205,13 +205,13 @@ def _add_card(  # noqa: PLR0917
     x[H_N] = n + 1
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _card_value(card: Any) -> Any:
     rank = card >> 2
     return 1 if rank == 12 else (10 if rank >= 8 else rank + 2)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _is_pair(i: int, h: int, hand_cards: Array, p: Array) -> Any:
     first = hand_cards[i, h, 0]
     second = hand_cards[i, h, 1]
@@ -220,7 +220,7 @@ def _is_pair(i: int, h: int, hand_cards: Array, p: Array) -> Any:
     return _card_value(first) == _card_value(second)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _dealer_total(i: int, f: Array, dealer: Array) -> Any:
     hard = 0
     ace = False
@@ -231,7 +231,7 @@ def _dealer_total(i: int, f: Array, dealer: Array) -> Any:
     return hard, ace
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _dealer_blackjack(i: int, f: Array, dealer: Array) -> Any:
     if f[i, E_DEALER] < 2:
         return False
@@ -239,7 +239,7 @@ def _dealer_blackjack(i: int, f: Array, dealer: Array) -> Any:
     return hard == 11 and (_card_value(dealer[i, 0]) == 1 or _card_value(dealer[i, 1]) == 1)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _dealer_card(i: int, f: Array, dealer: Array, shoes: Array, streams: Array) -> None:
     card = _take(i, f, shoes, streams)
     n = f[i, E_DEALER]
@@ -248,7 +248,7 @@ def _dealer_card(i: int, f: Array, dealer: Array, shoes: Array, streams: Array) 
     f[i, E_DEALER] = n + 1
 
 
-@njit(cache=True)
+@njit(inline="always")
 def open_round(  # noqa: PLR0917
     i: int, p: Array, f: Array, shoes: Array, streams: Array, seen: Array
 ) -> None:
@@ -296,7 +296,7 @@ def deal(  # noqa: PLR0917
     _after_insurance(i, p, f, hands, hand_cards, dealer, shoes, streams)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _is_blackjack(i: int, h: int, hands: Array, p: Array) -> Any:
     x = hands[i, h]
     if not (x[H_N] == 2 and x[H_ACE] != 0 and x[H_HARD] == 11):
@@ -304,20 +304,20 @@ def _is_blackjack(i: int, h: int, hands: Array, p: Array) -> Any:
     return x[H_SPLIT] == 0 or (p[P_ACE_TEN_BJ] != 0 and x[H_ACES] != 0)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _most_insurance(i: int, p: Array, f: Array) -> Any:
     """Art. 10: up to ``insurance_max`` of the original bet, in whole units."""
     return f[i, E_BET] * p[P_INSURANCE_SHARE] // p[P_DENOMINATOR]
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _settle_now(i: int, h: int, net: Any, hands: Array) -> None:
     hands[i, h, H_FINISHED] = 1
     hands[i, h, H_SETTLED] = 1
     hands[i, h, H_NET] = net
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _settle_insurance(i: int, p: Array, f: Array, dealer: Array) -> None:
     if f[i, E_INSURED] > 0 and f[i, E_INSURANCE_SETTLED] == 0:
         won = _dealer_blackjack(i, f, dealer)
@@ -348,7 +348,7 @@ def _after_insurance(  # noqa: PLR0917
     _next_turn(i, p, f, hands, hand_cards, dealer, shoes, streams)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _close_if_nothing_to_decide(  # noqa: PLR0917
     i: int, h: int, p: Array, f: Array, hands: Array, hand_cards: Array
 ) -> None:
@@ -390,7 +390,7 @@ def _next_turn(  # noqa: PLR0917
     _settle(i, p, f, hands, dealer)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _play_dealer(  # noqa: PLR0917
     i: int, p: Array, f: Array, hands: Array, dealer: Array, shoes: Array, streams: Array
 ) -> None:
@@ -415,7 +415,7 @@ def _play_dealer(  # noqa: PLR0917
         _dealer_card(i, f, dealer, shoes, streams)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _settle(i: int, p: Array, f: Array, hands: Array, dealer: Array) -> None:
     dealer_bj = _dealer_blackjack(i, f, dealer)
     hard, ace = _dealer_total(i, f, dealer)
@@ -439,7 +439,7 @@ def _settle(i: int, p: Array, f: Array, hands: Array, dealer: Array) -> None:
 # --- the agent's actions -------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always")
 def mask_of(  # noqa: PLR0917
     i: int, p: Array, f: Array, hands: Array, hand_cards: Array, mask: Array
 ) -> None:
@@ -541,7 +541,7 @@ def act(  # noqa: PLR0917
     _next_turn(i, p, f, hands, hand_cards, dealer, shoes, streams)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _split(  # noqa: PLR0917
     i: int, h: int, p: Array, f: Array, hands: Array, hand_cards: Array
 ) -> None:
@@ -609,7 +609,7 @@ def step_batch(  # noqa: PLR0917
     return -1
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _count_round(  # noqa: PLR0917
     i: int, f: Array, hands: Array, hand_cards: Array, dealer: Array, seen: Array
 ) -> None:
