@@ -13,16 +13,31 @@ from typing import Any
 
 import gymnasium as gym
 
-from croupier.rules.registry import shipped_profile_names
+from croupier.rules.registry import load_profile, shipped_profile_names
 
 ENTRY_POINT = "croupier.envs.table:CroupierEnv"
+VECTOR_ENTRY_POINT = "croupier.envs.vector:CroupierVectorEnv"
+"""Blackjack's compiled vector environment (``gym.make_vec(..., vectorization_mode=
+"vector_entry_point")``); the other games vectorise with Gymnasium's ``sync`` or ``async``."""
 
 ENVIRONMENTS: dict[str, dict[str, Any]] = {
     **{
-        f"croupier/{name}-v0": {"entry_point": ENTRY_POINT, "kwargs": {"profile": name}}
+        f"croupier/{name}-v0": {
+            "entry_point": ENTRY_POINT,
+            "kwargs": {"profile": name},
+            **(
+                {"vector_entry_point": VECTOR_ENTRY_POINT}
+                if load_profile(name).game == "blackjack"
+                else {}
+            ),
+        }
         for name in shipped_profile_names()
     },
-    "croupier/table-v0": {"entry_point": "croupier.envs.table:table_env", "kwargs": {}},
+    "croupier/table-v0": {
+        "entry_point": "croupier.envs.table:table_env",
+        "vector_entry_point": "croupier.envs.vector:table_vector_env",
+        "kwargs": {},
+    },
 }
 """Every id with what ``gym.register`` takes for it (add ``vector_entry_point`` here)."""
 

@@ -261,6 +261,16 @@ def shuffle(shoe: Array, state: Array) -> None:
         shoe[j] = card
 
 
+@njit(cache=True)
+def draw(shoe: Array, pos: Any, state: Array) -> Any:
+    """The card at ``pos``, the position after it, and whether the shoe ran out first (a
+    round that empties a shoe goes on from a fresh one, shuffled here: ``S_EXHAUSTED``)."""
+    if pos >= shoe.size:
+        shuffle(shoe, state)
+        return np.int64(shoe[0]), 1, True
+    return np.int64(shoe[pos]), pos + 1, False
+
+
 @njit(inline="always")
 def _value(card: Any) -> Any:
     rank = card >> 2  # 0 = Two .. 8 = Ten, 9 J, 10 Q, 11 K, 12 Ace
@@ -359,6 +369,33 @@ def _add_figures(  # noqa: PLR0917
 
 
 @njit(inline="always")
+def can_double(n: Any, hard: Any, ace: Any, split: Any, aces: Any, p: Array) -> Any:  # noqa: PLR0917
+    """A double is allowed on the hand (Art. 12): its first two cards, not split Aces, after a
+    split only where the profile allows it, on any two cards or a hard 9 to 11."""
+    total = _best(hard, ace)
+    soft = ace and hard + 10 <= 21
+    return (
+        n == 2
+        and not aces
+        and (not split or p[P_DAS] != 0)
+        and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
+    )
+
+
+@njit(inline="always")
+def can_split(pair: Any, hands: Any, aces: Any, p: Array) -> Any:
+    """A pair may be split (Art. 11) while the box has fewer hands than the profile's most,
+    split Aces again only where the profile re-splits them."""
+    return pair and hands < p[P_MAX_HANDS] and not (aces and p[P_RESPLIT_ACES] == 0)
+
+
+@njit(inline="always")
+def can_surrender(n: Any, split: Any, p: Array) -> Any:
+    """Late surrender: an unsplit hand's first two cards (docs/rules.md#D-BJ-32)."""
+    return n == 2 and not split and p[P_SURRENDER] != 0
+
+
+@njit(inline="always")
 def _decide(  # noqa: PLR0917
     x_n: Any,
     x_hard: Any,
@@ -387,19 +424,14 @@ def _decide(  # noqa: PLR0917
     total = _best(x_hard, x_ace)
     can_hit = not x_aces
     soft = x_ace and x_hard + 10 <= 21
-    can_double = (
-        x_n == 2
-        and not x_aces
-        and (not x_split or p[P_DAS] != 0)
-        and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
-    )
-    can_surrender = x_n == 2 and not x_split and p[P_SURRENDER] != 0
+    doubles = can_double(x_n, x_hard, x_ace, x_split, x_aces, p)
+    surrenders = can_surrender(x_n, x_split, p)
     u = up - 1
     letter = -1
     if x_n == 2 and v1 == v2:
         pv = v1 - 1
         pl = pair_above[pv, u] if tc >= pair_threshold[pv, u] else pair_below[pv, u]
-        if pl >= SURRENDER_ELSE_HIT and not can_surrender:
+        if pl >= SURRENDER_ELSE_HIT and not surrenders:
             pl = _surrender_fallback(pl)
         if pl == SPLIT and can_split:
             letter = SPLIT
@@ -414,14 +446,14 @@ def _decide(  # noqa: PLR0917
             row = max(total, 5)
             letter = hard_above[row, u] if tc >= hard_threshold[row, u] else hard_below[row, u]
     if letter >= SURRENDER_ELSE_HIT:
-        if can_surrender:
+        if surrenders:
             return DO_SURRENDER
         letter = _surrender_fallback(letter)
     action = DO_STAND
     if letter == SPLIT:
         action = DO_SPLIT
     elif letter == DOUBLE or letter == DOUBLE_ELSE_STAND:  # noqa: PLR1714, SIM109
-        if can_double:
+        if doubles:
             action = DO_DOUBLE
         elif letter == DOUBLE and can_hit:
             action = DO_HIT
@@ -441,12 +473,13 @@ def _surrender_fallback(letter: Any) -> Any:
 
 
 @njit(inline="always")
-def _settled_net(  # noqa: PLR0917
+def settled_net(  # noqa: PLR0917
     hard: Any,
     ace: Any,
     n: Any,
     sevens: Any,
     stake: Any,
+    original: Any,
     split: Any,
     aces: Any,
     first: Any,
@@ -454,8 +487,9 @@ def _settled_net(  # noqa: PLR0917
     d_total: Any,
     p: Array,
 ) -> Any:
-    """A hand's net at settlement (``stake`` units staked; ``first``: the box's original
-    hand, the one a dealer blackjack takes under the original-bet-only rule)."""
+    """A hand's net at settlement (``stake`` units staked, ``original`` of them before a
+    double; ``first``: the box's original hand, the one a dealer blackjack takes under the
+    original-bet-only rule)."""
     unit = p[P_DENOMINATOR]
     total = _best(hard, ace)
     staked = stake * unit
@@ -467,9 +501,9 @@ def _settled_net(  # noqa: PLR0917
             return 0
         if p[P_ALL_BETS] != 0:
             return -staked
-        return -unit if first else 0
+        return -unit * original if first else 0
     if blackjack:
-        return p[P_BJ_NET]
+        return p[P_BJ_NET] * original
     if p[P_HAS_VR] != 0 and sevens >= 3 and not (p[P_VR_UNSPLIT_ONLY] != 0 and split):
         return p[P_VR_NET] * stake
     # Won, pushed or lost without a branch (the comparison is the round's least predictable).
@@ -964,8 +998,8 @@ def _one_box_path(counted: bool) -> Any:
             for i in range(n_results):
                 net = r_net[i]
                 if not r_settled[i]:
-                    net = _settled_net(
-                        r_hard[i], r_ace[i], r_n[i], r_sevens[i], r_stake[i], r_split[i],
+                    net = settled_net(
+                        r_hard[i], r_ace[i], r_n[i], r_sevens[i], r_stake[i], 1, r_split[i],
                         r_aces[i], i == 0, dealer_bj, d_total, p,
                     )  # fmt: skip
                 main += net
@@ -1591,35 +1625,10 @@ def play_block(  # noqa: PLR0917
             for i in range(n_hands[b]):
                 s = b * max_hands + i
                 if not h_settled[s]:
-                    total = _best(h_hard[s], h_ace[s])
-                    stake = h_stake[s] * unit
-                    natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
-                    blackjack = natural and (not h_split[s] or (p[P_ACE_TEN_BJ] != 0 and h_aces[s]))
-                    if total > 21:
-                        h_net[s] = -stake
-                    elif dealer_bj:
-                        if blackjack:
-                            h_net[s] = 0
-                        elif p[P_ALL_BETS] != 0:
-                            h_net[s] = -stake
-                        elif i == 0:
-                            h_net[s] = -unit
-                        else:
-                            h_net[s] = 0
-                    elif blackjack:
-                        h_net[s] = p[P_BJ_NET]
-                    elif (
-                        p[P_HAS_VR] != 0
-                        and h_sevens[s] >= 3
-                        and not (p[P_VR_UNSPLIT_ONLY] != 0 and h_split[s])
-                    ):
-                        h_net[s] = p[P_VR_NET] * h_stake[s]
-                    elif d_total > 21 or total > d_total:
-                        h_net[s] = stake
-                    elif total == d_total:
-                        h_net[s] = 0
-                    else:
-                        h_net[s] = -stake
+                    h_net[s] = settled_net(
+                        h_hard[s], h_ace[s], h_n[s], h_sevens[s], h_stake[s], 1, h_split[s],
+                        h_aces[s], i == 0, dealer_bj, d_total, p,
+                    )  # fmt: skip
                     h_settled[s] = True
                 main += h_net[s]
             side = b_side[b]
