@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from croupier.games.base import GameRound, document_of, random_round, replay, views
+from croupier.games.base import GameRound, random_round
 from croupier.games.events import CardDrawn
+from croupier.games.replay import replay, views
+from croupier.games.settle_document import document_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.service.history import recall_steps

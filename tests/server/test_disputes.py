@@ -28,8 +28,8 @@ from server_support import OPERATOR_TOKEN, Api, Table, make_api
 from sqlalchemy import text
 
 from croupier.audit.verify import verify, verify_database
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.ledger.postings import to_minor
 from croupier.service import disputes
 from croupier.service.database import make_engine

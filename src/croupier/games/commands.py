@@ -63,6 +63,35 @@ class Action:
         return f"Action.parse({str(self)!r})"
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the round waits for: ``seat`` (and ``hand``) must choose one of ``legal``."""
+
+    seat: int
+    question: str
+    legal: tuple[Action, ...]
+    default: Action
+    hand: int | None = None
+
+    def allows(self, action: Action) -> bool:
+        """``legal`` lists ``double`` for a ranged amount as ``Action('double', max)``."""
+        for option in self.legal:
+            if option.name != action.name:
+                continue
+            if option.amount is None:
+                return action.amount is None
+            return action.amount is None or 1 <= action.amount <= option.amount
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "question": self.question,
+            "hand": self.hand,
+            "legal": [str(action) for action in self.legal],
+        }
+
+
 class _Notation:
     """A command is written as its ``verb`` and its fields, in order, but for a field it
     leaves out (``None``); its ``repr`` is that notation, read back by ``parse_command``."""

@@ -37,8 +37,10 @@ from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
 from croupier.errors import CroupierError, ShoeError
 from croupier.fairness import commitment, revealed_document
-from croupier.games.base import ROUND_CLASSES, document_of, replay, settle_document
+from croupier.games.base import ROUND_CLASSES
 from croupier.games.events import CardDrawn, Event, Purpose
+from croupier.games.replay import replay
+from croupier.games.settle_document import document_of, settle_document
 from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets

@@ -4,7 +4,7 @@ A round is shown whole (every event) only once it has ended; while it is under w
 table's snapshot is what a seat may see. Burnt cards stay hidden until their shoe is
 revealed, and a live shoe shows only its commitment (R6).
 
-The recall is served as the engine's own views, step by step (``games.base.steps``): the
+The recall is served as the engine's own views, step by step (``games.replay.steps``): the
 opening, each bet, the deal and each decision, each with the events it recorded and the
 round as the viewer saw it then, masked exactly as at the live table (a hole card hidden
 until the engine turns it; another zone's private cards never). The page only draws them.
@@ -21,8 +21,9 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.fairness import revealed_document
-from croupier.games.base import round_class_of, steps
+from croupier.games.base import round_class_of
 from croupier.games.events import Event
+from croupier.games.replay import steps
 from croupier.ledger.book import find_account
 from croupier.ledger.postings import round_of_reference, round_reference
 from croupier.service import physical, staff
