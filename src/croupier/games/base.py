@@ -38,6 +38,7 @@ from croupier.games.commands import (
     Correction,
     Deal,
     DealtInError,
+    Decision,
     Exposed,
     FaceUp,
     Return,
@@ -71,6 +72,8 @@ __all__ = [
     "burns_to_enter",
     "decide_randomly",
     "has_burns",
+    "place_random_bets",
+    "random_choice",
     "random_round",
     "recorded_cards",
     "round_class_of",
@@ -339,7 +342,9 @@ class GameRound(DealerCorrections, RoundViews):
         return None
 
     def can_act(self, seat: int, action: Action) -> bool:
-        return self.why_not(seat, action) is None
+        """Whether ``act`` takes ``action`` from ``seat`` now: its own check (``verify_act``),
+        so that a card awaited first says no as ``act`` does."""
+        return passes(lambda: self.verify_act(seat, action))
 
     def act(self, seat: int, action: Action, by_default: bool = False) -> Sequence[Event]:
         """Apply ``seat``'s decision; an illegal one raises and changes nothing.
@@ -539,14 +544,20 @@ def round_class_of(game: str) -> type[GameRound]:
 
 
 def decide_randomly(game: GameRound, source: RandomSource) -> GameRound:
-    """Answer every decision with a legal action drawn from ``source`` (a ranged amount,
-    ``double N`` or ``insurance N``, uniformly within its range), to the end of the round."""
+    """Answer every decision with a legal action drawn from ``source`` (``random_choice``),
+    to the end of the round."""
     while (decision := game.pending()) is not None:
-        choice = decision.legal[uniform_below(source, len(decision.legal))]
-        if choice.amount is not None:
-            choice = Action(choice.name, 1 + uniform_below(source, choice.amount))
-        game.act(decision.seat, choice)
+        game.act(decision.seat, random_choice(decision, source))
     return game
+
+
+def random_choice(decision: Decision, source: RandomSource) -> Action:
+    """A legal action of ``decision`` drawn from ``source`` (a ranged amount, ``double N`` or
+    ``insurance N``, uniformly within its range)."""
+    choice = decision.legal[uniform_below(source, len(decision.legal))]
+    if choice.amount is not None:
+        choice = Action(choice.name, 1 + uniform_below(source, choice.amount))
+    return choice
 
 
 def random_round(
@@ -566,7 +577,14 @@ def random_round(
     wagers the game forbids together is left out); then ``decide_randomly``. ``new_shoe``
     and ``meter`` go to a game that takes them (``GameRound.opened``)."""
     game = round_class_of(profile.game).opened(profile, shoe, new_shoe=new_shoe, meter=meter)
-    table = profile.table
+    place_random_bets(game, source, most_bet=most_bet)
+    game.deal()
+    return decide_randomly(game, source)
+
+
+def place_random_bets(game: GameRound, source: RandomSource, *, most_bet: int = 100) -> None:
+    """``random_round``'s bets: random seats, each placing its wagers at random amounts."""
+    table = game.profile.table
     seats = [seat for seat in range(1, table.seats + 1) if uniform_below(source, 2)]
     while len(seats) < max(table.min_players, 1):
         seats = sorted({*seats, 1 + uniform_below(source, table.seats)})
@@ -578,5 +596,3 @@ def random_round(
             amount = limits.minimum + uniform_below(source, span)
             if game.can_bet(seat, wager, amount):
                 game.place_bet(seat, wager, amount)
-    game.deal()
-    return decide_randomly(game, source)
