@@ -5,7 +5,8 @@ A round changes only by a command: ``bet`` (place, or at 0 withdraw, a wager), `
 (end a round that cannot go on); and the dealer's corrections of the cards (docs/rules.md
 §6, D-GEN-11 to D-GEN-14): ``face-up`` (a card found face up in the shoe),
 ``dealt-in-error`` (a card that left the shoe where none was due), ``exposed PLACE`` (a
-face-down card shown in error) and ``confused-deal``. The live table, the
+face-down card shown in error) and ``confused-deal``. What a round waits for is a
+``Decision``: a seat, its legal ``Action``s and the default. The live table, the
 ``settle`` tool, ``replay`` and the tests give the engine the same commands; each is written
 and read back in one line.
 

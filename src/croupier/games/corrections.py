@@ -293,8 +293,3 @@ class DealerCorrections(RecordedRound):
         except CroupierError:
             return False
         return True
-
-    def corrections_events(self) -> list[Event]:
-        """The dealer's corrections so far (and any void): every card in them was seen by the
-        table, so the view shows them to everyone."""
-        return [item for item in self.events if isinstance(item, CORRECTION_EVENTS)]

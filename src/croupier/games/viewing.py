@@ -68,7 +68,7 @@ class RoundViews(RecordedRound):
             "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
             "legal_actions": self.legal_for(viewer),
             "results": [wager_json(wager) for wager in settled],
-            "corrections": [item.to_json() for item in self.corrections()],
+            "corrections": self.corrections_made(),
             "done": self.is_done,
         }
 
@@ -95,10 +95,10 @@ class RoundViews(RecordedRound):
     def _house_view(self, everything: bool) -> dict[str, Any]:
         """The house's side: ``dealer`` (and ``board``), or ``player`` and ``banker``."""
 
-    def corrections(self) -> list[Event]:
-        """The dealer's corrections so far (and any void): every card in them was seen by the
-        table, so the view shows them to everyone."""
-        return [item for item in self.events if isinstance(item, CORRECTION_EVENTS)]
+    def corrections_made(self) -> list[dict[str, Any]]:
+        """The dealer's corrections so far (and any void), as JSON: every card in them was
+        seen by the table, so the view shows them to everyone."""
+        return [item.to_json() for item in self.events if isinstance(item, CORRECTION_EVENTS)]
 
     # --- the record, read afterwards --------------------------------------------------------
     @classmethod
