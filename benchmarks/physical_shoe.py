@@ -1,6 +1,6 @@
 """What entering a card costs at a physical-shoe table: the round carried on from the command
 that stopped (``GameRound.enter``) against the round rebuilt from its whole record after every
-card (``games.base.deal_on``, what the table did before).
+card (``games.replay.deal_on``, what the table did before).
 
     uv run python benchmarks/physical_shoe.py [--rounds N] [--repeats R]
 
@@ -20,14 +20,10 @@ import time
 from collections.abc import Callable
 
 from croupier.errors import CardNeeded
-from croupier.games.base import (
-    ROUND_CLASSES,
-    GameRound,
-    commands_of,
-    deal_on,
-    random_round,
-)
+from croupier.games.base import ROUND_CLASSES, GameRound, random_round
 from croupier.games.events import CardDrawn, Event
+from croupier.games.record import commands_of
+from croupier.games.replay import deal_on
 from croupier.randomness import SeededRandomSource
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.service import engines

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+
+# The helpers the tests share about rounds (``round_support``) stand beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # JIT compilation inside @given blows any deadline (STACK.md pitfall).
 settings.register_profile(

@@ -11,7 +11,8 @@ import json
 from typing import Any
 
 from croupier.errors import SettleInputError
-from croupier.games import base
+from croupier.games import settle_document as contract
+from croupier.games.base import round_class_of
 from croupier.rules.registry import load_profile_of
 
 
@@ -25,8 +26,8 @@ def settle_document(document: Any) -> dict[str, Any]:
         raise SettleInputError(f"'game' must be a game name, not {game!r}")
     if not isinstance(rules, str):
         raise SettleInputError(f"'rules' must be a profile name or .toml path, not {rules!r}")
-    base.round_class_of(game)  # an unknown game is named before its rules are looked for
-    return base.settle_document(document, load_profile_of(game, rules))
+    round_class_of(game)  # an unknown game is named before its rules are looked for
+    return contract.settle_document(document, load_profile_of(game, rules))
 
 
 def settle_text(text: str) -> dict[str, Any]:

@@ -6,8 +6,10 @@ then made by a mark on the shoe's card) still replays, recalls and settles to wh
 
 from __future__ import annotations
 
-from croupier.games.base import commands_of, document_of, replay, settle_document, steps
 from croupier.games.events import Event
+from croupier.games.record import commands_of
+from croupier.games.replay import replay, steps
+from croupier.games.settle_document import document_of, settle_document
 from croupier.rules import load_profile
 
 RULES = load_profile("peru-2016")

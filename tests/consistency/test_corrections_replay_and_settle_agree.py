@@ -10,14 +10,17 @@ from fractions import Fraction
 
 import pytest
 
-from croupier.games.base import GameRound, document_of, play, replay
+from croupier.games.base import GameRound
 from croupier.games.commands import Command, ConfusedDeal, DealtInError, Exposed, FaceUp
+from croupier.games.replay import replay
+from croupier.games.settle_document import document_of
 from croupier.money import json_number
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile
 from croupier.rules.registry import shipped_profile_names
 from croupier.settle import settle_document
 from croupier.shoe import Shoe
+from round_support import play
 
 ROUNDS = 25
 

@@ -26,10 +26,10 @@ from croupier.analysis.baccarat import analyse_baccarat_composition
 from croupier.analysis.blackjack import Game, chart_action, derive_strategy, evaluate_round
 from croupier.cards import Card, parse_cards
 from croupier.games.baccarat import BaccaratRound
-from croupier.games.base import Decision, GameRound
+from croupier.games.base import GameRound
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.chance import ChanceShoe, apply_command, expectimax
-from croupier.games.commands import Action, Deal
+from croupier.games.commands import Action, Deal, Decision
 from croupier.hands.baccarat import points
 from croupier.rules import BaccaratRules, BlackjackRules, load_profile
 

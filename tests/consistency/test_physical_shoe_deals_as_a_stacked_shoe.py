@@ -18,8 +18,10 @@ import contextlib
 import pytest
 
 from croupier.errors import CardNeeded
-from croupier.games.base import ROUND_CLASSES, GameRound, commands_of, deal_on, random_round
+from croupier.games.base import ROUND_CLASSES, GameRound, random_round
 from croupier.games.events import CardDrawn
+from croupier.games.record import commands_of
+from croupier.games.replay import deal_on
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.service import engines

@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from croupier.games.base import GameRound, document_of, random_round, replay, views
+from croupier.games.base import GameRound, random_round
 from croupier.games.events import CardDrawn
+from croupier.games.replay import replay, views
+from croupier.games.settle_document import document_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.service.history import recall_steps
@@ -95,11 +97,13 @@ def _check(game: GameRound) -> None:
     assert out["events"][closed:] == [e.to_json() for e in game.events][closed:]
     assert list(views(game.events, None, everything=True))[-1] == final
     record = [e.to_json() for e in game.events]
-    served = recall_steps(record, viewer=None, everything=True, mask=list)
+    served = recall_steps(type(game), game.events, viewer=None, seats=None, shoe_revealed=False)
     assert served is not None and served[-1]["view"] == final
     assert [e for step in served for e in step["events"]] == record
     for player in sorted(seat["seat"] for seat in out["seats"])[:1]:
-        seen = recall_steps(record, viewer=player, everything=False, mask=list)
+        seen = recall_steps(
+            type(game), game.events, viewer=player, seats={player}, shoe_revealed=False
+        )
         assert seen is not None
         _agree(game, out, seen[-1]["view"], seen_by=player)
 
@@ -119,6 +123,14 @@ def _no_private_card_leaks(game: GameRound) -> None:
             for card in h["cards"]
         }
         assert not shown & private
+    # The recall's record, masked by the engine as seat 1 may read it, neither (R6).
+    recalled = recall_steps(type(game), game.events, viewer=1, seats={1}, shoe_revealed=True)
+    assert recalled is not None
+    read = [e for step in recalled for e in step["events"]]
+    whole = type(game).record_seen_by(game.events, {1}, shoe_revealed=True)
+    for events in (read, whole):
+        cards = {e["card"] for e in events if e["kind"] == "CardDrawn" and e.get("seat") != 1}
+        assert not cards & private
 
 
 @pytest.mark.parametrize("name", PROFILES)

@@ -20,8 +20,9 @@ from playwright.sync_api import expect
 
 from croupier.cards import Card
 from croupier.fairness import commitment, revealed_document
-from croupier.games.base import Action, GameRound, steps
+from croupier.games.base import Action, GameRound
 from croupier.games.commands import Deal
+from croupier.games.replay import steps
 from croupier.hands.blackjack import hand_total
 from croupier.rules.registry import load_profile
 from croupier.service import engines

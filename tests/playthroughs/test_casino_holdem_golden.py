@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.settle import settle_document
 
 HERE = Path(__file__).parent

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from croupier.games.baccarat import BaccaratRound, new_shoe
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.randomness import SeededRandomSource
 from croupier.rules.baccarat import BaccaratRules
 from croupier.rules.registry import load_profile_of

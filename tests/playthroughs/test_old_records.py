@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from croupier.errors import ReplayError
-from croupier.games.base import replay
 from croupier.games.events import (
     BetPlaced,
     Called,
@@ -30,8 +29,9 @@ from croupier.games.events import (
     InsuranceTaken,
     Split,
     upgrade,
-    upgrade_json,
 )
+from croupier.games.replay import replay
+from round_support import upgrade_json
 
 HERE = Path(__file__).parent
 OLD = HERE / "old-records"

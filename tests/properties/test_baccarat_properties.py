@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from croupier.cards import Card
 from croupier.errors import CroupierError
 from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, new_shoe
-from croupier.games.base import replay
 from croupier.games.events import BetPlaced, CardDrawn, Event, Settled
+from croupier.games.replay import replay
 from croupier.hands.baccarat import play_coup, points
 from croupier.randomness import SeededRandomSource
 from croupier.rules.baccarat import BaccaratRules

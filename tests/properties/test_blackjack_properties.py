@@ -13,14 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.errors import IllegalActionError
-from croupier.games.base import Action, random_round, replay
+from croupier.games.base import Action, random_round
 from croupier.games.blackjack import BlackjackRound
-from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event, operations
+from croupier.games.events import BetPlaced, BetsClosed, CardDrawn, Event
+from croupier.games.replay import replay
 from croupier.money import json_number
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile, shipped_profile_names
 from croupier.rules.blackjack import BlackjackRules
 from croupier.shoe import Shoe
+from round_support import operations
 
 PROFILES = [name for name in shipped_profile_names() if load_profile(name).game == "blackjack"]
 

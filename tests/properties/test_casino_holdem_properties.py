@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
-from croupier.games.base import Action, random_round, replay
+from croupier.games.base import Action, random_round
 from croupier.games.casino_holdem import (
     CasinoHoldemRound,
     MeterFed,
@@ -25,6 +25,7 @@ from croupier.games.casino_holdem import (
     new_shoe,
 )
 from croupier.games.events import CardDrawn, Event, Settled
+from croupier.games.replay import replay
 from croupier.randomness import SeededRandomSource, SystemRandomSource
 from croupier.rules.casino_holdem import CasinoHoldemRules
 from croupier.rules.registry import load_profile_of

@@ -28,8 +28,9 @@ from server_support import OPERATOR_TOKEN, Api, Table, make_api
 from sqlalchemy import text
 
 from croupier.audit.verify import verify, verify_database
-from croupier.games.base import replay
+from croupier.games.base import RoundResult
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.ledger.postings import to_minor
 from croupier.service import disputes
 from croupier.service.database import make_engine
@@ -407,6 +408,37 @@ def test_peru_profiles_follow_dragon_six_art_12_the_regulator(api: Api, profile:
         "Dirección General de Juegos de Casino y Máquinas",
         False,
     )
+
+
+def test_spain_1979_a_disputed_back_bet_is_resettled_by_the_tables_own_share_rule(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md#D-BJ-28: a back bet returns its stake times its box's return, rounded
+    down to the minor unit. The dispute's re-settlement reads the box's return from the
+    engine's ``results()`` in exact fractions and shares it by the one rule the table settled
+    the back bet by (``RoundResult.back_bet_payout``): were that rule another, the
+    re-settlement would follow it."""
+    table = Table(api, "spain-1979", ["ann"], credit_minor=100_000)
+    ben = api.player("ben", 100_000)
+    round_id = table.bet_all(10)
+    body = {"seat": 1, "wager": "main", "amount": 5}
+    back = api.post(f"/tables/{table.id}/back-bets", ben, body).json()["back_bet"]
+    consent = api.post(
+        f"/tables/{table.id}/back-bets/{back}/consent", table.tokens["ann"], {"accept": True}
+    )
+    assert consent.status_code == 200, consent.text
+    table.ready_all()
+    table.play_out(round_id)
+    results = replay(
+        [Event.from_json(e) for e in table.recall(round_id)["events"]], table.profile
+    ).results()
+    ines = _inspector(api)
+    dispute = _dispute(api, ben, round_id).json()["dispute"]
+    item = _queue_item(api, ines, dispute)
+    assert item["resettled"] == item["paid"]
+    assert item["resettled"].get("ben", 0) == results.back_bet_payout(1, 500)
+    monkeypatch.setattr(RoundResult, "back_bet_payout", lambda _self, _seat, _amount: 7)
+    assert _queue_item(api, ines, dispute)["resettled"]["ben"] == 7
 
 
 def test_two_inspectors_deciding_at_once_move_the_money_once(api: Api) -> None:

@@ -21,8 +21,8 @@ from alembic import command
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
 
 from croupier.clock import ManualClock
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.rules.registry import _shipped_dir, load_profile
 from croupier.server.app import start
 from croupier.server.context import Settings

@@ -26,8 +26,8 @@ from typer.testing import CliRunner
 
 from croupier.audit.verify import verify_database
 from croupier.cli.main import app as croupier_cli
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.ledger.postings import to_minor
 from croupier.service.database import alembic_config, make_engine
 

@@ -13,8 +13,8 @@ import pytest
 from server_support import Api, Table, make_api
 from sqlalchemy import select
 
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.ledger.postings import to_minor
 from croupier.server.app import playable_profiles
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction

@@ -12,8 +12,8 @@ import pytest
 from croupier.cards import Card
 from croupier.errors import IllegalActionError, ProfileError, ReplayError, ShoeError
 from croupier.games.baccarat import BaccaratRound, Phase
-from croupier.games.base import replay
 from croupier.games.events import CardDrawn, Event, RoundStarted, Settled
+from croupier.games.replay import replay
 from croupier.hands.baccarat import play_coup
 from croupier.rules.baccarat import BaccaratRules
 from croupier.rules.registry import load_profile_of

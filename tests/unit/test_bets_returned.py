@@ -10,12 +10,15 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import BetError, IllegalActionError, NotationError
-from croupier.games.base import commands_of, decide_randomly, play, replay
+from croupier.games.base import decide_randomly
 from croupier.games.commands import Bet, Return, from_step, parse_command
 from croupier.games.events import BetsReturned
+from croupier.games.record import commands_of
+from croupier.games.replay import replay
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import load_profile
 from croupier.shoe import Shoe
+from round_support import play
 
 CASES = [
     ("peru-2016", "main", "21+3", 5),

@@ -9,9 +9,10 @@ import pytest
 
 from croupier.cards import parse_cards
 from croupier.errors import AmountError, BetError, IllegalActionError, ReplayError
-from croupier.games.base import Action, replay
+from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase
 from croupier.games.events import Settled
+from croupier.games.replay import replay
 from croupier.hands.blackjack import dealer_should_draw, hand_value, is_hard_total_in
 from croupier.randomness import SeededRandomSource, uniform_below
 from croupier.rules import load_profile

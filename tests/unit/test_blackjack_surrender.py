@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from croupier.errors import IllegalActionError, ProfileError
-from croupier.games.base import Action, replay, settle_document
+from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase
 from croupier.games.events import Surrendered
+from croupier.games.replay import replay
+from croupier.games.settle_document import settle_document
 from croupier.ledger import to_minor
 from croupier.rules import load_profile
 from croupier.rules.blackjack import BlackjackRules, HoleCard

@@ -8,11 +8,13 @@ import dataclasses
 import pytest
 
 from croupier.errors import IllegalActionError, NotationError
-from croupier.games.base import commands_of, play, replay
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.commands import Act, Action, Bet, Deal, Void, from_step, parse_command
+from croupier.games.record import commands_of
+from croupier.games.replay import replay
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe
+from round_support import play
 
 NOTATIONS = [
     "bet 1 main 10",

@@ -13,7 +13,6 @@ import pytest
 
 from croupier.cli.main import main
 from croupier.errors import IllegalActionError, NotationError, ProfileError, SettleInputError
-from croupier.games.base import document_of, play, replay
 from croupier.games.commands import (
     ConfusedDeal,
     DealtInError,
@@ -23,10 +22,13 @@ from croupier.games.commands import (
     parse_command,
     to_step,
 )
+from croupier.games.replay import replay
+from croupier.games.settle_document import document_of
 from croupier.rules import load_profile
 from croupier.rules.registry import parse_profile
 from croupier.settle import settle_document
 from croupier.shoe import Shoe
+from round_support import play
 
 CORRECTED = Path(__file__).parents[1] / "playthroughs" / "blackjack" / "peru-2016-corrected.json"
 

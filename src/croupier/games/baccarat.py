@@ -32,7 +32,8 @@ third card of 3), where the Banker wins with 6 and pays half:
 [('banker', Fraction(10, 1), Fraction(15, 1), 'win'), ('tie', Fraction(2, 1), Fraction(0, 1), 'lose')]
 >>> round_.pending() is None and round_.is_done
 True
->>> base.replay(round_.events).events == round_.events
+>>> from croupier.games.replay import replay
+>>> replay(round_.events).events == round_.events
 True
 """
 
@@ -51,14 +52,8 @@ from croupier.errors import (
     SettleInputError,
     ShoeError,
 )
-from croupier.games import base
-from croupier.games.base import (
-    Action,
-    GameRound,
-    OpenWager,
-    has_burns,
-    recorded_cards,
-)
+from croupier.games.base import Action, GameRound, RoundResult, has_burns, recorded_cards
+from croupier.games.corrections import OpenWager
 from croupier.games.events import (
     CardDrawn,
     Event,
@@ -407,7 +402,7 @@ class BaccaratRound(GameRound):
     def _document_seats(self, listed: list[int]) -> list[int]:
         return listed
 
-    def _seat_document(self, seat: int, result: base.RoundResult) -> dict[str, Any]:
+    def _seat_document(self, seat: int, result: RoundResult) -> dict[str, Any]:
         bets = {
             wager.wager: {
                 "bet": json_number(wager.stake),

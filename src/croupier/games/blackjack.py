@@ -20,7 +20,8 @@ A whole round on a stacked shoe (peru-2016: hole card dealt, revealed after the 
 (True, ['9c', '7s', 'Kd'])
 >>> [(w.result, w.stake, w.payout) for w in game.results().wagers]
 [('win', Fraction(10, 1), Fraction(20, 1))]
->>> base.replay(game.events).events == game.events
+>>> from croupier.games.replay import replay
+>>> replay(game.events).events == game.events
 True
 """
 
@@ -36,14 +37,9 @@ from croupier.cards import Card, Rank, format_cards
 from croupier.errors import (
     BetError,
 )
-from croupier.games import base
-from croupier.games.base import (
-    Action,
-    Decision,
-    GameRound,
-    OpenWager,
-    has_burns,
-)
+from croupier.games.base import Action, GameRound, RoundResult, has_burns
+from croupier.games.commands import Decision
+from croupier.games.corrections import OpenWager
 from croupier.games.events import (
     Doubled,
     EvenMoneyTaken,
@@ -792,7 +788,7 @@ class BlackjackRound(GameRound):
             }
         }
 
-    def _seat_document(self, seat: int, result: base.RoundResult) -> dict[str, Any]:
+    def _seat_document(self, seat: int, result: RoundResult) -> dict[str, Any]:
         box = self.boxes.get(seat)
         hands = []  # each as a view shows it after the round: every card face up
         side: dict[str, Any] = {}
@@ -818,7 +814,7 @@ class BlackjackRound(GameRound):
                 }
         return {"hands": hands, "side_bets": side, "insurance": insurance, **result.money(seat)}
 
-    def _closing_document(self, result: base.RoundResult) -> dict[str, Any]:
+    def _closing_document(self, result: RoundResult) -> dict[str, Any]:
         return {"house_net": json_number(result.house_net)}
 
     # --- what a seat may see --------------------------------------------------------------

@@ -64,7 +64,7 @@ Decision(seat=1, question='call or fold', legal=(Action.parse('call'), Action.pa
  (1, 'bet', Fraction(20, 1), Fraction(40, 1), 'win')]
 >>> round_.meter, round_.results().details["house_net"]
 (Fraction(10001, 2), Fraction(-49, 2))
->>> from croupier.games.base import replay
+>>> from croupier.games.replay import replay
 >>> replay(round_.events).events == round_.events
 True
 """
@@ -85,13 +85,9 @@ from croupier.errors import (
     SettleInputError,
     ShoeError,
 )
-from croupier.games.base import (
-    Action,
-    Decision,
-    GameRound,
-    OpenWager,
-    RoundResult,
-)
+from croupier.games.base import Action, GameRound, RoundResult
+from croupier.games.commands import Decision
+from croupier.games.corrections import OpenWager
 from croupier.games.events import (
     Called,
     Event,

@@ -41,8 +41,8 @@ from fractions import Fraction
 
 from croupier.cards import FULL_DECK, Card
 from croupier.errors import CardNeeded, CardRefused, IllegalActionError, ShoeError
-from croupier.games.base import Decision, GameRound
-from croupier.games.commands import Act, Action, Command
+from croupier.games.base import GameRound
+from croupier.games.commands import Act, Action, Command, Decision
 from croupier.shoe import PhysicalShoe
 
 __all__ = [

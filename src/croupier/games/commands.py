@@ -5,7 +5,8 @@ A round changes only by a command: ``bet`` (place, or at 0 withdraw, a wager), `
 (end a round that cannot go on); and the dealer's corrections of the cards (docs/rules.md
 §6, D-GEN-11 to D-GEN-14): ``face-up`` (a card found face up in the shoe),
 ``dealt-in-error`` (a card that left the shoe where none was due), ``exposed PLACE`` (a
-face-down card shown in error) and ``confused-deal``. The live table, the
+face-down card shown in error) and ``confused-deal``. What a round waits for is a
+``Decision``: a seat, its legal ``Action``s and the default. The live table, the
 ``settle`` tool, ``replay`` and the tests give the engine the same commands; each is written
 and read back in one line.
 
@@ -61,6 +62,35 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the round waits for: ``seat`` (and ``hand``) must choose one of ``legal``."""
+
+    seat: int
+    question: str
+    legal: tuple[Action, ...]
+    default: Action
+    hand: int | None = None
+
+    def allows(self, action: Action) -> bool:
+        """``legal`` lists ``double`` for a ranged amount as ``Action('double', max)``."""
+        for option in self.legal:
+            if option.name != action.name:
+                continue
+            if option.amount is None:
+                return action.amount is None
+            return action.amount is None or 1 <= action.amount <= option.amount
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "question": self.question,
+            "hand": self.hand,
+            "legal": [str(action) for action in self.legal],
+        }
 
 
 class _Notation:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from fractions import Fraction
@@ -429,11 +429,6 @@ def upgrade(events: Iterable[Event]) -> list[Event]:
     return upgraded
 
 
-def upgrade_json(documents: Iterable[dict[str, JSON]]) -> list[dict[str, JSON]]:
-    """``upgrade`` for a record stored as JSON (the server's rounds)."""
-    return [item.to_json() for item in upgrade(Event.from_json(document) for document in documents)]
-
-
 def _operation(decided: Decided, added: BetPlaced | None) -> Operation:
     cls = next((kind for kind in OPERATIONS if kind.notation == decided.action.split()[0]), None)
     if cls is None:
@@ -446,23 +441,3 @@ def _operation(decided: Decided, added: BetPlaced | None) -> Operation:
     if missing:
         raise NotationError(f"seat {decided.seat}: {decided.action!r} without its {missing[0]}")
     return cls(**{name: values[name] for name in names})
-
-
-def operations(events: Iterable[Event]) -> Iterator[Operation]:
-    return (item for item in events if isinstance(item, Operation))
-
-
-def is_decision(document: dict[str, JSON]) -> bool:
-    """A record of a seat's decision, read from JSON (an operation record or an old one)."""
-    cls = EVENT_KINDS.get(str(document.get("kind")))
-    return cls is not None and (issubclass(cls, Operation) or cls is Decided)
-
-
-def action_of(document: dict[str, JSON]) -> str:
-    """The notation of the decision a JSON record says was taken (``hit``, ``double 10``)."""
-    item = Event.from_json(document)
-    if isinstance(item, Decided):
-        return item.action
-    if not isinstance(item, Operation):
-        raise NotationError(f"a {item.kind} is not a decision")
-    return str(item.action)

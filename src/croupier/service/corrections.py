@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
 from croupier.errors import IllegalActionError
-from croupier.games.base import CORRECTION_EVENTS
 from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
+from croupier.games.corrections import CORRECTION_EVENTS
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, physical, staff
 from croupier.service.accounts import Principal

@@ -26,7 +26,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
 from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -37,8 +36,10 @@ from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
 from croupier.errors import CroupierError, ShoeError
 from croupier.fairness import commitment, revealed_document
-from croupier.games.base import ROUND_CLASSES, document_of, replay, settle_document
+from croupier.games.base import ROUND_CLASSES
 from croupier.games.events import CardDrawn, Event, Purpose
+from croupier.games.replay import replay
+from croupier.games.settle_document import document_of, settle
 from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets
@@ -312,8 +313,10 @@ def resettled_for(
     session: Session, record: RoundRecord, table: GameTable, profile: Profile
 ) -> dict[str, int]:
     """What the engine pays each participant for the round's recorded cards and decisions:
-    ``croupier settle`` on the round's document (a voided round: the replay of its record,
-    which returns every stake). Back bets share their box's fortune as at the table."""
+    the round ``croupier settle`` deals from the round's document (a voided round: the replay
+    of its record, which returns every stake), read from its ``results()`` in exact
+    fractions. Back bets share their box's fortune by the one rule the table settles them by
+    (``RoundResult.back_bet_payout``)."""
     events = [Event.from_json(item) for item in record.events]
     owners = dict(
         session.execute(
@@ -322,23 +325,15 @@ def resettled_for(
             .where(RoundPlayer.round_id == record.id, RoundPlayer.role == "owner")
         ).all()
     )
-    staked: dict[int, Fraction] = {}
-    returned: dict[int, Fraction] = {}
     if record.status == "complete":
         document = document_of(_without_opening_burns(events, table.game), profile)
-        settled = settle_document(document, profile)
-        for seat in settled["seats"]:
-            staked[int(seat["seat"])] = Fraction(str(seat["staked"]))
-            returned[int(seat["seat"])] = Fraction(str(seat["returned"]))
+        results = settle(document, profile)[0].results()
     else:
         results = replay(events, profile).results()
-        for wager in results.wagers:
-            staked[wager.seat] = staked.get(wager.seat, Fraction(0)) + wager.stake
-            returned[wager.seat] = returned.get(wager.seat, Fraction(0)) + wager.payout
     paid: dict[str, int] = defaultdict(int)
-    for seat, amount in returned.items():
+    for seat in results.seats():
         if seat in owners:
-            paid[str(owners[seat])] += to_minor(amount)
+            paid[str(owners[seat])] += to_minor(results.returned(seat))
     for back, username in session.execute(
         select(BackBet, User.username)
         .join(User, User.id == BackBet.user_id)
@@ -347,9 +342,7 @@ def resettled_for(
         if back.status == "refunded":
             paid[str(username)] += back.amount
         else:
-            stake = staked.get(back.seat, Fraction(0))
-            ratio = returned.get(back.seat, Fraction(0)) / stake if stake else Fraction(1)
-            paid[str(username)] += int(back.amount * ratio)
+            paid[str(username)] += results.back_bet_payout(back.seat, back.amount)
     return {name: amount for name, amount in paid.items() if amount}
 
 

@@ -4,7 +4,7 @@ A round is shown whole (every event) only once it has ended; while it is under w
 table's snapshot is what a seat may see. Burnt cards stay hidden until their shoe is
 revealed, and a live shoe shows only its commitment (R6).
 
-The recall is served as the engine's own views, step by step (``games.base.steps``): the
+The recall is served as the engine's own views, step by step (``games.replay.steps``): the
 opening, each bet, the deal and each decision, each with the events it recorded and the
 round as the viewer saw it then, masked exactly as at the live table (a hole card hidden
 until the engine turns it; another zone's private cards never). The page only draws them.
@@ -12,8 +12,6 @@ until the engine turns it; another zone's private cards never). The page only dr
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from sqlalchemy import func, select, true
@@ -21,8 +19,9 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.fairness import revealed_document
-from croupier.games.base import round_class_of, steps
+from croupier.games.base import GameRound, round_class_of
 from croupier.games.events import Event
+from croupier.games.replay import steps
 from croupier.ledger.book import find_account
 from croupier.ledger.postings import round_of_reference, round_reference
 from croupier.service import physical, staff
@@ -48,54 +47,34 @@ STATUS = {
 }
 
 
-def _masked(
-    events: list[dict[str, Any]],
-    *,
-    burns_revealed: bool,
-    private_purposes: frozenset[str],
-    face_down_purposes: frozenset[str],
-    own_seats: set[int] | None,
-) -> list[dict[str, Any]]:
-    """The record as one viewer may read it. Burns, and cards the round left face down (the
-    hole card of a round voided before it was turned: ``face_down_purposes``), show once the
-    shoe is revealed; cards a game keeps private to their seat (Casino Hold'em hole cards)
-    show only to that seat. ``own_seats`` is ``None`` for the inspector (the operator), who
-    sees everything."""
-
-    def hidden(event: dict[str, Any]) -> bool:
-        if own_seats is None or event.get("kind") != "CardDrawn":
-            return False
-        if event.get("purpose") == "burn" or event.get("purpose") in face_down_purposes:
-            return not burns_revealed
-        return event.get("purpose") in private_purposes and event.get("seat") not in own_seats
-
-    return [{**event, "card": "??"} if hidden(event) else event for event in events]
-
-
 def recall_steps(
-    events: list[dict[str, Any]],
+    game: type[GameRound],
+    record: list[Event],
     *,
     viewer: int | None,
-    everything: bool,
-    mask: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    seats: set[int] | None,
+    shoe_revealed: bool,
 ) -> list[dict[str, Any]] | None:
-    """The recorded round step by step as ``viewer`` saw it (``None``: a spectator;
-    ``everything``: the inspector, every card): each step's command in notation (``None``
-    for the opening), its events as ``mask`` shows them, and the engine's view after it.
-    ``None`` when the record does not replay (the events alone are then all there is)."""
+    """The recorded round of ``game`` step by step as ``viewer`` saw it (``None``: a
+    spectator): each step's command in notation (``None`` for the opening), its events as the
+    holder of ``seats`` may read them (``None``: the inspector, every card) and the engine's view
+    after it, both masked by the engine (``RoundViews.record_seen_by``, ``view``). ``None``
+    when the record does not replay (the events alone are then all there is)."""
+    everything = seats is None
     try:
-        return [
-            {
-                "command": None if step.command is None else str(step.command),
-                "events": mask([item.to_json() for item in step.events]),
-                "view": step.view,
-            }
-            for step in steps(
-                [Event.from_json(item) for item in events], viewer, everything=everything
-            )
-        ]
+        recalled = list(steps(record, viewer, everything=everything))
     except CroupierError:
         return None
+    return [
+        {
+            "command": None if step.command is None else str(step.command),
+            "events": game.record_seen_by(
+                step.events, seats, shoe_revealed=shoe_revealed, record=record
+            ),
+            "view": step.view,
+        }
+        for step in recalled
+    ]
 
 
 def round_document(
@@ -141,18 +120,10 @@ def round_document(
         seat for seat, user, _r in players if who is not None and user == who.user_id
     )
     # The inspector (operator) sees every card; a player sees burns once the shoe is
-    # revealed, and never another zone's private cards (R6).
+    # revealed, and never another zone's private cards (R6): the engine masks the record.
     game = round_class_of(table.game)
-    turned = {event.get("kind") for event in record.events}
-    mask = partial(
-        _masked,
-        burns_revealed=shoe.is_revealed,
-        private_purposes=game.private_card_purposes,
-        face_down_purposes=frozenset(
-            purpose for purpose, turn in game.face_down_until.items() if turn not in turned
-        ),
-        own_seats=None if is_inspector else set(own_seats),
-    )
+    events = [Event.from_json(item) for item in record.events]
+    seats = None if is_inspector else set(own_seats)
     document = {
         "round": record.id,
         "status": STATUS[record.status],
@@ -166,7 +137,7 @@ def round_document(
         "seats": [
             {"seat": s, "user": u, "username": names[u], "role": r} for s, u, r in sorted(players)
         ],
-        "events": mask(record.events),
+        "events": game.record_seen_by(events, seats, shoe_revealed=shoe.is_revealed),
         "inputs": record.inputs,
         "back_bets": back_bets_of(session, round_id),
         "started_at": record.created_at,
@@ -197,10 +168,11 @@ def round_document(
         # A player with several boxes sees the round from the first: no game keeps a card
         # private to one box of a player who holds more than one.
         document["steps"] = recall_steps(
-            record.events,
+            game,
+            events,
             viewer=own_seats[0] if own_seats and not is_inspector else None,
-            everything=is_inspector,
-            mask=mask,
+            seats=seats,
+            shoe_revealed=shoe.is_revealed,
         )
     return document
 

@@ -3,7 +3,7 @@
 Money is integer minor units (``BigInteger``): SQLite stores ``Numeric`` as REAL and loses
 digits (STACK.md). A live table's whole state is here, deadlines included, so a restart
 resumes every table (R10, R11): a round keeps the events the engine recorded, which replay
-(``games.base.replay``) to the same round; its shoe keeps the seed it was shuffled from.
+(``games.replay.replay``) to the same round; its shoe keeps the seed it was shuffled from.
 """
 
 from __future__ import annotations
@@ -180,9 +180,9 @@ class RoundRecord(Base):
     def inputs(self) -> list[dict[str, Any]]:
         """The commands the round was given, as the live table's steps, read from its events
         (what recall shows as ``inputs``; a void is not one of them)."""
-        from croupier.games.base import commands_of
         from croupier.games.commands import Void, to_step
         from croupier.games.events import Event, upgrade
+        from croupier.games.record import commands_of
 
         record = upgrade(Event.from_json(item) for item in self.events)
         return [

@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
 from croupier.errors import CroupierError, ProfileError
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
@@ -248,7 +248,7 @@ class Registry:
             else:
                 seed = bytes.fromhex(shoe_record.seed_hex)
                 shoe = engines.shoe_at(live.profile, seed, current.start_position)
-            # The one replay (``games.base.replay``): the commands the events were made by,
+            # The one replay (``games.replay.replay``): the commands the events were made by,
             # dealt again from the live shoe, must give the same events, card for card.
             game_round = replay(
                 [Event.from_json(item) for item in current.events], live.profile, shoe=shoe

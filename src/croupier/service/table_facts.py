@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.games.baccarat_roads import Coup, coup_of, roads_document
-from croupier.games.base import views
 from croupier.games.events import Event
+from croupier.games.replay import views
 from croupier.rules.baccarat import BaccaratRules, PairBy
 from croupier.rules.base import Limits, Profile
 from croupier.rules.posted import posted_rules

@@ -9,8 +9,9 @@ import pytest
 
 from croupier.cards import parse_cards
 from croupier.errors import IllegalActionError
-from croupier.games.base import Action, replay
+from croupier.games.base import Action
 from croupier.games.casino_holdem import CasinoHoldemRound
+from croupier.games.replay import replay
 from croupier.rules.casino_holdem import CasinoHoldemRules
 from croupier.rules.registry import load_profile_of
 from croupier.shoe import Shoe

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from croupier.errors import AmountError, ReplayError, ShoeError
-from croupier.games.base import replay
 from croupier.games.casino_holdem import stacked_deck
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.settle import settle_document
 
 DECK = stacked_deck({1: "Ah Kd", 2: "9s 9d"}, "Qs Jd", "3h 4c 8s Tc 5d", burns="6h 6c")

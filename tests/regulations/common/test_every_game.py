@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import AmountError, ShoeError
-from croupier.games.base import replay
-from croupier.games.events import Event, action_of, is_decision
+from croupier.games.events import Event
+from croupier.games.replay import replay
+from round_support import action_of, is_decision
 
 BLACKJACK_PROFILES = ["peru-2016", "spain-1979", "veintiuno-real"]
 

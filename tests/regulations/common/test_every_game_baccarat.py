@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from croupier.errors import AmountError, ShoeError
-from croupier.games.base import replay
 from croupier.games.events import Event
+from croupier.games.replay import replay
 from croupier.settle import settle_document
 
 

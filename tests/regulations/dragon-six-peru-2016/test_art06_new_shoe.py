@@ -12,8 +12,8 @@ import pytest
 from croupier.cards import Card
 from croupier.errors import CardNeeded, ProfileError
 from croupier.games.baccarat import BaccaratRound, LastRoundOfShoe, NewShoe, burn, new_shoe
-from croupier.games.base import deal_on, replay
 from croupier.games.events import CardDrawn
+from croupier.games.replay import deal_on, replay
 from croupier.randomness import SeededRandomSource
 from croupier.rules.registry import parse_profile
 from croupier.shoe import PhysicalShoe, Shoe

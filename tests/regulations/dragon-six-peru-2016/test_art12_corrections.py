@@ -9,7 +9,7 @@ import pytest
 
 from croupier.errors import IllegalActionError
 from croupier.games.baccarat import BaccaratRound
-from croupier.games.base import replay
+from croupier.games.replay import replay
 from croupier.rules.baccarat import BaccaratRules
 from croupier.shoe import Shoe
 

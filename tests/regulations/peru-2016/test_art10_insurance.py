@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import IllegalActionError
-from croupier.games.events import action_of, is_decision
+from round_support import action_of, is_decision
 
 RULES = "peru-2016"
 

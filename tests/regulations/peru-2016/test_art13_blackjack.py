@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import IllegalActionError
-from croupier.games.events import is_decision
+from round_support import is_decision
 
 RULES = "peru-2016"
 

@@ -10,9 +10,9 @@ import pytest
 from croupier.errors import IllegalActionError, SettleInputError
 from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound, Phase
-from croupier.games.events import action_of, is_decision
 from croupier.rules import load_profile
 from croupier.shoe import Shoe
+from round_support import action_of, is_decision
 
 RULES = "peru-2016"
 

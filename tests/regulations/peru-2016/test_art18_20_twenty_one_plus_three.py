@@ -10,9 +10,9 @@ import pytest
 
 from croupier.cards import parse_cards
 from croupier.errors import BetError
-from croupier.games.events import is_decision
 from croupier.hands.three_card import classify_three_card
 from croupier.rules.blackjack import ThreeCardHand
+from round_support import is_decision
 
 RULES = "peru-2016"
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import IllegalActionError
-from croupier.games.base import Action, commands_of, replay
+from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.events import CardDrawn
+from croupier.games.record import commands_of
+from croupier.games.replay import replay
 from croupier.rules import load_profile
 from croupier.shoe import Shoe
 

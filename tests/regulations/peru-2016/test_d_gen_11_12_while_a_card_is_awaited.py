@@ -11,9 +11,11 @@ import pytest
 
 from croupier.cards import Card, parse_cards
 from croupier.errors import CardNeeded, CardRefused, IllegalActionError
-from croupier.games.base import Action, commands_of, deal_on, replay, steps
+from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.commands import Deal, DealtInError, Exposed, FaceUp
+from croupier.games.record import commands_of
+from croupier.games.replay import deal_on, replay, steps
 from croupier.rules import load_profile
 from croupier.shoe import PhysicalShoe
 

@@ -4,9 +4,9 @@ second card to each box; the dealer has no hole card and draws after the players
 from __future__ import annotations
 
 from croupier.games.blackjack import BlackjackRound
-from croupier.games.events import is_decision
 from croupier.rules import load_profile
 from croupier.shoe import Shoe
+from round_support import is_decision
 
 RULES = "spain-1979"
 

@@ -9,10 +9,12 @@ import pytest
 
 from croupier.cards import Card, parse_cards
 from croupier.errors import CardNeeded, IllegalActionError
-from croupier.games.base import Action, commands_of, deal_on, replay
+from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.commands import FaceUp
 from croupier.games.events import CardDrawn, Purpose
+from croupier.games.record import commands_of
+from croupier.games.replay import deal_on, replay
 from croupier.rules import load_profile
 from croupier.shoe import PhysicalShoe, Shoe
 

@@ -8,9 +8,10 @@ and replaced (docs/rules.md#D-BJ-31)."""
 from __future__ import annotations
 
 from croupier.cards import parse_cards
-from croupier.games.base import Action, replay
+from croupier.games.base import Action
 from croupier.games.blackjack import BlackjackRound
 from croupier.games.events import DealConfused, RoundVoided
+from croupier.games.replay import replay
 from croupier.rules import load_profile
 from croupier.shoe import Shoe
 

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from croupier.errors import CroupierError
-from croupier.games.base import Action, Decision
+from croupier.games.base import Action
 from croupier.games.blackjack import (
     DOUBLE,
     INSURANCE,
@@ -27,6 +27,7 @@ from croupier.games.blackjack import (
     TWENTY_ONE_PLUS_THREE,
     BlackjackRound,
 )
+from croupier.games.commands import Decision
 from croupier.money import is_ascii_number, json_number
 from croupier.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from croupier.rules.base import Profile

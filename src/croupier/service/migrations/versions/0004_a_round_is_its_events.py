@@ -1,6 +1,6 @@
 """a round is its events: the commands stored beside them (``rounds.inputs``) go (issue 11)
 
-Recovery and recall rebuild a round from its events alone (``games.base.replay``), so the
+Recovery and recall rebuild a round from its events alone (``games.replay.replay``), so the
 copy of its commands is dropped. The one thing only that copy held is which decisions were
 the house's default at a deadline (``"timeout": true``): each becomes a ``DefaultApplied``
 event just before the decision's own record, where today's tables write it. A round stored
@@ -145,9 +145,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    from croupier.games.base import commands_of
     from croupier.games.commands import Void, to_step
     from croupier.games.events import Event, upgrade
+    from croupier.games.record import commands_of
 
     connection = op.get_bind()
     empty = sa.text("'[]'")

@@ -1,0 +1,131 @@
+"""The round as each viewer may see it: the live table's view, and the recall's record.
+
+``view(viewer)`` is the round now as a seat (``None``: the public at large) may see it, as
+JSON, the same shape for every game; ``record_seen_by`` is the round's record as a reader
+may read it afterwards. A card a viewer may not see is ``??`` in both (R6), by the same
+rules: the game's cards dealt face down (``face_down_until``) until they are turned, the
+cards it keeps private to their seat (``private_card_purposes``), and burns, none of which
+a player sees before the shoe is revealed. The inspector (``everything``) sees every card.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Iterable, Sequence, Set
+from typing import Any
+
+from croupier.games.commands import Decision
+from croupier.games.corrections import CORRECTION_EVENTS
+from croupier.games.events import CardDrawn, Event, Purpose, Settled
+from croupier.games.record import RecordedRound
+from croupier.money import json_number
+
+
+def wager_json(wager: Settled) -> dict[str, Any]:
+    """A settled wager as the view lists it (every field, ``hand`` even when ``None``)."""
+    return {
+        "seat": wager.seat,
+        "wager": wager.wager,
+        "hand": wager.hand,
+        "stake": json_number(wager.stake),
+        "payout": json_number(wager.payout),
+        "result": wager.result,
+    }
+
+
+class RoundViews(RecordedRound):
+    """What a viewer may see of the round: now (``view``), and afterwards (``record_seen_by``)."""
+
+    def view(self, viewer: int | None, *, everything: bool = False) -> dict[str, Any]:
+        """The round as ``viewer`` (a seat; ``None``: the public at large) may see it now, as
+        JSON, the same shape for every game: each seat's bets, hands and results, the house's
+        cards (``dealer``, or baccarat's ``player`` and ``banker``), the pending decision, the
+        viewer's legal actions, and every wager settled. A card the viewer may not see is
+        ``??`` (R6), by the game's own rule; ``everything`` is the inspector's view (every
+        card, as the record has it). The live table and the recall draw it; at the end it
+        shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``).
+        While a physical shoe's card is awaited (``card_needed``) no decision is pending."""
+        decision = self._awaited()
+        settled = self.settled()
+        seats = []
+        for seat in self._seats_in_view():
+            seats.append(
+                {
+                    "seat": seat,
+                    "bets": dict(self.bets.get(seat, {})),
+                    "hands": self._hands_view(seat, viewer, everything),
+                    "results": [wager_json(w) for w in settled if w.seat == seat],
+                }
+            )
+        return {
+            "game": self.game,
+            "rules": self.profile.name,
+            "phase": str(self.phase),
+            "viewer": viewer,
+            "seats": seats,
+            **self._house_view(everything),
+            "pending": None if decision is None else decision.to_json(),
+            "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
+            "legal_actions": self.legal_for(viewer),
+            "results": [wager_json(wager) for wager in settled],
+            "corrections": self.corrections_made(),
+            "done": self.is_done,
+        }
+
+    def legal_for(self, viewer: int | None) -> list[str]:
+        """The legal actions in notation when the round waits on ``viewer``, else none."""
+        decision = self._awaited()
+        if decision is None or decision.seat != viewer:
+            return []
+        return [str(action) for action in decision.legal]
+
+    def _awaited(self) -> Decision | None:
+        """The pending decision, but none while a physical shoe's card is awaited."""
+        return None if self.card_needed is not None else self.pending()
+
+    def _seats_in_view(self) -> list[int]:
+        return sorted(self.bets)
+
+    @abstractmethod
+    def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
+        """A seat's hands: ``hand``, ``cards`` (a hidden card as ``??``), ``total``, ``bet``,
+        ``result`` and ``payout`` (``None`` until known)."""
+
+    @abstractmethod
+    def _house_view(self, everything: bool) -> dict[str, Any]:
+        """The house's side: ``dealer`` (and ``board``), or ``player`` and ``banker``."""
+
+    def corrections_made(self) -> list[dict[str, Any]]:
+        """The dealer's corrections so far (and any void), as JSON: every card in them was
+        seen by the table, so the view shows them to everyone."""
+        return [item.to_json() for item in self.events if isinstance(item, CORRECTION_EVENTS)]
+
+    # --- the record, read afterwards --------------------------------------------------------
+    @classmethod
+    def record_seen_by(
+        cls,
+        events: Iterable[Event],
+        seats: Set[int] | None,
+        *,
+        shoe_revealed: bool,
+        record: Sequence[Event] = (),
+    ) -> list[dict[str, Any]]:
+        """``events`` (of a round's ``record``; by default they are the whole record) as JSON,
+        as the holder of ``seats`` may read them once the round is over (``None``: the
+        inspector, who reads every card). A burn, and a card dealt face down that the round
+        never turned (a hole card of a round voided first), show once the shoe is revealed;
+        a card the game keeps private to its seat shows to that seat only (R6)."""
+        listed = list(events)
+        turned = {item.kind for item in (record or listed)}
+        face_down = {purpose for purpose, turn in cls.face_down_until.items() if turn not in turned}
+
+        def hidden(item: Event) -> bool:
+            if seats is None or not isinstance(item, CardDrawn):
+                return False
+            if item.purpose is Purpose.BURN or item.purpose in face_down:
+                return not shoe_revealed
+            return item.purpose in cls.private_card_purposes and item.seat not in seats
+
+        return [
+            {**item.to_json(), "card": "??"} if hidden(item) else item.to_json() for item in listed
+        ]
