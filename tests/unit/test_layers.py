@@ -10,7 +10,9 @@ place); a layer imports only from the layers below it, and the packages of one l
 - ``web``: the pages (templates, scripts, their languages); their data comes from the API.
 - ``reports``: the daily report and the returns to player, read from the service's records.
 - ``service``: the table service: commands, the unit of work, the schema; money moves here.
-- ``envs | simulation``: learning environments and the compiled simulator, over the engines.
+- ``envs``: learning environments, over the engines and, for the vector environment, the
+  compiled simulator's kernel.
+- ``simulation``: the compiled simulator.
 - ``analysis | audit | ledger | settle | fairness``: exact analysis; the audit chain and the
   double-entry books, each on its own tables; ``settle``'s document; shoe commitments.
 - ``games``: the round engines, one state machine per game.
