@@ -528,6 +528,13 @@ class GameRound(ABC):
                 seat=seat,
                 action=str(action),
             )
+        if seat != decision.seat:
+            raise IllegalActionError(
+                f"not seat {seat}'s turn: the round waits for seat {decision.seat}",
+                code="not_your_turn",
+                seat=seat,
+                turn=decision.seat,
+            )
         reason = self.why_not(seat, action)
         if reason is not None:
             raise IllegalActionError(

@@ -20,7 +20,7 @@ from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
 from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
 from croupier.ledger.postings import round_reference
-from croupier.service import approvals, physical, staff
+from croupier.service import approvals, staff
 from croupier.service.accounts import Principal
 from croupier.service.clock import Clock
 from croupier.service.errors import RequestError
@@ -56,7 +56,6 @@ class DealerCorrections:
         The answer holds the correction's own events only: those every viewer may see (the
         card found face up, the card exposed, the cards of a confused deal). A card dealt
         face down in place of an exposed one stays out of it (R6)."""
-        staff.verify_dealer_at(session, who, live.id)
         live.verify_not_waiting()
         if live.status not in ("betting", "playing"):
             raise IllegalActionError(
@@ -88,7 +87,7 @@ class DealerCorrections:
             # back, the record marked interrupted, the next round opened.
             self.rounds.void_live(session, live, command.reason)
         else:
-            physical.stopped(game, command)
+            live.apply(command)
             game = live.game_round
         made = [e.to_json() for e in game.events[start:] if isinstance(e, CORRECTION_EVENTS)]
         action = staff.record_action(

@@ -122,4 +122,4 @@ class Deadlines:
         elif live.status == "playing" and live.game_round.card_needed is None:
             decision = live.game_round.pending()
             if decision is not None:
-                rounds.decide(session, live, decision.seat, str(decision.default), timeout=True)
+                rounds.decide(session, live, decision.seat, decision.default, timeout=True)

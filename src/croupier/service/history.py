@@ -98,6 +98,14 @@ def recall_steps(
         return None
 
 
+def table_of_round(session: Session, round_id: int) -> int:
+    """The table ``round_id`` was dealt at (``NotFound``: no such round)."""
+    table_id = session.scalar(select(RoundRecord.table_id).where(RoundRecord.id == round_id))
+    if table_id is None:
+        raise NotFound(f"no round {round_id}")
+    return table_id
+
+
 def round_document(
     session: Session, round_id: int, who: Principal | None, *, with_steps: bool = True
 ) -> dict[str, Any]:

@@ -7,6 +7,7 @@ what a fresh load from the database must equal after any command (issue 10, item
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -14,7 +15,9 @@ from typing import Any, cast
 from sqlalchemy import Table
 
 from croupier.cards import Card
+from croupier.errors import CardNeeded
 from croupier.games.base import GameRound
+from croupier.games.commands import Command
 from croupier.games.events import Event
 from croupier.rules.base import Profile
 from croupier.service import engines
@@ -128,6 +131,14 @@ class LiveTable:
         if self.round is None:
             raise Conflict(f"table {self.name!r} has no round under way")
         return self.round
+
+    def apply(self, command: Command) -> None:
+        """Give the round under way ``command`` (the deal, a decision, a correction): the
+        engine checks and carries it out. A physical shoe's round that stops for a card it
+        has not been given waits there (``GameRound.card_needed``), ready to carry on from
+        that command (``GameRound.enter``)."""
+        with contextlib.suppress(CardNeeded):
+            self.game_round.apply(command)
 
     def verify_not_waiting(self) -> None:
         """Raise ``Conflict`` while a void of the round waits for an inspector: nothing of the

@@ -26,9 +26,10 @@ from croupier.ledger.postings import (
     settlement_legs,
     to_minor,
 )
-from croupier.service import engines, staff
+from croupier.service import engines
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.clock import Clock
+from croupier.service.commands import AskBackBet
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import BackBet, RoundPlayer, RoundRecord, User
@@ -158,19 +159,9 @@ class Money:
         live.back_bets = []
 
     # --- back bets (spain-1979) -----------------------------------------------------------
-    def back_bet(
-        self,
-        session: Session,
-        live: LiveTable,
-        who: Principal,
-        *,
-        seat: int,
-        wager: str,
-        amount: int,
-    ) -> dict[str, Any]:
-        """Ask to back-bet on another player's box (where the profile allows it); the body
-        is typed (``server.schemas.BetBody``)."""
-        staff.verify_may_play(session, who)
+    def back_bet(self, session: Session, live: LiveTable, asked: AskBackBet) -> dict[str, Any]:
+        """Ask to back-bet on another player's box (where the profile allows it)."""
+        who, seat, wager, amount = asked.by, asked.seat, asked.wager, asked.amount
         if not live.profile.table.back_betting:
             raise BetError(
                 f"{live.profile.name} does not allow back betting",

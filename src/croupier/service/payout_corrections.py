@@ -374,8 +374,8 @@ def void_round(  # noqa: PLR0917 - the void's whole content
 ) -> dict[str, Any]:
     """Void the round under way at ``live`` with every stake still in play returned
     (``Rounds.void_live``: the engine's ``Void``), recorded as a staff action; once a card of
-    the round is seen the void waits for an inspector instead (``approvals.ask_void``)."""
-    verify_voider(session, who, live.id)
+    the round is seen the void waits for an inspector instead (``approvals.ask_void``).
+    ``Casino.handle`` has checked the caller (``verify_voider``)."""
     if live.round_id != round_id or live.status not in ("betting", "playing"):
         raise Conflict(
             f"round {round_id} is not under way at table {live.id}: only the round under way "

@@ -206,7 +206,7 @@ class Rounds:
 
     def deal(self, session: Session, live: LiveTable) -> None:
         before = len(live.game_round.events)
-        physical.stopped(live.game_round, Deal())
+        live.apply(Deal())
         absence.window_closed(session, live)  # the seats without a bet missed this round
         live.status = "playing"
         live.ready = set()
@@ -216,19 +216,19 @@ class Rounds:
             self.save(session, live)
 
     def decide(
-        self, session: Session, live: LiveTable, seat: int, action: str, *, timeout: bool
+        self, session: Session, live: LiveTable, seat: int, action: Action, *, timeout: bool
     ) -> dict[str, Any]:
-        """``seat``'s decision (``timeout``: the default applied at its deadline)."""
+        """``seat``'s decision (``timeout``: the default applied at its deadline). Whose turn
+        it is, and whether ``action`` is allowed, is the engine's to say (``verify_act``)."""
         live.verify_not_waiting()
         round_id = live.round_id
         before = len(live.game_round.events)
-        act = Act(seat, Action.parse(action), by_default=timeout)
-        physical.stopped(live.game_round, act)
+        live.apply(Act(seat, action, by_default=timeout))
         self.money.collect_stakes(session, live, "decision")
         self.advance(session, live, drawn=cards_since(live, before))
         if live.round_id == round_id:
             self.save(session, live)
-        return {"round": round_id, "seat": seat, "action": action, "timeout": timeout}
+        return {"round": round_id, "seat": seat, "action": str(action), "timeout": timeout}
 
     def advance(self, session: Session, live: LiveTable, *, drawn: int = 0) -> None:
         """After the deal or a decision: settle a finished round, else time the next decision.
