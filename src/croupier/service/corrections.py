@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from croupier.errors import IllegalActionError
 from croupier.games.base import CORRECTION_EVENTS
 from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
 from croupier.ledger.postings import round_reference
@@ -40,7 +39,7 @@ class DealerCorrections:
         the place of every card lying face down for ``exposed`` (never the card itself)."""
         staff.verify_dealer_at(session, who, live.id)
         # A round whose void waits for an inspector takes no correction (D-GEN-18).
-        playing = live.status in ("betting", "playing") and live.void_waiting is None
+        playing = live.void_waiting is None
         legal = live.game_round.legal_corrections() if playing else []
         kinds = {str(command).split(" ")[0] for command in legal}
         if playing and live.game_round.can_void():
@@ -57,10 +56,6 @@ class DealerCorrections:
         card found face up, the card exposed, the cards of a confused deal). A card dealt
         face down in place of an exposed one stays out of it (R6)."""
         live.verify_not_waiting()
-        if live.status not in ("betting", "playing"):
-            raise IllegalActionError(
-                f"round {live.round_id} is {live.status}: nothing to correct", code="round_over"
-            )
         game, round_id = live.game_round, live.round_id
         # At a physical shoe the dealer names a card taken out, and the engine refuses one
         # unnamed (``card_to_name``: it is the one that knows no card is entered past it).

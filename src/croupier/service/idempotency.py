@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -79,6 +79,31 @@ def record(
             created_at=now,
         )
     )
+
+
+class Answers(Protocol):
+    """Where the answers to keyed requests are kept, in the command's own transaction: the
+    database's table (``StoredAnswers``), or a test's dictionary (``tests/service``)."""
+
+    def stored(self, session: Any, user_id: int, key: str, request_hash: str) -> Answer | None:
+        """The answer stored for ``key``; ``IdempotencyKeyReused`` if another request used it."""
+
+    def record(
+        self, session: Any, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+    ) -> None:
+        """Store ``answer`` for ``key`` in ``session``'s transaction."""
+
+
+class StoredAnswers:
+    """The answers in the database (``IdempotencyRecord``): ``stored`` and ``record``."""
+
+    def stored(self, session: Any, user_id: int, key: str, request_hash: str) -> Answer | None:
+        return stored(session, user_id, key, request_hash)
+
+    def record(
+        self, session: Any, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+    ) -> None:
+        record(session, user_id, key, request_hash, answer=answer, now=now)
 
 
 def once(transaction: Callable[[], Answer]) -> Answer:

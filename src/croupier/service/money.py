@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from croupier.errors import BetError, IllegalActionError, LedgerError
+from croupier.errors import BetError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.ledger import book
 from croupier.ledger.postings import (
@@ -32,7 +32,7 @@ from croupier.service.clock import Clock
 from croupier.service.commands import AskBackBet
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import BackBet, RoundPlayer, RoundRecord, User
+from croupier.service.models import BackBet, BackBetStatus, RoundPlayer, RoundRecord, User
 
 
 class Money:
@@ -128,10 +128,12 @@ class Money:
         return ratio (payouts over stakes), rounded down to the minor unit (a decision)."""
         held = 0
         for back in session.scalars(
-            select(BackBet).where(BackBet.round_id == live.round_id, BackBet.status == "accepted")
+            select(BackBet).where(
+                BackBet.round_id == live.round_id, BackBet.status == str(BackBetStatus.ACCEPTED)
+            )
         ):
             back.payout = results.back_bet_payout(back.seat, back.amount)
-            back.status = "settled"
+            back.status = str(BackBetStatus.SETTLED)
             held += back.amount
             wallet = self.wallet(session, back.user_id)
             payouts[wallet] = payouts.get(wallet, 0) + back.payout
@@ -147,12 +149,14 @@ class Money:
                 minor=-int(value["minor"]),
             )
         for back in session.scalars(
-            select(BackBet).where(BackBet.round_id == record.id, BackBet.status == "accepted")
+            select(BackBet).where(
+                BackBet.round_id == record.id, BackBet.status == str(BackBetStatus.ACCEPTED)
+            )
         ):
             legs += bet_legs(
                 wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=-back.amount
             )
-            back.status = "refunded"
+            back.status = str(BackBetStatus.REFUNDED)
         if legs:
             book.post(session, "void", round_reference(record.id), legs, self.clock.now())
         live.held = {}
@@ -176,12 +180,7 @@ class Money:
             raise BetError(
                 "a player does not back-bet on their own box", code="back_own_box", seat=seat
             )
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
+        live.verify_betting()
         if amount == 0:
             raise BetError("a back bet of 0 is no bet", code="back_bet_zero", seat=seat)
         back = BackBet(
@@ -190,7 +189,7 @@ class Money:
             user_id=who.user_id,
             wager=wager,
             amount=to_minor(amount),
-            status="asked",
+            status=str(BackBetStatus.ASKED),
         )
         session.add(back)
         session.flush()
@@ -201,7 +200,7 @@ class Money:
     ) -> dict[str, Any]:
         """The box owner accepts (the stake moves to escrow) or refuses a back bet."""
         back = session.get(BackBet, back_bet_id)
-        if back is None or back.round_id != live.round_id or back.status != "asked":
+        if back is None or back.round_id != live.round_id or back.status != BackBetStatus.ASKED:
             raise NotFound(
                 f"no back bet {back_bet_id} waiting for consent in this round",
                 code="no_back_bet_waiting",
@@ -213,12 +212,7 @@ class Money:
                 code="consent_owner_only",
                 seat=back.seat,
             )
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
+        live.verify_betting()
         if accept and back.seat not in live.held:
             # A back bet rides on the box's own bet: without one it could never be dealt.
             raise BetError(
@@ -227,7 +221,7 @@ class Money:
                 seat=back.seat,
             )
         if not accept:
-            back.status = "refused"
+            back.status = str(BackBetStatus.REFUSED)
             return {"back_bet": back.id, "status": back.status}
         # The box's own wager (its first) bounds what rides on it, back bets included.
         maximum = next(iter(live.profile.table.wagers.values())).maximum
@@ -238,7 +232,7 @@ class Money:
                 select(BackBet).where(
                     BackBet.round_id == live.round_id,
                     BackBet.seat == back.seat,
-                    BackBet.status == "accepted",
+                    BackBet.status == str(BackBetStatus.ACCEPTED),
                 )
             )
         )
@@ -259,7 +253,7 @@ class Money:
             legs,
             self.clock.now(),
         )
-        back.status = "accepted"
+        back.status = str(BackBetStatus.ACCEPTED)
         backer = session.get(User, back.user_id)
         live.back_bets.append(
             {

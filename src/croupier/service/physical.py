@@ -261,7 +261,7 @@ def _enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[s
 
 
 def _burn(session: Session, live: LiveTable, shoe: PhysicalShoe, card: Card) -> dict[str, Any]:
-    if live.round_id and live.status != "betting":
+    if live.round_id and not live.game_round.is_betting:
         raise Conflict("a burn comes before the shoe's first round is dealt", code="no_card_needed")
     shoe.enter(card)
     shoe.draw()
@@ -289,7 +289,7 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
     """A round whose betting closed while the shoe was being made (its deadline passed, or
     every seated player said ready) is dealt at the next tick."""
     closed = live.deadline is None or set(live.seats.values()) <= live.ready
-    if is_ready(live) and live.status == "betting" and live.held and closed:
+    if is_ready(live) and live.game_round.is_betting and live.held and closed:
         live.deadline = rounds.clock.now()
         rounds.save(session, live)
 

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from croupier.errors import BetError, IllegalActionError
+from croupier.errors import BetError
 from croupier.games.commands import Bet
 from croupier.service import absence
 from croupier.service.accounts import Principal
@@ -59,7 +59,7 @@ class Players:
         absence.forget(live, seat)
         self.publisher.usernames[who.user_id] = who.username
         absence.store_seats(session, live)
-        if live.status == "betting" and live.deadline is None and not live.held:
+        if live.game_round.is_betting and live.deadline is None and not live.held:
             # A seated player makes the table's betting windows run (D-GEN-15): one that
             # passes without their bet is a round they missed.
             live.deadline = self.clock.now() + live.betting_seconds
@@ -87,13 +87,7 @@ class Players:
         seat, wager, amount, who = bet.seat, bet.wager, bet.amount, bet.by
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
-        live.game_round.apply(Bet(seat, wager, amount))
+        live.game_round.apply(Bet(seat, wager, amount))  # the engine's: bets closed, limits
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
@@ -130,12 +124,7 @@ class Players:
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
         """The player is done betting; when every seated player present is (not sitting out,
         docs/rules.md#D-GEN-15), the deal comes at once."""
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
+        live.verify_betting()
         live.ready.add(who.user_id)
         round_id = live.round_id
         dealt = self._deal_if_everyone_is_ready(session, live)
@@ -147,7 +136,7 @@ class Players:
         """Betting closes as soon as every present seated player has said ready (D-GEN-7; a
         seat sitting out is not waited for, D-GEN-15): the deal comes at once, if the bets
         make a round. Whether it dealt."""
-        if live.status != "betting" or not absence.present_users(live) <= live.ready:
+        if not live.game_round.is_betting or not absence.present_users(live) <= live.ready:
             return False
         self.rounds.return_undealable(session, live, "every seated player was ready")
         if not (self.rounds.enough_players(live) and self.rounds.may_deal(live)):

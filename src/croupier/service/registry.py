@@ -26,9 +26,11 @@ from croupier.service import absence, engines, limits, pace, physical, table_rul
 from croupier.service.clock import Clock
 from croupier.service.commands import CreateTable, SetLimits
 from croupier.service.errors import Conflict, NotFound
-from croupier.service.live import IN_PROGRESS, LiveTable
+from croupier.service.live import LiveTable
 from croupier.service.models import (
+    IN_PROGRESS,
     BackBet,
+    BackBetStatus,
     GameTable,
     RoundPlayer,
     RoundRecord,
@@ -110,7 +112,7 @@ class Registry:
         assert record is not None
         record.is_open = is_open
         live.is_open = is_open
-        if live.status == "betting" and not live.held:
+        if live.game_round.is_betting and not live.held:
             # A closed table counts no rounds missed: nobody can bet there (D-GEN-15).
             opens = is_open and bool(live.seats)
             live.deadline = self.clock.now() + live.betting_seconds if opens else None
@@ -205,7 +207,6 @@ class Registry:
         live.shoe_id = shoe_record.id
         live.round_id = current.id
         live.start_position = current.start_position
-        live.status = current.status
         live.deadline = current.deadline
         live.ready = {int(user) for user in current.ready}
         live.held = {int(seat): dict(value) for seat, value in current.stakes.items()}
@@ -251,7 +252,7 @@ class Registry:
         if not resuming:
             return []
         now = self.clock.now()
-        if live.status == "playing" and live.deadline is not None:
+        if not game_round.is_betting and live.deadline is not None:
             # The outage is not the player's delay: the decision gets its full time again,
             # however much was left, from when the pages can reach the server (``pace``).
             live.deadline = now + live.decision_seconds + pace.RECONNECT_SECONDS
@@ -261,7 +262,7 @@ class Registry:
             # (docs/rules.md#D-GEN-15): it runs again from now.
             live.deadline = now + live.betting_seconds
             current.deadline = live.deadline
-        if live.status == "playing" and game_round.is_done:
+        if game_round.is_done:
             rounds.settle(session, live)  # the crash came between the last decision and settling
             return [f"table {live.name}: round {current.id} settled on restart"]
         return [f"table {live.name}: round {current.id} resumes ({live.status})"]
@@ -321,7 +322,7 @@ def accepted_back_bets(session: Session, round_id: int) -> list[dict[str, Any]]:
     rows = session.execute(
         select(BackBet, User.username)
         .join(User, User.id == BackBet.user_id)
-        .where(BackBet.round_id == round_id, BackBet.status == "accepted")
+        .where(BackBet.round_id == round_id, BackBet.status == str(BackBetStatus.ACCEPTED))
         .order_by(BackBet.id)
     ).all()
     return [

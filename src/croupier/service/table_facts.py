@@ -22,7 +22,7 @@ from croupier.games.events import Event
 from croupier.rules.baccarat import BaccaratRules, PairBy
 from croupier.rules.posted import posted_rules
 from croupier.service.live import LiveTable
-from croupier.service.models import RoundRecord
+from croupier.service.models import RoundRecord, RoundStatus
 
 
 def rules_of(live: LiveTable) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def roads_of(session: Session, live: LiveTable) -> dict[str, Any]:
         .where(
             RoundRecord.table_id == live.id,
             RoundRecord.shoe_id == live.shoe_id,
-            RoundRecord.status == "complete",
+            RoundRecord.status == str(RoundStatus.COMPLETE),
         )
         .order_by(RoundRecord.id)
     ).all()
@@ -83,7 +83,7 @@ def recent_results(session: Session, live: LiveTable) -> list[dict[str, Any]]:
     ids = list(
         session.scalars(
             select(RoundRecord.id)
-            .where(RoundRecord.table_id == live.id, RoundRecord.status == "complete")
+            .where(RoundRecord.table_id == live.id, RoundRecord.status == str(RoundStatus.COMPLETE))
             .order_by(RoundRecord.id.desc())
             .limit(RECENT_ROUNDS)
         )

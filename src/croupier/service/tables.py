@@ -83,8 +83,16 @@ class Casino:
     are named queries (``table``, ``snapshot``, ``state_message``, ``legal_corrections``,
     ``rebuilt``) and the server's own steps (``load``, ``reload``, ``tick``, ``publish``)."""
 
-    def __init__(self, uow: UnitOfWork, clock: Clock, broadcaster: Broadcaster) -> None:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        clock: Clock,
+        broadcaster: Broadcaster,
+        answers: idempotency.Answers | None = None,
+    ) -> None:
         self.uow = uow
+        self.answers = answers or idempotency.StoredAnswers()
+        """Each keyed request's answer (R8), kept in its command's transaction."""
         self.clock = clock
         self.broadcaster = broadcaster
         self.usernames: dict[int, str] = {}
@@ -120,14 +128,14 @@ class Casino:
 
         def attempt(session: Session, live: LiveTable | None) -> Answer:
             if once is not None and key is not None:
-                previous = idempotency.stored(session, once.user_id, key, once.request_hash)
+                previous = self.answers.stored(session, once.user_id, key, once.request_hash)
                 if previous is not None:
                     return previous
             self._verify_caller(session, live, command)
             body = self._carry_out(session, live, command)
             answer = (_status_of(command, body), body)
             if once is not None and key is not None:
-                idempotency.record(
+                self.answers.record(
                     session,
                     once.user_id,
                     key,

@@ -25,7 +25,7 @@ from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server.context import Caller, Operator, ServerDep
 from croupier.server.schemas import Id
 from croupier.service import engines
-from croupier.service.models import Account, BackBet, GameTable, ShoeRecord, User
+from croupier.service.models import Account, BackBet, BackBetStatus, GameTable, ShoeRecord, User
 
 router = APIRouter(prefix="/web/api", tags=["web pages"])
 
@@ -155,7 +155,7 @@ def back_bets(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]
                 "status": back.status,
                 "backer": username,
                 "is_mine": back.user_id == who.user_id,
-                "awaits_my_consent": back.seat in owned and back.status == "asked",
+                "awaits_my_consent": back.seat in owned and back.status == BackBetStatus.ASKED,
             }
             for back, username in rows
             if back.user_id == who.user_id or back.seat in owned
