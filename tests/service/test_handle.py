@@ -16,10 +16,10 @@ from croupier.cards import parse_cards
 from croupier.errors import IllegalActionError
 from croupier.games.commands import Action, Bet, Deal
 from croupier.rules.registry import load_profile
-from croupier.service import engines
+from croupier.service import approvals, engines
 from croupier.service.accounts import Principal
 from croupier.service.broadcast import InProcessBroadcaster
-from croupier.service.commands import Decide, Once, Ready
+from croupier.service.commands import CreateTable, Decide, Once, Ready, VoidRound
 from croupier.service.errors import (
     Forbidden,
     IdempotencyError,
@@ -28,7 +28,7 @@ from croupier.service.errors import (
 )
 from croupier.service.fail_safe import FailSafeEngaged, Fault
 from croupier.service.live import LiveTable
-from croupier.service.tables import Casino
+from croupier.service.tables import Casino, _status_of
 from croupier.shoe import Shoe
 
 ANA = Principal(7, "ana", "player")
@@ -143,3 +143,11 @@ def test_ready_is_refused_once_the_cards_are_dealt(rig):
         casino.handle(Ready(1, ANA), once())
     assert refused.value.code == "bets_closed"
     assert live.ready == set()
+
+
+def test_four_eyes_answer_202_in_one_place():
+    """What waits for a second inspector (issue 25) is told apart once, for every command."""
+    void = VoidRound(5, ANA, "the shoe fell")
+    assert _status_of(void, {"status": approvals.AWAITING, "approval": 3}) == 202
+    assert _status_of(void, {"status": "voided"}) == 200
+    assert _status_of(CreateTable("t", "peru-2016", 15, 20), {"table": 2}) == 201
