@@ -71,7 +71,7 @@ def once(key: str | None = "key-00000001", request: str = "hash-a", user: int = 
 
 def test_a_decision_is_carried_out_once_and_its_answer_stored(rig):
     casino, uow, answers, live = rig
-    command = Decide(1, ANA, 1, Action.parse("hit"))
+    command = Decide(1, ANA, 1, "hit")
     answer = casino.handle(command, once())
     assert answer == (200, {"round": 5, "seat": 1, "action": "hit", "timeout": False})
     events = len(live.game_round.events)
@@ -84,22 +84,22 @@ def test_a_decision_is_carried_out_once_and_its_answer_stored(rig):
 
 def test_a_key_used_for_another_request_is_refused(rig):
     casino, _uow, _answers, live = rig
-    casino.handle(Decide(1, ANA, 1, Action.parse("hit")), once())
+    casino.handle(Decide(1, ANA, 1, "hit"), once())
     events = len(live.game_round.events)
     with pytest.raises(IdempotencyKeyReused):
-        casino.handle(Decide(1, ANA, 1, Action.parse("stand")), once(request="hash-b"))
+        casino.handle(Decide(1, ANA, 1, "stand"), once(request="hash-b"))
     assert len(live.game_round.events) == events
 
 
 def test_the_table_comes_before_the_key_and_the_key_before_the_fail_safe(rig):
     casino, uow, _answers, _live = rig
     with pytest.raises(NotFound):
-        casino.handle(Decide(99, ANA, 1, Action.parse("hit")), once(key=None))
+        casino.handle(Decide(99, ANA, 1, "hit"), once(key=None))
     with pytest.raises(IdempotencyError):
-        casino.handle(Decide(1, ANA, 1, Action.parse("hit")), once(key=None))
+        casino.handle(Decide(1, ANA, 1, "hit"), once(key=None))
     casino.fail_safe.engage(Fault.DATABASE, "the test took it away")
     with pytest.raises(FailSafeEngaged):  # R17: refused before any transaction
-        casino.handle(Decide(1, ANA, 1, Action.parse("hit")), once())
+        casino.handle(Decide(1, ANA, 1, "hit"), once())
     assert uow.commits == uow.rollbacks == 0
 
 
@@ -107,7 +107,7 @@ def test_the_caller_is_checked_before_the_engine(rig):
     casino, uow, answers, live = rig
     events = len(live.game_round.events)
     with pytest.raises(Forbidden) as refused:
-        casino.handle(Decide(1, BEA, 1, Action.parse("hit")), once(user=8))
+        casino.handle(Decide(1, BEA, 1, "hit"), once(user=8))
     assert refused.value.code == "seat_not_yours"
     assert len(live.game_round.events) == events
     assert answers.rows == {} and uow.rollbacks == 1
@@ -118,7 +118,7 @@ def test_whose_turn_it_is_is_the_engines_to_say(rig):
     decide at seat 2, which has no bet: the engine refuses it, naming whose turn it is."""
     casino, _uow, answers, live = rig
     with pytest.raises(IllegalActionError) as refused:
-        casino.handle(Decide(1, BEA, 2, Action.parse("stand")), once(user=8))
+        casino.handle(Decide(1, BEA, 2, "stand"), once(user=8))
     assert refused.value.code == "not_your_turn"
     assert refused.value.params == {"seat": 2, "turn": 1}
     assert answers.rows == {}
@@ -132,7 +132,7 @@ def test_after_a_failed_commit_the_table_waits_to_be_rebuilt(rig):
     casino, uow, answers, live = rig
     uow.is_away = True
     with pytest.raises(DatabaseAwayError):
-        casino.handle(Decide(1, ANA, 1, Action.parse("hit")), once())
+        casino.handle(Decide(1, ANA, 1, "hit"), once())
     assert live.is_stale
     assert answers.rows == {}
 

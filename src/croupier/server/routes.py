@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 
 from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
-from croupier.games.commands import Action
 from croupier.server.context import (
     Bet,
     Caller,
@@ -383,7 +382,7 @@ def act(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    command = Decide(table_id, who, decision.seat, Action.parse(decision.action))
+    command = Decide(table_id, who, decision.seat, decision.action)
     return handled(server, command, who, request, key)
 
 

@@ -1,12 +1,12 @@
 """The table service's commands: one frozen value per thing a caller asks of a live table.
 
 An edge (an HTTP route, the CLI, the server's start) builds one from what it was sent, typed
-already (a decision's notation, ``"double 5"``, is parsed there into an ``Action``, once), and
-gives it to ``Casino.handle`` with the request's ``Once``; nothing below the edge reads a
-request body or chooses a transaction.
+(a correction as its ``games.commands`` command, a card as a ``Card``), and gives it to
+``Casino.handle`` with the request's ``Once``; nothing below the edge reads a request body or
+chooses a transaction.
 
->>> Decide(table=1, by=Principal(7, "ana", "player"), seat=2, action=Action.parse("double 5"))
-Decide(table=1, by=Principal(user_id=7, username='ana', role='player'), seat=2, action=Action.parse('double 5'))
+>>> Decide(table=1, by=Principal(7, "ana", "player"), seat=2, notation="double 5").action()
+Action.parse('double 5')
 """
 
 from __future__ import annotations
@@ -65,10 +65,17 @@ class Ready:
 
 @dataclass(frozen=True)
 class Decide:
+    """A decision in its notation, ``"double 5"`` (the API's contract): read into an
+    ``Action`` once, by the handler after the caller's check, so that a stranger's malformed
+    decision is refused as a stranger's (403) before its notation (422)."""
+
     table: int
     by: Principal
     seat: int
-    action: Action
+    notation: str
+
+    def action(self) -> Action:
+        return Action.parse(self.notation)
 
 
 @dataclass(frozen=True)

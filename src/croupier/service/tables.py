@@ -227,8 +227,8 @@ class Casino:
                 return self.players.place_bet(session, live, command)
             case Ready():
                 return self.players.ready(session, live, command.by)
-            case Decide(seat=seat, action=action):
-                return self.rounds.decide(session, live, seat, action, timeout=False)
+            case Decide(seat=seat):
+                return self.rounds.decide(session, live, seat, command.action(), timeout=False)
             case AskBackBet():
                 return self.money.back_bet(session, live, command)
             case Consent(by=by, back_bet=back_bet, accept=accept):
