@@ -530,7 +530,8 @@ class GameRound(ABC):
             )
         if seat != decision.seat:
             raise IllegalActionError(
-                f"not seat {seat}'s turn: the round waits for seat {decision.seat}",
+                f"{self.label(seat)}: {action} refused: it is {self.label(decision.seat)}'s "
+                f"turn, not {self.label(seat)}'s",
                 code="not_your_turn",
                 seat=seat,
                 turn=decision.seat,
