@@ -14,7 +14,7 @@ from tests.service.fakes import DatabaseAwayError, FakeAnswers, FakeUnitOfWork
 
 from croupier.cards import parse_cards
 from croupier.errors import IllegalActionError
-from croupier.games.commands import Action, Bet, Deal
+from croupier.games.commands import Bet, Deal
 from croupier.rules.registry import load_profile
 from croupier.service import approvals, engines
 from croupier.service.accounts import Principal
