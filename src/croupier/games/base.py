@@ -320,6 +320,14 @@ class GameRound(DealerCorrections, RoundViews):
                 seat=seat,
                 action=str(action),
             )
+        if seat != decision.seat:
+            raise IllegalActionError(
+                f"{self.label(seat)}: {action} refused: it is {self.label(decision.seat)}'s "
+                f"turn, not {self.label(seat)}'s",
+                code="not_your_turn",
+                seat=seat,
+                turn=decision.seat,
+            )
         reason = self.why_not(seat, action)
         if reason is not None:
             raise IllegalActionError(

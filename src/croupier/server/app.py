@@ -50,6 +50,7 @@ from croupier.service.accounts import (
 )
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.claim import TablesClaim, claim_tables
+from croupier.service.commands import CreateTable
 from croupier.service.database import make_engine, upgrade
 from croupier.service.errors import AuthenticationError, PayloadTooLarge, RateLimited
 from croupier.service.models import GameTable
@@ -136,10 +137,8 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         for name in playable_profiles():
             if name in existing:
                 continue
-            uow.run(
-                lambda s, n=name: casino.create_table(  # type: ignore[misc]
-                    s, n, n, settings.betting_seconds, settings.decision_seconds
-                )
+            casino.handle(
+                CreateTable(name, name, settings.betting_seconds, settings.decision_seconds)
             )
             server.notes.append(f"demo table {name} opened")
     # The tables' own rules, as the database holds them: never a profile file (issue 10).

@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Header, Request, Security
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 
@@ -36,6 +37,7 @@ from croupier.service import idempotency
 from croupier.service.accounts import Principal, authenticate, identify
 from croupier.service.broadcast import Broadcaster
 from croupier.service.claim import TablesClaim
+from croupier.service.commands import Command, Once
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
 from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork
@@ -287,6 +289,17 @@ def sent_body(request: Request) -> dict[str, Any]:
     """The JSON object a route's typed body was read from (``{}`` before one was read)."""
     body: dict[str, Any] = getattr(request.state, "sent_body", {})
     return body
+
+
+def handled(
+    server: Server, command: Command, who: Principal, request: Request, key: str | None
+) -> JSONResponse:
+    """A route's answer to ``command``: the one handler (``Casino.handle``), given the
+    request's ``Idempotency-Key`` and fingerprint (R8), its status and body as they are."""
+    body = sent_body(request)
+    fingerprint = idempotency.fingerprint(request.method, request.scope["path"], body)
+    status, answer = server.casino.handle(command, Once(who.user_id, key, fingerprint))
+    return JSONResponse(answer, status_code=status)
 
 
 def typed_body(model: type[M]) -> Any:

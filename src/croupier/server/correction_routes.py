@@ -41,10 +41,10 @@ from croupier.games.commands import (
     FaceUp,
     Void,
 )
-from croupier.server.context import Caller, IdempotencyKey, ServerDep, typed_body
-from croupier.server.routes import _once
+from croupier.server.context import Caller, IdempotencyKey, ServerDep, handled, typed_body
 from croupier.server.schemas import Id
 from croupier.server.staff_schemas import Text
+from croupier.service.commands import Correct
 
 router = APIRouter()
 
@@ -126,12 +126,7 @@ DealerCorrection = Annotated[DealerCorrectionBody, typed_body(DealerCorrectionBo
 
 @router.get("/dealer/tables/{table_id}/corrections")
 def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
-    live = server.casino.table(table_id)
-    with live.lock:  # the round as it stands between two commands; nothing is written
-        answer: dict[str, Any] = server.uow.read(
-            lambda session: server.casino.legal_corrections(session, live, who)
-        )
-    return answer
+    return server.casino.legal_corrections(table_id, who)
 
 
 @router.post("/dealer/tables/{table_id}/corrections")
@@ -144,18 +139,5 @@ def correct(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    command = correction.command()
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        # A void or a confused deal once a card is seen waits for an inspector: 202.
-        lambda s: _answered(server.casino.correct(s, live, who, command)),
-        table_id,
-    )
-
-
-def _answered(answer: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    return (202 if answer.get("status") == "awaiting_approval" else 200), answer
+    # A void or a confused deal once a card is seen waits for an inspector: 202.
+    return handled(server, Correct(table_id, who, correction.command()), who, request, key)

@@ -25,11 +25,11 @@ from sqlalchemy.orm import Session
 
 from croupier.cards import Card
 from croupier.ledger.postings import round_reference
-from croupier.server.context import Caller, IdempotencyKey, ServerDep, typed_body
-from croupier.server.routes import Answer, _once
+from croupier.server.context import Caller, IdempotencyKey, ServerDep, handled, typed_body
 from croupier.server.schemas import Body, Id
 from croupier.service import physical, staff
 from croupier.service.accounts import Principal
+from croupier.service.commands import ConfirmProcedure, EnterCard
 from croupier.service.live import LiveTable
 
 router = APIRouter()
@@ -105,13 +105,8 @@ def confirm_procedure(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = _dealer_at(server, who, table_id)
-
-    def effect(session: Session) -> Answer:
-        staff.verify_dealer_at(session, who, table_id)
-        return 200, server.casino.confirm_procedure(session, live, body.procedure, who.username)
-
-    return _once(server, who, key, request, effect, table_id)
+    command = ConfirmProcedure(table_id, who, body.procedure)
+    return handled(server, command, who, request, key)
 
 
 @router.post("/dealer/tables/{table_id}/cards")
@@ -124,11 +119,5 @@ def enter_card(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = _dealer_at(server, who, table_id)
-    card = Card.parse(body.card)  # a malformed card: NotationError, 422, before anything
-
-    def effect(session: Session) -> Answer:
-        staff.verify_dealer_at(session, who, table_id)
-        return 200, server.casino.enter_card(session, live, card, who)
-
-    return _once(server, who, key, request, effect, table_id)
+    # A malformed card: NotationError, 422, before anything.
+    return handled(server, EnterCard(table_id, who, Card.parse(body.card)), who, request, key)

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 
 from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
-from croupier.rules.base import Profile
 from croupier.server.context import (
     Bet,
     Caller,
@@ -29,13 +28,26 @@ from croupier.server.context import (
     Operator,
     ServerDep,
     bearer,
+    handled,
     password_work,
     sent_body,
 )
 from croupier.server.rate_limits import client_address
 from croupier.server.schemas import MAX_ID, MAX_TABLE_NAME, Id
-from croupier.service import engines, history, idempotency, limits, table_facts, wallets
+from croupier.service import history, idempotency, limits, table_facts, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
+from croupier.service.commands import (
+    AskBackBet,
+    CreateTable,
+    Decide,
+    Leave,
+    PlaceBet,
+    Ready,
+    SetLimits,
+    SetOpen,
+    Sit,
+)
+from croupier.service.commands import Consent as ConsentTo
 from croupier.service.errors import RequestError
 
 router = APIRouter()
@@ -47,34 +59,29 @@ MAX_OFFSET = 1_000_000
 """How far back a history or a statement pages (a larger offset reads as this one)."""
 
 
-def _once(  # noqa: PLR0917 - one call shape for every mutating route
+def _once(
     server: ServerDep,
     who: Any,
     key: str | None,
     request: Request,
     effect: Callable[[Session], Answer],
-    table_id: int | None = None,
     *,
     moves_money: bool = False,
 ) -> JSONResponse:
+    """A request of the cashier's or the staff's office (no table's): ``effect`` once per
+    ``Idempotency-Key`` (R8), in one transaction. A table's command goes to ``Casino.handle``
+    (``context.handled``) instead."""
     if moves_money:
         # R17: while the fail safe holds, no money moves by the staff's hand either (a table's
-        # commands are refused by ``Casino.run``): the ledger is the same database, and the
+        # commands are refused by ``Casino.handle``): the ledger is the same database, and the
         # code that would post to it may be the code that differs from its manifest.
         server.casino.fail_safe.verify_clear(f"{request.method} {request.scope['path']}")
     checked = idempotency.check_key(key)
     request_hash = idempotency.fingerprint(
         request.method, request.scope["path"], sent_body(request)
     )
-
-    def run(attempt: Callable[[Session], Answer]) -> Answer:
-        if table_id is None:
-            return server.uow.run(attempt)
-        answer: Answer = server.casino.run(table_id, lambda session, _live: attempt(session))
-        return answer
-
     status, answer = idempotency.run_once(
-        run,
+        server.uow.run,
         who.user_id,
         key=checked,
         request_hash=request_hash,
@@ -206,8 +213,6 @@ def create_table(
     *, server: ServerDep, who: Operator, table: NewTableBody, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
     settings = server.settings
-    opened: list[Profile] = []
-
     name = table.name
     if not name.isprintable() or name != name.strip():
         raise RequestError(
@@ -216,27 +221,18 @@ def create_table(
         )
     if "\x00" in table.profile:
         raise RequestError(f"profile {table.profile!r}: a name or a path, without NUL")
-    betting = table.betting_seconds or settings.betting_seconds
-    deciding = table.decision_seconds or settings.decision_seconds
-
-    def effect(session: Session) -> Answer:
-        live = server.casino.create_table(
-            session,
-            name,
-            table.profile,
-            betting,
-            deciding,
-            sit_out_after=table.sit_out_after,
-            free_after=table.free_after,
-            shoe=table.shoe,
-        )
-        opened.append(live.profile)
-        return 201, {"table": live.id, "name": live.name, "profile": live.profile.name}
-
-    answer = _once(server, who, key, request, effect)
-    for profile in opened:  # the engine ready before the table's first player waits on it
-        engines.warm_up(profile)
-    server.returns.warm(opened)  # its return to player read, or computed in the background
+    command = CreateTable(
+        name,
+        table.profile,
+        table.betting_seconds or settings.betting_seconds,
+        table.decision_seconds or settings.decision_seconds,
+        sit_out_after=table.sit_out_after,
+        free_after=table.free_after,
+        shoe=table.shoe,
+    )
+    answer = handled(server, command, who, request, key)
+    # Its return to player read, or computed in the background, before a player asks.
+    server.returns.warm(live.profile for live in server.casino.tables.values() if live.name == name)
     return answer
 
 
@@ -251,13 +247,8 @@ def set_limits(
     limits_asked: LimitsBody,
 ) -> JSONResponse:
     """One wager's table limits, in whole units, from the next round on (docs/rules.md §6)."""
-    server.casino.table(table_id)  # 404 before anything else
     wager, minimum, maximum = limits_asked.wager, limits_asked.minimum, limits_asked.maximum
-
-    def effect(session: Session) -> Answer:
-        return 200, server.casino.set_limits(session, table_id, wager, minimum, maximum)
-
-    return _once(server, who, key, request, effect, table_id)
+    return handled(server, SetLimits(table_id, wager, minimum, maximum), who, request, key)
 
 
 @router.post("/operator/tables/{table_id}/{state}")
@@ -272,12 +263,7 @@ def open_or_close(
     _body: NoBody,
 ) -> JSONResponse:
     """A table is ``open``ed or ``close``d (the schema lists both; anything else is a 422)."""
-
-    def effect(session: Session) -> Answer:
-        server.casino.set_open(session, table_id, state == "open")
-        return 200, {"table": table_id, "is_open": state == "open"}
-
-    return _once(server, who, key, request, effect, table_id)
+    return handled(server, SetOpen(table_id, state == "open"), who, request, key)
 
 
 @router.get("/operator/audit")
@@ -342,15 +328,7 @@ def sit(
     key: IdempotencyKey = None,
     _body: NoBody,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, server.casino.sit(s, live, who, seat)),
-        table_id,
-    )
+    return handled(server, Sit(table_id, who, seat), who, request, key)
 
 
 @router.delete("/tables/{table_id}/seats/{seat}")
@@ -364,15 +342,7 @@ def leave(
     key: IdempotencyKey = None,
     _body: NoBody,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, server.casino.leave(s, live, who, seat)),
-        table_id,
-    )
+    return handled(server, Leave(table_id, who, seat), who, request, key)
 
 
 @router.post("/tables/{table_id}/bets")
@@ -385,20 +355,8 @@ def bet(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            200,
-            server.casino.place_bet(
-                s, live, who, seat=wager.seat, wager=wager.wager, amount=wager.amount
-            ),
-        ),
-        table_id,
-    )
+    command = PlaceBet(table_id, who, wager.seat, wager.wager, wager.amount)
+    return handled(server, command, who, request, key)
 
 
 @router.post("/tables/{table_id}/ready")
@@ -411,15 +369,7 @@ def ready(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, server.casino.ready(s, live, who)),
-        table_id,
-    )
+    return handled(server, Ready(table_id, who), who, request, key)
 
 
 @router.post("/tables/{table_id}/actions")
@@ -432,18 +382,8 @@ def act(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            200,
-            server.casino.act(s, live, who, decision.seat, decision.action),
-        ),
-        table_id,
-    )
+    command = Decide(table_id, who, decision.seat, decision.action)
+    return handled(server, command, who, request, key)
 
 
 @router.post("/tables/{table_id}/back-bets")
@@ -456,20 +396,8 @@ def back_bet(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            200,
-            server.casino.back_bet(
-                s, live, who, seat=wager.seat, wager=wager.wager, amount=wager.amount
-            ),
-        ),
-        table_id,
-    )
+    command = AskBackBet(table_id, who, wager.seat, wager.wager, wager.amount)
+    return handled(server, command, who, request, key)
 
 
 @router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent")
@@ -483,18 +411,8 @@ def consent(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    live = server.casino.table(table_id)
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            200,
-            server.casino.consent(s, live, who, back_bet_id, answer.accept),
-        ),
-        table_id,
-    )
+    command = ConsentTo(table_id, who, back_bet_id, answer.accept)
+    return handled(server, command, who, request, key)
 
 
 # --- recall and fairness -------------------------------------------------------------------

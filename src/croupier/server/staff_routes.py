@@ -47,6 +47,7 @@ from croupier.server.context import (
     NoBody,
     Operator,
     ServerDep,
+    handled,
     typed_body,
 )
 from croupier.server.routes import Answer, _once
@@ -63,8 +64,8 @@ from croupier.server.staff_schemas import (
 )
 from croupier.service import approvals, disputes, dossier, payout_corrections, staff
 from croupier.service.accounts import Principal
-from croupier.service.errors import NotFound, RequestError, Unavailable
-from croupier.service.models import RoundRecord
+from croupier.service.commands import AnswerApproval, AssignDealer, DecideDispute, VoidRound
+from croupier.service.errors import RequestError, Unavailable
 
 router = APIRouter()
 
@@ -76,13 +77,6 @@ Proposal = Annotated[PayoutCorrectionBody, typed_body(PayoutCorrectionBody)]
 Confirmation = Annotated[PayoutDecisionBody, typed_body(PayoutDecisionBody)]
 Voiding = Annotated[VoidBody, typed_body(VoidBody)]
 Answering = Annotated[ApprovalDecisionBody, typed_body(ApprovalDecisionBody)]
-
-AWAITING = "awaiting_approval"
-"""The status of a request that waits for a second inspector: answered 202 Accepted."""
-
-
-def _status_of(answer: dict[str, Any]) -> int:
-    return 202 if answer.get("status") == AWAITING else 200
 
 
 def inspector(server: ServerDep, who: Caller) -> Principal:
@@ -161,15 +155,8 @@ def assign_dealer(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, staff.assign_dealer(s, who, table_id, dealer.username, now())),
-        table_id,  # under the table's lock: a seat taken at the same moment is seen
-    )
+    # Under the table's lock: a seat taken at the same moment is seen.
+    return handled(server, AssignDealer(table_id, who, dealer.username), who, request, key)
 
 
 @router.delete("/operator/tables/{table_id}/dealers/{username}")
@@ -269,20 +256,9 @@ def decide(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    corrections = [disputes.Correction(c.username, c.amount) for c in decided.corrections]
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: _answered(
-            disputes.decide(
-                s, who, dispute_id, decided.decision, decided.reason, corrections, now()
-            )
-        ),
-        moves_money=True,
-    )
+    corrections = tuple(disputes.Correction(c.username, c.amount) for c in decided.corrections)
+    command = DecideDispute(dispute_id, who, decided.decision, decided.reason, corrections)
+    return handled(server, command, who, request, key)
 
 
 # --- corrections of payouts and collections (issue 14, item 3) --------------------------------
@@ -348,13 +324,6 @@ def decide_correction(
     )
 
 
-def _table_of_round(session: Session, round_id: int) -> int:
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
-    return record.table_id
-
-
 @router.post("/rounds/{round_id}/void")
 def void_round(
     *,
@@ -367,25 +336,7 @@ def void_round(
 ) -> JSONResponse:
     """The round under way voided by its table's dealer or the operator, under the table's
     lock, in one transaction with the stakes it returns."""
-    table_id = server.uow.read(lambda s: _table_of_round(s, round_id))
-    live = server.casino.table(table_id)
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: _answered(
-            payout_corrections.void_round(
-                s, server.casino.rounds, live, who, round_id, voiding.reason, now()
-            )
-        ),
-        table_id=table_id,
-    )
-
-
-def _answered(answer: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    return _status_of(answer), answer
+    return handled(server, VoidRound(round_id, who, voiding.reason), who, request, key)
 
 
 # --- four eyes (issue 25) -------------------------------------------------------------------
@@ -413,28 +364,5 @@ def decide_approval(
     """A void is answered under its table's lock, in one transaction with the round's end
     (approved) or its clock started again (refused); a dispute's in one transaction with its
     corrections."""
-    kind, table_id = server.uow.read(lambda s: approvals.kind_and_table(s, approval_id))
-    is_void = kind is staff.ApprovalKind.VOID
-    live = server.casino.table(table_id) if is_void else None
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            200,
-            approvals.decide(
-                s,
-                server.casino.rounds,
-                live,
-                who,
-                approval_id,
-                answered.decision,
-                answered.reason,
-                now(),
-            ),
-        ),
-        table_id=table_id if is_void else None,
-        moves_money=True,
-    )
+    command = AnswerApproval(approval_id, who, answered.decision, answered.reason)
+    return handled(server, command, who, request, key)

@@ -29,8 +29,9 @@ from sqlalchemy.orm import Session
 
 from croupier.games.commands import ConfusedDeal, Void
 from croupier.games.events import CardDrawn, Purpose
-from croupier.service import disputes, physical, staff
+from croupier.service import disputes, staff
 from croupier.service.accounts import Principal
+from croupier.service.commands import AnswerApproval
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import GameTable, RoundRecord, User
@@ -44,6 +45,9 @@ from croupier.service.staff import (
     record_action,
 )
 from croupier.service.staff_models import ApprovalRecord
+
+AWAITING = "awaiting_approval"
+"""The answer's ``status`` of a request that waits for a second inspector (202 Accepted)."""
 
 LIST_LIMIT = 200
 """Approvals a list shows: every awaiting one first, then the latest answered."""
@@ -137,7 +141,7 @@ def ask_void(  # noqa: PLR0917 - the request's whole content
     return {
         "round": live.round_id,
         "table": live.id,
-        "status": "awaiting_approval",
+        "status": AWAITING,
         "approval": row.id,
         "reason": reason,
     }
@@ -161,19 +165,17 @@ def verify_answerer(session: Session, inspector: Principal, row: ApprovalRecord)
         )
 
 
-def decide(  # noqa: PLR0917 - the answer's whole content and the table it may touch
+def decide(
     session: Session,
     rounds: Rounds,
     live: LiveTable | None,
-    inspector: Principal,
-    approval_id: int,
-    decision: ApprovalDecision,
-    reason: str,
+    answer: AnswerApproval,
     now: float,
 ) -> dict[str, Any]:
     """Approve (the dispute's corrections post, or the round is voided) or refuse (with a
     reason; nothing moves) what waits; an answered request is refused (``Conflict``: 409).
     ``live`` is the round's table under its lock, for a void."""
+    inspector, approval_id, decision = answer.by, answer.approval, answer.decision
     row = get(session, approval_id)
     verify_answerer(session, inspector, row)
     if row.status != ApprovalStatus.AWAITING:
@@ -182,7 +184,7 @@ def decide(  # noqa: PLR0917 - the answer's whole content and the table it may t
             code="approval_decided",
             approval=approval_id,
         )
-    reason = reason.strip()
+    reason = answer.reason.strip()
     if decision is ApprovalDecision.REFUSED and not reason:
         raise RequestError("reason: a refusal says why", code="approval_needs_reason")
     # The conditional update is the guard: of two answers racing, one changes the row.
@@ -210,7 +212,7 @@ def decide(  # noqa: PLR0917 - the answer's whole content and the table it may t
     elif live is not None and live.round_id == row.round_id and live.void_waiting == row.id:
         live.void_waiting = None
         if approved and row.detail.get("correction") == ConfusedDeal.verb:
-            physical.stopped(live.game_round, ConfusedDeal())  # burnt, then void (D-GEN-13)
+            live.apply(ConfusedDeal())  # burnt, then void (D-GEN-13)
             rounds.resume(session, live)
         elif approved:
             rounds.void_live(session, live, row.reason)

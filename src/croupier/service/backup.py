@@ -52,7 +52,7 @@ from croupier.audit.verify import Head
 from croupier.errors import CroupierError
 from croupier.ledger import book
 from croupier.service.database import alembic_config, make_engine, upgrade
-from croupier.service.models import Base
+from croupier.service.models import IN_PROGRESS, Base
 
 FORMAT = "croupier-backup"
 FORMAT_VERSION = 1
@@ -477,9 +477,7 @@ def _settled(rows: dict[str, dict[tuple[Any, ...], dict[str, Any]]]) -> dict[str
         key: {**row, **dict.fromkeys(MOVING_USER_COLUMNS)} for key, row in rows["users"].items()
     }
     kept["rounds"] = {
-        key: row
-        for key, row in rows["rounds"].items()
-        if row["status"] in {"complete", "interrupted", "cancelled"}
+        key: row for key, row in rows["rounds"].items() if row["status"] not in IN_PROGRESS
     }
     kept["shoes"] = {key: row for key, row in rows["shoes"].items() if row["is_revealed"]}
     return kept

@@ -17,11 +17,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
-from croupier.errors import IllegalActionError
 from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
 from croupier.games.corrections import CORRECTION_EVENTS
 from croupier.ledger.postings import round_reference
-from croupier.service import approvals, physical, staff
+from croupier.service import approvals, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import RequestError
 from croupier.service.live import LiveTable
@@ -40,7 +39,7 @@ class DealerCorrections:
         the place of every card lying face down for ``exposed`` (never the card itself)."""
         staff.verify_dealer_at(session, who, live.id)
         # A round whose void waits for an inspector takes no correction (D-GEN-18).
-        playing = live.status in ("betting", "playing") and live.void_waiting is None
+        playing = live.void_waiting is None
         legal = live.game_round.legal_corrections() if playing else []
         kinds = {str(command).split(" ")[0] for command in legal}
         if playing and live.game_round.can_void():
@@ -56,12 +55,7 @@ class DealerCorrections:
         The answer holds the correction's own events only: those every viewer may see (the
         card found face up, the card exposed, the cards of a confused deal). A card dealt
         face down in place of an exposed one stays out of it (R6)."""
-        staff.verify_dealer_at(session, who, live.id)
         live.verify_not_waiting()
-        if live.status not in ("betting", "playing"):
-            raise IllegalActionError(
-                f"round {live.round_id} is {live.status}: nothing to correct", code="round_over"
-            )
         game, round_id = live.game_round, live.round_id
         # At a physical shoe the dealer names a card taken out, and the engine refuses one
         # unnamed (``card_to_name``: it is the one that knows no card is entered past it).
@@ -88,7 +82,7 @@ class DealerCorrections:
             # back, the record marked interrupted, the next round opened.
             self.rounds.void_live(session, live, command.reason)
         else:
-            physical.stopped(game, command)
+            live.apply(command)
             game = live.game_round
         made = [e.to_json() for e in game.events[start:] if isinstance(e, CORRECTION_EVENTS)]
         action = staff.record_action(

@@ -101,7 +101,7 @@ class Deadlines:
         if live.void_waiting is not None:
             return  # the round stands still while its void waits (docs/rules.md#D-GEN-18)
         rounds = self.rounds
-        if live.status == "betting":
+        if live.game_round.is_betting:
             rounds.return_undealable(session, live, "the betting deadline passed")
             if not rounds.may_deal(live):
                 live.deadline = None  # the dealer makes the shoe first; then it deals
@@ -119,7 +119,8 @@ class Deadlines:
                 idle = live.is_open and any(seat not in live.held for seat in live.seats)
                 live.deadline = self.clock.now() + live.betting_seconds if idle else None
                 rounds.save(session, live)
-        elif live.status == "playing" and live.game_round.card_needed is None:
+        else:
+            # A decision's default; a round waiting for the dealer's card waits for no one.
             decision = live.game_round.pending()
             if decision is not None:
-                rounds.decide(session, live, decision.seat, str(decision.default), timeout=True)
+                rounds.decide(session, live, decision.seat, decision.default, timeout=True)

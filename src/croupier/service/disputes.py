@@ -47,14 +47,17 @@ from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import STATUS
 from croupier.service.models import (
+    IN_PROGRESS,
     Account,
     AuditEntry,
     BackBet,
+    BackBetStatus,
     GameTable,
     LedgerEntry,
     LedgerTransaction,
     RoundPlayer,
     RoundRecord,
+    RoundStatus,
     ShoeRecord,
     User,
 )
@@ -325,7 +328,7 @@ def resettled_for(
             .where(RoundPlayer.round_id == record.id, RoundPlayer.role == "owner")
         ).all()
     )
-    if record.status == "complete":
+    if record.status == RoundStatus.COMPLETE:
         document = document_of(_without_opening_burns(events, table.game), profile)
         results = settle(document, profile)[0].results()
     else:
@@ -337,9 +340,12 @@ def resettled_for(
     for back, username in session.execute(
         select(BackBet, User.username)
         .join(User, User.id == BackBet.user_id)
-        .where(BackBet.round_id == record.id, BackBet.status.in_(("settled", "refunded")))
+        .where(
+            BackBet.round_id == record.id,
+            BackBet.status.in_((str(BackBetStatus.SETTLED), str(BackBetStatus.REFUNDED))),
+        )
     ).all():
-        if back.status == "refunded":
+        if back.status == BackBetStatus.REFUNDED:
             paid[str(username)] += back.amount
         else:
             paid[str(username)] += results.back_bet_payout(back.seat, back.amount)
@@ -400,7 +406,7 @@ def verification(session: Session, record: RoundRecord) -> dict[str, Any]:
         "problem": None,
         "commitment": commitment_check(session, record),
     }
-    if record.status in ("betting", "playing"):
+    if record.status in IN_PROGRESS:
         check["problem"] = f"round {record.id} is in progress: it is re-settled when it ends"
         return check
     try:
@@ -517,7 +523,7 @@ def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     table = session.get(GameTable, record.table_id)
     assert table is not None
     names = _usernames(session, _people(dispute))
-    ended = record.status not in ("betting", "playing")
+    ended = record.status not in IN_PROGRESS
     _profile, rules = rules_of_dispute(session, record)
     return {
         **_summary(dispute, names),
@@ -603,7 +609,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             raise RequestError("reason: a rejection says why")
         if corrections:
             raise RequestError("corrections: only an upheld dispute corrects a payment")
-    if corrections and record.status in ("betting", "playing"):
+    if corrections and record.status in IN_PROGRESS:
         raise Conflict(
             f"round {dispute.round_id} is in progress: a payment is corrected once it is settled"
         )
@@ -783,7 +789,7 @@ def dossier_facts(
         raise Conflict(f"dispute {dispute_id} is still open: the dossier follows the decision")
     document = dispute_document(session, dispute_id)
     # The player's own reading of the round: burns and other seats' private cards masked (R6).
-    if record.status not in ("betting", "playing"):
+    if record.status not in IN_PROGRESS:
         shown = history.round_document(session, record.id, who)["events"]
         document["round_record"]["events"] = shown
     # At a physical shoe: who entered the cards, and when, but not the cards themselves, which

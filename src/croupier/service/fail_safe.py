@@ -58,6 +58,7 @@ from sqlalchemy.pool import NullPool
 from croupier import integrity
 from croupier.errors import CroupierError
 from croupier.service.claim import ClaimLost, TablesClaim
+from croupier.service.models import IN_PROGRESS, RoundStatus
 
 if TYPE_CHECKING:
     from croupier.service.tables import Casino
@@ -334,10 +335,10 @@ def interrupt_tables(casino: Casino, safe: FailSafe) -> None:
         if published is None:
             continue
         round_state = dict(published["round"])
-        if round_state["status"] in {"betting", "playing"} and (
-            round_state["stakes"] or round_state["status"] == "playing"
+        if round_state["status"] in IN_PROGRESS and (
+            round_state["stakes"] or round_state["status"] == RoundStatus.PLAYING
         ):
-            round_state["status"] = "interrupted"
+            round_state["status"] = str(RoundStatus.INTERRUPTED)
         round_state["deadline"] = None
         round_state["fail_safe"] = reasons
         table_state = {**published["table"], "fail_safe": reasons}
@@ -358,7 +359,7 @@ def resume_tables(casino: Casino) -> None:
         with live.lock:
             if live.deadline is not None:
                 seconds = (
-                    live.decision_seconds if live.status == "playing" else live.betting_seconds
+                    live.betting_seconds if live.game_round.is_betting else live.decision_seconds
                 )
                 live.deadline = now + seconds
                 casino.uow.run(partial(casino.rounds.save, live=live))

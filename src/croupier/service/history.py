@@ -28,23 +28,27 @@ from croupier.service import physical, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.models import (
+    IN_PROGRESS,
     BackBet,
+    BackBetStatus,
     GameTable,
     LedgerEntry,
     LedgerTransaction,
     RoundPlayer,
     RoundRecord,
+    RoundStatus,
     ShoeRecord,
     User,
 )
 
-STATUS = {
-    "betting": "in progress",
-    "playing": "in progress",
-    "complete": "complete",
-    "interrupted": "interrupted",
-    "cancelled": "cancelled",
+STATUS: dict[str, str] = {
+    RoundStatus.BETTING: "in progress",
+    RoundStatus.PLAYING: "in progress",
+    RoundStatus.COMPLETE: "complete",
+    RoundStatus.INTERRUPTED: "interrupted",
+    RoundStatus.CANCELLED: "cancelled",
 }
+"""What a round's record says to its reader (the two steps under way read as one)."""
 
 
 def recall_steps(
@@ -75,6 +79,14 @@ def recall_steps(
         }
         for step in recalled
     ]
+
+
+def table_of_round(session: Session, round_id: int) -> int:
+    """The table ``round_id`` was dealt at (``NotFound``: no such round)."""
+    table_id = session.scalar(select(RoundRecord.table_id).where(RoundRecord.id == round_id))
+    if table_id is None:
+        raise NotFound(f"no round {round_id}")
+    return table_id
 
 
 def round_document(
@@ -111,7 +123,7 @@ def round_document(
         and not is_dealer
     ):
         raise Forbidden(f"round {round_id} is not one of yours")
-    if record.status in ("betting", "playing"):
+    if record.status in IN_PROGRESS:
         raise Conflict(f"round {round_id} is in progress: its record opens when it ends")
     table = session.get(GameTable, record.table_id)
     shoe = session.get(ShoeRecord, record.shoe_id)
@@ -186,7 +198,13 @@ def back_bets_of(session: Session, round_id: int) -> list[dict[str, Any]]:
         .join(User, User.id == BackBet.user_id)
         .where(
             BackBet.round_id == round_id,
-            BackBet.status.in_(("accepted", "settled", "refunded")),
+            BackBet.status.in_(
+                (
+                    str(BackBetStatus.ACCEPTED),
+                    str(BackBetStatus.SETTLED),
+                    str(BackBetStatus.REFUNDED),
+                )
+            ),
         )
         .order_by(BackBet.id)
     ).all()
@@ -198,7 +216,7 @@ def back_bets_of(session: Session, round_id: int) -> list[dict[str, Any]]:
             "backer": username,
             "wager": back.wager,
             "amount_minor": back.amount,
-            "payout_minor": back.amount if back.status == "refunded" else back.payout,
+            "payout_minor": back.amount if back.status == BackBetStatus.REFUNDED else back.payout,
             "status": back.status,
         }
         for back, username in rows
@@ -254,7 +272,7 @@ def rounds_of(
     for round_id in round_ids:
         record = session.get(RoundRecord, round_id)
         assert record is not None
-        if record.status in ("betting", "playing"):
+        if record.status in IN_PROGRESS:
             document = {"round": round_id, "status": "in progress", "started_at": record.created_at}
         else:
             player = Principal(user_id, "", "player")

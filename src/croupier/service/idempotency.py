@@ -12,13 +12,12 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from croupier.errors import CroupierError
 from croupier.service.errors import IdempotencyError, IdempotencyKeyReused
 from croupier.service.models import IdempotencyRecord
 
@@ -82,6 +81,43 @@ def record(
     )
 
 
+class Answers(Protocol):
+    """Where the answers to keyed requests are kept, in the command's own transaction: the
+    database's table (``StoredAnswers``), or a test's dictionary (``tests/service``)."""
+
+    def stored(self, session: Any, user_id: int, key: str, request_hash: str) -> Answer | None:
+        """The answer stored for ``key``; ``IdempotencyKeyReused`` if another request used it."""
+
+    def record(
+        self, session: Any, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+    ) -> None:
+        """Store ``answer`` for ``key`` in ``session``'s transaction."""
+
+
+class StoredAnswers:
+    """The answers in the database (``IdempotencyRecord``): ``stored`` and ``record``."""
+
+    def stored(self, session: Any, user_id: int, key: str, request_hash: str) -> Answer | None:
+        return stored(session, user_id, key, request_hash)
+
+    def record(
+        self, session: Any, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+    ) -> None:
+        record(session, user_id, key, request_hash, answer=answer, now=now)
+
+
+def once(transaction: Callable[[], Answer]) -> Answer:
+    """``transaction()`` (which looks the key up, and stores its answer, in one transaction)
+    again when a concurrent duplicate won the key's row: the second try reads its answer.
+    A domain error is not stored: nothing changed, and the client may fix and retry."""
+    for _ in range(3):
+        try:
+            return transaction()
+        except IntegrityError:
+            continue  # a concurrent duplicate won the key: read its answer
+    return transaction()
+
+
 def run_once(
     run: Callable[[Callable[[Session], Answer]], Answer],
     user_id: int,
@@ -91,10 +127,7 @@ def run_once(
     effect: Callable[[Session], Answer],
     now: Callable[[], float],
 ) -> Answer:
-    """``effect`` once per key: ``run`` executes a function in one transaction.
-
-    A domain error is not stored: nothing changed, and the client may fix and retry.
-    """
+    """``effect`` once per key: ``run`` executes a function in one transaction."""
 
     def attempt(session: Session) -> Answer:
         previous = stored(session, user_id, key, request_hash)
@@ -104,11 +137,4 @@ def run_once(
         record(session, user_id, key, request_hash, answer=answer, now=now())
         return answer
 
-    for _ in range(3):
-        try:
-            return run(attempt)
-        except IntegrityError:
-            continue  # a concurrent duplicate won the key: read its answer
-        except CroupierError:
-            raise
-    return run(attempt)
+    return once(lambda: run(attempt))

@@ -7,6 +7,7 @@ what a fresh load from the database must equal after any command (issue 10, item
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -14,16 +15,15 @@ from typing import Any, cast
 from sqlalchemy import Table
 
 from croupier.cards import Card
+from croupier.errors import CardNeeded, IllegalActionError
 from croupier.games.base import GameRound
+from croupier.games.commands import Command
 from croupier.games.events import Event
 from croupier.rules.base import Profile
 from croupier.service import engines
 from croupier.service.errors import Conflict
-from croupier.service.models import RoundPlayer, RoundRecord
+from croupier.service.models import RoundPlayer, RoundRecord, RoundStatus
 from croupier.shoe import Shoe
-
-IN_PROGRESS = ("betting", "playing")
-"""A round's status while it is under way."""
 
 # The hot path writes these with Core statements: loading a round's record into the ORM to
 # change it cost more than the write itself.
@@ -55,7 +55,6 @@ class LiveTable:
     """Cards out of the shoe when the round under way started (``RoundRecord.start_position``)."""
     round_id: int = 0
     round: GameRound | None = None
-    status: str = "betting"
     deadline: float | None = None
     ready: set[int] = field(default_factory=set)
     held: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -124,10 +123,36 @@ class LiveTable:
         }
 
     @property
+    def status(self) -> RoundStatus:
+        """The round under way as its record stores it, from what its engine says: betting,
+        past betting (a decision or the dealer's card awaited), or done (being settled)."""
+        if self.round is None or self.round.is_betting:
+            return RoundStatus.BETTING
+        return RoundStatus.COMPLETE if self.round.is_done else RoundStatus.PLAYING
+
+    @property
     def game_round(self) -> GameRound:
         if self.round is None:
             raise Conflict(f"table {self.name!r} has no round under way")
         return self.round
+
+    def apply(self, command: Command) -> None:
+        """Give the round under way ``command`` (the deal, a decision, a correction): the
+        engine checks and carries it out. A physical shoe's round that stops for a card it
+        has not been given waits there (``GameRound.card_needed``), ready to carry on from
+        that command (``GameRound.enter``)."""
+        with contextlib.suppress(CardNeeded):
+            self.game_round.apply(command)
+
+    def verify_betting(self) -> None:
+        """Raise ``bets_closed`` unless the round takes bets: for what the table adds to the
+        engine's own bets (a player's ready, a back bet and its consent)."""
+        if not self.game_round.is_betting:
+            raise IllegalActionError(
+                f"no more bets: round {self.round_id} is {self.status}",
+                code="bets_closed",
+                round=self.round_id,
+            )
 
     def verify_not_waiting(self) -> None:
         """Raise ``Conflict`` while a void of the round waits for an inspector: nothing of the

@@ -8,6 +8,7 @@ resumes every table (R10, R11): a round keeps the events the engine recorded, wh
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -156,6 +157,33 @@ class ShoeRecord(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class RoundStatus(StrEnum):
+    """What a round's record says of it: under way (its engine says which step: betting, or
+    past it), or ended."""
+
+    BETTING = "betting"
+    PLAYING = "playing"
+    COMPLETE = "complete"
+    INTERRUPTED = "interrupted"
+    """Voided: every stake still in play returned (R11, a dealer's or the operator's void)."""
+    CANCELLED = "cancelled"
+
+
+IN_PROGRESS = (str(RoundStatus.BETTING), str(RoundStatus.PLAYING))
+"""A round's record while it is under way (its status column, as SQL compares it)."""
+
+
+class BackBetStatus(StrEnum):
+    """A back bet (docs/rules.md#D-BJ-28): asked, then accepted or refused by the box's owner;
+    an accepted one is settled with the box, or refunded with a void."""
+
+    ASKED = "asked"
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    SETTLED = "settled"
+    REFUNDED = "refunded"
+
+
 class RoundRecord(Base):
     __tablename__ = "rounds"
 
@@ -164,7 +192,7 @@ class RoundRecord(Base):
     shoe_id: Mapped[int] = mapped_column(ForeignKey("shoes.id"), index=True)
     rules_version: Mapped[str] = mapped_column(String(96))
     status: Mapped[str] = mapped_column(String(16), index=True)
-    """betting, playing (both "in progress"), complete, interrupted, cancelled."""
+    """A ``RoundStatus``."""
     start_position: Mapped[int] = mapped_column(Integer)
     events: Mapped[list[Any]] = mapped_column(JSON, default=list)
     """The round's record; its commands, dealt again from the shoe, rebuild it (revision 0004
@@ -213,7 +241,7 @@ class BackBet(Base):
     wager: Mapped[str] = mapped_column(String(32))
     amount: Mapped[int] = mapped_column(BigInteger)
     """Minor units."""
-    status: Mapped[str] = mapped_column(String(16))  # asked, accepted, refused, settled
+    status: Mapped[str] = mapped_column(String(16))  # a ``BackBetStatus``
     payout: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
-from croupier.errors import BetError, IllegalActionError, LedgerError
+from croupier.errors import BetError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.ledger import book
 from croupier.ledger.postings import (
@@ -27,11 +27,12 @@ from croupier.ledger.postings import (
     settlement_legs,
     to_minor,
 )
-from croupier.service import engines, staff
+from croupier.service import engines
 from croupier.service.accounts import Principal, wallet_of
+from croupier.service.commands import AskBackBet
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import BackBet, RoundPlayer, RoundRecord, User
+from croupier.service.models import BackBet, BackBetStatus, RoundPlayer, RoundRecord, User
 
 
 class Money:
@@ -127,10 +128,12 @@ class Money:
         return ratio (payouts over stakes), rounded down to the minor unit (a decision)."""
         held = 0
         for back in session.scalars(
-            select(BackBet).where(BackBet.round_id == live.round_id, BackBet.status == "accepted")
+            select(BackBet).where(
+                BackBet.round_id == live.round_id, BackBet.status == str(BackBetStatus.ACCEPTED)
+            )
         ):
             back.payout = results.back_bet_payout(back.seat, back.amount)
-            back.status = "settled"
+            back.status = str(BackBetStatus.SETTLED)
             held += back.amount
             wallet = self.wallet(session, back.user_id)
             payouts[wallet] = payouts.get(wallet, 0) + back.payout
@@ -146,31 +149,23 @@ class Money:
                 minor=-int(value["minor"]),
             )
         for back in session.scalars(
-            select(BackBet).where(BackBet.round_id == record.id, BackBet.status == "accepted")
+            select(BackBet).where(
+                BackBet.round_id == record.id, BackBet.status == str(BackBetStatus.ACCEPTED)
+            )
         ):
             legs += bet_legs(
                 wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=-back.amount
             )
-            back.status = "refunded"
+            back.status = str(BackBetStatus.REFUNDED)
         if legs:
             book.post(session, "void", round_reference(record.id), legs, self.clock.now())
         live.held = {}
         live.back_bets = []
 
     # --- back bets (spain-1979) -----------------------------------------------------------
-    def back_bet(
-        self,
-        session: Session,
-        live: LiveTable,
-        who: Principal,
-        *,
-        seat: int,
-        wager: str,
-        amount: int,
-    ) -> dict[str, Any]:
-        """Ask to back-bet on another player's box (where the profile allows it); the body
-        is typed (``server.schemas.BetBody``)."""
-        staff.verify_may_play(session, who)
+    def back_bet(self, session: Session, live: LiveTable, asked: AskBackBet) -> dict[str, Any]:
+        """Ask to back-bet on another player's box (where the profile allows it)."""
+        who, seat, wager, amount = asked.by, asked.seat, asked.wager, asked.amount
         if not live.profile.table.back_betting:
             raise BetError(
                 f"{live.profile.name} does not allow back betting",
@@ -185,12 +180,7 @@ class Money:
             raise BetError(
                 "a player does not back-bet on their own box", code="back_own_box", seat=seat
             )
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
+        live.verify_betting()
         if amount == 0:
             raise BetError("a back bet of 0 is no bet", code="back_bet_zero", seat=seat)
         # What no consent could ever accept is refused now, not left waiting for the owner.
@@ -218,7 +208,7 @@ class Money:
             user_id=who.user_id,
             wager=wager,
             amount=to_minor(amount),
-            status="asked",
+            status=str(BackBetStatus.ASKED),
         )
         session.add(back)
         session.flush()
@@ -229,7 +219,7 @@ class Money:
     ) -> dict[str, Any]:
         """The box owner accepts (the stake moves to escrow) or refuses a back bet."""
         back = session.get(BackBet, back_bet_id)
-        if back is None or back.round_id != live.round_id or back.status != "asked":
+        if back is None or back.round_id != live.round_id or back.status != BackBetStatus.ASKED:
             raise NotFound(
                 f"no back bet {back_bet_id} waiting for consent in this round",
                 code="no_back_bet_waiting",
@@ -241,12 +231,7 @@ class Money:
                 code="consent_owner_only",
                 seat=back.seat,
             )
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
+        live.verify_betting()
         if accept and back.seat not in live.held:
             # A back bet rides on the box's own bet: without one it could never be dealt.
             raise BetError(
@@ -255,7 +240,7 @@ class Money:
                 seat=back.seat,
             )
         if not accept:
-            back.status = "refused"
+            back.status = str(BackBetStatus.REFUSED)
             return {"back_bet": back.id, "status": back.status}
         # The box's own wager (its first) bounds what rides on it, back bets included.
         maximum = next(iter(live.profile.table.wagers.values())).maximum
@@ -266,7 +251,7 @@ class Money:
                 select(BackBet).where(
                     BackBet.round_id == live.round_id,
                     BackBet.seat == back.seat,
-                    BackBet.status == "accepted",
+                    BackBet.status == str(BackBetStatus.ACCEPTED),
                 )
             )
         )
@@ -287,7 +272,7 @@ class Money:
             legs,
             self.clock.now(),
         )
-        back.status = "accepted"
+        back.status = str(BackBetStatus.ACCEPTED)
         backer = session.get(User, back.user_id)
         live.back_bets.append(
             {

@@ -41,7 +41,7 @@ from croupier.service.accounts import Principal
 from croupier.service.disputes import participants, verification
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import GameTable, RoundRecord, User
+from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord, User
 from croupier.service.rounds import Rounds
 from croupier.service.staff import StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
@@ -109,7 +109,7 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     if record is None:
         raise NotFound(f"no round {round_id}")
     verify_proposer(session, who, record.table_id)
-    if record.status in ("betting", "playing"):
+    if record.status in IN_PROGRESS:
         raise Conflict(
             f"round {round_id} is in progress: a payment is corrected once it is settled",
             code="round_in_progress",
@@ -374,9 +374,9 @@ def void_round(  # noqa: PLR0917 - the void's whole content
 ) -> dict[str, Any]:
     """Void the round under way at ``live`` with every stake still in play returned
     (``Rounds.void_live``: the engine's ``Void``), recorded as a staff action; once a card of
-    the round is seen the void waits for an inspector instead (``approvals.ask_void``)."""
-    verify_voider(session, who, live.id)
-    if live.round_id != round_id or live.status not in ("betting", "playing"):
+    the round is seen the void waits for an inspector instead (``approvals.ask_void``).
+    ``Casino.handle`` has checked the caller (``verify_voider``)."""
+    if live.round_id != round_id:  # a round ended is never the table's round under way
         raise Conflict(
             f"round {round_id} is not under way at table {live.id}: only the round under way "
             "is voided",

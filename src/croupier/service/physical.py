@@ -18,7 +18,6 @@ again by the one ``apply`` (``GameRound.enter``). While a card is awaited no dec
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
@@ -27,9 +26,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
-from croupier.errors import CardNeeded
-from croupier.games.base import GameRound, burns_to_enter, recorded_cards
-from croupier.games.commands import Command
+from croupier.games.base import burns_to_enter, recorded_cards
 from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.ledger.postings import round_reference
 from croupier.rules.base import Profile
@@ -264,7 +261,7 @@ def _enter(session: Session, live: LiveTable, card: Card, rounds: Any) -> dict[s
 
 
 def _burn(session: Session, live: LiveTable, shoe: PhysicalShoe, card: Card) -> dict[str, Any]:
-    if live.round_id and live.status != "betting":
+    if live.round_id and not live.game_round.is_betting:
         raise Conflict("a burn comes before the shoe's first round is dealt", code="no_card_needed")
     shoe.enter(card)
     shoe.draw()
@@ -292,17 +289,9 @@ def _deal_when_ready(session: Session, live: LiveTable, rounds: Any) -> None:
     """A round whose betting closed while the shoe was being made (its deadline passed, or
     every seated player said ready) is dealt at the next tick."""
     closed = live.deadline is None or set(live.seats.values()) <= live.ready
-    if is_ready(live) and live.status == "betting" and live.held and closed:
+    if is_ready(live) and live.game_round.is_betting and live.held and closed:
         live.deadline = rounds.clock.now()
         rounds.save(session, live)
-
-
-def stopped(game: GameRound, command: Command) -> None:
-    """Give the live round ``command`` (the deal, a decision, a correction): a physical shoe's
-    round that stops for a card it has not been given waits there (``GameRound.card_needed``),
-    ready to carry on from that command (``GameRound.enter``)."""
-    with contextlib.suppress(CardNeeded):
-        game.apply(command)
 
 
 # --- what the dealer's console shows ----------------------------------------------------------

@@ -1,9 +1,9 @@
-"""What a player does at a live table: sit, leave, bet, say ready, decide.
+"""What a player does at a live table: sit, leave, bet, say ready (a decision: ``Rounds.decide``).
 
-Each handler checks the request against the table (whose seat, which phase), then gives the
-engine a typed command; the engine checks its own rules (``verify_*``) and the service never
-checks one twice. Every handler runs inside ``Casino.run``: under the table's lock, in one
-transaction with the money it moves.
+``Casino.handle`` has checked the caller (their own seat, not the house's staff); each
+handler here gives the engine a typed command, and the engine checks its own rules
+(``verify_*``): the service never checks one twice. Every handler runs under the table's
+lock, in one transaction with the money it moves.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
-from croupier.errors import BetError, IllegalActionError
-from croupier.games.commands import Action, Bet
-from croupier.service import absence, staff
+from croupier.errors import BetError
+from croupier.games.commands import Bet
+from croupier.service import absence
 from croupier.service.accounts import Principal
-from croupier.service.errors import Conflict, Forbidden, RequestError
+from croupier.service.commands import PlaceBet
+from croupier.service.errors import Conflict, RequestError
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
@@ -34,7 +35,6 @@ class Players:
 
     # --- seats ----------------------------------------------------------------------------
     def sit(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
-        staff.verify_may_play(session, who)
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
         seats = live.profile.table.seats
@@ -59,7 +59,7 @@ class Players:
         absence.forget(live, seat)
         self.publisher.usernames[who.user_id] = who.username
         absence.store_seats(session, live)
-        if live.status == "betting" and live.deadline is None and not live.held:
+        if live.game_round.is_betting and live.deadline is None and not live.held:
             # A seated player makes the table's betting windows run (D-GEN-15): one that
             # passes without their bet is a round they missed.
             live.deadline = self.clock.now() + live.betting_seconds
@@ -67,7 +67,6 @@ class Players:
         return self.publisher.snapshot(live, who, fresh=True)
 
     def leave(self, session: Session, live: LiveTable, who: Principal, seat: int) -> dict[str, Any]:
-        seat = self._own_seat(live, who, seat)
         if seat in live.held:
             raise Conflict(
                 f"seat {seat} has a bet in the round under way", code="seat_has_bet", seat=seat
@@ -82,37 +81,13 @@ class Players:
                 self.rounds.save(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
 
-    @staticmethod
-    def _own_seat(live: LiveTable, who: Principal, seat: int) -> int:
-        if live.seats.get(seat) != who.user_id:
-            raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
-        return seat
-
     # --- betting ----------------------------------------------------------------------------
-    def place_bet(
-        self,
-        session: Session,
-        live: LiveTable,
-        who: Principal,
-        *,
-        seat: int,
-        wager: str,
-        amount: int,
-    ) -> dict[str, Any]:
-        """A wager in whole table units (docs/rules.md §6); 0 withdraws it while bets are open.
-        The request body is typed (``server.schemas.BetBody``): seat, name and amount are
-        an int, a str and whole units already."""
-        seat = self._own_seat(live, who, seat)
-        staff.verify_may_play(session, who)  # seated before the role was granted
+    def place_bet(self, session: Session, live: LiveTable, bet: PlaceBet) -> dict[str, Any]:
+        """A wager in whole table units (docs/rules.md §6); 0 withdraws it while bets are open."""
+        seat, wager, amount, who = bet.seat, bet.wager, bet.amount, bet.by
         if not live.is_open:
             raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
-        live.game_round.apply(Bet(seat, wager, amount))
+        live.game_round.apply(Bet(seat, wager, amount))  # the engine's: bets closed, limits
         problem = live.game_round.undealable().get(seat)
         if problem is not None:
             # A bet that leaves its box undealable (a side bet without its main wager) is
@@ -149,14 +124,7 @@ class Players:
     def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
         """The player is done betting; when every seated player present is (not sitting out,
         docs/rules.md#D-GEN-15), the deal comes at once."""
-        if who.user_id not in live.seats.values():
-            raise Forbidden("only a seated player says ready", code="ready_not_seated")
-        if live.status != "betting":
-            raise IllegalActionError(
-                f"no more bets: round {live.round_id} is {live.status}",
-                code="bets_closed",
-                round=live.round_id,
-            )
+        live.verify_betting()
         live.ready.add(who.user_id)
         round_id = live.round_id
         dealt = self._deal_if_everyone_is_ready(session, live)
@@ -168,41 +136,10 @@ class Players:
         """Betting closes as soon as every present seated player has said ready (D-GEN-7; a
         seat sitting out is not waited for, D-GEN-15): the deal comes at once, if the bets
         make a round. Whether it dealt."""
-        if live.status != "betting" or not absence.present_users(live) <= live.ready:
+        if not live.game_round.is_betting or not absence.present_users(live) <= live.ready:
             return False
         self.rounds.return_undealable(session, live, "every seated player was ready")
         if not (self.rounds.enough_players(live) and self.rounds.may_deal(live)):
             return False
         self.rounds.deal(session, live)
         return True
-
-    # --- decisions --------------------------------------------------------------------------
-    def act(
-        self, session: Session, live: LiveTable, who: Principal, seat: int, action: str
-    ) -> dict[str, Any]:
-        seat = self._own_seat(live, who, seat)
-        if live.status != "playing":
-            raise IllegalActionError(
-                f"round {live.round_id} is {live.status}: nothing to decide",
-                code="no_decision_awaited",
-                round=live.round_id,
-            )
-        decision = live.game_round.pending()
-        if decision is None:
-            if live.game_round.card_needed is not None:
-                # A physical shoe's round waits for the dealer's card: the engine says so.
-                live.game_round.verify_act(seat, Action.parse(action))
-            raise IllegalActionError(
-                f"not seat {seat}'s turn: the round waits for nobody",
-                code="no_decision_awaited",
-                round=live.round_id,
-            )
-        if decision.seat != seat:
-            raise IllegalActionError(
-                f"not seat {seat}'s turn: the round waits for seat {decision.seat}",
-                code="not_your_turn",
-                seat=seat,
-                turn=decision.seat,
-            )
-        parsed = Action.parse(action)
-        return self.rounds.decide(session, live, seat, str(parsed), timeout=False)

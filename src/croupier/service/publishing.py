@@ -69,7 +69,7 @@ class Publisher:
     def publishable(self, live: LiveTable) -> dict[str, Any]:
         """Everything any client may be shown, computed once per change (under the lock)."""
         game_round = live.game_round
-        waiting = live.status != "playing" or game_round.card_needed is not None
+        waiting = game_round.is_betting or game_round.card_needed is not None
         decision = None if waiting else game_round.pending()
         return {
             "owners": dict(live.seats),

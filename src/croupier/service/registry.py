@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import fields
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -24,10 +24,13 @@ from croupier.ledger import book
 from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
 from croupier.service import absence, engines, limits, pace, physical, table_rules
+from croupier.service.commands import CreateTable, SetLimits
 from croupier.service.errors import Conflict, NotFound
-from croupier.service.live import IN_PROGRESS, LiveTable
+from croupier.service.live import LiveTable
 from croupier.service.models import (
+    IN_PROGRESS,
     BackBet,
+    BackBetStatus,
     GameTable,
     RoundPlayer,
     RoundRecord,
@@ -64,22 +67,12 @@ class Registry:
         return live
 
     # --- the operator's -------------------------------------------------------------------
-    def create_table(
-        self,
-        session: Session,
-        name: str,
-        profile_name: str,
-        betting_seconds: float,
-        decision_seconds: float,
-        *,
-        sit_out_after: int | None = None,
-        free_after: int | None = None,
-        shoe: str = physical.RANDOM,
-    ) -> LiveTable:
-        """A new table of ``profile_name``; ``sit_out_after`` and ``free_after`` are its
+    def create_table(self, session: Session, command: CreateTable) -> dict[str, Any]:
+        """A new table of ``command.profile``; ``sit_out_after`` and ``free_after`` are its
         absent-player rounds (docs/rules.md#D-GEN-15), ``None`` for the server's defaults;
         ``shoe``: ``random`` (the server's own shuffled shoe) or ``physical`` (a dealer deals
         from a real shoe, ``service.physical``)."""
+        name, profile_name, shoe = command.name, command.profile, command.shoe
         profile = load_profile(profile_name)
         engines.round_class(profile)  # the game must be playable before the table opens
         if session.scalar(select(GameTable.id).where(GameTable.name == name)) is not None:
@@ -93,11 +86,11 @@ class Registry:
             profile_document=document,
             rules_version=table_rules.version_of(profile.name, document),
             is_open=True,
-            betting_seconds=betting_seconds,
-            decision_seconds=decision_seconds,
+            betting_seconds=command.betting_seconds,
+            decision_seconds=command.decision_seconds,
             seats={},
-            sit_out_after=sit_out_after,
-            free_after=free_after,
+            sit_out_after=command.sit_out_after,
+            free_after=command.free_after,
             shoe=physical.PHYSICAL if shoe == physical.PHYSICAL else None,
         )
         session.add(record)
@@ -112,34 +105,31 @@ class Registry:
 
         # Only a committed table is live: a failed commit leaves no table in memory.
         on_commit(session, register)
-        return live
+        return {"table": live.id, "name": live.name, "profile": live.profile.name}
 
-    def set_open(self, session: Session, table_id: int, is_open: bool) -> None:
-        live = self.table(table_id)
-        record = session.get(GameTable, table_id)
+    def set_open(self, session: Session, live: LiveTable, is_open: bool) -> dict[str, Any]:
+        record = session.get(GameTable, live.id)
         assert record is not None
         record.is_open = is_open
         live.is_open = is_open
-        if live.status == "betting" and not live.held:
+        if live.game_round.is_betting and not live.held:
             # A closed table counts no rounds missed: nobody can bet there (D-GEN-15).
             opens = is_open and bool(live.seats)
             live.deadline = self.clock.now() + live.betting_seconds if opens else None
             self.rounds.save(session, live)
+        return {"table": live.id, "is_open": is_open}
 
-    def set_limits(
-        self, session: Session, table_id: int, wager: str, minimum: object, maximum: object
-    ) -> dict[str, Any]:
+    def set_limits(self, session: Session, live: LiveTable, command: SetLimits) -> dict[str, Any]:
         """The operator's limits for one wager, from the table's next round on; an impossible
         value is a ``ProfileError`` naming it, and changes nothing."""
-        live = self.table(table_id)
+        table_id, wager = live.id, command.wager
+        minimum, maximum = command.minimum, command.maximum
         record = session.get(GameTable, table_id)
         assert record is not None
         kept = record.limits or {}
         overrides = {**kept.get("wagers", {}), wager: {"minimum": minimum, "maximum": maximum}}
         profile = limits.with_limits(_stored_profile(record), overrides)
-        record.limits = limits.stored(
-            kept, wager, cast(int, minimum), cast(int, maximum), live.round_id
-        )
+        record.limits = limits.stored(kept, wager, minimum, maximum, live.round_id)
         live.next_profile = profile
         return {
             "table": table_id,
@@ -217,7 +207,6 @@ class Registry:
         live.shoe_id = shoe_record.id
         live.round_id = current.id
         live.start_position = current.start_position
-        live.status = current.status
         live.deadline = current.deadline
         live.ready = {int(user) for user in current.ready}
         live.held = {int(seat): dict(value) for seat, value in current.stakes.items()}
@@ -263,7 +252,7 @@ class Registry:
         if not resuming:
             return []
         now = self.clock.now()
-        if live.status == "playing" and live.deadline is not None:
+        if not game_round.is_betting and live.deadline is not None:
             # The outage is not the player's delay: the decision gets its full time again,
             # however much was left, from when the pages can reach the server (``pace``).
             live.deadline = now + live.decision_seconds + pace.RECONNECT_SECONDS
@@ -273,7 +262,7 @@ class Registry:
             # (docs/rules.md#D-GEN-15): it runs again from now.
             live.deadline = now + live.betting_seconds
             current.deadline = live.deadline
-        if live.status == "playing" and game_round.is_done:
+        if game_round.is_done:
             rounds.settle(session, live)  # the crash came between the last decision and settling
             return [f"table {live.name}: round {current.id} settled on restart"]
         return [f"table {live.name}: round {current.id} resumes ({live.status})"]
@@ -333,7 +322,7 @@ def accepted_back_bets(session: Session, round_id: int) -> list[dict[str, Any]]:
     rows = session.execute(
         select(BackBet, User.username)
         .join(User, User.id == BackBet.user_id)
-        .where(BackBet.round_id == round_id, BackBet.status == "accepted")
+        .where(BackBet.round_id == round_id, BackBet.status == str(BackBetStatus.ACCEPTED))
         .order_by(BackBet.id)
     ).all()
     return [

@@ -30,7 +30,7 @@ from croupier.service import absence, engines, pace, physical, table_rules
 from croupier.service.accounts import Principal
 from croupier.service.faults import crash_point
 from croupier.service.live import ROUNDS, LiveTable, events_json
-from croupier.service.models import RoundRecord, RuleSet, ShoeRecord
+from croupier.service.models import RoundRecord, RoundStatus, RuleSet, ShoeRecord
 from croupier.service.money import Money
 from croupier.service.unit_of_work import on_commit
 from croupier.shoe import PhysicalShoe, Shoe
@@ -134,7 +134,7 @@ class Rounds:
             table_id=live.id,
             shoe_id=live.shoe_id,
             rules_version=version,
-            status="betting",
+            status=str(RoundStatus.BETTING),
             start_position=start_position,
             events=events_json(game_round.events),
             stakes={},
@@ -144,7 +144,7 @@ class Rounds:
         )
         session.add(record)
         session.flush()
-        live.round_id, live.round, live.status = record.id, game_round, "betting"
+        live.round_id, live.round = record.id, game_round
         live.start_position = start_position
         live.deadline, live.ready, live.held = deadline, set(), {}
         live.players = set()
@@ -172,7 +172,7 @@ class Rounds:
         values: dict[str, Any] = {
             "events": events_json(live.game_round.events),
             "stakes": {str(seat): dict(value) for seat, value in live.held.items()},
-            "status": live.status,
+            "status": str(live.status),
             "deadline": live.deadline,
             "ready": sorted(live.ready),
         }
@@ -205,30 +205,29 @@ class Rounds:
         return not live.is_physical or physical.is_ready(live)
 
     def deal(self, session: Session, live: LiveTable) -> None:
-        before = len(live.game_round.events)
-        physical.stopped(live.game_round, Deal())
+        before, round_id = len(live.game_round.events), live.round_id
+        live.apply(Deal())
         absence.window_closed(session, live)  # the seats without a bet missed this round
-        live.status = "playing"
         live.ready = set()
         self.money.collect_stakes(session, live, "deal")
         self.advance(session, live, drawn=cards_since(live, before))
-        if live.status == "playing":
+        if live.round_id == round_id:  # not settled at once (every box a natural, say)
             self.save(session, live)
 
     def decide(
-        self, session: Session, live: LiveTable, seat: int, action: str, *, timeout: bool
+        self, session: Session, live: LiveTable, seat: int, action: Action, *, timeout: bool
     ) -> dict[str, Any]:
-        """``seat``'s decision (``timeout``: the default applied at its deadline)."""
+        """``seat``'s decision (``timeout``: the default applied at its deadline). Whose turn
+        it is, and whether ``action`` is allowed, is the engine's to say (``verify_act``)."""
         live.verify_not_waiting()
         round_id = live.round_id
         before = len(live.game_round.events)
-        act = Act(seat, Action.parse(action), by_default=timeout)
-        physical.stopped(live.game_round, act)
+        live.apply(Act(seat, action, by_default=timeout))
         self.money.collect_stakes(session, live, "decision")
         self.advance(session, live, drawn=cards_since(live, before))
         if live.round_id == round_id:
             self.save(session, live)
-        return {"round": round_id, "seat": seat, "action": action, "timeout": timeout}
+        return {"round": round_id, "seat": seat, "action": str(action), "timeout": timeout}
 
     def advance(self, session: Session, live: LiveTable, *, drawn: int = 0) -> None:
         """After the deal or a decision: settle a finished round, else time the next decision.
@@ -258,7 +257,6 @@ class Rounds:
     def settle(self, session: Session, live: LiveTable) -> None:
         """Pay the finished round out, close its record, and open the next round."""
         self.money.settle(session, live, live.game_round.results())
-        live.status = "complete"
         live.deadline = None
         self.save(session, live, ended_at=self.clock.now())
         shoe_record = session.get(ShoeRecord, live.shoe_id)
@@ -278,7 +276,7 @@ class Rounds:
         self.advance(session, live)  # settles (the stakes back) and opens the next round
         # Its record reads as a void, as a round recovery voids does (R11): ``interrupted``.
         session.connection().execute(
-            update(ROUNDS).where(ROUNDS.c.id == voided).values(status="interrupted")
+            update(ROUNDS).where(ROUNDS.c.id == voided).values(status=str(RoundStatus.INTERRUPTED))
         )
 
     def resume(self, session: Session, live: LiveTable) -> None:
@@ -293,7 +291,7 @@ class Rounds:
         """Return every stake held for the round (R11) and mark it interrupted."""
         self.money.refund(session, live, record)
         record.events = [*record.events, RoundVoided(reason=reason).to_json()]
-        record.status = "interrupted"
+        record.status = str(RoundStatus.INTERRUPTED)
         record.stakes = {}
         record.deadline = None
         record.ended_at = self.clock.now()

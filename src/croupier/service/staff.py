@@ -22,7 +22,14 @@ from sqlalchemy.orm import Session
 
 from croupier.service.accounts import USERNAME, Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
-from croupier.service.models import BackBet, GameTable, RoundPlayer, RoundRecord, User
+from croupier.service.models import (
+    IN_PROGRESS,
+    BackBet,
+    GameTable,
+    RoundPlayer,
+    RoundRecord,
+    User,
+)
 from croupier.service.staff_models import DealerAssignment, StaffActionRecord, StaffRoleRecord
 
 
@@ -275,7 +282,6 @@ def verify_dealer_at(session: Session, who: Principal, table_id: int) -> None:
 
 
 # --- staff do not play (docs/rules.md#D-GEN-17) -------------------------------------------
-IN_PROGRESS = ("betting", "playing")
 
 
 def playing_at(session: Session, user_id: int) -> list[int]:

@@ -27,7 +27,15 @@ from croupier.rules.base import Limits, Profile
 from croupier.rules.posted import posted_rules
 from croupier.service import engines
 from croupier.service.live import LiveTable
-from croupier.service.models import BackBet, GameTable, RoundRecord, ShoeRecord, User
+from croupier.service.models import (
+    BackBet,
+    BackBetStatus,
+    GameTable,
+    RoundRecord,
+    RoundStatus,
+    ShoeRecord,
+    User,
+)
 
 MAIN_WAGER = "main"
 """The blackjack box's own bet, as the table server names it."""
@@ -62,7 +70,7 @@ def roads_of(session: Session, live: LiveTable) -> dict[str, Any]:
         .where(
             RoundRecord.table_id == live.id,
             RoundRecord.shoe_id == live.shoe_id,
-            RoundRecord.status == "complete",
+            RoundRecord.status == str(RoundStatus.COMPLETE),
         )
         .order_by(RoundRecord.id)
     ).all()
@@ -91,7 +99,7 @@ def recent_results(session: Session, live: LiveTable) -> list[dict[str, Any]]:
     ids = list(
         session.scalars(
             select(RoundRecord.id)
-            .where(RoundRecord.table_id == live.id, RoundRecord.status == "complete")
+            .where(RoundRecord.table_id == live.id, RoundRecord.status == str(RoundStatus.COMPLETE))
             .order_by(RoundRecord.id.desc())
             .limit(RECENT_ROUNDS)
         )
@@ -218,7 +226,7 @@ def back_bets_of(
             "status": back.status,
             "backer": username,
             "is_mine": back.user_id == user_id,
-            "awaits_my_consent": back.seat in owned and back.status == "asked",
+            "awaits_my_consent": back.seat in owned and back.status == BackBetStatus.ASKED,
         }
         for back, username in rows
         if back.user_id == user_id or back.seat in owned

@@ -11,9 +11,10 @@ The table service is in parts, each readable on its own:
 - ``absence``: seats whose player lets rounds pass without a bet sit out, then are freed;
 - ``publishing``: the snapshot readers get and the pushes to subscribers.
 
-``Casino`` wires them and owns ``run``: each handler runs under its table's lock and inside
-one unit of work, so a state change and the money it moves commit together (R10); after any
-failure, memory is rebuilt from what the database holds.
+``Casino`` wires them and owns ``handle``, the one way a command (``commands``) reaches a
+table: the caller's check, idempotency, the table's lock and one unit of work (``run``), so a
+state change and the money it moves commit together (R10); after any failure, memory is
+rebuilt from what the database holds.
 """
 
 from __future__ import annotations
@@ -21,18 +22,55 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from croupier.clock import Clock
 from croupier.errors import CroupierError
+from croupier.service import (
+    approvals,
+    disputes,
+    engines,
+    history,
+    idempotency,
+    payout_corrections,
+    physical,
+    staff,
+)
+from croupier.service.accounts import Principal
 from croupier.service.broadcast import Broadcaster
+from croupier.service.commands import (
+    AnswerApproval,
+    AskBackBet,
+    AssignDealer,
+    Command,
+    ConfirmProcedure,
+    Consent,
+    Correct,
+    CreateTable,
+    Decide,
+    DecideDispute,
+    EnterCard,
+    Leave,
+    Once,
+    PlaceBet,
+    Ready,
+    SetLimits,
+    SetOpen,
+    Sit,
+    VoidRound,
+)
 from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
+from croupier.service.errors import Forbidden
 from croupier.service.fail_safe import FailSafe
+from croupier.service.idempotency import Answer
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Money
 from croupier.service.players import Players
 from croupier.service.publishing import Publisher
 from croupier.service.registry import Registry
 from croupier.service.rounds import Rounds
+from croupier.service.staff import ApprovalKind
 from croupier.service.unit_of_work import UnitOfWork
 
 __all__ = ["PLAYERS", "Casino", "LiveTable"]
@@ -41,10 +79,20 @@ log = logging.getLogger("croupier.tables")
 
 
 class Casino:
-    """Every live table of one server process, and the handlers that drive them."""
+    """Every live table of one server process: ``handle`` carries out a command, the rest
+    are named queries (``table``, ``snapshot``, ``state_message``, ``legal_corrections``,
+    ``rebuilt``) and the server's own steps (``load``, ``reload``, ``tick``, ``publish``)."""
 
-    def __init__(self, uow: UnitOfWork, clock: Clock, broadcaster: Broadcaster) -> None:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        clock: Clock,
+        broadcaster: Broadcaster,
+        answers: idempotency.Answers | None = None,
+    ) -> None:
         self.uow = uow
+        self.answers = answers or idempotency.StoredAnswers()
+        """Each keyed request's answer (R8), kept in its command's transaction."""
         self.clock = clock
         self.broadcaster = broadcaster
         self.usernames: dict[int, str] = {}
@@ -56,34 +104,155 @@ class Casino:
         self.registry = Registry(uow, clock, self.rounds, self.publisher)
         self.tables = self.registry.tables
         self.players = Players(clock, self.rounds, self.publisher)
+        self.corrections = DealerCorrections(clock, self.rounds)
         self.deadlines = Deadlines(
             clock, self.tables, self.rounds, self.run, lambda: self.fail_safe.is_engaged
         )
-        # The entry points the server calls; a handler runs inside ``run``.
-        self.table = self.registry.table
-        self.create_table = self.registry.create_table
-        self.set_open = self.registry.set_open
-        self.set_limits = self.registry.set_limits
-        self.load = self.registry.load
-        self.reload = self.registry.reload
-        self.rebuilt = self.registry.rebuilt
-        self.sit = self.players.sit
-        self.leave = self.players.leave
-        self.place_bet = self.players.place_bet
-        self.ready = self.players.ready
-        self.act = self.players.act
-        corrections = DealerCorrections(clock, self.rounds)
-        self.correct = corrections.correct
-        self.legal_corrections = corrections.legal
-        self.back_bet = self.money.back_bet
-        self.consent = self.money.consent
-        self.confirm_procedure = self.rounds.confirm_procedure
-        self.enter_card = self.rounds.enter_card
-        self.tick = self.deadlines.tick
-        self.snapshot = self.publisher.snapshot
-        self.state_message = self.publisher.state_message
-        self.publish = self.publisher.publish
 
+    # --- the one entry point of every command ----------------------------------------------
+    def handle(self, command: Command, once: Once | None = None) -> Answer:
+        """Carry out ``command`` and answer ``(status, body)``: 201 for a new table, 202 for a
+        request that waits for a second inspector (``approvals``), else 200.
+
+        In order: the table (404), the request's key (``once``: R8; ``None`` only for the
+        server's own commands), the fail safe (R17), the table's lock and one transaction
+        (``run``) in which a repeat finds its stored answer, the caller is checked
+        (``_verify_caller``), the command is carried out (``_carry_out``: the engine, money,
+        saving, audit rows) and its answer is stored; then the table is published. A new
+        check on every command (a lease's fence, a player's limit) goes in ``_verify_caller``.
+        """
+        table_id = self._table_of(command)
+        if table_id is not None:
+            self.table(table_id)  # 404 before anything else
+        key = None if once is None else idempotency.check_key(once.key)
+
+        def attempt(session: Session, live: LiveTable | None) -> Answer:
+            if once is not None and key is not None:
+                previous = self.answers.stored(session, once.user_id, key, once.request_hash)
+                if previous is not None:
+                    return previous
+            self._verify_caller(session, live, command)
+            body = self._carry_out(session, live, command)
+            answer = (_status_of(command, body), body)
+            if once is not None and key is not None:
+                self.answers.record(
+                    session,
+                    once.user_id,
+                    key,
+                    once.request_hash,
+                    answer=answer,
+                    now=self.clock.now(),
+                )
+            return answer
+
+        def transaction() -> Answer:
+            if table_id is None:
+                if not isinstance(command, CreateTable):  # a decision that moves money (R17)
+                    self.fail_safe.verify_clear(type(command).__name__)
+                return self.uow.run(lambda session: attempt(session, None))
+            answer: Answer = self.run(table_id, attempt)
+            return answer
+
+        answer = idempotency.once(transaction)
+        if isinstance(command, CreateTable):  # the engine ready before the first player waits
+            engines.warm_up(self.table(answer[1]["table"]).profile)
+        return answer
+
+    def _table_of(self, command: Command) -> int | None:
+        """The table whose lock ``command`` runs under, if any."""
+        match command:
+            case CreateTable() | DecideDispute():
+                return None
+            case VoidRound(round=round_id):
+                return self.uow.read(lambda session: history.table_of_round(session, round_id))
+            case AnswerApproval(approval=approval_id):
+                kind, table_id = self.uow.read(
+                    lambda session: approvals.kind_and_table(session, approval_id)
+                )
+                # A void is answered under its table's lock; a dispute's answer touches none.
+                return table_id if kind is ApprovalKind.VOID else None
+            case _:
+                return command.table
+
+    def _verify_caller(self, session: Session, live: LiveTable | None, command: Command) -> None:
+        """Whether the caller may give ``command`` at all (the engine checks the rest): their
+        own seat, a player who is not the house's staff (docs/rules.md#D-GEN-17), the dealer
+        assigned to the table. The operator's commands were checked at the edge (``Operator``)."""
+        match command:
+            case Leave(by=by, seat=seat) | PlaceBet(by=by, seat=seat) | Decide(by=by, seat=seat):
+                assert live is not None
+                if live.seats.get(seat) != by.user_id:
+                    raise Forbidden(f"seat {seat} is not yours", code="seat_not_yours", seat=seat)
+            case Ready(by=by):
+                assert live is not None
+                if by.user_id not in live.seats.values():
+                    raise Forbidden("only a seated player says ready", code="ready_not_seated")
+        match command:
+            case Sit(by=by) | PlaceBet(by=by) | AskBackBet(by=by):
+                staff.verify_may_play(session, by)
+            case ConfirmProcedure(table=table_id, by=by) | EnterCard(table=table_id, by=by):
+                staff.verify_dealer_at(session, by, table_id)
+            case Correct(table=table_id, by=by):
+                staff.verify_dealer_at(session, by, table_id)
+            case VoidRound(by=by):
+                assert live is not None
+                payout_corrections.verify_voider(session, by, live.id)
+
+    def _carry_out(
+        self, session: Session, live: LiveTable | None, command: Command
+    ) -> dict[str, Any]:
+        """``command`` on its table: one case per command, each the service's one call."""
+        now = self.clock.now()
+        if isinstance(command, CreateTable):
+            return self.registry.create_table(session, command)
+        if isinstance(command, AnswerApproval):
+            return approvals.decide(session, self.rounds, live, command, now)
+        if isinstance(command, DecideDispute):
+            return disputes.decide(
+                session,
+                command.by,
+                command.dispute,
+                command.decision,
+                command.reason,
+                command.corrections,
+                now,
+            )
+        assert live is not None
+        match command:
+            case Sit(by=by, seat=seat):
+                return self.players.sit(session, live, by, seat)
+            case Leave(by=by, seat=seat):
+                return self.players.leave(session, live, by, seat)
+            case PlaceBet():
+                return self.players.place_bet(session, live, command)
+            case Ready():
+                return self.players.ready(session, live, command.by)
+            case Decide(seat=seat):
+                return self.rounds.decide(session, live, seat, command.action(), timeout=False)
+            case AskBackBet():
+                return self.money.back_bet(session, live, command)
+            case Consent(by=by, back_bet=back_bet, accept=accept):
+                return self.money.consent(session, live, by, back_bet, accept)
+            case ConfirmProcedure(by=by, procedure=procedure):
+                return physical.confirm(session, live, procedure, by.username, self.rounds)
+            case EnterCard(by=by, card=card):
+                live.verify_not_waiting()
+                return physical.enter(session, live, card, self.rounds, by)
+            case Correct(by=by, correction=correction):
+                return self.corrections.correct(session, live, by, correction)
+            case VoidRound(by=by, round=round_id, reason=reason):
+                return payout_corrections.void_round(
+                    session, self.rounds, live, by, round_id, reason, now
+                )
+            case SetOpen(is_open=is_open):
+                return self.registry.set_open(session, live, is_open)
+            case SetLimits():
+                return self.registry.set_limits(session, live, command)
+            case AssignDealer(by=by, table=table_id, username=username):
+                return staff.assign_dealer(session, by, table_id, username, now)
+        raise AssertionError(f"no case for {command!r}")  # pragma: no cover
+
+    # --- one table's transaction -----------------------------------------------------------
     def run(self, table_id: int, work: Any) -> Any:
         """``work(session, live)`` under the table's lock in one transaction.
 
@@ -134,6 +303,48 @@ class Casino:
             )
             return
         self.publish(live)
+
+    # --- queries ----------------------------------------------------------------------------
+    def table(self, table_id: int) -> LiveTable:
+        return self.registry.table(table_id)
+
+    def snapshot(self, live: LiveTable, who: Principal | None) -> dict[str, Any]:
+        return self.publisher.snapshot(live, who)
+
+    def state_message(self, live: LiveTable, who: Principal | None) -> str:
+        return self.publisher.state_message(live, who)
+
+    def legal_corrections(self, table_id: int, who: Principal) -> dict[str, Any]:
+        """What the table's dealer may correct now (nothing is written)."""
+        live = self.table(table_id)
+        with live.lock:  # the round as it stands between two commands
+            answer: dict[str, Any] = self.uow.read(
+                lambda session: self.corrections.legal(session, live, who)
+            )
+        return answer
+
+    def rebuilt(self, table_id: int) -> LiveTable:
+        return self.registry.rebuilt(table_id)
+
+    # --- the server's own steps -------------------------------------------------------------
+    def load(self) -> list[str]:
+        return self.registry.load()
+
+    def reload(self, table_id: int) -> None:
+        self.registry.reload(table_id)
+
+    def tick(self, *, wait: bool = False) -> None:
+        self.deadlines.tick(wait=wait)
+
+    def publish(self, live: LiveTable) -> None:
+        self.publisher.publish(live)
+
+
+def _status_of(command: Command, body: dict[str, Any]) -> int:
+    """The answer's HTTP status: one place for what four eyes hold back (issue 25)."""
+    if body.get("status") == approvals.AWAITING:
+        return 202
+    return 201 if isinstance(command, CreateTable) else 200
 
 
 def _fingerprint(live: LiveTable) -> tuple[Any, ...]:
