@@ -41,6 +41,12 @@ from croupier.games.commands import (
     FaceUp,
     Void,
 )
+from croupier.server.answers import (
+    CorrectionAwaitingApproval,
+    CorrectionMade,
+    LegalCorrections,
+    documented,
+)
 from croupier.server.context import Caller, IdempotencyKey, ServerDep, typed_body
 from croupier.server.routes import _once
 from croupier.server.schemas import Id
@@ -124,7 +130,11 @@ class DealerCorrectionBody(BaseModel):
 DealerCorrection = Annotated[DealerCorrectionBody, typed_body(DealerCorrectionBody)]
 
 
-@router.get("/dealer/tables/{table_id}/corrections")
+@router.get(
+    "/dealer/tables/{table_id}/corrections",
+    response_model=None,
+    responses=documented(LegalCorrections),
+)
 def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = server.casino.table(table_id)
     with live.lock:  # the round as it stands between two commands; nothing is written
@@ -134,7 +144,11 @@ def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[s
     return answer
 
 
-@router.post("/dealer/tables/{table_id}/corrections")
+@router.post(
+    "/dealer/tables/{table_id}/corrections",
+    response_model=None,
+    responses=documented(CorrectionMade, accepted=CorrectionAwaitingApproval),
+)
 def correct(
     *,
     server: ServerDep,

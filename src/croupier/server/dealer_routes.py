@@ -23,6 +23,13 @@ from pydantic import Field, StrictStr
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
+from croupier.server.answers import (
+    CardTaken,
+    DealerState,
+    DealerTablesAnswer,
+    ProcedureConfirmed,
+    documented,
+)
 from croupier.server.context import Caller, IdempotencyKey, ServerDep, typed_body
 from croupier.server.routes import Answer, _once
 from croupier.server.schemas import Body, Id
@@ -55,7 +62,7 @@ def _dealer_at(server: ServerDep, who: Principal, table_id: int) -> LiveTable:
     return live
 
 
-@router.get("/dealer/tables")
+@router.get("/dealer/tables", response_model=None, responses=documented(DealerTablesAnswer))
 def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     def mine(session: Session) -> list[int]:
         staff.verify_role(session, who, staff.StaffRole.DEALER)
@@ -81,14 +88,16 @@ def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return {"tables": listed}
 
 
-@router.get("/dealer/tables/{table_id}")
+@router.get("/dealer/tables/{table_id}", response_model=None, responses=documented(DealerState))
 def dealer_table(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = _dealer_at(server, who, table_id)
     with live.lock:
         return physical.dealer_state(live)
 
 
-@router.post("/dealer/tables/{table_id}/shoe")
+@router.post(
+    "/dealer/tables/{table_id}/shoe", response_model=None, responses=documented(ProcedureConfirmed)
+)
 def confirm_procedure(
     *,
     server: ServerDep,
@@ -107,7 +116,9 @@ def confirm_procedure(
     return _once(server, who, key, request, effect, table_id)
 
 
-@router.post("/dealer/tables/{table_id}/cards")
+@router.post(
+    "/dealer/tables/{table_id}/cards", response_model=None, responses=documented(CardTaken)
+)
 def enter_card(
     *,
     server: ServerDep,

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from croupier.reports import daily
 from croupier.reports.formats import to_csv
 from croupier.reports.gaming_day import GamingDayError, parse_date
+from croupier.server.answers import DailyReport
 from croupier.server.context import Operator, ServerDep
 from croupier.service.errors import RequestError
 
@@ -26,6 +27,7 @@ router = APIRouter()
     "/operator/reports/daily",
     responses={
         200: {
+            "model": DailyReport,
             "content": {"text/csv": {}, "application/pdf": {}},
             "description": "The report as JSON, CSV or PDF (``format``).",
         }

@@ -15,6 +15,28 @@ from sqlalchemy.orm import Session
 from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
 from croupier.rules.base import Profile
+from croupier.server.answers import (
+    AuditAnswer,
+    BackBetAnswer,
+    BetAnswer,
+    DecisionTaken,
+    LimitsSet,
+    MeAnswer,
+    MyRoundsAnswer,
+    ReadyAnswer,
+    RoundRecordAnswer,
+    ShoeAnswer,
+    SignedIn,
+    SignedOut,
+    SignedUp,
+    StatementAnswer,
+    TableCreated,
+    TableOpened,
+    TablesAnswer,
+    TableState,
+    WalletMoved,
+    documented,
+)
 from croupier.server.context import (
     Bet,
     Caller,
@@ -85,7 +107,9 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
 
 
 # --- accounts and sessions ------------------------------------------------------------------
-@router.post("/auth/signup", status_code=201)
+@router.post(
+    "/auth/signup", status_code=201, response_model=None, responses=documented(SignedUp, 201)
+)
 async def signup(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """Argon2 work runs in its own worker thread, one hash at a time, after the address's
     rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
@@ -99,7 +123,7 @@ async def signup(*, server: ServerDep, login: CredentialsBody, request: Request)
     return {"user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signin")
+@router.post("/auth/signin", response_model=None, responses=documented(SignedIn))
 async def signin(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
     item 5); rate limited per client address before any hash is computed (item 6)."""
@@ -117,7 +141,7 @@ async def signin(*, server: ServerDep, login: CredentialsBody, request: Request)
     return {"token": token, "user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signout")
+@router.post("/auth/signout", response_model=None, responses=documented(SignedOut))
 def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, Any]:
     """Ends the session and closes its WebSockets (close code 4401, issue 10 item 4)."""
     token = bearer(request.headers.get("authorization")) or ""
@@ -126,13 +150,13 @@ def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, An
     return {"signed_out": who.username}
 
 
-@router.get("/me")
+@router.get("/me", response_model=None, responses=documented(MeAnswer))
 def me(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     balance = server.uow.read(lambda s: wallets.balance_of(s, who.user_id))
     return {"user": who.user_id, "username": who.username, "role": who.role, "balance": balance}
 
 
-@router.get("/me/rounds")
+@router.get("/me/rounds", response_model=None, responses=documented(MyRoundsAnswer))
 def my_rounds(
     *,
     server: ServerDep,
@@ -148,7 +172,7 @@ def my_rounds(
     return {"rounds": rounds, "offset": skip, "limit": count}
 
 
-@router.get("/me/ledger")
+@router.get("/me/ledger", response_model=None, responses=documented(StatementAnswer))
 def my_ledger(
     *, server: ServerDep, who: Caller, limit: int = 50, offset: int = 0
 ) -> dict[str, Any]:
@@ -159,7 +183,9 @@ def my_ledger(
 
 
 # --- the operator --------------------------------------------------------------------------
-@router.post("/operator/wallets/{username}/credit")
+@router.post(
+    "/operator/wallets/{username}/credit", response_model=None, responses=documented(WalletMoved)
+)
 def credit(
     *,
     server: ServerDep,
@@ -180,7 +206,9 @@ def credit(
     )
 
 
-@router.post("/operator/wallets/{username}/debit")
+@router.post(
+    "/operator/wallets/{username}/debit", response_model=None, responses=documented(WalletMoved)
+)
 def debit(
     *,
     server: ServerDep,
@@ -201,7 +229,12 @@ def debit(
     )
 
 
-@router.post("/operator/tables")
+@router.post(
+    "/operator/tables",
+    status_code=201,
+    response_model=None,
+    responses=documented(TableCreated, 201),
+)
 def create_table(
     *, server: ServerDep, who: Operator, table: NewTableBody, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
@@ -240,7 +273,9 @@ def create_table(
     return answer
 
 
-@router.post("/operator/tables/{table_id}/limits")
+@router.post(
+    "/operator/tables/{table_id}/limits", response_model=None, responses=documented(LimitsSet)
+)
 def set_limits(
     *,
     server: ServerDep,
@@ -260,7 +295,9 @@ def set_limits(
     return _once(server, who, key, request, effect, table_id)
 
 
-@router.post("/operator/tables/{table_id}/{state}")
+@router.post(
+    "/operator/tables/{table_id}/{state}", response_model=None, responses=documented(TableOpened)
+)
 def open_or_close(
     *,
     server: ServerDep,
@@ -280,13 +317,13 @@ def open_or_close(
     return _once(server, who, key, request, effect, table_id)
 
 
-@router.get("/operator/audit")
+@router.get("/operator/audit", response_model=None, responses=documented(AuditAnswer))
 def audit(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return server.uow.read(wallets.audit_report)
 
 
 # --- tables --------------------------------------------------------------------------------
-@router.get("/tables")
+@router.get("/tables", response_model=None, responses=documented(TablesAnswer))
 def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     """Every table as the lobby lists it: its name and rules (``title``), who sits where,
     its limits, how many players a round needs (``min_players``: Casino Hold'em's two,
@@ -326,12 +363,14 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return {"tables": listed}
 
 
-@router.get("/tables/{table_id}")
+@router.get("/tables/{table_id}", response_model=None, responses=documented(TableState))
 def table_state(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     return server.casino.snapshot(server.casino.table(table_id), who)
 
 
-@router.post("/tables/{table_id}/seats/{seat}")
+@router.post(
+    "/tables/{table_id}/seats/{seat}", response_model=None, responses=documented(TableState)
+)
 def sit(
     *,
     server: ServerDep,
@@ -353,7 +392,9 @@ def sit(
     )
 
 
-@router.delete("/tables/{table_id}/seats/{seat}")
+@router.delete(
+    "/tables/{table_id}/seats/{seat}", response_model=None, responses=documented(TableState)
+)
 def leave(
     *,
     server: ServerDep,
@@ -375,7 +416,7 @@ def leave(
     )
 
 
-@router.post("/tables/{table_id}/bets")
+@router.post("/tables/{table_id}/bets", response_model=None, responses=documented(BetAnswer))
 def bet(
     *,
     server: ServerDep,
@@ -401,7 +442,7 @@ def bet(
     )
 
 
-@router.post("/tables/{table_id}/ready")
+@router.post("/tables/{table_id}/ready", response_model=None, responses=documented(ReadyAnswer))
 def ready(
     *,
     server: ServerDep,
@@ -422,7 +463,7 @@ def ready(
     )
 
 
-@router.post("/tables/{table_id}/actions")
+@router.post("/tables/{table_id}/actions", response_model=None, responses=documented(DecisionTaken))
 def act(
     *,
     server: ServerDep,
@@ -446,7 +487,9 @@ def act(
     )
 
 
-@router.post("/tables/{table_id}/back-bets")
+@router.post(
+    "/tables/{table_id}/back-bets", response_model=None, responses=documented(BackBetAnswer)
+)
 def back_bet(
     *,
     server: ServerDep,
@@ -472,7 +515,11 @@ def back_bet(
     )
 
 
-@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent")
+@router.post(
+    "/tables/{table_id}/back-bets/{back_bet_id}/consent",
+    response_model=None,
+    responses=documented(BackBetAnswer),
+)
 def consent(
     *,
     server: ServerDep,
@@ -498,16 +545,16 @@ def consent(
 
 
 # --- recall and fairness -------------------------------------------------------------------
-@router.get("/rounds/{round_id}")
+@router.get("/rounds/{round_id}", response_model=None, responses=documented(RoundRecordAnswer))
 def round_record(*, server: ServerDep, who: Caller, round_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.round_document(s, round_id, who))
 
 
-@router.get("/shoes/{shoe_id}")
+@router.get("/shoes/{shoe_id}", response_model=None, responses=documented(ShoeAnswer))
 def shoe(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=False))
 
 
-@router.get("/shoes/{shoe_id}/export")
+@router.get("/shoes/{shoe_id}/export", response_model=None, responses=documented(ShoeAnswer))
 def shoe_export(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=True))
