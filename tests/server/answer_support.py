@@ -1,7 +1,7 @@
 """Every 2xx JSON answer a test receives, read back through the model its route documents
 (issue 28, item 6: ``server.answers``). The routes document their answers without FastAPI
-validating them (``response_model=None``), so this is where a model that drifted from the
-JSON the service builds is caught: the answer must validate strictly (no ``"5"`` for ``5``)
+validating them by those models (``responses=``), so this is where a model that drifted from
+the JSON the service builds is caught: the answer must validate strictly (no ``"5"`` for ``5``)
 and dump back to itself, so that a field the model lacks, renames or types otherwise fails.
 """
 

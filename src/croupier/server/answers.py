@@ -3,10 +3,11 @@ a named component, so that a client generated from the schema is typed both ways
 item 6). They describe the JSON the service already builds, field for field (the contract);
 the routes do not build them.
 
-A route names its answer in its decorator, ``responses={200: {"model": MeAnswer}}`` with
-``response_model=None``: the schema documents it, and FastAPI neither validates nor filters
-the answer at run time (no field can be dropped by a model, and a request pays nothing for
-it). Schemathesis checks the real answers against these schemas
+A route names its answer in its decorator, ``responses=documented(MeAnswer)``: the schema
+documents it (``server.openapi`` keeps the model alone as the success's schema), and FastAPI
+neither validates nor filters the answer with it at run time (no field can be dropped by a
+model, and a request pays nothing for it: FastAPI still serialises the function's
+``dict[str, Any]`` on its fast path). Schemathesis checks the real answers against these schemas
 (``tests/server/test_openapi_fuzz.py``), and every API test reads each answer back through
 its model (``tests/server/server_support.py``): a field missing here, or of another type,
 fails there.
@@ -1311,9 +1312,8 @@ def documented(
     model: type[BaseModel], status: int = 200, *, accepted: type[BaseModel] | None = None
 ) -> dict[int | str, dict[str, Any]]:
     """A route's ``responses=``: its answer ``model`` with ``status``, and with ``accepted``
-    the 202 of a request that waits for a second inspector. The route also says
-    ``response_model=None``, so that this documents the answer without FastAPI validating or
-    filtering it."""
+    the 202 of a request that waits for a second inspector. It documents the answer: FastAPI
+    neither validates nor filters an answer by a model given here."""
     responses: dict[int | str, dict[str, Any]] = {status: {"model": model}}
     if accepted is not None:
         responses[202] = {

@@ -130,11 +130,7 @@ class DealerCorrectionBody(BaseModel):
 DealerCorrection = Annotated[DealerCorrectionBody, typed_body(DealerCorrectionBody)]
 
 
-@router.get(
-    "/dealer/tables/{table_id}/corrections",
-    response_model=None,
-    responses=documented(LegalCorrections),
-)
+@router.get("/dealer/tables/{table_id}/corrections", responses=documented(LegalCorrections))
 def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = server.casino.table(table_id)
     with live.lock:  # the round as it stands between two commands; nothing is written
@@ -146,7 +142,6 @@ def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[s
 
 @router.post(
     "/dealer/tables/{table_id}/corrections",
-    response_model=None,
     responses=documented(CorrectionMade, accepted=CorrectionAwaitingApproval),
 )
 def correct(

@@ -62,7 +62,7 @@ def _dealer_at(server: ServerDep, who: Principal, table_id: int) -> LiveTable:
     return live
 
 
-@router.get("/dealer/tables", response_model=None, responses=documented(DealerTablesAnswer))
+@router.get("/dealer/tables", responses=documented(DealerTablesAnswer))
 def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     def mine(session: Session) -> list[int]:
         staff.verify_role(session, who, staff.StaffRole.DEALER)
@@ -88,16 +88,14 @@ def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return {"tables": listed}
 
 
-@router.get("/dealer/tables/{table_id}", response_model=None, responses=documented(DealerState))
+@router.get("/dealer/tables/{table_id}", responses=documented(DealerState))
 def dealer_table(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = _dealer_at(server, who, table_id)
     with live.lock:
         return physical.dealer_state(live)
 
 
-@router.post(
-    "/dealer/tables/{table_id}/shoe", response_model=None, responses=documented(ProcedureConfirmed)
-)
+@router.post("/dealer/tables/{table_id}/shoe", responses=documented(ProcedureConfirmed))
 def confirm_procedure(
     *,
     server: ServerDep,
@@ -116,9 +114,7 @@ def confirm_procedure(
     return _once(server, who, key, request, effect, table_id)
 
 
-@router.post(
-    "/dealer/tables/{table_id}/cards", response_model=None, responses=documented(CardTaken)
-)
+@router.post("/dealer/tables/{table_id}/cards", responses=documented(CardTaken))
 def enter_card(
     *,
     server: ServerDep,

@@ -54,7 +54,7 @@ def _readiness(server: Server) -> tuple[int, dict[str, Any]]:
     return 200, {"status": "ready", "checks": checks}
 
 
-@router.get("/health/live", response_model=None, responses=documented(Live))
+@router.get("/health/live", responses=documented(Live))
 async def health_live() -> dict[str, str]:
     """The process is up and answers; nothing else is checked."""
     return {"status": "live"}
@@ -62,7 +62,6 @@ async def health_live() -> dict[str, str]:
 
 @router.get(
     "/health/ready",
-    response_model=None,
     responses=documented(Ready) | {503: {"description": "Not ready: `failed` says why."}},
 )
 def health_ready(server: ServerDep) -> JSONResponse:
@@ -74,7 +73,6 @@ def health_ready(server: ServerDep) -> JSONResponse:
 
 @router.get(
     "/health",
-    response_model=None,
     responses=documented(Ready) | {503: {"description": "Not ready: `failed` says why."}},
 )
 def health(server: ServerDep) -> JSONResponse:

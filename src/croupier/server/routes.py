@@ -107,9 +107,7 @@ def _once(  # noqa: PLR0917 - one call shape for every mutating route
 
 
 # --- accounts and sessions ------------------------------------------------------------------
-@router.post(
-    "/auth/signup", status_code=201, response_model=None, responses=documented(SignedUp, 201)
-)
+@router.post("/auth/signup", status_code=201, responses=documented(SignedUp, 201))
 async def signup(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """Argon2 work runs in its own worker thread, one hash at a time, after the address's
     rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
@@ -123,7 +121,7 @@ async def signup(*, server: ServerDep, login: CredentialsBody, request: Request)
     return {"user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signin", response_model=None, responses=documented(SignedIn))
+@router.post("/auth/signin", responses=documented(SignedIn))
 async def signin(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
     item 5); rate limited per client address before any hash is computed (item 6)."""
@@ -141,7 +139,7 @@ async def signin(*, server: ServerDep, login: CredentialsBody, request: Request)
     return {"token": token, "user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signout", response_model=None, responses=documented(SignedOut))
+@router.post("/auth/signout", responses=documented(SignedOut))
 def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, Any]:
     """Ends the session and closes its WebSockets (close code 4401, issue 10 item 4)."""
     token = bearer(request.headers.get("authorization")) or ""
@@ -150,13 +148,13 @@ def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, An
     return {"signed_out": who.username}
 
 
-@router.get("/me", response_model=None, responses=documented(MeAnswer))
+@router.get("/me", responses=documented(MeAnswer))
 def me(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     balance = server.uow.read(lambda s: wallets.balance_of(s, who.user_id))
     return {"user": who.user_id, "username": who.username, "role": who.role, "balance": balance}
 
 
-@router.get("/me/rounds", response_model=None, responses=documented(MyRoundsAnswer))
+@router.get("/me/rounds", responses=documented(MyRoundsAnswer))
 def my_rounds(
     *,
     server: ServerDep,
@@ -172,7 +170,7 @@ def my_rounds(
     return {"rounds": rounds, "offset": skip, "limit": count}
 
 
-@router.get("/me/ledger", response_model=None, responses=documented(StatementAnswer))
+@router.get("/me/ledger", responses=documented(StatementAnswer))
 def my_ledger(
     *, server: ServerDep, who: Caller, limit: int = 50, offset: int = 0
 ) -> dict[str, Any]:
@@ -183,9 +181,7 @@ def my_ledger(
 
 
 # --- the operator --------------------------------------------------------------------------
-@router.post(
-    "/operator/wallets/{username}/credit", response_model=None, responses=documented(WalletMoved)
-)
+@router.post("/operator/wallets/{username}/credit", responses=documented(WalletMoved))
 def credit(
     *,
     server: ServerDep,
@@ -206,9 +202,7 @@ def credit(
     )
 
 
-@router.post(
-    "/operator/wallets/{username}/debit", response_model=None, responses=documented(WalletMoved)
-)
+@router.post("/operator/wallets/{username}/debit", responses=documented(WalletMoved))
 def debit(
     *,
     server: ServerDep,
@@ -229,12 +223,7 @@ def debit(
     )
 
 
-@router.post(
-    "/operator/tables",
-    status_code=201,
-    response_model=None,
-    responses=documented(TableCreated, 201),
-)
+@router.post("/operator/tables", status_code=201, responses=documented(TableCreated, 201))
 def create_table(
     *, server: ServerDep, who: Operator, table: NewTableBody, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
@@ -273,9 +262,7 @@ def create_table(
     return answer
 
 
-@router.post(
-    "/operator/tables/{table_id}/limits", response_model=None, responses=documented(LimitsSet)
-)
+@router.post("/operator/tables/{table_id}/limits", responses=documented(LimitsSet))
 def set_limits(
     *,
     server: ServerDep,
@@ -295,9 +282,7 @@ def set_limits(
     return _once(server, who, key, request, effect, table_id)
 
 
-@router.post(
-    "/operator/tables/{table_id}/{state}", response_model=None, responses=documented(TableOpened)
-)
+@router.post("/operator/tables/{table_id}/{state}", responses=documented(TableOpened))
 def open_or_close(
     *,
     server: ServerDep,
@@ -317,13 +302,13 @@ def open_or_close(
     return _once(server, who, key, request, effect, table_id)
 
 
-@router.get("/operator/audit", response_model=None, responses=documented(AuditAnswer))
+@router.get("/operator/audit", responses=documented(AuditAnswer))
 def audit(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return server.uow.read(wallets.audit_report)
 
 
 # --- tables --------------------------------------------------------------------------------
-@router.get("/tables", response_model=None, responses=documented(TablesAnswer))
+@router.get("/tables", responses=documented(TablesAnswer))
 def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     """Every table as the lobby lists it: its name and rules (``title``), who sits where,
     its limits, how many players a round needs (``min_players``: Casino Hold'em's two,
@@ -363,14 +348,12 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return {"tables": listed}
 
 
-@router.get("/tables/{table_id}", response_model=None, responses=documented(TableState))
+@router.get("/tables/{table_id}", responses=documented(TableState))
 def table_state(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     return server.casino.snapshot(server.casino.table(table_id), who)
 
 
-@router.post(
-    "/tables/{table_id}/seats/{seat}", response_model=None, responses=documented(TableState)
-)
+@router.post("/tables/{table_id}/seats/{seat}", responses=documented(TableState))
 def sit(
     *,
     server: ServerDep,
@@ -392,9 +375,7 @@ def sit(
     )
 
 
-@router.delete(
-    "/tables/{table_id}/seats/{seat}", response_model=None, responses=documented(TableState)
-)
+@router.delete("/tables/{table_id}/seats/{seat}", responses=documented(TableState))
 def leave(
     *,
     server: ServerDep,
@@ -416,7 +397,7 @@ def leave(
     )
 
 
-@router.post("/tables/{table_id}/bets", response_model=None, responses=documented(BetAnswer))
+@router.post("/tables/{table_id}/bets", responses=documented(BetAnswer))
 def bet(
     *,
     server: ServerDep,
@@ -442,7 +423,7 @@ def bet(
     )
 
 
-@router.post("/tables/{table_id}/ready", response_model=None, responses=documented(ReadyAnswer))
+@router.post("/tables/{table_id}/ready", responses=documented(ReadyAnswer))
 def ready(
     *,
     server: ServerDep,
@@ -463,7 +444,7 @@ def ready(
     )
 
 
-@router.post("/tables/{table_id}/actions", response_model=None, responses=documented(DecisionTaken))
+@router.post("/tables/{table_id}/actions", responses=documented(DecisionTaken))
 def act(
     *,
     server: ServerDep,
@@ -487,9 +468,7 @@ def act(
     )
 
 
-@router.post(
-    "/tables/{table_id}/back-bets", response_model=None, responses=documented(BackBetAnswer)
-)
+@router.post("/tables/{table_id}/back-bets", responses=documented(BackBetAnswer))
 def back_bet(
     *,
     server: ServerDep,
@@ -517,7 +496,6 @@ def back_bet(
 
 @router.post(
     "/tables/{table_id}/back-bets/{back_bet_id}/consent",
-    response_model=None,
     responses=documented(BackBetAnswer),
 )
 def consent(
@@ -545,16 +523,16 @@ def consent(
 
 
 # --- recall and fairness -------------------------------------------------------------------
-@router.get("/rounds/{round_id}", response_model=None, responses=documented(RoundRecordAnswer))
+@router.get("/rounds/{round_id}", responses=documented(RoundRecordAnswer))
 def round_record(*, server: ServerDep, who: Caller, round_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.round_document(s, round_id, who))
 
 
-@router.get("/shoes/{shoe_id}", response_model=None, responses=documented(ShoeAnswer))
+@router.get("/shoes/{shoe_id}", responses=documented(ShoeAnswer))
 def shoe(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=False))
 
 
-@router.get("/shoes/{shoe_id}/export", response_model=None, responses=documented(ShoeAnswer))
+@router.get("/shoes/{shoe_id}/export", responses=documented(ShoeAnswer))
 def shoe_export(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=True))

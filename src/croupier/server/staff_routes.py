@@ -123,9 +123,7 @@ def _role(text: str) -> staff.StaffRole:
 
 
 # --- the operator's staff -------------------------------------------------------------------
-@router.post(
-    "/operator/staff", status_code=201, response_model=None, responses=documented(RoleChanged, 201)
-)
+@router.post("/operator/staff", status_code=201, responses=documented(RoleChanged, 201))
 def grant_role(
     *,
     server: ServerDep,
@@ -142,9 +140,7 @@ def grant_role(
     return _once(server, who, key, request, effect)
 
 
-@router.delete(
-    "/operator/staff/{username}/{role}", response_model=None, responses=documented(RoleChanged)
-)
+@router.delete("/operator/staff/{username}/{role}", responses=documented(RoleChanged))
 def remove_role(
     *,
     server: ServerDep,
@@ -166,21 +162,17 @@ def remove_role(
     )
 
 
-@router.get("/operator/staff", response_model=None, responses=documented(StaffAnswer))
+@router.get("/operator/staff", responses=documented(StaffAnswer))
 def staff_list(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return server.uow.read(staff.staff_document)
 
 
-@router.get(
-    "/operator/staff/actions", response_model=None, responses=documented(StaffActionsAnswer)
-)
+@router.get("/operator/staff/actions", responses=documented(StaffActionsAnswer))
 def staff_actions(*, server: ServerDep, who: Operator, limit: int = 100) -> dict[str, Any]:
     return server.uow.read(lambda s: staff.actions_document(s, min(max(limit, 1), 500)))
 
 
-@router.post(
-    "/operator/tables/{table_id}/dealers", response_model=None, responses=documented(TableDealers)
-)
+@router.post("/operator/tables/{table_id}/dealers", responses=documented(TableDealers))
 def assign_dealer(
     *,
     server: ServerDep,
@@ -201,11 +193,7 @@ def assign_dealer(
     )
 
 
-@router.delete(
-    "/operator/tables/{table_id}/dealers/{username}",
-    response_model=None,
-    responses=documented(TableDealers),
-)
+@router.delete("/operator/tables/{table_id}/dealers/{username}", responses=documented(TableDealers))
 def unassign_dealer(
     *,
     server: ServerDep,
@@ -226,7 +214,7 @@ def unassign_dealer(
     )
 
 
-@router.get("/operator/disputes", response_model=None, responses=documented(DisputesAnswer))
+@router.get("/operator/disputes", responses=documented(DisputesAnswer))
 def operator_disputes(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     """The inspector's queue, for the operator to read: the operator decides nothing."""
     return server.uow.read(disputes.queue)
@@ -236,7 +224,6 @@ def operator_disputes(*, server: ServerDep, who: Operator) -> dict[str, Any]:
 @router.post(
     "/rounds/{round_id}/disputes",
     status_code=201,
-    response_model=None,
     responses=documented(DisputeFiled, 201),
 )
 def file_dispute(
@@ -259,12 +246,12 @@ def file_dispute(
     )
 
 
-@router.get("/me/disputes", response_model=None, responses=documented(MyDisputesAnswer))
+@router.get("/me/disputes", responses=documented(MyDisputesAnswer))
 def my_disputes(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return server.uow.read(lambda s: disputes.disputes_of(s, who))
 
 
-@router.get("/me/roles", response_model=None, responses=documented(RolesAnswer))
+@router.get("/me/roles", responses=documented(RolesAnswer))
 def my_roles(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     """The staff roles of the caller's account (the pages show the inspector's link)."""
     roles = server.uow.read(lambda s: sorted(staff.roles_of(s, who.user_id)))
@@ -287,21 +274,18 @@ def my_dossier(*, server: ServerDep, who: Caller, dispute_id: Id) -> Response:
 
 
 # --- the inspector --------------------------------------------------------------------------
-@router.get("/inspector/disputes", response_model=None, responses=documented(DisputesAnswer))
+@router.get("/inspector/disputes", responses=documented(DisputesAnswer))
 def inspector_queue(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
     return server.uow.read(disputes.queue)
 
 
-@router.get(
-    "/inspector/disputes/{dispute_id}", response_model=None, responses=documented(DisputeAnswer)
-)
+@router.get("/inspector/disputes/{dispute_id}", responses=documented(DisputeAnswer))
 def inspector_dispute(*, server: ServerDep, who: Inspector, dispute_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: disputes.dispute_document(s, dispute_id))
 
 
 @router.post(
     "/inspector/disputes/{dispute_id}/decision",
-    response_model=None,
     responses=documented(DisputeDecided, accepted=DisputeAwaitingApproval),
 )
 def decide(
@@ -333,7 +317,6 @@ def decide(
 @router.post(
     "/rounds/{round_id}/corrections",
     status_code=201,
-    response_model=None,
     responses=documented(PayoutCorrection, 201),
 )
 def propose_correction(
@@ -360,16 +343,12 @@ def propose_correction(
     )
 
 
-@router.get(
-    "/inspector/corrections", response_model=None, responses=documented(PayoutCorrectionsAnswer)
-)
+@router.get("/inspector/corrections", responses=documented(PayoutCorrectionsAnswer))
 def inspector_corrections(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
     return server.uow.read(payout_corrections.listing)
 
 
-@router.get(
-    "/operator/corrections", response_model=None, responses=documented(PayoutCorrectionsAnswer)
-)
+@router.get("/operator/corrections", responses=documented(PayoutCorrectionsAnswer))
 def operator_corrections(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     """The corrections, for the operator to read: an inspector decides them."""
     return server.uow.read(payout_corrections.listing)
@@ -377,7 +356,6 @@ def operator_corrections(*, server: ServerDep, who: Operator) -> dict[str, Any]:
 
 @router.post(
     "/inspector/corrections/{correction_id}/decision",
-    response_model=None,
     responses=documented(PayoutCorrection),
 )
 def decide_correction(
@@ -414,7 +392,6 @@ def _table_of_round(session: Session, round_id: int) -> int:
 
 @router.post(
     "/rounds/{round_id}/void",
-    response_model=None,
     responses=documented(RoundVoided, accepted=VoidAwaitingApproval),
 )
 def void_round(
@@ -450,22 +427,18 @@ def _answered(answer: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 
 
 # --- four eyes (issue 25) -------------------------------------------------------------------
-@router.get("/inspector/approvals", response_model=None, responses=documented(ApprovalsAnswer))
+@router.get("/inspector/approvals", responses=documented(ApprovalsAnswer))
 def inspector_approvals(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
     return server.uow.read(approvals.listing)
 
 
-@router.get("/operator/approvals", response_model=None, responses=documented(ApprovalsAnswer))
+@router.get("/operator/approvals", responses=documented(ApprovalsAnswer))
 def operator_approvals(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     """What waits for a second inspector, for the operator to read: inspectors answer."""
     return server.uow.read(approvals.listing)
 
 
-@router.post(
-    "/inspector/approvals/{approval_id}/decision",
-    response_model=None,
-    responses=documented(ApprovalAnswer),
-)
+@router.post("/inspector/approvals/{approval_id}/decision", responses=documented(ApprovalAnswer))
 def decide_approval(
     *,
     server: ServerDep,

@@ -90,7 +90,7 @@ def profile_facts(profile: Profile) -> dict[str, Any]:
     }
 
 
-@router.get("/profiles", response_model=None, responses=documented(ProfilesAnswer))
+@router.get("/profiles", responses=documented(ProfilesAnswer))
 def profiles(*, server: ServerDep) -> dict[str, Any]:
     """The shipped profiles, and those of open tables dealt under an operator's own file."""
     found = {name: load_profile(name) for name in shipped_profile_names()}
@@ -117,7 +117,7 @@ def _players(session: Session) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/operator/players", response_model=None, responses=documented(PlayersAnswer))
+@router.get("/operator/players", responses=documented(PlayersAnswer))
 def players(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return {"players": server.uow.read(_players)}
 
@@ -135,14 +135,12 @@ def _shoes(session: Session, limit: int) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/operator/shoes", response_model=None, responses=documented(ShoesAnswer))
+@router.get("/operator/shoes", responses=documented(ShoesAnswer))
 def shoes(*, server: ServerDep, who: Operator, limit: int = 50) -> dict[str, Any]:
     return {"shoes": server.uow.read(lambda s: _shoes(s, min(max(limit, 1), 500)))}
 
 
-@router.get(
-    "/tables/{table_id}/back-bets", response_model=None, responses=documented(BackBetsAnswer)
-)
+@router.get("/tables/{table_id}/back-bets", responses=documented(BackBetsAnswer))
 def back_bets(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = server.casino.table(table_id)
     round_id = live.round_id
