@@ -9,7 +9,7 @@ neither validates nor filters the answer with it at run time (no field can be dr
 model, and a request pays nothing for it: FastAPI still serialises the function's
 ``dict[str, Any]`` on its fast path). Schemathesis checks the real answers against these schemas
 (``tests/server/test_openapi_fuzz.py``), and every API test reads each answer back through
-its model (``tests/server/server_support.py``): a field missing here, or of another type,
+its model (``tests/server/answer_support.py``): a field missing here, or of another type,
 fails there.
 
 Money is integer minor units (``*_minor``, a wallet's ``balance``, a ledger ``amount``),
