@@ -14,14 +14,30 @@ from typing import Any
 
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
+import answer_support
 from physical_support import sqlite_api  # noqa: F401 - the physical-shoe tests' fixture
 from server_support import Api, make_api
 
 import pg_cluster
+
+
+@pytest.fixture(autouse=True)
+def answers_as_documented(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every 2xx JSON answer a test receives is read back through its route's documented
+    model (``answer_support``, issue 28 item 6): the schema's answers are the true ones."""
+    request = TestClient.request
+
+    def checked(client: TestClient, *args: Any, **kwargs: Any) -> Any:
+        response = request(client, *args, **kwargs)
+        answer_support.check(response)
+        return response
+
+    monkeypatch.setattr(TestClient, "request", checked)
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,12 @@
 """Issue 11, item 6 and "Done when": schemathesis drives every operation of the app's own
 ``/openapi.json`` (each request generated from the schema: valid bodies and bodies the schema
 forbids, path numbers and headers), signed in as a player and as the operator: no answer is a
-5xx (``not_a_server_error``), every answer whose status the schema documents conforms to it (a
-refusal is the ``Refusal`` JSON, ``{"error", "detail"}``), a refused request moves no money,
-and the ledger audits at 0 after every request (R9).
+5xx (``not_a_server_error``), every answer's status is one the schema documents
+(``status_code_conformance``) and its body conforms to the schema of that status
+(``response_schema_conformance``: a refusal is the ``Refusal`` JSON, ``{"error", "detail"}``,
+a success its named answer model, issue 28 item 6), each 2xx reads back through its model
+field for field (``answer_support``), a refused request moves no money, and the ledger audits
+at 0 after every request (R9).
 
 This complements ``test_hardening_edge_fuzz.py`` (hand-made hostile values, headers, pages and
 the WebSocket): here the schema is the generator, so a route whose documentation and behaviour
@@ -15,6 +18,7 @@ The short form (CI) bounds the examples per operation; the long form is ``slow``
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Iterator
@@ -22,13 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import answer_support
 import pytest
 import schemathesis
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 from server_support import GENEROUS_RATE_LIMIT, OPERATOR_TOKEN, Api, Table
 from sqlalchemy import func, select
 
@@ -58,7 +63,7 @@ SHORT_EXAMPLES = 6
 explicit and boundary cases)."""
 LONG_EXAMPLES = 200
 
-CHECKS = [not_a_server_error, response_schema_conformance]
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
 PLAYER = "fuzz-player"
 ENDS_THE_SESSION = "/auth/signout"
 
@@ -198,6 +203,10 @@ def exercise(case: Any, fuzzed: Fuzzed, role: str) -> None:
     may_move = case.method.upper() not in ("GET", "HEAD", "OPTIONS")
     before = fuzzed.entries() if may_move else None
     response = case.call_and_validate(headers={"Authorization": f"Bearer {token}"}, checks=CHECKS)
+    content_type = response.headers.get("content-type", [""])
+    answer_support.check_answer(
+        case.method, case.formatted_path, response.status_code, content_type[0], response.text
+    )
     if may_move and response.status_code >= 400:
         assert fuzzed.entries() == before, (case.method, case.formatted_path, response.text[:200])
 
@@ -305,12 +314,96 @@ def test_every_body_is_a_named_component_of_the_model_the_route_reads() -> None:
     assert components["BetBody"]["properties"]["amount"]["type"] == "integer"
 
 
+COMPONENT = re.compile(r'"#/components/schemas/([A-Za-z]+)"')
+JSON = "application/json"
+PDF = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
+
+
+def named_with_their_parts(served: dict[str, Any], names: set[str]) -> set[str]:
+    """``names`` and every component their schemas name, however deep."""
+    components, found, waiting = served["components"]["schemas"], set(), list(names)
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            waiting += COMPONENT.findall(json.dumps(components[name]))
+    return found
+
+
+def successes(served: dict[str, Any]) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    for path, item in served["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if status.startswith("2"):
+                    yield path, method, status, response
+
+
+def test_every_success_answers_a_named_model() -> None:
+    """Issue 28, item 6: each 2xx of every operation is ``#/components/schemas/<Model>`` (the
+    dossier is a PDF, the daily report also CSV or PDF), the model its route documents; the
+    status is the one the route answers (201 for what it creates, 202 beside 200 for what
+    waits for a second inspector)."""
+    served = served_schema()
+    components = served["components"]["schemas"]
+    documented = {
+        (route.path_format, method.lower(), str(status)): spec.get("model")
+        for route in api_routes()
+        for method in route.methods or ()
+        for status, spec in route.responses.items()
+    }
+    named = 0
+    for path, method, status, response in successes(served):
+        content = response["content"]
+        if JSON not in content:
+            assert content == PDF, (method, path)
+            continue
+        model = documented.get((path, method, status))
+        assert model is not None, f"{method} {path}: its {status} names no model"
+        assert content[JSON]["schema"] == {"$ref": f"#/components/schemas/{model.__name__}"}
+        assert model.__name__ in components
+        named += 1
+    assert named == 64
+    operations = served["paths"]
+    created = {p for p, m, status, _r in successes(served) if status == "201"}
+    assert created == {
+        "/auth/signup",
+        "/operator/tables",
+        "/operator/staff",
+        "/rounds/{round_id}/disputes",
+        "/rounds/{round_id}/corrections",
+    }
+    waiting = {p for p, m, status, _r in successes(served) if status == "202"}
+    assert waiting == {
+        "/inspector/disputes/{dispute_id}/decision",
+        "/rounds/{round_id}/void",
+        "/dealer/tables/{table_id}/corrections",
+    }
+    daily = operations["/operator/reports/daily"]["get"]["responses"]["200"]["content"]
+    assert set(daily) == {JSON, "text/csv", "application/pdf"}
+
+
 def test_the_api_guide_names_the_components_the_schema_has() -> None:
-    """The HTTP API guide's list of body models is the schema's, and it shows the generator's
-    use."""
-    section = HTTP_API_GUIDE.read_text(encoding="utf-8").split("## Its schema: `/openapi.json`")[1]
-    section = section.split("\n## ")[0]
-    named = set(re.findall(r"`([A-Z][A-Za-z]+)`", section.split("\n\n")[1]))
-    components = set(served_schema()["components"]["schemas"])
-    assert named == components
+    """The HTTP API guide's list of body models is the schema's bodies' (with ``Refusal``), its
+    list of answer models the schema's answers' (each with the models it holds), and it shows
+    the generator's use."""
+    guide = HTTP_API_GUIDE.read_text(encoding="utf-8")
+    section = guide.split("## Its schema: `/openapi.json`")[1].split("\n## ")[0]
+    served = served_schema()
+    bodies = {
+        name
+        for item in served["paths"].values()
+        for operation in item.values()
+        for name in COMPONENT.findall(json.dumps(operation.get("requestBody", {})))
+    }
+    answers = {
+        name
+        for _path, _method, _status, response in successes(served)
+        for name in COMPONENT.findall(json.dumps(response))
+    }
+    named_bodies = set(re.findall(r"`([A-Z][A-Za-z]+)`", section.split("\n\n")[1]))
+    assert named_bodies == named_with_their_parts(served, bodies | {"Refusal"})
+    listed = section.split("Each success answers a named model")[1].split("The same schema")[0]
+    named_answers = set(re.findall(r"`([A-Z][A-Za-z]+)`", listed))
+    assert named_answers == named_with_their_parts(served, answers)
+    assert named_bodies | named_answers == set(served["components"]["schemas"])
     assert "openapi-python-client generate" in section and "schemathesis run" in section

@@ -41,6 +41,12 @@ from croupier.games.commands import (
     FaceUp,
     Void,
 )
+from croupier.server.answers import (
+    CorrectionAwaitingApproval,
+    CorrectionMade,
+    LegalCorrections,
+    documented,
+)
 from croupier.server.context import Caller, IdempotencyKey, ServerDep, handled, typed_body
 from croupier.server.schemas import Id
 from croupier.server.staff_schemas import Text
@@ -124,12 +130,15 @@ class DealerCorrectionBody(BaseModel):
 DealerCorrection = Annotated[DealerCorrectionBody, typed_body(DealerCorrectionBody)]
 
 
-@router.get("/dealer/tables/{table_id}/corrections")
+@router.get("/dealer/tables/{table_id}/corrections", responses=documented(LegalCorrections))
 def legal_corrections(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     return server.casino.legal_corrections(table_id, who)
 
 
-@router.post("/dealer/tables/{table_id}/corrections")
+@router.post(
+    "/dealer/tables/{table_id}/corrections",
+    responses=documented(CorrectionMade, accepted=CorrectionAwaitingApproval),
+)
 def correct(
     *,
     server: ServerDep,

@@ -25,6 +25,13 @@ from sqlalchemy.orm import Session
 
 from croupier.cards import Card
 from croupier.ledger.postings import round_reference
+from croupier.server.answers import (
+    CardTaken,
+    DealerState,
+    DealerTablesAnswer,
+    ProcedureConfirmed,
+    documented,
+)
 from croupier.server.context import Caller, IdempotencyKey, ServerDep, handled, typed_body
 from croupier.server.schemas import Body, Id
 from croupier.service import physical, staff
@@ -57,7 +64,7 @@ def _dealer_at(server: ServerDep, who: Principal, table_id: int) -> LiveTable:
     return live
 
 
-@router.get("/dealer/tables")
+@router.get("/dealer/tables", responses=documented(DealerTablesAnswer))
 def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     def mine(session: Session) -> list[int]:
         staff.verify_role(session, who, staff.StaffRole.DEALER)
@@ -83,7 +90,7 @@ def dealer_tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return {"tables": listed}
 
 
-@router.get("/dealer/tables/{table_id}")
+@router.get("/dealer/tables/{table_id}", responses=documented(DealerState))
 def dealer_table(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = _dealer_at(server, who, table_id)
     with live.lock:
@@ -95,7 +102,7 @@ def dealer_table(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, A
         return state
 
 
-@router.post("/dealer/tables/{table_id}/shoe")
+@router.post("/dealer/tables/{table_id}/shoe", responses=documented(ProcedureConfirmed))
 def confirm_procedure(
     *,
     server: ServerDep,
@@ -109,7 +116,7 @@ def confirm_procedure(
     return handled(server, command, who, request, key)
 
 
-@router.post("/dealer/tables/{table_id}/cards")
+@router.post("/dealer/tables/{table_id}/cards", responses=documented(CardTaken))
 def enter_card(
     *,
     server: ServerDep,

@@ -18,6 +18,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
+from croupier.server.answers import Live, Ready, documented
 from croupier.server.context import Server, ServerDep
 from croupier.service.fail_safe import PUBLIC_REASONS, Fault
 
@@ -53,13 +54,16 @@ def _readiness(server: Server) -> tuple[int, dict[str, Any]]:
     return 200, {"status": "ready", "checks": checks}
 
 
-@router.get("/health/live")
+@router.get("/health/live", responses=documented(Live))
 async def health_live() -> dict[str, str]:
     """The process is up and answers; nothing else is checked."""
     return {"status": "live"}
 
 
-@router.get("/health/ready", responses={503: {"description": "Not ready: `failed` says why."}})
+@router.get(
+    "/health/ready",
+    responses=documented(Ready) | {503: {"description": "Not ready: `failed` says why."}},
+)
 def health_ready(server: ServerDep) -> JSONResponse:
     """Ready to take bets: database writable, entropy, code manifest, this process holds the
     tables (503 with ``failed`` naming what does not hold)."""
@@ -67,7 +71,10 @@ def health_ready(server: ServerDep) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
-@router.get("/health", responses={503: {"description": "Not ready: `failed` says why."}})
+@router.get(
+    "/health",
+    responses=documented(Ready) | {503: {"description": "Not ready: `failed` says why."}},
+)
 def health(server: ServerDep) -> JSONResponse:
     """The same as ``/health/ready``."""
     status, body = _readiness(server)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from croupier.reports import daily, players, statement
 from croupier.reports.formats import to_csv
 from croupier.reports.gaming_day import GamingDayError, parse_date
+from croupier.server.answers import DailyReport
 from croupier.server.context import Caller, Operator, ServerDep
 from croupier.service.errors import RequestError
 
@@ -29,6 +30,7 @@ router = APIRouter()
     "/operator/reports/daily",
     responses={
         200: {
+            "model": DailyReport,
             "content": {"text/csv": {}, "application/pdf": {}},
             "description": "The report as JSON, CSV or PDF (``format``).",
         }

@@ -14,6 +14,28 @@ from sqlalchemy.orm import Session
 
 from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
+from croupier.server.answers import (
+    AuditAnswer,
+    BackBetAnswer,
+    BetAnswer,
+    DecisionTaken,
+    LimitsSet,
+    MeAnswer,
+    MyRoundsAnswer,
+    ReadyAnswer,
+    RoundRecordAnswer,
+    ShoeAnswer,
+    SignedIn,
+    SignedOut,
+    SignedUp,
+    StatementAnswer,
+    TableCreated,
+    TableOpened,
+    TablesAnswer,
+    TableState,
+    WalletMoved,
+    documented,
+)
 from croupier.server.context import (
     Bet,
     Caller,
@@ -92,7 +114,7 @@ def _once(
 
 
 # --- accounts and sessions ------------------------------------------------------------------
-@router.post("/auth/signup", status_code=201)
+@router.post("/auth/signup", status_code=201, responses=documented(SignedUp, 201))
 async def signup(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """Argon2 work runs in its own worker thread, one hash at a time, after the address's
     rate limit: a flood of sign-ups neither blocks the event loop nor takes the threads that
@@ -106,7 +128,7 @@ async def signup(*, server: ServerDep, login: CredentialsBody, request: Request)
     return {"user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signin")
+@router.post("/auth/signin", responses=documented(SignedIn))
 async def signin(*, server: ServerDep, login: CredentialsBody, request: Request) -> dict[str, Any]:
     """One answer for an unknown name, a wrong password and a locked account (R16, issue 10
     item 5); rate limited per client address before any hash is computed (item 6)."""
@@ -124,7 +146,7 @@ async def signin(*, server: ServerDep, login: CredentialsBody, request: Request)
     return {"token": token, "user": who.user_id, "username": who.username}
 
 
-@router.post("/auth/signout")
+@router.post("/auth/signout", responses=documented(SignedOut))
 def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, Any]:
     """Ends the session and closes its WebSockets (close code 4401, issue 10 item 4)."""
     token = bearer(request.headers.get("authorization")) or ""
@@ -133,13 +155,13 @@ def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, An
     return {"signed_out": who.username}
 
 
-@router.get("/me")
+@router.get("/me", responses=documented(MeAnswer))
 def me(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     balance = server.uow.read(lambda s: wallets.balance_of(s, who.user_id))
     return {"user": who.user_id, "username": who.username, "role": who.role, "balance": balance}
 
 
-@router.get("/me/rounds")
+@router.get("/me/rounds", responses=documented(MyRoundsAnswer))
 def my_rounds(
     *,
     server: ServerDep,
@@ -155,7 +177,7 @@ def my_rounds(
     return {"rounds": rounds, "offset": skip, "limit": count}
 
 
-@router.get("/me/ledger")
+@router.get("/me/ledger", responses=documented(StatementAnswer))
 def my_ledger(
     *, server: ServerDep, who: Caller, limit: int = 50, offset: int = 0
 ) -> dict[str, Any]:
@@ -166,7 +188,7 @@ def my_ledger(
 
 
 # --- the operator --------------------------------------------------------------------------
-@router.post("/operator/wallets/{username}/credit")
+@router.post("/operator/wallets/{username}/credit", responses=documented(WalletMoved))
 def credit(
     *,
     server: ServerDep,
@@ -187,7 +209,7 @@ def credit(
     )
 
 
-@router.post("/operator/wallets/{username}/debit")
+@router.post("/operator/wallets/{username}/debit", responses=documented(WalletMoved))
 def debit(
     *,
     server: ServerDep,
@@ -208,7 +230,7 @@ def debit(
     )
 
 
-@router.post("/operator/tables")
+@router.post("/operator/tables", status_code=201, responses=documented(TableCreated, 201))
 def create_table(
     *, server: ServerDep, who: Operator, table: NewTableBody, request: Request, key: IdempotencyKey
 ) -> JSONResponse:
@@ -236,7 +258,7 @@ def create_table(
     return answer
 
 
-@router.post("/operator/tables/{table_id}/limits")
+@router.post("/operator/tables/{table_id}/limits", responses=documented(LimitsSet))
 def set_limits(
     *,
     server: ServerDep,
@@ -251,7 +273,7 @@ def set_limits(
     return handled(server, SetLimits(table_id, wager, minimum, maximum), who, request, key)
 
 
-@router.post("/operator/tables/{table_id}/{state}")
+@router.post("/operator/tables/{table_id}/{state}", responses=documented(TableOpened))
 def open_or_close(
     *,
     server: ServerDep,
@@ -266,13 +288,13 @@ def open_or_close(
     return handled(server, SetOpen(table_id, state == "open"), who, request, key)
 
 
-@router.get("/operator/audit")
+@router.get("/operator/audit", responses=documented(AuditAnswer))
 def audit(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return server.uow.read(wallets.audit_report)
 
 
 # --- tables --------------------------------------------------------------------------------
-@router.get("/tables")
+@router.get("/tables", responses=documented(TablesAnswer))
 def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     """Every table as the lobby lists it: its name and rules (``title``), who sits where,
     its limits, how many players a round needs (``min_players``: Casino Hold'em's two,
@@ -312,12 +334,12 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return {"tables": listed}
 
 
-@router.get("/tables/{table_id}")
+@router.get("/tables/{table_id}", responses=documented(TableState))
 def table_state(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     return server.casino.snapshot(server.casino.table(table_id), who)
 
 
-@router.post("/tables/{table_id}/seats/{seat}")
+@router.post("/tables/{table_id}/seats/{seat}", responses=documented(TableState))
 def sit(
     *,
     server: ServerDep,
@@ -331,7 +353,7 @@ def sit(
     return handled(server, Sit(table_id, who, seat), who, request, key)
 
 
-@router.delete("/tables/{table_id}/seats/{seat}")
+@router.delete("/tables/{table_id}/seats/{seat}", responses=documented(TableState))
 def leave(
     *,
     server: ServerDep,
@@ -345,7 +367,7 @@ def leave(
     return handled(server, Leave(table_id, who, seat), who, request, key)
 
 
-@router.post("/tables/{table_id}/bets")
+@router.post("/tables/{table_id}/bets", responses=documented(BetAnswer))
 def bet(
     *,
     server: ServerDep,
@@ -359,7 +381,7 @@ def bet(
     return handled(server, command, who, request, key)
 
 
-@router.post("/tables/{table_id}/ready")
+@router.post("/tables/{table_id}/ready", responses=documented(ReadyAnswer))
 def ready(
     *,
     server: ServerDep,
@@ -372,7 +394,7 @@ def ready(
     return handled(server, Ready(table_id, who), who, request, key)
 
 
-@router.post("/tables/{table_id}/actions")
+@router.post("/tables/{table_id}/actions", responses=documented(DecisionTaken))
 def act(
     *,
     server: ServerDep,
@@ -386,7 +408,7 @@ def act(
     return handled(server, command, who, request, key)
 
 
-@router.post("/tables/{table_id}/back-bets")
+@router.post("/tables/{table_id}/back-bets", responses=documented(BackBetAnswer))
 def back_bet(
     *,
     server: ServerDep,
@@ -400,7 +422,10 @@ def back_bet(
     return handled(server, command, who, request, key)
 
 
-@router.post("/tables/{table_id}/back-bets/{back_bet_id}/consent")
+@router.post(
+    "/tables/{table_id}/back-bets/{back_bet_id}/consent",
+    responses=documented(BackBetAnswer),
+)
 def consent(
     *,
     server: ServerDep,
@@ -416,16 +441,16 @@ def consent(
 
 
 # --- recall and fairness -------------------------------------------------------------------
-@router.get("/rounds/{round_id}")
+@router.get("/rounds/{round_id}", responses=documented(RoundRecordAnswer))
 def round_record(*, server: ServerDep, who: Caller, round_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.round_document(s, round_id, who))
 
 
-@router.get("/shoes/{shoe_id}")
+@router.get("/shoes/{shoe_id}", responses=documented(ShoeAnswer))
 def shoe(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=False))
 
 
-@router.get("/shoes/{shoe_id}/export")
+@router.get("/shoes/{shoe_id}/export", responses=documented(ShoeAnswer))
 def shoe_export(*, server: ServerDep, who: Caller, shoe_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: history.shoe_document(s, shoe_id, who, with_rounds=True))

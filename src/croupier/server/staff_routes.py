@@ -41,6 +41,27 @@ from sqlalchemy.orm import Session
 
 from croupier.audit import signing as audit_signing
 from croupier.audit.chain import AuditError
+from croupier.server.answers import (
+    PDF,
+    ApprovalAnswer,
+    ApprovalsAnswer,
+    DisputeAnswer,
+    DisputeAwaitingApproval,
+    DisputeDecided,
+    DisputeFiled,
+    DisputesAnswer,
+    MyDisputesAnswer,
+    PayoutCorrection,
+    PayoutCorrectionsAnswer,
+    RoleChanged,
+    RolesAnswer,
+    RoundVoided,
+    StaffActionsAnswer,
+    StaffAnswer,
+    TableDealers,
+    VoidAwaitingApproval,
+    documented,
+)
 from croupier.server.context import (
     Caller,
     IdempotencyKey,
@@ -96,7 +117,7 @@ def _role(text: str) -> staff.StaffRole:
 
 
 # --- the operator's staff -------------------------------------------------------------------
-@router.post("/operator/staff")
+@router.post("/operator/staff", status_code=201, responses=documented(RoleChanged, 201))
 def grant_role(
     *,
     server: ServerDep,
@@ -113,7 +134,7 @@ def grant_role(
     return _once(server, who, key, request, effect)
 
 
-@router.delete("/operator/staff/{username}/{role}")
+@router.delete("/operator/staff/{username}/{role}", responses=documented(RoleChanged))
 def remove_role(
     *,
     server: ServerDep,
@@ -135,17 +156,17 @@ def remove_role(
     )
 
 
-@router.get("/operator/staff")
+@router.get("/operator/staff", responses=documented(StaffAnswer))
 def staff_list(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return server.uow.read(staff.staff_document)
 
 
-@router.get("/operator/staff/actions")
+@router.get("/operator/staff/actions", responses=documented(StaffActionsAnswer))
 def staff_actions(*, server: ServerDep, who: Operator, limit: int = 100) -> dict[str, Any]:
     return server.uow.read(lambda s: staff.actions_document(s, min(max(limit, 1), 500)))
 
 
-@router.post("/operator/tables/{table_id}/dealers")
+@router.post("/operator/tables/{table_id}/dealers", responses=documented(TableDealers))
 def assign_dealer(
     *,
     server: ServerDep,
@@ -159,7 +180,7 @@ def assign_dealer(
     return handled(server, AssignDealer(table_id, who, dealer.username), who, request, key)
 
 
-@router.delete("/operator/tables/{table_id}/dealers/{username}")
+@router.delete("/operator/tables/{table_id}/dealers/{username}", responses=documented(TableDealers))
 def unassign_dealer(
     *,
     server: ServerDep,
@@ -180,14 +201,18 @@ def unassign_dealer(
     )
 
 
-@router.get("/operator/disputes")
+@router.get("/operator/disputes", responses=documented(DisputesAnswer))
 def operator_disputes(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     """The inspector's queue, for the operator to read: the operator decides nothing."""
     return server.uow.read(disputes.queue)
 
 
 # --- the players' disputes ------------------------------------------------------------------
-@router.post("/rounds/{round_id}/disputes", status_code=201)
+@router.post(
+    "/rounds/{round_id}/disputes",
+    status_code=201,
+    responses=documented(DisputeFiled, 201),
+)
 def file_dispute(
     *,
     server: ServerDep,
@@ -208,19 +233,19 @@ def file_dispute(
     )
 
 
-@router.get("/me/disputes")
+@router.get("/me/disputes", responses=documented(MyDisputesAnswer))
 def my_disputes(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     return server.uow.read(lambda s: disputes.disputes_of(s, who))
 
 
-@router.get("/me/roles")
+@router.get("/me/roles", responses=documented(RolesAnswer))
 def my_roles(*, server: ServerDep, who: Caller) -> dict[str, Any]:
     """The staff roles of the caller's account (the pages show the inspector's link)."""
     roles = server.uow.read(lambda s: sorted(staff.roles_of(s, who.user_id)))
     return {"username": who.username, "roles": [str(role) for role in roles]}
 
 
-@router.get("/me/disputes/{dispute_id}/dossier.pdf")
+@router.get("/me/disputes/{dispute_id}/dossier.pdf", response_class=Response, responses=PDF)
 def my_dossier(*, server: ServerDep, who: Caller, dispute_id: Id) -> Response:
     key_path = server.settings.audit_key
     try:
@@ -236,17 +261,20 @@ def my_dossier(*, server: ServerDep, who: Caller, dispute_id: Id) -> Response:
 
 
 # --- the inspector --------------------------------------------------------------------------
-@router.get("/inspector/disputes")
+@router.get("/inspector/disputes", responses=documented(DisputesAnswer))
 def inspector_queue(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
     return server.uow.read(disputes.queue)
 
 
-@router.get("/inspector/disputes/{dispute_id}")
+@router.get("/inspector/disputes/{dispute_id}", responses=documented(DisputeAnswer))
 def inspector_dispute(*, server: ServerDep, who: Inspector, dispute_id: Id) -> dict[str, Any]:
     return server.uow.read(lambda s: disputes.dispute_document(s, dispute_id))
 
 
-@router.post("/inspector/disputes/{dispute_id}/decision")
+@router.post(
+    "/inspector/disputes/{dispute_id}/decision",
+    responses=documented(DisputeDecided, accepted=DisputeAwaitingApproval),
+)
 def decide(
     *,
     server: ServerDep,
@@ -262,7 +290,11 @@ def decide(
 
 
 # --- corrections of payouts and collections (issue 14, item 3) --------------------------------
-@router.post("/rounds/{round_id}/corrections", status_code=201)
+@router.post(
+    "/rounds/{round_id}/corrections",
+    status_code=201,
+    responses=documented(PayoutCorrection, 201),
+)
 def propose_correction(
     *,
     server: ServerDep,
@@ -287,18 +319,21 @@ def propose_correction(
     )
 
 
-@router.get("/inspector/corrections")
+@router.get("/inspector/corrections", responses=documented(PayoutCorrectionsAnswer))
 def inspector_corrections(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
     return server.uow.read(payout_corrections.listing)
 
 
-@router.get("/operator/corrections")
+@router.get("/operator/corrections", responses=documented(PayoutCorrectionsAnswer))
 def operator_corrections(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     """The corrections, for the operator to read: an inspector decides them."""
     return server.uow.read(payout_corrections.listing)
 
 
-@router.post("/inspector/corrections/{correction_id}/decision")
+@router.post(
+    "/inspector/corrections/{correction_id}/decision",
+    responses=documented(PayoutCorrection),
+)
 def decide_correction(
     *,
     server: ServerDep,
@@ -324,7 +359,10 @@ def decide_correction(
     )
 
 
-@router.post("/rounds/{round_id}/void")
+@router.post(
+    "/rounds/{round_id}/void",
+    responses=documented(RoundVoided, accepted=VoidAwaitingApproval),
+)
 def void_round(
     *,
     server: ServerDep,
@@ -340,18 +378,18 @@ def void_round(
 
 
 # --- four eyes (issue 25) -------------------------------------------------------------------
-@router.get("/inspector/approvals")
+@router.get("/inspector/approvals", responses=documented(ApprovalsAnswer))
 def inspector_approvals(*, server: ServerDep, who: Inspector) -> dict[str, Any]:
     return server.uow.read(approvals.listing)
 
 
-@router.get("/operator/approvals")
+@router.get("/operator/approvals", responses=documented(ApprovalsAnswer))
 def operator_approvals(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     """What waits for a second inspector, for the operator to read: inspectors answer."""
     return server.uow.read(approvals.listing)
 
 
-@router.post("/inspector/approvals/{approval_id}/decision")
+@router.post("/inspector/approvals/{approval_id}/decision", responses=documented(ApprovalAnswer))
 def decide_approval(
     *,
     server: ServerDep,

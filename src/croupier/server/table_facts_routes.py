@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from croupier.reports.returns import posted_returns
+from croupier.server.answers import TableRoads, TableRules, documented
 from croupier.server.context import Caller, ServerDep
 from croupier.server.schemas import Id
 from croupier.service import table_facts
@@ -16,7 +17,7 @@ from croupier.service import table_facts
 router = APIRouter()
 
 
-@router.get("/tables/{table_id}/rules")
+@router.get("/tables/{table_id}/rules", responses=documented(TableRules))
 def table_rules(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     """The table's paytables, the dealer's and the table's rules and each wager's limits,
     from its profile as the round under way is dealt; each line names its words by a
@@ -28,7 +29,7 @@ def table_rules(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, An
     return posted_returns(table_facts.rules_of(live), server.returns.of(live.profile))
 
 
-@router.get("/tables/{table_id}/roads")
+@router.get("/tables/{table_id}/roads", responses=documented(TableRoads))
 def table_roads(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     """Baccarat: the bead plate and the big road of the shoe in play, from its recorded
     rounds (``roads`` is ``null`` at a table of another game)."""

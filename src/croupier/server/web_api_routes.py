@@ -20,6 +20,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from croupier.rules.registry import load_profile, shipped_profile_names
+from croupier.server.answers import (
+    BackBetsAnswer,
+    PlayersAnswer,
+    ProfilesAnswer,
+    ShoesAnswer,
+    documented,
+)
 from croupier.server.context import Caller, Operator, ServerDep
 from croupier.server.schemas import Id
 from croupier.service import table_facts, wallets
@@ -27,7 +34,7 @@ from croupier.service import table_facts, wallets
 router = APIRouter(prefix="/web/api", tags=["web pages"])
 
 
-@router.get("/profiles")
+@router.get("/profiles", responses=documented(ProfilesAnswer))
 def profiles(*, server: ServerDep) -> dict[str, Any]:
     """The shipped profiles, and those of open tables dealt under an operator's own file."""
     found = {name: load_profile(name) for name in shipped_profile_names()}
@@ -45,18 +52,18 @@ def profiles(*, server: ServerDep) -> dict[str, Any]:
     }
 
 
-@router.get("/operator/players")
+@router.get("/operator/players", responses=documented(PlayersAnswer))
 def players(*, server: ServerDep, who: Operator) -> dict[str, Any]:
     return {"players": server.uow.read(wallets.players)}
 
 
-@router.get("/operator/shoes")
+@router.get("/operator/shoes", responses=documented(ShoesAnswer))
 def shoes(*, server: ServerDep, who: Operator, limit: int = 50) -> dict[str, Any]:
     count = min(max(limit, 1), 500)
     return {"shoes": server.uow.read(lambda session: table_facts.shoes(session, count))}
 
 
-@router.get("/tables/{table_id}/back-bets")
+@router.get("/tables/{table_id}/back-bets", responses=documented(BackBetsAnswer))
 def back_bets(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
     live = server.casino.table(table_id)
     round_id = live.round_id
