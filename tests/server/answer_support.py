@@ -23,8 +23,8 @@ from croupier.server import (
     routes,
     staff_routes,
     table_facts_routes,
+    web_api_routes,
 )
-from croupier.web import api as web_api
 
 JSON = "application/json"
 
@@ -38,7 +38,7 @@ API_ROUTES = [
         table_facts_routes.router,
         report_routes.router,
         health_routes.router,
-        web_api.router,
+        web_api_routes.router,
     )
     for route in router.routes
     if isinstance(route, APIRoute)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from croupier.reports import daily, players, statement
 from croupier.reports.formats import to_csv
 from croupier.reports.gaming_day import GamingDayError, parse_date
-from croupier.server.answers import DailyReport
+from croupier.server.answers import DailyReport, documented
 from croupier.server.context import Caller, Operator, ServerDep
 from croupier.service.errors import RequestError
 
@@ -131,7 +131,7 @@ def _days(first: str, last: str) -> tuple[date_type, date_type]:
     return days[0], days[1]
 
 
-@router.get("/operator/reports/daily-range", response_model=DailyRangeReport)
+@router.get("/operator/reports/daily-range", responses=documented(DailyRangeReport))
 def daily_range_report(
     *,
     server: ServerDep,
@@ -158,7 +158,7 @@ def daily_range_report(
     return JSONResponse(document)
 
 
-class StatementEntry(BaseModel):
+class ActivityLine(BaseModel):
     """One movement of the caller's wallet; ``at`` in epoch seconds, money in minor units."""
 
     entry: int
@@ -178,13 +178,18 @@ class ActivityStatement(BaseModel):
 
     from_: str = Field(alias="from")
     to: str
-    lines: list[StatementEntry]
+    lines: list[ActivityLine]
 
 
 @router.get(
     "/me/statement",
-    response_model=ActivityStatement,
-    responses={200: {"content": {"text/csv": {}}, "description": "JSON or CSV (``format``)."}},
+    responses={
+        200: {
+            "model": ActivityStatement,
+            "content": {"text/csv": {}},
+            "description": "JSON or CSV (``format``).",
+        }
+    },
 )
 def my_statement(
     *,
@@ -238,7 +243,7 @@ class PlayersActivity(BaseModel):
     players: list[PlayerDayFigures]
 
 
-@router.get("/operator/players/activity", response_model=PlayersActivity)
+@router.get("/operator/players/activity", responses=documented(PlayersActivity))
 def players_activity(
     *,
     server: ServerDep,
