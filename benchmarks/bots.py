@@ -53,6 +53,9 @@ class ServerProcess:
     """Python statements the server process runs before ``croupier serve`` starts (a
     benchmark's counters, e.g. ``audit_chain_cost.py``'s commit count); none by default."""
     source: Path | None = None
+    start_timeout: float = 60.0
+    """Seconds to wait for the server to answer after starting it (a benchmark on a loaded
+    machine may wait longer)."""
     """Another checkout's ``src`` folder to serve from (``load.py --against``: an older commit
     in the same run); by default the installed package."""
 
@@ -81,7 +84,7 @@ class ServerProcess:
             env["PYTHONPATH"] = str(self.source)
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"croupier serve exited with {self.process.returncode}")
@@ -92,7 +95,7 @@ class ServerProcess:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("croupier serve did not answer within 60 s")
+        raise RuntimeError(f"croupier serve did not answer within {self.start_timeout:.0f} s")
 
     def _checks(self) -> list[str]:
         """The code check's and rate limits' options, those that the served checkout's

@@ -15,11 +15,11 @@ of a no-op endpoint measured in the same run (the reference); the server's CPU t
 request against a no-op request's; the errors; and that the ledger sums to zero and every round
 is recallable. Target: p99 < 50 ms with no errors at 100 players on 2 cores.
 
-``--against REV`` runs the same load on ``REV``'s server too, from a temporary ``git worktree``,
-alternating with this tree's (this, REV, this, REV, ... ``--repeat`` times each, a fresh
-database each run), and prints both side by side: on a machine whose other load comes and
-goes, alternating spreads that load over both. The CPU ratio's no-op is ``GET /favicon.ico``
-(``NO_OP``), which both commits answer alike.
+``--against REV`` (once or more) runs the same load on ``REV``'s server too, from a temporary
+``git worktree``, alternating with this tree's (this, REV, this, REV, ... ``--repeat`` times
+each, a fresh database each run), and prints them side by side: on a machine whose other load
+comes and goes, alternating spreads that load over both. The CPU ratio's no-op is
+``GET /favicon.ico`` (``NO_OP``), which every commit since ``dfe214d`` answers alike.
 """
 
 from __future__ import annotations
@@ -222,7 +222,9 @@ def one_run(
         database = arguments.database or f"sqlite:///{folder}/load.sqlite"
         if database == "postgresql":
             database = fresh_postgres_schema()
-        server = ServerProcess(database, log_path=Path(folder) / "serve.log", source=source)
+        server = ServerProcess(
+            database, log_path=Path(folder) / "serve.log", source=source, start_timeout=300
+        )
         server.start("--betting-seconds", "30", "--decision-seconds", "30")
         try:
             figures = asyncio.run(
@@ -251,7 +253,7 @@ def worktree(revision: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "tree"
         git = ["git", "-C", str(REPO), "worktree"]
-        subprocess.run([*git, "add", "--detach", str(path), revision], check=True)
+        subprocess.run([*git, "add", "--quiet", "--detach", str(path), revision], check=True)
         try:
             yield path
         finally:
@@ -322,8 +324,10 @@ def main() -> None:
     parser.add_argument(
         "--against",
         metavar="REV",
-        default=None,
-        help="also run REV's server (a temporary git worktree), alternating with this tree's",
+        action="append",
+        default=[],
+        help="also run REV's server (a temporary git worktree), alternating with this tree's; "
+        "may be given more than once",
     )
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs of each (this tree's, then REV's, ...)"
@@ -338,10 +342,16 @@ def main() -> None:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    edited = subprocess.run(
+        ["git", "-C", str(REPO), "status", "--porcelain", "src"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     with contextlib.ExitStack() as stack:
-        sources: dict[str, Path | None] = {f"this ({here})": None}
-        if arguments.against:
-            sources[arguments.against] = stack.enter_context(worktree(arguments.against)) / "src"
+        sources: dict[str, Path | None] = {f"this ({here}{'+edits' if edited else ''})": None}
+        for revision in arguments.against:
+            sources[revision] = stack.enter_context(worktree(revision)) / "src"
         runs: dict[str, list[dict[str, Any]]] = {label: [] for label in sources}
         for _ in range(arguments.repeat):
             for label, source in sources.items():
