@@ -52,6 +52,12 @@ class ServerProcess:
     bootstrap: str = ""
     """Python statements the server process runs before ``croupier serve`` starts (a
     benchmark's counters, e.g. ``audit_chain_cost.py``'s commit count); none by default."""
+    source: Path | None = None
+    start_timeout: float = 60.0
+    """Seconds to wait for the server to answer after starting it (a benchmark on a loaded
+    machine may wait longer)."""
+    """Another checkout's ``src`` folder to serve from (``load.py --against``: an older commit
+    in the same run); by default the installed package."""
 
     @property
     def url(self) -> str:
@@ -70,32 +76,42 @@ class ServerProcess:
             "--operator-token",
             OPERATOR_TOKEN,
             "--no-demo-tables",
-            *(
-                ("--code-manifest", str(self.code_manifest))
-                if self.code_manifest
-                else ("--no-code-check",)
-            ),
-            "--rate-limit",
-            self.rate_limit,
-            "--token-rate-limit",
-            self.rate_limit,
+            *self._checks(),
             *extra,
         ]
+        env = {**os.environ, **self.env}
+        if self.source is not None:
+            env["PYTHONPATH"] = str(self.source)
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **self.env}
-        )
-        deadline = time.monotonic() + 60
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"croupier serve exited with {self.process.returncode}")
             try:
-                # Live, not ready: a test may start it on purpose where a probe fails.
-                if httpx.get(f"{self.url}/health/live", timeout=1).status_code == 200:
+                # Live, not ready: a test may start it on purpose where a probe fails. A 404
+                # answers too: a checkout from before ``/health/live`` (``source``) is up.
+                if httpx.get(f"{self.url}/health/live", timeout=1).status_code in (200, 404):
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("croupier serve did not answer within 60 s")
+        raise RuntimeError(f"croupier serve did not answer within {self.start_timeout:.0f} s")
+
+    def _checks(self) -> list[str]:
+        """The code check's and rate limits' options, those that the served checkout's
+        ``croupier serve`` has (a ``source`` from before them has neither)."""
+        served = self.source or Path(__file__).resolve().parents[1] / "src"
+        declared = (served / "croupier" / "cli" / "serve_command.py").read_text(encoding="utf-8")
+        options = []
+        if "code_check:" in declared:
+            options += (
+                ["--code-manifest", str(self.code_manifest)]
+                if self.code_manifest
+                else ["--no-code-check"]
+            )
+        if "rate_limit:" in declared:
+            options += ["--rate-limit", self.rate_limit, "--token-rate-limit", self.rate_limit]
+        return options
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs (R10)."""
@@ -287,13 +303,17 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def reference_latency(base_url: str, samples: int = 300) -> list[float]:
-    """The no-op endpoint's latency: what any request costs on this machine."""
+async def reference_latency(
+    base_url: str, samples: int = 300, path: str = "/health/live"
+) -> list[float]:
+    """A no-op request's latency (``GET path``): what any request costs on this machine."""
     times = []
     async with httpx.AsyncClient(base_url=base_url) as client:
         for _ in range(samples):
             started = time.perf_counter()
-            (await client.get("/health/live")).raise_for_status()
+            answer = await client.get(path)
+            if answer.is_error:
+                answer.raise_for_status()
             times.append(time.perf_counter() - started)
     return times
 

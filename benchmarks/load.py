@@ -1,7 +1,7 @@
 """Load on loopback: many players at many live tables of a real ``croupier serve`` process.
 
 ``uv run python benchmarks/load.py [--players 105] [--tables 15] [--rounds 20] [--think 1]
-[--ramp 5] [--database URL|postgresql]``
+[--ramp 5] [--database URL|postgresql] [--against REV [--repeat N]]``
 
 Each table gets ``players / tables`` bots (at most its seat count), each driven by its own
 WebSocket; they play ``rounds`` rounds. The player model: a player takes ``think`` seconds on
@@ -14,16 +14,26 @@ decisions) over the whole run and in the steady state (every table started), bes
 of a no-op endpoint measured in the same run (the reference); the server's CPU time per player
 request against a no-op request's; the errors; and that the ledger sums to zero and every round
 is recallable. Target: p99 < 50 ms with no errors at 100 players on 2 cores.
+
+``--against REV`` (once or more) runs the same load on ``REV``'s server too, from a temporary
+``git worktree``, alternating with this tree's (this, REV, this, REV, ... ``--repeat`` times
+each, a fresh database each run), and prints them side by side: on a machine whose other load
+comes and goes, alternating spreads that load over both. The CPU ratio's no-op is
+``GET /favicon.ico`` (``NO_OP``), which every commit since ``dfe214d`` answers alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +53,12 @@ from bots import (
     reference_latency,
 )
 
+NO_OP = "/favicon.ico"
+"""The no-op request the CPU ratio divides by: a synchronous route's redirect, answered alike
+by every commit since ``dfe214d`` (whose no-op was ``GET /health``, now the readiness probe;
+today's ``/health/live`` is asynchronous, cheaper, and absent there)."""
+REPO = Path(__file__).resolve().parent.parent
+
 
 async def run_load(
     base_url: str,
@@ -55,6 +71,7 @@ async def run_load(
     ramp: float = 0.0,
     cpu_seconds: Callable[[], float] | None = None,
     commits: Callable[[], float] | None = None,
+    no_op: str = NO_OP,
 ) -> dict[str, Any]:
     """``cpu_seconds``, when given, reads the server's CPU time: the figures then include
     its CPU cost per player request beside that of a no-op request. ``commits``, when given,
@@ -90,7 +107,7 @@ async def run_load(
                 )
             bots_by_table.append(bots)
     cpu_before_reference = cpu()
-    reference_before = await reference_latency(base_url, 200)
+    reference_before = await reference_latency(base_url, 200, no_op)
     cpu_reference = cpu() - cpu_before_reference
     commits_before = count()
     started = time.perf_counter()
@@ -104,7 +121,7 @@ async def run_load(
     elapsed = time.perf_counter() - started
     cpu_play = cpu() - cpu_before
     commits_play = count() - commits_before
-    reference_after = await reference_latency(base_url, 200)
+    reference_after = await reference_latency(base_url, 200, no_op)
     all_bots = [bot for bots in bots_by_table for bot in bots]
     latencies = [value for bot in all_bots for value in bot.latencies]
     timeline = sorted(
@@ -146,6 +163,7 @@ async def run_load(
         "reference_p99": percentile(reference, 0.99),
         "cpu_per_request": cpu_play / max(1, len(latencies)),
         "reference_cpu_per_request": cpu_reference / len(reference_before),
+        "no_op": no_op,
         "errors": errors,
         "retries": sum(bot.retries for bot in all_bots),
         "ledger_sum": audit["sum"],
@@ -167,7 +185,7 @@ def report(figures: dict[str, Any]) -> str:
             f"p99 {figures['p99'] * 1000:.1f} ms, max {figures['max'] * 1000:.1f} ms",
             f"  steady state (every table started): {figures['steady_requests']} requests, p50 "
             f"{figures['steady_p50'] * 1000:.1f} ms, p99 {figures['steady_p99'] * 1000:.1f} ms",
-            f"no-op reference: p50 {figures['reference_p50'] * 1000:.2f} ms, p99 "
+            f"no-op reference (GET {figures['no_op']}): p50 {figures['reference_p50'] * 1000:.2f} ms, p99 "
             f"{figures['reference_p99'] * 1000:.2f} ms -> player p50 = "
             f"{figures['p50'] / figures['reference_p50']:.1f}x, p99 = "
             f"{figures['p99'] / figures['reference_p99']:.1f}x the reference",
@@ -195,6 +213,93 @@ def fresh_postgres_schema() -> str:
     return pg_cluster.sqlalchemy_url(base, schema)
 
 
+def one_run(
+    arguments: argparse.Namespace, profiles: list[str], source: Path | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The load on a fresh database, served by this tree or by ``source`` (another checkout's
+    ``src``): the database's name and the figures."""
+    with tempfile.TemporaryDirectory() as folder:
+        database = arguments.database or f"sqlite:///{folder}/load.sqlite"
+        if database == "postgresql":
+            database = fresh_postgres_schema()
+        server = ServerProcess(
+            database, log_path=Path(folder) / "serve.log", source=source, start_timeout=300
+        )
+        server.start("--betting-seconds", "30", "--decision-seconds", "30")
+        try:
+            figures = asyncio.run(
+                run_load(
+                    server.url,
+                    arguments.players,
+                    arguments.tables,
+                    arguments.rounds,
+                    profiles,
+                    think=arguments.think,
+                    ramp=arguments.ramp,
+                    cpu_seconds=server.cpu_seconds,
+                )
+            )
+        except Exception:
+            print((Path(folder) / "serve.log").read_text()[-3000:])
+            raise
+        finally:
+            server.stop()
+    return database.split("?")[0], figures
+
+
+@contextlib.contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """``revision`` checked out in a temporary ``git worktree``, removed afterwards."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tree"
+        git = ["git", "-C", str(REPO), "worktree"]
+        subprocess.run([*git, "add", "--quiet", "--detach", str(path), revision], check=True)
+        try:
+            yield path
+        finally:
+            subprocess.run([*git, "remove", "--force", str(path)], check=True)
+
+
+def load_average() -> str:
+    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def side_by_side(runs: dict[str, list[dict[str, Any]]]) -> str:
+    """Each commit's medians over its runs (and the range of the CPU ratio), in columns."""
+    rows = [
+        ("server CPU per player request (ms)", lambda f: f["cpu_per_request"] * 1000),
+        (f"server CPU per no-op GET {NO_OP} (ms)", lambda f: f["reference_cpu_per_request"] * 1000),
+        (
+            "CPU ratio player / no-op",
+            lambda f: f["cpu_per_request"] / f["reference_cpu_per_request"],
+        ),
+        ("player p50 (ms)", lambda f: f["p50"] * 1000),
+        ("player p99 (ms)", lambda f: f["p99"] * 1000),
+        ("steady-state p99 (ms)", lambda f: f["steady_p99"] * 1000),
+        ("rounds/s", lambda f: f["rounds_per_second"]),
+        ("errors", lambda f: float(len(f["errors"]))),
+    ]
+    labels = list(runs)
+    lines = [
+        f"{'medians over ' + str(len(runs[labels[0]])) + ' runs each':<42}"
+        + "".join(f"{label:>16}" for label in labels)
+    ]
+    for title, value in rows:
+        cells = "".join(
+            f"{statistics.median(value(f) for f in runs[label]):16.2f}" for label in labels
+        )
+        lines.append(f"{title:<42}{cells}")
+    ranges = "".join(
+        f"{min(ratio):7.1f}-{max(ratio):<8.1f}"
+        for ratio in (
+            [f["cpu_per_request"] / f["reference_cpu_per_request"] for f in runs[label]]
+            for label in labels
+        )
+    )
+    lines.append(f"{'CPU ratio, lowest-highest run':<42} {ranges}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=105)
@@ -216,41 +321,52 @@ def main() -> None:
         default=5.0,
         help="tables start one after another over this many seconds (0: all at once)",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        action="append",
+        default=[],
+        help="also run REV's server (a temporary git worktree), alternating with this tree's; "
+        "may be given more than once",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each (this tree's, then REV's, ...)"
+    )
     arguments = parser.parse_args()
     from croupier.server.app import playable_profiles
 
     profiles = arguments.profiles.split(",") if arguments.profiles else playable_profiles()
-    with tempfile.TemporaryDirectory() as folder:
-        database = arguments.database or f"sqlite:///{folder}/load.sqlite"
-        if database == "postgresql":
-            database = fresh_postgres_schema()
-        server = ServerProcess(database, log_path=Path(folder) / "serve.log")
-        server.start("--betting-seconds", "30", "--decision-seconds", "30")
-        try:
-            figures = asyncio.run(
-                run_load(
-                    server.url,
-                    arguments.players,
-                    arguments.tables,
-                    arguments.rounds,
-                    profiles,
-                    think=arguments.think,
-                    ramp=arguments.ramp,
-                    cpu_seconds=server.cpu_seconds,
+    here = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    edited = subprocess.run(
+        ["git", "-C", str(REPO), "status", "--porcelain", "src"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    with contextlib.ExitStack() as stack:
+        sources: dict[str, Path | None] = {f"this ({here}{'+edits' if edited else ''})": None}
+        for revision in arguments.against:
+            sources[revision] = stack.enter_context(worktree(revision)) / "src"
+        runs: dict[str, list[dict[str, Any]]] = {label: [] for label in sources}
+        for _ in range(arguments.repeat):
+            for label, source in sources.items():
+                before = load_average()
+                database, figures = one_run(arguments, profiles, source)
+                runs[label].append(figures)
+                print(
+                    f"--- {label}; database: {database}, think time {arguments.think} s, tables "
+                    f"start over {arguments.ramp} s; {before} before, {load_average()} after"
                 )
-            )
-        except Exception:
-            print((Path(folder) / "serve.log").read_text()[-3000:])
-            raise
-        finally:
-            server.stop()
-    print(
-        f"database: {database.split('?')[0]}, think time {arguments.think} s, tables start over "
-        f"{arguments.ramp} s"
-    )
-    print(report(figures))
-    for error in figures["errors"][:10]:
-        print("  error:", error)
+                print(report(figures))
+                for error in figures["errors"][:10]:
+                    print("  error:", error)
+    if len(sources) > 1 or arguments.repeat > 1:
+        print(side_by_side(runs))
 
 
 if __name__ == "__main__":

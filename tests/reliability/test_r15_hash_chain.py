@@ -987,3 +987,54 @@ def test_r15_an_entry_hashes_every_field_in_declaration_order() -> None:
     every_field = [getattr(entry, field.name) for field in dataclasses.fields(chain.Entry)]
     assert entry.fields() == every_field
     assert entry.hash == hashlib.sha256(canonical(every_field).encode()).hexdigest()
+
+
+def test_r15_a_commit_reads_its_covers_and_its_noted_rows_once(database_url: str) -> None:
+    """Covering a commit's rows costs one read of the noted rows (emptied in the same
+    statement) and one read of the covers of every table it changed, not one per table
+    (issue 28, item 8: the chain was half the statements of a bet); the chain still verifies."""
+    from sqlalchemy import event
+
+    made = make_api(database_url)
+    api = next(made)
+    commits: list[list[str]] = [[]]
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        commits[-1].append(" ".join(statement.split()))
+
+    def committed(_conn: Any) -> None:
+        commits.append([])
+
+    engine = api.server.uow.engine
+    try:
+        table = Table(api, PROFILES[0], ["cover1", "cover2"])
+        event.listen(engine, "before_cursor_execute", note)
+        event.listen(engine, "commit", committed)
+        try:
+            table.play_round()
+        finally:
+            event.remove(engine, "before_cursor_execute", note)
+            event.remove(engine, "commit", committed)
+    finally:
+        made.close()
+    covered = [
+        statements
+        for statements in commits
+        if any(s.startswith("INSERT INTO audit_chain") for s in statements)
+    ]
+    assert len(covered) >= 4  # two bets, the ready that deals, a decision or the settlement
+    for statements in covered:
+        changed = {s.split()[1] for s in statements if s.split()[0] == "UPDATE"} | {
+            s.split()[2] for s in statements if s.split()[0] == "INSERT"
+        }
+        assert len(changed - {"audit_chain", "audit_cover", "audit_head"}) >= 1
+        # One pass per commit (and one per savepoint released inside it, which the ORM
+        # commits as well): the noted rows taken in one statement, then every table's covers.
+        passes = [s for s in statements if "audit_pending" in s]
+        assert passes and all(
+            s.startswith("DELETE FROM audit_pending RETURNING") for s in passes
+        ), "\n".join(statements)
+        assert sum("FROM audit_cover" in s for s in statements) == len(passes), "\n".join(
+            statements
+        )
+    assert verify_database(database_url).problems == []

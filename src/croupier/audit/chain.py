@@ -38,6 +38,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -72,6 +73,30 @@ COVERS = cast(Table, AuditCover.__table__)
 
 CHUNK = 500
 """Keys per ``IN (...)``: well under SQLite's limit on a statement's parameters."""
+
+# The statements every commit runs, built once: building them per commit (and SQLAlchemy
+# deriving each one's cache key again) cost more than running them (issue 28, item 8).
+LOCK_HEAD = select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
+MOVE_HEAD = (
+    update(HEAD)
+    .where(HEAD.c.id == HEAD_ID)
+    .values(seq=bindparam("seq"), hash=bindparam("hash"), at=bindparam("at"))
+)
+COVERS_OF_KEYS = select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
+    tuple_(COVERS.c.table_name, COVERS.c.row_key).in_(bindparam("keys", expanding=True))
+)
+"""The covers of ``(table name, row key)`` pairs: every table a commit changed, one query."""
+NEW_COVERS = insert(COVERS).values(
+    table_name=bindparam("t"), row_key=bindparam("k"), seq=bindparam("s"), digest=bindparam("d")
+)
+MOVED_COVERS = (
+    update(COVERS)
+    .where(COVERS.c.table_name == bindparam("t"), COVERS.c.row_key == bindparam("k"))
+    .values(seq=bindparam("s"), digest=bindparam("d"))
+)
+TAKE_NOTED = delete(PENDING).returning(PENDING.c.table_name, PENDING.c.row_key)
+"""The rows the triggers noted, read and emptied in one statement (the transaction that
+covers them commits both, or neither)."""
 
 
 class AuditError(CroupierError):
@@ -152,8 +177,7 @@ class Change:
 def _lock_head(connection: Connection) -> tuple[int, str]:
     """The head's number and hash, its row locked until the transaction ends; made with the
     first entry (a fresh database has none: a restore brings its own)."""
-    locking = select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
-    found = connection.execute(locking).one_or_none()
+    found = connection.execute(LOCK_HEAD).one_or_none()
     if found is None:
         if connection.execute(select(ENTRIES.c.seq).limit(1)).first() is not None:
             raise AuditError("the audit chain's head row is gone: nothing can be recorded")
@@ -163,7 +187,7 @@ def _lock_head(connection: Connection) -> tuple[int, str]:
             .values(id=HEAD_ID, seq=0, hash=GENESIS_HASH, at=0.0)
             .on_conflict_do_nothing()
         )
-        found = connection.execute(locking).one()
+        found = connection.execute(LOCK_HEAD).one()
     return int(found.seq), str(found.hash)
 
 
@@ -197,9 +221,7 @@ def _append(
         previous = entry.hash
         entries.append(entry)
     connection.execute(insert(ENTRIES), [entry.as_row() for entry in entries])
-    connection.execute(
-        update(HEAD).where(HEAD.c.id == HEAD_ID).values(seq=seq, hash=previous, at=now)
-    )
+    connection.execute(MOVE_HEAD, {"seq": seq, "hash": previous, "at": now})
     _save_covers(connection, changes, entries)
     return entries
 
@@ -209,17 +231,16 @@ def _chunks(items: list[Any]) -> Iterable[list[Any]]:
         yield items[start : start + CHUNK]
 
 
-def _covers(connection: Connection, table_name: str, keys: list[str]) -> dict[str, str | None]:
-    found: dict[str, str | None] = {}
-    for chunk in _chunks(keys):
-        found |= {
-            str(key): value
-            for key, value in connection.execute(
-                select(COVERS.c.row_key, COVERS.c.digest).where(
-                    COVERS.c.table_name == table_name, COVERS.c.row_key.in_(chunk)
-                )
-            )
-        }
+def _covers(
+    connection: Connection, keys: dict[str, set[tuple[Any, ...]]]
+) -> dict[str, dict[str, str | None]]:
+    """The recorded digest of each covered row of ``keys`` (by table name), by table name and
+    row key: one query for every table, not one per table."""
+    pairs = sorted((name, row_key(key)) for name, wanted in keys.items() for key in wanted)
+    found: dict[str, dict[str, str | None]] = {name: {} for name in keys}
+    for chunk in _chunks(pairs):
+        for name, key, value in connection.execute(COVERS_OF_KEYS, {"keys": chunk}):
+            found[name][str(key)] = value
     return found
 
 
@@ -229,9 +250,11 @@ def _changes_of(
     keys: Iterable[tuple[Any, ...]] | None,
     *,
     kind: str | None = None,
+    recorded: dict[str, str | None] | None = None,
 ) -> list[Change]:
     """An entry's change for each row of ``keys`` (every row when ``None``) whose digest is
-    not the one its cover recorded; rows deleted since they were covered too."""
+    not the one its cover recorded (``recorded``, by row key, read with the keys); rows
+    deleted since they were covered too."""
     columns = present_columns(connection, audited) if keys is None else None
     if keys is None:
         rows = dict(rows_by_key(connection, audited, None, columns))
@@ -247,7 +270,11 @@ def _changes_of(
         rows = {}
         for chunk in _chunks(sorted(wanted)):
             rows |= dict(rows_by_key(connection, audited, chunk))
-        covers = _covers(connection, audited.name, [row_key(key) for key in wanted])
+        covers = (
+            recorded
+            if recorded is not None
+            else _covers(connection, {audited.name: wanted})[audited.name]
+        )
     changes = []
     for key in sorted(wanted):
         text_key = row_key(key)
@@ -279,44 +306,31 @@ def _save_covers(connection: Connection, changes: list[Change], entries: list[En
         values = {"t": change.table_name, "k": change.row_key, "s": entry.seq, "d": entry.after}
         (moved if change.is_covered else fresh).append(values)
     if fresh:
-        connection.execute(
-            insert(COVERS).values(
-                table_name=bindparam("t"),
-                row_key=bindparam("k"),
-                seq=bindparam("s"),
-                digest=bindparam("d"),
-            ),
-            fresh,
-        )
+        connection.execute(NEW_COVERS, fresh)
     if moved:
-        connection.execute(
-            update(COVERS)
-            .where(COVERS.c.table_name == bindparam("t"), COVERS.c.row_key == bindparam("k"))
-            .values(seq=bindparam("s"), digest=bindparam("d")),
-            moved,
-        )
+        connection.execute(MOVED_COVERS, moved)
 
 
 def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
     """Cover every row the triggers noted: one entry per row whose digest changed."""
-    noted = connection.execute(select(PENDING.c.id, PENDING.c.table_name, PENDING.c.row_key)).all()
+    noted = connection.execute(TAKE_NOTED).all()
     if not noted:
         return []
     keys: dict[str, set[tuple[Any, ...]]] = {}
-    for _id, table_name, key in noted:
+    for table_name, key in noted:
         if table_name in BY_NAME:
             keys.setdefault(table_name, set()).add(parse_noted_key(BY_NAME[table_name], key))
     head = _lock_head(connection)  # before reading the covers: they are then the latest
+    covers = _covers(connection, keys)
     changes = [
         change
         for audited in AUDITED
         if audited.name in keys
-        for change in _changes_of(connection, audited, keys[audited.name])
+        for change in _changes_of(
+            connection, audited, keys[audited.name], recorded=covers[audited.name]
+        )
     ]
-    entries = _append(connection, now, actor, changes, head)
-    for chunk in _chunks([row.id for row in noted]):
-        connection.execute(delete(PENDING).where(PENDING.c.id.in_(chunk)))
-    return entries
+    return _append(connection, now, actor, changes, head)
 
 
 def seal(connection: Connection, now: float, actor: str, kind: str = "sealed") -> list[Entry]:

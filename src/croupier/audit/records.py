@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -36,8 +37,10 @@ from sqlalchemy import (
     Connection,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
+    bindparam,
     inspect,
     select,
     text,
@@ -154,17 +157,32 @@ def rows_by_key(
     """``(key, row)`` for the rows of ``keys`` that exist (every row when ``keys`` is None),
     in key order."""
     key_columns = audited.key_columns
-    statement = select(*(columns or audited.table.columns)).order_by(*key_columns)
-    if keys is not None:
+    if keys is None:
+        statement = select(*(columns or audited.table.columns)).order_by(*key_columns)
+        found = connection.execute(statement)
+    else:
         wanted = sorted(set(keys))
         if not wanted:
             return
-        if len(key_columns) == 1:
-            statement = statement.where(key_columns[0].in_([key[0] for key in wanted]))
-        else:
-            statement = statement.where(tuple_(*key_columns).in_(wanted))
-    for row in connection.execute(statement).mappings():
+        values = [key[0] for key in wanted] if len(key_columns) == 1 else wanted
+        found = connection.execute(_rows_of_keys(audited.name), {"keys": values})
+    for row in found.mappings():
         yield tuple(row[column.name] for column in key_columns), dict(row)
+
+
+@functools.cache
+def _rows_of_keys(name: str) -> Select[Any]:
+    """The rows of a list of keys (bound as ``keys``), built once per table: every commit
+    reads the rows it changed, and building the statement each time cost more than running
+    it (issue 28, item 8)."""
+    audited = BY_NAME[name]
+    key_columns = audited.key_columns
+    key = key_columns[0] if len(key_columns) == 1 else tuple_(*key_columns)
+    return (
+        select(*audited.table.columns)
+        .where(key.in_(bindparam("keys", expanding=True)))
+        .order_by(*key_columns)
+    )
 
 
 # --- the triggers that note changed rows ------------------------------------------------------
