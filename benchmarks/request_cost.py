@@ -36,9 +36,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from croupier.clock import ManualClock
 from croupier.server.app import create_app, start
 from croupier.server.context import Settings
-from croupier.service.clock import ManualClock
 
 RECORDED = Path(__file__).resolve().parent / "request_cost.json"
 GROWTH_ALLOWED = 1.5
