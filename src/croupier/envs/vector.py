@@ -182,12 +182,7 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         if isinstance(seed, list):
             raise ProfileError("seed: one number for the batch (each environment's is spawned)")
         if seed is not None or not self._seeded:
-            children = np.random.SeedSequence(seed).spawn(self.num_envs)
-            for i, child in enumerate(children):
-                words = child.generate_state(4, np.uint64)
-                if not words.any():
-                    words[0] = np.uint64(1)  # xoshiro's one forbidden state
-                state.streams[i] = words
+            state.streams[:] = compiled.stream_states(seed, self.num_envs)
             state.fields[:, compiled.E_EXHAUSTED] = 1  # new shoes
             state.fields[:, compiled.E_SHOES] = 0
             self._seeded = True
@@ -265,9 +260,7 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         max_hands = int(self._p[kernel.P_MAX_HANDS])
         state = compiled.new_state(self.num_envs, self.profile.decks, max_hands)
         state.fields[:, compiled.E_BASE] = 1
-        for i, child in enumerate(np.random.SeedSequence(seed).spawn(self.num_envs)):
-            words = child.generate_state(4, np.uint64)
-            state.streams[i] = words if words.any() else np.array([1, 0, 0, 0], np.uint64)
+        state.streams[:] = compiled.stream_states(seed, self.num_envs)
         state.fields[:, compiled.E_EXHAUSTED] = 1
         sums = np.zeros((self.num_envs, 3), dtype=np.int64)
         compiled.rollout_chart(

@@ -1006,6 +1006,8 @@ class DealerState(Answer):
     next_card: CardPlace | None
     void_waiting: int | None
     view: GameView | None
+    cards_entered: list[CardEntered] | None = None
+    """At a physical shoe, each card of the round under way as entered: by whom and when."""
 
 
 class ProcedureConfirmed(DealerState):

@@ -154,6 +154,20 @@ class VectorState:
     """Ranks seen in earlier rounds of the shoe (2 ... Ace), the burns never."""
 
 
+def stream_states(seed: int | None, count: int) -> npt.NDArray[np.uint64]:
+    """One xoshiro256** state per environment, spawned from ``seed`` with numpy's
+    ``SeedSequence`` as the simulator seeds its blocks: independent, reproducible streams. An
+    all-zero state, xoshiro's one forbidden state, becomes 1. Nothing here deals a live
+    outcome (R1: live shoes come from the OS source)."""
+    states = np.empty((count, 4), dtype=np.uint64)
+    for i, child in enumerate(np.random.SeedSequence(seed).spawn(count)):
+        words = child.generate_state(4, np.uint64)
+        if not words.any():
+            words[0] = np.uint64(1)
+        states[i] = words
+    return states
+
+
 def new_state(num_envs: int, decks: int, max_hands: int) -> VectorState:
     size = 52 * decks
     shoes = np.empty((num_envs, size), dtype=np.int8)
