@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, date, datetime
 
 from sqlalchemy import select
@@ -28,21 +28,6 @@ from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
 
 MAX_STATEMENT_DAYS = 366
 """The longest span one statement covers: a year (a longer one is asked for in parts)."""
-
-COLUMNS = (
-    "entry",
-    "transaction",
-    "at",
-    "kind",
-    "round",
-    "table",
-    "game",
-    "amount_minor",
-    "balance_after_minor",
-    "correction_reason",
-)
-"""The CSV's columns: ``at`` is ISO 8601 in UTC; money is integer minor units; ``round``,
-``table``, ``game`` and ``correction_reason`` are empty for a movement with none (a credit)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +44,11 @@ class StatementLine:
     amount_minor: int
     balance_after_minor: int
     correction_reason: str | None
+
+
+COLUMNS = tuple(field.name for field in fields(StatementLine))
+"""The CSV's columns: ``at`` is ISO 8601 in UTC; money is integer minor units; ``round``,
+``table``, ``game`` and ``correction_reason`` are empty for a movement with none (a credit)."""
 
 
 def span_of(first: date, last: date, gaming_day: GamingDay) -> tuple[float, float]:

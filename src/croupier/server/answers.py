@@ -1310,6 +1310,81 @@ class DailyReport(Answer):
     model: ReportModel
 
 
+# --- the back office's chart and players' day, the player's statement (issue 27, item 6) ---
+class DayFigures(Tally):
+    """One table's (or every table's) figures of one gaming day, as the daily report gives
+    them (``Tally``) with that day's date."""
+
+    date: str
+
+
+class TableDays(Answer):
+    table: int
+    name: str
+    profile: str
+    game: str
+    days: list[DayFigures]
+
+
+class ReportGamingDay(Answer):
+    starts: str
+    time_zone: str
+
+
+class DailyRangeReport(Answer):
+    """``GET /operator/reports/daily-range``: each table's day by day, and the totals'."""
+
+    from_: str = Field(alias="from")
+    to: str
+    gaming_day: ReportGamingDay
+    tables: list[TableDays]
+    totals: list[DayFigures]
+    pending_analysis: list[str]
+
+
+class ActivityLine(Answer):
+    """One movement of the caller's wallet; ``at`` in epoch seconds, money in minor units."""
+
+    entry: int
+    transaction: int
+    at: float
+    kind: str
+    round: int | None
+    table: str | None
+    game: str | None
+    amount_minor: int
+    balance_after_minor: int
+    correction_reason: str | None
+
+
+class ActivityStatement(Answer):
+    """``GET /me/statement``: the caller's own wallet movements, oldest first."""
+
+    from_: str = Field(alias="from")
+    to: str
+    lines: list[ActivityLine]
+
+
+class PlayerDayFigures(Answer):
+    """One player's gaming day (``reports.players``); money in minor units."""
+
+    user: int
+    username: str
+    balance_minor: int
+    rounds: int
+    wagered_minor: int
+    net_minor: int
+    cashier_minor: int
+    last_movement_at: float | None
+
+
+class PlayersActivity(Answer):
+    """``GET /operator/players/activity``: every player with what their wallet did that day."""
+
+    date: str
+    players: list[PlayerDayFigures]
+
+
 def documented(
     model: type[BaseModel], status: int = 200, *, accepted: type[BaseModel] | None = None
 ) -> dict[int | str, dict[str, Any]]:

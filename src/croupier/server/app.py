@@ -24,6 +24,7 @@ from croupier.audit import chain as audit_chain
 from croupier.audit import signing as audit_signing
 from croupier.audit import verify as audit_verify
 from croupier.errors import CroupierError
+from croupier.reports.gaming_day import GamingDay
 from croupier.reports.returns import Returns
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server import errors, fail_safe_http, openapi
@@ -312,14 +313,10 @@ def _runs_table(request: Request, table_id: int) -> bool:
     return table_id in running.casino.tables
 
 
-def _house_day(request: Request) -> dict[str, str]:
+def _house_day(request: Request) -> GamingDay:
     """The house's gaming day for the account's and the operator's pages (issue 27, item 6)."""
     running: Server = request.app.state.server
-    gaming_day = running.settings.gaming_day
-    return {
-        "gaming_day_start": gaming_day.start.strftime("%H:%M"),
-        "gaming_day_zone": gaming_day.zone or "",
-    }
+    return running.settings.gaming_day
 
 
 async def _not_found(request: Request, error: Exception) -> Response:

@@ -14,12 +14,17 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field
 
 from croupier.reports import daily, players, statement
 from croupier.reports.formats import to_csv
 from croupier.reports.gaming_day import GamingDayError, parse_date
-from croupier.server.answers import DailyReport, documented
+from croupier.server.answers import (
+    ActivityStatement,
+    DailyRangeReport,
+    DailyReport,
+    PlayersActivity,
+    documented,
+)
 from croupier.server.context import Caller, Operator, ServerDep
 from croupier.service.errors import RequestError
 
@@ -75,48 +80,6 @@ def daily_report(
 
 
 # --- the operator's chart and the player's statement (issue 27, item 6) --------------------
-class DayFigures(BaseModel):
-    """One table's (or every table's) figures of one gaming day, as the daily report gives
-    them; money in minor units, ``hold`` a fraction of one, ``null`` where unknown."""
-
-    date: str
-    rounds: int
-    handle_minor: int
-    drop_minor: int
-    win_minor: int
-    jackpot_minor: int
-    hold: float | None
-    theoretical_win_minor: int | None
-    theoretical_hold: float | None
-    standard_deviation_minor: float | None
-    z: float | None
-    flagged: bool
-
-
-class TableDays(BaseModel):
-    table: int
-    name: str
-    profile: str
-    game: str
-    days: list[DayFigures]
-
-
-class ReportGamingDay(BaseModel):
-    starts: str
-    time_zone: str
-
-
-class DailyRangeReport(BaseModel):
-    """``GET /operator/reports/daily-range``: each table's day by day, and the totals'."""
-
-    from_: str = Field(alias="from")
-    to: str
-    gaming_day: ReportGamingDay
-    tables: list[TableDays]
-    totals: list[DayFigures]
-    pending_analysis: list[str]
-
-
 def _days(first: str, last: str) -> tuple[date_type, date_type]:
     """Both ends of a span, or a typed ``bad_date`` naming the one that is no date."""
     days = []
@@ -156,29 +119,6 @@ def daily_range_report(
         lambda session: daily.build_range(session, start, end, gaming_day, server.returns.of)
     ).as_json()
     return JSONResponse(document)
-
-
-class ActivityLine(BaseModel):
-    """One movement of the caller's wallet; ``at`` in epoch seconds, money in minor units."""
-
-    entry: int
-    transaction: int
-    at: float
-    kind: str
-    round: int | None
-    table: str | None
-    game: str | None
-    amount_minor: int
-    balance_after_minor: int
-    correction_reason: str | None
-
-
-class ActivityStatement(BaseModel):
-    """``GET /me/statement``: the caller's own wallet movements, oldest first."""
-
-    from_: str = Field(alias="from")
-    to: str
-    lines: list[ActivityLine]
 
 
 @router.get(
@@ -221,26 +161,6 @@ def my_statement(
             headers={"Content-Disposition": f'attachment; filename="statement-{first}-{last}.csv"'},
         )
     return JSONResponse({"from": first, "to": last, "lines": [asdict(line) for line in lines]})
-
-
-class PlayerDayFigures(BaseModel):
-    """One player's gaming day (``reports.players``); money in minor units."""
-
-    user: int
-    username: str
-    balance_minor: int
-    rounds: int
-    wagered_minor: int
-    net_minor: int
-    cashier_minor: int
-    last_movement_at: float | None
-
-
-class PlayersActivity(BaseModel):
-    """``GET /operator/players/activity``: every player with what their wallet did that day."""
-
-    date: str
-    players: list[PlayerDayFigures]
 
 
 @router.get("/operator/players/activity", responses=documented(PlayersActivity))

@@ -27,12 +27,20 @@ from croupier.ledger.postings import (
     settlement_legs,
     to_minor,
 )
+from croupier.rules.base import Profile
 from croupier.service import engines
 from croupier.service.accounts import Principal, wallet_of
 from croupier.service.commands import AskBackBet
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import BackBet, BackBetStatus, RoundPlayer, RoundRecord, User
+
+
+def box_maximum(profile: Profile) -> int:
+    """What may ride on one box in all, its own bet and the back bets on it, in whole units:
+    the maximum of the box's own wager, the table's first (``TableRecord.wagers`` lists them
+    in placing order)."""
+    return next(iter(profile.table.wagers.values())).maximum
 
 
 class Money:
@@ -184,7 +192,7 @@ class Money:
         if amount == 0:
             raise BetError("a back bet of 0 is no bet", code="back_bet_zero", seat=seat)
         # What no consent could ever accept is refused now, not left waiting for the owner.
-        maximum = next(iter(live.profile.table.wagers.values())).maximum
+        maximum = box_maximum(live.profile)
         if amount > maximum:
             raise BetError(
                 f"box {seat}: a back bet of {amount} passes the box maximum {maximum}",
@@ -242,8 +250,7 @@ class Money:
         if not accept:
             back.status = str(BackBetStatus.REFUSED)
             return {"back_bet": back.id, "status": back.status}
-        # The box's own wager (its first) bounds what rides on it, back bets included.
-        maximum = next(iter(live.profile.table.wagers.values())).maximum
+        maximum = box_maximum(live.profile)
         box = live.held.get(back.seat, {}).get("minor", 0)
         others = sum(
             b.amount

@@ -190,9 +190,11 @@ class Casino:
         match command:
             case Sit(by=by) | PlaceBet(by=by) | AskBackBet(by=by):
                 staff.verify_may_play(session, by)
-            case ConfirmProcedure(table=table_id, by=by) | EnterCard(table=table_id, by=by):
-                staff.verify_dealer_at(session, by, table_id)
-            case Correct(table=table_id, by=by):
+            case (
+                ConfirmProcedure(table=table_id, by=by)
+                | EnterCard(table=table_id, by=by)
+                | Correct(table=table_id, by=by)
+            ):
                 staff.verify_dealer_at(session, by, table_id)
             case VoidRound(by=by):
                 assert live is not None

@@ -28,6 +28,7 @@ from fastapi import Path as PathParameter
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+from croupier.reports.gaming_day import GamingDay
 from croupier.service import pace
 from croupier.web.dealer_pages import router as dealer_pages
 from croupier.web.page import HERE, STATIC_URL, AcceptLanguage, not_found_page, render
@@ -103,10 +104,10 @@ def _table_page(runs_table: RunsTable) -> Callable[..., HTMLResponse]:
     return table_page
 
 
-HouseDay = Callable[[Request], dict[str, str]]
-"""The house's gaming day, for a page whose "today" is a report's or a statement's day:
-``{"gaming_day_start": "HH:MM", "gaming_day_zone": zone or ""}`` (issue 27, item 6). The app
-that installs the pages says; the browser then takes today in that zone and from that hour."""
+HouseDay = Callable[[Request], GamingDay]
+"""The house's gaming day, for a page whose "today" is a report's or a statement's day (issue
+27, item 6): the app that installs the pages says; the browser then takes today in that zone
+and from that hour."""
 
 
 def _house_day_page(
@@ -122,8 +123,8 @@ def _house_day_page(
             title_key,
             accept_language,
             page=page,
-            gaming_day_start=day["gaming_day_start"],
-            gaming_day_zone=day["gaming_day_zone"],
+            gaming_day_start=day.start.strftime("%H:%M"),
+            gaming_day_zone=day.zone or "",
         )
 
     return house_day_page
