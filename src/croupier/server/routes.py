@@ -5,12 +5,10 @@ Every mutating route takes an ``Idempotency-Key`` header (R8) except signing up,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.orm import Session
 
 from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
@@ -52,15 +50,16 @@ from croupier.server.context import (
     bearer,
     handled,
     password_work,
-    sent_body,
 )
 from croupier.server.rate_limits import client_address
 from croupier.server.schemas import MAX_ID, MAX_TABLE_NAME, Id
-from croupier.service import history, idempotency, limits, table_facts, wallets
+from croupier.service import history, limits, table_facts, wallets
 from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
 from croupier.service.commands import (
     AskBackBet,
     CreateTable,
+    Credit,
+    Debit,
     Decide,
     Leave,
     PlaceBet,
@@ -74,43 +73,8 @@ from croupier.service.errors import RequestError
 
 router = APIRouter()
 
-
-Answer = tuple[int, dict[str, Any]]
-
 MAX_OFFSET = 1_000_000
 """How far back a history or a statement pages (a larger offset reads as this one)."""
-
-
-def _once(
-    server: ServerDep,
-    who: Any,
-    key: str | None,
-    request: Request,
-    effect: Callable[[Session], Answer],
-    *,
-    moves_money: bool = False,
-) -> JSONResponse:
-    """A request of the cashier's or the staff's office (no table's): ``effect`` once per
-    ``Idempotency-Key`` (R8), in one transaction. A table's command goes to ``Casino.handle``
-    (``context.handled``) instead."""
-    if moves_money:
-        # R17: while the fail safe holds, no money moves by the staff's hand either (a table's
-        # commands are refused by ``Casino.handle``): the ledger is the same database, and the
-        # code that would post to it may be the code that differs from its manifest.
-        server.casino.fail_safe.verify_clear(f"{request.method} {request.scope['path']}")
-    checked = idempotency.check_key(key)
-    request_hash = idempotency.fingerprint(
-        request.method, request.scope["path"], sent_body(request)
-    )
-    status, answer = idempotency.run_once(
-        server.uow.run,
-        who.user_id,
-        key=checked,
-        request_hash=request_hash,
-        effect=effect,
-        now=server.settings.clock.now,
-    )
-    return JSONResponse(answer, status_code=status)
 
 
 # --- accounts and sessions ------------------------------------------------------------------
@@ -198,15 +162,7 @@ def credit(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, wallets.move(s, username, move.amount, "credit", now())),
-        moves_money=True,
-    )
+    return handled(server, Credit(who, username, move.amount), who, request, key)
 
 
 @router.post("/operator/wallets/{username}/debit", responses=documented(WalletMoved))
@@ -219,15 +175,7 @@ def debit(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, wallets.move(s, username, move.amount, "debit", now())),
-        moves_money=True,
-    )
+    return handled(server, Debit(who, username, move.amount), who, request, key)
 
 
 @router.post("/operator/tables", status_code=201, responses=documented(TableCreated, 201))

@@ -37,7 +37,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy.orm import Session
 
 from croupier.audit import signing as audit_signing
 from croupier.audit.chain import AuditError
@@ -71,7 +70,6 @@ from croupier.server.context import (
     handled,
     typed_body,
 )
-from croupier.server.routes import Answer, _once
 from croupier.server.schemas import Id
 from croupier.server.staff_schemas import (
     ApprovalDecisionBody,
@@ -85,7 +83,18 @@ from croupier.server.staff_schemas import (
 )
 from croupier.service import approvals, disputes, dossier, payout_corrections, staff
 from croupier.service.accounts import Principal
-from croupier.service.commands import AnswerApproval, AssignDealer, DecideDispute, VoidRound
+from croupier.service.commands import (
+    AnswerApproval,
+    AssignDealer,
+    DecideCorrection,
+    DecideDispute,
+    FileDispute,
+    GrantRole,
+    ProposeCorrection,
+    RemoveRole,
+    UnassignDealer,
+    VoidRound,
+)
 from croupier.service.errors import RequestError, Unavailable
 
 router = APIRouter()
@@ -126,12 +135,7 @@ def grant_role(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-
-    def effect(session: Session) -> Answer:
-        return 201, staff.grant(session, who, grant.username, grant.role, now())
-
-    return _once(server, who, key, request, effect)
+    return handled(server, GrantRole(who, grant.username, grant.role), who, request, key)
 
 
 @router.delete("/operator/staff/{username}/{role}", responses=documented(RoleChanged))
@@ -145,15 +149,7 @@ def remove_role(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    removed = _role(role)
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, staff.remove(s, who, username, removed, now())),
-    )
+    return handled(server, RemoveRole(who, username, _role(role)), who, request, key)
 
 
 @router.get("/operator/staff", responses=documented(StaffAnswer))
@@ -191,14 +187,8 @@ def unassign_dealer(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (200, staff.unassign_dealer(s, who, table_id, username, now())),
-    )
+    # Under the table's lock, as its assignment.
+    return handled(server, UnassignDealer(table_id, who, username), who, request, key)
 
 
 @router.get("/operator/disputes", responses=documented(DisputesAnswer))
@@ -222,15 +212,7 @@ def file_dispute(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    text = dispute.text
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (201, disputes.file_dispute(s, who, round_id, text, now())),
-    )
+    return handled(server, FileDispute(round_id, who, dispute.text), who, request, key)
 
 
 @router.get("/me/disputes", responses=documented(MyDisputesAnswer))
@@ -304,19 +286,9 @@ def propose_correction(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            201,
-            payout_corrections.propose(
-                s, who, round_id, proposal.username, proposal.amount, proposal.reason, now()
-            ),
-        ),
-    )
+    username, amount, reason = proposal.username, proposal.amount, proposal.reason
+    command = ProposeCorrection(round_id, who, username, amount, reason)
+    return handled(server, command, who, request, key)
 
 
 @router.get("/inspector/corrections", responses=documented(PayoutCorrectionsAnswer))
@@ -343,20 +315,8 @@ def decide_correction(
     request: Request,
     key: IdempotencyKey = None,
 ) -> JSONResponse:
-    now = server.settings.clock.now
-    return _once(
-        server,
-        who,
-        key,
-        request,
-        lambda s: (
-            200,
-            payout_corrections.decide(
-                s, who, correction_id, decided.decision, decided.reason, now()
-            ),
-        ),
-        moves_money=True,
-    )
+    command = DecideCorrection(correction_id, who, decided.decision, decided.reason)
+    return handled(server, command, who, request, key)
 
 
 @router.post(

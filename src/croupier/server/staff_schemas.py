@@ -19,8 +19,7 @@ from pydantic import AfterValidator, ConfigDict, Field, StrictInt, StrictStr
 from croupier.ledger.postings import MAX_MINOR_AMOUNT
 from croupier.server.schemas import Body
 from croupier.service.disputes import MAX_CORRECTIONS, Decision
-from croupier.service.payout_corrections import CorrectionDecision
-from croupier.service.staff import ApprovalDecision, StaffRole
+from croupier.service.staff import ApprovalDecision, CorrectionDecision, StaffRole
 
 MAX_TEXT = 2_000
 """A dispute's text and a decision's reason: at most this many characters."""

@@ -18,7 +18,7 @@ from croupier.games.commands import Action, Correction
 from croupier.service import disputes
 from croupier.service.accounts import Principal
 from croupier.service.physical import RANDOM, Procedure
-from croupier.service.staff import ApprovalDecision
+from croupier.service.staff import ApprovalDecision, CorrectionDecision, StaffRole
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,79 @@ class AssignDealer:
     username: str
 
 
+@dataclass(frozen=True)
+class UnassignDealer:
+    table: int
+    by: Principal
+    username: str
+
+
+@dataclass(frozen=True)
+class FileDispute:
+    """A player's dispute of a round they played, within its window (docs/rules.md#D-GEN-10)."""
+
+    round: int
+    by: Principal
+    text: str
+
+
+@dataclass(frozen=True)
+class ProposeCorrection:
+    """A correction of what an ended round paid ``username``, in minor units (positive to the
+    player), proposed by the table's dealer or the operator: nothing moves yet."""
+
+    round: int
+    by: Principal
+    username: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class DecideCorrection:
+    """An inspector's confirmation (the money moves) or refusal of a proposed correction."""
+
+    correction: int
+    by: Principal
+    decision: CorrectionDecision
+    reason: str
+
+
 # --- the operator's ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Credit:
+    """The cashier's credit of a player's wallet, in minor units (R13)."""
+
+    by: Principal
+    username: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Debit:
+    """The cashier's debit of a player's wallet, in minor units (R13)."""
+
+    by: Principal
+    username: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class GrantRole:
+    by: Principal
+    username: str
+    role: StaffRole
+
+
+@dataclass(frozen=True)
+class RemoveRole:
+    """A staff role removed; a dealer's tables go with it."""
+
+    by: Principal
+    username: str
+    role: StaffRole
+
+
 @dataclass(frozen=True)
 class CreateTable:
     name: str
@@ -202,7 +274,29 @@ TableCommand = (
     | SetOpen
     | SetLimits
     | AssignDealer
+    | UnassignDealer
 )
 """A command of one table named in it: run under that table's lock."""
 
-Command = TableCommand | VoidRound | AnswerApproval | DecideDispute | CreateTable
+OfficeCommand = (
+    Credit
+    | Debit
+    | GrantRole
+    | RemoveRole
+    | FileDispute
+    | ProposeCorrection
+    | DecideCorrection
+    | DecideDispute
+    | CreateTable
+)
+"""A command of the cashier's or the staff's office: it holds no table, and runs in one
+transaction of its own."""
+
+Command = TableCommand | VoidRound | AnswerApproval | OfficeCommand
+
+MOVES_MONEY = (Credit, Debit, DecideCorrection, DecideDispute, AnswerApproval)
+"""The commands outside a table's lock that post to the ledger: refused, as a table's
+command is, while the fail safe holds (R17)."""
+
+CREATES = (CreateTable, GrantRole, FileDispute, ProposeCorrection)
+"""The commands whose answer is a new thing: 201."""

@@ -116,25 +116,3 @@ def once(transaction: Callable[[], Answer]) -> Answer:
         except IntegrityError:
             continue  # a concurrent duplicate won the key: read its answer
     return transaction()
-
-
-def run_once(
-    run: Callable[[Callable[[Session], Answer]], Answer],
-    user_id: int,
-    *,
-    key: str,
-    request_hash: str,
-    effect: Callable[[Session], Answer],
-    now: Callable[[], float],
-) -> Answer:
-    """``effect`` once per key: ``run`` executes a function in one transaction."""
-
-    def attempt(session: Session) -> Answer:
-        previous = stored(session, user_id, key, request_hash)
-        if previous is not None:
-            return previous
-        answer = effect(session)
-        record(session, user_id, key, request_hash, answer=answer, now=now())
-        return answer
-
-    return once(lambda: run(attempt))

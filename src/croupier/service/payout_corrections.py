@@ -43,7 +43,7 @@ from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord, User
 from croupier.service.rounds import Rounds
-from croupier.service.staff import StaffAction, StaffRole, record_action
+from croupier.service.staff import CorrectionDecision, StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
 
 KIND = "payout-correction"
@@ -55,11 +55,6 @@ LIST_LIMIT = 200
 
 class CorrectionStatus(StrEnum):
     PROPOSED = "proposed"
-    CONFIRMED = "confirmed"
-    REFUSED = "refused"
-
-
-class CorrectionDecision(StrEnum):
     CONFIRMED = "confirmed"
     REFUSED = "refused"
 

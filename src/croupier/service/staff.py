@@ -80,6 +80,13 @@ class ApprovalDecision(StrEnum):
     REFUSED = "refused"
 
 
+class CorrectionDecision(StrEnum):
+    """An inspector's decision of a proposed payout correction (``payout_corrections``)."""
+
+    CONFIRMED = "confirmed"
+    REFUSED = "refused"
+
+
 def record_action(
     session: Session,
     actor: Principal,

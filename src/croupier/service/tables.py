@@ -35,10 +35,13 @@ from croupier.service import (
     payout_corrections,
     physical,
     staff,
+    wallets,
 )
 from croupier.service.accounts import Principal
 from croupier.service.broadcast import Broadcaster
 from croupier.service.commands import (
+    CREATES,
+    MOVES_MONEY,
     AnswerApproval,
     AskBackBet,
     AssignDealer,
@@ -47,16 +50,24 @@ from croupier.service.commands import (
     Consent,
     Correct,
     CreateTable,
+    Credit,
+    Debit,
     Decide,
+    DecideCorrection,
     DecideDispute,
     EnterCard,
+    FileDispute,
+    GrantRole,
     Leave,
     Once,
     PlaceBet,
+    ProposeCorrection,
     Ready,
+    RemoveRole,
     SetLimits,
     SetOpen,
     Sit,
+    UnassignDealer,
     VoidRound,
 )
 from croupier.service.corrections import DealerCorrections
@@ -147,7 +158,7 @@ class Casino:
 
         def transaction() -> Answer:
             if table_id is None:
-                if not isinstance(command, CreateTable):  # a decision that moves money (R17)
+                if isinstance(command, MOVES_MONEY):  # R17, as a table's command
                     self.fail_safe.verify_clear(type(command).__name__)
                 return self.uow.run(lambda session: attempt(session, None))
             answer: Answer = self.run(table_id, attempt)
@@ -161,8 +172,18 @@ class Casino:
     def _table_of(self, command: Command) -> int | None:
         """The table whose lock ``command`` runs under, if any."""
         match command:
-            case CreateTable() | DecideDispute():
-                return None
+            case (
+                CreateTable()
+                | DecideDispute()
+                | Credit()
+                | Debit()
+                | GrantRole()
+                | RemoveRole()
+                | FileDispute()
+                | ProposeCorrection()
+                | DecideCorrection()
+            ):
+                return None  # the cashier's or the staff's office: one transaction of its own
             case VoidRound(round=round_id):
                 return self.uow.read(lambda session: history.table_of_round(session, round_id))
             case AnswerApproval(approval=approval_id):
@@ -205,20 +226,34 @@ class Casino:
     ) -> dict[str, Any]:
         """``command`` on its table: one case per command, each the service's one call."""
         now = self.clock.now()
-        if isinstance(command, CreateTable):
-            return self.registry.create_table(session, command)
-        if isinstance(command, AnswerApproval):
-            return approvals.decide(session, self.rounds, live, command, now)
-        if isinstance(command, DecideDispute):
-            return disputes.decide(
-                session,
-                command.by,
-                command.dispute,
-                command.decision,
-                command.reason,
-                command.corrections,
-                now,
-            )
+        match command:  # the office's: no table, or (an approval) the table's if any
+            case CreateTable():
+                return self.registry.create_table(session, command)
+            case AnswerApproval():
+                return approvals.decide(session, self.rounds, live, command, now)
+            case DecideDispute(by=by, dispute=dispute, decision=decision, reason=reason):
+                return disputes.decide(
+                    session, by, dispute, decision, reason, command.corrections, now
+                )
+            case Credit(username=username, amount=amount):
+                return wallets.move(session, username, amount, "credit", now)
+            case Debit(username=username, amount=amount):
+                return wallets.move(session, username, amount, "debit", now)
+            case GrantRole(by=by, username=username, role=role):
+                return staff.grant(session, by, username, role, now)
+            case RemoveRole(by=by, username=username, role=role):
+                return staff.remove(session, by, username, role, now)
+            case FileDispute(by=by, round=round_id, text=text):
+                return disputes.file_dispute(session, by, round_id, text, now)
+            case ProposeCorrection(by=by, round=round_id, username=username):
+                amount, reason = command.amount, command.reason
+                return payout_corrections.propose(
+                    session, by, round_id, username, amount, reason, now
+                )
+            case DecideCorrection(by=by, correction=correction_id, decision=decision):
+                return payout_corrections.decide(
+                    session, by, correction_id, decision, command.reason, now
+                )
         assert live is not None
         match command:
             case Sit(by=by, seat=seat):
@@ -252,6 +287,8 @@ class Casino:
                 return self.registry.set_limits(session, live, command)
             case AssignDealer(by=by, table=table_id, username=username):
                 return staff.assign_dealer(session, by, table_id, username, now)
+            case UnassignDealer(by=by, table=table_id, username=username):
+                return staff.unassign_dealer(session, by, table_id, username, now)
         raise AssertionError(f"no case for {command!r}")  # pragma: no cover
 
     # --- one table's transaction -----------------------------------------------------------
@@ -346,7 +383,7 @@ def _status_of(command: Command, body: dict[str, Any]) -> int:
     """The answer's HTTP status: one place for what four eyes hold back (issue 25)."""
     if body.get("status") == approvals.AWAITING:
         return 202
-    return 201 if isinstance(command, CreateTable) else 200
+    return 201 if isinstance(command, CREATES) else 200
 
 
 def _fingerprint(live: LiveTable) -> tuple[Any, ...]:
