@@ -1,50 +1,105 @@
 """The service's outside parts, faked in memory (cosmicpython's ``FakeUnitOfWork`` and
-``FakeRepository``): a command's handler runs on them without a database.
+``FakeRepository``): a command runs through ``Casino.handle`` without a database.
 
-``FakeUnitOfWork`` hands each command a ``FakeSession`` and keeps what it wrote only when the
-command returns (a commit); ``FakeAnswers`` is the idempotency repository (R8) whose rows
-land with that commit, as the database's do.
+- ``FakeUnitOfWork`` hands each command a ``FakeSession`` and keeps what it wrote only when
+  the command returns (a commit); a command that raises is rolled back.
+- ``FakeSession`` holds the rows the service reads and writes through the ORM (a table's row,
+  its shoes, rounds and rules) by key: ``add`` and ``flush`` give a new row the next id, ``get``
+  finds it; a query finds nothing (no staff, no back bets); the Core statements are recorded.
+  At the commit SQLAlchemy's ``after_commit`` listeners run (``unit_of_work.on_commit``).
+- The repositories behind the persistence of the bet's path: ``FakeAnswers`` (idempotency,
+  R8), ``FakeLedger`` (the accounts and their postings: ``money.Ledger``) and
+  ``FakeRoundRows`` (the round's record as it goes on: ``rounds.RoundRows``). What they
+  write lands with the commit, or is undone at the rollback, as the database's does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any, TypeVar
 
+from sqlalchemy.orm import Session
+
 from croupier.clock import ManualClock
+from croupier.errors import InsufficientFunds
+from croupier.ledger.postings import Leg, check_balanced
 from croupier.service.errors import IdempotencyKeyReused
 from croupier.service.idempotency import Answer
 from croupier.service.unit_of_work import UnitOfWork
 
 T = TypeVar("T")
 
+Rows = dict[tuple[type, Any], Any]
+"""A row by its model and primary key."""
+
 
 class DatabaseAwayError(Exception):
     """What a ``FakeSession`` raises when the test has taken the database away."""
 
 
-@dataclass
-class FakeSession:
-    """One transaction: the statements a command executed, and what lands at its commit."""
+class FakeSession(Session):
+    """One transaction of the fake database (see the module's docstring)."""
 
-    is_away: bool = False
-    executed: list[Any] = field(default_factory=list)
-    at_commit: list[Callable[[], None]] = field(default_factory=list)
+    def __init__(self, rows: Rows, ids: count[int], *, is_away: bool = False) -> None:
+        super().__init__()
+        self.rows = rows
+        self.ids = ids
+        self.is_away = is_away
+        self.executed: list[Any] = []
+        self.added: list[Any] = []
+        self.at_commit: list[Callable[[], None]] = []
+        self.at_rollback: list[Callable[[], None]] = []
 
-    def flush(self) -> None:
+    def flush(self, objects: Any = None) -> None:
         if self.is_away:
             raise DatabaseAwayError("the database is away")
+        for row in self.added:
+            if getattr(row, "id", 0) is None:
+                row.id = next(self.ids)
+            key = row.id if hasattr(row, "id") else _primary_key(row)
+            self.rows[(type(row), key)] = row
+            self.at_rollback.append(lambda key=key, row=row: self.rows.pop((type(row), key)))
+        self.added = []
 
-    def connection(self) -> FakeSession:
+    def add(self, instance: object, _warn: bool = True) -> None:
+        self.added.append(instance)
+
+    def get(self, entity: Any, ident: Any, **_options: Any) -> Any:
+        self.flush()
+        return self.rows.get((entity, ident))
+
+    def connection(self, *_args: Any, **_options: Any) -> Any:
         return self
 
-    def execute(self, statement: Any, *args: Any) -> None:
+    def execute(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
         self.executed.append(statement)
 
-    def get(self, model: Any, key: Any) -> None:
+    def scalars(self, *_args: Any, **_options: Any) -> Any:
         self.flush()
+        return []
+
+    def scalar(self, *_args: Any, **_options: Any) -> Any:
+        self.flush()
+        return None
+
+    def committed(self) -> None:
+        self.flush()
+        for landing in self.at_commit:
+            landing()
+        self.dispatch.after_commit(self)
+
+    def rolled_back(self) -> None:
+        for undo in reversed(self.at_rollback):
+            undo()
+
+
+def _primary_key(row: Any) -> Any:
+    mapper = row.__mapper__
+    values = tuple(getattr(row, column.key) for column in mapper.primary_key)
+    return values[0] if len(values) == 1 else values
 
 
 class FakeUnitOfWork(UnitOfWork):
@@ -56,23 +111,28 @@ class FakeUnitOfWork(UnitOfWork):
         self.commits = 0
         self.rollbacks = 0
         self.is_away = False
+        self.rows: Rows = {}
+        self.ids = count(1)
         self.sessions: list[FakeSession] = []
 
+    def session(self) -> FakeSession:
+        return FakeSession(self.rows, self.ids, is_away=self.is_away)
+
     def run(self, work: Callable[[Any], T], *, before_retry: Callable[[], None] | None = None) -> T:
-        session = FakeSession(is_away=self.is_away)
+        session = self.session()
         self.sessions.append(session)
         try:
             result = work(session)
+            session.committed()
         except BaseException:
+            session.rolled_back()
             self.rollbacks += 1
             raise
-        for landing in session.at_commit:
-            landing()
         self.commits += 1
         return result
 
     def read(self, work: Callable[[Any], T]) -> T:
-        return work(FakeSession(is_away=self.is_away))
+        return work(self.session())
 
     def dispose(self) -> None:
         pass
@@ -99,3 +159,90 @@ class FakeAnswers:
             self.rows[(user_id, key)] = (request_hash, answer)
 
         session.at_commit.append(land)
+
+
+@dataclass
+class Account:
+    kind: str
+    owner: str
+    balance: int = 0
+    may_go_negative: bool = False
+
+
+@dataclass
+class FakeLedger:
+    """The book (``money.Ledger``): accounts by id, each posting's legs by transaction; a
+    posting checks its legs balance and refuses a debit the account cannot cover, as the
+    database's guarded ``UPDATE`` does (R7, R9)."""
+
+    accounts: dict[int, Account] = field(default_factory=dict)
+    transactions: list[tuple[str, str, tuple[Leg, ...]]] = field(default_factory=list)
+
+    def find_account(self, session: Any, kind: str, owner: str) -> int | None:
+        for account_id, account in self.accounts.items():
+            if (account.kind, account.owner) == (kind, owner):
+                return account_id
+        return None
+
+    def open_account(
+        self, session: Any, kind: str, owner: str, *, may_go_negative: bool = False
+    ) -> int:
+        found = self.find_account(session, kind, owner)
+        if found is not None:
+            return found
+        account_id = len(self.accounts) + 1
+        self.accounts[account_id] = Account(kind, owner, 0, may_go_negative)
+        session.at_rollback.append(lambda: self.accounts.pop(account_id))
+        return account_id
+
+    def post(
+        self, session: Any, kind: str, reference: str, legs: tuple[Leg, ...] | list[Leg], now: float
+    ) -> int:
+        check_balanced(legs)
+        for leg in legs:
+            account = self.accounts[leg.account]
+            if leg.amount < 0 and not account.may_go_negative and account.balance < -leg.amount:
+                raise InsufficientFunds(
+                    f"account {leg.account} does not cover {-leg.amount} minor units ({kind})",
+                    code="balance_too_low",
+                    account=leg.account,
+                    amount_minor=-leg.amount,
+                    kind=kind,
+                )
+        for leg in legs:
+            self.accounts[leg.account].balance += leg.amount
+        self.transactions.append((kind, reference, tuple(legs)))
+
+        def undo() -> None:
+            self.transactions.pop()
+            for leg in legs:
+                self.accounts[leg.account].balance -= leg.amount
+
+        session.at_rollback.append(undo)
+        return len(self.transactions)
+
+    def balance(self, session: Any, account_id: int) -> int:
+        return self.accounts[account_id].balance
+
+    def balance_of(self, kind: str, owner: str) -> int:
+        """A test's look at an account's balance (0 before it is opened)."""
+        found = self.find_account(None, kind, owner)
+        return 0 if found is None else self.accounts[found].balance
+
+
+@dataclass
+class FakeRoundRows:
+    """The rounds' records as the round goes on (``rounds.RoundRows``): each round's columns
+    as last written, and its players."""
+
+    rounds: dict[int, dict[str, Any]] = field(default_factory=dict)
+    players: set[tuple[int, int, int]] = field(default_factory=set)
+
+    def save(self, session: Any, round_id: int, values: dict[str, Any]) -> None:
+        before = dict(self.rounds.get(round_id, {}))
+        self.rounds[round_id] = {**before, **values}
+        session.at_rollback.append(lambda: self.rounds.__setitem__(round_id, before))
+
+    def add_player(self, session: Any, round_id: int, seat: int, user_id: int) -> None:
+        self.players.add((round_id, seat, user_id))
+        session.at_rollback.append(lambda: self.players.discard((round_id, seat, user_id)))

@@ -15,8 +15,8 @@ while the server runs, and at once when a command fails for a reason that is not
 
 While any fault stands, every table command is refused with ``FailSafeEngaged`` (the HTTP
 edge answers 503 with ``Retry-After`` and the reasons), and so is every staff command that
-posts to the ledger (credits, debits, dispute and correction decisions: the routes' ``_once``
-with ``moves_money``), deadlines are not applied, and each round in flight is shown as
+posts to the ledger (credits, debits, dispute and correction decisions:
+``commands.MOVES_MONEY``, refused by ``Casino.handle``), deadlines are not applied, and each round in flight is shown as
 ``interrupted``: its stakes stay in escrow, where the ledger already holds them, and nothing
 moves. Engaging, each refusal and clearing are logged. When
 every probe passes again the fail safe clears by itself: the database connections are renewed,

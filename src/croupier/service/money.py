@@ -10,7 +10,7 @@ too: they share their box's fortune at settlement.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,7 +29,7 @@ from croupier.ledger.postings import (
 )
 from croupier.rules.base import Profile
 from croupier.service import engines
-from croupier.service.accounts import Principal, wallet_of
+from croupier.service.accounts import Principal
 from croupier.service.commands import AskBackBet
 from croupier.service.errors import Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
@@ -43,11 +43,35 @@ def box_maximum(profile: Profile) -> int:
     return next(iter(profile.table.wagers.values())).maximum
 
 
+class Ledger(Protocol):
+    """Where the accounts and their postings are kept: the database's book (the module
+    ``ledger.book`` is this protocol's SQL implementation), or a test's dictionary
+    (``tests/service/fakes.py``: ``FakeLedger``)."""
+
+    def find_account(self, session: Any, kind: str, owner: str) -> int | None:
+        """The id of the account ``(kind, owner)``, or ``None`` if there is none yet."""
+
+    def open_account(
+        self, session: Any, kind: str, owner: str, *, may_go_negative: bool = False
+    ) -> int:
+        """The id of the account ``(kind, owner)``, opened if there is none yet."""
+
+    def post(
+        self, session: Any, kind: str, reference: str, legs: tuple[Leg, ...] | list[Leg], now: float
+    ) -> int:
+        """One balanced transaction, its id; ``InsufficientFunds`` and nothing posted if a
+        debit would take an account that may not go negative below zero (R7, R9)."""
+
+    def balance(self, session: Any, account_id: int) -> int:
+        """The account's balance in minor units."""
+
+
 class Money:
     """The postings of every table of one server process."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, ledger: Ledger | None = None) -> None:
         self.clock = clock
+        self.ledger: Ledger = book if ledger is None else ledger
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``wallet``)."""
 
@@ -58,9 +82,9 @@ class Money:
         cached = self._wallets.get(user_id)
         if cached is not None:
             return cached
-        found = book.find_account(session, "wallet", str(user_id))
+        found = self.ledger.find_account(session, "wallet", str(user_id))
         if found is None:
-            return wallet_of(session, user_id)
+            return self.ledger.open_account(session, "wallet", str(user_id))
         self._wallets[user_id] = found
         return found
 
@@ -82,20 +106,19 @@ class Money:
             else:
                 live.held.pop(seat, None)
         if legs:
-            book.post(
-                session, "stake", round_reference(live.round_id, reason), legs, self.clock.now()
-            )
+            reference = round_reference(live.round_id, reason)
+            self.ledger.post(session, "stake", reference, legs, self.clock.now())
 
     # --- the progressive jackpot ----------------------------------------------------------
     def jackpot(self, session: Session, live: LiveTable) -> int:
-        return book.open_account(session, "jackpot", f"table:{live.id}")
+        return self.ledger.open_account(session, "jackpot", f"table:{live.id}")
 
     def meter(self, session: Session, live: LiveTable) -> Fraction | None:
         """The progressive meter as the jackpot account holds it; ``None`` before the house
         first seeds it (the engine then opens at the profile's seed)."""
         if not engines.round_class(live.profile).takes_meter:
             return None
-        held = book.balance(session, self.jackpot(session, live))
+        held = self.ledger.balance(session, self.jackpot(session, live))
         return Fraction(held, MINOR_PER_UNIT) if held else None
 
     # --- settlement and voids -------------------------------------------------------------
@@ -117,7 +140,7 @@ class Money:
             payouts[wallet] = payouts.get(wallet, 0) + to_minor(wager.payout)
         held_total = sum(value["minor"] for value in live.held.values())
         held_total += self._settle_back_bets(session, live, results, payouts)
-        house = book.open_account(session, *book.HOUSE, may_go_negative=True)
+        house = self.ledger.open_account(session, *book.HOUSE, may_go_negative=True)
         legs = list(
             settlement_legs(escrow=live.escrow, house=house, held=held_total, payouts=payouts)
         )
@@ -125,9 +148,12 @@ class Money:
             # The meter's change (fed by stakes, paid out by prizes, reseeded by the house)
             # moves between the house and the table's jackpot account.
             jackpot = self.jackpot(session, live)
-            change = to_minor(results.details["meter_after"]) - book.balance(session, jackpot)
+            change = to_minor(results.details["meter_after"]) - self.ledger.balance(
+                session, jackpot
+            )
             legs += [Leg(jackpot, change), Leg(house, -change)]
-        book.post(session, "settlement", round_reference(live.round_id), legs, self.clock.now())
+        reference = round_reference(live.round_id)
+        self.ledger.post(session, "settlement", reference, legs, self.clock.now())
 
     def _settle_back_bets(
         self, session: Session, live: LiveTable, results: RoundResult, payouts: dict[int, int]
@@ -166,7 +192,7 @@ class Money:
             )
             back.status = str(BackBetStatus.REFUNDED)
         if legs:
-            book.post(session, "void", round_reference(record.id), legs, self.clock.now())
+            self.ledger.post(session, "void", round_reference(record.id), legs, self.clock.now())
         live.held = {}
         live.back_bets = []
 
@@ -201,7 +227,7 @@ class Money:
                 amount=amount,
                 maximum=maximum,
             )
-        balance = book.balance(session, self.wallet(session, who.user_id))
+        balance = self.ledger.balance(session, self.wallet(session, who.user_id))
         if to_minor(amount) > balance:
             raise BetError(
                 f"box {seat}: a back bet of {amount} is more than the balance",
@@ -272,7 +298,7 @@ class Money:
         legs = bet_legs(
             wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
         )
-        book.post(
+        self.ledger.post(
             session,
             "back-bet",
             round_reference(live.round_id, "back", back.id),

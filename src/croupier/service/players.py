@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
@@ -20,7 +19,7 @@ from croupier.service import absence
 from croupier.service.accounts import Principal
 from croupier.service.commands import PlaceBet
 from croupier.service.errors import Conflict, RequestError
-from croupier.service.live import PLAYERS, LiveTable
+from croupier.service.live import LiveTable
 from croupier.service.publishing import Publisher
 from croupier.service.rounds import Rounds
 
@@ -109,9 +108,7 @@ class Players:
             absence.came_back(session, live, seat)
         self.rounds.save(session, live)
         if (seat, who.user_id) not in live.players:
-            session.connection().execute(
-                insert(PLAYERS).values(round_id=live.round_id, seat=seat, user_id=who.user_id)
-            )
+            self.rounds.rows.add_player(session, live.round_id, seat, who.user_id)
             live.players.add((seat, who.user_id))
         return {
             "round": live.round_id,

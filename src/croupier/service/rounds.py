@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
@@ -29,7 +29,7 @@ from croupier.rules.base import Profile
 from croupier.service import absence, engines, pace, physical, table_rules
 from croupier.service.accounts import Principal
 from croupier.service.faults import crash_point
-from croupier.service.live import ROUNDS, LiveTable, events_json
+from croupier.service.live import PLAYERS, ROUNDS, LiveTable, events_json
 from croupier.service.models import RoundRecord, RoundStatus, RuleSet, ShoeRecord
 from croupier.service.money import Money
 from croupier.service.unit_of_work import on_commit
@@ -38,12 +38,38 @@ from croupier.shoe import PhysicalShoe, Shoe
 log = logging.getLogger("croupier.tables")
 
 
+class RoundRows(Protocol):
+    """Where a round's record is written as the round goes on: the database's table
+    (``StoredRounds``), or a test's dictionary (``tests/service/fakes.py``)."""
+
+    def save(self, session: Any, round_id: int, values: dict[str, Any]) -> None:
+        """Write ``values`` (columns of ``RoundRecord``) to the round's record."""
+
+    def add_player(self, session: Any, round_id: int, seat: int, user_id: int) -> None:
+        """Note that ``user_id`` plays the round at ``seat`` (``RoundPlayer``)."""
+
+
+class StoredRounds:
+    """The rounds' records in the database, written with Core statements: loading a record
+    into the ORM to change it cost more than the write itself."""
+
+    def save(self, session: Any, round_id: int, values: dict[str, Any]) -> None:
+        session.flush()  # ORM changes made earlier in the transaction land first
+        session.connection().execute(update(ROUNDS).where(ROUNDS.c.id == round_id).values(**values))
+
+    def add_player(self, session: Any, round_id: int, seat: int, user_id: int) -> None:
+        session.connection().execute(
+            insert(PLAYERS).values(round_id=round_id, seat=seat, user_id=user_id)
+        )
+
+
 class Rounds:
     """Opens, steps on, settles and voids the rounds of every table of one server process."""
 
-    def __init__(self, clock: Clock, money: Money) -> None:
+    def __init__(self, clock: Clock, money: Money, rows: RoundRows | None = None) -> None:
         self.clock = clock
         self.money = money
+        self.rows: RoundRows = StoredRounds() if rows is None else rows
         self._rule_sets: set[str] = set()
         """Rules versions known to be stored (``recorded_rules``)."""
 
@@ -167,8 +193,8 @@ class Rounds:
         return version
 
     def save(self, session: Session, live: LiveTable, *, ended_at: float | None = None) -> None:
-        """Write the round as it now stands to its record: one Core UPDATE from what is in
-        memory, without loading the record first."""
+        """Write the round as it now stands to its record (``rows``), from what is in memory,
+        without loading the record first."""
         values: dict[str, Any] = {
             "events": events_json(live.game_round.events),
             "stakes": {str(seat): dict(value) for seat, value in live.held.items()},
@@ -178,10 +204,7 @@ class Rounds:
         }
         if ended_at is not None:
             values["ended_at"] = ended_at
-        session.flush()  # ORM changes made earlier in the transaction land first
-        session.connection().execute(
-            update(ROUNDS).where(ROUNDS.c.id == live.round_id).values(**values)
-        )
+        self.rows.save(session, live.round_id, values)
 
     # --- the deal and the steps on --------------------------------------------------------
     def return_undealable(self, session: Session, live: LiveTable, why: str) -> None:
@@ -275,9 +298,7 @@ class Rounds:
         self.money.collect_stakes(session, live, "void")
         self.advance(session, live)  # settles (the stakes back) and opens the next round
         # Its record reads as a void, as a round recovery voids does (R11): ``interrupted``.
-        session.connection().execute(
-            update(ROUNDS).where(ROUNDS.c.id == voided).values(status=str(RoundStatus.INTERRUPTED))
-        )
+        self.rows.save(session, voided, {"status": str(RoundStatus.INTERRUPTED)})
 
     def resume(self, session: Session, live: LiveTable) -> None:
         """The round goes on where it stood (a void an inspector refused): the pending

@@ -12,9 +12,9 @@ The table service is in parts, each readable on its own:
 - ``publishing``: the snapshot readers get and the pushes to subscribers.
 
 ``Casino`` wires them and owns ``handle``, the one way a command (``commands``) reaches a
-table: the caller's check, idempotency, the table's lock and one unit of work (``run``), so a
-state change and the money it moves commit together (R10); after any failure, memory is
-rebuilt from what the database holds.
+table or the office's books (a credit, a role, a dispute): the caller's check, idempotency,
+the table's lock and one unit of work (``run``), so a state change and the money it moves
+commit together (R10); after any failure, memory is rebuilt from what the database holds.
 """
 
 from __future__ import annotations
@@ -76,11 +76,11 @@ from croupier.service.errors import Forbidden
 from croupier.service.fail_safe import FailSafe
 from croupier.service.idempotency import Answer
 from croupier.service.live import PLAYERS, LiveTable
-from croupier.service.money import Money
+from croupier.service.money import Ledger, Money
 from croupier.service.players import Players
 from croupier.service.publishing import Publisher
 from croupier.service.registry import Registry
-from croupier.service.rounds import Rounds
+from croupier.service.rounds import RoundRows, Rounds
 from croupier.service.staff import ApprovalKind
 from croupier.service.unit_of_work import UnitOfWork
 
@@ -100,7 +100,12 @@ class Casino:
         clock: Clock,
         broadcaster: Broadcaster,
         answers: idempotency.Answers | None = None,
+        *,
+        ledger: Ledger | None = None,
+        round_rows: RoundRows | None = None,
     ) -> None:
+        """``answers``, ``ledger`` and ``round_rows`` are the repositories a command writes
+        through (the database's when ``None``; a test's in memory: ``tests/service``)."""
         self.uow = uow
         self.answers = answers or idempotency.StoredAnswers()
         """Each keyed request's answer (R8), kept in its command's transaction."""
@@ -109,8 +114,8 @@ class Casino:
         self.usernames: dict[int, str] = {}
         self.fail_safe = FailSafe()
         """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
-        self.money = Money(clock)
-        self.rounds = Rounds(clock, self.money)
+        self.money = Money(clock, ledger)
+        self.rounds = Rounds(clock, self.money, round_rows)
         self.publisher = Publisher(broadcaster, self.usernames)
         self.registry = Registry(uow, clock, self.rounds, self.publisher)
         self.tables = self.registry.tables
@@ -122,15 +127,18 @@ class Casino:
 
     # --- the one entry point of every command ----------------------------------------------
     def handle(self, command: Command, once: Once | None = None) -> Answer:
-        """Carry out ``command`` and answer ``(status, body)``: 201 for a new table, 202 for a
-        request that waits for a second inspector (``approvals``), else 200.
+        """Carry out ``command`` and answer ``(status, body)``: 201 for something new (a table,
+        a role, a dispute, a proposed correction: ``commands.CREATES``), 202 for a request that
+        waits for a second inspector (``approvals``), else 200.
 
         In order: the table (404), the request's key (``once``: R8; ``None`` only for the
         server's own commands), the fail safe (R17), the table's lock and one transaction
         (``run``) in which a repeat finds its stored answer, the caller is checked
         (``_verify_caller``), the command is carried out (``_carry_out``: the engine, money,
-        saving, audit rows) and its answer is stored; then the table is published. A new
-        check on every command (a lease's fence, a player's limit) goes in ``_verify_caller``.
+        saving, audit rows) and its answer is stored; then the table is published. A command
+        of the office (``commands.OfficeCommand``) holds no table: one transaction of its own,
+        refused by the fail safe where it moves money (``commands.MOVES_MONEY``). A new check
+        on every command (a lease's fence, a player's limit) goes in ``_verify_caller``.
         """
         table_id = self._table_of(command)
         if table_id is not None:
