@@ -1,9 +1,8 @@
-"""What a player does at a live table: sit, leave, bet, say ready (a decision: ``Rounds.decide``).
+"""A player's seat at a live table: sit and leave (what they do in a round, bet, say ready
+and decide, is the round's: ``Rounds.place_bet``, ``Rounds.ready``, ``Rounds.decide``).
 
-``Casino.handle`` has checked the caller (their own seat, not the house's staff); each
-handler here gives the engine a typed command, and the engine checks its own rules
-(``verify_*``): the service never checks one twice. Every handler runs under the table's
-lock, in one transaction with the money it moves.
+``Casino.handle`` has checked the caller (their own seat, not the house's staff). Every
+handler runs under the table's lock, in one transaction with what it writes.
 """
 
 from __future__ import annotations
@@ -13,11 +12,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
-from croupier.errors import BetError
-from croupier.games.commands import Bet
 from croupier.service import absence
 from croupier.service.accounts import Principal
-from croupier.service.commands import PlaceBet
 from croupier.service.errors import Conflict, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.publishing import Publisher
@@ -76,67 +72,6 @@ class Players:
         if who.user_id not in live.seats.values():
             live.ready.discard(who.user_id)
             # The players still seated may all be ready: they wait for nobody now.
-            if not self._deal_if_everyone_is_ready(session, live):
+            if not self.rounds.deal_if_everyone_is_ready(session, live):
                 self.rounds.save(session, live)
         return self.publisher.snapshot(live, who, fresh=True)
-
-    # --- betting ----------------------------------------------------------------------------
-    def place_bet(self, session: Session, live: LiveTable, bet: PlaceBet) -> dict[str, Any]:
-        """A wager in whole table units (docs/rules.md §6); 0 withdraws it while bets are open."""
-        seat, wager, amount, who = bet.seat, bet.wager, bet.amount, bet.by
-        if not live.is_open:
-            raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
-        live.game_round.apply(Bet(seat, wager, amount))  # the engine's: bets closed, limits
-        problem = live.game_round.undealable().get(seat)
-        if problem is not None:
-            # A bet that leaves its box undealable (a side bet without its main wager) is
-            # refused now, not at the deal; ``run`` rebuilds the round from the database.
-            raise BetError(
-                f"seat {seat} {wager} {amount}: refused: {problem}",
-                code="bet_leaves_box_undealable",
-                seat=seat,
-                wager=wager,
-                amount=amount,
-            )
-        first = not live.held
-        self.rounds.money.collect_stakes(session, live, "bet")
-        if live.deadline is None or (first and live.held):
-            # The round's first bet opens its full betting window (D-GEN-7); the window run
-            # before it only counted the rounds the seated players missed (D-GEN-15).
-            live.deadline = self.clock.now() + live.betting_seconds
-        if seat in live.held:
-            absence.came_back(session, live, seat)
-        self.rounds.save(session, live)
-        if (seat, who.user_id) not in live.players:
-            self.rounds.rows.add_player(session, live.round_id, seat, who.user_id)
-            live.players.add((seat, who.user_id))
-        return {
-            "round": live.round_id,
-            "seat": seat,
-            "wager": wager,
-            "amount": amount,
-            "held": live.held.get(seat, {}).get("minor", 0),
-        }
-
-    def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
-        """The player is done betting; when every seated player present is (not sitting out,
-        docs/rules.md#D-GEN-15), the deal comes at once."""
-        live.verify_betting()
-        live.ready.add(who.user_id)
-        round_id = live.round_id
-        dealt = self._deal_if_everyone_is_ready(session, live)
-        if not dealt:
-            self.rounds.save(session, live)
-        return {"round": round_id, "dealt": dealt}
-
-    def _deal_if_everyone_is_ready(self, session: Session, live: LiveTable) -> bool:
-        """Betting closes as soon as every present seated player has said ready (D-GEN-7; a
-        seat sitting out is not waited for, D-GEN-15): the deal comes at once, if the bets
-        make a round. Whether it dealt."""
-        if not live.game_round.is_betting or not absence.present_users(live) <= live.ready:
-            return False
-        self.rounds.return_undealable(session, live, "every seated player was ready")
-        if not (self.rounds.enough_players(live) and self.rounds.may_deal(live)):
-            return False
-        self.rounds.deal(session, live)
-        return True

@@ -1,7 +1,8 @@
 """A round's life at a live table: its shoe, opening, the deal, each step on, settlement, void.
 
 1. **betting**: a round opens on the table's shoe (a new shoe, committed first, once the
-   last one's cut card is out, or for every round where a game shuffles every round).
+   last one's cut card is out, or for every round where a game shuffles every round); the
+   seated players bet (``place_bet``) and say ready (``ready``).
 2. **playing**: ``deal()``; then each ``pending()`` decision waits for its seat's owner
    until its deadline (``deadlines``), when the regulation's default is applied.
 3. **settlement**: one transaction pays out from ``results()`` (``money``), and the next
@@ -22,12 +23,15 @@ from sqlalchemy.orm import Session
 
 from croupier.cards import Card
 from croupier.clock import Clock
+from croupier.errors import BetError
 from croupier.fairness import commitment, revealed_document
-from croupier.games.commands import Act, Action, Deal, Return, Void
+from croupier.games.commands import Act, Action, Bet, Deal, Return, Void
 from croupier.games.events import CardDrawn, Purpose, RoundVoided
 from croupier.rules.base import Profile
 from croupier.service import absence, engines, pace, physical, table_rules
 from croupier.service.accounts import Principal
+from croupier.service.commands import PlaceBet
+from croupier.service.errors import Conflict
 from croupier.service.faults import crash_point
 from croupier.service.live import PLAYERS, ROUNDS, LiveTable, events_json
 from croupier.service.models import RoundRecord, RoundStatus, RuleSet, ShoeRecord
@@ -205,6 +209,67 @@ class Rounds:
         if ended_at is not None:
             values["ended_at"] = ended_at
         self.rows.save(session, live.round_id, values)
+
+    # --- a player's bet and ready (their decision: ``decide``) ------------------------------
+    def place_bet(self, session: Session, live: LiveTable, bet: PlaceBet) -> dict[str, Any]:
+        """A wager in whole table units (docs/rules.md §6); 0 withdraws it while bets are open."""
+        seat, wager, amount, who = bet.seat, bet.wager, bet.amount, bet.by
+        if not live.is_open:
+            raise Conflict(f"table {live.name!r} is closed", code="table_closed", table=live.name)
+        live.game_round.apply(Bet(seat, wager, amount))  # the engine's: bets closed, limits
+        problem = live.game_round.undealable().get(seat)
+        if problem is not None:
+            # A bet that leaves its box undealable (a side bet without its main wager) is
+            # refused now, not at the deal; ``run`` rebuilds the round from the database.
+            raise BetError(
+                f"seat {seat} {wager} {amount}: refused: {problem}",
+                code="bet_leaves_box_undealable",
+                seat=seat,
+                wager=wager,
+                amount=amount,
+            )
+        first = not live.held
+        self.money.collect_stakes(session, live, "bet")
+        if live.deadline is None or (first and live.held):
+            # The round's first bet opens its full betting window (D-GEN-7); the window run
+            # before it only counted the rounds the seated players missed (D-GEN-15).
+            live.deadline = self.clock.now() + live.betting_seconds
+        if seat in live.held:
+            absence.came_back(session, live, seat)
+        self.save(session, live)
+        if (seat, who.user_id) not in live.players:
+            self.rows.add_player(session, live.round_id, seat, who.user_id)
+            live.players.add((seat, who.user_id))
+        return {
+            "round": live.round_id,
+            "seat": seat,
+            "wager": wager,
+            "amount": amount,
+            "held": live.held.get(seat, {}).get("minor", 0),
+        }
+
+    def ready(self, session: Session, live: LiveTable, who: Principal) -> dict[str, Any]:
+        """The player is done betting; when every seated player present is (not sitting out,
+        docs/rules.md#D-GEN-15), the deal comes at once."""
+        live.verify_betting()
+        live.ready.add(who.user_id)
+        round_id = live.round_id
+        dealt = self.deal_if_everyone_is_ready(session, live)
+        if not dealt:
+            self.save(session, live)
+        return {"round": round_id, "dealt": dealt}
+
+    def deal_if_everyone_is_ready(self, session: Session, live: LiveTable) -> bool:
+        """Betting closes as soon as every present seated player has said ready (D-GEN-7; a
+        seat sitting out is not waited for, D-GEN-15): the deal comes at once, if the bets
+        make a round. Whether it dealt."""
+        if not live.game_round.is_betting or not absence.present_users(live) <= live.ready:
+            return False
+        self.return_undealable(session, live, "every seated player was ready")
+        if not (self.enough_players(live) and self.may_deal(live)):
+            return False
+        self.deal(session, live)
+        return True
 
     # --- the deal and the steps on --------------------------------------------------------
     def return_undealable(self, session: Session, live: LiveTable, why: str) -> None:

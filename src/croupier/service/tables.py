@@ -4,8 +4,9 @@ The table service is in parts, each readable on its own:
 
 - ``live``: a table in memory (``LiveTable``) and what the database must hold the same;
 - ``registry``: the tables, the operator's settings, and recovery from the database;
-- ``players``: what a player does (sit, leave, bet, ready, decide);
-- ``rounds``: a round's life (its shoe, opening, the deal, each step, settlement, void);
+- ``players``: a player's seat (sit, leave);
+- ``rounds``: a round's life (its shoe, opening, the bets, ready, the deal, each decision,
+  settlement, void);
 - ``money``: stakes, settlement postings, voids, and Spain 1979's back bets;
 - ``deadlines``: the betting window and each decision's time, with back-off on failure;
 - ``absence``: seats whose player lets rounds pass without a bet sit out, then are freed;
@@ -269,9 +270,9 @@ class Casino:
             case Leave(by=by, seat=seat):
                 return self.players.leave(session, live, by, seat)
             case PlaceBet():
-                return self.players.place_bet(session, live, command)
+                return self.rounds.place_bet(session, live, command)
             case Ready():
-                return self.players.ready(session, live, command.by)
+                return self.rounds.ready(session, live, command.by)
             case Decide(seat=seat):
                 return self.rounds.decide(session, live, seat, command.action(), timeout=False)
             case AskBackBet():
