@@ -25,8 +25,10 @@ from sqlalchemy.orm import Session
 from croupier.clock import ManualClock
 from croupier.errors import InsufficientFunds
 from croupier.ledger.postings import Leg, check_balanced
+from croupier.rules.base import Profile
 from croupier.service.errors import IdempotencyKeyReused
 from croupier.service.idempotency import Answer
+from croupier.service.live import LiveTable
 from croupier.service.unit_of_work import UnitOfWork
 
 T = TypeVar("T")
@@ -246,3 +248,18 @@ class FakeRoundRows:
     def add_player(self, session: Any, round_id: int, seat: int, user_id: int) -> None:
         self.players.add((round_id, seat, user_id))
         session.at_rollback.append(lambda: self.players.discard((round_id, seat, user_id)))
+
+
+def live_table(profile: Profile, seats: dict[int, int], escrow: int, **state: Any) -> LiveTable:
+    """Table 1, "one", open, with 15 s to bet and 20 s to decide; ``state``: the rest."""
+    return LiveTable(
+        id=1,
+        name="one",
+        profile=profile,
+        is_open=True,
+        betting_seconds=15,
+        decision_seconds=20,
+        seats=seats,
+        escrow=escrow,
+        **state,
+    )

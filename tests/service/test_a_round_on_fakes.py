@@ -13,7 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from tests.service.fakes import FakeAnswers, FakeLedger, FakeRoundRows, FakeUnitOfWork
+from tests.service.fakes import (
+    FakeAnswers,
+    FakeLedger,
+    FakeRoundRows,
+    FakeUnitOfWork,
+    live_table,
+)
 
 from croupier.cards import parse_cards
 from croupier.errors import InsufficientFunds
@@ -75,18 +81,8 @@ def rig_for(cards: str) -> Rig:
         wallet = ledger.open_account(session, "wallet", str(ANA.user_id))
         cashier = ledger.open_account(session, *book.CASHIER, may_go_negative=True)
         ledger.post(session, "credit", "user:7", [Leg(wallet, CREDIT), Leg(cashier, -CREDIT)], 0)
-        live = LiveTable(
-            id=1,
-            name="one",
-            profile=profile,
-            is_open=True,
-            betting_seconds=15,
-            decision_seconds=20,
-            seats={},
-            escrow=ledger.open_account(session, "escrow", "table:1"),
-            shoe_id=100,
-            shoe=shoe,
-        )
+        escrow = ledger.open_account(session, "escrow", "table:1")
+        live = live_table(profile, {}, escrow, shoe_id=100, shoe=shoe)
         casino.rounds.new_round(session, live)  # type: ignore[arg-type]
         return live
 

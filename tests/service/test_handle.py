@@ -10,7 +10,7 @@ nothing; a failure after memory changed leaves the table to be rebuilt from the 
 from __future__ import annotations
 
 import pytest
-from tests.service.fakes import DatabaseAwayError, FakeAnswers, FakeUnitOfWork
+from tests.service.fakes import DatabaseAwayError, FakeAnswers, FakeUnitOfWork, live_table
 
 from croupier.cards import parse_cards
 from croupier.errors import IllegalActionError
@@ -47,20 +47,9 @@ def rig() -> tuple[Casino, FakeUnitOfWork, FakeAnswers, LiveTable]:
     game = engines.new_round(profile, shoe)
     game.apply(Bet(1, "main", 10))
     game.apply(Deal())
-    live = LiveTable(
-        id=1,
-        name="one",
-        profile=profile,
-        is_open=True,
-        betting_seconds=15,
-        decision_seconds=20,
-        seats={1: ANA.user_id, 2: BEA.user_id},
-        escrow=1,
-        shoe=shoe,
-        round_id=5,
-        round=game,
-        held={1: {"user": ANA.user_id, "minor": 1000}},
-    )
+    seats = {1: ANA.user_id, 2: BEA.user_id}
+    held = {1: {"user": ANA.user_id, "minor": 1000}}
+    live = live_table(profile, seats, 1, shoe=shoe, round_id=5, round=game, held=held)
     casino.tables[live.id] = live
     return casino, uow, answers, live
 

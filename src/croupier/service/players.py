@@ -21,7 +21,7 @@ from croupier.service.rounds import Rounds
 
 
 class Players:
-    """The players' handlers for every table of one server process."""
+    """The seats of every table of one server process: a player sits and leaves."""
 
     def __init__(self, clock: Clock, rounds: Rounds, publisher: Publisher) -> None:
         self.clock = clock
