@@ -123,6 +123,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def usernames(session: Session, ids: set[int]) -> dict[int, str]:
+    """Each of ``ids`` (user ids) by its account's name, in one query."""
+    if not ids:
+        return {}
+    return dict(session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
+
+
 def wallet_of(session: Session, user_id: int) -> int:
     return book.open_account(session, "wallet", str(user_id))
 

@@ -30,11 +30,11 @@ from sqlalchemy.orm import Session
 from croupier.games.commands import ConfusedDeal, Void
 from croupier.games.events import CardDrawn, Purpose
 from croupier.service import disputes, staff
-from croupier.service.accounts import Principal
+from croupier.service.accounts import Principal, usernames
 from croupier.service.commands import AnswerApproval
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import GameTable, RoundRecord, User
+from croupier.service.models import GameTable, RoundRecord
 from croupier.service.rounds import Rounds
 from croupier.service.staff import (
     ApprovalDecision,
@@ -101,7 +101,7 @@ def ask_void(  # noqa: PLR0917 - the request's whole content
     """A void after a card was seen waits for an inspector: the stakes stay in escrow and
     the round stands still (no clock runs, no card or decision is taken) until the answer,
     through a restart too (``registry`` reads the approval back)."""
-    names = _names(session, {int(value["user"]) for value in live.held.values()})
+    names = usernames(session, {int(value["user"]) for value in live.held.values()})
     held: dict[str, int] = {}
     for value in live.held.values():
         name = names[int(value["user"])]
@@ -250,12 +250,6 @@ def decide(
 
 
 # --- reading --------------------------------------------------------------------------------
-def _names(session: Session, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    return dict(session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
-
-
 def document(
     session: Session,
     row: ApprovalRecord,
@@ -266,7 +260,7 @@ def document(
     (``disputes.verification``: ``paid``, ``resettled``, ``corrected`` and what it ``owed``
     each player when asked)."""
     if names is None:
-        names = _names(
+        names = usernames(
             session, {row.requested_by} | ({row.decided_by} if row.decided_by else set())
         )
     record = session.get(RoundRecord, row.round_id)
@@ -317,7 +311,7 @@ def listing(session: Session) -> dict[str, Any]:
             .limit(LIST_LIMIT)
         )
     )
-    names = _names(
+    names = usernames(
         session, {r.requested_by for r in rows} | {r.decided_by for r in rows if r.decided_by}
     )
     checks: dict[int, dict[str, Any]] = {}

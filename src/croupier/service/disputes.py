@@ -43,7 +43,7 @@ from croupier.games.settle_document import document_of, settle
 from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets
-from croupier.service.accounts import Principal
+from croupier.service.accounts import Principal, usernames
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import STATUS
 from croupier.service.models import (
@@ -245,7 +245,7 @@ def paid_for(session: Session, round_id: int) -> dict[str, int]:
         .join(Account, Account.id == LedgerEntry.account_id)
         .where(LedgerTransaction.reference == round_reference(round_id), Account.kind == "wallet")
     ).all()
-    names = _usernames(session, {int(owner) for owner, _amount in rows})
+    names = usernames(session, {int(owner) for owner, _amount in rows})
     paid: dict[str, int] = defaultdict(int)
     for owner, amount in rows:
         paid[names[int(owner)]] += int(amount)
@@ -266,7 +266,7 @@ def staked_for(session: Session, round_id: int) -> dict[str, int]:
             Account.kind == "wallet",
         )
     ).all()
-    names = _usernames(session, {int(owner) for owner, _amount in rows})
+    names = usernames(session, {int(owner) for owner, _amount in rows})
     staked: dict[str, int] = defaultdict(int)
     for owner, amount in rows:
         staked[names[int(owner)]] -= int(amount)
@@ -451,12 +451,6 @@ def is_owed(correction: Correction, owed: dict[str, int] | None) -> bool:
 
 
 # --- the queue and the player's list ------------------------------------------------------
-def _usernames(session: Session, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    return dict(session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
-
-
 def _people(dispute: DisputeRecord) -> set[int]:
     return {dispute.user_id} | ({dispute.decided_by} if dispute.decided_by else set())
 
@@ -491,7 +485,7 @@ def queue(session: Session) -> dict[str, Any]:
             .limit(QUEUE_LIMIT)
         )
     )
-    names = _usernames(
+    names = usernames(
         session,
         {d.user_id for d in disputes} | {d.decided_by for d in disputes if d.decided_by},
     )
@@ -522,7 +516,7 @@ def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     record = _round(session, dispute.round_id)
     table = session.get(GameTable, record.table_id)
     assert table is not None
-    names = _usernames(session, _people(dispute))
+    names = usernames(session, _people(dispute))
     ended = record.status not in IN_PROGRESS
     _profile, rules = rules_of_dispute(session, record)
     return {

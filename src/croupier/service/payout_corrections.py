@@ -37,11 +37,11 @@ from sqlalchemy.orm import Session
 
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
-from croupier.service.accounts import Principal
+from croupier.service.accounts import Principal, usernames
 from croupier.service.disputes import participants, verification
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
-from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord, User
+from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
 from croupier.service.rounds import Rounds
 from croupier.service.staff import CorrectionDecision, StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
@@ -258,17 +258,11 @@ def decide(  # noqa: PLR0917 - the decision's whole content
 
 
 # --- reading --------------------------------------------------------------------------------
-def _names(session: Session, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    return dict(session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
-
-
 def _document(
     session: Session, row: PayoutCorrectionRecord, names: dict[int, str] | None = None
 ) -> dict[str, Any]:
     if names is None:
-        names = _names(session, {row.user_id, row.proposed_by} | {row.decided_by or row.user_id})
+        names = usernames(session, {row.user_id, row.proposed_by} | {row.decided_by or row.user_id})
     record = session.get(RoundRecord, row.round_id)
     table = session.get(GameTable, record.table_id) if record is not None else None
     return {
@@ -302,7 +296,7 @@ def listing(session: Session) -> dict[str, Any]:
             .limit(LIST_LIMIT)
         )
     )
-    names = _names(
+    names = usernames(
         session,
         {r.user_id for r in rows}
         | {r.proposed_by for r in rows}
