@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
 from croupier.errors import CroupierError
+from croupier.gaming_day import GamingDay
 from croupier.service import (
     approvals,
     disputes,
@@ -34,6 +35,7 @@ from croupier.service import (
     idempotency,
     payout_corrections,
     physical,
+    protection,
     staff,
 )
 from croupier.service.accounts import Principal
@@ -89,6 +91,7 @@ class Casino:
         clock: Clock,
         broadcaster: Broadcaster,
         answers: idempotency.Answers | None = None,
+        gaming_day: GamingDay | None = None,
     ) -> None:
         self.uow = uow
         self.answers = answers or idempotency.StoredAnswers()
@@ -98,7 +101,7 @@ class Casino:
         self.usernames: dict[int, str] = {}
         self.fail_safe = FailSafe()
         """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
-        self.money = Money(clock)
+        self.money = Money(clock, gaming_day)
         self.rounds = Rounds(clock, self.money)
         self.publisher = Publisher(broadcaster, self.usernames)
         self.registry = Registry(uow, clock, self.rounds, self.publisher)
@@ -190,6 +193,8 @@ class Casino:
         match command:
             case Sit(by=by) | PlaceBet(by=by) | AskBackBet(by=by):
                 staff.verify_may_play(session, by)
+                if isinstance(command, Sit):  # a stake's check is where its amount is known
+                    protection.verify_may_play(session, by.user_id, self.clock.now())
             case (
                 ConfirmProcedure(table=table_id, by=by)
                 | EnterCard(table=table_id, by=by)
