@@ -43,6 +43,7 @@ from croupier.server import (
     correction_routes,
     dealer_routes,
     health_routes,
+    protection_routes,
     report_routes,
     routes,
     staff_routes,
@@ -250,6 +251,7 @@ ROUTERS = (
     dealer_routes.router,
     health_routes.router,
     web_api_routes.router,
+    protection_routes.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""
 HTTP_API_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"
