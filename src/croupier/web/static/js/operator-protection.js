@@ -4,7 +4,7 @@
 // of the player's and the operator's binds. Nothing here lifts a break or an exclusion.
 
 import { api, byId, h, labelCells, minorOf, reportError, showNotice, t } from "./common.js";
-import { amountText } from "./protection.js";
+import { UNTIL, amountText } from "./protection.js";
 
 function when(seconds) {
   return new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium" }).format(new Date(seconds * 1000));
@@ -12,14 +12,21 @@ function when(seconds) {
 
 function settingsText(state) {
   const set = state.limits.filter((limit) => limit.amount !== null).map((limit) =>
-    `${t(`protection.kind.${limit.kind}`)} · ${t(`protection.period.${limit.period}`)}: ${amountText(limit.kind, limit.amount)}`);
+    `${t(`protection.kind.${limit.kind}`)} · ${t(`protection.period.${limit.period}`)}: ${amountText(limit.kind, limit.amount)}${
+      limit.operator_amount === limit.amount ? ` (${t("protection.by_house")})` : ""}`);
+  for (const item of state.pending) {
+    set.push(t("protection.pending_item", {
+      limit: `${t(`protection.kind.${item.kind}`)} · ${t(`protection.period.${item.period}`)}`,
+      amount: amountText(item.kind, item.amount),
+      when: when(item.effective_at),
+    }));
+  }
   return set.length ? set.join("; ") : t("protection.no_limits");
 }
 
 function pauseCell(pause) {
   if (!pause) return h("td", {}, "–");
-  const key = pause.kind === "break" ? "protection.on_break_until" : "protection.excluded_until";
-  return h("td", { class: "paused", dataset: { pause: pause.kind } }, t(key, { until: when(pause.ends_at) }));
+  return h("td", { class: "paused", dataset: { pause: pause.kind } }, t(UNTIL[pause.kind], { until: when(pause.ends_at) }));
 }
 
 async function show(players) {

@@ -7,6 +7,10 @@ import { api, byId, h, labelCells, minorOf, moneyMinor, reportError, requireSess
 
 const MONEY_KINDS = new Set(["deposit", "loss", "wager"]);
 
+/** What a pause says, by its kind (the server's `PauseKind`). */
+export const UNTIL = { break: "protection.on_break_until", self_exclusion: "protection.excluded_until" };
+const BREAKS = { break: true };
+
 function when(seconds) {
   if (seconds === null || seconds === undefined) return "–";
   return new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
@@ -30,7 +34,7 @@ function limitRow(limit) {
 }
 
 function pauseText(pause) {
-  return t(pause.kind === "break" ? "protection.on_break_until" : "protection.excluded_until", { until: when(pause.ends_at) });
+  return t(UNTIL[pause.kind], { until: when(pause.ends_at) });
 }
 
 async function show() {
@@ -48,7 +52,8 @@ async function show() {
   const paused = byId("protection-pause");
   paused.hidden = state.pause === null;
   paused.textContent = state.pause ? pauseText(state.pause) : "";
-  for (const form of ["break-form", "exclusion-form"]) byId(form).hidden = state.pause?.kind === "self_exclusion";
+  // Once self-excluded, neither a break nor another exclusion is asked for: it binds already.
+  for (const form of ["break-form", "exclusion-form"]) byId(form).hidden = Boolean(state.pause && !(state.pause.kind in BREAKS));
 }
 
 function syncPeriod() {
