@@ -261,6 +261,8 @@ def test_a_bet_past_the_session_limit_is_refused(api: Api) -> None:
     assert answer == {"kind": "session", "period": "session", "amount": 30, "effective_at": START}
     bet = {"seat": 1, "wager": first.wager, "amount": 10}
     assert api.post(f"/tables/{first.id}/bets", ann, bet).status_code == 200
+    # Withdrawn: no round of this table plays on while the clock moves (its deadlines would).
+    assert api.post(f"/tables/{first.id}/bets", ann, {**bet, "amount": 0}).status_code == 200
     _keep_alive(api, ann, 30 * 60)
     later = Table(api, "veintiuno-real", ["ben"], credit_minor=100_000)
     assert api.post(f"/tables/{later.id}/seats/2", ann).status_code == 200
@@ -277,13 +279,21 @@ def test_a_bet_past_the_session_limit_is_refused(api: Api) -> None:
 
 # --- reality checks -------------------------------------------------------------------------------
 def test_a_reality_check_tells_each_open_page_the_sessions_time_net_and_wagered(api: Api) -> None:
-    table = Table(api, "veintiuno-real", ["ann"], credit_minor=100_000)
-    ann = table.tokens["ann"]
+    # A betting window longer than the 20 minutes: the round stays as bet (no deal, no
+    # settlement racing the check's figures).
+    created = api.post(
+        "/operator/tables",
+        OPERATOR_TOKEN,
+        {"name": "long", "profile": "veintiuno-real", "betting_seconds": 3600},
+    )
+    table_id = created.json()["table"]
+    ann = api.player("ann", 100_000)
+    assert api.post(f"/tables/{table_id}/seats/1", ann).status_code == 200
     assert api.post("/me/reality-check", ann, {"minutes": 20}).json()["amount"] == 20
     assert api.get("/me/protection", ann).json()["reality_check_minutes"] == 20
-    bet = {"seat": 1, "wager": table.wager, "amount": 10}
-    assert api.post(f"/tables/{table.id}/bets", ann, bet).status_code == 200
-    with api.client.websocket_connect(f"/tables/{table.id}/ws?token={ann}") as socket:
+    bet = {"seat": 1, "wager": "main", "amount": 10}
+    assert api.post(f"/tables/{table_id}/bets", ann, bet).status_code == 200
+    with api.client.websocket_connect(f"/tables/{table_id}/ws?token={ann}") as socket:
         assert socket.receive_json()["type"] == "state"
         _keep_alive(api, ann, 20 * 60)
         check = socket.receive_json()
