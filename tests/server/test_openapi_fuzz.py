@@ -364,7 +364,8 @@ def test_every_success_answers_a_named_model() -> None:
         assert content[JSON]["schema"] == {"$ref": f"#/components/schemas/{model.__name__}"}
         assert model.__name__ in components
         named += 1
-    assert named == 74  # 64, the back office's range report, players' day and statement, 7 of protection
+    # 64, the back office's range report, players' day and statement, 7 of a player's protection
+    assert named == 74
     operations = served["paths"]
     created = {p for p, m, status, _r in successes(served) if status == "201"}
     assert created == {

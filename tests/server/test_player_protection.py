@@ -26,7 +26,7 @@ from croupier.clock import ManualClock
 from croupier.gaming_day import GamingDay
 from croupier.rules.base import Profile
 from croupier.server.sockets import PAUSED
-from croupier.service import engines
+from croupier.service import engines, protection
 from croupier.shoe import Shoe
 
 HOUSE_DAY = GamingDay.parse("06:00", "UTC")
@@ -429,3 +429,21 @@ def test_every_setting_enters_the_audit_chain_with_who_and_when(api: Api) -> Non
         ("player:ann", "player limit loss", START),
         ("operator:operator", "operator limit loss", START),
     ]
+
+
+def test_a_pause_taken_through_another_process_closes_the_socket_at_its_next_check(
+    api: Api,
+) -> None:
+    """Another server process (issue 29) closes its own sockets; this one's notice the pause
+    in the database at their next session check."""
+    table = Table(api, "veintiuno-real", ["ann"], credit_minor=100_000)
+    ann = table.tokens["ann"]
+    user_id = api.get("/me", ann).json()["user"]
+    with api.client.websocket_connect(f"/tables/{table.id}/ws?token={ann}") as socket:
+        assert socket.receive_json()["type"] == "state"
+        now = api.clock.now()
+        api.server.uow.run(lambda session: protection.take_break(session, user_id, 3, now))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                socket.receive_json()
+        assert (closed.value.code, closed.value.reason) == (PAUSED, "on_break")

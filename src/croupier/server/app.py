@@ -32,7 +32,7 @@ from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
 from croupier.server.health_routes import router as health_router
-from croupier.server.protection_routes import RealityChecks, verify_may_watch
+from croupier.server.protection_routes import RealityChecks, pause_of, verify_may_watch
 from croupier.server.protection_routes import router as protection_router
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.report_routes import router as report_router
@@ -289,6 +289,10 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     seen_at = await asyncio.to_thread(_last_seen, running, token)
                     if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
                         ended.set()
+                    paused = await asyncio.to_thread(pause_of, running, who)
+                    if paused is not None:  # taken through another server process
+                        await websocket.close(code=PAUSED, reason=paused)
+                        return
                 if ended.is_set():
                     code, reason = running.sockets.close_code(ended)
                     await websocket.close(code=code, reason=reason)

@@ -328,7 +328,7 @@ def verify_may_play(session: Session, user_id: int, now: float) -> None:
     raise Conflict(
         f"the player is self-excluded until {pause.ends_at:.0f}: no seat, bet or back bet",
         code="self_excluded",
-        until=pause.ends_at,
+        until=int(pause.ends_at),
     )
 
 
