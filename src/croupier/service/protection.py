@@ -19,7 +19,6 @@ consented (``Money.back_bet``, ``Money.consent``), a credit (``wallets.move``), 
 
 **Breaks and self-exclusion** start at once and end only at their end: no route lifts one.
 
->>> from datetime import date
 >>> day = GamingDay.parse("06:00", "UTC")
 >>> starts = {p: datetime.fromtimestamp(w[0], UTC).isoformat() for p, w in windows(
 ...     day, datetime(2026, 7, 1, 5, 0, tzinfo=UTC).timestamp()).items()}
@@ -124,7 +123,7 @@ def months_on(day: GamingDay, now: float, months: int) -> float:
 
 # --- what is set --------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Settings:
+class PlayerLimits:
     """Every limit row of one player, oldest first: what applies at any time is read from it."""
 
     rows: tuple[PlayerLimitRecord, ...]
@@ -165,16 +164,16 @@ class Settings:
         return min(present) if present else None
 
 
-def settings_of(session: Session, user_id: int) -> Settings:
+def settings_of(session: Session, user_id: int) -> PlayerLimits:
     rows = session.scalars(
         select(PlayerLimitRecord)
         .where(PlayerLimitRecord.user_id == user_id)
         .order_by(PlayerLimitRecord.id)
     )
-    return Settings(tuple(rows))
+    return PlayerLimits(tuple(rows))
 
 
-def reality_check_minutes(settings: Settings, now: float) -> int:
+def reality_check_minutes(settings: PlayerLimits, now: float) -> int:
     chosen = settings.amount(Setter.PLAYER, LimitKind.REALITY_CHECK, Period.SESSION, now)
     return DEFAULT_REALITY_CHECK_MINUTES if chosen is None else chosen
 
@@ -435,7 +434,7 @@ def verify_deposit(session: Session, user_id: int, minor: int, now: float, day: 
 def _verify_money(  # noqa: PLR0917 - the check's whole context
     session: Session,
     user_id: int,
-    settings: Settings,
+    settings: PlayerLimits,
     kinds: tuple[LimitKind, ...],
     minor: int,
     now: float,
