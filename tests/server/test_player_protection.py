@@ -447,3 +447,19 @@ def test_a_pause_taken_through_another_process_closes_the_socket_at_its_next_che
             while True:
                 socket.receive_json()
         assert (closed.value.code, closed.value.reason) == (PAUSED, "on_break")
+
+
+def test_a_back_bet_past_a_limit_or_on_a_break_is_refused_when_asked(api: Api) -> None:
+    """spain-1979's back bet (Art. 03 IV.a) is a stake of the backer's: their limits bind it
+    when it is asked, and a break refuses it."""
+    table = Table(api, "spain-1979", ["ann"], credit_minor=100_000)
+    table.bet_all(10)
+    ben, cat = api.player("ben", 100_000), api.player("cat", 100_000)
+    _limit(api, ben, "wager", "week", 400)
+    asked = api.post(f"/tables/{table.id}/back-bets", ben, {"seat": 1, "amount": 5})
+    assert (asked.status_code, asked.json()["code"]) == (409, "wager_limit_reached")
+    assert asked.json()["params"]["left_minor"] == 400
+    assert api.post("/me/break", cat, {"days": 2}).status_code == 200
+    asked = api.post(f"/tables/{table.id}/back-bets", cat, {"seat": 1, "amount": 5})
+    assert (asked.status_code, asked.json()["code"]) == (409, "on_break")
+    assert api.balance(ben) == api.balance(cat) == 100_000
