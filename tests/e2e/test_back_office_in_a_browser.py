@@ -20,7 +20,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from croupier.reports.gaming_day import GamingDay
+from croupier.gaming_day import GamingDay
 
 from .conftest import OPERATOR_TOKEN, LiveServer, Person
 from .test_pages_in_the_players_language import english_left_on

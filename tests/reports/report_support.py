@@ -11,7 +11,7 @@ from typing import Any
 from server_support import OPERATOR_TOKEN, Api, Table
 from sqlalchemy import create_engine, text
 
-from croupier.reports.gaming_day import GamingDay
+from croupier.gaming_day import GamingDay
 
 GAMING_DAY = GamingDay.parse("06:00", "UTC")
 DAY_START = datetime(2026, 12, 5, 6, 0, tzinfo=UTC).timestamp()

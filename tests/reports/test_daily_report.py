@@ -11,7 +11,7 @@ import pytest
 from report_support import DAY_START, GAMING_DAY, house_movement, play, report, row
 from server_support import OPERATOR_TOKEN, Api, Table
 
-from croupier.reports.gaming_day import GamingDay
+from croupier.gaming_day import GamingDay
 from croupier.server.app import playable_profiles
 
 

@@ -43,6 +43,7 @@ from croupier.server import (
     correction_routes,
     dealer_routes,
     health_routes,
+    protection_routes,
     report_routes,
     routes,
     staff_routes,
@@ -250,6 +251,7 @@ ROUTERS = (
     dealer_routes.router,
     health_routes.router,
     web_api_routes.router,
+    protection_routes.router,
 )
 """The routers the app includes whose routes are API operations (the pages are not)."""
 HTTP_API_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"
@@ -362,7 +364,8 @@ def test_every_success_answers_a_named_model() -> None:
         assert content[JSON]["schema"] == {"$ref": f"#/components/schemas/{model.__name__}"}
         assert model.__name__ in components
         named += 1
-    assert named == 67  # 64, and the back office's range report, players' day and statement
+    # 64, the back office's range report, players' day and statement, 7 of a player's protection
+    assert named == 74
     operations = served["paths"]
     created = {p for p, m, status, _r in successes(served) if status == "201"}
     assert created == {

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from croupier.server import correction_routes, dealer_routes, routes, staff_routes
+from croupier.server import (
+    correction_routes,
+    dealer_routes,
+    protection_routes,
+    routes,
+    staff_routes,
+)
 
 NOT_COMMANDS = {"signup", "signin", "signout"}
 """Sessions, not commands: no ``Idempotency-Key`` (R8 names them), no table, no money."""
@@ -45,7 +51,9 @@ def _calls(function: ast.AST) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "module", [routes, staff_routes, dealer_routes, correction_routes], ids=lambda m: m.__name__
+    "module",
+    [routes, staff_routes, dealer_routes, correction_routes, protection_routes],
+    ids=lambda m: m.__name__,
 )
 def test_every_route_that_changes_state_hands_its_command_to_the_one_handler(module):
     checked = [f for f in _mutating_routes(module) if f.name not in NOT_COMMANDS]

@@ -180,6 +180,9 @@ def test_the_catalogue_cannot_break_out_of_its_script_element() -> None:
 
 # Keys the scripts build from a code the server sends (`tOr(`game.${table.game}`, ...)`).
 DYNAMIC_PREFIXES = (
+    "protection.kind.",
+    "protection.period.",
+    "protection.months.",
     "game.",
     "phase.",
     "status.",

@@ -113,6 +113,8 @@ AUDITED: tuple[Audited, ...] = (
         "payout_corrections", "payout correction", lambda row: f"payout correction {row['status']}"
     ),
     Audited("approvals", "approval", lambda row: f"approval {row['kind']} {row['status']}"),
+    Audited("player_limits", "player limit", lambda row: f"{row['setter']} limit {row['kind']}"),
+    Audited("player_pauses", "player pause", lambda row: f"player {row['kind']}"),
 )
 """In the order a transaction's entries are appended: parents before the rows that refer to them."""
 

@@ -48,9 +48,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     with startup.loading():
         from sqlalchemy.orm import Session
 
+        from croupier.gaming_day import GamingDay, parse_date
         from croupier.reports import daily, pdf
         from croupier.reports.formats import to_csv
-        from croupier.reports.gaming_day import GamingDay, parse_date
         from croupier.reports.returns import Returns
         from croupier.service.database import make_engine
 

@@ -135,8 +135,8 @@ def command(
 
     from croupier.audit.signing import default_key_path
     from croupier.audit.verify import default_head_path
+    from croupier.gaming_day import GamingDay
     from croupier.integrity import default_manifest
-    from croupier.reports.gaming_day import GamingDay
     from croupier.server.app import create_app, start
     from croupier.server.context import Settings
 

@@ -41,10 +41,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.gaming_day import GamingDay
 from croupier.ledger import book
 from croupier.ledger.postings import MINOR_PER_UNIT, round_of_reference
 from croupier.reports import retention
-from croupier.reports.gaming_day import GamingDay
 from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.reports.returns import TableReturns
 from croupier.rules import Profile

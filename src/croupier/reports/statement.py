@@ -20,9 +20,9 @@ from datetime import UTC, date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.gaming_day import GamingDay, GamingDayError
 from croupier.ledger import book
 from croupier.ledger.postings import round_of_reference
-from croupier.reports.gaming_day import GamingDay, GamingDayError
 from croupier.service.models import GameTable, LedgerEntry, LedgerTransaction, RoundRecord
 from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
 

@@ -1385,6 +1385,70 @@ class PlayersActivity(Answer):
     players: list[PlayerDayFigures]
 
 
+# --- a player's protection (issue 27, items 1 to 3) ---------------------------------------------
+class LimitChanged(Answer):
+    """``POST /me/limits``, ``POST /me/reality-check``, ``POST /operator/players/{name}/limits``:
+    the limit as set and when it applies (epoch seconds: now for a decrease, 24 hours on for
+    the player's raise or removal). ``amount``: minor units, or minutes for ``session`` and
+    ``reality_check``; ``None``: removed."""
+
+    kind: Literal["deposit", "loss", "wager", "session", "reality_check"]
+    period: Literal["day", "week", "month", "session"]
+    amount: int | None
+    effective_at: float
+
+
+class LimitInForce(Answer):
+    """One limit of ``GET /me/protection``: what applies (``amount``, the lower of the
+    player's and the operator's; ``None``: none), what is used in the period and left, and
+    when the period ends (``None`` for a session's time). Money in minor units; a session's
+    time in minutes. A loss is net: ``used`` is negative after a net win."""
+
+    kind: Literal["deposit", "loss", "wager", "session"]
+    period: Literal["day", "week", "month", "session"]
+    amount: int | None
+    player_amount: int | None
+    operator_amount: int | None
+    used: int
+    left: int | None
+    resets_at: float | None
+
+
+class LimitWaiting(Answer):
+    """A player's raise or removal waiting for its 24 hours (``effective_at``)."""
+
+    kind: str
+    period: str
+    amount: int | None
+    effective_at: float
+
+
+class PauseTaken(Answer):
+    """``POST /me/break``, ``POST /me/self-exclusion``, and the pause of ``GET /me/protection``:
+    from ``starts_at`` to ``ends_at`` (epoch seconds), no seat, bet or back bet."""
+
+    kind: Literal["break", "self_exclusion"]
+    starts_at: float
+    ends_at: float
+
+
+class PlayersSession(Answer):
+    """When the player's session began (their earliest sign-in still live) and its minutes."""
+
+    started_at: float
+    played_minutes: int
+
+
+class ProtectionAnswer(Answer):
+    """``GET /me/protection`` (and the operator's ``/operator/players/{name}/protection``)."""
+
+    limits: list[LimitInForce]
+    pending: list[LimitWaiting]
+    session: PlayersSession
+    reality_check_minutes: int
+    pause: PauseTaken | None
+
+
 def documented(
     model: type[BaseModel], status: int = 200, *, accepted: type[BaseModel] | None = None
 ) -> dict[int | str, dict[str, Any]]:

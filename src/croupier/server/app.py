@@ -24,7 +24,7 @@ from croupier.audit import chain as audit_chain
 from croupier.audit import signing as audit_signing
 from croupier.audit import verify as audit_verify
 from croupier.errors import CroupierError
-from croupier.reports.gaming_day import GamingDay
+from croupier.gaming_day import GamingDay
 from croupier.reports.returns import Returns
 from croupier.rules.registry import load_profile, shipped_profile_names
 from croupier.server import errors, fail_safe_http, openapi
@@ -32,11 +32,13 @@ from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
 from croupier.server.health_routes import router as health_router
+from croupier.server.protection_routes import RealityChecks, pause_of, verify_may_watch
+from croupier.server.protection_routes import router as protection_router
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.report_routes import router as report_router
 from croupier.server.routes import router
 from croupier.server.schemas import Id
-from croupier.server.sockets import SESSION_ENDED
+from croupier.server.sockets import PAUSED, SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.server.web_api_routes import router as web_api_router
@@ -53,7 +55,7 @@ from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisB
 from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.commands import CreateTable
 from croupier.service.database import make_engine, upgrade
-from croupier.service.errors import AuthenticationError, PayloadTooLarge, RateLimited
+from croupier.service.errors import AuthenticationError, Conflict, PayloadTooLarge, RateLimited
 from croupier.service.models import GameTable
 from croupier.service.tables import Casino, LiveTable
 from croupier.service.unit_of_work import UnitOfWork
@@ -105,7 +107,7 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         if settings.broadcast_url
         else InProcessBroadcaster()
     )
-    casino = Casino(uow, settings.clock, broadcaster)
+    casino = Casino(uow, settings.clock, broadcaster, gaming_day=settings.gaming_day)
     now = settings.clock.now()
     token = uow.run(lambda s: ensure_operator(s, settings.operator_token, now))
     server = Server(
@@ -257,6 +259,7 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
     clock = running.settings.clock
     loop = asyncio.get_running_loop()
     checked_at = loop.time()
+    reality = RealityChecks(running, who)
     async with running.broadcaster.subscribe(live.id) as changes:
         # Three waits at once, each re-armed only once it has completed, and every one still
         # pending cancelled and awaited on the way out: a wait dropped while pending is what
@@ -267,10 +270,11 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
         try:
             seen_at = await asyncio.to_thread(_last_seen, running, token)
             await websocket.send_text(state())
+            await reality.start()
             while True:
                 done, _ = await asyncio.wait(
                     {waiting, receiving, ending},
-                    timeout=checking,
+                    timeout=reality.wait(checking),
                     return_when=asyncio.FIRST_COMPLETED,
                 )
                 if receiving in done:
@@ -285,9 +289,15 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     seen_at = await asyncio.to_thread(_last_seen, running, token)
                     if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
                         ended.set()
+                    paused = await asyncio.to_thread(pause_of, running, who)
+                    if paused is not None:  # taken through another server process
+                        await websocket.close(code=PAUSED, reason=paused)
+                        return
                 if ended.is_set():
-                    await websocket.close(code=SESSION_ENDED, reason="the session ended")
+                    code, reason = running.sockets.close_code(ended)
+                    await websocket.close(code=code, reason=reason)
                     return
+                await reality.send_if_due(websocket)
                 if waiting in done:
                     while not changes.empty():
                         changes.get_nowait()
@@ -375,11 +385,20 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(router)
     app.include_router(table_facts_router)
     app.include_router(report_router)
+    app.include_router(protection_router)
     app.include_router(health_router)
     app.include_router(web_api_router)
     install_pages(app, runs_table=_runs_table, house_day=_house_day)
     app.add_exception_handler(404, _not_found)
-    openapi.install(app, staff_router, correction_router, dealer_router, router, table_facts_router)
+    openapi.install(
+        app,
+        staff_router,
+        correction_router,
+        dealer_router,
+        router,
+        table_facts_router,
+        protection_router,
+    )
 
     @app.websocket("/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:
@@ -413,8 +432,13 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             errors.log.warning("socket refused, database unavailable: %s", type(trouble).__name__)
             await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
             return
+        try:  # a player on a break or self-excluded watches no table (issue 27, item 3)
+            await asyncio.to_thread(verify_may_watch, running, who)
+        except Conflict as paused:
+            await websocket.close(code=PAUSED, reason=paused.code)
+            return
         session = token_hash(token or "")
-        ended = running.sockets.register(session)
+        ended = running.sockets.register(session, None if who.is_operator else who.user_id)
         try:
             await _push_table(websocket, running, live, who, token, ended)
         finally:

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from croupier.audit import actor as audit_actor
 from croupier.clock import Clock, SystemClock
-from croupier.reports.gaming_day import GamingDay
+from croupier.gaming_day import GamingDay
 from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.reports.returns import Returns
 from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT

@@ -15,9 +15,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
+from croupier.gaming_day import GamingDayError, parse_date
 from croupier.reports import daily, players, statement
 from croupier.reports.formats import to_csv
-from croupier.reports.gaming_day import GamingDayError, parse_date
 from croupier.server.answers import (
     ActivityStatement,
     DailyRangeReport,

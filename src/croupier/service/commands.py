@@ -18,6 +18,7 @@ from croupier.games.commands import Action, Correction
 from croupier.service import disputes
 from croupier.service.accounts import Principal
 from croupier.service.physical import RANDOM, Procedure
+from croupier.service.protection import LimitKind, PauseKind, Period
 from croupier.service.staff import ApprovalDecision, CorrectionDecision, StaffRole
 
 
@@ -220,6 +221,28 @@ class Debit:
 
 
 @dataclass(frozen=True)
+class SetProtectionLimit:
+    """A limit on a player's play (issue 27): the caller's own (``player`` ``None``; a raise
+    waits 24 hours), or the operator's on the player named (at once either way). ``amount``
+    is minor units, minutes for the session and the reality check; ``None`` removes it."""
+
+    by: Principal
+    player: str | None
+    kind: LimitKind
+    period: Period
+    amount: int | None
+
+
+@dataclass(frozen=True)
+class TakePause:
+    """A player's break (``length`` in days) or self-exclusion (in months), from now."""
+
+    by: Principal
+    kind: PauseKind
+    length: int
+
+
+@dataclass(frozen=True)
 class GrantRole:
     by: Principal
     username: str
@@ -288,6 +311,8 @@ OfficeCommand = (
     | DecideCorrection
     | DecideDispute
     | CreateTable
+    | SetProtectionLimit
+    | TakePause
 )
 """A command of the cashier's or the staff's office: it holds no table, and runs in one
 transaction of its own."""

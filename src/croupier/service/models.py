@@ -246,7 +246,7 @@ class BackBet(Base):
 
 
 # The staff's five tables (roles, dealer assignments, staff actions, disputes, payout
-# corrections) are declared beside these, in the same ``Base``: imported here so that whoever
-# imports the schema gets all of it. ``audit verify`` and ``backup`` each missed them in a
+# corrections) and the players' protection (limits, pauses) are declared beside these, in the
+# same ``Base``: imported here so that whoever imports the schema gets all of it. ``audit verify`` and ``backup`` each missed them in a
 # process of their own (02e3e52, 87831ca) while another module's import happened to hide it.
-from croupier.service import staff_models  # noqa: E402, F401
+from croupier.service import protection_models, staff_models  # noqa: E402, F401

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from croupier.clock import Clock
 from croupier.errors import BetError, LedgerError
 from croupier.games.base import RoundResult
+from croupier.gaming_day import GamingDay
 from croupier.ledger import book
 from croupier.ledger.postings import (
     MINOR_PER_UNIT,
@@ -28,7 +29,7 @@ from croupier.ledger.postings import (
     to_minor,
 )
 from croupier.rules.base import Profile
-from croupier.service import engines
+from croupier.service import engines, protection
 from croupier.service.accounts import Principal
 from croupier.service.commands import AskBackBet
 from croupier.service.errors import Forbidden, NotFound, RequestError
@@ -41,6 +42,10 @@ def box_maximum(profile: Profile) -> int:
     the maximum of the box's own wager, the table's first (``TableRecord.wagers`` lists them
     in placing order)."""
     return next(iter(profile.table.wagers.values())).maximum
+
+
+PLAYERS_STAKING = frozenset({"bet", "decision"})
+"""``collect_stakes``'s reasons that are a player's own stake (the deal and the void are not)."""
 
 
 class Ledger(Protocol):
@@ -69,9 +74,13 @@ class Ledger(Protocol):
 class Money:
     """The postings of every table of one server process."""
 
-    def __init__(self, clock: Clock, ledger: Ledger | None = None) -> None:
+    def __init__(
+        self, clock: Clock, ledger: Ledger | None = None, gaming_day: GamingDay | None = None
+    ) -> None:
         self.clock = clock
         self.ledger: Ledger = book if ledger is None else ledger
+        self.gaming_day = gaming_day or GamingDay()
+        """The house's day, which a player's limits are counted by (``protection``)."""
         self._wallets: dict[int, int] = {}
         """User -> wallet account id, for accounts that existed before (see ``wallet``)."""
 
@@ -90,7 +99,12 @@ class Money:
 
     # --- stakes ---------------------------------------------------------------------------
     def collect_stakes(self, session: Session, live: LiveTable, reason: str) -> None:
-        """Move what the engine now has at stake, seat by seat, between wallet and escrow."""
+        """Move what the engine now has at stake, seat by seat, between wallet and escrow.
+
+        A player's stake that grows by their own command (``reason``: a bet, or a decision
+        that adds a stake: a double, a split, insurance, a call) is first checked against
+        their protection (``protection.verify_stake``): a refusal raises before anything
+        is posted."""
         wanted = live.game_round.stakes()
         legs: list[Leg] = []
         for seat in sorted(set(wanted) | set(live.held)):
@@ -100,6 +114,8 @@ class Money:
             if delta == 0:
                 continue
             owner = held["user"] if held["minor"] else live.seats[seat]
+            if delta > 0 and reason in PLAYERS_STAKING:
+                protection.verify_stake(session, owner, delta, self.clock.now(), self.gaming_day)
             legs += bet_legs(wallet=self.wallet(session, owner), escrow=live.escrow, minor=delta)
             if minor:
                 live.held[seat] = {"user": owner, "minor": minor}
@@ -236,6 +252,9 @@ class Money:
                 amount=amount,
                 balance_minor=balance,
             )
+        protection.verify_stake(
+            session, who.user_id, to_minor(amount), self.clock.now(), self.gaming_day
+        )
         back = BackBet(
             round_id=live.round_id,
             seat=seat,
@@ -295,6 +314,10 @@ class Money:
                 seat=back.seat,
                 maximum=maximum,
             )
+        # The backer's stake moves now: their protection is checked as at the asking.
+        protection.verify_stake(
+            session, back.user_id, back.amount, self.clock.now(), self.gaming_day
+        )
         legs = bet_legs(
             wallet=self.wallet(session, back.user_id), escrow=live.escrow, minor=back.amount
         )

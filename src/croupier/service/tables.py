@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from croupier.clock import Clock
 from croupier.errors import CroupierError
+from croupier.gaming_day import GamingDay
 from croupier.service import (
     approvals,
     disputes,
@@ -35,6 +36,7 @@ from croupier.service import (
     idempotency,
     payout_corrections,
     physical,
+    protection,
     staff,
     wallets,
 )
@@ -67,7 +69,9 @@ from croupier.service.commands import (
     RemoveRole,
     SetLimits,
     SetOpen,
+    SetProtectionLimit,
     Sit,
+    TakePause,
     UnassignDealer,
     VoidRound,
 )
@@ -79,6 +83,7 @@ from croupier.service.idempotency import Answer
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Ledger, Money
 from croupier.service.players import Players
+from croupier.service.protection import PauseKind, Setter
 from croupier.service.publishing import Publisher
 from croupier.service.registry import Registry
 from croupier.service.rounds import RoundRows, Rounds
@@ -104,9 +109,11 @@ class Casino:
         *,
         ledger: Ledger | None = None,
         round_rows: RoundRows | None = None,
+        gaming_day: GamingDay | None = None,
     ) -> None:
         """``answers``, ``ledger`` and ``round_rows`` are the repositories a command writes
-        through (the database's when ``None``; a test's in memory: ``tests/service``)."""
+        through (the database's when ``None``; a test's in memory: ``tests/service``);
+        ``gaming_day`` is the house's day, which a player's limits are counted by."""
         self.uow = uow
         self.answers = answers or idempotency.StoredAnswers()
         """Each keyed request's answer (R8), kept in its command's transaction."""
@@ -115,7 +122,7 @@ class Casino:
         self.usernames: dict[int, str] = {}
         self.fail_safe = FailSafe()
         """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
-        self.money = Money(clock, ledger)
+        self.money = Money(clock, ledger, gaming_day)
         self.rounds = Rounds(clock, self.money, round_rows)
         self.publisher = Publisher(broadcaster, self.usernames)
         self.registry = Registry(uow, clock, self.rounds, self.publisher)
@@ -191,6 +198,8 @@ class Casino:
                 | FileDispute()
                 | ProposeCorrection()
                 | DecideCorrection()
+                | SetProtectionLimit()
+                | TakePause()
             ):
                 return None  # the cashier's or the staff's office: one transaction of its own
             case VoidRound(round=round_id):
@@ -220,6 +229,8 @@ class Casino:
         match command:
             case Sit(by=by) | PlaceBet(by=by) | AskBackBet(by=by):
                 staff.verify_may_play(session, by)
+                if isinstance(command, Sit):  # a stake's check is where its amount is known
+                    protection.verify_may_play(session, by.user_id, self.clock.now())
             case (
                 ConfirmProcedure(table=table_id, by=by)
                 | EnterCard(table=table_id, by=by)
@@ -245,9 +256,32 @@ class Casino:
                     session, by, dispute, decision, reason, command.corrections, now
                 )
             case Credit(username=username, amount=amount):
-                return wallets.move(session, username, amount, "credit", now)
+                day = self.money.gaming_day  # a deposit limit's periods
+                return wallets.move(session, username, amount, "credit", now, gaming_day=day)
             case Debit(username=username, amount=amount):
                 return wallets.move(session, username, amount, "debit", now)
+            case SetProtectionLimit(by=by, player=None, kind=kind, period=period):
+                return protection.set_limit(
+                    session,
+                    by.user_id,
+                    by.user_id,
+                    Setter.PLAYER,
+                    kind,
+                    period,
+                    command.amount,
+                    now,
+                )
+            case SetProtectionLimit(by=by, player=str(player), kind=kind, period=period):
+                user_id = wallets.user_id_of(session, player)
+                return protection.set_limit(
+                    session, user_id, by.user_id, Setter.OPERATOR, kind, period, command.amount, now
+                )
+            case TakePause(by=by, kind=PauseKind.BREAK, length=days):
+                return protection.take_break(session, by.user_id, days, now)
+            case TakePause(by=by, kind=PauseKind.SELF_EXCLUSION, length=months):
+                return protection.self_exclude(
+                    session, by.user_id, months, now, self.money.gaming_day
+                )
             case GrantRole(by=by, username=username, role=role):
                 return staff.grant(session, by, username, role, now)
             case RemoveRole(by=by, username=username, role=role):

@@ -8,8 +8,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from croupier.gaming_day import GamingDay
 from croupier.ledger import book
 from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
+from croupier.service import protection
 from croupier.service.accounts import USERNAME, wallet_of
 from croupier.service.errors import NotFound
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
@@ -26,11 +28,23 @@ def user_id_of(session: Session, username: str) -> int:
 
 
 def move(
-    session: Session, username: str, amount: object, direction: str, now: float
+    session: Session,
+    username: str,
+    amount: object,
+    direction: str,
+    now: float,
+    *,
+    gaming_day: GamingDay | None = None,
 ) -> dict[str, Any]:
-    """Credit (cashier -> wallet) or debit (wallet -> cashier) whole minor units (R13)."""
+    """Credit (cashier -> wallet) or debit (wallet -> cashier) whole minor units (R13).
+
+    A credit that would take the player past a deposit limit is refused
+    (``deposit_limit_reached``) before anything moves, whichever route asked for it;
+    ``gaming_day`` cuts the limit's periods (``None``: the default day, 06:00 local)."""
     minor = parse_minor_amount(amount, "amount")
     user_id = user_id_of(session, username)
+    if direction == "credit":
+        protection.verify_deposit(session, user_id, minor, now, gaming_day or GamingDay())
     wallet = wallet_of(session, user_id)
     cashier = book.open_account(session, *book.CASHIER, may_go_negative=True)
     sign = 1 if direction == "credit" else -1

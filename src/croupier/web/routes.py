@@ -28,7 +28,7 @@ from fastapi import Path as PathParameter
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from croupier.reports.gaming_day import GamingDay
+from croupier.gaming_day import GamingDay
 from croupier.service import pace
 from croupier.web.dealer_pages import router as dealer_pages
 from croupier.web.page import HERE, STATIC_URL, AcceptLanguage, not_found_page, render

@@ -167,6 +167,7 @@ function paramText(name, value) {
   if (name.endsWith("_minor")) return moneyMinor(value);
   if (name === "wager") return tOr(`wager.${value}`, String(value));
   if (name === "action") return tOr(`action.${value}`, String(value));
+  if (name === "period") return tOr(`protection.period.${value}`, String(value));
   if (typeof value === "number") return money(value);
   return String(value);
 }

@@ -874,6 +874,21 @@ function setConnection(kind) {
   element.textContent = t(`table.${kind}`);
 }
 
+/** A reality check (issue 27, item 2): the session's time, net and amount wagered, and the
+ * choice to go on or stop; stopping signs out. */
+function showRealityCheck(check) {
+  const minutes = Math.floor(check.played_seconds / 60);
+  byId("reality-text").textContent = t("reality.text", { minutes: check.interval_minutes });
+  byId("reality-played").textContent = t("reality.duration", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+  byId("reality-net").textContent = check.net_minor > 0 ? `+${moneyMinor(check.net_minor)}` : moneyMinor(check.net_minor);
+  byId("reality-wagered").textContent = moneyMinor(check.wagered_minor);
+  const dialog = byId("reality-check");
+  if (!dialog.open) dialog.showModal();
+}
+
+byId("reality-continue").addEventListener("click", () => byId("reality-check").close());
+byId("reality-stop").addEventListener("click", () => byId("sign-out").click());
+
 function connect() {
   setConnection(retry ? "reconnecting" : "connecting");
   const socket = new WebSocket(server.tableSocketUrl(tableId, session.token));
@@ -891,6 +906,7 @@ function connect() {
       return;
     }
     if (message.type === "state") absorb(message);
+    if (message.type === "reality_check") showRealityCheck(message);
   });
   socket.addEventListener("close", (event) => {
     socketOpen = false;
@@ -902,6 +918,13 @@ function connect() {
     }
     if (event.code === 4404) {
       showNotice(event.reason, "error");
+      return;
+    }
+    if (event.code === 4403) {
+      // A break or self-exclusion (issue 27, item 3): no table until it ends; no reconnect.
+      byId("connection").dataset.state = "closed";
+      byId("connection").textContent = t("table.closed");
+      showNotice(t(`error.${event.reason}`), "error");
       return;
     }
     retry += 1;
