@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import random
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,14 +36,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+KERNEL_USERS = re.compile(
+    r"croupier\.(simulation|analysis|envs|counting)\b|from croupier\.hands\.poker|"
+    r"[\"'](analyze|simulate)[\"']"
+)
+"""What a test module names when it runs the compiled kernels (numba), itself or by the CLI."""
+
+
+@functools.cache
+def _runs_kernels(path: Path) -> bool:
+    return path.suffix == ".py" and bool(KERNEL_USERS.search(path.read_text(encoding="utf-8")))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """PostgreSQL's short form: a test parametrized over the database and over something
+    """Every test of a module that runs the compiled kernels goes to one worker
+    (``xdist_group``, with ``--dist loadgroup``: ``tools/check.py``). On a fresh clone numba's
+    cache is empty and each kernel compiles on first call; two workers meeting the same
+    kernel at once both compiled it: tests/consistency/test_simulator_blackjack_matches_engine.py
+    took 186 s of CPU on two workers against 119 s on one (cold cache, same machine). The
+    kernel tests are about a quarter of the suite, so one worker holds them while the other
+    takes the rest.
+
+    And PostgreSQL's short form: a test parametrized over the database and over something
     else (a profile, a body, a phase) runs every case on SQLite in CI, and on PostgreSQL its
     first case (by node id); its other PostgreSQL cases are ``slow``, run in full by
     ``benchmarks/slow_checks.py``. What PostgreSQL alone can break (its locking, isolation,
     types, the schema's migrations) is met by one case as by all, and the 521 PostgreSQL cases
     were 231 of the suite's 1,393 worker-seconds: each makes a database of its own."""
+    for item in items:
+        if _runs_kernels(item.path):
+            item.add_marker(pytest.mark.xdist_group("compiled-kernels"))
     cases: dict[str, list[pytest.Item]] = {}
     for item in items:
         callspec = getattr(item, "callspec", None)

@@ -46,11 +46,13 @@ def main() -> None:
 def workers(arguments: list[str]) -> list[str]:
     """One pytest worker per core (pytest-xdist), unless the arguments choose: the suite is
     CPU-bound and each test makes its own databases, ports and temporary files, so the workers
-    share nothing but the compiled-kernel cache (numba writes it atomically)."""
+    share nothing but the compiled-kernel cache (numba writes it atomically). The tests that
+    run the kernels are one group on one worker (``--dist loadgroup``; ``tests/conftest.py``
+    says why), so no kernel is compiled twice at once."""
     chosen = any(
         a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) for a in arguments
     )
-    return [] if chosen else ["-n", "auto"]
+    return [] if chosen else ["-n", "auto", "--dist", "loadgroup"]
 
 
 if __name__ == "__main__":
