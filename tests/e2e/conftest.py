@@ -98,8 +98,22 @@ class Person:
         return path
 
 
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Whether the test's own body failed, for ``person``'s teardown to read."""
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
+
+
 @pytest.fixture
-def person(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., Person]]:
+def person(
+    browser: Any, live_server: LiveServer, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Person]]:
     """Open a browser for someone: ``person("alice", phone=True, locale="es-ES")``."""
     opened: list[tuple[Any, Person]] = []
 
@@ -124,9 +138,13 @@ def person(browser: Any, live_server: LiveServer) -> Iterator[Callable[..., Pers
     # Under pytest-xdist two workers can each end a test with an "operator" at once: the
     # worker's name keeps one's last sight from overwriting (or tearing) the other's.
     worker = os.environ.get("PYTEST_XDIST_WORKER")
-    for context, someone in opened:
-        # The last sight of every page, for whoever reads a failure.
-        someone.screenshot(f"last-{worker}-{someone.name}" if worker else f"last-{someone.name}")
-        context.close()
     complaints = {someone.name: someone.errors for _context, someone in opened if someone.errors}
+    failed = request.node.stash.get(CALL_FAILED, True) or bool(complaints)
+    for context, someone in opened:
+        # The last sight of every page, for whoever reads a failure (only then: a full-page
+        # picture of every page of every test was up to 12 s of a test's teardown).
+        if failed:
+            name = f"last-{worker}-{someone.name}" if worker else f"last-{someone.name}"
+            someone.screenshot(name)
+        context.close()
     assert not complaints, f"the browser console reported errors: {complaints}"
