@@ -58,6 +58,7 @@ from croupier.simulation.blackjack_kernel import (
     draw,
     settled_net,
     shuffle,
+    without_runtime,
 )
 
 Array = npt.NDArray[Any]
@@ -195,13 +196,11 @@ def new_state(num_envs: int, decks: int, max_hands: int) -> VectorState:
 
 @njit(inline="always")
 def _take(i: int, f: Array, shoes: Array, streams: Array) -> Any:
-    pos = f[i, E_POS]
-    if pos >= shoes.shape[1]:
-        shuffle(shoes[i], streams[i])
-        pos = 0
+    card, pos, ran_out = draw(shoes[i], f[i, E_POS], streams[i])
+    f[i, E_POS] = pos
+    if ran_out:
         f[i, E_EXHAUSTED] = 1
-    f[i, E_POS] = pos + 1
-    return np.int64(shoes[i, pos])
+    return card
 
 
 @njit(inline="always")
@@ -505,7 +504,7 @@ def mask_of(  # noqa: PLR0917
         mask[i, A_SURRENDER] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@without_runtime
 def act(  # noqa: PLR0917
     i: int, action: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array,
@@ -601,7 +600,7 @@ def _split(  # noqa: PLR0917
 # --- the batch ------------------------------------------------------------------------------------
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@without_runtime
 def step_batch(  # noqa: PLR0917
     actions: Array, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array, seen: Array, mask: Array, rewards: Array, terminated: Array,
@@ -648,7 +647,7 @@ def _count_round(  # noqa: PLR0917
     f[i, E_HANDS] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@without_runtime
 def reset_batch(  # noqa: PLR0917
     p: Array, f: Array, shoes: Array, streams: Array, seen: Array, mask: Array,
                 hands: Array, hand_cards: Array) -> None:  # fmt: skip
@@ -718,7 +717,7 @@ def _observe(  # noqa: PLR0917
                     seen_view[i, dealer[i, k] >> 2] += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@without_runtime
 def observe_batch(  # noqa: PLR0917
     p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array, seen: Array, view: Any
 ) -> None:
@@ -730,7 +729,7 @@ def observe_batch(  # noqa: PLR0917
 # --- a chart played inside the kernel -------------------------------------------------------------
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@without_runtime
 def rollout_chart(  # noqa: PLR0917
     rounds: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array, seen: Array, hard_above: Array, hard_below: Array,
