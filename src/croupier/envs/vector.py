@@ -133,24 +133,25 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminated = np.zeros(num_envs, dtype=np.bool_)
         self._seeded = False
-        self._observation = self._blank_observation()
         self._configure_bets()
 
     def _blank_observation(self) -> dict[str, npt.NDArray[Any]]:
+        """New arrays for one observation, in the kernel's order (``VIEW``); the kernel
+        writes every row whole, so none is cleared here."""
         n = self.num_envs
-        observation: dict[str, npt.NDArray[Any]] = {
-            "phase": np.zeros(n, dtype=np.int64),
-            "bets": np.zeros((n, len(self.profile.table.wagers)), dtype=np.float64),
-            "hand": np.zeros((n, 22), dtype=np.int64),
-            "total": np.zeros(n, dtype=np.int64),
-            "soft": np.zeros(n, dtype=np.int64),
-            "hand_number": np.zeros(n, dtype=np.int64),
-            "hands": np.zeros(n, dtype=np.int64),
-            "stake": np.zeros((n, 1), dtype=np.float64),
-            "dealer": np.zeros((n, 22), dtype=np.int64),
+        shapes: dict[str, tuple[tuple[int, ...], type]] = {
+            "phase": ((n,), np.int64),
+            "bets": ((n, len(self.profile.table.wagers)), np.float64),
+            "hand": ((n, 22), np.int64),
+            "total": ((n,), np.int64),
+            "soft": ((n,), np.int64),
+            "hand_number": ((n,), np.int64),
+            "hands": ((n,), np.int64),
+            "stake": ((n, 1), np.float64),
+            "dealer": ((n, 22), np.int64),
+            "seen": ((n if self.counting else 0, 13), np.int64),
         }
-        observation["seen"] = np.zeros((n if self.counting else 0, 13), dtype=np.int64)
-        return observation
+        return {key: np.empty(*shapes[key]) for key in compiled.VIEW}
 
     def _configure_bets(self) -> None:
         fields = self._state.fields
@@ -192,17 +193,23 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         )  # fmt: skip
         self._rewards[:] = 0.0
         self._terminated[:] = False
-        return self._observe(), self._info()
+        observation = self._blank_observation()
+        compiled.observe_batch(
+            self._p, state.fields, state.hands, state.hand_cards, state.dealer, state.seen,
+            tuple(observation.values()),
+        )  # fmt: skip
+        return self._answer(observation), self._info()
 
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
         state = self._state
         chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        observation = self._blank_observation()
         refused = compiled.step_batch(
             chosen, self._p, state.fields, state.hands, state.hand_cards, state.dealer,
             state.shoes, state.streams, state.seen, self._mask, self._rewards,
-            self._terminated,
+            self._terminated, tuple(observation.values()),
         )  # fmt: skip
         if refused >= 0:
             legal = ", ".join(
@@ -216,21 +223,14 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
             )
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return (
-            self._observe(),
+            self._answer(observation),
             self._rewards.copy(),
             self._terminated.copy(),
             truncated,
             self._info(),
         )
 
-    def _observe(self) -> dict[str, Any]:
-        state, o = self._state, self._observation
-        compiled.observe_batch(
-            self._p, state.fields, state.hands, state.hand_cards, state.dealer, state.seen,
-            o["phase"], o["bets"], o["hand"], o["total"], o["soft"], o["hand_number"],
-            o["hands"], o["stake"], o["dealer"], o["seen"], 8,
-        )  # fmt: skip
-        observation = {key: value.copy() for key, value in o.items()}
+    def _answer(self, observation: dict[str, Any]) -> dict[str, Any]:
         if not self.counting:
             del observation["seen"]
         return observation

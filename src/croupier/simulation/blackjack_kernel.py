@@ -44,7 +44,8 @@ soft total and pair, so that basic strategy is the case with every threshold at 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -162,6 +163,17 @@ MAX_LEVEL_CELLS = 1 << 22
 spread wider take ``play_block``'s general loop)."""
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def without_runtime(function: _F) -> _F:
+    """``function`` compiled (cached, numpy's error model) without numba's runtime: for
+    compiled code that allocates nothing, which then pays no atomic reference count on each
+    array it is passed or views (``draw``; the vector environment's kernel)."""
+    options: dict[str, Any] = {"_nrt": False}  # numba's own option, absent from its stubs
+    return cast(_F, njit(cache=True, error_model="numpy", **options)(function))
+
+
 @njit(inline="always")
 def _rotl(x: Any, k: int) -> Any:
     return (x << uint64(k)) | (x >> uint64(64 - k))
@@ -261,14 +273,52 @@ def shuffle(shoe: Array, state: Array) -> None:
         shoe[j] = card
 
 
-@njit(cache=True)
+@without_runtime
 def draw(shoe: Array, pos: Any, state: Array) -> Any:
     """The card at ``pos``, the position after it, and whether the shoe ran out first (a
-    round that empties a shoe goes on from a fresh one, shuffled here: ``S_EXHAUSTED``)."""
+    round that empties a shoe goes on from a fresh one, shuffled here: ``S_EXHAUSTED``).
+
+    Every loop's draw, the simulator's and the vector environment's. Compiled without
+    numba's reference counts (``_nrt=False``: it allocates nothing), it is a small function
+    that LLVM inlines into each caller for nothing; inlined by numba instead
+    (``inline="always"``) its array arguments cost a reference-count pair per draw (0.42x
+    of the loops with the draw written out, 0.33x as a plain call with them)."""
     if pos >= shoe.size:
         shuffle(shoe, state)
         return np.int64(shoe[0]), 1, True
     return np.int64(shoe[pos]), pos + 1, False
+
+
+@without_runtime
+def next_shoe(shoe: Array, state: Array, shoe_log: Array, shoes: Any) -> Any:
+    """The next shoe shuffled, kept in ``shoe_log`` while it has room: the shoes dealt so far.
+    Like ``draw``, a function without reference counts that LLVM inlines for nothing."""
+    shuffle(shoe, state)
+    if shoes < shoe_log.shape[0]:
+        for k in range(shoe.size):  # element by element: a slice copy would allocate
+            shoe_log[shoes, k] = shoe[k]
+    return shoes + 1
+
+
+@without_runtime
+def ramp_bet(  # noqa: PLR0917
+    tc: Any, wonged_in: Any, wong_in: float, wong_out: float, ramp_counts: Array,
+    ramp_units: Array,
+) -> Any:  # fmt: skip
+    """The bet at true count ``tc`` by the ramp (the units of the highest count reached),
+    0 while wonged out, and whether the player is wonged in now."""
+    if wonged_in:
+        if tc < wong_out:
+            wonged_in = False
+    elif tc >= wong_in:
+        wonged_in = True
+    bet = ramp_units[0]
+    for k in range(ramp_counts.size):
+        if tc >= ramp_counts[k]:
+            bet = ramp_units[k]
+    if not wonged_in:
+        bet = 0
+    return bet, wonged_in
 
 
 @njit(inline="always")
@@ -676,11 +726,8 @@ def _one_box_path(counted: bool) -> Any:
         total_net = total_net2 = 0
         for rnd in range(rounds):
             if pos >= cut_at:
-                shuffle(shoe, state)
                 shoe_no = shoes
-                if shoes < shoe_log.shape[0]:
-                    shoe_log[shoes, :] = shoe
-                shoes += 1
+                shoes = next_shoe(shoe, state, shoe_log, shoes)
                 pos = p[P_BURN]
                 rc = p[P_INITIAL_RC]
                 if wong_in != -np.inf:
@@ -693,49 +740,25 @@ def _one_box_path(counted: bool) -> Any:
             tc_bin = 0
             if counting:
                 tc_bet = _true_count(rc, size - pos, p)
-                if wonged_in:
-                    if tc_bet < wong_out:
-                        wonged_in = False
-                elif tc_bet >= wong_in:
-                    wonged_in = True
-                bet = ramp_units[0]
-                for k in range(ramp_counts.size):
-                    if tc_bet >= ramp_counts[k]:
-                        bet = ramp_units[k]
-                if not wonged_in:
-                    bet = 0
+                bet, wonged_in = ramp_bet(
+                    tc_bet, wonged_in, wong_in, wong_out, ramp_counts, ramp_units
+                )
                 tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
             exhausted = False
             # --- the deal: the box, the up card, the box, the hole card ----------------------
-            if pos >= size:
-                shuffle(shoe, state)
-                pos = 0
-                exhausted = True
-            c1 = np.int64(shoe[pos])
-            pos += 1
-            if pos >= size:
-                shuffle(shoe, state)
-                pos = 0
-                exhausted = True
-            d0 = np.int64(shoe[pos])
-            pos += 1
-            if pos >= size:
-                shuffle(shoe, state)
-                pos = 0
-                exhausted = True
-            c2 = np.int64(shoe[pos])
-            pos += 1
+            c1, pos, ran_out = draw(shoe, pos, state)
+            exhausted |= ran_out
+            d0, pos, ran_out = draw(shoe, pos, state)
+            exhausted |= ran_out
+            c2, pos, ran_out = draw(shoe, pos, state)
+            exhausted |= ran_out
             rc += tags[c1 >> 2] + tags[d0 >> 2] + tags[c2 >> 2]
             rc_hidden = 0
             d1 = np.int64(0)
             n_dealer = 1
             if hole_dealt:
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                d1 = np.int64(shoe[pos])
-                pos += 1
+                d1, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
                 n_dealer = 2
                 rc_hidden = tags[d1 >> 2]
             up = value_of[d0]
@@ -819,12 +842,8 @@ def _one_box_path(counted: bool) -> Any:
                 while not (x_done or skip_players):
                     if x_n == 1:
                         # A split hand's second card, when its turn comes.
-                        if pos >= size:
-                            shuffle(shoe, state)
-                            pos = 0
-                            exhausted = True
-                        card = np.int64(shoe[pos])
-                        pos += 1
+                        card, pos, ran_out = draw(shoe, pos, state)
+                        exhausted |= ran_out
                         v = value_of[card]
                         x_hard += v
                         x_ace |= v == 1
@@ -906,12 +925,8 @@ def _one_box_path(counted: bool) -> Any:
                         x_split = True
                         continue
                     # A card: the hit or the double's one card.
-                    if pos >= size:
-                        shuffle(shoe, state)
-                        pos = 0
-                        exhausted = True
-                    card = np.int64(shoe[pos])
-                    pos += 1
+                    card, pos, ran_out = draw(shoe, pos, state)
+                    exhausted |= ran_out
                     v = value_of[card]
                     x_hard += v
                     x_ace |= v == 1
@@ -962,12 +977,8 @@ def _one_box_path(counted: bool) -> Any:
             hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
             if not skip_players:
                 if n_dealer == 1 and (hands_left or (insured and not peeked)):
-                    if pos >= size:
-                        shuffle(shoe, state)
-                        pos = 0
-                        exhausted = True
-                    d1 = np.int64(shoe[pos])
-                    pos += 1
+                    d1, pos, ran_out = draw(shoe, pos, state)
+                    exhausted |= ran_out
                     n_dealer = 2
                     rc += tags[d1 >> 2]
                 dealer_bj = n_dealer == 2 and (
@@ -982,12 +993,8 @@ def _one_box_path(counted: bool) -> Any:
                 d_ace |= value_of[d1] == 1
             if hands_left and not dealer_bj and not skip_players:
                 while not dealer_stands[d_hard * 2 + d_ace]:
-                    if pos >= size:
-                        shuffle(shoe, state)
-                        pos = 0
-                        exhausted = True
-                    card = np.int64(shoe[pos])
-                    pos += 1
+                    card, pos, ran_out = draw(shoe, pos, state)
+                    exhausted |= ran_out
                     v = value_of[card]
                     d_hard += v
                     d_ace |= v == 1
@@ -1186,11 +1193,8 @@ def play_block(  # noqa: PLR0917
     total_net = total_net2 = 0
     for rnd in range(rounds):
         if pos >= cut_at:
-            shuffle(shoe, state)
             shoe_no = shoes
-            if shoes < shoe_log.shape[0]:
-                shoe_log[shoes, :] = shoe
-            shoes += 1
+            shoes = next_shoe(shoe, state, shoe_log, shoes)
             pos = p[P_BURN]
             rc = p[P_INITIAL_RC]
             if wong_in != -np.inf:
@@ -1203,17 +1207,7 @@ def play_block(  # noqa: PLR0917
         bet = 1
         if counting:
             tc_bet = _true_count(rc, size - pos, p)
-            if wonged_in:
-                if tc_bet < wong_out:
-                    wonged_in = False
-            elif tc_bet >= wong_in:
-                wonged_in = True
-            bet = ramp_units[0]
-            for k in range(ramp_counts.size):
-                if tc_bet >= ramp_counts[k]:
-                    bet = ramp_units[k]
-            if not wonged_in:
-                bet = 0
+            bet, wonged_in = ramp_bet(tc_bet, wonged_in, wong_in, wong_out, ramp_counts, ramp_units)
         tc_bin = 0
         if counting:
             tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
@@ -1245,12 +1239,8 @@ def play_block(  # noqa: PLR0917
         n_dealer = 0
         for second in range(2):
             for b in range(players):
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                card = np.int64(shoe[pos])
-                pos += 1
+                card, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
                 s = b * max_hands
                 v = value_of[card]
                 h_hard[s] += v
@@ -1264,12 +1254,8 @@ def play_block(  # noqa: PLR0917
                     h_sevens[s] += 1
                 rc += tags[card >> 2]
             if second == 0 or p[P_HOLE] != 0:
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                card = np.int64(shoe[pos])
-                pos += 1
+                card, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
                 dealer[n_dealer] = card
                 n_dealer += 1
                 if second == 0:
@@ -1368,12 +1354,8 @@ def play_block(  # noqa: PLR0917
                             first_pass = False
                             if x_n == 1:
                                 # A split hand's second card, when its turn comes.
-                                if pos >= size:
-                                    shuffle(shoe, state)
-                                    pos = 0
-                                    exhausted = True
-                                card = np.int64(shoe[pos])
-                                pos += 1
+                                card, pos, ran_out = draw(shoe, pos, state)
+                                exhausted |= ran_out
                                 v = value_of[card]
                                 x_hard += v
                                 x_ace |= v == 1
@@ -1528,12 +1510,8 @@ def play_block(  # noqa: PLR0917
                             x_split = True
                             x_aces = aces
                         # A card: the hit, the double's one card, or a split hand's second.
-                        if pos >= size:
-                            shuffle(shoe, state)
-                            pos = 0
-                            exhausted = True
-                        card = np.int64(shoe[pos])
-                        pos += 1
+                        card, pos, ran_out = draw(shoe, pos, state)
+                        exhausted |= ran_out
                         v = value_of[card]
                         x_hard += v
                         x_ace |= v == 1
@@ -1579,12 +1557,8 @@ def play_block(  # noqa: PLR0917
         insurance_left = insured > 0 and not peeked
         if not skip_players:
             if n_dealer == 1 and (hands_left or insurance_left):
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                card = np.int64(shoe[pos])
-                pos += 1
+                card, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
                 dealer[n_dealer] = card
                 n_dealer += 1
                 rc += tags[card >> 2]
@@ -1604,12 +1578,8 @@ def play_block(  # noqa: PLR0917
             d_ace |= v == 1
         if hands_left and not dealer_bj and not skip_players:
             while not dealer_stands[d_hard * 2 + d_ace]:
-                if pos >= size:
-                    shuffle(shoe, state)
-                    pos = 0
-                    exhausted = True
-                card = np.int64(shoe[pos])
-                pos += 1
+                card, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
                 v = value_of[card]
                 d_hard += v
                 d_ace |= v == 1

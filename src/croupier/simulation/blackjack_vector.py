@@ -58,6 +58,7 @@ from croupier.simulation.blackjack_kernel import (
     draw,
     settled_net,
     shuffle,
+    without_runtime,
 )
 
 Array = npt.NDArray[Any]
@@ -137,6 +138,10 @@ V_FIELDS = P_FIELDS + 1
 
 MAX_CARDS = 22
 MAX_DEALER = 22
+MAX_HANDS_VIEW = 8
+"""The observation's ``hands`` and ``hand_number`` stop at this many (``CroupierEnv``'s)."""
+VIEW = ("phase", "bets", "hand", "total", "soft", "hand_number", "hands", "stake", "dealer", "seen")
+"""The observation's arrays, in the order the kernel takes them (``view``)."""
 
 
 @dataclass
@@ -282,13 +287,13 @@ def open_round(  # noqa: PLR0917
     f[i, E_DEALER] = 0
 
 
-@njit(cache=True)
-def deal(  # noqa: PLR0917
+@njit(inline="always")
+def _deal(  # noqa: PLR0917
     i: int, bet: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array,
 ) -> None:  # fmt: skip
-    """The deal (a card to the box, the up card, the box's second, the hole card where the
-    profile deals one), then on to the first decision."""
+    """The deal: a card to the box, the up card, the box's second, the hole card where the
+    profile deals one."""
     f[i, E_BET] = bet
     f[i, E_HANDS] = 1
     f[i, E_TURN] = 0
@@ -304,10 +309,6 @@ def deal(  # noqa: PLR0917
     _add_card(i, 0, _take(i, f, shoes, streams), False, hands, hand_cards)
     if p[P_HOLE] != 0:
         _dealer_card(i, f, dealer, shoes, streams)
-    if p[P_INSURANCE] != 0 and _card_value(dealer[i, 0]) == 1:
-        f[i, E_PHASE] = PH_INSURANCE  # Art. 10: insurance when the up card is an Ace
-        return
-    _after_insurance(i, p, f, hands, hand_cards, dealer, shoes, streams)
 
 
 @njit(inline="always")
@@ -340,11 +341,10 @@ def _settle_insurance(i: int, p: Array, f: Array, dealer: Array) -> None:
         f[i, E_INSURANCE_SETTLED] = 1
 
 
-@njit(cache=True)
-def _after_insurance(  # noqa: PLR0917
-    i: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array, shoes: Array,
-    streams: Array,
-) -> None:  # fmt: skip
+@njit(inline="always")
+def _after_insurance(i: int, p: Array, f: Array, hands: Array, dealer: Array) -> Any:
+    """The peek and the blackjacks paid at once, once insurance is decided (or not asked):
+    True when the dealer's blackjack ended the round, else the box's turns begin."""
     up = _card_value(dealer[i, 0])
     peeks = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
     if peeks and _dealer_blackjack(i, f, dealer):
@@ -352,14 +352,14 @@ def _after_insurance(  # noqa: PLR0917
         f[i, E_REVEALED] = 1
         _settle_insurance(i, p, f, dealer)
         _settle(i, p, f, hands, dealer)
-        return
+        return True
     if peeks:
         _settle_insurance(i, p, f, dealer)
     at_once = p[P_BJ_PAID_AT_ONCE] != 0 and up != 1 and up != 10  # noqa: PLR1714 - numba
     if at_once and hands[i, 0, H_SETTLED] == 0 and _is_blackjack(i, 0, hands, p):
         _settle_now(i, 0, p[P_BJ_NET] * hands[i, 0, H_STAKE], hands)
     f[i, E_PHASE] = PH_PLAY
-    _next_turn(i, p, f, hands, hand_cards, dealer, shoes, streams)
+    return False
 
 
 @njit(inline="always")
@@ -382,7 +382,7 @@ def _close_if_nothing_to_decide(  # noqa: PLR0917
         x[H_FINISHED] = 1  # Art. 11: split Aces take one card each
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _next_turn(  # noqa: PLR0917
     i: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array, shoes: Array,
     streams: Array,
@@ -504,20 +504,24 @@ def mask_of(  # noqa: PLR0917
         mask[i, A_SURRENDER] = 1
 
 
-@njit(cache=True)
+@without_runtime
 def act(  # noqa: PLR0917
     i: int, action: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array,
 ) -> None:  # fmt: skip
-    """Apply a legal ``action`` (the caller checked it against ``mask_of``) and play on."""
+    """Apply a legal ``action`` (the caller checked it against ``mask_of``) and play on to
+    the next decision or the round's end. One compiled function: every step function below
+    it is inlined, each once (the turns and the dealer are reached by one path)."""
     phase = f[i, E_PHASE]
     if phase == PH_BET:
         multiple = 1
         if f[i, E_LIMIT_HIGH] != 0:
             multiple = BET_MULTIPLES[action - A_BETS]
-        deal(i, f[i, E_BASE] * multiple, p, f, hands, hand_cards, dealer, shoes, streams)
-        return
-    if phase == PH_INSURANCE:
+        _deal(i, f[i, E_BASE] * multiple, p, f, hands, hand_cards, dealer, shoes, streams)
+        if p[P_INSURANCE] != 0 and _card_value(dealer[i, 0]) == 1:
+            f[i, E_PHASE] = PH_INSURANCE  # Art. 10: insurance when the up card is an Ace
+            return
+    elif phase == PH_INSURANCE:
         most = _most_insurance(i, p, f)
         if action == A_INSURANCE:
             f[i, E_INSURED] = most
@@ -526,32 +530,33 @@ def act(  # noqa: PLR0917
         elif action == A_EVEN_MONEY:
             # Art. 13: even money, 1:1 at once.
             _settle_now(i, 0, f[i, E_BET] * p[P_DENOMINATOR], hands)
-        _after_insurance(i, p, f, hands, hand_cards, dealer, shoes, streams)
-        return
-    h = f[i, E_TURN]
-    x = hands[i, h]
-    if action == A_HIT:
-        _add_card(i, h, _take(i, f, shoes, streams), False, hands, hand_cards)
-    elif action == A_STAND:
-        x[H_FINISHED] = 1
-    elif action == A_DOUBLE or A_DOUBLE_QUARTERS <= action < A_INSURANCE_QUARTERS:
-        amount = x[H_STAKE]
-        if action != A_DOUBLE:
-            amount = (x[H_STAKE] * (action - A_DOUBLE_QUARTERS + 1)) // 4
-        x[H_INCREMENT] = amount
-        face_down = p[P_DOUBLE_FACE_DOWN] != 0
-        _add_card(i, h, _take(i, f, shoes, streams), face_down, hands, hand_cards)
-        x[H_FINISHED] = 1
-    elif action == A_SPLIT:
-        _split(i, h, p, f, hands, hand_cards)
-        face_down = x[H_ACES] != 0 and p[P_ACE_FACE_DOWN] != 0
-        _add_card(i, h, _take(i, f, shoes, streams), face_down, hands, hand_cards)
-    elif action == A_SURRENDER:
-        # docs/rules.md#D-BJ-32: half the bet back, settled at once.
-        _settle_now(i, h, -(x[H_STAKE] * p[P_DENOMINATOR] // 2), hands)
-        _next_turn(i, p, f, hands, hand_cards, dealer, shoes, streams)
-        return
-    _close_if_nothing_to_decide(i, h, p, f, hands, hand_cards)
+    if phase != PH_PLAY:
+        if _after_insurance(i, p, f, hands, dealer):
+            return
+    else:
+        h = f[i, E_TURN]
+        x = hands[i, h]
+        if action == A_HIT:
+            _add_card(i, h, _take(i, f, shoes, streams), False, hands, hand_cards)
+        elif action == A_STAND:
+            x[H_FINISHED] = 1
+        elif action == A_DOUBLE or A_DOUBLE_QUARTERS <= action < A_INSURANCE_QUARTERS:
+            amount = x[H_STAKE]
+            if action != A_DOUBLE:
+                amount = (x[H_STAKE] * (action - A_DOUBLE_QUARTERS + 1)) // 4
+            x[H_INCREMENT] = amount
+            face_down = p[P_DOUBLE_FACE_DOWN] != 0
+            _add_card(i, h, _take(i, f, shoes, streams), face_down, hands, hand_cards)
+            x[H_FINISHED] = 1
+        elif action == A_SPLIT:
+            _split(i, h, p, f, hands, hand_cards)
+            face_down = x[H_ACES] != 0 and p[P_ACE_FACE_DOWN] != 0
+            _add_card(i, h, _take(i, f, shoes, streams), face_down, hands, hand_cards)
+        elif action == A_SURRENDER:
+            # docs/rules.md#D-BJ-32: half the bet back, settled at once.
+            _settle_now(i, h, -(x[H_STAKE] * p[P_DENOMINATOR] // 2), hands)
+        if action != A_SURRENDER:
+            _close_if_nothing_to_decide(i, h, p, f, hands, hand_cards)
     _next_turn(i, p, f, hands, hand_cards, dealer, shoes, streams)
 
 
@@ -561,9 +566,11 @@ def _split(  # noqa: PLR0917
 ) -> None:
     """Art. 11: the second card starts a new hand, with an equal bet, right after this one."""
     last = f[i, E_HANDS]
-    for t in range(last, h + 1, -1):
-        hands[i, t, :] = hands[i, t - 1, :]
-        hand_cards[i, t, :] = hand_cards[i, t - 1, :]
+    for t in range(last, h + 1, -1):  # element by element: a slice copy would allocate
+        for k in range(H_FIELDS):
+            hands[i, t, k] = hands[i, t - 1, k]
+        for k in range(MAX_CARDS):
+            hand_cards[i, t, k] = hand_cards[i, t - 1, k]
     number = 0
     for t in range(last):
         number = max(number, hands[i, t, H_NUMBER])
@@ -593,15 +600,16 @@ def _split(  # noqa: PLR0917
 # --- the batch ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@without_runtime
 def step_batch(  # noqa: PLR0917
     actions: Array, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array, seen: Array, mask: Array, rewards: Array, terminated: Array,
+    view: Any,
 ) -> int:  # fmt: skip
     """One action for each environment (next-step autoreset: an environment whose round ended
-    at the last step opens its next round's betting step and ignores its action). Returns
-    the first environment whose action the mask refuses (-1: none), having changed nothing
-    in it or after it."""
+    at the last step opens its next round's betting step and ignores its action), then its
+    mask and its row of the observation ``view``, in one pass. Returns the first environment
+    whose action the mask refuses (-1: none), having changed nothing at all."""
     n = f.shape[0]
     for i in range(n):
         if f[i, E_PHASE] != PH_DONE:
@@ -620,6 +628,7 @@ def step_batch(  # noqa: PLR0917
                 rewards[i] = f[i, E_NET] / (f[i, E_BASE] * p[P_DENOMINATOR])
                 terminated[i] = True
         mask_of(i, p, f, hands, hand_cards, mask)
+        _observe(i, p, f, hands, hand_cards, dealer, seen, view)
     return -1
 
 
@@ -638,7 +647,7 @@ def _count_round(  # noqa: PLR0917
     f[i, E_HANDS] = 0
 
 
-@njit(cache=True)
+@without_runtime
 def reset_batch(  # noqa: PLR0917
     p: Array, f: Array, shoes: Array, streams: Array, seen: Array, mask: Array,
                 hands: Array, hand_cards: Array) -> None:  # fmt: skip
@@ -649,68 +658,78 @@ def reset_batch(  # noqa: PLR0917
         mask_of(i, p, f, hands, hand_cards, mask)
 
 
-@njit(cache=True)
-def observe_batch(  # noqa: PLR0917
-    p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array, seen: Array,
-    phase: Array, bets: Array, hand: Array, total: Array, soft: Array, hand_number: Array,
-    hand_count: Array, stake: Array, dealer_view: Array, seen_view: Array, max_hands_view: int,
+@njit(inline="always")
+def _observe(  # noqa: PLR0917
+    i: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array, seen: Array,
+    view: Any,
 ) -> None:  # fmt: skip
-    """The single environment's observation of every environment (``CroupierEnv``'s
-    ``_blackjack_observation``): the hand in play (the first once the round is over), a
-    card dealt face down as 0 while the turns last, the dealer's up card and the hole card
-    as 0 until it is turned."""
-    for i in range(f.shape[0]):
-        ph = f[i, E_PHASE]
-        phase[i] = 0 if ph == PH_BET else (2 if ph == PH_DONE else 1)
-        n_hands = f[i, E_HANDS] if ph != PH_BET else 0
-        bets[i, :] = 0.0
-        hand[i, :] = 0
-        dealer_view[i, :] = 0
-        total[i] = 0
-        soft[i] = 0
-        hand_number[i] = 0
-        stake[i, 0] = 0.0
-        hand_count[i] = min(n_hands, max_hands_view)
+    """Row ``i`` of the observation ``view`` (``VIEW``'s arrays, in its order), written whole:
+    the single environment's (``CroupierEnv``'s ``_blackjack_observation``), the hand in play
+    (the first once the round is over), a card dealt face down as 0 while the turns last, the
+    dealer's up card and the hole card as 0 until it is turned."""
+    phase, bets, hand, total, soft, hand_number, hand_count, stake, dealer_view, seen_view = view
+    max_hands_view = MAX_HANDS_VIEW
+    ph = f[i, E_PHASE]
+    phase[i] = 0 if ph == PH_BET else (2 if ph == PH_DONE else 1)
+    n_hands = f[i, E_HANDS] if ph != PH_BET else 0
+    bets[i, :] = 0.0
+    hand[i, :] = 0
+    dealer_view[i, :] = 0
+    total[i] = 0
+    soft[i] = 0
+    hand_number[i] = 0
+    stake[i, 0] = 0.0
+    hand_count[i] = min(n_hands, max_hands_view)
+    if ph != PH_BET:
+        bets[i, 0] = f[i, E_BET] / f[i, E_BASE]
+    hidden = ph == PH_INSURANCE or ph == PH_PLAY  # noqa: PLR1714 - numba
+    if n_hands > 0:
+        h = f[i, E_TURN] if ph == PH_PLAY else 0
+        x = hands[i, h]
+        n = min(x[H_N], MAX_CARDS)
+        for k in range(n):
+            hand[i, k] = hand_cards[i, h, k] + 1
+        down = x[H_DOWN] >= 0 and hidden
+        if down:
+            hand[i, x[H_DOWN]] = 0
+        else:
+            t = _best(x[H_HARD], x[H_ACE] != 0)
+            total[i] = min(t, 31)
+            soft[i] = 1 if (x[H_ACE] != 0 and x[H_HARD] + 10 <= 21) else 0
+        hand_number[i] = min(x[H_NUMBER], max_hands_view - 1)
+        stake[i, 0] = (x[H_STAKE] + x[H_INCREMENT]) / f[i, E_BASE]
+    nd = min(f[i, E_DEALER], MAX_DEALER) if ph != PH_BET else 0
+    for k in range(nd):
+        dealer_view[i, k] = dealer[i, k] + 1
+    if nd > 1 and p[P_HOLE] != 0 and f[i, E_REVEALED] == 0:
+        dealer_view[i, 1] = 0
+    if seen_view.shape[0] > 0:
+        for k in range(13):
+            seen_view[i, k] = seen[i, k]
         if ph != PH_BET:
-            bets[i, 0] = f[i, E_BET] / f[i, E_BASE]
-        hidden = ph == PH_INSURANCE or ph == PH_PLAY  # noqa: PLR1714 - numba
-        if n_hands > 0:
-            h = f[i, E_TURN] if ph == PH_PLAY else 0
-            x = hands[i, h]
-            n = min(x[H_N], MAX_CARDS)
-            for k in range(n):
-                hand[i, k] = hand_cards[i, h, k] + 1
-            down = x[H_DOWN] >= 0 and hidden
-            if down:
-                hand[i, x[H_DOWN]] = 0
-            else:
-                t = _best(x[H_HARD], x[H_ACE] != 0)
-                total[i] = min(t, 31)
-                soft[i] = 1 if (x[H_ACE] != 0 and x[H_HARD] + 10 <= 21) else 0
-            hand_number[i] = min(x[H_NUMBER], max_hands_view - 1)
-            stake[i, 0] = (x[H_STAKE] + x[H_INCREMENT]) / f[i, E_BASE]
-        nd = min(f[i, E_DEALER], MAX_DEALER) if ph != PH_BET else 0
-        for k in range(nd):
-            dealer_view[i, k] = dealer[i, k] + 1
-        if nd > 1 and p[P_HOLE] != 0 and f[i, E_REVEALED] == 0:
-            dealer_view[i, 1] = 0
-        if seen_view.shape[0] > 0:
-            seen_view[i, :] = seen[i, :]
-            if ph != PH_BET:
-                for h in range(n_hands):
-                    x = hands[i, h]
-                    for k in range(min(x[H_N], MAX_CARDS)):
-                        if not (hidden and k == x[H_DOWN]):
-                            seen_view[i, hand_cards[i, h, k] >> 2] += 1
-                for k in range(nd):
-                    if not (k == 1 and p[P_HOLE] != 0 and f[i, E_REVEALED] == 0):
-                        seen_view[i, dealer[i, k] >> 2] += 1
+            for h in range(n_hands):
+                x = hands[i, h]
+                for k in range(min(x[H_N], MAX_CARDS)):
+                    if not (hidden and k == x[H_DOWN]):
+                        seen_view[i, hand_cards[i, h, k] >> 2] += 1
+            for k in range(nd):
+                if not (k == 1 and p[P_HOLE] != 0 and f[i, E_REVEALED] == 0):
+                    seen_view[i, dealer[i, k] >> 2] += 1
+
+
+@without_runtime
+def observe_batch(  # noqa: PLR0917
+    p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array, seen: Array, view: Any
+) -> None:
+    """Every row of the observation ``view`` (``_observe``)."""
+    for i in range(f.shape[0]):
+        _observe(i, p, f, hands, hand_cards, dealer, seen, view)
 
 
 # --- a chart played inside the kernel -------------------------------------------------------------
 
 
-@njit(cache=True)
+@without_runtime
 def rollout_chart(  # noqa: PLR0917
     rounds: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array, seen: Array, hard_above: Array, hard_below: Array,
@@ -727,7 +746,7 @@ def rollout_chart(  # noqa: PLR0917
             if f[i, E_PHASE] == PH_DONE:
                 _count_round(i, f, hands, hand_cards, dealer, seen)
                 open_round(i, p, f, shoes, streams, seen)
-            deal(i, f[i, E_BASE], p, f, hands, hand_cards, dealer, shoes, streams)
+            act(i, A_BETS, p, f, hands, hand_cards, dealer, shoes, streams)
             while f[i, E_PHASE] != PH_DONE:
                 if f[i, E_PHASE] == PH_INSURANCE:
                     a = A_NO_INSURANCE
