@@ -44,7 +44,7 @@ def test_importing_the_models_alone_gives_every_table_of_the_alembic_head(tmp_pa
     assert done.returncode == 0, done.stderr[-2000:]
     declared = set(json.loads(done.stdout))
     assert declared == head
-    assert len(declared) == 21
+    assert len(declared) == 23  # 0012: table_leases, serve_processes (issue 29)
     assert {
         "staff_roles",
         "dealer_assignments",

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager, suppress
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -40,7 +40,7 @@ from croupier.server.sockets import SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.server.web_api_routes import router as web_api_router
-from croupier.service import engines, fail_safe
+from croupier.service import engines, fail_safe, leases
 from croupier.service.accounts import (
     IDLE_SECONDS,
     Principal,
@@ -52,8 +52,9 @@ from croupier.service.accounts import (
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.commands import CreateTable
-from croupier.service.database import make_engine, upgrade
+from croupier.service.database import make_engine, one_start_at_a_time, upgrade
 from croupier.service.errors import AuthenticationError, PayloadTooLarge, RateLimited
+from croupier.service.leases import Ownership, TableLeases
 from croupier.service.models import GameTable
 from croupier.service.tables import Casino, LiveTable
 from croupier.service.unit_of_work import UnitOfWork
@@ -93,6 +94,13 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         where = make_url(settings.database_url).render_as_string(hide_password=True)
         raise audit_verify.ChainDoesNotVerify(where, broken)
     engine = make_engine(settings.database_url)
+    with one_start_at_a_time(engine):
+        return _start_alone(settings, claim, engine, broken)
+
+
+def _start_alone(
+    settings: Settings, claim: TablesClaim, engine: Engine, broken: list[str]
+) -> Server:
     upgrade(engine)
     read_engine = (
         make_engine(settings.database_url, read_only=True)
@@ -106,6 +114,15 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         else InProcessBroadcaster()
     )
     casino = Casino(uow, settings.clock, broadcaster)
+    ownership = (
+        TableLeases(
+            settings.database_url,
+            address=settings.advertise_url,
+            lease_seconds=settings.lease_seconds,
+        )
+        if engine.dialect.name == "postgresql"
+        else Ownership()
+    )
     now = settings.clock.now()
     token = uow.run(lambda s: ensure_operator(s, settings.operator_token, now))
     server = Server(
@@ -115,6 +132,7 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         broadcaster,
         operator_token=token,
         claim=claim,
+        leases=ownership,
         rate_limits=RateLimits(
             settings.rate_limit, settings.token_rate_limit, storage_url=settings.broadcast_url
         ),
@@ -132,7 +150,8 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
             f"the audit chain does not verify ({len(broken)} problems, the first: {broken[0]}); "
             "started anyway (--accept-broken-chain), recorded in the chain"
         )
-    server.notes += casino.load()
+    # Every table (one process), or this process's share of them (leases, issue 29).
+    server.notes += leases.install(casino, ownership)
     if settings.demo_tables:
         existing = set(uow.read(lambda s: list(s.scalars(select(GameTable.name)))))
         for name in playable_profiles():
@@ -180,6 +199,7 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         database_url=settings.database_url,
         code_manifest=settings.code_manifest,
         claim=claim,
+        leases=ownership,
         interval=settings.fail_safe_seconds,
     )
     return server
@@ -343,10 +363,15 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             target=_publish_audit_head_forever, args=(running, stop), daemon=True
         )
         publisher.start()
+        keeper = threading.Thread(
+            target=leases.keep_forever, args=(running.casino, running.leases, stop), daemon=True
+        )
+        keeper.start()
         try:
             yield
         finally:
             stop.set()
+            keeper.join(timeout=5)
             ticker.join(timeout=2)
             watcher.join(timeout=5)
             publisher.join(timeout=5)

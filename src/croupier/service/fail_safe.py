@@ -9,9 +9,9 @@ while the server runs, and at once when a command fails for a reason that is not
 - ``database``: a fresh connection to the database cannot be opened or cannot read it (the
   server is down, refuses connections, or the file is gone).
 - ``code``: the installed code differs from its recorded SHA-256 manifest (``integrity``).
-- ``tables``: this process no longer holds the claim on the database's tables
-  (``service.claim``: its PostgreSQL connection was lost, or its SQLite claim file replaced);
-  another process may run them now.
+- ``tables``: this process no longer holds the claim on a SQLite database's tables
+  (``service.claim``: its claim file replaced), or has not renewed its PostgreSQL table
+  leases for a lease's length (``service.leases``); another process may run them now.
 
 While any fault stands, every table command is refused with ``FailSafeEngaged`` (the HTTP
 edge answers 503 with ``Retry-After`` and the reasons), and so is every staff command that
@@ -58,9 +58,13 @@ from sqlalchemy.pool import NullPool
 from croupier import integrity
 from croupier.errors import CroupierError
 from croupier.service.claim import ClaimLost, TablesClaim
+from croupier.service.leases import Ownership
 from croupier.service.models import IN_PROGRESS, RoundStatus
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from croupier.service.live import LiveTable
     from croupier.service.tables import Casino
 
 log = logging.getLogger("croupier.fail_safe")
@@ -171,6 +175,17 @@ def claim_probe(claim: TablesClaim) -> Probe:
             claim.check()
         except ClaimLost as lost:
             raise FaultFound(str(lost)) from None
+
+    return probe
+
+
+def lease_probe(leases: Ownership) -> Probe:
+    """This process renewed its table leases lately (``service.leases``; issue 29)."""
+
+    def probe() -> None:
+        reason = leases.renewed_within()
+        if reason is not None:
+            raise FaultFound(reason)
 
     return probe
 
@@ -355,15 +370,22 @@ def resume_tables(casino: Casino) -> None:
     now = casino.clock.now()
     for table_id in list(casino.tables):
         casino.reload(table_id)
-        live = casino.tables[table_id]
+        live = casino.tables.get(table_id)
+        if live is None:  # its lease was lost meanwhile (``service.leases``)
+            continue
         with live.lock:
             if live.deadline is not None:
                 seconds = (
                     live.betting_seconds if live.game_round.is_betting else live.decision_seconds
                 )
                 live.deadline = now + seconds
-                casino.uow.run(partial(casino.rounds.save, live=live))
+                casino.uow.run(partial(_save_fenced, casino, live))
         casino.publish(live)
+
+
+def _save_fenced(casino: Casino, live: LiveTable, session: Session) -> None:
+    casino.rounds.save(session, live)
+    casino.leases.fence(session, live.id)  # issue 29: still this process's table
 
 
 def install(
@@ -372,6 +394,7 @@ def install(
     database_url: str,
     code_manifest: Path | None,
     claim: TablesClaim | None = None,
+    leases: Ownership | None = None,
     interval: float = 1.0,
 ) -> FailSafe:
     """The fail safe of a server: its probes, checked once now (at start), wired to the tables."""
@@ -379,7 +402,9 @@ def install(
         Fault.ENTROPY: entropy_probe(),
         Fault.DATABASE: database_probe(database_url),
     }
-    if claim is not None:
+    if leases is not None and leases.is_shared:
+        probes[Fault.TABLES] = lease_probe(leases)
+    elif claim is not None:
         probes[Fault.TABLES] = claim_probe(claim)
     if code_manifest is not None:
         if integrity.ensure_manifest(code_manifest):

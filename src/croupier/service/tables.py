@@ -64,6 +64,7 @@ from croupier.service.deadlines import Deadlines
 from croupier.service.errors import Forbidden
 from croupier.service.fail_safe import FailSafe
 from croupier.service.idempotency import Answer
+from croupier.service.leases import Ownership
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Money
 from croupier.service.players import Players
@@ -98,6 +99,8 @@ class Casino:
         self.usernames: dict[int, str] = {}
         self.fail_safe = FailSafe()
         """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
+        self.leases = Ownership()
+        """Which tables this process runs (``leases.install``): every command is fenced."""
         self.money = Money(clock)
         self.rounds = Rounds(clock, self.money)
         self.publisher = Publisher(broadcaster, self.usernames)
@@ -119,7 +122,8 @@ class Casino:
         (``run``) in which a repeat finds its stored answer, the caller is checked
         (``_verify_caller``), the command is carried out (``_carry_out``: the engine, money,
         saving, audit rows) and its answer is stored; then the table is published. A new
-        check on every command (a lease's fence, a player's limit) goes in ``_verify_caller``.
+        check on every command (a player's limit) goes in ``_verify_caller``; the lease's fence
+        (issue 29) is checked last before each table command commits (``_fenced``).
         """
         table_id = self._table_of(command)
         if table_id is not None:
@@ -206,7 +210,9 @@ class Casino:
         """``command`` on its table: one case per command, each the service's one call."""
         now = self.clock.now()
         if isinstance(command, CreateTable):
-            return self.registry.create_table(session, command)
+            created = self.registry.create_table(session, command)
+            self.leases.grant(session, created["table"])  # issue 29: its creator runs it
+            return created
         if isinstance(command, AnswerApproval):
             return approvals.decide(session, self.rounds, live, command, now)
         if isinstance(command, DecideDispute):
@@ -283,7 +289,8 @@ class Casino:
             before = _fingerprint(live)
             try:
                 result = self.uow.run(
-                    lambda session: work(session, live), before_retry=lambda: self.reload(table_id)
+                    lambda session: self._fenced(session, live, work),
+                    before_retry=lambda: self.reload(table_id),
                 )
             except BaseException as error:
                 # A refusal before anything changed needs no rebuild (most bad requests).
@@ -292,6 +299,13 @@ class Casino:
                 raise
             live.published = self.publisher.publishable(live)
         self.broadcaster.publish(table_id)
+        return result
+
+    def _fenced(self, session: Session, live: LiveTable, work: Any) -> Any:
+        """``work``, then the fence (issue 29): last before the commit, this process still
+        owns the table at its lease's epoch, or nothing of the command commits."""
+        result = work(session, live)
+        self.leases.fence(session, live.id)
         return result
 
     def _rebuild_after_failure(self, live: LiveTable) -> None:
