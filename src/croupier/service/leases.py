@@ -60,7 +60,7 @@ RENEW_SECONDS = 1.0
 """How often the owner renews its leases, and looks for tables to take or give up."""
 
 
-class TableMoved(Unavailable):  # noqa: N818 - the domain's own word
+class TableMoved(Unavailable):
     """This process no longer runs the table (another took its lease): the command changed
     nothing; the server's own trouble, so 503, and a retry reaches the new owner."""
 
