@@ -32,6 +32,7 @@ from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
 from croupier.server.health_routes import router as health_router
+from croupier.server.metrics import RequestTimer
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.report_routes import router as report_router
 from croupier.server.routes import router
@@ -309,10 +310,17 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     await websocket.close(code=SESSION_ENDED, reason="the session ended")
                     return
                 if waiting in done:
+                    heard = loop.time()
                     while not changes.empty():
                         changes.get_nowait()
                     waiting = asyncio.ensure_future(changes.get())
+                    if running.casino.tables.get(live.id) is not live:
+                        # The table moved to another process (``service.leases``): the client
+                        # reconnects and finds it there.
+                        await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
+                        return
                     await websocket.send_text(state())
+                    running.metrics.push_latency.observe(loop.time() - heard)
         except (WebSocketDisconnect, RuntimeError):
             pass
         except errors.UNAVAILABLE:
@@ -394,6 +402,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     errors.install(app)
     fail_safe_http.install(app)
     app.add_middleware(BodyLimit)
+    app.add_middleware(RequestTimer)  # outermost: a refused body is timed too
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(correction_router)
     app.include_router(dealer_router)
@@ -440,9 +449,11 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             return
         session = token_hash(token or "")
         ended = running.sockets.register(session)
+        running.metrics.websockets.inc()
         try:
             await _push_table(websocket, running, live, who, token, ended)
         finally:
+            running.metrics.websockets.dec()
             running.sockets.unregister(session, ended)
 
     return app

@@ -20,6 +20,7 @@ from croupier.reports.gaming_day import GamingDay
 from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.reports.returns import Returns
 from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
+from croupier.server.metrics import Metrics
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.schemas import (
     ActionBody,
@@ -121,6 +122,11 @@ class Server:
     password_threads: CapacityLimiter | None = None
     returns: Returns = field(default_factory=Returns)
     """Each table's return to player and variance by wager (``reports.returns``)."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """What ``GET /metrics`` answers (``server.metrics``), one registry per process."""
+
+    def __post_init__(self) -> None:
+        self.metrics.watch(self)
 
     def release(self) -> None:
         """Give the database's tables up (``service.claim``): whoever started the server

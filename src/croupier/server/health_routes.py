@@ -8,6 +8,11 @@
   503 with a JSON body naming what failed (in public words: the log has the details).
 - ``GET /health``: the same as ``/health/ready`` (what it answered before it was split, a
   200 while PostgreSQL was down and every bet answered 503).
+- ``GET /metrics``: this process's figures in Prometheus' text format (``server.metrics``).
+
+The ``tables`` check: on SQLite this process holds the claim on the database's tables
+(``service/claim.py``); on PostgreSQL, shared by several processes, it renewed its table
+leases within a lease's length (``service/leases.py``, issue 29).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
 
 from croupier.server.answers import Live, Ready, documented
@@ -79,3 +85,13 @@ def health(server: ServerDep) -> JSONResponse:
     """The same as ``/health/ready``."""
     status, body = _readiness(server)
     return JSONResponse(body, status_code=status)
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}, "description": "Prometheus' text."}},
+)
+def metrics(server: ServerDep) -> Response:
+    """This process's figures in Prometheus' text format (no money figure: the ledger's)."""
+    return Response(generate_latest(server.metrics.registry), media_type=CONTENT_TYPE_LATEST)
