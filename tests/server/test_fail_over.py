@@ -11,6 +11,7 @@ ledger's audit sums to 0 and ``croupier audit verify`` is clean.
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import time
@@ -23,7 +24,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
+from websockets.sync.client import connect
 
 from conftest import fresh_database
 
@@ -34,6 +37,10 @@ from croupier.cli.main import app as croupier_cli
 
 pytestmark = pytest.mark.postgres
 
+OWNER = text(
+    "SELECT p.address FROM table_leases l JOIN serve_processes p ON p.owner = l.owner "
+    "WHERE l.table_id = :table AND l.expires_at > clock_timestamp()"
+)
 LEASE_SECONDS = "2"
 FAIL_OVER_WITHIN_SECONDS = 10.0
 CREDIT = 100_000
@@ -50,6 +57,7 @@ class Cluster:
     start costs seconds of imports: started together they share them)."""
 
     def __init__(self, url: str, folder: Path, size: int) -> None:
+        self.url = url
         self.processes = [
             ServerProcess(url, log_path=folder / f"serve-{n}.log") for n in range(size)
         ]
@@ -57,15 +65,24 @@ class Cluster:
             list(pool.map(lambda server: server.start("--lease-seconds", LEASE_SECONDS),
                           self.processes))  # fmt: skip
 
-    def running(self, table: int, among: list[ServerProcess]) -> ServerProcess:
-        """The process of ``among`` that runs ``table`` (waits for a takeover)."""
+    def owner(self, table: int, among: list[ServerProcess]) -> ServerProcess:
+        """The process of ``among`` whose lease on ``table`` is live (waits for a takeover)."""
         since = time.monotonic()
-        while True:
-            for server in among:
-                if call(server, "GET", f"/tables/{table}", OPERATOR_TOKEN).status_code == 200:
-                    return server
-            assert time.monotonic() - since < FAIL_OVER_WITHIN_SECONDS
-            time.sleep(0.1)
+        engine = create_engine(self.url)
+        try:
+            while True:
+                with engine.connect() as connection:
+                    address = connection.execute(OWNER, {"table": table}).scalar()
+                found = [server for server in among if server.url == address]
+                if (
+                    found
+                    and call(found[0], "GET", f"/tables/{table}", OPERATOR_TOKEN).status_code == 200
+                ):
+                    return found[0]
+                assert time.monotonic() - since < FAIL_OVER_WITHIN_SECONDS
+                time.sleep(0.1)
+        finally:
+            engine.dispose()
 
     def stop(self) -> None:
         for server in self.processes:
@@ -74,10 +91,15 @@ class Cluster:
             server.stop()
 
 
-def call(
-    server: ServerProcess, method: str, path: str, token: str, body: Any = None
+def call(  # noqa: PLR0917 - a request's parts
+    server: ServerProcess,
+    method: str,
+    path: str,
+    token: str,
+    body: Any = None,
+    key: str | None = None,
 ) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": key or uuid.uuid4().hex}
     return httpx.request(method, server.url + path, json=body, headers=headers, timeout=30)
 
 
@@ -97,7 +119,7 @@ def test_the_owner_killed_mid_betting_or_stopped_mid_decision_another_takes_over
 ) -> None:
     cluster = Cluster(pg_url, tmp_path, 3)
     try:
-        first = cluster.processes[0]
+        first, *others = cluster.processes
         table = ok(
             first,
             "POST",
@@ -106,7 +128,8 @@ def test_the_owner_killed_mid_betting_or_stopped_mid_decision_another_takes_over
             {"name": "shared", "profile": PROFILE, "betting_seconds": 600,
              "decision_seconds": 600},
         )["table"]  # fmt: skip
-        others = cluster.processes[1:]
+        assert cluster.owner(table, cluster.processes) is first  # its creator runs it
+        # --- item 2: any process answers for it, at once (forwarded to its owner) ------------
         tokens: dict[str, str] = {}
         for seat, name in enumerate(["ann", "ben"], start=1):
             body = {"username": name, "password": f"password-of-{name}"}
@@ -114,10 +137,22 @@ def test_the_owner_killed_mid_betting_or_stopped_mid_decision_another_takes_over
             tokens[name] = httpx.post(others[1].url + "/auth/signin", json=body).json()["token"]
             ok(others[0], "POST", f"/operator/wallets/{name}/credit", OPERATOR_TOKEN,
                {"amount": CREDIT})  # fmt: skip
-            ok(first, "POST", f"/tables/{table}/seats/{seat}", tokens[name])
-        # Its creator runs the table; the others do not.
-        for server in others:
-            assert call(server, "GET", f"/tables/{table}", OPERATOR_TOKEN).status_code == 404
+            ok(others[seat - 1], "POST", f"/tables/{table}/seats/{seat}", tokens[name])
+        ok(others[1], "POST", f"/operator/tables/{table}/close", OPERATOR_TOKEN)
+        assert ok(others[0], "GET", f"/tables/{table}", OPERATOR_TOKEN)["table"]["is_open"] is False
+        ok(others[0], "POST", f"/operator/tables/{table}/open", OPERATOR_TOKEN)
+        limits = {"wager": "main", "minimum": 200, "maximum": 50_000}
+        ok(others[1], "POST", f"/operator/tables/{table}/limits", OPERATOR_TOKEN, limits)
+        states = [ok(server, "GET", f"/tables/{table}", OPERATOR_TOKEN) for server in cluster.processes]  # fmt: skip
+        assert states[0] == states[1] == states[2] and states[0]["table"]["is_open"] is True
+        lobbies = [ok(server, "GET", "/tables", tokens["ann"])["tables"] for server in others]
+        assert [t["id"] for t in lobbies[0]] == [t["id"] for t in lobbies[1]] == [table]
+        assert lobbies[0][0]["next_limits"] is not None  # the new limits, from the next round
+        missing = call(others[0], "GET", "/tables/999", OPERATOR_TOKEN)
+        assert (missing.status_code, missing.json()["code"]) == (404, "no_such_table")
+        with connect(f"{others[1].url.replace('http', 'ws')}/tables/{table}/ws?token={tokens['ann']}") as socket:  # fmt: skip
+            pushed = json.loads(socket.recv(timeout=10))
+            assert pushed["type"] == "state" and pushed["table"]["id"] == table
         seat_of = {"ann": 1, "ben": 2}
         owner_of = {1: "ann", 2: "ben"}
 
@@ -127,48 +162,53 @@ def test_the_owner_killed_mid_betting_or_stopped_mid_decision_another_takes_over
         # --- mid-betting: kill -9 the owner --------------------------------------------------
         round_id = ok(first, "GET", f"/tables/{table}", OPERATOR_TOKEN)["round"]["id"]
         for name, token in tokens.items():
-            ok(first, "POST", f"/tables/{table}/bets", token,
+            ok(others[1], "POST", f"/tables/{table}/bets", token,
                {"seat": seat_of[name], "wager": "main", "amount": 500})  # fmt: skip
         before = comparable(ok(first, "GET", f"/tables/{table}", OPERATOR_TOKEN))
         held = balances(first)
         killed_at = time.monotonic()
         first.kill()
-        second = cluster.running(table, others)
+        meanwhile = call(others[0], "GET", f"/tables/{table}", OPERATOR_TOKEN)
+        assert meanwhile.status_code in (200, 503), meanwhile.text  # 503: table_moved, retry
+        second = cluster.owner(table, others)
         print(f"fail-over after kill -9 mid-betting: {time.monotonic() - killed_at:.2f} s")
-        assert comparable(ok(second, "GET", f"/tables/{table}", OPERATOR_TOKEN)) == before
-        assert balances(second) == held  # the same round, the same bets in escrow
         (third,) = [server for server in others if server is not second]
+        assert comparable(ok(third, "GET", f"/tables/{table}", OPERATOR_TOKEN)) == before
+        assert balances(second) == held  # the same round, the same bets in escrow
 
         # --- mid-decision: SIGSTOP the new owner past its lease ------------------------------
         for token in tokens.values():
-            ok(second, "POST", f"/tables/{table}/ready", token)
+            ok(third, "POST", f"/tables/{table}/ready", token)
         state = ok(second, "GET", f"/tables/{table}", OPERATOR_TOKEN)
         assert second.process is not None
         stopped_at = time.monotonic()
         second.process.send_signal(signal.SIGSTOP)
-        assert cluster.running(table, [third]) is third
+        assert cluster.owner(table, [third]) is third
         print(f"fail-over after SIGSTOP mid-round: {time.monotonic() - stopped_at:.2f} s")
         taken = ok(third, "GET", f"/tables/{table}", OPERATOR_TOKEN)
         assert comparable(taken) == comparable(state)  # the round stands where it stood
         if state["round"]["id"] == round_id:  # a decision awaited (no natural at the deal)
             pending = state["round"]["pending"]
             assert taken["round"]["deadline"] is not None
-            # The stopped owner wakes up and sends the decision it was given: refused (the
-            # fence, or its lease thread has dropped the table already), nothing moves.
+            # The stopped owner wakes up with the decision it was sent: refused by the fence,
+            # or forwarded to the new owner once its lease thread has dropped the table; never
+            # applied twice (the same idempotency key, retried on the new owner).
             second.process.send_signal(signal.SIGCONT)
-            late = call(second, "POST", f"/tables/{table}/actions",
-                        tokens[owner_of[pending["seat"]]],
-                        {"seat": pending["seat"], "action": pending["default"]})  # fmt: skip
-            assert late.status_code in (404, 503), late.text
-            assert comparable(ok(third, "GET", f"/tables/{table}", OPERATOR_TOKEN)) == comparable(
-                taken
-            )
-            state = taken
+            key = uuid.uuid4().hex
+            decision = {"seat": pending["seat"], "action": pending["default"]}
+            token = tokens[owner_of[pending["seat"]]]
+            late = call(second, "POST", f"/tables/{table}/actions", token, decision, key)
+            assert late.status_code in (200, 503), late.text
+            again = call(third, "POST", f"/tables/{table}/actions", token, decision, key)
+            assert again.status_code == 200, again.text
+            if late.status_code == 200:
+                assert late.json() == again.json()  # the stored answer, the decision once
+            state = ok(third, "GET", f"/tables/{table}", OPERATOR_TOKEN)
             for _ in range(50):
                 if state["round"]["id"] != round_id:
                     break
                 pending = state["round"]["pending"]
-                ok(third, "POST", f"/tables/{table}/actions", tokens[owner_of[pending["seat"]]],
+                ok(second, "POST", f"/tables/{table}/actions", tokens[owner_of[pending["seat"]]],
                    {"seat": pending["seat"], "action": pending["default"]})  # fmt: skip
                 state = ok(third, "GET", f"/tables/{table}", OPERATOR_TOKEN)
         second.process.send_signal(signal.SIGCONT)

@@ -31,6 +31,7 @@ from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
+from croupier.server.forwarding import FORWARDED, Forwarder, owner_address, relay_socket
 from croupier.server.health_routes import router as health_router
 from croupier.server.metrics import RequestTimer
 from croupier.server.rate_limits import RateLimits, client_address
@@ -401,6 +402,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         app.state.server = server
     errors.install(app)
     fail_safe_http.install(app)
+    app.add_middleware(Forwarder)  # a table run by another process: its owner answers
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestTimer)  # outermost: a refused body is timed too
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
@@ -427,6 +429,17 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         # answered reaches the client as an HTTP 403 (a browser sees 1006), never the close
         # code that tells the page to sign in again (4401) or that there is no table (4404).
         await websocket.accept()
+        leased = running.leases
+        if (
+            isinstance(leased, TableLeases)
+            and table_id not in running.casino.tables
+            and FORWARDED not in websocket.headers
+        ):
+            # Run by another process (issue 29): relayed to it, which checks the caller.
+            address = await asyncio.to_thread(owner_address, leased, table_id)
+            if address is not None:
+                await relay_socket(websocket, address, table_id, token or "")
+                return
         now = running.settings.clock.now()
         try:
             who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
