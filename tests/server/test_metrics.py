@@ -76,7 +76,7 @@ def test_ready_fails_while_the_leases_are_not_renewed(
 
     monkeypatch.setattr(leases, "keep_forever", lambda *_args: None)  # renewal "paused"
     for url in fresh_database("postgresql", tmp_path, pg_server):
-        for api in make_api(url):
+        for api in make_api(url, lease_seconds=600):
             Table(api, "veintiuno-real", ["ann"])
             assert api.client.get("/health/ready").status_code == 200
             assert scrape(api)["croupier_table_leases_held"][()] == 1

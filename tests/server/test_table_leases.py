@@ -33,7 +33,7 @@ def pg_url(pg_server: str, tmp_path: Path) -> Iterator[str]:
 def paused_owner(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
     """A server on PostgreSQL whose lease thread never runs: it renews nothing after start."""
     monkeypatch.setattr(leases, "keep_forever", lambda *_args: None)
-    yield from make_api(pg_url)
+    yield from make_api(pg_url, lease_seconds=600)  # no lapse while the test runs
 
 
 def lease_row(url: str, table_id: int) -> tuple[str, int]:
@@ -94,6 +94,11 @@ def test_a_paused_owners_late_command_is_refused_by_the_fence(
         # The table is no longer this process's: dropped from its memory.
         assert table.id not in api.server.casino.tables
         assert table.id not in owner.held
+        # Asked again, it is the new owner's: one that does not answer yet (here: no live
+        # process row) is a table being taken over, 503 table_moved, never a 404.
+        again = api.get(f"/tables/{table.id}", table.tokens["ana"])
+        assert (again.status_code, again.json()["code"]) == (503, "table_moved")
+        assert api.get("/tables/999", table.tokens["ana"]).json()["code"] == "no_such_table"
         # And the ledger still balances.
         audit = api.get("/operator/audit", OPERATOR_TOKEN).json()
         assert (audit["problems"], audit["sum"]) == ([], 0)

@@ -48,9 +48,10 @@ FORWARDED = "x-croupier-forwarded"
 """Set on a forwarded request: the owner answers it itself, never forwards it again."""
 
 OWNER = text(
-    "SELECT p.address FROM table_leases l JOIN serve_processes p ON p.owner = l.owner "
-    "WHERE l.table_id = :table AND l.owner <> :me AND p.address IS NOT NULL "
-    "AND l.expires_at > clock_timestamp() AND p.expires_at > clock_timestamp()"
+    "SELECT l.owner, p.address FROM game_tables g "
+    "LEFT JOIN table_leases l ON l.table_id = g.id AND l.expires_at > clock_timestamp() "
+    "LEFT JOIN serve_processes p ON p.owner = l.owner AND p.expires_at > clock_timestamp() "
+    "WHERE g.id = :table"
 )
 PEERS = text(
     "SELECT address FROM serve_processes WHERE owner <> :me AND address IS NOT NULL "
@@ -63,11 +64,19 @@ HOP_BY_HOP = frozenset(
 TIMEOUT_SECONDS = 30.0
 
 
+MOVING = "moving"
+"""``owner_address``'s answer for a table that exists but that no live process runs this
+instant (its owner died and its lease has not run out, or it is being taken over)."""
+
+
 def owner_address(leases: TableLeases, table_id: int) -> str | None:
-    """Where the live process that runs ``table_id`` answers, if another does."""
+    """Where the live process that runs ``table_id`` answers, if another does; ``MOVING``
+    while no live process runs it; ``None`` when there is no such table or it is ours."""
     with leases.engine.connect() as connection:
-        found = connection.execute(OWNER, {"table": table_id, "me": leases.owner}).scalar()
-    return None if found is None else str(found)
+        found = connection.execute(OWNER, {"table": table_id}).first()
+    if found is None or found[0] == leases.owner:
+        return None
+    return MOVING if found[1] is None else str(found[1])
 
 
 def peer_addresses(leases: TableLeases) -> list[str]:
@@ -121,6 +130,9 @@ class Forwarder:
             for message in held:
                 await send(message)
             return
+        if address == MOVING:
+            await errors.answer(_moving(table_id))(scope, _no_body, send)
+            return
         await self._forward(scope, body, send, address, table_id)
 
     async def _forward(
@@ -136,11 +148,7 @@ class Forwarder:
             )
         except httpx.HTTPError as trouble:
             log.warning("table %s: its owner at %s did not answer (%s)", table_id, address, trouble)
-            refusal = TableMoved(
-                f"table {table_id} is being taken over by another server process; try again",
-                table=table_id or 0,
-            )
-            await errors.answer(refusal)(scope, _no_body, send)
+            await errors.answer(_moving(table_id))(scope, _no_body, send)
             return
         out = [(k, v) for k, v in answer.headers.raw if k.lower() not in HOP_BY_HOP]
         out.append((b"content-length", str(len(answer.content)).encode()))
@@ -190,9 +198,19 @@ class Forwarder:
             await self._client.aclose()
 
 
+def _moving(table_id: int | None) -> TableMoved:
+    return TableMoved(
+        f"table {table_id} is being taken over by another server process; try again",
+        table=table_id or 0,
+    )
+
+
 async def relay_socket(websocket: WebSocket, address: str, table_id: int, token: str) -> None:
     """Relay an accepted WebSocket to the owner of ``table_id`` until either side closes."""
     url = address.replace("http", "ws", 1) + f"/tables/{table_id}/ws?token={token}"
+    if address == MOVING:
+        await websocket.close(code=1013, reason="the table is moving")  # the page reconnects
+        return
     try:
         async with websockets.connect(url, additional_headers={FORWARDED: "1"}) as owner:
 
