@@ -72,9 +72,9 @@ def test_metrics_count_requests_by_route_template_rounds_and_sockets(sqlite_api:
 def test_ready_fails_while_the_leases_are_not_renewed(
     pg_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from croupier.service import leases
+    from croupier.service import leases, sharing
 
-    monkeypatch.setattr(leases, "keep_forever", lambda *_args: None)  # renewal "paused"
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)  # renewal "paused"
     for url in fresh_database("postgresql", tmp_path, pg_server):
         for api in make_api(url, lease_seconds=600):
             Table(api, "veintiuno-real", ["ann"])
@@ -87,5 +87,5 @@ def test_ready_fails_while_the_leases_are_not_renewed(
             assert answer.status_code == 503
             assert answer.json()["checks"]["tables"] == "failed"
             assert scrape(api)["croupier_fail_safe_fault"][(("fault", "tables"),)] == 1
-            leases.balance(api.server.casino, owner)  # renewed again: ready once more
+            sharing.balance(api.server.casino, owner)  # renewed again: ready once more
             assert api.client.get("/health/ready").status_code == 200

@@ -18,7 +18,7 @@ from server_support import OPERATOR_TOKEN, Api, Table, make_api
 from sqlalchemy import create_engine, text
 
 from conftest import fresh_database
-from croupier.service import leases
+from croupier.service import sharing
 from croupier.service.leases import TableLeases
 
 pytestmark = pytest.mark.postgres
@@ -32,7 +32,7 @@ def pg_url(pg_server: str, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def paused_owner(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
     """A server on PostgreSQL whose lease thread never runs: it renews nothing after start."""
-    monkeypatch.setattr(leases, "keep_forever", lambda *_args: None)
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)
     yield from make_api(pg_url, lease_seconds=600)  # no lapse while the test runs
 
 

@@ -42,7 +42,7 @@ from croupier.server.sockets import SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.server.web_api_routes import router as web_api_router
-from croupier.service import engines, fail_safe, leases
+from croupier.service import engines, fail_safe, sharing
 from croupier.service.accounts import (
     IDLE_SECONDS,
     Principal,
@@ -153,7 +153,7 @@ def _start_alone(
             "started anyway (--accept-broken-chain), recorded in the chain"
         )
     # Every table (one process), or this process's share of them (leases, issue 29).
-    server.notes += leases.install(casino, ownership)
+    server.notes += sharing.install(casino, ownership)
     if settings.demo_tables:
         existing = set(uow.read(lambda s: list(s.scalars(select(GameTable.name)))))
         for name in playable_profiles():
@@ -373,7 +373,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         )
         publisher.start()
         keeper = threading.Thread(
-            target=leases.keep_forever, args=(running.casino, running.leases, stop), daemon=True
+            target=sharing.keep_forever, args=(running.casino, running.leases, stop), daemon=True
         )
         keeper.start()
         try:

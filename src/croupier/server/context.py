@@ -126,7 +126,7 @@ class Server:
     """What ``GET /metrics`` answers (``server.metrics``), one registry per process."""
 
     def __post_init__(self) -> None:
-        self.metrics.watch(self)
+        self.metrics.watch(self.casino, lambda: self.leases)
 
     def release(self) -> None:
         """Give the database's tables up (``service.claim``): whoever started the server

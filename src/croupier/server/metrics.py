@@ -20,8 +20,7 @@ so scrape each process directly (``docs/deploy.md``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -29,9 +28,8 @@ from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.service.fail_safe import Fault
-
-if TYPE_CHECKING:
-    from croupier.server.context import Server
+from croupier.service.leases import Ownership
+from croupier.service.tables import Casino
 
 REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10)
 """OpenTelemetry's advice for ``http.server.request.duration``."""
@@ -65,17 +63,18 @@ class Metrics:
             registry=self.registry,
         )
 
-    def watch(self, server: Server) -> None:
+    def watch(self, casino: Casino, leases: Callable[[], Ownership]) -> None:
         """Read the tables' own counts at each scrape (nothing to keep in step)."""
-        self.registry.register(_TablesCollector(server))
+        self.registry.register(_TablesCollector(casino, leases))
 
 
 class _TablesCollector(Collector):
-    def __init__(self, server: Server) -> None:
-        self.server = server
+    def __init__(self, casino: Casino, leases: Callable[[], Ownership]) -> None:
+        self.casino = casino
+        self.leases = leases
 
     def collect(self) -> Iterator[Metric]:
-        casino, leases = self.server.casino, self.server.leases
+        casino, leases = self.casino, self.leases()
         yield CounterMetricFamily(
             "croupier_rounds_dealt", "Rounds dealt by this process.", value=casino.rounds.dealt
         )

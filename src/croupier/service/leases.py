@@ -41,16 +41,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 
 from croupier.service.errors import Unavailable
 from croupier.service.unit_of_work import on_commit
-
-if TYPE_CHECKING:
-    from croupier.service.tables import Casino
 
 log = logging.getLogger("croupier.leases")
 
@@ -170,7 +166,7 @@ class TableLeases(Ownership):
         self.taken_over = 0
         """Tables taken from another process whose lease had expired (a fail-over)."""
         self.forget: Callable[[int], None] = lambda _table: None
-        """Drops a table from memory once it is lost (set by ``install``)."""
+        """Drops a table from memory once it is lost (set by ``sharing.install``)."""
         self._lock = threading.Lock()
 
     # --- on every command ----------------------------------------------------------------
@@ -266,82 +262,3 @@ class TableLeases(Ownership):
         with self._lock:
             self.held.clear()
         self.engine.dispose()
-
-
-# --- what the leases do to the tables ---------------------------------------------------------
-def between_rounds(casino: Casino, table_id: int) -> bool:
-    live = casino.tables.get(table_id)
-    return live is None or (
-        (live.round is None or live.round.is_betting) and not live.held and not live.back_bets
-    )
-
-
-def balance(casino: Casino, leases: TableLeases) -> list[str]:
-    """One pass: renew, then take free tables up to this process's share, or give surplus
-    tables up between rounds. Returns what was done (for the start's notes)."""
-    processes, tables = leases.renew()
-    share = math.ceil(tables / processes)
-    notes: list[str] = []
-    held = len(leases.held)
-    if held < share:
-        for table_id in leases.take(share - held):
-            notes += adopt(casino, leases, table_id)
-    elif held > share:
-        for table_id in sorted(leases.held, reverse=True)[: held - share]:
-            live = casino.tables.get(table_id)
-            if live is None:
-                continue
-            with live.lock:
-                if between_rounds(casino, table_id):
-                    leases.give_up(table_id)
-                    notes.append(f"table {live.name}: given up to another process")
-    return notes
-
-
-def adopt(casino: Casino, leases: TableLeases, table_id: int) -> list[str]:
-    """Bring a table whose lease this process just took back from the database, fenced."""
-    try:
-        notes = casino.registry.load_table(
-            table_id, lambda session: leases.fence(session, table_id)
-        )
-    except TableMoved:
-        return [f"table {table_id}: lost again before it was loaded"]
-    except Exception:
-        log.exception("table %s: could not be loaded; given up", table_id)
-        leases.give_up(table_id)
-        return []
-    live = casino.tables.get(table_id)
-    if live is not None:
-        casino.publish(live)
-    return notes
-
-
-def forgetter(casino: Casino) -> Callable[[int], None]:
-    def forget(table_id: int) -> None:
-        live = casino.tables.pop(table_id, None)
-        if live is not None:
-            # Its sockets on this process hear it and close (the client reconnects).
-            casino.broadcaster.publish(table_id)
-
-    return forget
-
-
-def install(casino: Casino, leases: Ownership) -> list[str]:
-    """Wire ``leases`` to the casino; on a shared database, take this process's share now."""
-    casino.leases = leases
-    if not isinstance(leases, TableLeases):
-        return casino.load()
-    leases.forget = forgetter(casino)
-    return balance(casino, leases)
-
-
-def keep_forever(casino: Casino, leases: Ownership, stop: threading.Event) -> None:
-    """The leases' thread: a pass every ``renew_seconds`` until ``stop`` is set."""
-    if not isinstance(leases, TableLeases):
-        return
-    while not stop.wait(leases.renew_seconds):
-        try:
-            for note in balance(casino, leases):
-                log.warning("%s", note)
-        except Exception as error:  # the next pass tries again; the fence keeps money safe
-            log.warning("table leases: pass failed (%s)", str(error).splitlines()[0])

@@ -100,7 +100,7 @@ class Casino:
         self.fail_safe = FailSafe()
         """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
         self.leases = Ownership()
-        """Which tables this process runs (``leases.install``): every command is fenced."""
+        """Which tables this process runs (``sharing.install``): every command is fenced."""
         self.money = Money(clock)
         self.rounds = Rounds(clock, self.money)
         self.publisher = Publisher(broadcaster, self.usernames)
