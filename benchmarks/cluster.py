@@ -50,7 +50,7 @@ from bots import OPERATOR_TOKEN, WAGERS, Bot, ServerProcess, create_table, free_
 from bots import percentile as pct
 from load import report, run_load
 
-LEASE_SECONDS = 3.0
+LEASE_SECONDS = 5.0
 PROFILES = ["veintiuno-real", "dragon-six-peru-2016", "casino-holdem-peru-2007"]
 OWNERS = text(
     "SELECT l.table_id, p.address FROM table_leases l JOIN serve_processes p "
@@ -178,6 +178,8 @@ def scaling(args: argparse.Namespace) -> None:
                 f"  {kind}: {len(values)} requests, p50 {pct(values, 0.5) * 1000:.1f} ms, "
                 f"p99 {pct(values, 0.99) * 1000:.1f} ms"
             )
+        for error in sorted(set(figures["errors"]))[:5]:
+            print(f"  error: {error[:200]}")
     print("\nprocesses  rounds/s  p50 ms  p99 ms  errors")
     for processes, figures in results.items():
         print(

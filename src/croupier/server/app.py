@@ -201,7 +201,6 @@ def _start_alone(
         database_url=settings.database_url,
         code_manifest=settings.code_manifest,
         claim=claim,
-        leases=ownership,
         interval=settings.fail_safe_seconds,
     )
     return server

@@ -11,8 +11,10 @@
 - ``GET /metrics``: this process's figures in Prometheus' text format (``server.metrics``).
 
 The ``tables`` check: on SQLite this process holds the claim on the database's tables
-(``service/claim.py``); on PostgreSQL, shared by several processes, it renewed its table
-leases within a lease's length (``service/leases.py``, issue 29).
+(``service/claim.py``, a fail safe's fault when lost); on PostgreSQL, shared by several
+processes, it renewed its table leases within a lease's length (``service/leases.py``, issue
+29): a lag makes it not ready, so that a load balancer sends it nothing new, but stops no
+table (every command is fenced by its lease).
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ def _readiness(server: Server) -> tuple[int, dict[str, Any]]:
     unwritable = _database_writable(server)
     if unwritable is not None:
         failed.setdefault(str(Fault.DATABASE), unwritable)
+    if server.leases.renewed_within() is not None:  # PostgreSQL: the leases lag (issue 29)
+        failed.setdefault(str(Fault.TABLES), PUBLIC_REASONS[Fault.TABLES])
     checks = {name: ("failed" if name in failed else "ok") for name in READY_CHECKS}
     if failed:
         return 503, {"status": "not_ready", "checks": checks, "failed": failed}

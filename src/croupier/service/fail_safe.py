@@ -10,8 +10,9 @@ while the server runs, and at once when a command fails for a reason that is not
   server is down, refuses connections, or the file is gone).
 - ``code``: the installed code differs from its recorded SHA-256 manifest (``integrity``).
 - ``tables``: this process no longer holds the claim on a SQLite database's tables
-  (``service.claim``: its claim file replaced), or has not renewed its PostgreSQL table
-  leases for a lease's length (``service.leases``); another process may run them now.
+  (``service.claim``: its claim file replaced); another process may run them now. (On
+  PostgreSQL each table command is fenced by its lease instead, ``service.leases``: a
+  renewal that lags makes the process not ready, and stops nothing.)
 
 While any fault stands, every table command is refused with ``FailSafeEngaged`` (the HTTP
 edge answers 503 with ``Retry-After`` and the reasons), and so is every staff command that
@@ -58,7 +59,6 @@ from sqlalchemy.pool import NullPool
 from croupier import integrity
 from croupier.errors import CroupierError
 from croupier.service.claim import ClaimLost, TablesClaim
-from croupier.service.leases import Ownership
 from croupier.service.models import IN_PROGRESS, RoundStatus
 
 if TYPE_CHECKING:
@@ -175,17 +175,6 @@ def claim_probe(claim: TablesClaim) -> Probe:
             claim.check()
         except ClaimLost as lost:
             raise FaultFound(str(lost)) from None
-
-    return probe
-
-
-def lease_probe(leases: Ownership) -> Probe:
-    """This process renewed its table leases lately (``service.leases``; issue 29)."""
-
-    def probe() -> None:
-        reason = leases.renewed_within()
-        if reason is not None:
-            raise FaultFound(reason)
 
     return probe
 
@@ -394,7 +383,6 @@ def install(
     database_url: str,
     code_manifest: Path | None,
     claim: TablesClaim | None = None,
-    leases: Ownership | None = None,
     interval: float = 1.0,
 ) -> FailSafe:
     """The fail safe of a server: its probes, checked once now (at start), wired to the tables."""
@@ -402,9 +390,7 @@ def install(
         Fault.ENTROPY: entropy_probe(),
         Fault.DATABASE: database_probe(database_url),
     }
-    if leases is not None and leases.is_shared:
-        probes[Fault.TABLES] = lease_probe(leases)
-    elif claim is not None:
+    if claim is not None:
         probes[Fault.TABLES] = claim_probe(claim)
     if code_manifest is not None:
         if integrity.ensure_manifest(code_manifest):
