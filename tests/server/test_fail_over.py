@@ -228,3 +228,65 @@ def test_the_owner_killed_mid_betting_or_stopped_mid_decision_another_takes_over
         assert verified.exit_code == 0, verified.output
     finally:
         cluster.stop()
+
+
+@pytest.mark.slow
+def test_the_owner_killed_inside_the_settling_transaction_another_settles_the_round(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Mid-settlement: the owner dies inside the transaction that settles the round (its
+    ``settlement`` crash point); nothing of it commits, the other process takes the table over
+    with the round waiting for the same last decision, and the client's retry with the same
+    idempotency key settles it there, once."""
+    owner = ServerProcess(pg_url, log_path=tmp_path / "owner.log", start_timeout=180)
+    owner.env = {"CROUPIER_CRASH_AT": "settlement"}
+    other = ServerProcess(pg_url, log_path=tmp_path / "other.log", start_timeout=180)
+    cluster = Cluster.__new__(Cluster)
+    cluster.url, cluster.processes = pg_url, [owner, other]
+    try:
+        owner.start("--lease-seconds", LEASE_SECONDS)
+        other.start("--lease-seconds", LEASE_SECONDS)
+        table = ok(owner, "POST", "/operator/tables", OPERATOR_TOKEN,
+                   {"name": "settling", "profile": PROFILE, "betting_seconds": 600,
+                    "decision_seconds": 600})["table"]  # fmt: skip
+        body = {"username": "ann", "password": "password-of-ann"}
+        httpx.post(other.url + "/auth/signup", json=body).raise_for_status()
+        token = httpx.post(other.url + "/auth/signin", json=body).json()["token"]
+        ok(other, "POST", "/operator/wallets/ann/credit", OPERATOR_TOKEN, {"amount": CREDIT})
+        ok(other, "POST", f"/tables/{table}/seats/1", token)
+        # Play until the owner settles a round: at the deal (a natural) or after the last
+        # decision. That request is the fatal one; the round's state just before it is kept.
+        fatal: tuple[str, dict[str, Any], str] | None = None
+        for _ in range(100):
+            last = comparable(ok(other, "GET", f"/tables/{table}", OPERATOR_TOKEN))
+            held = ok(other, "GET", "/me", token)["balance"]
+            round_id = last["round"]["id"]
+            if last["round"]["status"] == "betting":
+                if not last["round"]["stakes"]:
+                    ok(other, "POST", f"/tables/{table}/bets", token,
+                       {"seat": 1, "wager": "main", "amount": 500})  # fmt: skip
+                    continue
+                path, body = f"/tables/{table}/ready", {}
+            else:
+                path = f"/tables/{table}/actions"
+                body = {"seat": 1, "action": last["round"]["pending"]["default"]}
+            key = uuid.uuid4().hex
+            answer = call(other, "POST", path, token, body, key)
+            if owner.process is not None and owner.process.poll() is not None:
+                fatal = (path, body, key)  # the crash point fired inside the settlement
+                break
+            assert answer.status_code == 200, answer.text
+        assert fatal is not None
+        assert owner.process is not None and owner.process.wait(10) == -9
+        assert cluster.owner(table, [other]) is other
+        assert comparable(ok(other, "GET", f"/tables/{table}", OPERATOR_TOKEN)) == last
+        assert ok(other, "GET", "/me", token)["balance"] == held
+        retried = call(other, "POST", fatal[0], token, fatal[1], fatal[2])
+        assert retried.status_code == 200, retried.text
+        assert ok(other, "GET", f"/rounds/{round_id}", OPERATOR_TOKEN)["status"] == "complete"
+        audit = ok(other, "GET", "/operator/audit", OPERATOR_TOKEN)
+        assert (audit["problems"], audit["sum"]) == ([], 0)
+        verified = CliRunner().invoke(croupier_cli, ["audit", "verify", "--database", pg_url])
+        assert verified.exit_code == 0, verified.output
+    finally:
+        cluster.stop()
