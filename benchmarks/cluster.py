@@ -46,7 +46,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import pg_cluster
-from bots import OPERATOR_TOKEN, WAGERS, Bot, ServerProcess, create_table, free_port, new_player
+from bots import (
+    OPERATOR_TOKEN,
+    WAGERS,
+    Bot,
+    ServerProcess,
+    create_table,
+    free_port,
+    headers,
+    new_player,
+)
 from bots import percentile as pct
 from load import report, run_load
 
@@ -208,6 +217,18 @@ async def drive(base: str, bot: Bot, stop: asyncio.Event) -> None:
                 await asyncio.sleep(0.3)
 
 
+async def sit(client: httpx.AsyncClient, bot: Bot) -> None:
+    """Take the bot's seat, again after a 503 (its table is moving between processes)."""
+    for _ in range(100):
+        answer = await client.post(
+            f"/tables/{bot.table}/seats/{bot.seats[0]}", json={}, headers=headers(bot.token)
+        )
+        if answer.status_code != 503:
+            break
+        await asyncio.sleep(0.2)
+    answer.raise_for_status()
+
+
 def owners(url: str) -> dict[int, str]:
     engine = create_engine(url)
     try:
@@ -243,7 +264,7 @@ def chaos(args: argparse.Namespace) -> None:
                             name, token, table, [seat], wager,
                             stake=rules.table.wagers[wager].minimum, think=0.3,
                         )  # fmt: skip
-                        await bot.sit(client)
+                        await sit(client, bot)
                         bots.append(bot)
 
         asyncio.run(seat_players())

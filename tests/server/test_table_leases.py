@@ -10,6 +10,7 @@ process takes the table (``TableLeases.take``, what its lease thread does).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,3 +105,45 @@ def test_a_paused_owners_late_command_is_refused_by_the_fence(
         assert (audit["problems"], audit["sum"]) == ([], 0)
     finally:
         other.release()
+
+
+def test_tables_spread_over_the_live_processes_and_move_only_between_rounds(pg_url: str) -> None:
+    """A second process joins: the first, above its share (2 tables, 2 processes: 1 each),
+    gives a table up, but not while that table's round holds a stake; once the round is
+    settled the table moves, and the second runs it from its record."""
+    first_made = make_api(pg_url)
+    first = next(first_made)
+    try:
+        keep = Table(first, "veintiuno-real", ["ana"])
+        moving = Table(first, "veintiuno-real", ["bruno"])  # the higher id: the one given up
+        round_id = moving.bet_all()  # a stake in escrow: mid-round
+        second_made = make_api(pg_url)
+        second = next(second_made)
+        try:
+            time.sleep(3 * sharing_pass_seconds())
+            assert set(first.server.casino.tables) == {keep.id, moving.id}
+            assert second.server.casino.tables == {}
+            moving.ready_all()
+            moving.play_out(round_id)  # settled: between rounds now
+            since = time.monotonic()
+            while moving.id not in second.server.casino.tables:
+                assert time.monotonic() - since < 10
+                time.sleep(0.1)
+            assert set(first.server.casino.tables) == {keep.id}
+            assert lease_row(pg_url, moving.id)[0] == second.server.leases.owner  # type: ignore[attr-defined]
+            assert second.server.casino.tables[moving.id].seats == {1: moving_user(second, moving)}
+        finally:
+            second_made.close()
+    finally:
+        first_made.close()
+
+
+def sharing_pass_seconds() -> float:
+    from croupier.service.leases import RENEW_SECONDS
+
+    return RENEW_SECONDS
+
+
+def moving_user(api: Api, table: Table) -> int:
+    me: int = api.get("/me", table.tokens["bruno"]).json()["user"]
+    return me

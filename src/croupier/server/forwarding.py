@@ -98,17 +98,13 @@ class Forwarder:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         server: Server | None = getattr(scope["app"].state, "server", None)
-        if (
-            scope["type"] != "http"
-            or server is None
-            or not isinstance(server.leases, TableLeases)
-            or any(name == FORWARDED.encode() for name, _ in scope["headers"])
-        ):
+        if scope["type"] != "http" or server is None or not isinstance(server.leases, TableLeases):
             await self.app(scope, receive, send)
             return
+        forwarded = any(name == FORWARDED.encode() for name, _ in scope["headers"])
         body = await _read_body(receive)
         replay = _replaying(body)
-        if scope["method"] == "GET" and scope["path"] == "/tables":
+        if scope["method"] == "GET" and scope["path"] == "/tables" and not forwarded:
             await self._lobby(scope, replay, send, server.leases)
             return
         held: list[Message] = []
@@ -123,8 +119,12 @@ class Forwarder:
         if not held:
             return
         table_id = _table_of(scope["path"], b"".join(m.get("body", b"") for m in held[1:]))
+        if table_id is not None and table_id in server.leases.held:
+            # Ours, taken a moment ago and still being rebuilt from its record: try again.
+            await errors.answer(_moving(table_id))(scope, _no_body, send)
+            return
         address = None
-        if table_id is not None:
+        if table_id is not None and not forwarded:
             address = await asyncio.to_thread(owner_address, server.leases, table_id)
         if address is None:
             for message in held:
