@@ -322,7 +322,14 @@ def chaos(args: argparse.Namespace) -> None:
         engine = create_engine(url)
         with engine.connect() as connection:
             dealt_twice = connection.execute(DEALT_TWICE).scalar_one()
-            round_ids = list(connection.execute(text("SELECT id FROM rounds")).scalars())
+            round_ids = list(
+                connection.execute(
+                    text("SELECT id FROM rounds WHERE status NOT IN ('betting', 'playing')")
+                ).scalars()
+            )
+            under_way = connection.execute(
+                text("SELECT count(*) FROM rounds WHERE status IN ('betting', 'playing')")
+            ).scalar_one()
         engine.dispose()
         auth = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
         audit = httpx.get(base + "/operator/audit", headers=auth, timeout=60).json()
@@ -351,7 +358,9 @@ def chaos(args: argparse.Namespace) -> None:
         )
         print(f"ledger sum {audit['sum']}, problems {len(audit['problems'])}")
         print(f"croupier audit verify: exit {verified.returncode}")
-        print(f"rounds recallable: {recalled}/{len(round_ids)}")
+        print(f"rounds recallable: {recalled}/{len(round_ids)} ended ({under_way} under way)")
+        for error in sorted({error[:160] for error in errors})[:8]:
+            print(f"  error: {error}")
     print(f"load average after: {os.getloadavg()}")
 
 

@@ -119,12 +119,13 @@ class Forwarder:
         if not held:
             return
         table_id = _table_of(scope["path"], b"".join(m.get("body", b"") for m in held[1:]))
-        if table_id is not None and table_id in server.leases.held:
-            # Ours, taken a moment ago and still being rebuilt from its record: try again.
+        if table_id is not None and (forwarded or table_id in server.leases.held):
+            # Ours a moment ago or in a moment (given up, lost, or taken and still being
+            # rebuilt from its record): the table exists and is moving, try again.
             await errors.answer(_moving(table_id))(scope, _no_body, send)
             return
         address = None
-        if table_id is not None and not forwarded:
+        if table_id is not None:
             address = await asyncio.to_thread(owner_address, server.leases, table_id)
         if address is None:
             for message in held:

@@ -94,7 +94,12 @@ def health(server: ServerDep) -> JSONResponse:
 @router.get(
     "/metrics",
     response_class=Response,
-    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}, "description": "Prometheus' text."}},
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "Prometheus' text exposition format.",
+        }
+    },
 )
 def metrics(server: ServerDep) -> Response:
     """This process's figures in Prometheus' text format (no money figure: the ledger's)."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from collections.abc import Callable
 
+from croupier.service import engines
 from croupier.service.leases import Ownership, TableLeases, TableMoved
 from croupier.service.tables import Casino
 
@@ -34,6 +36,8 @@ def balance(casino: Casino, leases: TableLeases) -> list[str]:
     if held < share:
         for table_id in leases.take(share - held):
             notes += adopt(casino, leases, table_id)
+            if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
+                leases.renew()  # rebuilding many tables must not let the others' leases lapse
     elif held > share:
         for table_id in sorted(leases.held, reverse=True)[: held - share]:
             live = casino.tables.get(table_id)
@@ -61,6 +65,8 @@ def adopt(casino: Casino, leases: TableLeases, table_id: int) -> list[str]:
     live = casino.tables.get(table_id)
     if live is not None:
         casino.publish(live)
+        # Its engine ready before its next player waits on it, off the leases' thread.
+        threading.Thread(target=engines.warm_up, args=(live.profile,), daemon=True).start()
     return notes
 
 
