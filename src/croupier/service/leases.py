@@ -17,10 +17,11 @@ epoch equal). The row lock held to the commit makes a takeover (an ``UPDATE`` of
 wait for the command to commit, and every command after the takeover sees the new epoch and
 is refused (``TableMoved``, 503) and the table is dropped from this process's memory. The
 fence needs no clock: an owner whose lease expired but which nobody took over may still
-commit, since nobody else ran the table meanwhile (Kleppmann's fencing token). A stopped
-process that holds the lock between the fence and its commit would hold the takeover up: the
-fence sets ``idle_in_transaction_session_timeout`` for the rest of its transaction, so
-PostgreSQL ends that session (rolling it back) after ``lease_seconds``.
+commit, since nobody else ran the table meanwhile (Kleppmann's fencing token). A process
+stopped mid-command holds its row locks (the lease row after the fence, an account, the
+round): each command's transaction sets ``idle_in_transaction_session_timeout`` first
+(``bound``), so PostgreSQL ends that session, rolling it back, after ``lease_seconds``, and
+neither the takeover nor anyone else's money waits on a stopped process longer.
 
 Tables are spread over the live processes (``serve_processes``, a heartbeat row each): a
 process takes free tables (no lease, or an expired one) while it holds fewer than its share
@@ -69,6 +70,10 @@ class Ownership:
 
     is_shared = False
 
+    def bound(self, session: Session) -> None:
+        """At the start of a command's transaction: the locks it takes are freed by the
+        database if this process stops mid-transaction (nothing to bound for one process)."""
+
     def fence(self, session: Session, table_id: int) -> None:
         """Raise ``TableMoved`` unless this process still owns ``table_id`` (in ``session``'s
         transaction, before it commits)."""
@@ -85,9 +90,10 @@ class Ownership:
 
 
 FENCE = text(
-    "SELECT epoch, set_config('idle_in_transaction_session_timeout', :idle, true) "
-    "FROM table_leases WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR SHARE"
+    "SELECT epoch FROM table_leases "
+    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR SHARE"
 )
+BOUND = text("SELECT set_config('idle_in_transaction_session_timeout', :idle, true)")
 GRANT = text(
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
     "VALUES (:table, :owner, 1, clock_timestamp() + make_interval(secs => :seconds))"
@@ -170,12 +176,15 @@ class TableLeases(Ownership):
         self._lock = threading.Lock()
 
     # --- on every command ----------------------------------------------------------------
+    def bound(self, session: Session) -> None:
+        idle = str(max(1000, int(self.lease_seconds * 1000)))
+        session.execute(BOUND, {"idle": idle})
+
     def fence(self, session: Session, table_id: int) -> None:
         epoch = self.held.get(table_id)
         if epoch is not None:
-            idle = str(max(1000, int(self.lease_seconds * 1000)))
             found = session.execute(
-                FENCE, {"table": table_id, "owner": self.owner, "epoch": epoch, "idle": idle}
+                FENCE, {"table": table_id, "owner": self.owner, "epoch": epoch}
             ).first()
             if found is not None:
                 return

@@ -304,6 +304,7 @@ class Casino:
     def _fenced(self, session: Session, live: LiveTable, work: Any) -> Any:
         """``work``, then the fence (issue 29): last before the commit, this process still
         owns the table at its lease's epoch, or nothing of the command commits."""
+        self.leases.bound(session)  # a stopped process's locks are freed (``service.leases``)
         result = work(session, live)
         self.leases.fence(session, live.id)
         return result
