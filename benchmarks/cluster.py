@@ -5,6 +5,9 @@
 front of 1, 2 and 3 processes, each on a fresh database (schema), printed side by side: p50
 and p99 per player action, rounds per second, errors, ledger sum and rounds recallable.
 
+``uv run python benchmarks/cluster.py --hop [--samples 300]``: the forwarding hop's cost, a
+table's reads and writes sent to its owner and to another process, interleaved.
+
 ``uv run python benchmarks/cluster.py --chaos [--kills 200] [--stops 200] [--tables 6]``:
 three processes under load while random owners are killed (kill -9, then started again) or
 stopped (SIGSTOP past their lease, then SIGCONT); prints each fail-over's time (p50, p99,
@@ -364,6 +367,44 @@ def chaos(args: argparse.Namespace) -> None:
     print(f"load average after: {os.getloadavg()}")
 
 
+def hop(args: argparse.Namespace) -> None:
+    """The forwarding hop's cost: the same reads and writes of one table sent to its owner
+    and to another process (which forwards them), interleaved, in one run."""
+    print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()}")
+    with (
+        fresh_schema() as url,
+        tempfile.TemporaryDirectory() as folder,
+        cluster(url, 2, Path(folder)) as (_base, servers),
+    ):
+        owner, other = servers
+        auth = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+        body = {"name": "hop", "profile": PROFILES[0], "betting_seconds": 600,
+                "decision_seconds": 600}  # fmt: skip
+        table = httpx.post(owner.url + "/operator/tables", json=body,
+                           headers={**auth, "Idempotency-Key": uuid.uuid4().hex}).json()["table"]  # fmt: skip
+        times: dict[tuple[str, str], list[float]] = {}
+        with httpx.Client(timeout=30) as client:
+            for number in range(args.samples):
+                for where, server in (("owner", owner), ("forwarded", other)):
+                    for kind in ("read", "write"):
+                        started = time.perf_counter()
+                        if kind == "read":
+                            answer = client.get(f"{server.url}/tables/{table}", headers=auth)
+                        else:  # open an open table: a command through the whole path
+                            answer = client.post(
+                                f"{server.url}/operator/tables/{table}/open",
+                                headers={**auth, "Idempotency-Key": f"hop-{where}-{number}"},
+                            )
+                        answer.raise_for_status()
+                        times.setdefault((kind, where), []).append(time.perf_counter() - started)
+    for (kind, where), values in sorted(times.items()):
+        print(
+            f"{kind:5} {where:9}: p50 {pct(values, 0.5) * 1000:.2f} ms, "
+            f"p99 {pct(values, 0.99) * 1000:.2f} ms"
+        )
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
@@ -377,8 +418,12 @@ def main() -> None:
     parser.add_argument("--stops", type=int, default=200)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between two events")
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--hop", action="store_true", help="the forwarding hop's cost")
+    parser.add_argument("--samples", type=int, default=300)
     args = parser.parse_args()
-    if args.chaos:
+    if args.hop:
+        hop(args)
+    elif args.chaos:
         chaos(args)
     else:
         scaling(args)
