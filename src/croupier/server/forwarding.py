@@ -9,7 +9,8 @@ costs one local HTTP hop for the requests that land on another process, keeps on
 table, and the answer, its idempotency (the owner stores it, keyed as ever) and its error
 codes are the owner's own, byte for byte.
 
-How: every request runs here first. A table this process does not run is a 404
+How: a request whose path names a table that another live process runs goes to it at once;
+any other request runs here first. A table this process does not run is a 404
 ``no_such_table`` raised before anything is read or written (``Casino.handle`` checks the
 table first), so only such an answer is held back; when a live process owns the table
 (``table_leases`` and ``serve_processes``, ``service.leases``), the request goes to it again,
@@ -58,6 +59,9 @@ PEERS = text(
     "AND expires_at > clock_timestamp()"
 )
 PAGE = re.compile(r"^/table/(\d+)$")
+TABLE_PATH = re.compile(r"^/(?:dealer/|operator/)?tables?/(\d+)(?:/|$)")
+"""A path that names its table: ``/tables/{id}/...``, the table's page, the dealer's and the
+operator's table routes."""
 HOP_BY_HOP = frozenset(
     {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"host", b"content-length"}
 )
@@ -107,6 +111,21 @@ class Forwarder:
         if scope["method"] == "GET" and scope["path"] == "/tables" and not forwarded:
             await self._lobby(scope, replay, send, server.leases)
             return
+        named = _table_in_path(scope["path"])
+        if (
+            named is not None
+            and not forwarded
+            and named not in server.casino.tables
+            and named not in server.leases.held
+        ):
+            # A table named in the path and run elsewhere: straight to its owner.
+            address = await asyncio.to_thread(owner_address, server.leases, named)
+            if address == MOVING:
+                await errors.answer(_moving(named))(scope, _no_body, send)
+                return
+            if address is not None:
+                await self._forward(scope, body, send, address, named)
+                return
         held: list[Message] = []
 
         async def holding(message: Message) -> None:
@@ -267,6 +286,11 @@ def _replaying(body: bytes) -> Receive:
 
 async def _no_body() -> Message:
     return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def _table_in_path(path: str) -> int | None:
+    found = TABLE_PATH.match(path)
+    return None if found is None else int(found.group(1))
 
 
 def _table_of(path: str, content: bytes) -> int | None:
