@@ -1,11 +1,12 @@
-"""Issue 25, item 1: exactly one process runs the tables of a database.
+"""Issue 25, item 1: exactly one process runs the tables of a SQLite database.
 
-Two ``croupier serve`` on one PostgreSQL database both dealt every table (the same shoe
-position twice, a round resumed by the other process with its stakes left in escrow). Now
-the second refuses to start, exit 2, with one line naming the database and the holder (host,
-pid, since when), on SQLite and on a real PostgreSQL, also when it names the database
-another way (a link to the file; ``localhost`` for ``127.0.0.1``). A kill -9 of the holder
-frees the claim within seconds with no manual step (``service/claim.py``)."""
+Two ``croupier serve`` on one database both dealt every table (the same shoe position twice,
+a round resumed by the other process with its stakes left in escrow). On SQLite (the
+README's one-process server) the second refuses to start, exit 2, with one line naming the
+database and the holder (host, pid, since when), also when it names the database another
+way (a link to the file). A kill -9 of the holder frees the claim within seconds with no
+manual step (``service/claim.py``). On PostgreSQL several processes share the tables, each
+run by the holder of its lease (issue 29: ``test_table_leases.py``, ``test_fail_over.py``)."""
 
 from __future__ import annotations
 
@@ -37,13 +38,15 @@ def second_serve(url: str) -> subprocess.CompletedProcess[str]:
 
 
 def another_spelling(url: str, tmp_path: Path) -> str:
-    """The same database named another way: a link to the SQLite file, ``localhost`` for
-    PostgreSQL's ``127.0.0.1``."""
-    if url.startswith("sqlite"):
-        link = tmp_path / "linked.sqlite"
-        link.symlink_to(url.removeprefix("sqlite:///"))
-        return f"sqlite:///{link}"
-    return url.replace("@127.0.0.1", "@localhost").replace("//127.0.0.1", "//localhost")
+    """The same database named another way: a link to the SQLite file."""
+    link = tmp_path / "linked.sqlite"
+    link.symlink_to(url.removeprefix("sqlite:///"))
+    return f"sqlite:///{link}"
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'croupier.sqlite'}"
 
 
 def test_a_second_serve_refuses_and_a_kill_minus_9_frees_the_claim(

@@ -118,6 +118,24 @@ def command(
             "127.0.0.1.",
         ),
     ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds",
+            min=2.0,
+            help="PostgreSQL, several processes: how long a table's lease lasts unrenewed "
+            "(renewed every second); a process that dies loses its tables within it "
+            "(docs/deploy.md).",
+        ),
+    ] = 5.0,
+    advertise: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise",
+            help="PostgreSQL, several processes: the URL where the other processes reach "
+            "this one (default http://HOST:PORT).",
+        ),
+    ] = None,
     accept_broken_chain: Annotated[
         bool,
         typer.Option(
@@ -161,6 +179,8 @@ def command(
         retention_years=retention_years,
         verify_chain=True,
         accept_broken_chain=accept_broken_chain,
+        lease_seconds=lease_seconds,
+        advertise_url=advertise or f"http://{host}:{port}",
     )
     from croupier.server.rate_limits import parse_limit
 

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager, suppress
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -31,7 +31,9 @@ from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
+from croupier.server.forwarding import FORWARDED, Forwarder, owner_address, relay_socket
 from croupier.server.health_routes import router as health_router
+from croupier.server.metrics import RequestTimer
 from croupier.server.protection_routes import RealityChecks, pause_of, verify_may_watch
 from croupier.server.protection_routes import router as protection_router
 from croupier.server.rate_limits import RateLimits, client_address
@@ -42,7 +44,7 @@ from croupier.server.sockets import PAUSED, SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.server.web_api_routes import router as web_api_router
-from croupier.service import engines, fail_safe
+from croupier.service import engines, fail_safe, sharing
 from croupier.service.accounts import (
     IDLE_SECONDS,
     Principal,
@@ -54,8 +56,9 @@ from croupier.service.accounts import (
 from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.commands import CreateTable
-from croupier.service.database import make_engine, upgrade
+from croupier.service.database import make_engine, one_start_at_a_time, upgrade
 from croupier.service.errors import AuthenticationError, Conflict, PayloadTooLarge, RateLimited
+from croupier.service.leases import Ownership, TableLeases
 from croupier.service.models import GameTable
 from croupier.service.tables import Casino, LiveTable
 from croupier.service.unit_of_work import UnitOfWork
@@ -95,6 +98,13 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         where = make_url(settings.database_url).render_as_string(hide_password=True)
         raise audit_verify.ChainDoesNotVerify(where, broken)
     engine = make_engine(settings.database_url)
+    with one_start_at_a_time(engine):
+        return _start_alone(settings, claim, engine, broken)
+
+
+def _start_alone(
+    settings: Settings, claim: TablesClaim, engine: Engine, broken: list[str]
+) -> Server:
     upgrade(engine)
     read_engine = (
         make_engine(settings.database_url, read_only=True)
@@ -108,6 +118,15 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         else InProcessBroadcaster()
     )
     casino = Casino(uow, settings.clock, broadcaster, gaming_day=settings.gaming_day)
+    ownership = (
+        TableLeases(
+            settings.database_url,
+            address=settings.advertise_url,
+            lease_seconds=settings.lease_seconds,
+        )
+        if engine.dialect.name == "postgresql"
+        else Ownership()
+    )
     now = settings.clock.now()
     token = uow.run(lambda s: ensure_operator(s, settings.operator_token, now))
     server = Server(
@@ -117,6 +136,7 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
         broadcaster,
         operator_token=token,
         claim=claim,
+        leases=ownership,
         rate_limits=RateLimits(
             settings.rate_limit, settings.token_rate_limit, storage_url=settings.broadcast_url
         ),
@@ -134,7 +154,8 @@ def _start(settings: Settings, claim: TablesClaim) -> Server:
             f"the audit chain does not verify ({len(broken)} problems, the first: {broken[0]}); "
             "started anyway (--accept-broken-chain), recorded in the chain"
         )
-    server.notes += casino.load()
+    # Every table (one process), or this process's share of them (leases, issue 29).
+    server.notes += sharing.install(casino, ownership)
     if settings.demo_tables:
         existing = set(uow.read(lambda s: list(s.scalars(select(GameTable.name)))))
         for name in playable_profiles():
@@ -299,10 +320,17 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     return
                 await reality.send_if_due(websocket)
                 if waiting in done:
+                    heard = loop.time()
                     while not changes.empty():
                         changes.get_nowait()
                     waiting = asyncio.ensure_future(changes.get())
+                    if running.casino.tables.get(live.id) is not live:
+                        # The table moved to another process (``service.leases``): the client
+                        # reconnects and finds it there.
+                        await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
+                        return
                     await websocket.send_text(state())
+                    running.metrics.push_latency.observe(loop.time() - heard)
         except (WebSocketDisconnect, RuntimeError):
             pass
         except errors.UNAVAILABLE:
@@ -353,10 +381,15 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             target=_publish_audit_head_forever, args=(running, stop), daemon=True
         )
         publisher.start()
+        keeper = threading.Thread(
+            target=sharing.keep_forever, args=(running.casino, running.leases, stop), daemon=True
+        )
+        keeper.start()
         try:
             yield
         finally:
             stop.set()
+            keeper.join(timeout=5)
             ticker.join(timeout=2)
             watcher.join(timeout=5)
             publisher.join(timeout=5)
@@ -378,7 +411,9 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         app.state.server = server
     errors.install(app)
     fail_safe_http.install(app)
+    app.add_middleware(Forwarder)  # a table run by another process: its owner answers
     app.add_middleware(BodyLimit)
+    app.add_middleware(RequestTimer)  # outermost: a refused body is timed too
     app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
     app.include_router(correction_router)
     app.include_router(dealer_router)
@@ -412,6 +447,17 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         # answered reaches the client as an HTTP 403 (a browser sees 1006), never the close
         # code that tells the page to sign in again (4401) or that there is no table (4404).
         await websocket.accept()
+        leased = running.leases
+        if (
+            isinstance(leased, TableLeases)
+            and table_id not in running.casino.tables
+            and FORWARDED not in websocket.headers
+        ):
+            # Run by another process (issue 29): relayed to it, which checks the caller.
+            address = await asyncio.to_thread(owner_address, leased, table_id)
+            if address is not None:
+                await relay_socket(websocket, address, table_id, token or "")
+                return
         now = running.settings.clock.now()
         try:
             who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
@@ -439,9 +485,11 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
             return
         session = token_hash(token or "")
         ended = running.sockets.register(session, None if who.is_operator else who.user_id)
+        running.metrics.websockets.inc()
         try:
             await _push_table(websocket, running, live, who, token, ended)
         finally:
+            running.metrics.websockets.dec()
             running.sockets.unregister(session, ended)
 
     return app

@@ -20,6 +20,7 @@ from croupier.gaming_day import GamingDay
 from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.reports.returns import Returns
 from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
+from croupier.server.metrics import Metrics
 from croupier.server.rate_limits import RateLimits, client_address
 from croupier.server.schemas import (
     ActionBody,
@@ -39,6 +40,7 @@ from croupier.service.broadcast import Broadcaster
 from croupier.service.claim import TablesClaim
 from croupier.service.commands import Command, Once
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
+from croupier.service.leases import LEASE_SECONDS, Ownership
 from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork
 
@@ -58,7 +60,12 @@ class Settings:
     broadcast_url: str | None = None
     """``redis://...``: publish table changes over Redis pub/sub and keep the rate limits'
     counts there; ``None``: within this process. One process runs a database's tables
-    (``service.claim``) until issue 29 shares them."""
+    (``service.claim``: SQLite) or shares them with others (``service.leases``: PostgreSQL)."""
+    lease_seconds: float = LEASE_SECONDS
+    """PostgreSQL: how long a table's lease lasts unrenewed (``service.leases``): a process
+    that dies loses its tables to another within this and a second."""
+    advertise_url: str | None = None
+    """PostgreSQL: where the other processes reach this one (``http://host:port``)."""
     code_manifest: Path | None = None
     """R17: the SHA-256 manifest of the installed code, written at first start and checked at
     every start and while serving (``croupier serve`` passes one; ``None``: no check)."""
@@ -105,18 +112,27 @@ class Server:
     broadcaster: Broadcaster
     operator_token: str | None = None
     claim: TablesClaim | None = None
-    """This process's claim on the database's tables (``service.claim``), released at shutdown."""
+    """This process's claim on a SQLite database's tables (``service.claim``), released at
+    shutdown."""
+    leases: Ownership = field(default_factory=Ownership)
+    """The tables this process runs of those it shares (PostgreSQL, ``service.leases``)."""
     notes: list[str] = field(default_factory=list)
     rate_limits: RateLimits = field(default_factory=RateLimits)
     sockets: SessionSockets = field(default_factory=SessionSockets)
     password_threads: CapacityLimiter | None = None
     returns: Returns = field(default_factory=Returns)
     """Each table's return to player and variance by wager (``reports.returns``)."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """What ``GET /metrics`` answers (``server.metrics``), one registry per process."""
+
+    def __post_init__(self) -> None:
+        self.metrics.watch(self.casino, lambda: self.leases)
 
     def release(self) -> None:
         """Give the database's tables up (``service.claim``): whoever started the server
         (``server.app.start``) releases it when it stops; a process that dies releases it
         all the same."""
+        self.leases.release()
         if self.claim is not None:
             self.claim.release()
 

@@ -8,6 +8,13 @@
   503 with a JSON body naming what failed (in public words: the log has the details).
 - ``GET /health``: the same as ``/health/ready`` (what it answered before it was split, a
   200 while PostgreSQL was down and every bet answered 503).
+- ``GET /metrics``: this process's figures in Prometheus' text format (``server.metrics``).
+
+The ``tables`` check: on SQLite this process holds the claim on the database's tables
+(``service/claim.py``, a fail safe's fault when lost); on PostgreSQL, shared by several
+processes, it renewed its table leases within a lease's length (``service/leases.py``, issue
+29): a lag makes it not ready, so that a load balancer sends it nothing new, but stops no
+table (every command is fenced by its lease).
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
 
 from croupier.server.answers import Live, Ready, documented
@@ -48,6 +56,8 @@ def _readiness(server: Server) -> tuple[int, dict[str, Any]]:
     unwritable = _database_writable(server)
     if unwritable is not None:
         failed.setdefault(str(Fault.DATABASE), unwritable)
+    if server.leases.renewed_within() is not None:  # PostgreSQL: the leases lag (issue 29)
+        failed.setdefault(str(Fault.TABLES), PUBLIC_REASONS[Fault.TABLES])
     checks = {name: ("failed" if name in failed else "ok") for name in READY_CHECKS}
     if failed:
         return 503, {"status": "not_ready", "checks": checks, "failed": failed}
@@ -79,3 +89,18 @@ def health(server: ServerDep) -> JSONResponse:
     """The same as ``/health/ready``."""
     status, body = _readiness(server)
     return JSONResponse(body, status_code=status)
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "Prometheus' text exposition format.",
+        }
+    },
+)
+def metrics(server: ServerDep) -> Response:
+    """This process's figures in Prometheus' text format (no money figure: the ledger's)."""
+    return Response(generate_latest(server.metrics.registry), media_type=CONTENT_TYPE_LATEST)

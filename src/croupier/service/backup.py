@@ -95,9 +95,14 @@ class BackupSummary:
         return f"{self.kind} backup at schema revision {self.revision}: {total} rows in {len(self.rows)} tables"
 
 
+RUNNING_NOW = frozenset({"table_leases", "serve_processes"})
+"""Which process runs which table now (``service.leases``): no record, and never backed up;
+a restored database starts with every table free for the first process to take."""
+
+
 def tables() -> list[Table]:
     """croupier's tables, each after every table it refers to."""
-    return list(Base.metadata.sorted_tables)
+    return [table for table in Base.metadata.sorted_tables if table.name not in RUNNING_NOW]
 
 
 def _sqlite_path(url: str) -> Path:

@@ -7,13 +7,15 @@ updates, and a transaction that meets a serialization failure or deadlock is ret
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 
 
 def make_engine(url: str, *, read_only: bool = False) -> Engine:
@@ -67,3 +69,25 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+START_LOCK = 0x63726F7570696572
+"""The advisory lock's key that serializes server starts on one PostgreSQL database."""
+
+
+@contextlib.contextmanager
+def one_start_at_a_time(engine: Engine) -> Iterator[None]:
+    """Hold PostgreSQL's advisory lock while a server migrates the schema and writes what a
+    start writes (the operator, demo tables): several processes share a database (issue 29)
+    and may start at once. SQLite's one process holds its claim already (``service.claim``)."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as connection:
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": START_LOCK})
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": START_LOCK})
+            connection.commit()

@@ -9,9 +9,10 @@ while the server runs, and at once when a command fails for a reason that is not
 - ``database``: a fresh connection to the database cannot be opened or cannot read it (the
   server is down, refuses connections, or the file is gone).
 - ``code``: the installed code differs from its recorded SHA-256 manifest (``integrity``).
-- ``tables``: this process no longer holds the claim on the database's tables
-  (``service.claim``: its PostgreSQL connection was lost, or its SQLite claim file replaced);
-  another process may run them now.
+- ``tables``: this process no longer holds the claim on a SQLite database's tables
+  (``service.claim``: its claim file replaced); another process may run them now. (On
+  PostgreSQL each table command is fenced by its lease instead, ``service.leases``: a
+  renewal that lags makes the process not ready, and stops nothing.)
 
 While any fault stands, every table command is refused with ``FailSafeEngaged`` (the HTTP
 edge answers 503 with ``Retry-After`` and the reasons), and so is every staff command that
@@ -61,6 +62,9 @@ from croupier.service.claim import ClaimLost, TablesClaim
 from croupier.service.models import IN_PROGRESS, RoundStatus
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from croupier.service.live import LiveTable
     from croupier.service.tables import Casino
 
 log = logging.getLogger("croupier.fail_safe")
@@ -355,15 +359,22 @@ def resume_tables(casino: Casino) -> None:
     now = casino.clock.now()
     for table_id in list(casino.tables):
         casino.reload(table_id)
-        live = casino.tables[table_id]
+        live = casino.tables.get(table_id)
+        if live is None:  # its lease was lost meanwhile (``service.leases``)
+            continue
         with live.lock:
             if live.deadline is not None:
                 seconds = (
                     live.betting_seconds if live.game_round.is_betting else live.decision_seconds
                 )
                 live.deadline = now + seconds
-                casino.uow.run(partial(casino.rounds.save, live=live))
+                casino.uow.run(partial(_save_fenced, casino, live))
         casino.publish(live)
+
+
+def _save_fenced(casino: Casino, live: LiveTable, session: Session) -> None:
+    casino.rounds.save(session, live)
+    casino.leases.fence(session, live.id)  # issue 29: still this process's table
 
 
 def install(

@@ -8,6 +8,7 @@ resumes every table (R10, R11): a round keeps the events the engine recorded, wh
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    DateTime,
     Float,
     ForeignKey,
     Integer,
@@ -43,8 +45,10 @@ __all__ = [
     "RoundPlayer",
     "RoundRecord",
     "RuleSet",
+    "ServeProcess",
     "Session",
     "ShoeRecord",
+    "TableLease",
     "User",
 ]
 
@@ -250,3 +254,28 @@ class BackBet(Base):
 # same ``Base``: imported here so that whoever imports the schema gets all of it. ``audit verify`` and ``backup`` each missed them in a
 # process of their own (02e3e52, 87831ca) while another module's import happened to hide it.
 from croupier.service import protection_models, staff_models  # noqa: E402, F401
+
+
+class TableLease(Base):
+    """Which server process runs a table, at which epoch, until when (``service.leases``;
+    revision 0013). The epoch is the fencing token: raised at every change of owner, checked
+    by every command's transaction before it commits."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """On the database's clock: a process's own clock never decides who owns a table."""
+
+
+class ServeProcess(Base):
+    """A live ``croupier serve`` process sharing the tables (``service.leases``): its
+    heartbeat, and where it answers (a request that reaches another process finds it)."""
+
+    __tablename__ = "serve_processes"
+
+    owner: Mapped[str] = mapped_column(String(200), primary_key=True)
+    address: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

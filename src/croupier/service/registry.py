@@ -10,6 +10,7 @@ returned (R11), and a table whose rules cannot be read stays out of play, its st
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -151,6 +152,21 @@ class Registry:
         for table_id in table_ids:
             notes += self.uow.run(lambda s, tid=table_id: self._load_table(s, tid))  # type: ignore[misc]
         return notes
+
+    def load_table(self, table_id: int, check: Callable[[Session], None]) -> list[str]:
+        """Bring one table back from the database, as at start (a table whose lease this
+        process has just taken, ``service.leases``); ``check(session)`` runs last in the same
+        transaction (the lease's fence), and the table is live only once that commits."""
+
+        def work(session: Session) -> list[str]:
+            notes = self._load_table(session, table_id)
+            live = self.tables.pop(table_id, None)
+            check(session)
+            if live is not None:
+                on_commit(session, lambda: self.tables.__setitem__(table_id, live))
+            return notes
+
+        return self.uow.run(work)
 
     def _load_table(self, session: Session, table_id: int) -> list[str]:
         record = session.get(GameTable, table_id)

@@ -76,6 +76,10 @@ class Rounds:
         self.rows: RoundRows = StoredRounds() if rows is None else rows
         self._rule_sets: set[str] = set()
         """Rules versions known to be stored (``recorded_rules``)."""
+        self.dealt = 0
+        """Rounds dealt by this process since it started, counted as they commit (metrics)."""
+        self.settled = 0
+        """Rounds settled by this process since it started, counted as they commit."""
 
     # --- shoes --------------------------------------------------------------------------
     def new_shoe(self, session: Session, live: LiveTable) -> None:
@@ -295,6 +299,7 @@ class Rounds:
     def deal(self, session: Session, live: LiveTable) -> None:
         before, round_id = len(live.game_round.events), live.round_id
         live.apply(Deal())
+        on_commit(session, self._count_dealt)
         absence.window_closed(session, live)  # the seats without a bet missed this round
         live.ready = set()
         self.money.collect_stakes(session, live, "deal")
@@ -345,6 +350,7 @@ class Rounds:
     def settle(self, session: Session, live: LiveTable) -> None:
         """Pay the finished round out, close its record, and open the next round."""
         self.money.settle(session, live, live.game_round.results())
+        on_commit(session, self._count_settled)
         live.deadline = None
         self.save(session, live, ended_at=self.clock.now())
         shoe_record = session.get(ShoeRecord, live.shoe_id)
@@ -353,6 +359,12 @@ class Rounds:
         self.new_shoe_if_needed(session, live)
         self.new_round(session, live)
         crash_point("settlement")  # all written, nothing committed yet
+
+    def _count_dealt(self) -> None:
+        self.dealt += 1
+
+    def _count_settled(self) -> None:
+        self.settled += 1
 
     def void_live(self, session: Session, live: LiveTable, reason: str) -> None:
         """End the round under way that cannot be finished (the dealer's or the operator's

@@ -80,6 +80,7 @@ from croupier.service.deadlines import Deadlines
 from croupier.service.errors import Forbidden
 from croupier.service.fail_safe import FailSafe
 from croupier.service.idempotency import Answer
+from croupier.service.leases import Ownership
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Ledger, Money
 from croupier.service.players import Players
@@ -122,6 +123,8 @@ class Casino:
         self.usernames: dict[int, str] = {}
         self.fail_safe = FailSafe()
         """R17: no table command while a fault stands (``fail_safe.install`` gives it probes)."""
+        self.leases = Ownership()
+        """Which tables this process runs (``sharing.install``): every command is fenced."""
         self.money = Money(clock, ledger, gaming_day)
         self.rounds = Rounds(clock, self.money, round_rows)
         self.publisher = Publisher(broadcaster, self.usernames)
@@ -146,7 +149,8 @@ class Casino:
         saving, audit rows) and its answer is stored; then the table is published. A command
         of the office (``commands.OfficeCommand``) holds no table: one transaction of its own,
         refused by the fail safe where it moves money (``commands.MOVES_MONEY``). A new check
-        on every command (a lease's fence, a player's limit) goes in ``_verify_caller``.
+        on every command (a player's limit) goes in ``_verify_caller``; the lease's fence
+        (issue 29) is checked last before each table command commits (``_fenced``).
         """
         table_id = self._table_of(command)
         if table_id is not None:
@@ -248,7 +252,9 @@ class Casino:
         now = self.clock.now()
         match command:  # the office's: no table, or (an approval) the table's if any
             case CreateTable():
-                return self.registry.create_table(session, command)
+                created = self.registry.create_table(session, command)
+                self.leases.grant(session, created["table"])  # issue 29: its creator runs it
+                return created
             case AnswerApproval():
                 return approvals.decide(session, self.rounds, live, command, now)
             case DecideDispute(by=by, dispute=dispute, decision=decision, reason=reason):
@@ -363,7 +369,8 @@ class Casino:
             before = _fingerprint(live)
             try:
                 result = self.uow.run(
-                    lambda session: work(session, live), before_retry=lambda: self.reload(table_id)
+                    lambda session: self._fenced(session, live, work),
+                    before_retry=lambda: self.reload(table_id),
                 )
             except BaseException as error:
                 # A refusal before anything changed needs no rebuild (most bad requests).
@@ -372,6 +379,14 @@ class Casino:
                 raise
             live.published = self.publisher.publishable(live)
         self.broadcaster.publish(table_id)
+        return result
+
+    def _fenced(self, session: Session, live: LiveTable, work: Any) -> Any:
+        """``work``, then the fence (issue 29): last before the commit, this process still
+        owns the table at its lease's epoch, or nothing of the command commits."""
+        self.leases.bound(session)  # a stopped process's locks are freed (``service.leases``)
+        result = work(session, live)
+        self.leases.fence(session, live.id)
         return result
 
     def _rebuild_after_failure(self, live: LiveTable) -> None:

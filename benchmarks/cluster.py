@@ -1,0 +1,433 @@
+"""Several ``croupier serve`` processes on one PostgreSQL behind HAProxy (issue 29, item 5).
+
+``uv run python benchmarks/cluster.py [--processes 1 2 3] [--players 100] [--tables 15]
+[--rounds 10] [--think 1] [--ramp 5]``: the same load (``load.py``'s bots) through HAProxy in
+front of 1, 2 and 3 processes, each on a fresh database (schema), printed side by side: p50
+and p99 per player action, rounds per second, errors, ledger sum and rounds recallable.
+
+``uv run python benchmarks/cluster.py --hop [--samples 300]``: the forwarding hop's cost, a
+table's reads and writes sent to its owner and to another process, interleaved.
+
+``uv run python benchmarks/cluster.py --chaos [--kills 200] [--stops 200] [--tables 6]``:
+three processes under load while random owners are killed (kill -9, then started again) or
+stopped (SIGSTOP past their lease, then SIGCONT); prints each fail-over's time (p50, p99,
+max: from the signal until each of the victim's tables is leased by another live process and
+answers), and at the end: rounds dealt twice (two complete rounds from one shoe position),
+the ledger's sum and problems, ``croupier audit verify``, every round recallable, and how
+many commands were refused by the fence or while a table moved (503 ``table_moved``).
+
+HAProxy comes from Debian's package (``apt-get install haproxy``; ``deploy/cluster.sh``
+installs it). The PostgreSQL server is the tests' (``tools/pg_cluster.py``), Redis is not
+needed here (the bots follow their own tables' sockets through the process that owns them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import psycopg
+import websockets
+from sqlalchemy import create_engine, text
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+
+import pg_cluster
+from bots import (
+    OPERATOR_TOKEN,
+    WAGERS,
+    Bot,
+    ServerProcess,
+    create_table,
+    free_port,
+    headers,
+    new_player,
+)
+from bots import percentile as pct
+from load import report, run_load
+
+LEASE_SECONDS = 5.0
+PROFILES = ["veintiuno-real", "dragon-six-peru-2016", "casino-holdem-peru-2007"]
+OWNERS = text(
+    "SELECT l.table_id, p.address FROM table_leases l JOIN serve_processes p "
+    "ON p.owner = l.owner WHERE l.expires_at > clock_timestamp() "
+    "AND p.expires_at > clock_timestamp()"
+)
+DEALT_TWICE = text(
+    "SELECT count(*) FROM (SELECT shoe_id, start_position FROM rounds WHERE status = 'complete' "
+    "GROUP BY shoe_id, start_position HAVING count(*) > 1) AS twice"
+)
+
+
+def haproxy_config(port: int, servers: list[ServerProcess], folder: Path) -> Path:
+    """The same configuration as ``deploy/cluster.sh`` writes."""
+    lines = [
+        "global",
+        "    maxconn 4000",
+        "defaults",
+        "    mode http",
+        "    option forwardfor",
+        "    timeout connect 5s",
+        "    timeout client 60s",
+        "    timeout server 60s",
+        "    timeout tunnel 1h",
+        "frontend croupier",
+        f"    bind 127.0.0.1:{port}",
+        "    default_backend processes",
+        "backend processes",
+        "    balance leastconn",
+        "    option httpchk GET /health/ready",
+        "    http-check expect status 200",
+        "    timeout check 5s",
+        "    default-server inter 1s fall 3 rise 1",
+        *(f"    server c{n} 127.0.0.1:{s.port} check" for n, s in enumerate(servers)),
+    ]
+    path = folder / "haproxy.cfg"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@contextlib.contextmanager
+def fresh_schema() -> Iterator[str]:
+    server_url = pg_cluster.server_url()
+    schema = f"cluster_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server_url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield pg_cluster.sqlalchemy_url(server_url, schema)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextlib.contextmanager
+def cluster(url: str, processes: int, folder: Path) -> Iterator[tuple[str, list[ServerProcess]]]:
+    """``processes`` servers on ``url`` behind HAProxy; yields HAProxy's URL and the servers."""
+    servers = [
+        ServerProcess(url, log_path=folder / f"serve-{n}.log", start_timeout=180)
+        for n in range(processes)
+    ]
+    haproxy: subprocess.Popen[bytes] | None = None
+    try:
+        # The first alone (it migrates the schema), then the others together.
+        servers[0].start("--lease-seconds", str(LEASE_SECONDS))
+        with ThreadPoolExecutor(max(1, processes - 1)) as pool:
+            list(pool.map(lambda s: s.start("--lease-seconds", str(LEASE_SECONDS)), servers[1:]))
+        port = free_port()
+        config = haproxy_config(port, servers, folder)
+        haproxy = subprocess.Popen(["haproxy", "-f", str(config)], stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/health/ready", timeout=2).status_code == 200:
+                    break
+            time.sleep(0.2)
+        yield base, servers
+    finally:
+        if haproxy is not None:
+            haproxy.terminate()
+            haproxy.wait(10)
+        for server in servers:
+            if server.process is not None and server.process.poll() is None:
+                server.process.send_signal(signal.SIGCONT)
+            server.stop()
+
+
+def cpu_of(servers: list[ServerProcess]) -> float:
+    total = 0.0
+    for server in servers:
+        with contextlib.suppress(OSError, AssertionError):
+            total += server.cpu_seconds()
+    return total
+
+
+def scaling(args: argparse.Namespace) -> None:
+    print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()}")
+    results = {}
+    for processes in args.processes:
+        with (
+            fresh_schema() as url,
+            tempfile.TemporaryDirectory() as folder,
+            cluster(url, processes, Path(folder)) as (base, servers),
+        ):
+            figures = asyncio.run(
+                run_load(
+                    base,
+                    args.players,
+                    args.tables,
+                    args.rounds,
+                    PROFILES,
+                    think=args.think,
+                    ramp=args.ramp,
+                    cpu_seconds=lambda servers=servers: cpu_of(servers),  # type: ignore[misc]
+                )
+            )
+        results[processes] = figures
+        print(f"\n--- {processes} process(es) behind HAProxy, PostgreSQL ---")
+        print(report(figures))
+        by_kind: dict[str, list[float]] = {}
+        for kind, _start, latency in figures["timeline"]:
+            by_kind.setdefault(kind, []).append(latency)
+        for kind, values in sorted(by_kind.items()):
+            print(
+                f"  {kind}: {len(values)} requests, p50 {pct(values, 0.5) * 1000:.1f} ms, "
+                f"p99 {pct(values, 0.99) * 1000:.1f} ms"
+            )
+        for error in sorted(set(figures["errors"]))[:5]:
+            print(f"  error: {error[:200]}")
+    print("\nprocesses  rounds/s  p50 ms  p99 ms  errors")
+    for processes, figures in results.items():
+        print(
+            f"{processes:>9}  {figures['rounds_per_second']:8.2f}  {figures['p50'] * 1000:6.1f}"
+            f"  {figures['p99'] * 1000:6.1f}  {len(figures['errors']):6}"
+        )
+    print(f"load average after: {os.getloadavg()}")
+
+
+# --- chaos ------------------------------------------------------------------------------------
+async def drive(base: str, bot: Bot, stop: asyncio.Event) -> None:
+    """``bot`` plays until ``stop``, reconnecting whenever its socket closes (the table moved,
+    or the process it reached died): as the pages do."""
+    ws_url = base.replace("http", "ws") + f"/tables/{bot.table}/ws?token={bot.token}"
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        while not stop.is_set():
+            try:
+                async with websockets.connect(ws_url, max_size=None) as socket_:
+                    while not stop.is_set():
+                        try:
+                            message = await asyncio.wait_for(socket_.recv(), timeout=1)
+                        except TimeoutError:
+                            continue
+                        await bot.on_state(client, json.loads(message), 10**9)
+            except (OSError, websockets.WebSocketException, httpx.HTTPError):
+                await asyncio.sleep(0.3)
+
+
+async def sit(client: httpx.AsyncClient, bot: Bot) -> None:
+    """Take the bot's seat, again after a 503 (its table is moving between processes)."""
+    for _ in range(100):
+        answer = await client.post(
+            f"/tables/{bot.table}/seats/{bot.seats[0]}", json={}, headers=headers(bot.token)
+        )
+        if answer.status_code != 503:
+            break
+        await asyncio.sleep(0.2)
+    answer.raise_for_status()
+
+
+def owners(url: str) -> dict[int, str]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return {int(t): str(a) for t, a in connection.execute(OWNERS)}
+    finally:
+        engine.dispose()
+
+
+def chaos(args: argparse.Namespace) -> None:
+    print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()}")
+    rng = random.Random(args.seed)
+    with (
+        fresh_schema() as url,
+        tempfile.TemporaryDirectory() as folder,
+        cluster(url, 3, Path(folder)) as (base, servers),
+    ):
+        bots: list[Bot] = []
+
+        async def seat_players() -> None:
+            async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+                for number in range(args.tables):
+                    profile = PROFILES[number % len(PROFILES)]
+                    from croupier.rules.registry import load_profile
+
+                    rules = load_profile(profile)
+                    table = await create_table(client, f"chaos-{number}", profile, 5.0, 5.0)
+                    for seat in (1, 2):
+                        name = f"c{number}x{seat}"
+                        token = await new_player(client, name, 10_000_000)
+                        wager = WAGERS[rules.game]
+                        bot = Bot(
+                            name, token, table, [seat], wager,
+                            stake=rules.table.wagers[wager].minimum, think=0.3,
+                        )  # fmt: skip
+                        await sit(client, bot)
+                        bots.append(bot)
+
+        asyncio.run(seat_players())
+        stop = asyncio.Event()
+        loop = asyncio.new_event_loop()
+
+        async def play() -> None:
+            await asyncio.gather(*(drive(base, bot, stop) for bot in bots))
+
+        playing = threading.Thread(target=loop.run_until_complete, args=(play(),))
+        playing.start()
+        fail_overs: list[float] = []
+        events = ["kill"] * args.kills + ["stop"] * args.stops
+        rng.shuffle(events)
+        by_url = {server.url: server for server in servers}
+        try:
+            time.sleep(5)
+            for number, kind in enumerate(events, start=1):
+                held = owners(url)
+                candidates = sorted(set(held.values()) & set(by_url))
+                if not candidates:
+                    time.sleep(1)
+                    continue
+                victim = by_url[rng.choice(candidates)]
+                tables = [t for t, a in held.items() if a == victim.url]
+                assert victim.process is not None
+                hit = time.monotonic()
+                if kind == "kill":
+                    victim.kill()
+                else:
+                    victim.process.send_signal(signal.SIGSTOP)
+                waiting = set(tables)
+                while waiting and time.monotonic() - hit < 60:
+                    now_held = owners(url)
+                    for table in list(waiting):
+                        address = now_held.get(table)
+                        if address is not None and address != victim.url:
+                            waiting.discard(table)
+                            fail_overs.append(time.monotonic() - hit)
+                    time.sleep(0.05)
+                if kind == "kill":
+                    victim.start("--lease-seconds", str(LEASE_SECONDS))
+                else:
+                    victim.process.send_signal(signal.SIGCONT)
+                print(
+                    f"{number}/{len(events)} {kind} of {victim.url}: {len(tables)} tables "
+                    f"moved, slowest {max(fail_overs[-len(tables) :] or [0]):.2f} s",
+                    flush=True,
+                )
+                time.sleep(args.pause)
+        finally:
+            loop.call_soon_threadsafe(stop.set)
+            playing.join(60)
+        # --- the record ------------------------------------------------------------------
+        engine = create_engine(url)
+        with engine.connect() as connection:
+            dealt_twice = connection.execute(DEALT_TWICE).scalar_one()
+            round_ids = list(
+                connection.execute(
+                    text("SELECT id FROM rounds WHERE status NOT IN ('betting', 'playing')")
+                ).scalars()
+            )
+            under_way = connection.execute(
+                text("SELECT count(*) FROM rounds WHERE status IN ('betting', 'playing')")
+            ).scalar_one()
+        engine.dispose()
+        auth = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+        audit = httpx.get(base + "/operator/audit", headers=auth, timeout=60).json()
+        recalled = sum(
+            httpx.get(f"{base}/rounds/{r}", headers=auth, timeout=60).status_code == 200
+            for r in round_ids
+        )
+        verified = subprocess.run(
+            [sys.executable, "-c", "from croupier.cli.main import main; main()",
+             "audit", "verify", "--database", url],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        errors = [error for bot in bots for error in bot.errors]
+        moved = sum("table_moved" in error for error in errors)
+        complete = sum(1 for bot in bots for _ in bot.rounds_bet)
+        print(f"\nchaos: {args.kills} kill -9s and {args.stops} SIGSTOPs of random owners")
+        print(
+            f"fail-overs: {len(fail_overs)} tables moved, p50 {pct(fail_overs, 0.5):.2f} s, "
+            f"p99 {pct(fail_overs, 0.99):.2f} s, max {max(fail_overs, default=0):.2f} s "
+            f"(leases of {LEASE_SECONDS:g} s)"
+        )
+        print(f"rounds dealt twice: {dealt_twice}")
+        print(
+            f"commands refused while a table moved (503 table_moved): {moved}; other "
+            f"errors: {len(errors) - moved}; bets placed by bots: {complete}"
+        )
+        print(f"ledger sum {audit['sum']}, problems {len(audit['problems'])}")
+        print(f"croupier audit verify: exit {verified.returncode}")
+        print(f"rounds recallable: {recalled}/{len(round_ids)} ended ({under_way} under way)")
+        for error in sorted({error[:160] for error in errors})[:8]:
+            print(f"  error: {error}")
+    print(f"load average after: {os.getloadavg()}")
+
+
+def hop(args: argparse.Namespace) -> None:
+    """The forwarding hop's cost: the same reads and writes of one table sent to its owner
+    and to another process (which forwards them), interleaved, in one run."""
+    print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()}")
+    with (
+        fresh_schema() as url,
+        tempfile.TemporaryDirectory() as folder,
+        cluster(url, 2, Path(folder)) as (_base, servers),
+    ):
+        owner, other = servers
+        auth = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+        body = {"name": "hop", "profile": PROFILES[0], "betting_seconds": 600,
+                "decision_seconds": 600}  # fmt: skip
+        table = httpx.post(owner.url + "/operator/tables", json=body,
+                           headers={**auth, "Idempotency-Key": uuid.uuid4().hex}).json()["table"]  # fmt: skip
+        times: dict[tuple[str, str], list[float]] = {}
+        with httpx.Client(timeout=30) as client:
+            for number in range(args.samples):
+                for where, server in (("owner", owner), ("forwarded", other)):
+                    for kind in ("read", "write"):
+                        started = time.perf_counter()
+                        if kind == "read":
+                            answer = client.get(f"{server.url}/tables/{table}", headers=auth)
+                        else:  # open an open table: a command through the whole path
+                            answer = client.post(
+                                f"{server.url}/operator/tables/{table}/open",
+                                headers={**auth, "Idempotency-Key": f"hop-{where}-{number}"},
+                            )
+                        answer.raise_for_status()
+                        times.setdefault((kind, where), []).append(time.perf_counter() - started)
+    for (kind, where), values in sorted(times.items()):
+        print(
+            f"{kind:5} {where:9}: p50 {pct(values, 0.5) * 1000:.2f} ms, "
+            f"p99 {pct(values, 0.99) * 1000:.2f} ms"
+        )
+    print(f"load average after: {os.getloadavg()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--ramp", type=float, default=5.0)
+    parser.add_argument("--chaos", action="store_true")
+    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--stops", type=int, default=200)
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds between two events")
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--hop", action="store_true", help="the forwarding hop's cost")
+    parser.add_argument("--samples", type=int, default=300)
+    args = parser.parse_args()
+    if args.hop:
+        hop(args)
+    elif args.chaos:
+        chaos(args)
+    else:
+        scaling(args)
+
+
+if __name__ == "__main__":
+    main()

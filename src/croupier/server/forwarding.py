@@ -1,0 +1,308 @@
+"""Any process answers any player (issue 29, item 2): a request for a table run elsewhere is
+forwarded to its owner.
+
+Chosen over running the command here under the fence: a table's round lives in its owner's
+memory (its engine, its shoe, its deadlines), and running a command elsewhere would mean
+rebuilding the table from the database for each command and taking its lease from the owner
+(the tables would move at every request, each move a rebuild and a lost renewal). Forwarding
+costs one local HTTP hop for the requests that land on another process, keeps one writer per
+table, and the answer, its idempotency (the owner stores it, keyed as ever) and its error
+codes are the owner's own, byte for byte.
+
+How: a request whose path names a table that another live process runs goes to it at once;
+any other request runs here first. A table this process does not run is a 404
+``no_such_table`` raised before anything is read or written (``Casino.handle`` checks the
+table first), so only such an answer is held back; when a live process owns the table
+(``table_leases`` and ``serve_processes``, ``service.leases``), the request goes to it again,
+marked ``X-Croupier-Forwarded`` so that it is never forwarded twice, and the owner's answer
+is the answer. An owner that cannot be reached (it died; its lease has not run out yet)
+answers 503 ``table_moved`` with ``Retry-After``: the table is taken over within seconds.
+The lobby (``GET /tables``) lists the tables of every live process. A WebSocket to a table
+run elsewhere is relayed to its owner; when the owner goes, the socket closes with 1013 and
+the page reconnects, reaching the new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import websockets
+from sqlalchemy import text
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from croupier.server import errors
+from croupier.service.leases import TableLeases, TableMoved
+
+if TYPE_CHECKING:
+    from croupier.server.context import Server
+
+log = logging.getLogger("croupier.forwarding")
+
+FORWARDED = "x-croupier-forwarded"
+"""Set on a forwarded request: the owner answers it itself, never forwards it again."""
+
+OWNER = text(
+    "SELECT l.owner, p.address FROM game_tables g "
+    "LEFT JOIN table_leases l ON l.table_id = g.id AND l.expires_at > clock_timestamp() "
+    "LEFT JOIN serve_processes p ON p.owner = l.owner AND p.expires_at > clock_timestamp() "
+    "WHERE g.id = :table"
+)
+PEERS = text(
+    "SELECT address FROM serve_processes WHERE owner <> :me AND address IS NOT NULL "
+    "AND expires_at > clock_timestamp()"
+)
+PAGE = re.compile(r"^/table/(\d+)$")
+TABLE_PATH = re.compile(r"^/(?:dealer/|operator/)?tables?/(\d+)(?:/|$)")
+"""A path that names its table: ``/tables/{id}/...``, the table's page, the dealer's and the
+operator's table routes."""
+HOP_BY_HOP = frozenset(
+    {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"host", b"content-length"}
+)
+TIMEOUT_SECONDS = 30.0
+
+
+MOVING = "moving"
+"""``owner_address``'s answer for a table that exists but that no live process runs this
+instant (its owner died and its lease has not run out, or it is being taken over)."""
+
+
+def owner_address(leases: TableLeases, table_id: int) -> str | None:
+    """Where the live process that runs ``table_id`` answers, if another does; ``MOVING``
+    while no live process runs it; ``None`` when there is no such table or it is ours."""
+    with leases.engine.connect() as connection:
+        found = connection.execute(OWNER, {"table": table_id}).first()
+    if found is None or found[0] == leases.owner:
+        return None
+    return MOVING if found[1] is None else str(found[1])
+
+
+def peer_addresses(leases: TableLeases) -> list[str]:
+    with leases.engine.connect() as connection:
+        return [str(a) for a in connection.execute(PEERS, {"me": leases.owner}).scalars()]
+
+
+class Forwarder:
+    """ASGI middleware: a request for a table run elsewhere, answered by its owner."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._client: httpx.AsyncClient | None = None
+
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=TIMEOUT_SECONDS)
+        return self._client
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        server: Server | None = getattr(scope["app"].state, "server", None)
+        if scope["type"] != "http" or server is None or not isinstance(server.leases, TableLeases):
+            await self.app(scope, receive, send)
+            return
+        forwarded = any(name == FORWARDED.encode() for name, _ in scope["headers"])
+        body = await _read_body(receive)
+        replay = _replaying(body)
+        if scope["method"] == "GET" and scope["path"] == "/tables" and not forwarded:
+            await self._lobby(scope, replay, send, server.leases)
+            return
+        named = _table_in_path(scope["path"])
+        if (
+            named is not None
+            and not forwarded
+            and named not in server.casino.tables
+            and named not in server.leases.held
+        ):
+            # A table named in the path and run elsewhere: straight to its owner.
+            address = await asyncio.to_thread(owner_address, server.leases, named)
+            if address == MOVING:
+                await errors.answer(_moving(named))(scope, _no_body, send)
+                return
+            if address is not None:
+                await self._forward(scope, body, send, address, named)
+                return
+        held: list[Message] = []
+
+        async def holding(message: Message) -> None:
+            if held or (message["type"] == "http.response.start" and message["status"] == 404):
+                held.append(message)
+            else:
+                await send(message)
+
+        await self.app(scope, replay, holding)
+        if not held:
+            return
+        table_id = _table_of(scope["path"], b"".join(m.get("body", b"") for m in held[1:]))
+        if table_id is not None and (forwarded or table_id in server.leases.held):
+            # Ours a moment ago or in a moment (given up, lost, or taken and still being
+            # rebuilt from its record): the table exists and is moving, try again.
+            await errors.answer(_moving(table_id))(scope, _no_body, send)
+            return
+        address = None
+        if table_id is not None:
+            address = await asyncio.to_thread(owner_address, server.leases, table_id)
+        if address is None:
+            for message in held:
+                await send(message)
+            return
+        if address == MOVING:
+            await errors.answer(_moving(table_id))(scope, _no_body, send)
+            return
+        await self._forward(scope, body, send, address, table_id)
+
+    async def _forward(
+        self, scope: Scope, body: bytes, send: Send, address: str, table_id: int | None
+    ) -> None:
+        query = scope.get("query_string", b"").decode("latin-1")
+        url = address + scope["path"] + (f"?{query}" if query else "")
+        headers = [(k, v) for k, v in scope["headers"] if k not in HOP_BY_HOP]
+        headers.append((FORWARDED.encode(), b"1"))
+        try:
+            answer = await self.client().request(
+                scope["method"], url, content=body, headers=headers
+            )
+        except httpx.HTTPError as trouble:
+            log.warning("table %s: its owner at %s did not answer (%s)", table_id, address, trouble)
+            await errors.answer(_moving(table_id))(scope, _no_body, send)
+            return
+        out = [(k, v) for k, v in answer.headers.raw if k.lower() not in HOP_BY_HOP]
+        out.append((b"content-length", str(len(answer.content)).encode()))
+        await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
+        await send({"type": "http.response.body", "body": answer.content})
+
+    async def _lobby(self, scope: Scope, replay: Receive, send: Send, leases: TableLeases) -> None:
+        """``GET /tables``: this process's tables and every live peer's, by id."""
+        held: list[Message] = []
+
+        async def holding(message: Message) -> None:
+            held.append(message)
+
+        await self.app(scope, replay, holding)
+        start, content = held[0], b"".join(m.get("body", b"") for m in held[1:])
+        if start["status"] != 200:
+            for message in held:
+                await send(message)
+            return
+        listed = json.loads(content)
+        headers = [(k, v) for k, v in scope["headers"] if k not in HOP_BY_HOP]
+        headers.append((FORWARDED.encode(), b"1"))
+        peers = await asyncio.to_thread(peer_addresses, leases)
+
+        async def ask(address: str) -> list[dict[str, Any]]:
+            try:
+                answer = await self.client().get(address + "/tables", headers=headers)
+                if answer.status_code == 200:
+                    found: list[dict[str, Any]] = answer.json()["tables"]
+                    return found
+            except (httpx.HTTPError, ValueError, KeyError) as trouble:
+                log.warning("the lobby of %s did not answer (%s)", address, trouble)
+            return []
+
+        tables = {table["id"]: table for table in listed["tables"]}
+        for found in await asyncio.gather(*(ask(address) for address in peers)):
+            for table in found:
+                tables.setdefault(table["id"], table)
+        merged = json.dumps({**listed, "tables": [tables[k] for k in sorted(tables)]}).encode()
+        out = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+        out.append((b"content-length", str(len(merged)).encode()))
+        await send({**start, "headers": out})
+        await send({"type": "http.response.body", "body": merged})
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+
+def _moving(table_id: int | None) -> TableMoved:
+    return TableMoved(
+        f"table {table_id} is being taken over by another server process; try again",
+        table=table_id or 0,
+    )
+
+
+async def relay_socket(websocket: WebSocket, address: str, table_id: int, token: str) -> None:
+    """Relay an accepted WebSocket to the owner of ``table_id`` until either side closes."""
+    url = address.replace("http", "ws", 1) + f"/tables/{table_id}/ws?token={token}"
+    if address == MOVING:
+        await websocket.close(code=1013, reason="the table is moving")  # the page reconnects
+        return
+    try:
+        async with websockets.connect(url, additional_headers={FORWARDED: "1"}) as owner:
+
+            async def down() -> None:
+                async for message in owner:
+                    await websocket.send_text(str(message))
+
+            async def up() -> None:
+                while True:
+                    await owner.send(await websocket.receive_text())
+
+            tasks = [asyncio.ensure_future(down()), asyncio.ensure_future(up())]
+            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            code, reason = owner.close_code, owner.close_reason
+            for task in done:
+                with contextlib.suppress(Exception):
+                    task.result()
+        if code is not None and code != 1006:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code, reason=reason or "")
+            return
+    except (OSError, websockets.WebSocketException, WebSocketDisconnect):
+        pass
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1013, reason="the table moved")  # the page reconnects
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _replaying(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.Event().wait()  # nothing more: the client's disconnect is not seen here
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    return receive
+
+
+async def _no_body() -> Message:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def _table_in_path(path: str) -> int | None:
+    found = TABLE_PATH.match(path)
+    return None if found is None else int(found.group(1))
+
+
+def _table_of(path: str, content: bytes) -> int | None:
+    """The table a 404 was about: ``no_such_table``'s ``table``, or a table page's id."""
+    page = PAGE.match(path)
+    if page is not None:
+        return int(page.group(1))
+    try:
+        refusal = json.loads(content)
+    except ValueError:
+        return None
+    if isinstance(refusal, dict) and refusal.get("code") == "no_such_table":
+        table = refusal.get("params", {}).get("table")
+        return table if isinstance(table, int) else None
+    return None

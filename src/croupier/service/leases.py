@@ -1,0 +1,273 @@
+"""Tables shared by several server processes: a lease per table, fenced (issue 29, item 1).
+
+On PostgreSQL any number of ``croupier serve`` processes share one database. Each table is
+run by one of them at a time, the owner of its lease: a row of ``table_leases`` naming the
+owner, an **epoch** and an expiry on the database's clock. The owner renews its leases every
+``renew_seconds`` (1 s) for ``lease_seconds`` (5 s); a process that stops renewing (killed,
+stopped, cut off from the database) loses its tables to another process when they expire,
+which raises the epoch by one and rebuilds each table from its record, as a restart does
+(``Registry.load_table``: a round resumes with its full time, or is voided with every stake
+returned, R11).
+
+A lease alone is not enough: a process paused past its lease (a long GC, a stopped VM, a
+partition) may wake up and commit a command it began before. So **every command's
+transaction checks, last before it commits, that this process still owns the table at the
+epoch it took it with** (``fence``: ``SELECT ... FOR SHARE`` of the lease row, owner and
+epoch equal). The row lock held to the commit makes a takeover (an ``UPDATE`` of that row)
+wait for the command to commit, and every command after the takeover sees the new epoch and
+is refused (``TableMoved``, 503) and the table is dropped from this process's memory. The
+fence needs no clock: an owner whose lease expired but which nobody took over may still
+commit, since nobody else ran the table meanwhile (Kleppmann's fencing token). A process
+stopped mid-command holds its row locks (the lease row after the fence, an account, the
+round): each command's transaction sets ``idle_in_transaction_session_timeout`` first
+(``bound``), so PostgreSQL ends that session, rolling it back, after ``lease_seconds``, and
+neither the takeover nor anyone else's money waits on a stopped process longer.
+
+Tables are spread over the live processes (``serve_processes``, a heartbeat row each): a
+process takes free tables (no lease, or an expired one) while it holds fewer than its share
+(the tables divided by the live processes, rounded up; ``FOR UPDATE SKIP LOCKED``, so two
+processes never wait on each other for one), and gives surplus tables up only between rounds
+(betting, no stake held), never mid-round. On SQLite one process runs every table (the
+README's one-process server, ``service.claim``): ``Ownership`` has nothing to fence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable
+
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.orm import Session
+
+from croupier.service.errors import Unavailable
+from croupier.service.unit_of_work import on_commit
+
+log = logging.getLogger("croupier.leases")
+
+LEASE_SECONDS = 5.0
+"""How long a lease lasts unrenewed: a dead owner's tables move within this plus one pass."""
+RENEW_SECONDS = 1.0
+"""How often the owner renews its leases, and looks for tables to take or give up."""
+
+
+class TableMoved(Unavailable):
+    """This process no longer runs the table (another took its lease): the command changed
+    nothing; the server's own trouble, so 503, and a retry reaches the new owner."""
+
+    code = "table_moved"
+
+
+class Ownership:
+    """One process runs every table of its database (SQLite: ``service.claim``'s lock):
+    nothing to fence, nothing to share."""
+
+    is_shared = False
+
+    def bound(self, session: Session) -> None:
+        """At the start of a command's transaction: the locks it takes are freed by the
+        database if this process stops mid-transaction (nothing to bound for one process)."""
+
+    def fence(self, session: Session, table_id: int) -> None:
+        """Raise ``TableMoved`` unless this process still owns ``table_id`` (in ``session``'s
+        transaction, before it commits)."""
+
+    def grant(self, session: Session, table_id: int) -> None:
+        """The lease of a table this process is creating, in the creating transaction."""
+
+    def renewed_within(self) -> str | None:
+        """Why this process cannot be sure of its tables now (readiness), or ``None``."""
+        return None
+
+    def release(self) -> None:
+        """Give every table up (a clean stop)."""
+
+
+FENCE = text(
+    "SELECT epoch FROM table_leases "
+    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR SHARE"
+)
+BOUND = text("SELECT set_config('idle_in_transaction_session_timeout', :idle, true)")
+GRANT = text(
+    "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
+    "VALUES (:table, :owner, 1, clock_timestamp() + make_interval(secs => :seconds))"
+)
+HEARTBEAT = text(
+    "INSERT INTO serve_processes (owner, address, expires_at) "
+    "VALUES (:owner, :address, clock_timestamp() + make_interval(secs => :seconds)) "
+    "ON CONFLICT (owner) DO UPDATE SET address = EXCLUDED.address, "
+    "expires_at = EXCLUDED.expires_at"
+)
+RENEW = text(
+    "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => :seconds) "
+    "WHERE owner = :owner AND table_id = ANY(CAST(:tables AS integer[])) RETURNING table_id, epoch"
+)
+LIVE_PROCESSES = text("SELECT count(*) FROM serve_processes WHERE expires_at > clock_timestamp()")
+TABLE_COUNT = text("SELECT count(*) FROM game_tables")
+NEW_LEASES = text(
+    "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
+    "SELECT g.id, :owner, 1, clock_timestamp() + make_interval(secs => :seconds) "
+    "FROM game_tables g WHERE NOT EXISTS (SELECT 1 FROM table_leases l WHERE l.table_id = g.id) "
+    "ORDER BY g.id LIMIT :wanted ON CONFLICT (table_id) DO NOTHING RETURNING table_id, epoch"
+)
+TAKE_EXPIRED = text(
+    "UPDATE table_leases SET owner = :owner, epoch = epoch + 1, "
+    "expires_at = clock_timestamp() + make_interval(secs => :seconds) "
+    "WHERE table_id IN (SELECT table_id FROM table_leases WHERE expires_at < clock_timestamp() "
+    "ORDER BY table_id LIMIT :wanted FOR UPDATE SKIP LOCKED) RETURNING table_id, epoch"
+)
+GIVE_UP = text(
+    "UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' "
+    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch"
+)
+GIVE_ALL_UP = text(
+    "UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' "
+    "WHERE owner = :owner"
+)
+LEAVE = text("DELETE FROM serve_processes WHERE owner = :owner")
+
+
+def process_name() -> str:
+    """This process, as its leases name it: host, pid and a random part (a pid is reused)."""
+    return f"{socket.gethostname()} pid {os.getpid()} {uuid.uuid4().hex[:8]}"
+
+
+class TableLeases(Ownership):
+    """The leases of one server process on a PostgreSQL database shared with others."""
+
+    is_shared = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        address: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+        renew_seconds: float = RENEW_SECONDS,
+    ) -> None:
+        self.owner = process_name()
+        self.address = address
+        self.lease_seconds = lease_seconds
+        self.renew_seconds = renew_seconds
+        # Its own small pool: renewal must not queue behind the commands' connections.
+        self.engine: Engine = create_engine(
+            url,
+            pool_size=2,
+            max_overflow=2,
+            pool_pre_ping=True,
+            connect_args={
+                "connect_timeout": max(1, math.ceil(lease_seconds / 2)),
+                "application_name": f"croupier leases {self.owner}"[:63],
+            },
+        )
+        self.held: dict[int, int] = {}
+        """Table id -> the epoch this process took it at."""
+        self.renewed_at = -math.inf
+        self.taken_over = 0
+        """Tables taken from another process whose lease had expired (a fail-over)."""
+        self.forget: Callable[[int], None] = lambda _table: None
+        """Drops a table from memory once it is lost (set by ``sharing.install``)."""
+        self._lock = threading.Lock()
+
+    # --- on every command ----------------------------------------------------------------
+    def bound(self, session: Session) -> None:
+        idle = str(max(1000, int(self.lease_seconds * 1000)))
+        session.execute(BOUND, {"idle": idle})
+
+    def fence(self, session: Session, table_id: int) -> None:
+        epoch = self.held.get(table_id)
+        if epoch is not None:
+            found = session.execute(
+                FENCE, {"table": table_id, "owner": self.owner, "epoch": epoch}
+            ).first()
+            if found is not None:
+                return
+        self.lost(table_id)
+        raise TableMoved(
+            f"table {table_id} is run by another server process now; try again",
+            table=table_id,
+        )
+
+    def grant(self, session: Session, table_id: int) -> None:
+        session.execute(
+            GRANT, {"table": table_id, "owner": self.owner, "seconds": self.lease_seconds}
+        )
+
+        def granted() -> None:
+            with self._lock:
+                self.held[table_id] = 1
+
+        on_commit(session, granted)
+
+    def lost(self, table_id: int) -> None:
+        with self._lock:
+            if self.held.pop(table_id, None) is not None:
+                log.warning("table %s: lease lost to another process", table_id)
+        self.forget(table_id)
+
+    # --- every pass ------------------------------------------------------------------------
+    def renew(self) -> tuple[int, int]:
+        """Heartbeat and renew every lease held; drop those lost. Returns (live processes,
+        tables) for the share."""
+        with self._lock:
+            held = dict(self.held)
+        started = time.monotonic()
+        params = {"owner": self.owner, "seconds": self.lease_seconds}
+        with self.engine.begin() as connection:
+            connection.execute(HEARTBEAT, {**params, "address": self.address})
+            renewed = connection.execute(RENEW, {**params, "tables": list(held)})
+            kept: dict[int, int] = {int(row[0]): int(row[1]) for row in renewed}
+            processes = int(connection.execute(LIVE_PROCESSES).scalar_one())
+            tables = int(connection.execute(TABLE_COUNT).scalar_one())
+        self.renewed_at = started
+        for table_id, epoch in held.items():
+            if kept.get(table_id) != epoch:
+                self.lost(table_id)
+        return max(1, processes), tables
+
+    def take(self, wanted: int) -> list[int]:
+        """Up to ``wanted`` free tables: never leased yet, or whose lease expired."""
+        params = {"owner": self.owner, "seconds": self.lease_seconds, "wanted": wanted}
+        with self.engine.begin() as connection:
+            fresh = [(int(r[0]), int(r[1])) for r in connection.execute(NEW_LEASES, params)]
+            taken: list[tuple[int, int]] = []
+            if len(fresh) < wanted:
+                params["wanted"] = wanted - len(fresh)
+                taken = [(int(r[0]), int(r[1])) for r in connection.execute(TAKE_EXPIRED, params)]
+        with self._lock:
+            for table_id, epoch in [*fresh, *taken]:
+                self.held[table_id] = epoch
+        self.taken_over += len(taken)
+        for table_id, epoch in taken:
+            log.warning("table %s: taken over (epoch %s)", table_id, epoch)
+        return [table_id for table_id, _ in [*fresh, *taken]]
+
+    def give_up(self, table_id: int) -> None:
+        """Let another process take ``table_id`` (called between rounds, under its lock)."""
+        epoch = self.held.get(table_id)
+        if epoch is None:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(GIVE_UP, {"table": table_id, "owner": self.owner, "epoch": epoch})
+        with self._lock:
+            self.held.pop(table_id, None)
+        self.forget(table_id)
+
+    def renewed_within(self) -> str | None:
+        if time.monotonic() - self.renewed_at <= self.lease_seconds:
+            return None
+        return f"the table leases have not been renewed for over {self.lease_seconds:g} s"
+
+    def release(self) -> None:
+        with contextlib.suppress(Exception), self.engine.begin() as connection:
+            connection.execute(GIVE_ALL_UP, {"owner": self.owner})
+            connection.execute(LEAVE, {"owner": self.owner})
+        with self._lock:
+            self.held.clear()
+        self.engine.dispose()

@@ -1,0 +1,149 @@
+"""Issue 29, item 1: a table's lease, with the epoch as fencing token, checked by every command.
+
+A process paused past its lease (a long GC, a stopped VM, a partition) wakes up and sends a
+command it was about to commit. Meanwhile another process took the table over (the lease's
+epoch rose by one). The paused owner's command must change nothing: refused 503
+``table_moved``, no stake taken, the table dropped from its memory. The pause is simulated as
+the issue says: the owner's lease is let expire (its renewal thread does not run) and another
+process takes the table (``TableLeases.take``, what its lease thread does).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_support import OPERATOR_TOKEN, Api, Table, make_api
+from sqlalchemy import create_engine, text
+
+from conftest import fresh_database
+from croupier.service import sharing
+from croupier.service.leases import TableLeases
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg_url(pg_server: str, tmp_path: Path) -> Iterator[str]:
+    yield from fresh_database("postgresql", tmp_path, pg_server)
+
+
+@pytest.fixture
+def paused_owner(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
+    """A server on PostgreSQL whose lease thread never runs: it renews nothing after start."""
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)
+    yield from make_api(pg_url, lease_seconds=600)  # no lapse while the test runs
+
+
+def lease_row(url: str, table_id: int) -> tuple[str, int]:
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        row = connection.execute(
+            text("SELECT owner, epoch FROM table_leases WHERE table_id = :t"), {"t": table_id}
+        ).one()
+    engine.dispose()
+    return str(row[0]), int(row[1])
+
+
+def expire(url: str, table_id: int) -> None:
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' "
+                "WHERE table_id = :t"
+            ),
+            {"t": table_id},
+        )
+    engine.dispose()
+
+
+def test_a_paused_owners_late_command_is_refused_by_the_fence(
+    paused_owner: Api, pg_url: str
+) -> None:
+    api = paused_owner
+    table = Table(api, "veintiuno-real", ["ana", "bruno"])
+    owner = api.server.leases
+    assert isinstance(owner, TableLeases)
+    # The creator runs its table from the creating transaction on, at epoch 1.
+    assert lease_row(pg_url, table.id) == (owner.owner, 1)
+    round_id = table.bet_all()  # the owner's commands commit while it owns the table
+    balance_before = table.balances()
+
+    # The owner "pauses": its lease runs out, and another process takes the table over.
+    expire(pg_url, table.id)
+    other = TableLeases(pg_url)
+    try:
+        assert other.take(5) == [table.id]
+        assert lease_row(pg_url, table.id) == (other.owner, 2)
+
+        # The paused owner wakes up with a command: refused, nothing committed.
+        late = api.post(f"/tables/{table.id}/ready", table.tokens["ana"])
+        assert late.status_code == 503, late.text
+        assert late.json()["code"] == "table_moved"
+        assert late.headers["Retry-After"]
+        assert table.balances() == balance_before
+        engine = create_engine(pg_url)
+        with engine.connect() as connection:
+            ready = connection.execute(
+                text("SELECT ready FROM rounds WHERE id = :r"), {"r": round_id}
+            ).scalar_one()
+        engine.dispose()
+        assert ready == []  # ana's "ready" never reached the record
+        # The table is no longer this process's: dropped from its memory.
+        assert table.id not in api.server.casino.tables
+        assert table.id not in owner.held
+        # Asked again, it is the new owner's: one that does not answer yet (here: no live
+        # process row) is a table being taken over, 503 table_moved, never a 404.
+        again = api.get(f"/tables/{table.id}", table.tokens["ana"])
+        assert (again.status_code, again.json()["code"]) == (503, "table_moved")
+        assert api.get("/tables/999", table.tokens["ana"]).json()["code"] == "no_such_table"
+        # And the ledger still balances.
+        audit = api.get("/operator/audit", OPERATOR_TOKEN).json()
+        assert (audit["problems"], audit["sum"]) == ([], 0)
+    finally:
+        other.release()
+
+
+def test_tables_spread_over_the_live_processes_and_move_only_between_rounds(pg_url: str) -> None:
+    """A second process joins: the first, above its share (2 tables, 2 processes: 1 each),
+    gives a table up, but not while that table's round holds a stake; once the round is
+    settled the table moves, and the second runs it from its record."""
+    first_made = make_api(pg_url)
+    first = next(first_made)
+    try:
+        keep = Table(first, "veintiuno-real", ["ana"])
+        moving = Table(first, "veintiuno-real", ["bruno"])  # the higher id: the one given up
+        round_id = moving.bet_all()  # a stake in escrow: mid-round
+        second_made = make_api(pg_url)
+        second = next(second_made)
+        try:
+            time.sleep(3 * sharing_pass_seconds())
+            assert set(first.server.casino.tables) == {keep.id, moving.id}
+            assert second.server.casino.tables == {}
+            moving.ready_all()
+            moving.play_out(round_id)  # settled: between rounds now
+            since = time.monotonic()
+            while moving.id not in second.server.casino.tables:
+                assert time.monotonic() - since < 10
+                time.sleep(0.1)
+            assert set(first.server.casino.tables) == {keep.id}
+            assert lease_row(pg_url, moving.id)[0] == second.server.leases.owner  # type: ignore[attr-defined]
+            assert second.server.casino.tables[moving.id].seats == {1: moving_user(second, moving)}
+        finally:
+            second_made.close()
+    finally:
+        first_made.close()
+
+
+def sharing_pass_seconds() -> float:
+    from croupier.service.leases import RENEW_SECONDS
+
+    return RENEW_SECONDS
+
+
+def moving_user(api: Api, table: Table) -> int:
+    me: int = api.get("/me", table.tokens["bruno"]).json()["user"]
+    return me
