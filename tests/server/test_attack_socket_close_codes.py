@@ -10,6 +10,7 @@ socket is now accepted first, then closed with its code."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,7 +51,10 @@ def _close_code(url: str) -> int | None:
             assert '"type":"state"' in str(message)
             return None
 
-    return asyncio.run(connect())
+    # In a thread of its own: after Playwright's sync API in the same worker (the browser
+    # tests), this thread may already run an event loop, where asyncio.run refuses.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, connect()).result()
 
 
 def test_a_refused_socket_hears_its_close_code_through_uvicorn(base: str) -> None:

@@ -117,9 +117,12 @@ class Rig:
 
     def rows(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table but the sign-ins' own (a session's last-seen time, an
-        account's failed sign-ins): a failed command must leave each as it was, the staff's
-        roles, actions, disputes, corrections and the R15 chain as much as the ledger."""
-        tables = [t for t in Base.metadata.sorted_tables if t.name not in ("sessions", "users")]
+        account's failed sign-ins) and the processes' heartbeats and leases, which a thread
+        renews every second whatever the commands do (issue 29): a failed command must leave
+        each as it was, the staff's roles, actions, disputes, corrections and the R15 chain as
+        much as the ledger."""
+        renewed = ("sessions", "users", "serve_processes", "table_leases")
+        tables = [t for t in Base.metadata.sorted_tables if t.name not in renewed]
 
         def read(session: Session) -> dict[str, list[tuple[Any, ...]]]:
             return {

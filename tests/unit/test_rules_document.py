@@ -216,8 +216,9 @@ LOCAL_SERVER = re.compile(r"(https?|wss?)://(127\.0\.0\.1|localhost)(:[0-9]+)?(/
 
 
 def _prose(text: str) -> str:
-    """The text without fenced code blocks or inline code (where nothing is a link)."""
-    text = re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
+    """The text without fenced code blocks (a list item's too, indented) or inline code
+    (where nothing is a link)."""
+    text = re.sub(r"^[ \t]*```.*?^[ \t]*```", "", text, flags=re.MULTILINE | re.DOTALL)
     return re.sub(r"`[^`\n]*`", "", text)
 
 
@@ -234,7 +235,7 @@ def _anchors_of_document(path: Path) -> set[str]:
 
 
 def _prose_keeping_code_spans(text: str) -> str:
-    return re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
+    return re.sub(r"^[ \t]*```.*?^[ \t]*```", "", text, flags=re.MULTILINE | re.DOTALL)
 
 
 def _links(path: Path) -> list[str]:
