@@ -55,8 +55,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     cache is empty and each kernel compiles on first call; two workers meeting the same
     kernel at once both compiled it: tests/consistency/test_simulator_blackjack_matches_engine.py
     took 186 s of CPU on two workers against 119 s on one (cold cache, same machine). The
-    kernel tests are about a quarter of the suite, so one worker holds them while the other
-    takes the rest.
+    learning environments' tests, whose kernels are their own, are a second group, so the
+    two groups run side by side and the rest fills in around them.
 
     And PostgreSQL's short form: a test parametrized over the database and over something
     else (a profile, a body, a phase) runs every case on SQLite in CI, and on PostgreSQL its
@@ -66,7 +66,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     were 231 of the suite's 1,393 worker-seconds: each makes a database of its own."""
     for item in items:
         if _runs_kernels(item.path):
-            item.add_marker(pytest.mark.xdist_group("compiled-kernels"))
+            # The learning environments' kernels are their own (simulation/blackjack_vector):
+            # a second group, which the other worker can hold at the same time.
+            group = "environments" if "envs" in item.path.parts else "compiled-kernels"
+            item.add_marker(pytest.mark.xdist_group(group))
     cases: dict[str, list[pytest.Item]] = {}
     for item in items:
         callspec = getattr(item, "callspec", None)

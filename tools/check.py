@@ -44,18 +44,17 @@ def main() -> None:
 
 
 def workers(arguments: list[str]) -> list[str]:
-    """A pytest worker per core and one more (pytest-xdist), unless the arguments choose:
-    each test makes its own databases, ports and temporary files, so the workers
+    """One pytest worker per core (pytest-xdist), unless the arguments choose: the suite is
+    CPU-bound and each test makes its own databases, ports and temporary files, so the workers
     share nothing but the compiled-kernel cache (numba writes it atomically). The tests that
-    run the kernels are one group on one worker (``--dist loadgroup``; ``tests/conftest.py``
-    says why), so no kernel is compiled twice at once."""
+    run the kernels are in groups, each on one worker (``--dist loadgroup``;
+    ``tests/conftest.py`` says why), so no kernel is compiled twice at once. (A third worker
+    on two cores, to fill the suite's waits on browsers and server processes, made it slower:
+    1,038 s of pytest against 974 s.)"""
     chosen = any(
         a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) for a in arguments
     )
-    # One worker more than the cores: a fifth of the suite's wall time is spent waiting (on
-    # Chromium, on server processes starting, on leases running out), not computing: CI's run
-    # of 2f3fb2a took 1,565 s of CPU in 974 s on two workers.
-    return [] if chosen else ["-n", str((os.cpu_count() or 1) + 1), "--dist", "loadgroup"]
+    return [] if chosen else ["-n", "auto", "--dist", "loadgroup"]
 
 
 if __name__ == "__main__":

@@ -166,8 +166,7 @@ def the_test_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert tools == ["ruff", "mypy", "mkdocs", "pytest"], steps
     assert steps[0][3:] == ("check", "src", "tests", "benchmarks", "tools")
     assert steps[2][3:5] == ("build", "--strict")
-    workers = str((os.cpu_count() or 1) + 1)
-    assert steps[3][3:] == ("-m", "not slow", "-n", workers, "--dist", "loadgroup")
+    assert steps[3][3:] == ("-m", "not slow", "-n", "auto", "--dist", "loadgroup")
 
 
 RUNS: dict[str, Callable[..., None]] = {
