@@ -3,8 +3,8 @@
 // limit on a player (POST /operator/players/{name}/limits), which applies at once; the lower
 // of the player's and the operator's binds. Nothing here lifts a break or an exclusion.
 
-import { api, byId, h, labelCells, minorOf, reportError, showNotice, t } from "./common.js";
-import { UNTIL, amountText } from "./protection.js";
+import { api, byId, h, labelCells, reportError, showNotice, t } from "./common.js";
+import { UNTIL, amountText, limitAmountOf } from "./protection.js";
 
 function when(seconds) {
   return new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium" }).format(new Date(seconds * 1000));
@@ -49,7 +49,7 @@ async function setHouseLimit(event) {
   const form = event.currentTarget;
   const kind = form.elements.kind.value;
   const text = form.elements.amount.value.trim();
-  const amount = text === "" ? null : kind === "session" ? (/^\d{1,4}$/.test(text) ? Number(text) : null) : minorOf(text);
+  const amount = limitAmountOf(kind, text);
   if (text !== "" && amount === null) {
     showNotice(t("protection.bad_amount"), "error");
     return;

@@ -65,12 +65,20 @@ function syncPeriod() {
   byId("limit-amount-unit").textContent = isSession ? t("protection.minutes_unit") : t("protection.money_unit");
 }
 
+/** A limit's amount as typed: minutes for the session, else money in minor units; null for
+ * an empty field (no limit) or text that is neither (the caller refuses it). */
+export function limitAmountOf(kind, text) {
+  if (text === "") return null;
+  if (kind === "session") return /^\d{1,4}$/.test(text) ? Number(text) : null;
+  return minorOf(text);
+}
+
 async function setLimit(event) {
   event.preventDefault();
   const form = event.currentTarget;
   const kind = form.elements.kind.value;
   const text = form.elements.amount.value.trim();
-  const amount = text === "" ? null : kind === "session" ? (/^\d{1,4}$/.test(text) ? Number(text) : null) : minorOf(text);
+  const amount = limitAmountOf(kind, text);
   if (text !== "" && amount === null) {
     showNotice(t("protection.bad_amount"), "error"); // never read as "no limit"
     return;
