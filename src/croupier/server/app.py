@@ -290,8 +290,11 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
         waiting = asyncio.ensure_future(changes.get())
         try:
             seen_at = await asyncio.to_thread(_last_seen, running, token)
-            await websocket.send_text(state())
+            # The reality check's clock starts before the first state goes out: a page that
+            # reads its state and then sees time pass must get the check that time makes due
+            # (started after, the first check was counted from the later time and skipped).
             await reality.start()
+            await websocket.send_text(state())
             while True:
                 done, _ = await asyncio.wait(
                     {waiting, receiving, ending},
