@@ -40,7 +40,22 @@ def main() -> None:
     # Slow checks (full-size load tests and long simulations) run from benchmarks/slow_checks.py;
     # the suite runs their short forms. Pass your own -m to choose otherwise.
     selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]
-    run(sys.executable, "-m", "pytest", *selection, *workers(sys.argv[1:]), *sys.argv[1:])
+    run(
+        sys.executable, "-m", "pytest",
+        *selection, *workers(sys.argv[1:]), *time_limit(sys.argv[1:]), *sys.argv[1:],
+    )  # fmt: skip
+
+
+TEST_TIME_LIMIT = 300
+"""Seconds one test may take before pytest-timeout fails it. The longest of the suite's
+takes about 75 s on a loaded two-core machine; a test that waits for what never comes (a
+socket's message, a process's line) fails with its stack after this, where it held the run
+until CI's own limit. The slow checks, some of which take twenty minutes, choose their own."""
+
+
+def time_limit(arguments: list[str]) -> list[str]:
+    chosen = "-m" in arguments or any(a.startswith("--timeout") for a in arguments)
+    return [] if chosen else ["--timeout", str(TEST_TIME_LIMIT)]
 
 
 def workers(arguments: list[str]) -> list[str]:

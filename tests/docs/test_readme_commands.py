@@ -166,7 +166,9 @@ def the_test_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert tools == ["ruff", "mypy", "mkdocs", "pytest"], steps
     assert steps[0][3:] == ("check", "src", "tests", "benchmarks", "tools")
     assert steps[2][3:5] == ("build", "--strict")
-    assert steps[3][3:] == ("-m", "not slow", "-n", "auto", "--dist", "loadgroup")
+    assert steps[3][3:] == (
+        "-m", "not slow", "-n", "auto", "--dist", "loadgroup", "--timeout", "300",
+    )  # fmt: skip
 
 
 RUNS: dict[str, Callable[..., None]] = {
