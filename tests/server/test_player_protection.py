@@ -281,15 +281,15 @@ def test_a_bet_past_the_session_limit_is_refused(api: Api) -> None:
 
 # --- reality checks -------------------------------------------------------------------------------
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("start", ["prompt", "slow"])
+@pytest.mark.parametrize("start", ["prompt", "late"])
 def test_a_reality_check_tells_each_open_page_the_sessions_time_net_and_wagered(
     api: Api, start: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``slow``: the socket's first read of the player's figures takes a while, so the page
+    """``late``: the socket's first read of the player's figures takes a while, so the page
     has its first state and the clock moves on before the check's clock would have started,
     had it started after the state went out (it did, and this test hung waiting: seen once
     in a run of the suite). The check must come all the same."""
-    if start == "slow":
+    if start == "late":
         figures = RealityChecks._figures
 
         def slow_figures(self: RealityChecks) -> dict[str, Any]:
