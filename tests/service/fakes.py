@@ -8,7 +8,7 @@
   finds it; a query finds nothing (no staff, no back bets); the Core statements are recorded.
   At the commit SQLAlchemy's ``after_commit`` listeners run (``unit_of_work.on_commit``).
 - The repositories behind the persistence of the bet's path: ``FakeAnswers`` (idempotency,
-  R8), ``FakeLedger`` (the accounts and their postings: ``money.Ledger``) and
+  R8), ``FakeLedger`` (the accounts and their postings: ``book.Ledger``) and
   ``FakeRoundRows`` (the round's record as it goes on: ``rounds.RoundRows``). What they
   write lands with the commit, or is undone at the rollback, as the database's does.
 """
@@ -21,6 +21,7 @@ from itertools import count
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.evaluator import UnevaluatableError, _EvaluatorCompiler
 
 from croupier.clock import ManualClock
 from croupier.errors import InsufficientFunds
@@ -78,14 +79,36 @@ class FakeSession(Session):
     def execute(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
         self.executed.append(statement)
+        return NOTHING_FOUND
 
-    def scalars(self, *_args: Any, **_options: Any) -> Any:
+    def scalars(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
-        return []
+        return self.found(statement)
 
-    def scalar(self, *_args: Any, **_options: Any) -> Any:
+    def scalar(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
-        return None
+        found = self.found(statement)
+        return found[0] if found else None
+
+    def found(self, statement: Any) -> list[Any]:
+        """What ``select(Model)`` or ``select(Model.column)`` with a ``where`` of plain
+        comparisons finds among the rows, in the order of their keys; nothing for any other
+        query (a join, an aggregate: the real database's tests cover those)."""
+        described = getattr(statement, "column_descriptions", None)
+        if not described or len(described) != 1 or described[0]["entity"] is None:
+            return []
+        model, wanted = described[0]["entity"], described[0]["expr"]
+        column = None if wanted is model else getattr(wanted, "key", None)
+        if wanted is not model and getattr(model, str(column), None) is not wanted:
+            return []  # an aggregate or an expression, not a column of the model
+        rows = [row for (kind, key), row in sorted(self.rows.items(), key=_by_key) if kind is model]
+        if statement.whereclause is not None:
+            try:
+                matches = _EvaluatorCompiler(model).process(statement.whereclause)
+            except UnevaluatableError:
+                return []
+            rows = [row for row in rows if matches(row) is True]
+        return rows if column is None else [getattr(row, column) for row in rows]
 
     def committed(self) -> None:
         self.flush()
@@ -96,6 +119,28 @@ class FakeSession(Session):
     def rolled_back(self) -> None:
         for undo in reversed(self.at_rollback):
             undo()
+
+
+class _NothingFound:
+    """A Core statement's result on the fake: no row (the ledger's own queries, a player's
+    protection's sums over it, go through a repository or are the real database's tests')."""
+
+    def scalar(self) -> None:
+        return None
+
+    def first(self) -> None:
+        return None
+
+    def all(self) -> list[Any]:
+        return []
+
+
+NOTHING_FOUND = _NothingFound()
+
+
+def _by_key(item: tuple[tuple[type, Any], Any]) -> tuple[str, str]:
+    (kind, key), _row = item
+    return kind.__name__, f"{key!r:>20}"
 
 
 def _primary_key(row: Any) -> Any:
@@ -173,7 +218,7 @@ class Account:
 
 @dataclass
 class FakeLedger:
-    """The book (``money.Ledger``): accounts by id, each posting's legs by transaction; a
+    """The book (``book.Ledger``): accounts by id, each posting's legs by transaction; a
     posting checks its legs balance and refuses a debit the account cannot cover, as the
     database's guarded ``UPDATE`` does (R7, R9)."""
 

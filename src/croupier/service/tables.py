@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from croupier.clock import Clock
 from croupier.errors import CroupierError
 from croupier.gaming_day import GamingDay
+from croupier.ledger.book import Ledger
 from croupier.service import (
     approvals,
     disputes,
@@ -82,7 +83,7 @@ from croupier.service.fail_safe import FailSafe
 from croupier.service.idempotency import Answer
 from croupier.service.leases import Ownership
 from croupier.service.live import PLAYERS, LiveTable
-from croupier.service.money import Ledger, Money
+from croupier.service.money import Money
 from croupier.service.players import Players
 from croupier.service.protection import PauseKind, Setter
 from croupier.service.publishing import Publisher
@@ -263,9 +264,12 @@ class Casino:
                 )
             case Credit(username=username, amount=amount):
                 day = self.money.gaming_day  # a deposit limit's periods
-                return wallets.move(session, username, amount, "credit", now, gaming_day=day)
+                ledger = self.money.ledger
+                return wallets.move(
+                    session, ledger, username, amount, "credit", now, gaming_day=day
+                )
             case Debit(username=username, amount=amount):
-                return wallets.move(session, username, amount, "debit", now)
+                return wallets.move(session, self.money.ledger, username, amount, "debit", now)
             case SetProtectionLimit(by=by, player=None, kind=kind, period=period):
                 return protection.set_limit(
                     session,
