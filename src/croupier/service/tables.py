@@ -244,7 +244,9 @@ class Casino:
                 staff.verify_dealer_at(session, by, table_id)
             case VoidRound(by=by):
                 assert live is not None
-                payout_corrections.verify_voider(session, by, live.id)
+                staff.verify_runs_table(
+                    session, by, live.id, "voids its round", code="void_dealer_only"
+                )
 
     def _carry_out(
         self, session: Session, live: LiveTable | None, command: Command
