@@ -78,7 +78,7 @@ from croupier.service.commands import (
 )
 from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
-from croupier.service.errors import Forbidden
+from croupier.service.errors import Forbidden, NotFound
 from croupier.service.fail_safe import FailSafe
 from croupier.service.idempotency import Answer
 from croupier.service.leases import Ownership
@@ -99,8 +99,9 @@ log = logging.getLogger("croupier.tables")
 
 class Casino:
     """Every live table of one server process: ``handle`` carries out a command, the rest
-    are named queries (``table``, ``snapshot``, ``state_message``, ``legal_corrections``,
-    ``rebuilt``) and the server's own steps (``load``, ``reload``, ``tick``, ``publish``)."""
+    are named queries (``table``, ``legal_corrections``, ``rebuilt``) and the server's own
+    steps (``load``, ``reload``, ``tick``, ``publish``); what readers see of a table is the
+    ``publisher``'s (``Publisher.snapshot``, ``Publisher.state_message``)."""
 
     def __init__(
         self,
@@ -409,13 +410,11 @@ class Casino:
 
     # --- queries ----------------------------------------------------------------------------
     def table(self, table_id: int) -> LiveTable:
-        return self.registry.table(table_id)
-
-    def snapshot(self, live: LiveTable, who: Principal | None) -> dict[str, Any]:
-        return self.publisher.snapshot(live, who)
-
-    def state_message(self, live: LiveTable, who: Principal | None) -> str:
-        return self.publisher.state_message(live, who)
+        """The live table ``table_id`` (``self.tables`` is the registry's own), or 404."""
+        live = self.tables.get(table_id)
+        if live is None:
+            raise NotFound(f"no table {table_id}", code="no_such_table", table=table_id)
+        return live
 
     def legal_corrections(self, table_id: int, who: Principal) -> dict[str, Any]:
         """What the table's dealer may correct now (nothing is written)."""
