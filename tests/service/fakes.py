@@ -4,8 +4,9 @@
 - ``FakeUnitOfWork`` hands each command a ``FakeSession`` and keeps what it wrote only when
   the command returns (a commit); a command that raises is rolled back.
 - ``FakeSession`` holds the rows the service reads and writes through the ORM (a table's row,
-  its shoes, rounds and rules) by key: ``add`` and ``flush`` give a new row the next id, ``get``
-  finds it; a query finds nothing (no staff, no back bets); the Core statements are recorded.
+  its shoes, rounds and rules, a player and their limits) by key: ``add`` and ``flush`` give a
+  new row the next id, ``get`` finds it; ``select(Model)`` with plain comparisons finds its
+  rows, any other query nothing (no staff, no back bets); the Core statements are recorded.
   At the commit SQLAlchemy's ``after_commit`` listeners run (``unit_of_work.on_commit``).
 - The repositories behind the persistence of the bet's path: ``FakeAnswers`` (idempotency,
   R8), ``FakeLedger`` (the accounts and their postings: ``book.Ledger``) and
@@ -92,8 +93,10 @@ class FakeSession(Session):
 
     def found(self, statement: Any) -> list[Any]:
         """What ``select(Model)`` or ``select(Model.column)`` with a ``where`` of plain
-        comparisons finds among the rows, in the order of their keys; nothing for any other
-        query (a join, an aggregate: the real database's tests cover those)."""
+        comparisons finds among the rows (the evaluator SQLAlchemy's ``synchronize_session=
+        "evaluate"`` uses), in the order they were
+        written; nothing for any other query (a join, an aggregate: the real database's
+        tests cover those)."""
         described = getattr(statement, "column_descriptions", None)
         if not described or len(described) != 1 or described[0]["entity"] is None:
             return []
@@ -101,7 +104,7 @@ class FakeSession(Session):
         column = None if wanted is model else getattr(wanted, "key", None)
         if wanted is not model and getattr(model, str(column), None) is not wanted:
             return []  # an aggregate or an expression, not a column of the model
-        rows = [row for (kind, key), row in sorted(self.rows.items(), key=_by_key) if kind is model]
+        rows = [row for (kind, _key), row in self.rows.items() if kind is model]
         if statement.whereclause is not None:
             try:
                 matches = _EvaluatorCompiler(model).process(statement.whereclause)
@@ -122,8 +125,9 @@ class FakeSession(Session):
 
 
 class _NothingFound:
-    """A Core statement's result on the fake: no row (the ledger's own queries, a player's
-    protection's sums over it, go through a repository or are the real database's tests')."""
+    """A Core statement's answer on the fake: no row. The ledger's own statements go through
+    its repository (``FakeLedger``); what a player's protection sums over the ledger is the
+    real database's to test (``tests/server/test_player_protection.py``)."""
 
     def scalar(self) -> None:
         return None
@@ -136,11 +140,6 @@ class _NothingFound:
 
 
 NOTHING_FOUND = _NothingFound()
-
-
-def _by_key(item: tuple[tuple[type, Any], Any]) -> tuple[str, str]:
-    (kind, key), _row = item
-    return kind.__name__, f"{key!r:>20}"
 
 
 def _primary_key(row: Any) -> Any:
