@@ -12,7 +12,6 @@ stands, and a file the document names that the bet no longer enters fails too.
 from __future__ import annotations
 
 import re
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,7 +105,6 @@ def traced(tmp_path: Path) -> Iterator[tuple[Api, Tracer]]:
         yield from ((api, tracer) for api in make_api(f"sqlite:///{tmp_path / 'walk.sqlite'}"))
     finally:
         threading.setprofile(None)  # type: ignore[arg-type]
-        sys.setprofile(None)
 
 
 def test_the_bets_walk_is_the_files_the_document_names(traced: tuple[Api, Tracer]) -> None:
