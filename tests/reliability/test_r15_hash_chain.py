@@ -70,6 +70,7 @@ from croupier.audit.verify import (  # noqa: E402
     write_head,
 )
 from croupier.clock import SystemClock  # noqa: E402
+from croupier.ledger import book  # noqa: E402
 from croupier.service import wallets  # noqa: E402
 from croupier.service.backup import backup  # noqa: E402
 from croupier.service.database import make_engine  # noqa: E402
@@ -486,7 +487,7 @@ def test_r15_a_chain_cut_short_is_caught_by_the_published_head(
     engine = make_engine(f"sqlite:///{later}")
     try:
         work = UnitOfWork(engine, SystemClock())
-        work.run(lambda session: wallets.move(session, "p0a", 500, "credit", time.time()))
+        work.run(lambda session: wallets.move(session, book, "p0a", 500, "credit", time.time()))
     finally:
         engine.dispose()
     head_file, key = tmp_path / "published.json", ("--audit-key", str(tmp_path / "audit.key"))
@@ -947,7 +948,7 @@ def test_r15_an_event_recorded_in_its_own_right_keeps_its_before_and_after(
                 {"round": 1, "reason": "payout", "before": 100, "after": 150},
                 actor="inspector:ines",
             )
-            wallets.move(session, "p0a", 50, "credit", time.time())
+            wallets.move(session, book, "p0a", 50, "credit", time.time())
             return entry.seq
 
         with actors.acting_as("dealer:dora"):

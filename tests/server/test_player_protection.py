@@ -384,6 +384,9 @@ def test_a_pause_holds_across_sign_out_restart_and_a_second_tab(
             with pytest.raises(WebSocketDisconnect) as closed:
                 socket.receive_json()
             assert closed.value.code == PAUSED
+        # No credit either (the same 409 as a stake), and nothing moves; a debit, below, may.
+        credit = _credit(api, "ann", 5_000)
+        assert (credit.status_code, credit.json()["code"]) == (409, code)
         assert api.balance(ann) == 100_000  # still the player's
         table_id = table.id
     clock.advance(24 * HOUR)

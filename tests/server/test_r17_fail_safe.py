@@ -81,7 +81,7 @@ class Floor:
 
     def shown(self, table: Table) -> dict[str, Any]:
         """The table as readers see it now (no database needed: the last published state)."""
-        state: dict[str, Any] = self.api.server.casino.snapshot(self.live(table), None)
+        state: dict[str, Any] = self.api.server.casino.publisher.snapshot(self.live(table), None)
         return state
 
     def try_bets(self, fault: Fault) -> None:

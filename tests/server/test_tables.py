@@ -98,7 +98,7 @@ def test_betting_closes_at_its_deadline_and_decisions_default_at_theirs(api: Api
 
 
 def test_the_pushed_state_is_exactly_what_the_table_endpoint_shows_that_player(api: Api) -> None:
-    # The push is encoded from shared parts once per change (Casino.state_message); it must say
+    # The push is encoded from shared parts once per change (Publisher.state_message); it must say
     # exactly what the snapshot says to the same player: nothing more (R6), nothing less.
     table = Table(api, PROFILES[0], ["ann", "ben"])
     table.bet_all()

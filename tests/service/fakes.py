@@ -4,11 +4,12 @@
 - ``FakeUnitOfWork`` hands each command a ``FakeSession`` and keeps what it wrote only when
   the command returns (a commit); a command that raises is rolled back.
 - ``FakeSession`` holds the rows the service reads and writes through the ORM (a table's row,
-  its shoes, rounds and rules) by key: ``add`` and ``flush`` give a new row the next id, ``get``
-  finds it; a query finds nothing (no staff, no back bets); the Core statements are recorded.
+  its shoes, rounds and rules, a player and their limits) by key: ``add`` and ``flush`` give a
+  new row the next id, ``get`` finds it; ``select(Model)`` with plain comparisons finds its
+  rows, any other query nothing (no staff, no back bets); the Core statements are recorded.
   At the commit SQLAlchemy's ``after_commit`` listeners run (``unit_of_work.on_commit``).
 - The repositories behind the persistence of the bet's path: ``FakeAnswers`` (idempotency,
-  R8), ``FakeLedger`` (the accounts and their postings: ``money.Ledger``) and
+  R8), ``FakeLedger`` (the accounts and their postings: ``book.Ledger``) and
   ``FakeRoundRows`` (the round's record as it goes on: ``rounds.RoundRows``). What they
   write lands with the commit, or is undone at the rollback, as the database's does.
 """
@@ -21,6 +22,7 @@ from itertools import count
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.evaluator import UnevaluatableError, _EvaluatorCompiler
 
 from croupier.clock import ManualClock
 from croupier.errors import InsufficientFunds
@@ -78,14 +80,38 @@ class FakeSession(Session):
     def execute(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
         self.executed.append(statement)
+        return NOTHING_FOUND
 
-    def scalars(self, *_args: Any, **_options: Any) -> Any:
+    def scalars(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
-        return []
+        return self.found(statement)
 
-    def scalar(self, *_args: Any, **_options: Any) -> Any:
+    def scalar(self, statement: Any, *_args: Any, **_options: Any) -> Any:
         self.flush()
-        return None
+        found = self.found(statement)
+        return found[0] if found else None
+
+    def found(self, statement: Any) -> list[Any]:
+        """What ``select(Model)`` or ``select(Model.column)`` with a ``where`` of plain
+        comparisons finds among the rows (the evaluator SQLAlchemy's ``synchronize_session=
+        "evaluate"`` uses), in the order they were
+        written; nothing for any other query (a join, an aggregate: the real database's
+        tests cover those)."""
+        described = getattr(statement, "column_descriptions", None)
+        if not described or len(described) != 1 or described[0]["entity"] is None:
+            return []
+        model, wanted = described[0]["entity"], described[0]["expr"]
+        column = None if wanted is model else getattr(wanted, "key", None)
+        if wanted is not model and getattr(model, str(column), None) is not wanted:
+            return []  # an aggregate or an expression, not a column of the model
+        rows = [row for (kind, _key), row in self.rows.items() if kind is model]
+        if statement.whereclause is not None:
+            try:
+                matches = _EvaluatorCompiler(model).process(statement.whereclause)
+            except UnevaluatableError:
+                return []
+            rows = [row for row in rows if matches(row) is True]
+        return rows if column is None else [getattr(row, column) for row in rows]
 
     def committed(self) -> None:
         self.flush()
@@ -96,6 +122,24 @@ class FakeSession(Session):
     def rolled_back(self) -> None:
         for undo in reversed(self.at_rollback):
             undo()
+
+
+class _NothingFound:
+    """A Core statement's answer on the fake: no row. The ledger's own statements go through
+    its repository (``FakeLedger``); what a player's protection sums over the ledger is the
+    real database's to test (``tests/server/test_player_protection.py``)."""
+
+    def scalar(self) -> None:
+        return None
+
+    def first(self) -> None:
+        return None
+
+    def all(self) -> list[Any]:
+        return []
+
+
+NOTHING_FOUND = _NothingFound()
 
 
 def _primary_key(row: Any) -> Any:
@@ -173,7 +217,7 @@ class Account:
 
 @dataclass
 class FakeLedger:
-    """The book (``money.Ledger``): accounts by id, each posting's legs by transaction; a
+    """The book (``book.Ledger``): accounts by id, each posting's legs by transaction; a
     posting checks its legs balance and refuses a debit the account cannot cover, as the
     database's guarded ``UPDATE`` does (R7, R9)."""
 

@@ -2,7 +2,7 @@
 no database, a stacked shoe, exact balances (issue 28, item 3; cosmicpython's service tests).
 
 The persistence the bet's path writes through is faked behind its repositories: the answers
-(R8), the ledger (``money.Ledger``: the wallets, escrow, the house and each posting) and the
+(R8), the ledger (``book.Ledger``: the wallets, escrow, the house and each posting) and the
 round's record (``rounds.RoundRows``); the rest of the rows (the table's, its shoe's, the
 rounds opened) are the fake session's. Peru 2016 (the profile's own rules decide: the burn at
 the shoe's start, the dealer's hole card, stands on 17, even money on a win).

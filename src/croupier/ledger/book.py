@@ -8,7 +8,7 @@ wait on each other's rows in opposite orders (no deadlock on PostgreSQL).
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +25,30 @@ CASHIER = ("cashier", "cashier")
 ACCOUNTS = cast(Table, Account.__table__)
 TRANSACTIONS = cast(Table, LedgerTransaction.__table__)
 ENTRIES = cast(Table, LedgerEntry.__table__)
+
+
+class Ledger(Protocol):
+    """Where the accounts and their postings are kept, as the service writes through them
+    (``Money.ledger``, ``wallets.move``): the database's book (this module's functions are
+    this protocol's SQL implementation), or a test's dictionary (``tests/service/fakes.py``:
+    ``FakeLedger``)."""
+
+    def find_account(self, session: Any, kind: str, owner: str) -> int | None:
+        """The id of the account ``(kind, owner)``, or ``None`` if there is none yet."""
+
+    def open_account(
+        self, session: Any, kind: str, owner: str, *, may_go_negative: bool = False
+    ) -> int:
+        """The id of the account ``(kind, owner)``, opened if there is none yet."""
+
+    def post(
+        self, session: Any, kind: str, reference: str, legs: tuple[Leg, ...] | list[Leg], now: float
+    ) -> int:
+        """One balanced transaction, its id; ``InsufficientFunds`` and nothing posted if a
+        debit would take an account that may not go negative below zero (R7, R9)."""
+
+    def balance(self, session: Any, account_id: int) -> int:
+        """The account's balance in minor units."""
 
 
 def find_account(session: Session, kind: str, owner: str) -> int | None:

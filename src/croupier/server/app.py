@@ -274,7 +274,7 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
     ended: asyncio.Event,
 ) -> None:
     def state() -> str:
-        return running.casino.state_message(live, who)
+        return running.casino.publisher.state_message(live, who)
 
     checking = running.settings.session_check_seconds
     clock = running.settings.clock

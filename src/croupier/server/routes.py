@@ -255,7 +255,7 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
         lambda session: {live.id: table_facts.recent_results(session, live) for live in live_tables}
     )
     for live in live_tables:
-        now = server.casino.snapshot(live, None)
+        now = server.casino.publisher.snapshot(live, None)
         listed.append(
             {
                 "id": live.id,
@@ -284,7 +284,7 @@ def tables(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}", responses=documented(TableState))
 def table_state(*, server: ServerDep, who: Caller, table_id: Id) -> dict[str, Any]:
-    return server.casino.snapshot(server.casino.table(table_id), who)
+    return server.casino.publisher.snapshot(server.casino.table(table_id), who)
 
 
 @router.post("/tables/{table_id}/seats/{seat}", responses=documented(TableState))

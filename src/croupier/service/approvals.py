@@ -32,7 +32,7 @@ from croupier.games.events import CardDrawn, Purpose
 from croupier.service import disputes, staff
 from croupier.service.accounts import Principal, usernames
 from croupier.service.commands import AnswerApproval
-from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.errors import Conflict, Forbidden, NotFound
 from croupier.service.live import LiveTable
 from croupier.service.models import GameTable, RoundRecord
 from croupier.service.rounds import Rounds
@@ -48,9 +48,6 @@ from croupier.service.staff_models import ApprovalRecord
 
 AWAITING = "awaiting_approval"
 """The answer's ``status`` of a request that waits for a second inspector (202 Accepted)."""
-
-LIST_LIMIT = 200
-"""Approvals a list shows: every awaiting one first, then the latest answered."""
 
 APPROVALS = cast(Table, ApprovalRecord.__table__)
 
@@ -184,26 +181,19 @@ def decide(
             code="approval_decided",
             approval=approval_id,
         )
-    reason = answer.reason.strip()
-    if decision is ApprovalDecision.REFUSED and not reason:
-        raise RequestError("reason: a refusal says why", code="approval_needs_reason")
-    # The conditional update is the guard: of two answers racing, one changes the row.
-    changed = session.execute(  # type: ignore[attr-defined]
-        update(APPROVALS)
-        .where(APPROVALS.c.id == approval_id, APPROVALS.c.status == str(ApprovalStatus.AWAITING))
-        .values(
-            status=str(decision),
-            decided_by=inspector.user_id,
-            decided_at=now,
-            decision_reason=reason,
-        )
-    ).rowcount
-    if changed != 1:
-        raise Conflict(
-            f"approval {approval_id} was answered already",
-            code="approval_decided",
-            approval=approval_id,
-        )
+    refused = decision is ApprovalDecision.REFUSED
+    answered = disputes.decision_columns(
+        decision, inspector, now, answer.reason, is_refusal=refused, code="approval_needs_reason"
+    )
+    reason = answered["decision_reason"]
+    already = Conflict(
+        f"approval {approval_id} was answered already",
+        code="approval_decided",
+        approval=approval_id,
+    )
+    disputes.change_while(
+        session, APPROVALS, approval_id, ApprovalStatus.AWAITING, answered, refusal=already
+    )
     approved = decision is ApprovalDecision.APPROVED
     transaction = None
     if row.kind == ApprovalKind.DISPUTE:
@@ -301,25 +291,10 @@ def document(
 def listing(session: Session) -> dict[str, Any]:
     """Every request, awaiting ones first, newest first (the inspector's queue, the
     operator's page)."""
-    rows = list(
-        session.scalars(
-            select(ApprovalRecord)
-            .order_by(
-                (ApprovalRecord.status == str(ApprovalStatus.AWAITING)).desc(),
-                ApprovalRecord.id.desc(),
-            )
-            .limit(LIST_LIMIT)
-        )
-    )
+    awaiting = ApprovalRecord.status == str(ApprovalStatus.AWAITING)
+    rows = disputes.waiting_first(session, ApprovalRecord, awaiting)
     names = usernames(
         session, {r.requested_by for r in rows} | {r.decided_by for r in rows if r.decided_by}
     )
-    checks: dict[int, dict[str, Any]] = {}
-    listed = []
-    for row in rows:
-        if row.round_id not in checks:
-            record = session.get(RoundRecord, row.round_id)
-            assert record is not None
-            checks[row.round_id] = disputes.verification(session, record)
-        listed.append(document(session, row, names, checks[row.round_id]))
-    return {"approvals": listed}
+    checks = disputes.verifications(session, (row.round_id for row in rows))
+    return {"approvals": [document(session, row, names, checks[row.round_id]) for row in rows]}

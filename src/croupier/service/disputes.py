@@ -23,13 +23,13 @@ with the regulator (``service.dossier``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Table, and_, or_, select, update
+from sqlalchemy import ColumnElement, Table, and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from croupier.audit import verify as audit_verify
@@ -473,27 +473,75 @@ def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
 
 
 QUEUE_LIMIT = 200
-"""Disputes the queue lists: every open one first, then the latest decided."""
+"""What an inspector's queue lists (disputes, payout corrections, approvals): every one that
+waits first, then the latest decided."""
+
+Queued = TypeVar("Queued", DisputeRecord, PayoutCorrectionRecord, ApprovalRecord)
+
+
+def waiting_first(
+    session: Session, model: type[Queued], is_waiting: ColumnElement[bool]
+) -> list[Queued]:
+    """An inspector's queue of ``model``: the rows ``is_waiting`` first, newest first, at
+    most ``QUEUE_LIMIT`` (the disputes', the payout corrections', the approvals')."""
+    newest = model.id.desc()
+    statement = select(model).order_by(is_waiting.desc(), newest).limit(QUEUE_LIMIT)
+    return list(session.scalars(statement))
+
+
+def decision_columns(
+    status: str, by: Principal, now: float, reason: str, *, is_refusal: bool, code: str
+) -> dict[str, Any]:
+    """What an inspector's decision of a payout correction or an approval writes: the new
+    status, who, when and why; a refusal says why (``RequestError`` with ``code``)."""
+    reason = reason.strip()
+    if is_refusal and not reason:
+        raise RequestError("reason: a refusal says why", code=code)
+    return {
+        "status": str(status),
+        "decided_by": by.user_id,
+        "decided_at": now,
+        "decision_reason": reason,
+    }
+
+
+def change_while(
+    session: Session,
+    table: Table,
+    row_id: int,
+    status: str,
+    values: dict[str, Any],
+    *,
+    refusal: Conflict,
+) -> None:
+    """Write ``values`` to row ``row_id`` of ``table`` only while its status is ``status``:
+    one conditional ``UPDATE``, the guard against a second decision (of two racing, one
+    changes the row; the other raises ``refusal`` and its transaction changes nothing)."""
+    row = table.c
+    statement = update(table).where(row.id == row_id, row.status == str(status))
+    statement = statement.values(**values)
+    if session.execute(statement).rowcount != 1:  # type: ignore[attr-defined]
+        raise refusal
+
+
+def verifications(session: Session, round_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """Each round's ``verification``, once per round (a queue lists several of one round)."""
+    return {
+        round_id: verification(session, _round(session, round_id))
+        for round_id in dict.fromkeys(round_ids)
+    }
 
 
 def queue(session: Session) -> dict[str, Any]:
     """Every dispute for the inspector, open ones first, with its round's verification."""
-    disputes = list(
-        session.scalars(
-            select(DisputeRecord)
-            .order_by(DisputeRecord.status.in_(UNDECIDED).desc(), DisputeRecord.id.desc())
-            .limit(QUEUE_LIMIT)
-        )
-    )
+    disputes = waiting_first(session, DisputeRecord, DisputeRecord.status.in_(UNDECIDED))
     names = usernames(
         session,
         {d.user_id for d in disputes} | {d.decided_by for d in disputes if d.decided_by},
     )
-    checks: dict[int, dict[str, Any]] = {}
+    checks = verifications(session, (dispute.round_id for dispute in disputes))
     listed = []
     for dispute in disputes:
-        if dispute.round_id not in checks:
-            checks[dispute.round_id] = verification(session, _round(session, dispute.round_id))
         check = checks[dispute.round_id]
         listed.append(
             {
@@ -619,20 +667,15 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         seen.add(correction.username)
     owed = owed_of(verification(session, record)) if corrections else {}
     waits = not all(is_owed(c, owed) for c in corrections)
-    # The conditional update is the guard: of two decisions racing, one changes the row.
-    changed = session.execute(  # type: ignore[attr-defined]
-        update(DISPUTES)
-        .where(DISPUTES.c.id == dispute_id, DISPUTES.c.status == str(DisputeStatus.OPEN))
-        .values(
-            status=str(DisputeStatus.AWAITING_APPROVAL if waits else decision),
-            decided_by=inspector.user_id,
-            decided_at=now,
-            reason=reason,
-            corrections=[{"username": c.username, "amount": c.amount} for c in corrections],
-        )
-    ).rowcount
-    if changed != 1:
-        raise Conflict(f"dispute {dispute_id} was decided already")
+    decided = {
+        "status": str(DisputeStatus.AWAITING_APPROVAL if waits else decision),
+        "decided_by": inspector.user_id,
+        "decided_at": now,
+        "reason": reason,
+        "corrections": [{"username": c.username, "amount": c.amount} for c in corrections],
+    }
+    already = Conflict(f"dispute {dispute_id} was decided already")
+    change_while(session, DISPUTES, dispute_id, DisputeStatus.OPEN, decided, refusal=already)
     if waits:
         return _ask_approval(session, inspector, dispute, reason, corrections, owed, now)
     transaction = post_corrections(session, dispute_id, now) if corrections else None
@@ -745,16 +788,9 @@ def settle_awaiting(session: Session, dispute_id: int, *, approved: bool, now: f
             "reason": None,
             "corrections": [],
         }
-    changed = session.execute(  # type: ignore[attr-defined]
-        update(DISPUTES)
-        .where(
-            DISPUTES.c.id == dispute_id,
-            DISPUTES.c.status == str(DisputeStatus.AWAITING_APPROVAL),
-        )
-        .values(**values)
-    ).rowcount
-    if changed != 1:
-        raise Conflict(f"dispute {dispute_id} no longer awaits approval")
+    gone = Conflict(f"dispute {dispute_id} no longer awaits approval")
+    waiting = DisputeStatus.AWAITING_APPROVAL
+    change_while(session, DISPUTES, dispute_id, waiting, values, refusal=gone)
     return post_corrections(session, dispute_id, now) if approved else None
 
 

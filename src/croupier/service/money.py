@@ -10,7 +10,7 @@ too: they share their box's fortune at settlement.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -20,6 +20,7 @@ from croupier.errors import BetError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.gaming_day import GamingDay
 from croupier.ledger import book
+from croupier.ledger.book import Ledger
 from croupier.ledger.postings import (
     MINOR_PER_UNIT,
     Leg,
@@ -46,29 +47,6 @@ def box_maximum(profile: Profile) -> int:
 
 PLAYERS_STAKING = frozenset({"bet", "decision"})
 """``collect_stakes``'s reasons that are a player's own stake (the deal and the void are not)."""
-
-
-class Ledger(Protocol):
-    """Where the accounts and their postings are kept: the database's book (the module
-    ``ledger.book`` is this protocol's SQL implementation), or a test's dictionary
-    (``tests/service/fakes.py``: ``FakeLedger``)."""
-
-    def find_account(self, session: Any, kind: str, owner: str) -> int | None:
-        """The id of the account ``(kind, owner)``, or ``None`` if there is none yet."""
-
-    def open_account(
-        self, session: Any, kind: str, owner: str, *, may_go_negative: bool = False
-    ) -> int:
-        """The id of the account ``(kind, owner)``, opened if there is none yet."""
-
-    def post(
-        self, session: Any, kind: str, reference: str, legs: tuple[Leg, ...] | list[Leg], now: float
-    ) -> int:
-        """One balanced transaction, its id; ``InsufficientFunds`` and nothing posted if a
-        debit would take an account that may not go negative below zero (R7, R9)."""
-
-    def balance(self, session: Any, account_id: int) -> int:
-        """The account's balance in minor units."""
 
 
 class Money:

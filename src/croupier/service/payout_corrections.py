@@ -38,7 +38,13 @@ from sqlalchemy.orm import Session
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.disputes import participants, verification
+from croupier.service.disputes import (
+    change_while,
+    decision_columns,
+    participants,
+    verifications,
+    waiting_first,
+)
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
@@ -48,9 +54,6 @@ from croupier.service.staff_models import PayoutCorrectionRecord
 
 KIND = "payout-correction"
 """The ledger transaction kind of a confirmed correction."""
-
-LIST_LIMIT = 200
-"""Corrections a list shows: every proposed one first, then the latest decided."""
 
 
 class CorrectionStatus(StrEnum):
@@ -72,19 +75,6 @@ def reference(round_id: int, correction_id: int) -> str:
 
 
 # --- proposing ------------------------------------------------------------------------------
-def verify_proposer(session: Session, who: Principal, table_id: int) -> None:
-    """The operator, or a dealer assigned to the table; anyone else (an inspector too) is
-    refused: an inspector moves money only by confirming a proposal or deciding a dispute."""
-    if who.is_operator:
-        return
-    if not staff.can_deal_at(session, who, table_id):
-        raise Forbidden(
-            f"{who.username!r} is not a dealer of table {table_id}: its dealer or the operator "
-            "proposes a correction",
-            code="correction_proposer_only",
-        )
-
-
 def propose(  # noqa: PLR0917 - the proposal's whole content
     session: Session,
     who: Principal,
@@ -103,7 +93,10 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     record = session.get(RoundRecord, round_id)
     if record is None:
         raise NotFound(f"no round {round_id}")
-    verify_proposer(session, who, record.table_id)
+    # An inspector moves money only by confirming a proposal or deciding a dispute.
+    staff.verify_runs_table(
+        session, who, record.table_id, "proposes a correction", code="correction_proposer_only"
+    )
     if record.status in IN_PROGRESS:
         raise Conflict(
             f"round {round_id} is in progress: a payment is corrected once it is settled",
@@ -202,29 +195,18 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             f"{correction_id}",
             code="correction_own_round",
         )
-    reason = reason.strip()
-    if decision is CorrectionDecision.REFUSED and not reason:
-        raise RequestError("reason: a refusal says why", code="correction_needs_reason")
-    # The conditional update is the guard: of two decisions racing, one changes the row.
-    changed = session.execute(  # type: ignore[attr-defined]
-        update(CORRECTIONS)
-        .where(
-            CORRECTIONS.c.id == correction_id,
-            CORRECTIONS.c.status == str(CorrectionStatus.PROPOSED),
-        )
-        .values(
-            status=str(decision),
-            decided_by=inspector.user_id,
-            decided_at=now,
-            decision_reason=reason,
-        )
-    ).rowcount
-    if changed != 1:
-        raise Conflict(
-            f"correction {correction_id} was decided already",
-            code="correction_decided",
-            correction=correction_id,
-        )
+    refused = decision is CorrectionDecision.REFUSED
+    decided = decision_columns(
+        decision, inspector, now, reason, is_refusal=refused, code="correction_needs_reason"
+    )
+    reason = decided["decision_reason"]
+    already = Conflict(
+        f"correction {correction_id} was decided already",
+        code="correction_decided",
+        correction=correction_id,
+    )
+    proposed = CorrectionStatus.PROPOSED
+    change_while(session, CORRECTIONS, correction_id, proposed, decided, refusal=already)
     transaction = None
     if decision is CorrectionDecision.CONFIRMED:
         transaction = wallets.post_corrections(
@@ -286,16 +268,8 @@ def listing(session: Session) -> dict[str, Any]:
     """Every correction, proposed ones first, newest first (the inspector's queue and the
     operator's page), each with ``paid``, ``resettled`` and ``corrected`` for its player
     (minor units; ``resettled`` is ``None`` where the record does not re-settle)."""
-    rows = list(
-        session.scalars(
-            select(PayoutCorrectionRecord)
-            .order_by(
-                (PayoutCorrectionRecord.status == str(CorrectionStatus.PROPOSED)).desc(),
-                PayoutCorrectionRecord.id.desc(),
-            )
-            .limit(LIST_LIMIT)
-        )
-    )
+    proposed = PayoutCorrectionRecord.status == str(CorrectionStatus.PROPOSED)
+    rows = waiting_first(session, PayoutCorrectionRecord, proposed)
     names = usernames(
         session,
         {r.user_id for r in rows}
@@ -305,13 +279,9 @@ def listing(session: Session) -> dict[str, Any]:
     # Beside each, what the ledger paid the player for the round and what ``croupier settle``
     # pays for its record (the dispute queue's verification, once per round): the inspector
     # sees whether the correction brings the two together.
-    checks: dict[int, dict[str, Any]] = {}
+    checks = verifications(session, (row.round_id for row in rows))
     listed = []
     for row in rows:
-        if row.round_id not in checks:
-            record = session.get(RoundRecord, row.round_id)
-            assert record is not None
-            checks[row.round_id] = verification(session, record)
         check = checks[row.round_id]
         name = names.get(row.user_id, "")
         resettled = check["resettled"]
@@ -340,18 +310,6 @@ def of_round(session: Session, round_id: int, who: Principal | None) -> list[dic
 
 
 # --- a round that cannot be finished --------------------------------------------------------
-def verify_voider(session: Session, who: Principal, table_id: int) -> None:
-    """The operator, or a dealer assigned to the table (Spain 1979, III: the croupier runs the
-    game at their table); anyone else is refused."""
-    if who.is_operator or staff.can_deal_at(session, who, table_id):
-        return
-    raise Forbidden(
-        f"{who.username!r} is not a dealer of table {table_id}: its dealer or the operator "
-        "voids its round",
-        code="void_dealer_only",
-    )
-
-
 def void_round(  # noqa: PLR0917 - the void's whole content
     session: Session,
     rounds: Rounds,
@@ -364,7 +322,7 @@ def void_round(  # noqa: PLR0917 - the void's whole content
     """Void the round under way at ``live`` with every stake still in play returned
     (``Rounds.void_live``: the engine's ``Void``), recorded as a staff action; once a card of
     the round is seen the void waits for an inspector instead (``approvals.ask_void``).
-    ``Casino.handle`` has checked the caller (``verify_voider``)."""
+    ``Casino.handle`` has checked the caller (``staff.verify_runs_table``)."""
     if live.round_id != round_id:  # a round ended is never the table's round under way
         raise Conflict(
             f"round {round_id} is not under way at table {live.id}: only the round under way "

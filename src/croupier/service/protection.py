@@ -18,6 +18,8 @@ consented (``Money.back_bet``, ``Money.consent``), a credit (``wallets.move``), 
 (``Casino._verify_caller``).
 
 **Breaks and self-exclusion** start at once and end only at their end: no route lifts one.
+Meanwhile no seat, stake or credit (``verify_may_play``); a debit, the cashier paying the
+balance out, stays allowed.
 
 >>> day = GamingDay.parse("06:00", "UTC")
 >>> starts = {p: datetime.fromtimestamp(w[0], UTC).isoformat() for p, w in windows(
@@ -313,19 +315,21 @@ def pause_json(row: PlayerPauseRecord) -> dict[str, Any]:
     return {"kind": row.kind, "starts_at": row.starts_at, "ends_at": row.ends_at}
 
 
-def verify_may_play(session: Session, user_id: int, now: float) -> None:
-    """``on_break`` or ``self_excluded`` (409) while one is in force."""
+def verify_may_play(
+    session: Session, user_id: int, now: float, refused: str = "no seat, bet or back bet"
+) -> None:
+    """``on_break`` or ``self_excluded`` (409) while one is in force; ``refused`` says what."""
     pause = pause_of(session, user_id, now)
     if pause is None:
         return
     if pause.kind == PauseKind.BREAK:
         raise Conflict(
-            f"the player is on a break until {pause.ends_at:.0f}: no seat, bet or back bet",
+            f"the player is on a break until {pause.ends_at:.0f}: {refused}",
             code="on_break",
             until=int(pause.ends_at),
         )
     raise Conflict(
-        f"the player is self-excluded until {pause.ends_at:.0f}: no seat, bet or back bet",
+        f"the player is self-excluded until {pause.ends_at:.0f}: {refused}",
         code="self_excluded",
         until=int(pause.ends_at),
     )
@@ -425,7 +429,10 @@ def verify_stake(session: Session, user_id: int, minor: int, now: float, day: Ga
 
 
 def verify_deposit(session: Session, user_id: int, minor: int, now: float, day: GamingDay) -> None:
-    """A credit of ``minor``: refused where it would take a deposit limit past its amount."""
+    """A credit of ``minor``: refused while on a break or self-excluded (as a stake is), or
+    where it would take a deposit limit past its amount. A debit is never refused: the
+    cashier may always pay a paused player's balance out."""
+    verify_may_play(session, user_id, now, "no deposit")
     settings = settings_of(session, user_id)
     if settings.rows:
         _verify_money(session, user_id, settings, (LimitKind.DEPOSIT,), minor, now, day)

@@ -26,7 +26,7 @@ from croupier.rules.base import Profile
 from croupier.rules.registry import load_profile
 from croupier.service import absence, engines, limits, pace, physical, table_rules
 from croupier.service.commands import CreateTable, SetLimits
-from croupier.service.errors import Conflict, NotFound
+from croupier.service.errors import Conflict
 from croupier.service.live import LiveTable
 from croupier.service.models import (
     IN_PROGRESS,
@@ -60,12 +60,6 @@ class Registry:
         self.rounds = rounds
         self.publisher = publisher
         self.tables: dict[int, LiveTable] = {}
-
-    def table(self, table_id: int) -> LiveTable:
-        live = self.tables.get(table_id)
-        if live is None:
-            raise NotFound(f"no table {table_id}", code="no_such_table", table=table_id)
-        return live
 
     # --- the operator's -------------------------------------------------------------------
     def create_table(self, session: Session, command: CreateTable) -> dict[str, Any]:

@@ -280,6 +280,20 @@ def can_deal_at(session: Session, who: Principal, table_id: int) -> bool:
     )
 
 
+def verify_runs_table(
+    session: Session, who: Principal, table_id: int, doing: str, *, code: str
+) -> None:
+    """The operator, or a dealer assigned to ``table_id`` (Spain 1979, III: the croupier runs
+    the game at their table), may propose a payout correction or void a round; anyone else,
+    an inspector too, is refused with ``code`` (``doing`` says what only they do)."""
+    if who.is_operator or can_deal_at(session, who, table_id):
+        return
+    raise Forbidden(
+        f"{who.username!r} is not a dealer of table {table_id}: its dealer or the operator {doing}",
+        code=code,
+    )
+
+
 def verify_dealer_at(session: Session, who: Principal, table_id: int) -> None:
     """Raise ``Forbidden`` unless ``who`` deals at ``table_id``: every dealer's command goes
     through this before it reaches the table."""

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from croupier.clock import Clock
 from croupier.errors import CroupierError
 from croupier.gaming_day import GamingDay
+from croupier.ledger.book import Ledger
 from croupier.service import (
     approvals,
     disputes,
@@ -77,12 +78,12 @@ from croupier.service.commands import (
 )
 from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
-from croupier.service.errors import Forbidden
+from croupier.service.errors import Forbidden, NotFound
 from croupier.service.fail_safe import FailSafe
 from croupier.service.idempotency import Answer
 from croupier.service.leases import Ownership
 from croupier.service.live import PLAYERS, LiveTable
-from croupier.service.money import Ledger, Money
+from croupier.service.money import Money
 from croupier.service.players import Players
 from croupier.service.protection import PauseKind, Setter
 from croupier.service.publishing import Publisher
@@ -98,8 +99,9 @@ log = logging.getLogger("croupier.tables")
 
 class Casino:
     """Every live table of one server process: ``handle`` carries out a command, the rest
-    are named queries (``table``, ``snapshot``, ``state_message``, ``legal_corrections``,
-    ``rebuilt``) and the server's own steps (``load``, ``reload``, ``tick``, ``publish``)."""
+    are named queries (``table``, ``legal_corrections``, ``rebuilt``) and the server's own
+    steps (``load``, ``reload``, ``tick``, ``publish``); what readers see of a table is the
+    ``publisher``'s (``Publisher.snapshot``, ``Publisher.state_message``)."""
 
     def __init__(
         self,
@@ -243,7 +245,9 @@ class Casino:
                 staff.verify_dealer_at(session, by, table_id)
             case VoidRound(by=by):
                 assert live is not None
-                payout_corrections.verify_voider(session, by, live.id)
+                staff.verify_runs_table(
+                    session, by, live.id, "voids its round", code="void_dealer_only"
+                )
 
     def _carry_out(
         self, session: Session, live: LiveTable | None, command: Command
@@ -263,9 +267,12 @@ class Casino:
                 )
             case Credit(username=username, amount=amount):
                 day = self.money.gaming_day  # a deposit limit's periods
-                return wallets.move(session, username, amount, "credit", now, gaming_day=day)
+                ledger = self.money.ledger
+                return wallets.move(
+                    session, ledger, username, amount, "credit", now, gaming_day=day
+                )
             case Debit(username=username, amount=amount):
-                return wallets.move(session, username, amount, "debit", now)
+                return wallets.move(session, self.money.ledger, username, amount, "debit", now)
             case SetProtectionLimit(by=by, player=None, kind=kind, period=period):
                 return protection.set_limit(
                     session,
@@ -403,13 +410,11 @@ class Casino:
 
     # --- queries ----------------------------------------------------------------------------
     def table(self, table_id: int) -> LiveTable:
-        return self.registry.table(table_id)
-
-    def snapshot(self, live: LiveTable, who: Principal | None) -> dict[str, Any]:
-        return self.publisher.snapshot(live, who)
-
-    def state_message(self, live: LiveTable, who: Principal | None) -> str:
-        return self.publisher.state_message(live, who)
+        """The live table ``table_id`` (``self.tables`` is the registry's own), or 404."""
+        live = self.tables.get(table_id)
+        if live is None:
+            raise NotFound(f"no table {table_id}", code="no_such_table", table=table_id)
+        return live
 
     def legal_corrections(self, table_id: int, who: Principal) -> dict[str, Any]:
         """What the table's dealer may correct now (nothing is written)."""

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from croupier.gaming_day import GamingDay
 from croupier.ledger import book
+from croupier.ledger.book import Ledger
 from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
 from croupier.service import protection
 from croupier.service.accounts import USERNAME, wallet_of
@@ -27,8 +28,9 @@ def user_id_of(session: Session, username: str) -> int:
     return found
 
 
-def move(
+def move(  # noqa: PLR0917 - the movement's every part
     session: Session,
+    ledger: Ledger,
     username: str,
     amount: object,
     direction: str,
@@ -36,25 +38,28 @@ def move(
     *,
     gaming_day: GamingDay | None = None,
 ) -> dict[str, Any]:
-    """Credit (cashier -> wallet) or debit (wallet -> cashier) whole minor units (R13).
+    """Credit (cashier -> wallet) or debit (wallet -> cashier) whole minor units (R13), in
+    ``ledger`` (the handler's ``book.Ledger``: the database's book, or a test's).
 
-    A credit that would take the player past a deposit limit is refused
-    (``deposit_limit_reached``) before anything moves, whichever route asked for it;
-    ``gaming_day`` cuts the limit's periods (``None``: the default day, 06:00 local)."""
+    A credit to a player on a break or self-excluded (``on_break``, ``self_excluded``), or
+    one that would take them past a deposit limit (``deposit_limit_reached``), is refused
+    before anything moves, whichever route asked for it; a debit (the cashier paying the
+    balance out) never is. ``gaming_day`` cuts the limit's periods (``None``: the default
+    day, 06:00 local)."""
     minor = parse_minor_amount(amount, "amount")
     user_id = user_id_of(session, username)
     if direction == "credit":
         protection.verify_deposit(session, user_id, minor, now, gaming_day or GamingDay())
-    wallet = wallet_of(session, user_id)
-    cashier = book.open_account(session, *book.CASHIER, may_go_negative=True)
+    wallet = ledger.open_account(session, "wallet", str(user_id))
+    cashier = ledger.open_account(session, *book.CASHIER, may_go_negative=True)
     sign = 1 if direction == "credit" else -1
     legs = [Leg(wallet, sign * minor), Leg(cashier, -sign * minor)]
-    transaction = book.post(session, direction, f"user:{user_id}", legs, now)
+    transaction = ledger.post(session, direction, f"user:{user_id}", legs, now)
     return {
         "transaction": transaction,
         "username": username,
         "amount": minor,
-        "balance": book.balance(session, wallet),
+        "balance": ledger.balance(session, wallet),
     }
 
 
