@@ -16,6 +16,7 @@ import hashlib
 import math
 import re
 import secrets
+import threading
 import unicodedata
 from contextlib import suppress
 from dataclasses import dataclass
@@ -246,9 +247,10 @@ CALLER = (
 statement cost more than running it (issue 28, item 8)."""
 
 
-def identify(session: Session, token: str | None, now: float) -> Principal | None:
-    """The caller of ``token`` from one read, or ``None`` when authenticating it must write
-    (the session idled out, or its activity is due to be noted): then ``authenticate``.
+def identify(session: Session, token: str | None, now: float) -> tuple[Principal, float] | None:
+    """The caller of ``token`` and the session's last noted activity, from one read; or
+    ``None`` when authenticating it must write (the session idled out, or its activity is due
+    to be noted): then ``authenticate``.
 
     Most requests come here only: one Core statement, no ORM objects, no write (R16).
     """
@@ -259,7 +261,65 @@ def identify(session: Session, token: str | None, now: float) -> Principal | Non
         raise AuthenticationError("unknown or ended session: sign in again")
     if now - row.last_seen_at > TOUCH_EVERY_SECONDS:
         return None
-    return Principal(row.id, row.username, row.role)
+    return Principal(row.id, row.username, row.role), float(row.last_seen_at)
+
+
+class KnownCallers:
+    """The callers read lately, by session (token hash): a request within
+    ``TOUCH_EVERY_SECONDS`` of its session's noted activity is answered from here rather than
+    from the database (issue 28, item 8): ``identify`` would answer the same, since nothing
+    but a sign-out ends a session that recent, and a sign-out through this process forgets it
+    (``forget``) before it answers.
+
+    Only where this process is the database's one server (``enabled``: SQLite, whose tables
+    one process claims, ``service.claim``). Where several processes share the database
+    (PostgreSQL), a sign-out through another must refuse the next request here at once, so
+    every request reads its session.
+    """
+
+    MOST = 100_000
+    """Sessions kept at most; past it, those whose time is up are dropped."""
+
+    def __init__(self, *, enabled: bool) -> None:
+        self.enabled = enabled
+        self._lock = threading.Lock()
+        self._known: dict[str, tuple[Principal, float]] = {}
+        self._forgotten = 0
+        """How many sign-outs this process has seen: a read that began before one ended is
+        not kept (it may have found the session before the sign-out committed)."""
+
+    def known(self, token: str, now: float) -> Principal | None:
+        if not self.enabled:
+            return None
+        found = self._known.get(token_hash(token))
+        if found is None or now - found[1] > TOUCH_EVERY_SECONDS:
+            return None
+        return found[0]
+
+    def generation(self) -> int:
+        """Read before a session is read from the database; given back to ``keep``."""
+        return self._forgotten
+
+    def keep(self, token: str, found: tuple[Principal, float], generation: int, now: float) -> None:
+        """Keep what ``identify`` found, unless a session was forgotten since ``generation``."""
+        if not self.enabled:
+            return
+        with self._lock:
+            if generation != self._forgotten:
+                return
+            if len(self._known) >= self.MOST:
+                self._known = {
+                    key: value
+                    for key, value in self._known.items()
+                    if now - value[1] <= TOUCH_EVERY_SECONDS
+                }
+            self._known[token_hash(token)] = found
+
+    def forget(self, token: str) -> None:
+        """The session of ``token`` has ended (call once its end has committed)."""
+        with self._lock:
+            self._forgotten += 1
+            self._known.pop(token_hash(token), None)
 
 
 def authenticate(session: Session, token: str | None, now: float) -> Principal:
