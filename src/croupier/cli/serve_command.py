@@ -11,6 +11,10 @@ from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.server.defaults import DEFAULT_RATE_LIMIT, DEFAULT_TOKEN_RATE_LIMIT
 from croupier.service.defaults import DEFAULT_URL
 
+SWITCH_SECONDS = 0.0005
+"""How long a thread may hold the interpreter while another waits for it (Python's 5 ms
+default: ``sys.getswitchinterval``)."""
+
 
 def command(
     *,
@@ -149,6 +153,7 @@ def command(
     """Run live tables of every profile for many players over HTTP and WebSocket."""
     import gc
     import logging
+    import sys
     import threading
 
     from croupier.audit.signing import default_key_path
@@ -236,6 +241,11 @@ def command(
     later = threading.Timer(30, freeze_survivors)
     later.daemon = True
     later.start()
+    # A command's thread gives the interpreter up at each statement it sends the database,
+    # and waits to take it back until the thread holding it yields: by default up to 5 ms,
+    # a command's twenty statements then queueing behind the event loop's pushes (and every
+    # other command behind that one, on SQLite's one writer). Half a millisecond bounds it.
+    sys.setswitchinterval(SWITCH_SECONDS)
     try:
         _run(app, host, port, trusted_proxy or [])
     finally:

@@ -35,7 +35,7 @@ from croupier.server.schemas import (
 )
 from croupier.server.sockets import SessionSockets
 from croupier.service import idempotency
-from croupier.service.accounts import Principal, authenticate, identify
+from croupier.service.accounts import KnownCallers, Principal, authenticate, identify
 from croupier.service.broadcast import Broadcaster
 from croupier.service.claim import TablesClaim
 from croupier.service.commands import Command, Once
@@ -125,8 +125,13 @@ class Server:
     metrics: Metrics = field(default_factory=Metrics)
     """What ``GET /metrics`` answers (``server.metrics``), one registry per process."""
 
+    callers: KnownCallers = field(init=False)
+    """The callers read lately (``accounts.KnownCallers``): kept only where this process is
+    the database's one server (SQLite)."""
+
     def __post_init__(self) -> None:
         self.metrics.watch(self.casino, lambda: self.leases)
+        self.callers = KnownCallers(enabled=self.uow.engine.dialect.name == "sqlite")
 
     def release(self) -> None:
         """Give the database's tables up (``service.claim``): whoever started the server
@@ -182,10 +187,19 @@ def caller(
     token = bearer(request.headers.get("authorization"))
     now = server.settings.clock.now()
     try:
+        # A session read moments ago is not read again (``KnownCallers``), unless the fail
+        # safe is engaged: then every caller meets the database's state, as the commands do.
+        engaged = server.casino.fail_safe.is_engaged
+        known = None if engaged or not token else server.callers.known(token, now)
+        if known is not None:
+            return known
         # Most requests only read the session; the write (activity, idle end) is rare (R16).
+        generation = server.callers.generation()
         found = server.uow.read(lambda session: identify(session, token, now))
         if found is not None:
-            return found
+            if token and not engaged:
+                server.callers.keep(token, found, generation, now)
+            return found[0]
         return server.uow.run(lambda session: authenticate(session, token, now))
     except AuthenticationError:
         # A forged or stale token costs the address one of its failures (issue 10, item 6);

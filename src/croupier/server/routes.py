@@ -115,6 +115,7 @@ def signout(*, server: ServerDep, who: Caller, request: Request) -> dict[str, An
     """Ends the session and closes its WebSockets (close code 4401, issue 10 item 4)."""
     token = bearer(request.headers.get("authorization")) or ""
     server.uow.run(lambda s: sign_out(s, token))
+    server.callers.forget(token)
     server.sockets.end(token_hash(token))
     return {"signed_out": who.username}
 

@@ -16,6 +16,7 @@ import hashlib
 import math
 import re
 import secrets
+import threading
 import unicodedata
 from contextlib import suppress
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -237,36 +238,88 @@ def sign_in(
 
 SESSIONS = cast(Table, SessionRecord.__table__)
 USERS = cast(Table, User.__table__)
+CALLER = (
+    select(SESSIONS.c.ended, SESSIONS.c.last_seen_at, USERS.c.id, USERS.c.username, USERS.c.role)
+    .join(USERS, USERS.c.id == SESSIONS.c.user_id)
+    .where(SESSIONS.c.token_hash == bindparam("token_hash"))
+)
+"""The caller of a token's hash, built once: every request reads it, and building the
+statement cost more than running it (issue 28, item 8)."""
 
 
-def identify(session: Session, token: str | None, now: float) -> Principal | None:
-    """The caller of ``token`` from one read, or ``None`` when authenticating it must write
-    (the session idled out, or its activity is due to be noted): then ``authenticate``.
+def identify(session: Session, token: str | None, now: float) -> tuple[Principal, float] | None:
+    """The caller of ``token`` and the session's last noted activity, from one read; or
+    ``None`` when authenticating it must write (the session idled out, or its activity is due
+    to be noted): then ``authenticate``.
 
     Most requests come here only: one Core statement, no ORM objects, no write (R16).
     """
     if not token:
         raise AuthenticationError("sign in first: no bearer token")
-    row = (
-        session.connection()
-        .execute(
-            select(
-                SESSIONS.c.ended,
-                SESSIONS.c.last_seen_at,
-                USERS.c.id,
-                USERS.c.username,
-                USERS.c.role,
-            )
-            .join(USERS, USERS.c.id == SESSIONS.c.user_id)
-            .where(SESSIONS.c.token_hash == token_hash(token))
-        )
-        .first()
-    )
+    row = session.connection().execute(CALLER, {"token_hash": token_hash(token)}).first()
     if row is None or row.ended:
         raise AuthenticationError("unknown or ended session: sign in again")
     if now - row.last_seen_at > TOUCH_EVERY_SECONDS:
         return None
-    return Principal(row.id, row.username, row.role)
+    return Principal(row.id, row.username, row.role), float(row.last_seen_at)
+
+
+class KnownCallers:
+    """The callers read lately, by session (token hash): a request within
+    ``TOUCH_EVERY_SECONDS`` of its session's noted activity is answered from here rather than
+    from the database (issue 28, item 8): ``identify`` would answer the same, since nothing
+    but a sign-out ends a session that recent, and a sign-out through this process forgets it
+    (``forget``) before it answers.
+
+    Only where this process is the database's one server (``enabled``: SQLite, whose tables
+    one process claims, ``service.claim``). Where several processes share the database
+    (PostgreSQL), a sign-out through another must refuse the next request here at once, so
+    every request reads its session.
+    """
+
+    MOST = 100_000
+    """Sessions kept at most; past it, those whose time is up are dropped."""
+
+    def __init__(self, *, enabled: bool) -> None:
+        self.enabled = enabled
+        self._lock = threading.Lock()
+        self._known: dict[str, tuple[Principal, float]] = {}
+        self._forgotten = 0
+        """How many sign-outs this process has seen: a read that began before one ended is
+        not kept (it may have found the session before the sign-out committed)."""
+
+    def known(self, token: str, now: float) -> Principal | None:
+        if not self.enabled:
+            return None
+        found = self._known.get(token_hash(token))
+        if found is None or now - found[1] > TOUCH_EVERY_SECONDS:
+            return None
+        return found[0]
+
+    def generation(self) -> int:
+        """Read before a session is read from the database; given back to ``keep``."""
+        return self._forgotten
+
+    def keep(self, token: str, found: tuple[Principal, float], generation: int, now: float) -> None:
+        """Keep what ``identify`` found, unless a session was forgotten since ``generation``."""
+        if not self.enabled:
+            return
+        with self._lock:
+            if generation != self._forgotten:
+                return
+            if len(self._known) >= self.MOST:
+                self._known = {
+                    key: value
+                    for key, value in self._known.items()
+                    if now - value[1] <= TOUCH_EVERY_SECONDS
+                }
+            self._known[token_hash(token)] = found
+
+    def forget(self, token: str) -> None:
+        """The session of ``token`` has ended (call once its end has committed)."""
+        with self._lock:
+            self._forgotten += 1
+            self._known.pop(token_hash(token), None)
 
 
 def authenticate(session: Session, token: str | None, now: float) -> Principal:

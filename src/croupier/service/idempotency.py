@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -44,40 +44,37 @@ def check_key(key: str | None) -> str:
 # Core statements on the session's connection (same transaction as the effect): the ORM's
 # identity map and flush cost more than the one-row SQL itself on every mutating request.
 RECORDS = cast(Table, IdempotencyRecord.__table__)
+STORED = select(RECORDS.c.request_hash, RECORDS.c.status_code, RECORDS.c.response).where(
+    RECORDS.c.user_id == bindparam("user_id"), RECORDS.c.key == bindparam("key")
+)
+"""Built once, as ``RECORD`` is: building a statement per request cost more than running it."""
+RECORD = insert(RECORDS)
 
 
 def stored(session: Session, user_id: int, key: str, request_hash: str) -> Answer | None:
-    columns = RECORDS.c
-    record = (
-        session.connection()
-        .execute(
-            select(columns.request_hash, columns.status_code, columns.response).where(
-                columns.user_id == user_id, columns.key == key
-            )
-        )
-        .first()
-    )
-    if record is None:
+    found = session.connection().execute(STORED, {"user_id": user_id, "key": key}).first()
+    if found is None:
         return None
-    if record.request_hash != request_hash:
+    if found.request_hash != request_hash:
         raise IdempotencyKeyReused(
             f"Idempotency-Key {key!r} was used for another request; use a new key"
         )
-    return record.status_code, record.response
+    return found.status_code, found.response
 
 
 def record(
     session: Session, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
 ) -> None:
     session.connection().execute(
-        insert(RECORDS).values(
-            user_id=user_id,
-            key=key,
-            request_hash=request_hash,
-            status_code=answer[0],
-            response=answer[1],
-            created_at=now,
-        )
+        RECORD,
+        {
+            "user_id": user_id,
+            "key": key,
+            "request_hash": request_hash,
+            "status_code": answer[0],
+            "response": answer[1],
+            "created_at": now,
+        },
     )
 
 

@@ -18,7 +18,7 @@ import logging
 import secrets
 from typing import Any, Protocol
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
@@ -53,17 +53,23 @@ class RoundRows(Protocol):
         """Note that ``user_id`` plays the round at ``seat`` (``RoundPlayer``)."""
 
 
+SAVE_ROUND = update(ROUNDS).where(ROUNDS.c.id == bindparam("saved_round"))
+"""A round's record, its columns set from the parameters' other keys: built once (every
+command saves its round, and building the statement cost more than running it)."""
+ADD_PLAYER = insert(PLAYERS)
+
+
 class StoredRounds:
     """The rounds' records in the database, written with Core statements: loading a record
     into the ORM to change it cost more than the write itself."""
 
     def save(self, session: Any, round_id: int, values: dict[str, Any]) -> None:
         session.flush()  # ORM changes made earlier in the transaction land first
-        session.connection().execute(update(ROUNDS).where(ROUNDS.c.id == round_id).values(**values))
+        session.connection().execute(SAVE_ROUND, {**values, "saved_round": round_id})
 
     def add_player(self, session: Any, round_id: int, seat: int, user_id: int) -> None:
         session.connection().execute(
-            insert(PLAYERS).values(round_id=round_id, seat=seat, user_id=user_id)
+            ADD_PLAYER, {"round_id": round_id, "seat": seat, "user_id": user_id}
         )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from croupier.service.accounts import USERNAME, Principal
@@ -121,13 +121,12 @@ def _account(session: Session, username: str) -> User:
     return user
 
 
+ROLES_OF = select(StaffRoleRecord.role).where(StaffRoleRecord.user_id == bindparam("user_id"))
+"""Built once: every bet asks it (``verify_may_play``)."""
+
+
 def roles_of(session: Session, user_id: int) -> set[StaffRole]:
-    return {
-        StaffRole(role)
-        for role in session.scalars(
-            select(StaffRoleRecord.role).where(StaffRoleRecord.user_id == user_id)
-        )
-    }
+    return {StaffRole(role) for role in session.scalars(ROLES_OF, {"user_id": user_id})}
 
 
 def has_role(session: Session, who: Principal, role: StaffRole) -> bool:
