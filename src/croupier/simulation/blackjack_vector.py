@@ -741,12 +741,16 @@ def rollout_chart(  # noqa: PLR0917
     ``_decide``; insurance and even money by ``insure`` and ``even``), through the same step
     functions as ``step_batch``, never leaving the kernel. ``sums[i]``: rounds, net and net
     squared (in ``1 / denominator`` of the base bet)."""
+    # The betting step's action as a plain int64: the constant ``A_BETS`` itself would be a
+    # literal type at the call, and ``act`` would compile a second time for it (15 s of CPU
+    # on a cold cache, as long as its first compile for ``step_batch``).
+    bet_action = np.int64(A_BETS)
     for i in range(f.shape[0]):
         for _ in range(rounds):
             if f[i, E_PHASE] == PH_DONE:
                 _count_round(i, f, hands, hand_cards, dealer, seen)
                 open_round(i, p, f, shoes, streams, seen)
-            act(i, A_BETS, p, f, hands, hand_cards, dealer, shoes, streams)
+            act(i, bet_action, p, f, hands, hand_cards, dealer, shoes, streams)
             while f[i, E_PHASE] != PH_DONE:
                 if f[i, E_PHASE] == PH_INSURANCE:
                     a = A_NO_INSURANCE
