@@ -506,7 +506,7 @@ def mask_of(  # noqa: PLR0917
 
 @without_runtime
 def act(  # noqa: PLR0917
-    i: int, action: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
+    i: int, action: Any, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array,
 ) -> None:  # fmt: skip
     """Apply a legal ``action`` (the caller checked it against ``mask_of``) and play on to
