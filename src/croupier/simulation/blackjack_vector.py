@@ -746,8 +746,7 @@ def rollout_chart(  # noqa: PLR0917
     for i in range(f.shape[0]):
         for _ in range(rounds):
             if f[i, E_PHASE] == PH_DONE:
-                _count_round(i, f, hands, hand_cards, dealer, seen)
-                open_round(i, p, f, shoes, streams, seen)
+                open_round(i, p, f, shoes, streams, seen)  # no tally of the cards: no one reads it
             act(i, bet_action, p, f, hands, hand_cards, dealer, shoes, streams)
             while f[i, E_PHASE] != PH_DONE:
                 if f[i, E_PHASE] == PH_INSURANCE:
@@ -784,7 +783,7 @@ def rollout_chart(  # noqa: PLR0917
                 elif code != DO_STAND:
                     a = A_STAND
                 act(i, a, p, f, hands, hand_cards, dealer, shoes, streams)
-            net = f[i, E_NET] // f[i, E_BASE]
+            net = f[i, E_NET]  # in base bets already: the rollout's base bet is one unit
             sums[i, 0] += 1
             sums[i, 1] += net
             sums[i, 2] += net * net
