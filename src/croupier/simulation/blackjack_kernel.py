@@ -321,6 +321,40 @@ def ramp_bet(  # noqa: PLR0917
     return bet, wonged_in
 
 
+@without_runtime
+def insurance_choice(tc: float, threshold: float, p: Array) -> Any:
+    """Whether the player insures and takes even money offered under an Ace, by the rule
+    passed in (``P_INSURE_MODE``, ``P_EVEN_MONEY_MODE``: 1 always, 2 at a true count of
+    ``threshold`` or more): every loop's insurance decision."""
+    insure = p[P_INSURE_MODE] == 1 or (p[P_INSURE_MODE] == 2 and tc >= threshold)
+    even = p[P_EVEN_MONEY_MODE] == 1 or (p[P_EVEN_MONEY_MODE] == 2 and tc >= threshold)
+    return insure, even
+
+
+@without_runtime
+def bankroll_step(  # noqa: PLR0917
+    round_total: Any, horizon: Any, seg: Any, seg_rounds: Any, seg_sum: Any, seg_low: Any,
+    segment_low: Array, segment_end: Array, paths: Array,
+) -> Any:  # fmt: skip
+    """A round's net into the bankroll trajectories (segments of ``horizon`` rounds): the
+    segment's running sum and low, its sampled path while ``paths`` has room, its low and end
+    once it is whole. Returns the segment's new ``(seg, seg_rounds, seg_sum, seg_low)``.
+    Every loop's bookkeeping, compiled without reference counts like ``draw``."""
+    seg_sum += round_total
+    seg_low = min(seg_low, seg_sum)
+    if seg < paths.shape[0]:
+        path_points = paths.shape[1]
+        step = max(horizon // path_points, 1)
+        if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
+            paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
+    seg_rounds += 1
+    if seg_rounds == horizon:
+        segment_low[seg] = seg_low
+        segment_end[seg] = seg_sum
+        return seg + 1, 0, 0, 0
+    return seg, seg_rounds, seg_sum, seg_low
+
+
 @njit(inline="always")
 def _value(card: Any) -> Any:
     rank = card >> 2  # 0 = Two .. 8 = Ten, 9 J, 10 Q, 11 K, 12 Ace
@@ -742,7 +776,6 @@ def _one_box_path(counted: bool) -> Any:
         bins = by_count.shape[0]
         horizon = p[P_HORIZON]
         n_segments = segment_low.size
-        path_points = paths.shape[1] if paths.shape[0] > 0 else 0
         seg = 0
         seg_rounds = 0
         seg_sum = 0
@@ -817,12 +850,7 @@ def _one_box_path(counted: bool) -> Any:
             ins_settled = False
             if p[P_INSURANCE] != 0 and up == 1:
                 tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-                insure = p[P_INSURE_MODE] == 1 or (
-                    p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
-                )
-                even = p[P_EVEN_MONEY_MODE] == 1 or (
-                    p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
-                )
+                insure, even = insurance_choice(tc_now, insurance_threshold, p)
                 code = DO_NO_INSURANCE
                 if natural and p[P_EVEN_MONEY] != 0 and even:
                     code = DO_EVEN_MONEY
@@ -1080,20 +1108,10 @@ def _one_box_path(counted: bool) -> Any:
                 pos = size  # a fresh shoe for the next round
             # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
             if horizon > 0 and seg < n_segments:
-                seg_sum += round_total
-                seg_low = min(seg_low, seg_sum)
-                if seg < paths.shape[0]:
-                    step = max(horizon // path_points, 1)
-                    if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
-                        paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
-                seg_rounds += 1
-                if seg_rounds == horizon:
-                    segment_low[seg] = seg_low
-                    segment_end[seg] = seg_sum
-                    seg += 1
-                    seg_rounds = 0
-                    seg_sum = 0
-                    seg_low = 0
+                seg, seg_rounds, seg_sum, seg_low = bankroll_step(
+                    round_total, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
+                    paths,
+                )  # fmt: skip
         _add_figures(
             p, wager_sums, totals, sums, rounds, shoes,
             (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
@@ -1208,7 +1226,6 @@ def play_block(  # noqa: PLR0917
     bins = by_count.shape[0]
     horizon = p[P_HORIZON]
     n_segments = segment_low.size
-    path_points = paths.shape[1] if paths.shape[0] > 0 else 0
     seg = 0
     seg_rounds = 0
     seg_sum = 0
@@ -1304,12 +1321,7 @@ def play_block(  # noqa: PLR0917
         # --- insurance and even money ------------------------------------------------------
         if p[P_INSURANCE] != 0 and up == 1:
             tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-            insure = p[P_INSURE_MODE] == 1 or (
-                p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
-            )
-            even = p[P_EVEN_MONEY_MODE] == 1 or (
-                p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
-            )
+            insure, even = insurance_choice(tc_now, insurance_threshold, p)
             for b in range(players):
                 s = b * max_hands
                 natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
@@ -1677,20 +1689,10 @@ def play_block(  # noqa: PLR0917
             pos = size  # a fresh shoe for the next round
         # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
         if horizon > 0 and seg < n_segments:
-            seg_sum += round_total
-            seg_low = min(seg_low, seg_sum)
-            if seg < paths.shape[0]:
-                step = max(horizon // path_points, 1)
-                if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
-                    paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
-            seg_rounds += 1
-            if seg_rounds == horizon:
-                segment_low[seg] = seg_low
-                segment_end[seg] = seg_sum
-                seg += 1
-                seg_rounds = 0
-                seg_sum = 0
-                seg_low = 0
+            seg, seg_rounds, seg_sum, seg_low = bankroll_step(
+                round_total, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
+                paths,
+            )  # fmt: skip
     _add_figures(
         p, wager_sums, totals, sums, rounds * players, shoes,
         (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
