@@ -618,19 +618,10 @@ def index_levels(hard_threshold: Array, soft_threshold: Array, pair_threshold: A
 
 @njit(cache=True)
 def decision_tables(  # noqa: PLR0917
-    p: Array,
-    lo: int,
-    hi: int,
-    hard_above: Array,
-    hard_below: Array,
-    hard_threshold: Array,
-    soft_above: Array,
-    soft_below: Array,
-    soft_threshold: Array,
-    pair_above: Array,
-    pair_below: Array,
-    pair_threshold: Array,
-) -> Any:
+    p: Array, lo: int, hi: int, hard_above: Array, hard_below: Array, hard_threshold: Array,
+    soft_above: Array, soft_below: Array, soft_threshold: Array, pair_above: Array,
+    pair_below: Array, pair_threshold: Array,
+) -> Any:  # fmt: skip
     """The chart's decisions (``_decide``'s ``DO_*`` codes) as tables, one per whole true count
     from ``lo`` to ``hi`` (``index_levels``), read in the hot loops instead of deciding there:
     ``two_cards[level, split, aces, may split, v1 - 1, v2 - 1, up - 1]`` for a hand of two
