@@ -15,6 +15,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from numba import njit, types
 
 import croupier.envs  # noqa: F401 - registers the ids
 from croupier.analysis.blackjack import analyse_blackjack
@@ -112,6 +113,21 @@ def test_an_illegal_action_names_the_environment_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="environment 1"):
         vector.step(np.array([int(np.flatnonzero(vector._mask[0])[0]), illegal]))
     np.testing.assert_array_equal(vector._state.fields, fields)
+
+
+def test_the_rollout_calls_the_compiled_act_as_step_does() -> None:
+    """``rollout`` plays through the ``act`` that ``step`` compiled: a constant action index
+    passed from the rollout's loop was a literal type to numba, and ``act`` compiled a second
+    time for it (15 s of CPU on a cold cache, as long as the first). The rollout's loop is
+    compiled afresh here, so that its calls are typed in this process whatever the cache
+    holds, and every ``act`` they need must take a plain int64 action."""
+    vector = CroupierVectorEnv(2, "peru-2016")
+    assert vector.rollout(rounds=3, seed=5).rounds == 6
+    [signature] = compiled.rollout_chart.signatures
+    options: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
+    njit(**options)(compiled.rollout_chart.py_func).compile(signature)
+    assert compiled.act.signatures
+    assert {arguments[1] for arguments in compiled.act.signatures} == {types.int64}
 
 
 def test_other_games_have_no_compiled_vector_environment() -> None:

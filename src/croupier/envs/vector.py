@@ -257,6 +257,10 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         they are). Flat one-unit bets."""
         chart = strategy or BlackjackStrategy.basic(self.profile)
         tables = chart_tables(chart, None, surrender=bool(self._p[kernel.P_SURRENDER]))
+        chart_arrays = (*tables.hard, *tables.soft, *tables.pairs)
+        lo, hi = kernel.index_levels(tables.hard[2], tables.soft[2], tables.pairs[2])
+        two_cards, more_cards = kernel.decision_tables(self._p, lo, hi, *chart_arrays)
+        level = min(max(0, lo), hi) - lo  # the tables at a count of 0: no count is kept
         max_hands = int(self._p[kernel.P_MAX_HANDS])
         state = compiled.new_state(self.num_envs, self.profile.decks, max_hands)
         state.fields[:, compiled.E_BASE] = 1
@@ -265,7 +269,7 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         sums = np.zeros((self.num_envs, 3), dtype=np.int64)
         compiled.rollout_chart(
             rounds, self._p, state.fields, state.hands, state.hand_cards, state.dealer,
-            state.shoes, state.streams, state.seen, *tables.hard, *tables.soft, *tables.pairs,
+            state.shoes, state.streams, state.seen, two_cards[level], more_cards[level],
             chart.chart.insurance == "take", chart.chart.even_money == "take", sums,
         )  # fmt: skip
         unit = int(self._p[kernel.P_DENOMINATOR])

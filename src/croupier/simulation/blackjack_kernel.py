@@ -29,7 +29,7 @@ counter's own game (the main bet and insurance; 21+3 stays one flat unit, outsid
 
 One box (a simulation's common case and its benchmark, counted or not) takes its own path,
 ``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
-decisions read from tables that ``_decide`` builds from the chart before the first round,
+decisions read from tables that ``decision_tables`` builds by ``_decide`` before the first round,
 one per whole true count at which an index play can change them; the box's hand in locals;
 split hands on a stack), compiled once without a count and once with one
 (``play_one_box_counted``). ``_decide`` is the rule ``play_block`` writes out in its hand
@@ -321,6 +321,40 @@ def ramp_bet(  # noqa: PLR0917
     return bet, wonged_in
 
 
+@without_runtime
+def insurance_choice(tc: float, threshold: float, p: Array) -> Any:
+    """Whether the player insures and takes even money offered under an Ace, by the rule
+    passed in (``P_INSURE_MODE``, ``P_EVEN_MONEY_MODE``: 1 always, 2 at a true count of
+    ``threshold`` or more): every loop's insurance decision."""
+    insure = p[P_INSURE_MODE] == 1 or (p[P_INSURE_MODE] == 2 and tc >= threshold)
+    even = p[P_EVEN_MONEY_MODE] == 1 or (p[P_EVEN_MONEY_MODE] == 2 and tc >= threshold)
+    return insure, even
+
+
+@without_runtime
+def bankroll_step(  # noqa: PLR0917
+    round_total: Any, horizon: Any, seg: Any, seg_rounds: Any, seg_sum: Any, seg_low: Any,
+    segment_low: Array, segment_end: Array, paths: Array,
+) -> Any:  # fmt: skip
+    """A round's net into the bankroll trajectories (segments of ``horizon`` rounds): the
+    segment's running sum and low, its sampled path while ``paths`` has room, its low and end
+    once it is whole. Returns the segment's new ``(seg, seg_rounds, seg_sum, seg_low)``.
+    Every loop's bookkeeping, compiled without reference counts like ``draw``."""
+    seg_sum += round_total
+    seg_low = min(seg_low, seg_sum)
+    if seg < paths.shape[0]:
+        path_points = paths.shape[1]
+        step = max(horizon // path_points, 1)
+        if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
+            paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
+    seg_rounds += 1
+    if seg_rounds == horizon:
+        segment_low[seg] = seg_low
+        segment_end[seg] = seg_sum
+        return seg + 1, 0, 0, 0
+    return seg, seg_rounds, seg_sum, seg_low
+
+
 @njit(inline="always")
 def _value(card: Any) -> Any:
     rank = card >> 2  # 0 = Two .. 8 = Ten, 9 J, 10 Q, 11 K, 12 Ace
@@ -582,6 +616,48 @@ def index_levels(hard_threshold: Array, soft_threshold: Array, pair_threshold: A
     return int(lo), int(hi)
 
 
+@njit(cache=True)
+def decision_tables(  # noqa: PLR0917
+    p: Array, lo: int, hi: int, hard_above: Array, hard_below: Array, hard_threshold: Array,
+    soft_above: Array, soft_below: Array, soft_threshold: Array, pair_above: Array,
+    pair_below: Array, pair_threshold: Array,
+) -> Any:  # fmt: skip
+    """The chart's decisions (``_decide``'s ``DO_*`` codes) as tables, one per whole true count
+    from ``lo`` to ``hi`` (``index_levels``), read in the hot loops instead of deciding there:
+    ``two_cards[level, split, aces, may split, v1 - 1, v2 - 1, up - 1]`` for a hand of two
+    cards by their values, whether it came from a split, holds split Aces or may split, and
+    the up card; ``more_cards[level, hard, ace, up - 1]`` for three cards or more by the hard
+    total and an Ace held (no double, split or surrender is left to such a hand)."""
+    levels = hi - lo + 1
+    two_cards = np.zeros((levels, 2, 2, 2, 10, 10, 10), dtype=np.int8)
+    more_cards = np.zeros((levels, 22, 2, 10), dtype=np.int8)
+    for level in range(levels):
+        tc = float(lo + level)
+        for split in range(2):
+            for aces in range(2):
+                for can in range(2):
+                    for v1 in range(1, 11):
+                        for v2 in range(1, 11):
+                            for up in range(1, 11):
+                                two_cards[level, split, aces, can, v1 - 1, v2 - 1, up - 1] = (
+                                    _decide(
+                                        2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
+                                        aces == 1, can == 1, up, tc, p, hard_above, hard_below,
+                                        hard_threshold, soft_above, soft_below, soft_threshold,
+                                        pair_above, pair_below, pair_threshold,
+                                    )
+                                )  # fmt: skip
+        for hard in range(3, 22):
+            for ace in range(2):
+                for up in range(1, 11):
+                    more_cards[level, hard, ace, up - 1] = _decide(
+                        3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, hard_above,
+                        hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
+                        pair_above, pair_below, pair_threshold,
+                    )  # fmt: skip
+    return two_cards, more_cards
+
+
 def _one_box_path(counted: bool) -> Any:
     """``play_one_box`` compiled for one case, with or without a count: ``counted`` is a
     constant of the compiled code, so that the count's work (its locals and their registers
@@ -624,8 +700,9 @@ def _one_box_path(counted: bool) -> Any:
         """``play_block`` for one box: the same shoes, rounds and figures, in less work per
         round (the common case of a simulation, counted or not, and its benchmark).
 
-        The chart's decisions are read from tables built here by ``_decide`` before the first
-        round (so they stay the chart's and the profile's), one per whole true count from
+        The chart's decisions are read from tables that ``decision_tables`` builds by
+        ``_decide`` before the first round (so they stay the chart's and the profile's; the
+        vector environment's ``rollout`` reads the same), one per whole true count from
         ``index_levels``' ``lo`` to ``hi`` (a single one at a count of 0 without index plays):
         a two-card hand's by its cards' values, whether it came from a split, holds split Aces
         or may split, and the up card; a hand of three cards or more by its hard total, an Ace
@@ -647,33 +724,10 @@ def _one_box_path(counted: bool) -> Any:
         shoe, value_of, dealer_stands = _block_tables(p)
         lo, hi = index_levels(hard_threshold, soft_threshold, pair_threshold)
         levels = hi - lo + 1
-        two_cards = np.zeros((levels, 2, 2, 2, 10, 10, 10), dtype=np.int8)
-        more_cards = np.zeros((levels, 22, 2, 10), dtype=np.int8)
-        for level in range(levels):
-            tc = float(lo + level)
-            for split in range(2):
-                for aces in range(2):
-                    for can in range(2):
-                        for v1 in range(1, 11):
-                            for v2 in range(1, 11):
-                                for up in range(1, 11):
-                                    two_cards[level, split, aces, can, v1 - 1, v2 - 1, up - 1] = (
-                                        _decide(
-                                            2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
-                                            aces == 1, can == 1, up, tc, p, hard_above,
-                                            hard_below, hard_threshold, soft_above, soft_below,
-                                            soft_threshold, pair_above, pair_below,
-                                            pair_threshold,
-                                        )
-                                    )  # fmt: skip
-            for hard in range(3, 22):
-                for ace in range(2):
-                    for up in range(1, 11):
-                        more_cards[level, hard, ace, up - 1] = _decide(
-                            3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, hard_above,
-                            hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
-                            pair_above, pair_below, pair_threshold,
-                        )  # fmt: skip
+        two_cards, more_cards = decision_tables(
+            p, lo, hi, hard_above, hard_below, hard_threshold, soft_above, soft_below,
+            soft_threshold, pair_above, pair_below, pair_threshold,
+        )  # fmt: skip
         # The table to play by at each running count a shoe can reach and each number of
         # cards left: ``_true_count`` once per cell here, not at every decision (a count
         # outside the table, after a shoe ran out in a round, is worked out as it comes).
@@ -713,7 +767,6 @@ def _one_box_path(counted: bool) -> Any:
         bins = by_count.shape[0]
         horizon = p[P_HORIZON]
         n_segments = segment_low.size
-        path_points = paths.shape[1] if paths.shape[0] > 0 else 0
         seg = 0
         seg_rounds = 0
         seg_sum = 0
@@ -788,12 +841,7 @@ def _one_box_path(counted: bool) -> Any:
             ins_settled = False
             if p[P_INSURANCE] != 0 and up == 1:
                 tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-                insure = p[P_INSURE_MODE] == 1 or (
-                    p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
-                )
-                even = p[P_EVEN_MONEY_MODE] == 1 or (
-                    p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
-                )
+                insure, even = insurance_choice(tc_now, insurance_threshold, p)
                 code = DO_NO_INSURANCE
                 if natural and p[P_EVEN_MONEY] != 0 and even:
                     code = DO_EVEN_MONEY
@@ -1051,20 +1099,10 @@ def _one_box_path(counted: bool) -> Any:
                 pos = size  # a fresh shoe for the next round
             # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
             if horizon > 0 and seg < n_segments:
-                seg_sum += round_total
-                seg_low = min(seg_low, seg_sum)
-                if seg < paths.shape[0]:
-                    step = max(horizon // path_points, 1)
-                    if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
-                        paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
-                seg_rounds += 1
-                if seg_rounds == horizon:
-                    segment_low[seg] = seg_low
-                    segment_end[seg] = seg_sum
-                    seg += 1
-                    seg_rounds = 0
-                    seg_sum = 0
-                    seg_low = 0
+                seg, seg_rounds, seg_sum, seg_low = bankroll_step(
+                    round_total, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
+                    paths,
+                )  # fmt: skip
         _add_figures(
             p, wager_sums, totals, sums, rounds, shoes,
             (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
@@ -1179,7 +1217,6 @@ def play_block(  # noqa: PLR0917
     bins = by_count.shape[0]
     horizon = p[P_HORIZON]
     n_segments = segment_low.size
-    path_points = paths.shape[1] if paths.shape[0] > 0 else 0
     seg = 0
     seg_rounds = 0
     seg_sum = 0
@@ -1275,12 +1312,7 @@ def play_block(  # noqa: PLR0917
         # --- insurance and even money ------------------------------------------------------
         if p[P_INSURANCE] != 0 and up == 1:
             tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-            insure = p[P_INSURE_MODE] == 1 or (
-                p[P_INSURE_MODE] == 2 and tc_now >= insurance_threshold
-            )
-            even = p[P_EVEN_MONEY_MODE] == 1 or (
-                p[P_EVEN_MONEY_MODE] == 2 and tc_now >= insurance_threshold
-            )
+            insure, even = insurance_choice(tc_now, insurance_threshold, p)
             for b in range(players):
                 s = b * max_hands
                 natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
@@ -1648,20 +1680,10 @@ def play_block(  # noqa: PLR0917
             pos = size  # a fresh shoe for the next round
         # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
         if horizon > 0 and seg < n_segments:
-            seg_sum += round_total
-            seg_low = min(seg_low, seg_sum)
-            if seg < paths.shape[0]:
-                step = max(horizon // path_points, 1)
-                if (seg_rounds + 1) % step == 0 and (seg_rounds + 1) // step <= path_points:
-                    paths[seg, (seg_rounds + 1) // step - 1] = seg_sum
-            seg_rounds += 1
-            if seg_rounds == horizon:
-                segment_low[seg] = seg_low
-                segment_end[seg] = seg_sum
-                seg += 1
-                seg_rounds = 0
-                seg_sum = 0
-                seg_low = 0
+            seg, seg_rounds, seg_sum, seg_low = bankroll_step(
+                round_total, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
+                paths,
+            )  # fmt: skip
     _add_figures(
         p, wager_sums, totals, sums, rounds * players, shoes,
         (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,

@@ -51,7 +51,6 @@ from croupier.simulation.blackjack_kernel import (
     P_INSURANCE_SHARE,
     P_SPLIT_BY_RANK,
     _best,
-    _decide,
     can_double,
     can_split,
     can_surrender,
@@ -506,7 +505,7 @@ def mask_of(  # noqa: PLR0917
 
 @without_runtime
 def act(  # noqa: PLR0917
-    i: int, action: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
+    i: int, action: Any, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
     shoes: Array, streams: Array,
 ) -> None:  # fmt: skip
     """Apply a legal ``action`` (the caller checked it against ``mask_of``) and play on to
@@ -732,21 +731,23 @@ def observe_batch(  # noqa: PLR0917
 @without_runtime
 def rollout_chart(  # noqa: PLR0917
     rounds: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
-    shoes: Array, streams: Array, seen: Array, hard_above: Array, hard_below: Array,
-    hard_threshold: Array, soft_above: Array, soft_below: Array, soft_threshold: Array,
-    pair_above: Array, pair_below: Array, pair_threshold: Array, insure: bool, even: bool,
-    sums: Array,
+    shoes: Array, streams: Array, seen: Array, two_cards: Array, more_cards: Array,
+    insure: bool, even: bool, sums: Array,
 ) -> None:  # fmt: skip
-    """``rounds`` rounds in each environment, every decision by the chart (the simulator's
-    ``_decide``; insurance and even money by ``insure`` and ``even``), through the same step
-    functions as ``step_batch``, never leaving the kernel. ``sums[i]``: rounds, net and net
-    squared (in ``1 / denominator`` of the base bet)."""
+    """``rounds`` rounds in each environment, every decision by the chart (its tables at one
+    count, ``blackjack_kernel.decision_tables``, as the simulator's one-box loop reads them;
+    insurance and even money by ``insure`` and ``even``), through the same step functions as
+    ``step_batch``, never leaving the kernel. ``sums[i]``: rounds, net and net squared (in
+    ``1 / denominator`` of the base bet)."""
+    # The betting step's action as a plain int64: the constant ``A_BETS`` itself would be a
+    # literal type at the call, and ``act`` would compile a second time for it (15 s of CPU
+    # on a cold cache, as long as its first compile for ``step_batch``).
+    bet_action = np.int64(A_BETS)
     for i in range(f.shape[0]):
         for _ in range(rounds):
             if f[i, E_PHASE] == PH_DONE:
-                _count_round(i, f, hands, hand_cards, dealer, seen)
-                open_round(i, p, f, shoes, streams, seen)
-            act(i, A_BETS, p, f, hands, hand_cards, dealer, shoes, streams)
+                open_round(i, p, f, shoes, streams, seen)  # no tally of the cards: no one reads it
+            act(i, bet_action, p, f, hands, hand_cards, dealer, shoes, streams)
             while f[i, E_PHASE] != PH_DONE:
                 if f[i, E_PHASE] == PH_INSURANCE:
                     a = A_NO_INSURANCE
@@ -761,14 +762,15 @@ def rollout_chart(  # noqa: PLR0917
                 pair_ok = x[H_N] == 2 and can_split(
                     _is_pair(i, h, hand_cards, p), f[i, E_HANDS], x[H_ACES] != 0, p
                 )
-                v1 = _card_value(hand_cards[i, h, 0])
-                v2 = _card_value(hand_cards[i, h, 1])
-                code = _decide(
-                    x[H_N], x[H_HARD], x[H_ACE] != 0, v1, v2, x[H_SPLIT] != 0, x[H_ACES] != 0,
-                    pair_ok, _card_value(dealer[i, 0]), 0.0, p, hard_above, hard_below,
-                    hard_threshold, soft_above, soft_below, soft_threshold, pair_above,
-                    pair_below, pair_threshold,
-                )  # fmt: skip
+                up = _card_value(dealer[i, 0]) - 1
+                if x[H_N] == 2:
+                    code = two_cards[
+                        int(x[H_SPLIT] != 0), int(x[H_ACES] != 0), int(pair_ok),
+                        _card_value(hand_cards[i, h, 0]) - 1,
+                        _card_value(hand_cards[i, h, 1]) - 1, up,
+                    ]  # fmt: skip
+                else:
+                    code = more_cards[x[H_HARD], int(x[H_ACE] != 0), up]
                 a = A_STAND
                 if code == DO_HIT:
                     a = A_HIT
@@ -781,7 +783,7 @@ def rollout_chart(  # noqa: PLR0917
                 elif code != DO_STAND:
                     a = A_STAND
                 act(i, a, p, f, hands, hand_cards, dealer, shoes, streams)
-            net = f[i, E_NET] // f[i, E_BASE]
+            net = f[i, E_NET]  # in base bets already: the rollout's base bet is one unit
             sums[i, 0] += 1
             sums[i, 1] += net
             sums[i, 2] += net * net
