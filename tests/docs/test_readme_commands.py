@@ -22,6 +22,7 @@ A command no test here knows fails, so a command added to the README comes with 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import re
@@ -32,7 +33,7 @@ import sys
 import time
 import types
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -78,13 +79,30 @@ def environment(**more: str) -> dict[str, str]:
     return {**env, **more}
 
 
+@contextlib.contextmanager
+def ctrl_c_heard() -> Iterator[None]:
+    """A command started meanwhile hears Ctrl-C, as one typed at a terminal does. Where this
+    process ignores SIGINT (started in the background by a non-interactive shell: its children
+    inherit the ignoring), ``mkdocs serve``, which installs no handler of its own, ignored the
+    test's Ctrl-C and was killed after 30 s. A handler, unlike an ignored signal, is not
+    inherited across ``exec``: the child starts with SIGINT's default."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def serve_until_it_answers(
     command: list[str], cwd: Path, url: str, env: dict[str, str], log: Path
 ) -> tuple[str, str]:
     """Start ``command`` as a terminal would (its own process group), wait until ``url``
     answers 200, stop it with Ctrl-C: the answer and the command's output. A start that fails or never answers, or a
     stop that takes over 30 s, fails the test."""
-    with log.open("w") as output:
+    with log.open("w") as output, ctrl_c_heard():
         process = subprocess.Popen(
             command,
             cwd=cwd,
