@@ -71,10 +71,16 @@ def migrated_sqlite() -> Path:
     return _migrated_sqlite
 
 
-def fresh_database(kind: str, tmp_path: Path, pg_server_url: str | None) -> Iterator[str]:
+def fresh_database(
+    kind: str, tmp_path: Path, pg_server_url: str | None, *, migrated: bool = True
+) -> Iterator[str]:
+    """A database of its own for one test: on SQLite a copy of the migrated file (an empty
+    file where ``migrated`` is false: a migration's own test), on PostgreSQL an empty schema
+    (a server's start migrates it)."""
     if kind == "sqlite":
         path = tmp_path / "croupier.sqlite"
-        shutil.copyfile(migrated_sqlite(), path)
+        if migrated:
+            shutil.copyfile(migrated_sqlite(), path)
         yield f"sqlite:///{path}"
         return
     assert pg_server_url is not None
@@ -92,6 +98,13 @@ def fresh_database(kind: str, tmp_path: Path, pg_server_url: str | None) -> Iter
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     pg = request.getfixturevalue("pg_server") if request.param == "postgresql" else None
     yield from fresh_database(request.param, tmp_path, pg)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database with no schema at all, for a test that migrates it revision by revision."""
+    pg = request.getfixturevalue("pg_server") if request.param == "postgresql" else None
+    yield from fresh_database(request.param, tmp_path, pg, migrated=False)
 
 
 @pytest.fixture

@@ -105,16 +105,16 @@ def _open_and_bet(api: Api, path: Path) -> tuple[Table, Table, dict[int, Any]]:
 
 
 def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
-    database_url: str, tmp_path: Path
+    empty_database_url: str, tmp_path: Path
 ) -> None:
     """A database at revision 0002 with three tables: one under a shipped profile, one under
     an operator's file still present, one whose file is gone. The migration stores the rules
     of the first two; the third is left without, and the server starts all the same, keeping
     that table (and its escrow) out of play instead of exiting."""
     path = house_rules(tmp_path)
-    engine = make_engine(database_url)
+    engine = make_engine(empty_database_url)
     with engine.begin() as connection:
-        config = alembic_config(database_url)
+        config = alembic_config(empty_database_url)
         config.attributes["connection"] = connection
         command.upgrade(config, "0002")
         rows = [
@@ -131,7 +131,7 @@ def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
                 {"n": name, "g": game, "p": origin, "o": True},
             )
     with engine.begin() as connection:
-        config = alembic_config(database_url)
+        config = alembic_config(empty_database_url)
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
         stored = {
@@ -145,7 +145,7 @@ def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
         assert stored[name] == (text, engines.rules_version(profile))
         assert table_rules.from_document("blackjack", text, stored[name][1]) == profile
     assert stored["lost"] == (None, None)
-    engine = make_engine(database_url)
+    engine = make_engine(empty_database_url)
     with engine.begin() as connection:
         selected = connection.execute(sa.select(RuleSet.rules_version, RuleSet.document))
         rule_sets = {version: text for version, text in selected}
@@ -153,7 +153,9 @@ def test_revision_0003_stores_the_rules_of_tables_made_under_0002(
     assert rule_sets == {version: text for text, version in (stored["shipped"], stored["house"])}
 
     path.unlink()
-    server = start(Settings(database_url=database_url, clock=ManualClock(), demo_tables=False))
+    server = start(
+        Settings(database_url=empty_database_url, clock=ManualClock(), demo_tables=False)
+    )
     try:
         names = {live.name: live for live in server.casino.tables.values()}
         assert sorted(names) == ["house", "shipped"]

@@ -42,7 +42,7 @@ def as_json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def test_revision_0004_keeps_what_only_the_stored_commands_held(database_url: str) -> None:
+def test_revision_0004_keeps_what_only_the_stored_commands_held(empty_database_url: str) -> None:
     profile = load_profile("peru-2016")
     text = table_rules.document(profile)
     version = table_rules.version_of(profile.name, text)
@@ -54,8 +54,8 @@ def test_revision_0004_keeps_what_only_the_stored_commands_held(database_url: st
     as_stored = [item for item in today if item["kind"] != "DefaultApplied"]
     assert len(as_stored) == len(today) - 1 and inputs[-1]["timeout"] is True
 
-    engine = make_engine(database_url)
-    config = alembic_config(database_url)
+    engine = make_engine(empty_database_url)
+    config = alembic_config(empty_database_url)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0003")

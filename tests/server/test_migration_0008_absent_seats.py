@@ -20,11 +20,13 @@ def _row(connection: Any) -> dict[str, Any]:
     return dict(connection.execute(sa.text("SELECT * FROM game_tables")).mappings().one())
 
 
-def test_revision_0008_adds_empty_absences_and_keeps_the_rows_digest(database_url: str) -> None:
+def test_revision_0008_adds_empty_absences_and_keeps_the_rows_digest(
+    empty_database_url: str,
+) -> None:
     profile = load_profile("peru-2016")
     text = table_rules.document(profile)
-    engine = make_engine(database_url)
-    config = alembic_config(database_url)
+    engine = make_engine(empty_database_url)
+    config = alembic_config(empty_database_url)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0007")

@@ -94,9 +94,11 @@ def _plan_of_cards_entered(engine: sa.Engine) -> tuple[list[dict[str, Any]], str
     return answer, plan
 
 
-def test_revision_0010_indexes_the_cards_entered_and_keeps_the_rows(database_url: str) -> None:
-    engine = make_engine(database_url)
-    config = alembic_config(database_url)
+def test_revision_0010_indexes_the_cards_entered_and_keeps_the_rows(
+    empty_database_url: str,
+) -> None:
+    engine = make_engine(empty_database_url)
+    config = alembic_config(empty_database_url)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0009")
