@@ -94,11 +94,11 @@ class FakeSession(Session):
     def found(self, statement: Any) -> list[Any]:
         """What ``select(Model)`` or ``select(Model.column)`` with a ``where`` of plain
         comparisons finds among the rows (the evaluator SQLAlchemy's ``synchronize_session=
-        "evaluate"`` uses), in the order they were
-        written; nothing for any other query (a join, an aggregate: the real database's
-        tests cover those)."""
+        "evaluate"`` uses), in the order they were written; nothing for any other query (a
+        join, an aggregate, an ``exists`` such as ``protection.PROTECTED``: the real
+        database's tests cover those)."""
         described = getattr(statement, "column_descriptions", None)
-        if not described or len(described) != 1 or described[0]["entity"] is None:
+        if not described or len(described) != 1 or described[0].get("entity") is None:
             return []
         model, wanted = described[0]["entity"], described[0]["expr"]
         column = None if wanted is model else getattr(wanted, "key", None)
