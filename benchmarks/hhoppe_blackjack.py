@@ -17,15 +17,26 @@ double on any two, double after split, split to 4 hands, no re-split of Aces, 3:
 card 78 cards from the end, no surrender, a dealer blackjack taking the original bet only,
 ``obo=True``); ``default`` is his ``Rules()`` (H17 and late surrender); ``timing`` is his
 timing cell's ``Rules(num_decks=2)``.
+
+His ``blackjack.py`` is his notebook as a script (jupytext's percent format): importing it
+runs every cell, his experiments included, and on a machine without a network or a GPU it
+stops half way (a ``KeyError: 'bjstrat'`` building his house-edge calculators, whose hand
+calculators need his reference sites; then a CUDA cell not guarded by ``USE_CUDA``; then his
+cut-card results, pickled from ``__main__``). So the driver runs his notebook as a user who
+wants only its simulator would: its code cells in order, in a module named ``blackjack``
+(registered in ``sys.modules``, so that what his code pickles by reference resolves),
+stopping after the cell that defines ``monte_carlo_house_edge_cpu``. Every cell his
+simulator needs comes before it; none of his files is edited.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
+import types
+from pathlib import Path
 from typing import Any
 
 RULES: dict[str, dict[str, Any]] = {
@@ -35,6 +46,27 @@ RULES: dict[str, dict[str, Any]] = {
 }
 
 
+SIMULATOR = "def monte_carlo_house_edge_cpu("
+
+
+def load_simulator(folder: Path) -> types.ModuleType:
+    """His notebook's code cells, in order, down to the one defining his CPU simulator."""
+    path = folder / "blackjack.py"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line.startswith("# %%")] + [len(lines)]
+    sys.path.insert(0, str(folder))  # his random32.py
+    module = types.ModuleType("blackjack")
+    module.__file__ = str(path)
+    sys.modules["blackjack"] = module
+    for start, stop in zip([0, *starts], starts, strict=False):
+        cell = "".join(lines[start:stop])
+        # Blank lines before the cell keep his line numbers in tracebacks and numba's errors.
+        exec(compile("\n" * start + cell, str(path), "exec"), module.__dict__)
+        if any(line.startswith(SIMULATOR) for line in lines[start:stop]):
+            return module
+    raise SystemExit(f"{path}: no cell defines {SIMULATOR.removeprefix('def ')[:-1]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hhoppe", required=True, help="the folder of his blackjack.py")
@@ -42,8 +74,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    sys.path.insert(0, args.hhoppe)
-    blackjack: Any = importlib.import_module("blackjack")
+    blackjack: Any = load_simulator(Path(args.hhoppe))
     rules = blackjack.Rules(**RULES[args.rules])
     strategy = blackjack.Strategy()
     start = time.process_time()
