@@ -38,7 +38,6 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
-    tuple_,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -83,9 +82,13 @@ MOVE_HEAD = (
     .values(seq=bindparam("seq"), hash=bindparam("hash"), at=bindparam("at"))
 )
 COVERS_OF_KEYS = select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
-    tuple_(COVERS.c.table_name, COVERS.c.row_key).in_(bindparam("keys", expanding=True))
+    COVERS.c.table_name.in_(bindparam("tables", expanding=True)),
+    COVERS.c.row_key.in_(bindparam("keys", expanding=True)),
 )
-"""The covers of ``(table name, row key)`` pairs: every table a commit changed, one query."""
+"""The covers of some row keys in some tables: every table a commit changed, one query, each
+``(table name, row key)`` found by the primary key. (A pair ``IN`` a list of pairs is a scan
+of every cover on SQLite: each commit then cost more as the database grew.) Pairs not asked
+for are left out by the caller."""
 NEW_COVERS = insert(COVERS).values(
     table_name=bindparam("t"), row_key=bindparam("k"), seq=bindparam("s"), digest=bindparam("d")
 )
@@ -236,11 +239,15 @@ def _covers(
 ) -> dict[str, dict[str, str | None]]:
     """The recorded digest of each covered row of ``keys`` (by table name), by table name and
     row key: one query for every table, not one per table."""
-    pairs = sorted((name, row_key(key)) for name, wanted in keys.items() for key in wanted)
+    pairs = {(name, row_key(key)) for name, wanted in keys.items() for key in wanted}
     found: dict[str, dict[str, str | None]] = {name: {} for name in keys}
-    for chunk in _chunks(pairs):
-        for name, key, value in connection.execute(COVERS_OF_KEYS, {"keys": chunk}):
-            found[name][str(key)] = value
+    tables = sorted(keys)
+    for chunk in _chunks(sorted({key for _, key in pairs})):
+        for name, key, value in connection.execute(
+            COVERS_OF_KEYS, {"tables": tables, "keys": chunk}
+        ):
+            if (name, key) in pairs:
+                found[name][str(key)] = value
     return found
 
 

@@ -44,7 +44,6 @@ from sqlalchemy import (
     inspect,
     select,
     text,
-    tuple_,
 )
 
 from croupier.storage import Base
@@ -158,33 +157,46 @@ def rows_by_key(
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
     """``(key, row)`` for the rows of ``keys`` that exist (every row when ``keys`` is None),
     in key order."""
+    wanted: set[tuple[Any, ...]] = set()
     key_columns = audited.key_columns
     if keys is None:
         statement = select(*(columns or audited.table.columns)).order_by(*key_columns)
         found = connection.execute(statement)
     else:
-        wanted = sorted(set(keys))
+        wanted = set(keys)
         if not wanted:
             return
-        values = [key[0] for key in wanted] if len(key_columns) == 1 else wanted
-        found = connection.execute(_rows_of_keys(audited.name), {"keys": values})
+        values = {
+            "keys" if len(key_columns) == 1 else f"keys{index}": sorted(
+                {key[index] for key in wanted}
+            )
+            for index in range(len(key_columns))
+        }
+        found = connection.execute(_rows_of_keys(audited.name), values)
     for row in found.mappings():
-        yield tuple(row[column.name] for column in key_columns), dict(row)
+        key = tuple(row[column.name] for column in key_columns)
+        if keys is None or key in wanted:
+            yield key, dict(row)
 
 
 @functools.cache
 def _rows_of_keys(name: str) -> Select[Any]:
-    """The rows of a list of keys (bound as ``keys``), built once per table: every commit
-    reads the rows it changed, and building the statement each time cost more than running
-    it (issue 28, item 8)."""
+    """The rows of a list of keys (bound as ``keys``; for a key of several columns, each
+    column's values as ``keys0``, ``keys1``...: ``rows_by_key`` leaves out the rows of other
+    combinations), built once per table: every commit reads the rows it changed, and building
+    the statement each time cost more than running it (issue 28, item 8). Each column ``IN``
+    its own list, not the key ``IN`` a list of keys: SQLite reads the latter by scanning the
+    whole table, and each commit then cost more as the table grew."""
     audited = BY_NAME[name]
     key_columns = audited.key_columns
-    key = key_columns[0] if len(key_columns) == 1 else tuple_(*key_columns)
-    return (
-        select(*audited.table.columns)
-        .where(key.in_(bindparam("keys", expanding=True)))
-        .order_by(*key_columns)
-    )
+    if len(key_columns) == 1:
+        where = [key_columns[0].in_(bindparam("keys", expanding=True))]
+    else:
+        where = [
+            column.in_(bindparam(f"keys{index}", expanding=True))
+            for index, column in enumerate(key_columns)
+        ]
+    return select(*audited.table.columns).where(*where).order_by(*key_columns)
 
 
 # --- the triggers that note changed rows ------------------------------------------------------
