@@ -22,6 +22,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import json
 import weakref
 from collections.abc import Iterable, Mapping
@@ -31,12 +32,15 @@ from typing import Any, cast
 from sqlalchemy import (
     Connection,
     Engine,
+    Select,
     Table,
+    and_,
     bindparam,
     delete,
     event,
     insert,
     inspect,
+    or_,
     select,
     update,
 )
@@ -52,6 +56,7 @@ from croupier.audit.records import (
     Audited,
     canonical,
     digest,
+    padded,
     parse_noted_key,
     present_columns,
     row_key,
@@ -81,14 +86,28 @@ MOVE_HEAD = (
     .where(HEAD.c.id == HEAD_ID)
     .values(seq=bindparam("seq"), hash=bindparam("hash"), at=bindparam("at"))
 )
-COVERS_OF_KEYS = select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
-    COVERS.c.table_name.in_(bindparam("tables", expanding=True)),
-    COVERS.c.row_key.in_(bindparam("keys", expanding=True)),
-)
-"""The covers of some row keys in some tables: every table a commit changed, one query, each
-``(table name, row key)`` found by the primary key. (A pair ``IN`` a list of pairs is a scan
-of every cover on SQLite: each commit then cost more as the database grew.) Pairs not asked
-for are left out by the caller."""
+
+
+@functools.cache
+def _covers_of(size: int) -> Select[Any]:
+    """The covers of ``size`` ``(table name, row key)`` pairs, bound as ``t{index}`` and
+    ``k{index}``: every table a commit changed, one query, built once per size. Each pair is
+    its own equality on the primary key, which SQLite searches by its index: pairs ``IN`` a
+    list of pairs are a scan of every cover there (each commit then cost more as the
+    database grew), and an expanding ``IN`` list is rewritten at each execution."""
+    return select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
+        or_(
+            *(
+                and_(
+                    COVERS.c.table_name == bindparam(f"t{index}"),
+                    COVERS.c.row_key == bindparam(f"k{index}"),
+                )
+                for index in range(size)
+            )
+        )
+    )
+
+
 NEW_COVERS = insert(COVERS).values(
     table_name=bindparam("t"), row_key=bindparam("k"), seq=bindparam("s"), digest=bindparam("d")
 )
@@ -239,15 +258,18 @@ def _covers(
 ) -> dict[str, dict[str, str | None]]:
     """The recorded digest of each covered row of ``keys`` (by table name), by table name and
     row key: one query for every table, not one per table."""
-    pairs = {(name, row_key(key)) for name, wanted in keys.items() for key in wanted}
+    pairs = sorted((name, row_key(key)) for name, wanted in keys.items() for key in wanted)
     found: dict[str, dict[str, str | None]] = {name: {} for name in keys}
-    tables = sorted(keys)
-    for chunk in _chunks(sorted({key for _, key in pairs})):
-        for name, key, value in connection.execute(
-            COVERS_OF_KEYS, {"tables": tables, "keys": chunk}
-        ):
-            if (name, key) in pairs:
-                found[name][str(key)] = value
+    for chunk in _chunks(pairs):
+        size = padded(len(chunk))
+        asked = chunk + chunk[-1:] * (size - len(chunk))  # the same pair again: the same cover
+        values = {
+            f"{part}{index}": value
+            for index, (name, key) in enumerate(asked)
+            for part, value in (("t", name), ("k", key))
+        }
+        for name, key, value in connection.execute(_covers_of(size), values):
+            found[name][str(key)] = value
     return found
 
 

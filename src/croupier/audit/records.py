@@ -34,14 +34,17 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    ColumnElement,
     Connection,
     Integer,
     MetaData,
     Select,
     String,
     Table,
+    and_,
     bindparam,
     inspect,
+    or_,
     select,
     text,
 )
@@ -166,37 +169,60 @@ def rows_by_key(
         wanted = set(keys)
         if not wanted:
             return
-        values = {
-            "keys" if len(key_columns) == 1 else f"keys{index}": sorted(
-                {key[index] for key in wanted}
-            )
-            for index in range(len(key_columns))
-        }
-        found = connection.execute(_rows_of_keys(audited.name), values)
+        ordered = sorted(wanted)
+        size = padded(len(ordered))
+        ordered += ordered[-1:] * (size - len(ordered))  # the same key again: the same rows
+        found = connection.execute(
+            _rows_of_keys(audited.name, size),
+            {
+                f"k{index}_{part}": value
+                for index, key in enumerate(ordered)
+                for part, value in enumerate(key)
+            },
+        )
     for row in found.mappings():
         key = tuple(row[column.name] for column in key_columns)
         if keys is None or key in wanted:
             yield key, dict(row)
 
 
+def padded(count: int) -> int:
+    """The power of two at or above ``count``: statements are built for so many keys, so a
+    few statements serve every count."""
+    size = 1
+    while size < count:
+        size *= 2
+    return size
+
+
 @functools.cache
-def _rows_of_keys(name: str) -> Select[Any]:
-    """The rows of a list of keys (bound as ``keys``; for a key of several columns, each
-    column's values as ``keys0``, ``keys1``...: ``rows_by_key`` leaves out the rows of other
-    combinations), built once per table: every commit reads the rows it changed, and building
-    the statement each time cost more than running it (issue 28, item 8). Each column ``IN``
-    its own list, not the key ``IN`` a list of keys: SQLite reads the latter by scanning the
-    whole table, and each commit then cost more as the table grew."""
+def _rows_of_keys(name: str, size: int) -> Select[Any]:
+    """The rows of ``size`` keys, bound as ``k{index}_{part}`` (``k0_0`` ... for a key of one
+    column), built once per table and size: every commit reads the rows it changed, and
+    building the statement each time cost more than running it (issue 28, item 8).
+
+    Each key is its own equality on the primary key, which SQLite searches by the key's
+    index: a key of several columns ``IN`` a list of keys is a scan of the whole table there
+    (each commit then cost more as the table grew), and an expanding ``IN`` list is rewritten
+    by SQLAlchemy at each execution, which cost more than the search."""
     audited = BY_NAME[name]
     key_columns = audited.key_columns
+    where: ColumnElement[bool]
     if len(key_columns) == 1:
-        where = [key_columns[0].in_(bindparam("keys", expanding=True))]
+        where = key_columns[0].in_([bindparam(f"k{index}_0") for index in range(size)])
     else:
-        where = [
-            column.in_(bindparam(f"keys{index}", expanding=True))
-            for index, column in enumerate(key_columns)
-        ]
-    return select(*audited.table.columns).where(*where).order_by(*key_columns)
+        where = or_(
+            *(
+                and_(
+                    *(
+                        column == bindparam(f"k{index}_{part}")
+                        for part, column in enumerate(key_columns)
+                    )
+                )
+                for index in range(size)
+            )
+        )
+    return select(*audited.table.columns).where(where).order_by(*key_columns)
 
 
 # --- the triggers that note changed rows ------------------------------------------------------
