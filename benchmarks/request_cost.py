@@ -15,9 +15,9 @@ times do not.
 made up before the play, as if ``N`` rows had been written before (they cover no real row, so
 ``croupier audit verify`` would fail there; nothing here verifies). A commit's cost must not
 grow with the history (``tests/reliability/test_r15_commit_reads_by_key.py``): with
-``--history 100000`` (this file, alternating the library), 3.39x and 3.50x at 719b925
-against 8.91x and 8.75x at e3acc2b, whose chain scanned every cover at each commit (2-core
-Xeon, load average 1.5-1.8; with no history both measure 2.8-3.6x).
+``--history 100000`` (this file, alternating the library), 3.52x and 3.53x at 9238973
+against 8.58x and 8.82x at e3acc2b, whose chain scanned every cover at each commit (2-core
+Xeon, load average 1.8-2.0; with no history 2.88x and 3.52x against 3.46x and 3.44x).
 
 ``RECORDED`` holds the ratio as last measured, with the machine and the commit;
 ``tests/server/test_request_cost.py`` fails when a change makes it half as large again
