@@ -1,6 +1,6 @@
 """The server's CPU per player request as a multiple of a no-op request's, in one process.
 
-``uv run python benchmarks/request_cost.py [--blocks 5] [--record]``
+``uv run python benchmarks/request_cost.py [--blocks 5] [--history 0] [--record]``
 
 Three players at a blackjack table of an in-process app (the test client, a SQLite file, each
 player's WebSocket open so every change is pushed to every seat) play rounds: bets, ready,
@@ -9,6 +9,15 @@ the state read, decisions. Between those blocks, the same number of no-op reques
 CPU costs per request, measured in one process (its CPU time less that of the thread that runs
 the client): other load on the machine stretches both alike, so the ratio holds where absolute
 times do not.
+
+``--history N`` measures on a database that has a history: ``N`` rows of the audit chain's
+``audit_cover`` (one per audited row ever written: a round of three players writes about 35)
+made up before the play, as if ``N`` rows had been written before (they cover no real row, so
+``croupier audit verify`` would fail there; nothing here verifies). A commit's cost must not
+grow with the history (``tests/reliability/test_r15_commit_reads_by_key.py``): with
+``--history 100000`` (this file, alternating the library), 3.52x and 3.53x at 9238973
+against 8.58x and 8.82x at e3acc2b, whose chain scanned every cover at each commit (2-core
+Xeon, load average 1.8-2.0; with no history 2.88x and 3.52x against 3.46x and 3.44x).
 
 ``RECORDED`` holds the ratio as last measured, with the machine and the commit;
 ``tests/server/test_request_cost.py`` fails when a change makes it half as large again
@@ -23,6 +32,7 @@ import argparse
 import gc
 import json
 import platform
+import sqlite3
 import statistics
 import subprocess
 import tempfile
@@ -148,9 +158,9 @@ def measured(work: Callable[[], int]) -> Block:
 
 
 @contextmanager
-def players() -> Iterator[Players]:
+def players(history: int = 0) -> Iterator[Players]:
     """Players at a table of a fresh server whose background threads stay quiet (their CPU
-    would count against whichever block they fall in)."""
+    would count against whichever block they fall in), its database given ``history`` covers."""
     with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         settings = Settings(
             database_url=f"sqlite:///{folder}/cost.sqlite",
@@ -163,6 +173,7 @@ def players() -> Iterator[Players]:
             token_rate_limit="100000/minute",
         )
         server = start(settings)
+        _make_history(Path(folder) / "cost.sqlite", history)
         try:
             client = stack.enter_context(TestClient(create_app(settings, server=server)))
             yield Players(client, stack)
@@ -171,10 +182,23 @@ def players() -> Iterator[Players]:
             server.release()
 
 
-def cost_ratio(blocks: int = 5) -> tuple[float, list[float], list[Block]]:
+def _make_history(path: Path, covers: int) -> None:
+    """``covers`` rows in ``audit_cover``, as ledger entries covered long ago would leave."""
+    with sqlite3.connect(path) as database:
+        database.executemany(
+            "INSERT INTO audit_cover (table_name, row_key, seq, digest) VALUES (?, ?, ?, ?)",
+            (
+                ("ledger_entries", f"[{10_000_000 + index}]", 1, "ab" * 32)
+                for index in range(covers)
+            ),
+        )
+    database.close()
+
+
+def cost_ratio(blocks: int = 5, history: int = 0) -> tuple[float, list[float], list[Block]]:
     """The CPU ratio player request / no-op request: the median over ``blocks`` pairs of
     blocks measured in turn, each pair's ratio, and the player blocks."""
-    with players() as table:
+    with players(history) as table:
         table.play_round()  # first calls fill caches: not measured
         table.no_ops(NO_OPS_PER_BLOCK)
         ratios = []
@@ -204,9 +228,14 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--blocks", type=int, default=5)
+    parser.add_argument(
+        "--history", type=int, default=0, help="covers in the audit chain before the play"
+    )
     parser.add_argument("--record", action="store_true", help=f"write the ratio to {RECORDED.name}")
     arguments = parser.parse_args()
-    ratio, ratios, plays = cost_ratio(arguments.blocks)
+    if arguments.record and arguments.history:
+        parser.error("--record measures a fresh database: no --history")
+    ratio, ratios, plays = cost_ratio(arguments.blocks, arguments.history)
     per_request = statistics.median(play.per_request for play in plays)
     print(
         f"CPU per player request = {ratio:.2f}x a no-op GET {NO_OP} (median of "

@@ -22,6 +22,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import json
 import weakref
 from collections.abc import Iterable, Mapping
@@ -31,14 +32,16 @@ from typing import Any, cast
 from sqlalchemy import (
     Connection,
     Engine,
+    Select,
     Table,
+    and_,
     bindparam,
     delete,
     event,
     insert,
     inspect,
+    or_,
     select,
-    tuple_,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -53,6 +56,7 @@ from croupier.audit.records import (
     Audited,
     canonical,
     digest,
+    padded,
     parse_noted_key,
     present_columns,
     row_key,
@@ -82,10 +86,28 @@ MOVE_HEAD = (
     .where(HEAD.c.id == HEAD_ID)
     .values(seq=bindparam("seq"), hash=bindparam("hash"), at=bindparam("at"))
 )
-COVERS_OF_KEYS = select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
-    tuple_(COVERS.c.table_name, COVERS.c.row_key).in_(bindparam("keys", expanding=True))
-)
-"""The covers of ``(table name, row key)`` pairs: every table a commit changed, one query."""
+
+
+@functools.cache
+def _covers_of(size: int) -> Select[Any]:
+    """The covers of ``size`` ``(table name, row key)`` pairs, bound as ``t{index}`` and
+    ``k{index}``: every table a commit changed, one query, built once per size. Each pair is
+    its own equality on the primary key, which SQLite searches by its index: pairs ``IN`` a
+    list of pairs are a scan of every cover there (each commit then cost more as the
+    database grew), and an expanding ``IN`` list is rewritten at each execution."""
+    return select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
+        or_(
+            *(
+                and_(
+                    COVERS.c.table_name == bindparam(f"t{index}"),
+                    COVERS.c.row_key == bindparam(f"k{index}"),
+                )
+                for index in range(size)
+            )
+        )
+    )
+
+
 NEW_COVERS = insert(COVERS).values(
     table_name=bindparam("t"), row_key=bindparam("k"), seq=bindparam("s"), digest=bindparam("d")
 )
@@ -239,7 +261,14 @@ def _covers(
     pairs = sorted((name, row_key(key)) for name, wanted in keys.items() for key in wanted)
     found: dict[str, dict[str, str | None]] = {name: {} for name in keys}
     for chunk in _chunks(pairs):
-        for name, key, value in connection.execute(COVERS_OF_KEYS, {"keys": chunk}):
+        size = padded(len(chunk))
+        asked = chunk + chunk[-1:] * (size - len(chunk))  # the same pair again: the same cover
+        values = {
+            f"{part}{index}": value
+            for index, (name, key) in enumerate(asked)
+            for part, value in (("t", name), ("k", key))
+        }
+        for name, key, value in connection.execute(_covers_of(size), values):
             found[name][str(key)] = value
     return found
 

@@ -34,17 +34,19 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    ColumnElement,
     Connection,
     Integer,
     MetaData,
     Select,
     String,
     Table,
+    and_,
     bindparam,
     inspect,
+    or_,
     select,
     text,
-    tuple_,
 )
 
 from croupier.storage import Base
@@ -158,33 +160,69 @@ def rows_by_key(
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
     """``(key, row)`` for the rows of ``keys`` that exist (every row when ``keys`` is None),
     in key order."""
+    wanted: set[tuple[Any, ...]] = set()
     key_columns = audited.key_columns
     if keys is None:
         statement = select(*(columns or audited.table.columns)).order_by(*key_columns)
         found = connection.execute(statement)
     else:
-        wanted = sorted(set(keys))
+        wanted = set(keys)
         if not wanted:
             return
-        values = [key[0] for key in wanted] if len(key_columns) == 1 else wanted
-        found = connection.execute(_rows_of_keys(audited.name), {"keys": values})
+        ordered = sorted(wanted)
+        size = padded(len(ordered))
+        ordered += ordered[-1:] * (size - len(ordered))  # the same key again: the same rows
+        found = connection.execute(
+            _rows_of_keys(audited.name, size),
+            {
+                f"k{index}_{part}": value
+                for index, key in enumerate(ordered)
+                for part, value in enumerate(key)
+            },
+        )
     for row in found.mappings():
-        yield tuple(row[column.name] for column in key_columns), dict(row)
+        key = tuple(row[column.name] for column in key_columns)
+        if keys is None or key in wanted:
+            yield key, dict(row)
+
+
+def padded(count: int) -> int:
+    """The power of two at or above ``count``: statements are built for so many keys, so a
+    few statements serve every count."""
+    size = 1
+    while size < count:
+        size *= 2
+    return size
 
 
 @functools.cache
-def _rows_of_keys(name: str) -> Select[Any]:
-    """The rows of a list of keys (bound as ``keys``), built once per table: every commit
-    reads the rows it changed, and building the statement each time cost more than running
-    it (issue 28, item 8)."""
+def _rows_of_keys(name: str, size: int) -> Select[Any]:
+    """The rows of ``size`` keys, bound as ``k{index}_{part}`` (``k0_0`` ... for a key of one
+    column), built once per table and size: every commit reads the rows it changed, and
+    building the statement each time cost more than running it (issue 28, item 8).
+
+    Each key is its own equality on the primary key, which SQLite searches by the key's
+    index: a key of several columns ``IN`` a list of keys is a scan of the whole table there
+    (each commit then cost more as the table grew), and an expanding ``IN`` list is rewritten
+    by SQLAlchemy at each execution, which cost more than the search."""
     audited = BY_NAME[name]
     key_columns = audited.key_columns
-    key = key_columns[0] if len(key_columns) == 1 else tuple_(*key_columns)
-    return (
-        select(*audited.table.columns)
-        .where(key.in_(bindparam("keys", expanding=True)))
-        .order_by(*key_columns)
-    )
+    where: ColumnElement[bool]
+    if len(key_columns) == 1:
+        where = key_columns[0].in_([bindparam(f"k{index}_0") for index in range(size)])
+    else:
+        where = or_(
+            *(
+                and_(
+                    *(
+                        column == bindparam(f"k{index}_{part}")
+                        for part, column in enumerate(key_columns)
+                    )
+                )
+                for index in range(size)
+            )
+        )
+    return select(*audited.table.columns).where(where).order_by(*key_columns)
 
 
 # --- the triggers that note changed rows ------------------------------------------------------
