@@ -261,14 +261,13 @@ def _covers(
     pairs = sorted((name, row_key(key)) for name, wanted in keys.items() for key in wanted)
     found: dict[str, dict[str, str | None]] = {name: {} for name in keys}
     for chunk in _chunks(pairs):
-        size = padded(len(chunk))
-        asked = chunk + chunk[-1:] * (size - len(chunk))  # the same pair again: the same cover
+        asked = padded(chunk)
         values = {
             f"{part}{index}": value
             for index, (name, key) in enumerate(asked)
             for part, value in (("t", name), ("k", key))
         }
-        for name, key, value in connection.execute(_covers_of(size), values):
+        for name, key, value in connection.execute(_covers_of(len(asked)), values):
             found[name][str(key)] = value
     return found
 

@@ -30,7 +30,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -160,20 +160,16 @@ def rows_by_key(
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
     """``(key, row)`` for the rows of ``keys`` that exist (every row when ``keys`` is None),
     in key order."""
-    wanted: set[tuple[Any, ...]] = set()
     key_columns = audited.key_columns
     if keys is None:
         statement = select(*(columns or audited.table.columns)).order_by(*key_columns)
         found = connection.execute(statement)
     else:
-        wanted = set(keys)
-        if not wanted:
+        ordered = padded(sorted(set(keys)))
+        if not ordered:
             return
-        ordered = sorted(wanted)
-        size = padded(len(ordered))
-        ordered += ordered[-1:] * (size - len(ordered))  # the same key again: the same rows
         found = connection.execute(
-            _rows_of_keys(audited.name, size),
+            _rows_of_keys(audited.name, len(ordered)),
             {
                 f"k{index}_{part}": value
                 for index, key in enumerate(ordered)
@@ -181,18 +177,20 @@ def rows_by_key(
             },
         )
     for row in found.mappings():
-        key = tuple(row[column.name] for column in key_columns)
-        if keys is None or key in wanted:
-            yield key, dict(row)
+        yield tuple(row[column.name] for column in key_columns), dict(row)
 
 
-def padded(count: int) -> int:
-    """The power of two at or above ``count``: statements are built for so many keys, so a
-    few statements serve every count."""
+Item = TypeVar("Item")
+
+
+def padded(items: list[Item]) -> list[Item]:
+    """``items`` with its last repeated up to a power of two: statements are built for so
+    many keys, so a few statements serve every count (the same key again finds the same
+    row, once)."""
     size = 1
-    while size < count:
+    while size < len(items):
         size *= 2
-    return size
+    return items + items[-1:] * (size - len(items))
 
 
 @functools.cache
