@@ -22,6 +22,12 @@ HOUSE = ("house", "house")
 CASHIER = ("cashier", "cashier")
 """Money from and to the outside world: its balance is minus all money inside."""
 
+
+def wallet(user_id: int) -> tuple[str, str]:
+    """The ``(kind, owner)`` of a player's wallet account."""
+    return ("wallet", str(user_id))
+
+
 ACCOUNTS = cast(Table, Account.__table__)
 TRANSACTIONS = cast(Table, LedgerTransaction.__table__)
 ENTRIES = cast(Table, LedgerEntry.__table__)

@@ -62,7 +62,7 @@ def span_of(first: date, last: date, gaming_day: GamingDay) -> tuple[float, floa
 
 def lines_of(session: Session, user_id: int, span: tuple[float, float]) -> list[StatementLine]:
     """The wallet of ``user_id``'s movements in ``span``, oldest first."""
-    wallet = book.find_account(session, "wallet", str(user_id))
+    wallet = book.find_account(session, *book.wallet(user_id))
     if wallet is None:
         return []
     rows = session.execute(

@@ -132,7 +132,7 @@ def usernames(session: Session, ids: set[int]) -> dict[int, str]:
 
 
 def wallet_of(session: Session, user_id: int) -> int:
-    return book.open_account(session, "wallet", str(user_id))
+    return book.open_account(session, *book.wallet(user_id))
 
 
 def sign_up(session: Session, username: object, password: object, now: float) -> Principal:

@@ -22,6 +22,7 @@ from croupier.fairness import revealed_document
 from croupier.games.base import GameRound, round_class_of
 from croupier.games.events import Event
 from croupier.games.replay import steps
+from croupier.ledger import book
 from croupier.ledger.book import find_account
 from croupier.ledger.postings import round_of_reference, round_reference
 from croupier.service import physical, staff
@@ -226,7 +227,7 @@ def back_bets_of(session: Session, round_id: int) -> list[dict[str, Any]]:
 def nets_of(session: Session, user_id: int, round_ids: list[int]) -> dict[int, int]:
     """What each round moved in the player's wallet, in minor units: stakes, winnings, back
     bets and refunds alike, read from the ledger itself (0 for a push or a void)."""
-    wallet = find_account(session, "wallet", str(user_id))
+    wallet = find_account(session, *book.wallet(user_id))
     if wallet is None or not round_ids:
         return {}
     wanted = set(round_ids)

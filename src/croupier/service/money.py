@@ -69,9 +69,9 @@ class Money:
         cached = self._wallets.get(user_id)
         if cached is not None:
             return cached
-        found = self.ledger.find_account(session, "wallet", str(user_id))
+        found = self.ledger.find_account(session, *book.wallet(user_id))
         if found is None:
-            return self.ledger.open_account(session, "wallet", str(user_id))
+            return self.ledger.open_account(session, *book.wallet(user_id))
         self._wallets[user_id] = found
         return found
 

@@ -351,7 +351,7 @@ class Used:
 def used_since(session: Session, user_id: int, starts: Iterable[float]) -> dict[float, Used]:
     """What the wallet's movements since each of ``starts`` add up to (one statement)."""
     starts = sorted(set(starts))
-    wallet = book.find_account(session, "wallet", str(user_id))
+    wallet = book.find_account(session, *book.wallet(user_id))
     if wallet is None or not starts:
         return dict.fromkeys(starts, Used())
     entry, transaction = LedgerEntry, LedgerTransaction

@@ -50,7 +50,7 @@ def move(  # noqa: PLR0917 - the movement's every part
     user_id = user_id_of(session, username)
     if direction == "credit":
         protection.verify_deposit(session, user_id, minor, now, gaming_day or GamingDay())
-    wallet = ledger.open_account(session, "wallet", str(user_id))
+    wallet = ledger.open_account(session, *book.wallet(user_id))
     cashier = ledger.open_account(session, *book.CASHIER, may_go_negative=True)
     sign = 1 if direction == "credit" else -1
     legs = [Leg(wallet, sign * minor), Leg(cashier, -sign * minor)]
