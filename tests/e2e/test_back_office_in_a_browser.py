@@ -11,6 +11,7 @@ English and Spanish, on a desktop and a phone.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -167,6 +168,48 @@ def test_the_report_day_is_the_browsers_today_on_the_houses_gaming_day(
         # Generous waits: today's figures are five requests on a loaded machine.
         expect(page.locator("#report-date")).to_have_value(expected.isoformat(), timeout=15_000)
         expect(page.locator("#today-date")).to_have_text(expected.isoformat(), timeout=15_000)
+    finally:
+        context.close()
+
+
+def test_the_later_modules_hear_the_tables_and_players_told_before_they_ran(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """CI of e1c06c9: today at a glance stayed empty. The page's modules run one by one, and
+    the tables' answer was told (operator.js) before operator-office.js had run and listened.
+    Here the later modules are held until the page's own module has told the tables and the
+    players; each must still draw what it follows (common.js ``follow``)."""
+    signed_up = httpx.post(
+        live_server.url + "/auth/signup",
+        json={"username": "modulo_tardio", "password": "a long enough password"},
+    )
+    assert signed_up.status_code == 201, signed_up.text  # a player for the cashier's list
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        _as_operator(page, live_server)
+        held: list[Any] = []
+        later = re.compile(r"/js/operator-(office|staff|protection)\.js$")
+
+        def hold(route: Any) -> None:
+            held.append(route)
+
+        page.route(later, hold)
+        page.goto(live_server.url + "/operator", wait_until="commit")
+        # operator.js fills the rules' list after telling the tables, and tells the players in
+        # the same turn as it draws their rows: both told, and the later modules not run yet.
+        expect(page.locator("#profile-select option")).not_to_have_count(0)
+        expect(page.locator("#operator-players tbody tr")).not_to_have_count(0)
+        assert sorted(route.request.url.rsplit("/", 1)[1] for route in held) == [
+            "operator-office.js", "operator-protection.js", "operator-staff.js"
+        ]
+        assert page.locator("#today-date").text_content() == ""
+        for route in held:
+            route.continue_()
+        expect(page.locator("#today-date")).not_to_have_text("")  # the glance (office)
+        expect(page.locator("#cashier-players option")).not_to_have_count(0)  # the cashier
+        tables = page.locator("#operator-tables tbody tr").count()
+        expect(page.locator("#assign-table option")).to_have_count(1 + tables)  # the staff
     finally:
         context.close()
 

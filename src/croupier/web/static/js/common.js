@@ -278,6 +278,26 @@ export function localTimeOf(seconds) {
   return seconds * 1000 - serverOffsetMs;
 }
 
+// --- news between a page's modules -------------------------------------------------------
+
+// A page's modules tell each other what the page has learnt (the operator's page: its tables,
+// its players). Module scripts run one after another, and the event loop turns between them:
+// an answer can come back and be told before a later module has run and started listening. So
+// the latest news is kept, and a module that starts following gets it at once.
+const latestNews = new Map();
+
+/** Tell the page's modules `name`'s news (`croupier:<name>` on the document). */
+export function announce(name, detail) {
+  latestNews.set(name, detail);
+  document.dispatchEvent(new CustomEvent(`croupier:${name}`, { detail }));
+}
+
+/** `handler(detail)` for each of `name`'s news from now on, and now for the latest, if any. */
+export function follow(name, handler) {
+  document.addEventListener(`croupier:${name}`, (event) => handler(event.detail));
+  if (latestNews.has(name)) handler(latestNews.get(name));
+}
+
 // --- page chrome --------------------------------------------------------------------------
 
 export function showNotice(text, kind = "info") {

@@ -3,7 +3,7 @@
 // against theoretical, and what waits for the operator: a flagged table, an approval...), and
 // the cashier's form, each movement confirmed first (money-confirm.js).
 
-import { api, byId, h, moneyMinor, reportError, session, showNotice, t } from "./common.js";
+import { api, byId, follow, h, moneyMinor, reportError, session, showNotice, t } from "./common.js";
 import { approvals, corrections, disputes } from "./dispute-api.js";
 import { houseToday } from "./office-day.js";
 import { moveMoney } from "./operator.js";
@@ -80,16 +80,16 @@ async function drawGlance() {
 }
 
 const redraw = () => drawGlance().catch(reportError);
-document.addEventListener("croupier:tables", (event) => {
-  tables = event.detail;
+follow("tables", (known) => {
+  tables = known;
   redraw();
 });
 
 // --- the cashier --------------------------------------------------------------------------
-document.addEventListener("croupier:players", (event) => {
-  players = event.detail.players;
+follow("players", (detail) => {
+  players = detail.players;
   byId("cashier-players").replaceChildren(...players.map((player) => h("option", { value: player.username })));
-  const cashier = event.detail.day.reduce((sum, player) => sum + player.cashier_minor, 0);
+  const cashier = detail.day.reduce((sum, player) => sum + player.cashier_minor, 0);
   byId("cashier-day").textContent = t("office.cashier_day", { amount: moneyMinor(cashier) });
 });
 

@@ -3,7 +3,7 @@
 // limit on a player (POST /operator/players/{name}/limits), which applies at once; the lower
 // of the player's and the operator's binds. Nothing here lifts a break or an exclusion.
 
-import { api, byId, h, labelCells, reportError, showNotice, t } from "./common.js";
+import { api, byId, follow, h, labelCells, reportError, showNotice, t } from "./common.js";
 import { UNTIL, amountText, limitAmountOf } from "./protection.js";
 
 function when(seconds) {
@@ -60,8 +60,8 @@ async function setHouseLimit(event) {
   await show(listed);
 }
 
-document.addEventListener("croupier:players", (event) => {
-  listed = event.detail.players;
+follow("players", (detail) => {
+  listed = detail.players;
   show(listed).catch(reportError);
 });
 byId("house-limit-form").addEventListener("submit", (event) => setHouseLimit(event).catch(reportError));

@@ -2,7 +2,7 @@
 // payout corrections, read only (an inspector decides), and the staff: grant and remove the
 // dealer and inspector roles, assign dealers to tables and take them off.
 
-import { byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, reportError, session, showNotice, t } from "./common.js";
+import { byId, clearNotice, follow, h, labelCells, minorOf, moneyMinor, once, reportError, session, showNotice, t } from "./common.js";
 import { decidedCell, drawApprovals } from "./approvals-list.js";
 import { approvals, correctionStatus, corrections, disputes, perPlayer, signedMinorOf } from "./dispute-api.js";
 import { server } from "./server.js";
@@ -78,7 +78,7 @@ function chooseFrom(tables) {
   select.value = chosen;
 }
 
-document.addEventListener("croupier:tables", (event) => chooseFrom(event.detail));
+follow("tables", chooseFrom);
 
 function dealerTables(member) {
   if (!member.tables.length) return "–";

@@ -4,7 +4,7 @@
 // the sections' navigation are operator-office.js's.
 
 import {
-  api, byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
+  announce, api, byId, clearNotice, h, labelCells, minorOf, moneyMinor, once, onSignOut, reportError, requireSession, setUpChrome,
   showNotice, t, tOr,
 } from "./common.js";
 import { confirmMovement } from "./money-confirm.js";
@@ -30,7 +30,7 @@ async function act(control, request, done) {
 async function loadTables() {
   const [answer, profiles] = await Promise.all([server.tables(), profilesByName(true)]);
   // The staff's "assign a dealer" list and today's figures follow the tables (issue 26, item 7).
-  document.dispatchEvent(new CustomEvent("croupier:tables", { detail: answer.tables }));
+  announce("tables", answer.tables);
   byId("operator-tables").querySelector("tbody").replaceChildren(
     ...answer.tables.map((table) => {
       const profile = profileOfTable(table, profiles);
@@ -171,7 +171,7 @@ async function loadPlayers() {
     }),
   );
   byId("players-empty").hidden = answer.players.length > 0;
-  document.dispatchEvent(new CustomEvent("croupier:players", { detail: { players: answer.players, day: day.players } }));
+  announce("players", { players: answer.players, day: day.players });
 }
 
 function accountRow(name, balance, players, tables) {
