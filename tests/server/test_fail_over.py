@@ -24,11 +24,10 @@ from typing import Any
 
 import httpx
 import pytest
+from database_support import fresh_database
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 from websockets.sync.client import connect
-
-from conftest import fresh_database
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from database_support import fresh_database
 from prometheus_client.parser import text_string_to_metric_families
 from server_support import Api, Table, make_api
-
-from conftest import fresh_database
 
 
 @pytest.fixture

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from database_support import fresh_database
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
 from sqlalchemy import create_engine, text
 
-from conftest import fresh_database
 from croupier.service import sharing
 from croupier.service.leases import TableLeases
 
