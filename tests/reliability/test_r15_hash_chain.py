@@ -92,7 +92,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     with psycopg.connect(server, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield pg_cluster.sqlalchemy_url(server, schema)
+        yield pg_cluster.sqlalchemy_url(server, schema, durable=False)
     finally:
         with psycopg.connect(server, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -56,7 +56,7 @@ def fresh_database(
     with psycopg.connect(pg_server_url, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield pg_cluster.sqlalchemy_url(pg_server_url, schema)
+        yield pg_cluster.sqlalchemy_url(pg_server_url, schema, durable=False)
     finally:
         with psycopg.connect(pg_server_url, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
