@@ -26,6 +26,11 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "croupier")
 
+# The suite's SQLite databases are thrown away: their commits need not wait for the disk
+# (croupier.service.database.SQLITE_SYNCHRONOUS says what NORMAL keeps; the servers the tests
+# start inherit it). R10's kill -9 test sets FULL again, as a deployment has it.
+os.environ.setdefault("CROUPIER_SQLITE_SYNCHRONOUS", "NORMAL")
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

@@ -18,9 +18,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from bots import OPERATOR_TOKEN, ServerProcess
 from croupier.server.app import playable_profiles
+from croupier.service.database import SQLITE_SYNCHRONOUS
 
 WAGERS = {"blackjack": "main", "baccarat": "banker", "casino-holdem": "ante"}
 CREDIT = 100_000
+
+
+@pytest.fixture(autouse=True)
+def as_deployed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The killed servers' SQLite waits for the disk at every commit, as a deployment's does
+    (the rest of the suite lowers it: tests/conftest.py)."""
+    monkeypatch.setenv(SQLITE_SYNCHRONOUS, "FULL")
 
 
 class Client:
