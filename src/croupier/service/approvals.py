@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from croupier.games.commands import ConfusedDeal, Void
 from croupier.games.events import CardDrawn, Purpose
-from croupier.service import disputes, staff
+from croupier.service import disputes, review_queue, staff
 from croupier.service.accounts import Principal, usernames
 from croupier.service.commands import AnswerApproval
 from croupier.service.errors import Conflict, Forbidden, NotFound
@@ -182,7 +182,7 @@ def decide(
             approval=approval_id,
         )
     refused = decision is ApprovalDecision.REFUSED
-    answered = disputes.decision_columns(
+    answered = review_queue.decision_columns(
         decision, inspector, now, answer.reason, is_refusal=refused, code="approval_needs_reason"
     )
     reason = answered["decision_reason"]
@@ -191,7 +191,7 @@ def decide(
         code="approval_decided",
         approval=approval_id,
     )
-    disputes.change_while(
+    review_queue.change_while(
         session, APPROVALS, approval_id, ApprovalStatus.AWAITING, answered, refusal=already
     )
     approved = decision is ApprovalDecision.APPROVED
@@ -292,7 +292,7 @@ def listing(session: Session) -> dict[str, Any]:
     """Every request, awaiting ones first, newest first (the inspector's queue, the
     operator's page)."""
     awaiting = ApprovalRecord.status == str(ApprovalStatus.AWAITING)
-    rows = disputes.waiting_first(session, ApprovalRecord, awaiting)
+    rows = review_queue.waiting_first(session, ApprovalRecord, awaiting)
     names = usernames(
         session, {r.requested_by for r in rows} | {r.decided_by for r in rows if r.decided_by}
     )

@@ -26,10 +26,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import ColumnElement, Table, and_, or_, select, update
+from sqlalchemy import Table, and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from croupier.audit import verify as audit_verify
@@ -61,6 +61,7 @@ from croupier.service.models import (
     ShoeRecord,
     User,
 )
+from croupier.service.review_queue import QUEUE_LIMIT, change_while, waiting_first
 from croupier.service.staff import ApprovalKind, ApprovalStatus, StaffAction, record_action
 from croupier.service.staff_models import ApprovalRecord, DisputeRecord, PayoutCorrectionRecord
 from croupier.shoe import PhysicalShoe
@@ -470,58 +471,6 @@ def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
         "decided_by": names.get(dispute.decided_by) if dispute.decided_by else None,
         "decided_at": dispute.decided_at,
     }
-
-
-QUEUE_LIMIT = 200
-"""What an inspector's queue lists (disputes, payout corrections, approvals): every one that
-waits first, then the latest decided."""
-
-Queued = TypeVar("Queued", DisputeRecord, PayoutCorrectionRecord, ApprovalRecord)
-
-
-def waiting_first(
-    session: Session, model: type[Queued], is_waiting: ColumnElement[bool]
-) -> list[Queued]:
-    """An inspector's queue of ``model``: the rows ``is_waiting`` first, newest first, at
-    most ``QUEUE_LIMIT`` (the disputes', the payout corrections', the approvals')."""
-    newest = model.id.desc()
-    statement = select(model).order_by(is_waiting.desc(), newest).limit(QUEUE_LIMIT)
-    return list(session.scalars(statement))
-
-
-def decision_columns(
-    status: str, by: Principal, now: float, reason: str, *, is_refusal: bool, code: str
-) -> dict[str, Any]:
-    """What an inspector's decision of a payout correction or an approval writes: the new
-    status, who, when and why; a refusal says why (``RequestError`` with ``code``)."""
-    reason = reason.strip()
-    if is_refusal and not reason:
-        raise RequestError("reason: a refusal says why", code=code)
-    return {
-        "status": str(status),
-        "decided_by": by.user_id,
-        "decided_at": now,
-        "decision_reason": reason,
-    }
-
-
-def change_while(
-    session: Session,
-    table: Table,
-    row_id: int,
-    status: str,
-    values: dict[str, Any],
-    *,
-    refusal: Conflict,
-) -> None:
-    """Write ``values`` to row ``row_id`` of ``table`` only while its status is ``status``:
-    one conditional ``UPDATE``, the guard against a second decision (of two racing, one
-    changes the row; the other raises ``refusal`` and its transaction changes nothing)."""
-    row = table.c
-    statement = update(table).where(row.id == row_id, row.status == str(status))
-    statement = statement.values(**values)
-    if session.execute(statement).rowcount != 1:  # type: ignore[attr-defined]
-        raise refusal
 
 
 def verifications(session: Session, round_ids: Iterable[int]) -> dict[int, dict[str, Any]]:

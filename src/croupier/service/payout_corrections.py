@@ -38,16 +38,11 @@ from sqlalchemy.orm import Session
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.disputes import (
-    change_while,
-    decision_columns,
-    participants,
-    verifications,
-    waiting_first,
-)
+from croupier.service.disputes import participants, verifications
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
+from croupier.service.review_queue import change_while, decision_columns, waiting_first
 from croupier.service.rounds import Rounds
 from croupier.service.staff import CorrectionDecision, StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
