@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
 from croupier.games.commands import ConfusedDeal, Void
@@ -215,11 +215,7 @@ def decide(
             round=row.round_id,
         )
     if transaction is not None:
-        session.execute(
-            update(APPROVALS)
-            .where(APPROVALS.c.id == approval_id)
-            .values(transaction_id=transaction)
-        )
+        review_queue.note_transaction(session, APPROVALS, approval_id, transaction)
     session.expire(row)
     record_action(
         session,

@@ -29,7 +29,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Table, and_, or_, select, update
+from sqlalchemy import Table, and_, or_, select
 from sqlalchemy.orm import Session
 
 from croupier.audit import verify as audit_verify
@@ -61,7 +61,12 @@ from croupier.service.models import (
     ShoeRecord,
     User,
 )
-from croupier.service.review_queue import QUEUE_LIMIT, change_while, waiting_first
+from croupier.service.review_queue import (
+    QUEUE_LIMIT,
+    change_while,
+    note_transaction,
+    waiting_first,
+)
 from croupier.service.staff import ApprovalKind, ApprovalStatus, StaffAction, record_action
 from croupier.service.staff_models import ApprovalRecord, DisputeRecord, PayoutCorrectionRecord
 from croupier.shoe import PhysicalShoe
@@ -717,9 +722,7 @@ def post_corrections(session: Session, dispute_id: int, now: float) -> int:
         [(by_name[str(c["username"])], int(c["amount"])) for c in dispute.corrections],
         now,
     )
-    session.execute(
-        update(DISPUTES).where(DISPUTES.c.id == dispute_id).values(transaction_id=transaction)
-    )
+    note_transaction(session, DISPUTES, dispute_id, transaction)
     session.expire(dispute)
     return transaction
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
 from croupier.ledger.postings import round_reference
@@ -42,7 +42,12 @@ from croupier.service.disputes import participants, verifications
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
-from croupier.service.review_queue import change_while, decision_columns, waiting_first
+from croupier.service.review_queue import (
+    change_while,
+    decision_columns,
+    note_transaction,
+    waiting_first,
+)
 from croupier.service.rounds import Rounds
 from croupier.service.staff import CorrectionDecision, StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
@@ -211,11 +216,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             [(row.user_id, row.amount)],
             now,
         )
-        session.execute(
-            update(CORRECTIONS)
-            .where(CORRECTIONS.c.id == correction_id)
-            .values(transaction_id=transaction)
-        )
+        note_transaction(session, CORRECTIONS, correction_id, transaction)
     session.expire(row)
     record_action(
         session,

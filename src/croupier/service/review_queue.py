@@ -4,7 +4,8 @@ for an inspector's decision, listed, decided and noted alike.
 
 Each decision changes its row only while the row still waits (``change_while``: one
 conditional ``UPDATE``, the guard against a second decision), writes who decided, when and
-why (``decision_columns``), in the transaction of the decision.
+why (``decision_columns``) and, when money moved, the ledger transaction that moved it
+(``note_transaction``), all in the transaction of the decision.
 """
 
 from __future__ import annotations
@@ -68,3 +69,9 @@ def change_while(
     statement = statement.values(**values)
     if session.execute(statement).rowcount != 1:  # type: ignore[attr-defined]
         raise refusal
+
+
+def note_transaction(session: Session, table: Table, row_id: int, transaction: int) -> None:
+    """Note on row ``row_id`` of ``table`` the ledger transaction its decision posted (a
+    dispute's corrections, a confirmed payout correction, an approved request's)."""
+    session.execute(update(table).where(table.c.id == row_id).values(transaction_id=transaction))
