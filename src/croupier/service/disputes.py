@@ -45,7 +45,7 @@ from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets
 from croupier.service.accounts import Principal, usernames
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
-from croupier.service.history import STATUS
+from croupier.service.history import STATUS, round_record
 from croupier.service.models import (
     IN_PROGRESS,
     Account,
@@ -105,13 +105,6 @@ class Correction:
 
 
 # --- who took part ------------------------------------------------------------------------
-def _round(session: Session, round_id: int) -> RoundRecord:
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
-    return record
-
-
 def participants(session: Session, round_id: int) -> dict[int, str]:
     """User id -> user name of everyone who played the round (owners and backers)."""
     rows = session.execute(
@@ -142,7 +135,7 @@ def file_dispute(
     # The round's row locked first: filings sent at once queue here, so each sees the open
     # dispute of the one before (PostgreSQL reads committed rows; SQLite's writers queue).
     session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
-    record = _round(session, round_id)
+    record = round_record(session, round_id)
     if who.user_id not in participants(session, round_id):
         raise Forbidden(f"round {round_id} is not one of yours: only its players dispute it")
     _profile, rules = rules_of_dispute(session, record)
@@ -481,7 +474,7 @@ def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
 def verifications(session: Session, round_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Each round's ``verification``, once per round (a queue lists several of one round)."""
     return {
-        round_id: verification(session, _round(session, round_id))
+        round_id: verification(session, round_record(session, round_id))
         for round_id in dict.fromkeys(round_ids)
     }
 
@@ -515,7 +508,7 @@ def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     dispute = session.get(DisputeRecord, dispute_id)
     if dispute is None:
         raise NotFound(f"no dispute {dispute_id}")
-    record = _round(session, dispute.round_id)
+    record = round_record(session, dispute.round_id)
     table = session.get(GameTable, record.table_id)
     assert table is not None
     names = usernames(session, _people(dispute))
@@ -561,7 +554,7 @@ def disputes_of(session: Session, who: Principal) -> dict[str, Any]:
     listed = []
     for dispute in disputes:
         summary = _summary(dispute, {who.user_id: who.username})
-        record = _round(session, dispute.round_id)
+        record = round_record(session, dispute.round_id)
         _profile, rules = rules_of_dispute(session, record)
         summary["final"] = rules.final
         summary["regulator"] = rules.regulator
@@ -599,7 +592,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     if dispute.status != DisputeStatus.OPEN:
         raise Conflict(f"dispute {dispute_id} was decided already: {dispute.status}")
     reason = reason.strip()
-    record = _round(session, dispute.round_id)
+    record = round_record(session, dispute.round_id)
     if decision is Decision.REJECTED:
         if not reason:
             raise RequestError("reason: a rejection says why")
@@ -668,7 +661,7 @@ def _ask_approval(  # noqa: PLR0917 - the request's whole content
     now: float,
 ) -> dict[str, Any]:
     """The decision waits for a second inspector (``service.approvals``): nothing moves."""
-    record = _round(session, dispute.round_id)
+    record = round_record(session, dispute.round_id)
     listed = [{"username": c.username, "amount": c.amount} for c in corrections]
     approval = ApprovalRecord(
         kind=str(ApprovalKind.DISPUTE),
@@ -760,7 +753,7 @@ def dossier_facts(
         raise NotFound(f"no dispute {dispute_id}")
     if dispute.user_id != who.user_id:
         raise Forbidden(f"dispute {dispute_id} is not yours")
-    record = _round(session, dispute.round_id)
+    record = round_record(session, dispute.round_id)
     _profile, rules = rules_of_dispute(session, record)
     if rules.final:
         raise Conflict(

@@ -82,6 +82,14 @@ def recall_steps(
     ]
 
 
+def round_record(session: Session, round_id: int) -> RoundRecord:
+    """Round ``round_id``'s record (``NotFound``: no such round)."""
+    record = session.get(RoundRecord, round_id)
+    if record is None:
+        raise NotFound(f"no round {round_id}")
+    return record
+
+
 def table_of_round(session: Session, round_id: int) -> int:
     """The table ``round_id`` was dealt at (``NotFound``: no such round)."""
     table_id = session.scalar(select(RoundRecord.table_id).where(RoundRecord.id == round_id))
@@ -96,9 +104,7 @@ def round_document(
     """A finished round's record as ``who`` may read it and, with ``with_steps``, its recall
     step by step (``recall_steps``): a player sees it from their own seat, the operator sees
     every card, anyone else what a spectator saw."""
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
+    record = round_record(session, round_id)
     players = session.execute(
         select(RoundPlayer.seat, RoundPlayer.user_id, RoundPlayer.role).where(
             RoundPlayer.round_id == round_id
@@ -158,7 +164,7 @@ def round_document(
     }
     # Corrections of what the round paid, found later (issue 14, item 3): the reader's own
     # confirmed ones, with their reason; the operator every one. Imported here: the
-    # corrections read the disputes, which read this module.
+    # corrections read this module (``round_record``) and the disputes, which read it too.
     from croupier.service.payout_corrections import of_round
 
     document["corrections"] = of_round(session, record.id, who)

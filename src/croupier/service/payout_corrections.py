@@ -40,6 +40,7 @@ from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
 from croupier.service.disputes import participants, verifications
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.history import round_record
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
 from croupier.service.review_queue import (
@@ -90,9 +91,7 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     # The round's row locked first: proposals sent at once queue here, so each sees the one
     # before it (``_verify_not_proposed``), as disputes do.
     session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
+    record = round_record(session, round_id)
     # An inspector moves money only by confirming a proposal or deciding a dispute.
     staff.verify_runs_table(
         session, who, record.table_id, "proposes a correction", code="correction_proposer_only"
