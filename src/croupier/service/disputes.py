@@ -104,6 +104,14 @@ class Correction:
     amount: int
 
 
+def dispute_record(session: Session, dispute_id: int) -> DisputeRecord:
+    """Dispute ``dispute_id``'s row (``NotFound``: no such dispute)."""
+    dispute = session.get(DisputeRecord, dispute_id)
+    if dispute is None:
+        raise NotFound(f"no dispute {dispute_id}")
+    return dispute
+
+
 # --- who took part ------------------------------------------------------------------------
 def participants(session: Session, round_id: int) -> dict[int, str]:
     """User id -> user name of everyone who played the round (owners and backers)."""
@@ -505,9 +513,7 @@ def queue(session: Session) -> dict[str, Any]:
 
 def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     """One dispute for the inspector's decision page: the round's whole record beside it."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
+    dispute = dispute_record(session, dispute_id)
     record = round_record(session, dispute.round_id)
     table = session.get(GameTable, record.table_id)
     assert table is not None
@@ -581,9 +587,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
 ) -> dict[str, Any]:
     """Uphold (with corrections) or reject (with a reason) an open dispute: the decision and
     its money in one transaction; a decided dispute is refused (``Conflict``: 409)."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
+    dispute = dispute_record(session, dispute_id)
     players = participants(session, dispute.round_id)
     if inspector.user_id in players:
         raise Forbidden(
@@ -748,9 +752,7 @@ def dossier_facts(
     """What the player's dossier holds, where the ruling may go to the regulator: with
     ``audit_key`` (the server's), the chain's head as it stands, signed, so that the entries
     listed are shown to be in the chain the operator signed (R15, docs/rules.md#D-GEN-16a)."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
+    dispute = dispute_record(session, dispute_id)
     if dispute.user_id != who.user_id:
         raise Forbidden(f"dispute {dispute_id} is not yours")
     record = round_record(session, dispute.round_id)
