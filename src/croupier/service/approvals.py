@@ -154,12 +154,14 @@ def verify_answerer(session: Session, inspector: Principal, row: ApprovalRecord)
             code="approval_own_request",
             approval=row.id,
         )
-    if inspector.user_id in disputes.participants(session, row.round_id):
-        raise Forbidden(
-            f"you played round {row.round_id}: another inspector answers approval {row.id}",
-            code="approval_own_round",
-            approval=row.id,
-        )
+    disputes.verify_did_not_play(
+        session,
+        inspector,
+        row.round_id,
+        f"answers approval {row.id}",
+        code="approval_own_round",
+        approval=row.id,
+    )
 
 
 def decide(

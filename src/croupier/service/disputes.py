@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 
 from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
-from croupier.errors import CroupierError, ShoeError
+from croupier.errors import CroupierError, Param, ShoeError
 from croupier.fairness import commitment, revealed_document
 from croupier.games.base import ROUND_CLASSES
 from croupier.games.events import CardDrawn, Event, Purpose
@@ -122,6 +122,23 @@ def participants(session: Session, round_id: int) -> dict[int, str]:
         .distinct()
     ).all()
     return {int(user_id): str(name) for user_id, name in rows}
+
+
+def verify_did_not_play(
+    session: Session,
+    inspector: Principal,
+    round_id: int,
+    decides: str,
+    code: str | None = None,
+    **details: Param,
+) -> None:
+    """An inspector decides nothing about a round they played (a dispute, a payout
+    correction, an approval): ``Forbidden`` says that another inspector ``decides``
+    (with ``code`` and ``details``, where the refusal has them)."""
+    if inspector.user_id in participants(session, round_id):
+        raise Forbidden(
+            f"you played round {round_id}: another inspector {decides}", code=code, **details
+        )
 
 
 def rules_of_dispute(session: Session, record: RoundRecord) -> tuple[Profile, Disputes]:
@@ -588,11 +605,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     """Uphold (with corrections) or reject (with a reason) an open dispute: the decision and
     its money in one transaction; a decided dispute is refused (``Conflict``: 409)."""
     dispute = dispute_record(session, dispute_id)
-    players = participants(session, dispute.round_id)
-    if inspector.user_id in players:
-        raise Forbidden(
-            f"you played round {dispute.round_id}: another inspector decides dispute {dispute_id}"
-        )
+    verify_did_not_play(session, inspector, dispute.round_id, f"decides dispute {dispute_id}")
     if dispute.status != DisputeStatus.OPEN:
         raise Conflict(f"dispute {dispute_id} was decided already: {dispute.status}")
     reason = reason.strip()
@@ -606,6 +619,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         raise Conflict(
             f"round {dispute.round_id} is in progress: a payment is corrected once it is settled"
         )
+    players = participants(session, dispute.round_id)
     by_name = {name: user_id for user_id, name in players.items()}
     seen: set[str] = set()
     for correction in corrections:

@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.disputes import participants, verifications
+from croupier.service.disputes import participants, verifications, verify_did_not_play
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
 from croupier.service.history import round_record
 from croupier.service.live import LiveTable
@@ -188,12 +188,8 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             f"you proposed correction {correction_id}: another inspector decides it",
             code="correction_own_proposal",
         )
-    if inspector.user_id in participants(session, row.round_id):
-        raise Forbidden(
-            f"you played round {row.round_id}: another inspector decides correction "
-            f"{correction_id}",
-            code="correction_own_round",
-        )
+    decides = f"decides correction {correction_id}"
+    verify_did_not_play(session, inspector, row.round_id, decides, code="correction_own_round")
     refused = decision is CorrectionDecision.REFUSED
     decided = decision_columns(
         decision, inspector, now, reason, is_refusal=refused, code="correction_needs_reason"
