@@ -70,9 +70,9 @@ LAZY = {
 
 HIDDEN_CYCLES = {
     ("croupier.service.history", "croupier.service.payout_corrections"):
-    # payout_corrections -> history (round_record) and -> disputes -> history: the split of
-    # history and disputes (issue 28, item 4) removes it.
-    "history <- payout_corrections, history <- disputes <- payout_corrections",
+    # payout_corrections -> disputes -> history: the split of history and disputes (issue 28,
+    # item 4) removes it.
+    "history <- disputes <- payout_corrections",
     ("croupier.service.fail_safe", "croupier.service.tables"):
     # A type only: what the fail safe asks of the casino, a protocol of its own once the
     # command path (issue 28, item 1) settles what the casino is.

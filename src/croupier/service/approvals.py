@@ -32,7 +32,7 @@ from croupier.games.events import CardDrawn, Purpose
 from croupier.service import disputes, review_queue, staff
 from croupier.service.accounts import Principal, usernames
 from croupier.service.commands import AnswerApproval
-from croupier.service.errors import Conflict, Forbidden, NotFound
+from croupier.service.errors import Conflict, Forbidden, existing
 from croupier.service.live import LiveTable
 from croupier.service.models import GameTable, RoundRecord
 from croupier.service.rounds import Rounds
@@ -52,16 +52,9 @@ AWAITING = "awaiting_approval"
 APPROVALS = cast(Table, ApprovalRecord.__table__)
 
 
-def get(session: Session, approval_id: int) -> ApprovalRecord:
-    row = session.get(ApprovalRecord, approval_id)
-    if row is None:
-        raise NotFound(f"no approval {approval_id}")
-    return row
-
-
 def kind_and_table(session: Session, approval_id: int) -> tuple[ApprovalKind, int]:
     """What an approval is about and the table of its round (the route locks a void's)."""
-    row = get(session, approval_id)
+    row = existing(session, ApprovalRecord, approval_id, "approval")
     return ApprovalKind(row.kind), row.table_id
 
 
@@ -175,7 +168,7 @@ def decide(
     reason; nothing moves) what waits; an answered request is refused (``Conflict``: 409).
     ``live`` is the round's table under its lock, for a void."""
     inspector, approval_id, decision = answer.by, answer.approval, answer.decision
-    row = get(session, approval_id)
+    row = existing(session, ApprovalRecord, approval_id, "approval")
     verify_answerer(session, inspector, row)
     if row.status != ApprovalStatus.AWAITING:
         raise Conflict(

@@ -44,8 +44,8 @@ from croupier.ledger.postings import round_reference, to_minor
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
-from croupier.service.history import STATUS, round_record
+from croupier.service.errors import Conflict, Forbidden, RequestError, existing
+from croupier.service.history import STATUS
 from croupier.service.models import (
     IN_PROGRESS,
     Account,
@@ -104,14 +104,6 @@ class Correction:
     amount: int
 
 
-def dispute_record(session: Session, dispute_id: int) -> DisputeRecord:
-    """Dispute ``dispute_id``'s row (``NotFound``: no such dispute)."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
-    return dispute
-
-
 # --- who took part ------------------------------------------------------------------------
 def participants(session: Session, round_id: int) -> dict[int, str]:
     """User id -> user name of everyone who played the round (owners and backers)."""
@@ -160,7 +152,7 @@ def file_dispute(
     # The round's row locked first: filings sent at once queue here, so each sees the open
     # dispute of the one before (PostgreSQL reads committed rows; SQLite's writers queue).
     session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
-    record = round_record(session, round_id)
+    record = existing(session, RoundRecord, round_id, "round")
     if who.user_id not in participants(session, round_id):
         raise Forbidden(f"round {round_id} is not one of yours: only its players dispute it")
     _profile, rules = rules_of_dispute(session, record)
@@ -499,7 +491,7 @@ def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
 def verifications(session: Session, round_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Each round's ``verification``, once per round (a queue lists several of one round)."""
     return {
-        round_id: verification(session, round_record(session, round_id))
+        round_id: verification(session, existing(session, RoundRecord, round_id, "round"))
         for round_id in dict.fromkeys(round_ids)
     }
 
@@ -530,8 +522,8 @@ def queue(session: Session) -> dict[str, Any]:
 
 def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     """One dispute for the inspector's decision page: the round's whole record beside it."""
-    dispute = dispute_record(session, dispute_id)
-    record = round_record(session, dispute.round_id)
+    dispute = existing(session, DisputeRecord, dispute_id, "dispute")
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     table = session.get(GameTable, record.table_id)
     assert table is not None
     names = usernames(session, _people(dispute))
@@ -577,7 +569,7 @@ def disputes_of(session: Session, who: Principal) -> dict[str, Any]:
     listed = []
     for dispute in disputes:
         summary = _summary(dispute, {who.user_id: who.username})
-        record = round_record(session, dispute.round_id)
+        record = existing(session, RoundRecord, dispute.round_id, "round")
         _profile, rules = rules_of_dispute(session, record)
         summary["final"] = rules.final
         summary["regulator"] = rules.regulator
@@ -604,12 +596,12 @@ def decide(  # noqa: PLR0917 - the decision's whole content
 ) -> dict[str, Any]:
     """Uphold (with corrections) or reject (with a reason) an open dispute: the decision and
     its money in one transaction; a decided dispute is refused (``Conflict``: 409)."""
-    dispute = dispute_record(session, dispute_id)
+    dispute = existing(session, DisputeRecord, dispute_id, "dispute")
     verify_did_not_play(session, inspector, dispute.round_id, f"decides dispute {dispute_id}")
     if dispute.status != DisputeStatus.OPEN:
         raise Conflict(f"dispute {dispute_id} was decided already: {dispute.status}")
     reason = reason.strip()
-    record = round_record(session, dispute.round_id)
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     if decision is Decision.REJECTED:
         if not reason:
             raise RequestError("reason: a rejection says why")
@@ -679,7 +671,7 @@ def _ask_approval(  # noqa: PLR0917 - the request's whole content
     now: float,
 ) -> dict[str, Any]:
     """The decision waits for a second inspector (``service.approvals``): nothing moves."""
-    record = round_record(session, dispute.round_id)
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     listed = [{"username": c.username, "amount": c.amount} for c in corrections]
     approval = ApprovalRecord(
         kind=str(ApprovalKind.DISPUTE),
@@ -766,10 +758,10 @@ def dossier_facts(
     """What the player's dossier holds, where the ruling may go to the regulator: with
     ``audit_key`` (the server's), the chain's head as it stands, signed, so that the entries
     listed are shown to be in the chain the operator signed (R15, docs/rules.md#D-GEN-16a)."""
-    dispute = dispute_record(session, dispute_id)
+    dispute = existing(session, DisputeRecord, dispute_id, "dispute")
     if dispute.user_id != who.user_id:
         raise Forbidden(f"dispute {dispute_id} is not yours")
-    record = round_record(session, dispute.round_id)
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     _profile, rules = rules_of_dispute(session, record)
     if rules.final:
         raise Conflict(

@@ -39,8 +39,7 @@ from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
 from croupier.service.disputes import participants, verifications, verify_did_not_play
-from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
-from croupier.service.history import round_record
+from croupier.service.errors import Conflict, Forbidden, RequestError, existing
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
 from croupier.service.review_queue import (
@@ -91,7 +90,7 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     # The round's row locked first: proposals sent at once queue here, so each sees the one
     # before it (``_verify_not_proposed``), as disputes do.
     session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
-    record = round_record(session, round_id)
+    record = existing(session, RoundRecord, round_id, "round")
     # An inspector moves money only by confirming a proposal or deciding a dispute.
     staff.verify_runs_table(
         session, who, record.table_id, "proposes a correction", code="correction_proposer_only"
@@ -174,9 +173,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     """Confirm (the money moves, one transaction with the decision) or refuse (with a reason;
     nothing moves) a proposed correction; a decided one is refused (``Conflict``: 409)."""
     staff.verify_role(session, inspector, StaffRole.INSPECTOR)
-    row = session.get(PayoutCorrectionRecord, correction_id)
-    if row is None:
-        raise NotFound(f"no correction {correction_id}")
+    row = existing(session, PayoutCorrectionRecord, correction_id, "correction")
     if row.status != CorrectionStatus.PROPOSED:
         raise Conflict(
             f"correction {correction_id} was decided already: {row.status}",
