@@ -29,7 +29,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Table, and_, or_, select
+from sqlalchemy import ColumnElement, Table, and_, or_, select
 from sqlalchemy.orm import Session
 
 from croupier.audit import verify as audit_verify
@@ -252,41 +252,38 @@ def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
 
 
 # --- verification -------------------------------------------------------------------------
-def paid_for(session: Session, round_id: int) -> dict[str, int]:
-    """Minor units the ledger paid each participant for the round: its settlement, or the
-    stakes a void gave back (the transactions referenced ``round:N``)."""
+def _to_wallets(session: Session, *transactions: ColumnElement[bool]) -> dict[str, int]:
+    """Minor units the ledger transactions ``transactions`` select moved into each player's
+    wallet (negative: out of it), by user name."""
     rows = session.execute(
         select(Account.owner, LedgerEntry.amount)
         .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
         .join(Account, Account.id == LedgerEntry.account_id)
-        .where(LedgerTransaction.reference == round_reference(round_id), Account.kind == "wallet")
+        .where(*transactions, Account.kind == "wallet")
     ).all()
     names = usernames(session, {int(owner) for owner, _amount in rows})
-    paid: dict[str, int] = defaultdict(int)
+    moved: dict[str, int] = defaultdict(int)
     for owner, amount in rows:
-        paid[names[int(owner)]] += int(amount)
-    return dict(paid)
+        moved[names[int(owner)]] += int(amount)
+    return dict(moved)
+
+
+def paid_for(session: Session, round_id: int) -> dict[str, int]:
+    """Minor units the ledger paid each participant for the round: its settlement, or the
+    stakes a void gave back (the transactions referenced ``round:N``)."""
+    return _to_wallets(session, LedgerTransaction.reference == round_reference(round_id))
 
 
 def staked_for(session: Session, round_id: int) -> dict[str, int]:
     """Minor units each participant staked in the round (its stakes and back bets, the
     transactions of those kinds referenced ``round:N:...``; a correction's is not one), as
     positive amounts."""
-    rows = session.execute(
-        select(Account.owner, LedgerEntry.amount)
-        .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
-        .join(Account, Account.id == LedgerEntry.account_id)
-        .where(
-            LedgerTransaction.reference.startswith(f"{round_reference(round_id)}:"),
-            LedgerTransaction.kind.in_(("stake", "back-bet")),
-            Account.kind == "wallet",
-        )
-    ).all()
-    names = usernames(session, {int(owner) for owner, _amount in rows})
-    staked: dict[str, int] = defaultdict(int)
-    for owner, amount in rows:
-        staked[names[int(owner)]] -= int(amount)
-    return dict(staked)
+    staked = _to_wallets(
+        session,
+        LedgerTransaction.reference.startswith(f"{round_reference(round_id)}:"),
+        LedgerTransaction.kind.in_(("stake", "back-bet")),
+    )
+    return {name: -amount for name, amount in staked.items()}
 
 
 def corrected_for(session: Session, round_id: int) -> dict[str, int]:
