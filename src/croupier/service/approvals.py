@@ -272,10 +272,7 @@ def document(
             "corrected": check["corrected"],
             "problem": check["problem"],
         },
-        "decided_by": names.get(row.decided_by) if row.decided_by else None,
-        "decided_at": row.decided_at,
-        "decision_reason": row.decision_reason,
-        "transaction": row.transaction_id,
+        **review_queue.decision_fields(row, names),
     }
 
 

@@ -45,6 +45,7 @@ from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
 from croupier.service.review_queue import (
     change_while,
     decision_columns,
+    decision_fields,
     note_transaction,
     waiting_first,
 )
@@ -245,10 +246,7 @@ def _document(
         "status": row.status,
         "proposed_by": names.get(row.proposed_by),
         "proposed_at": row.proposed_at,
-        "decided_by": names.get(row.decided_by) if row.decided_by else None,
-        "decided_at": row.decided_at,
-        "decision_reason": row.decision_reason,
-        "transaction": row.transaction_id,
+        **decision_fields(row, names),
     }
 
 

@@ -52,6 +52,20 @@ def decision_columns(
     }
 
 
+def decision_fields(
+    row: PayoutCorrectionRecord | ApprovalRecord, names: dict[int, str]
+) -> dict[str, Any]:
+    """A decided row's decision as its document shows it (``names``: user id -> name): who,
+    when, why, and the ledger transaction it posted (``None`` until decided, or where
+    nothing moved); what ``decision_columns`` and ``note_transaction`` wrote."""
+    return {
+        "decided_by": names.get(row.decided_by) if row.decided_by else None,
+        "decided_at": row.decided_at,
+        "decision_reason": row.decision_reason,
+        "transaction": row.transaction_id,
+    }
+
+
 def change_while(
     session: Session,
     table: Table,
