@@ -98,36 +98,21 @@ def ask_void(  # noqa: PLR0917 - the request's whole content
         held[name] = held.get(name, 0) + int(value["minor"])
     for back in live.back_bets:
         held[str(back["backer"])] = held.get(str(back["backer"]), 0) + int(back["minor"])
-    row = ApprovalRecord(
-        kind=str(ApprovalKind.VOID),
+    row = review_queue.ask_approval(
+        session,
+        who,
+        ApprovalKind.VOID,
         round_id=live.round_id,
         table_id=live.id,
-        requested_by=who.user_id,
-        requested_at=now,
         reason=reason,
         # ``correction``: ``void``, or the dealer's ``confused-deal`` (docs/rules.md#D-GEN-13).
         detail={"held": dict(sorted(held.items())), "correction": correction},
-        status=str(ApprovalStatus.AWAITING),
+        noted={"round": live.round_id, "table": live.id, "reason": reason, "held": held},
+        now=now,
     )
-    session.add(row)
-    session.flush()
     live.void_waiting = row.id
     live.deadline = None  # no decision's default is applied under the inspector's feet
     rounds.save(session, live)
-    record_action(
-        session,
-        who,
-        StaffAction.APPROVAL_ASKED,
-        f"approval:{row.id}",
-        {
-            "kind": row.kind,
-            "round": live.round_id,
-            "table": live.id,
-            "reason": reason,
-            "held": held,
-        },
-        now=now,
-    )
     return {
         "round": live.round_id,
         "table": live.id,

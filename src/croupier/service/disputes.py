@@ -63,11 +63,12 @@ from croupier.service.models import (
 )
 from croupier.service.review_queue import (
     QUEUE_LIMIT,
+    ask_approval,
     change_while,
     note_transaction,
     waiting_first,
 )
-from croupier.service.staff import ApprovalKind, ApprovalStatus, StaffAction, record_action
+from croupier.service.staff import ApprovalKind, StaffAction, record_action
 from croupier.service.staff_models import ApprovalRecord, DisputeRecord, PayoutCorrectionRecord
 from croupier.shoe import PhysicalShoe
 
@@ -670,27 +671,16 @@ def _ask_approval(  # noqa: PLR0917 - the request's whole content
     """The decision waits for a second inspector (``service.approvals``): nothing moves."""
     record = existing(session, RoundRecord, dispute.round_id, "round")
     listed = [{"username": c.username, "amount": c.amount} for c in corrections]
-    approval = ApprovalRecord(
-        kind=str(ApprovalKind.DISPUTE),
+    approval = ask_approval(
+        session,
+        inspector,
+        ApprovalKind.DISPUTE,
         round_id=record.id,
         table_id=record.table_id,
         dispute_id=dispute.id,
-        requested_by=inspector.user_id,
-        requested_at=now,
         reason=reason,
         detail={"corrections": listed, "owed": owed},
-        status=str(ApprovalStatus.AWAITING),
-    )
-    session.add(approval)
-    session.flush()
-    session.expire(dispute)
-    record_action(
-        session,
-        inspector,
-        StaffAction.APPROVAL_ASKED,
-        f"approval:{approval.id}",
-        {
-            "kind": approval.kind,
+        noted={
             "dispute": dispute.id,
             "round": record.id,
             "reason": reason,
@@ -699,6 +689,7 @@ def _ask_approval(  # noqa: PLR0917 - the request's whole content
         },
         now=now,
     )
+    session.expire(dispute)
     return {
         "dispute": dispute.id,
         "status": str(DisputeStatus.AWAITING_APPROVAL),

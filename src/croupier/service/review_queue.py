@@ -2,6 +2,9 @@
 (``payout_corrections``) and the four-eyes approvals (``approvals``) are each a row that waits
 for an inspector's decision, listed, decided and noted alike.
 
+A request for a second inspector's approval (issue 25) enters its queue through
+``ask_approval``, whoever asks: a dispute's decision, a dealer's void.
+
 Each decision changes its row only while the row still waits (``change_while``: one
 conditional ``UPDATE``, the guard against a second decision), writes who decided, when and
 why (``decision_columns``) and, when money moved, the ledger transaction that moved it
@@ -17,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, RequestError
+from croupier.service.staff import ApprovalKind, ApprovalStatus, StaffAction, record_action
 from croupier.service.staff_models import ApprovalRecord, DisputeRecord, PayoutCorrectionRecord
 
 QUEUE_LIMIT = 200
@@ -89,3 +93,37 @@ def note_transaction(session: Session, table: Table, row_id: int, transaction: i
     """Note on row ``row_id`` of ``table`` the ledger transaction its decision posted (a
     dispute's corrections, a confirmed payout correction, an approved request's)."""
     session.execute(update(table).where(table.c.id == row_id).values(transaction_id=transaction))
+
+
+def ask_approval(
+    session: Session,
+    who: Principal,
+    kind: ApprovalKind,
+    *,
+    round_id: int,
+    table_id: int,
+    dispute_id: int | None = None,
+    reason: str,
+    detail: dict[str, Any],
+    noted: dict[str, Any],
+    now: float,
+) -> ApprovalRecord:
+    """Ask a second inspector to approve (``approvals.decide``): the request's row, awaiting
+    with its ``detail``, and the staff action of who asked, which notes ``noted`` beside the
+    kind. Nothing else moves."""
+    row = ApprovalRecord(
+        kind=str(kind),
+        round_id=round_id,
+        table_id=table_id,
+        dispute_id=dispute_id,
+        requested_by=who.user_id,
+        requested_at=now,
+        reason=reason,
+        detail=detail,
+        status=str(ApprovalStatus.AWAITING),
+    )
+    session.add(row)
+    session.flush()
+    action = {"kind": row.kind, **noted}
+    record_action(session, who, StaffAction.APPROVAL_ASKED, f"approval:{row.id}", action, now=now)
+    return row
