@@ -4,7 +4,7 @@ Two requests wait here instead of taking effect at once:
 
 - a **dispute decision** whose corrections pay a player beyond what ``croupier settle`` says
   the round still owes them (re-settled minus paid, minus what corrections gave since:
-  ``disputes.owed_of``), or take back more than it overpaid them, or any correction of a
+  ``verification.owed_of``), or take back more than it overpaid them, or any correction of a
   round that does not re-settle. Corrections within that post with the decision, as before;
 - a **void** of a round once a card of it was dealt (before the deal a void is immediate):
   the stakes stay in escrow and the round stands still (no decision's clock runs, no card or
@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from croupier.games.commands import ConfusedDeal, Void
 from croupier.games.events import CardDrawn, Purpose
-from croupier.service import disputes, review_queue, staff
+from croupier.service import disputes, review_queue, staff, verification
 from croupier.service.accounts import Principal, usernames
 from croupier.service.commands import AnswerApproval
 from croupier.service.errors import Conflict, Forbidden, existing
@@ -223,7 +223,7 @@ def document(
     check: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One request: what, who asked and why, the amounts, and the round's re-settlement
-    (``disputes.verification``: ``paid``, ``resettled``, ``corrected`` and what it ``owed``
+    (``verification.verification``: ``paid``, ``resettled``, ``corrected`` and what it ``owed``
     each player when asked)."""
     if names is None:
         names = usernames(
@@ -233,7 +233,7 @@ def document(
     assert record is not None
     table = session.get(GameTable, row.table_id)
     if check is None:
-        check = disputes.verification(session, record)
+        check = verification.verification(session, record)
     detail = dict(row.detail)
     amounts = detail.get("corrections") or [
         {"username": name, "amount": amount} for name, amount in detail.get("held", {}).items()
@@ -269,5 +269,5 @@ def listing(session: Session) -> dict[str, Any]:
     names = usernames(
         session, {r.requested_by for r in rows} | {r.decided_by for r in rows if r.decided_by}
     )
-    checks = disputes.verifications(session, (row.round_id for row in rows))
+    checks = verification.verifications(session, (row.round_id for row in rows))
     return {"approvals": [document(session, row, names, checks[row.round_id]) for row in rows]}

@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.disputes import participants, verifications, verify_did_not_play
+from croupier.service.disputes import participants, verify_did_not_play
 from croupier.service.errors import Conflict, Forbidden, RequestError, existing
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
@@ -52,6 +52,7 @@ from croupier.service.review_queue import (
 from croupier.service.rounds import Rounds
 from croupier.service.staff import CorrectionDecision, StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
+from croupier.service.verification import verifications
 
 KIND = "payout-correction"
 """The ledger transaction kind of a confirmed correction."""

@@ -60,6 +60,17 @@ class StaffAction(StrEnum):
     APPROVAL_DECIDED = "approval-decided"
 
 
+class DisputeStatus(StrEnum):
+    """Where a dispute stands (``service.disputes``)."""
+
+    OPEN = "open"
+    AWAITING_APPROVAL = "awaiting_approval"
+    """Upheld with corrections beyond what the round owes: a second inspector answers
+    (``service.approvals``); nothing has moved."""
+    UPHELD = "upheld"
+    REJECTED = "rejected"
+
+
 class ApprovalKind(StrEnum):
     """What waits for a second member of staff (``service.approvals``)."""
 
