@@ -4,7 +4,7 @@ Two requests wait here instead of taking effect at once:
 
 - a **dispute decision** whose corrections pay a player beyond what ``croupier settle`` says
   the round still owes them (re-settled minus paid, minus what corrections gave since:
-  ``disputes.owed_of``), or take back more than it overpaid them, or any correction of a
+  ``verification.owed_of``), or take back more than it overpaid them, or any correction of a
   round that does not re-settle. Corrections within that post with the decision, as before;
 - a **void** of a round once a card of it was dealt (before the deal a void is immediate):
   the stakes stay in escrow and the round stands still (no decision's clock runs, no card or
@@ -24,15 +24,15 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
 from croupier.games.commands import ConfusedDeal, Void
 from croupier.games.events import CardDrawn, Purpose
-from croupier.service import disputes, staff
+from croupier.service import disputes, review_queue, staff, verification
 from croupier.service.accounts import Principal, usernames
 from croupier.service.commands import AnswerApproval
-from croupier.service.errors import Conflict, Forbidden, NotFound
+from croupier.service.errors import Conflict, Forbidden, existing
 from croupier.service.live import LiveTable
 from croupier.service.models import GameTable, RoundRecord
 from croupier.service.rounds import Rounds
@@ -52,16 +52,9 @@ AWAITING = "awaiting_approval"
 APPROVALS = cast(Table, ApprovalRecord.__table__)
 
 
-def get(session: Session, approval_id: int) -> ApprovalRecord:
-    row = session.get(ApprovalRecord, approval_id)
-    if row is None:
-        raise NotFound(f"no approval {approval_id}")
-    return row
-
-
 def kind_and_table(session: Session, approval_id: int) -> tuple[ApprovalKind, int]:
     """What an approval is about and the table of its round (the route locks a void's)."""
-    row = get(session, approval_id)
+    row = existing(session, ApprovalRecord, approval_id, "approval")
     return ApprovalKind(row.kind), row.table_id
 
 
@@ -105,36 +98,21 @@ def ask_void(  # noqa: PLR0917 - the request's whole content
         held[name] = held.get(name, 0) + int(value["minor"])
     for back in live.back_bets:
         held[str(back["backer"])] = held.get(str(back["backer"]), 0) + int(back["minor"])
-    row = ApprovalRecord(
-        kind=str(ApprovalKind.VOID),
+    row = review_queue.ask_approval(
+        session,
+        who,
+        ApprovalKind.VOID,
         round_id=live.round_id,
         table_id=live.id,
-        requested_by=who.user_id,
-        requested_at=now,
         reason=reason,
         # ``correction``: ``void``, or the dealer's ``confused-deal`` (docs/rules.md#D-GEN-13).
         detail={"held": dict(sorted(held.items())), "correction": correction},
-        status=str(ApprovalStatus.AWAITING),
+        noted={"round": live.round_id, "table": live.id, "reason": reason, "held": held},
+        now=now,
     )
-    session.add(row)
-    session.flush()
     live.void_waiting = row.id
     live.deadline = None  # no decision's default is applied under the inspector's feet
     rounds.save(session, live)
-    record_action(
-        session,
-        who,
-        StaffAction.APPROVAL_ASKED,
-        f"approval:{row.id}",
-        {
-            "kind": row.kind,
-            "round": live.round_id,
-            "table": live.id,
-            "reason": reason,
-            "held": held,
-        },
-        now=now,
-    )
     return {
         "round": live.round_id,
         "table": live.id,
@@ -154,12 +132,14 @@ def verify_answerer(session: Session, inspector: Principal, row: ApprovalRecord)
             code="approval_own_request",
             approval=row.id,
         )
-    if inspector.user_id in disputes.participants(session, row.round_id):
-        raise Forbidden(
-            f"you played round {row.round_id}: another inspector answers approval {row.id}",
-            code="approval_own_round",
-            approval=row.id,
-        )
+    disputes.verify_did_not_play(
+        session,
+        inspector,
+        row.round_id,
+        f"answers approval {row.id}",
+        code="approval_own_round",
+        approval=row.id,
+    )
 
 
 def decide(
@@ -173,7 +153,7 @@ def decide(
     reason; nothing moves) what waits; an answered request is refused (``Conflict``: 409).
     ``live`` is the round's table under its lock, for a void."""
     inspector, approval_id, decision = answer.by, answer.approval, answer.decision
-    row = get(session, approval_id)
+    row = existing(session, ApprovalRecord, approval_id, "approval")
     verify_answerer(session, inspector, row)
     if row.status != ApprovalStatus.AWAITING:
         raise Conflict(
@@ -182,7 +162,7 @@ def decide(
             approval=approval_id,
         )
     refused = decision is ApprovalDecision.REFUSED
-    answered = disputes.decision_columns(
+    answered = review_queue.decision_columns(
         decision, inspector, now, answer.reason, is_refusal=refused, code="approval_needs_reason"
     )
     reason = answered["decision_reason"]
@@ -191,7 +171,7 @@ def decide(
         code="approval_decided",
         approval=approval_id,
     )
-    disputes.change_while(
+    review_queue.change_while(
         session, APPROVALS, approval_id, ApprovalStatus.AWAITING, answered, refusal=already
     )
     approved = decision is ApprovalDecision.APPROVED
@@ -215,11 +195,7 @@ def decide(
             round=row.round_id,
         )
     if transaction is not None:
-        session.execute(
-            update(APPROVALS)
-            .where(APPROVALS.c.id == approval_id)
-            .values(transaction_id=transaction)
-        )
+        review_queue.note_transaction(session, APPROVALS, approval_id, transaction)
     session.expire(row)
     record_action(
         session,
@@ -247,7 +223,7 @@ def document(
     check: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One request: what, who asked and why, the amounts, and the round's re-settlement
-    (``disputes.verification``: ``paid``, ``resettled``, ``corrected`` and what it ``owed``
+    (``verification.verification``: ``paid``, ``resettled``, ``corrected`` and what it ``owed``
     each player when asked)."""
     if names is None:
         names = usernames(
@@ -257,7 +233,7 @@ def document(
     assert record is not None
     table = session.get(GameTable, row.table_id)
     if check is None:
-        check = disputes.verification(session, record)
+        check = verification.verification(session, record)
     detail = dict(row.detail)
     amounts = detail.get("corrections") or [
         {"username": name, "amount": amount} for name, amount in detail.get("held", {}).items()
@@ -281,10 +257,7 @@ def document(
             "corrected": check["corrected"],
             "problem": check["problem"],
         },
-        "decided_by": names.get(row.decided_by) if row.decided_by else None,
-        "decided_at": row.decided_at,
-        "decision_reason": row.decision_reason,
-        "transaction": row.transaction_id,
+        **review_queue.decision_fields(row, names),
     }
 
 
@@ -292,9 +265,9 @@ def listing(session: Session) -> dict[str, Any]:
     """Every request, awaiting ones first, newest first (the inspector's queue, the
     operator's page)."""
     awaiting = ApprovalRecord.status == str(ApprovalStatus.AWAITING)
-    rows = disputes.waiting_first(session, ApprovalRecord, awaiting)
+    rows = review_queue.waiting_first(session, ApprovalRecord, awaiting)
     names = usernames(
         session, {r.requested_by for r in rows} | {r.decided_by for r in rows if r.decided_by}
     )
-    checks = disputes.verifications(session, (row.round_id for row in rows))
+    checks = verification.verifications(session, (row.round_id for row in rows))
     return {"approvals": [document(session, row, names, checks[row.round_id]) for row in rows]}

@@ -2,7 +2,8 @@
 
 A player who took part in a round (a box's owner or a backer) disputes it, live or ended,
 within the window its rules set (``disputes.window_hours``, docs/rules.md#D-GEN-10). The
-inspector's queue shows each dispute beside its verification, made from the database alone:
+inspector's queue shows each dispute beside its round's verification (``service.verification``),
+made from the database alone:
 
 - ``paid``: what the ledger paid each participant for the round (its settlement, or the
   stakes a void returned), in minor units;
@@ -22,63 +23,55 @@ with the regulator (``service.dossier``).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import ColumnElement, Table, and_, or_, select, update
+from sqlalchemy import Table, and_, or_, select
 from sqlalchemy.orm import Session
 
 from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
-from croupier.errors import CroupierError, ShoeError
-from croupier.fairness import commitment, revealed_document
-from croupier.games.base import ROUND_CLASSES
-from croupier.games.events import CardDrawn, Event, Purpose
-from croupier.games.replay import replay
-from croupier.games.settle_document import document_of, settle
-from croupier.ledger.postings import round_reference, to_minor
+from croupier.errors import Param
+from croupier.ledger.postings import round_reference
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.errors import Conflict, Forbidden, RequestError, existing
 from croupier.service.history import STATUS
 from croupier.service.models import (
     IN_PROGRESS,
-    Account,
     AuditEntry,
-    BackBet,
-    BackBetStatus,
     GameTable,
     LedgerEntry,
     LedgerTransaction,
     RoundPlayer,
     RoundRecord,
-    RoundStatus,
-    ShoeRecord,
     User,
 )
-from croupier.service.staff import ApprovalKind, ApprovalStatus, StaffAction, record_action
-from croupier.service.staff_models import ApprovalRecord, DisputeRecord, PayoutCorrectionRecord
-from croupier.shoe import PhysicalShoe
+from croupier.service.review_queue import (
+    QUEUE_LIMIT,
+    ask_approval,
+    change_while,
+    note_transaction,
+    waiting_first,
+)
+from croupier.service.staff import ApprovalKind, DisputeStatus, StaffAction, record_action
+from croupier.service.staff_models import ApprovalRecord, DisputeRecord
+from croupier.service.verification import (
+    owed_of,
+    staked_for,
+    verification,
+    verifications,
+)
 
 MAX_CORRECTIONS = 16
 """Corrections one decision may post (a round has at most a few participants)."""
 
 CORRECTION_KIND = "dispute-correction"
 """The ledger transaction kind of a decision's corrections."""
-
-
-class DisputeStatus(StrEnum):
-    OPEN = "open"
-    AWAITING_APPROVAL = "awaiting_approval"
-    """Upheld with corrections beyond what the round owes: a second inspector answers
-    (``service.approvals``); nothing has moved."""
-    UPHELD = "upheld"
-    REJECTED = "rejected"
 
 
 UNDECIDED = (DisputeStatus.OPEN, DisputeStatus.AWAITING_APPROVAL)
@@ -99,13 +92,6 @@ class Correction:
 
 
 # --- who took part ------------------------------------------------------------------------
-def _round(session: Session, round_id: int) -> RoundRecord:
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
-    return record
-
-
 def participants(session: Session, round_id: int) -> dict[int, str]:
     """User id -> user name of everyone who played the round (owners and backers)."""
     rows = session.execute(
@@ -115,6 +101,23 @@ def participants(session: Session, round_id: int) -> dict[int, str]:
         .distinct()
     ).all()
     return {int(user_id): str(name) for user_id, name in rows}
+
+
+def verify_did_not_play(
+    session: Session,
+    inspector: Principal,
+    round_id: int,
+    decides: str,
+    code: str | None = None,
+    **details: Param,
+) -> None:
+    """An inspector decides nothing about a round they played (a dispute, a payout
+    correction, an approval): ``Forbidden`` says that another inspector ``decides``
+    (with ``code`` and ``details``, where the refusal has them)."""
+    if inspector.user_id in participants(session, round_id):
+        raise Forbidden(
+            f"you played round {round_id}: another inspector {decides}", code=code, **details
+        )
 
 
 def rules_of_dispute(session: Session, record: RoundRecord) -> tuple[Profile, Disputes]:
@@ -136,7 +139,7 @@ def file_dispute(
     # The round's row locked first: filings sent at once queue here, so each sees the open
     # dispute of the one before (PostgreSQL reads committed rows; SQLite's writers queue).
     session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
-    record = _round(session, round_id)
+    record = existing(session, RoundRecord, round_id, "round")
     if who.user_id not in participants(session, round_id):
         raise Forbidden(f"round {round_id} is not one of yours: only its players dispute it")
     _profile, rules = rules_of_dispute(session, record)
@@ -235,204 +238,7 @@ def chain_entries(session: Session, dispute_id: int) -> list[dict[str, Any]]:
     ]
 
 
-# --- verification -------------------------------------------------------------------------
-def paid_for(session: Session, round_id: int) -> dict[str, int]:
-    """Minor units the ledger paid each participant for the round: its settlement, or the
-    stakes a void gave back (the transactions referenced ``round:N``)."""
-    rows = session.execute(
-        select(Account.owner, LedgerEntry.amount)
-        .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
-        .join(Account, Account.id == LedgerEntry.account_id)
-        .where(LedgerTransaction.reference == round_reference(round_id), Account.kind == "wallet")
-    ).all()
-    names = usernames(session, {int(owner) for owner, _amount in rows})
-    paid: dict[str, int] = defaultdict(int)
-    for owner, amount in rows:
-        paid[names[int(owner)]] += int(amount)
-    return dict(paid)
-
-
-def staked_for(session: Session, round_id: int) -> dict[str, int]:
-    """Minor units each participant staked in the round (its stakes and back bets, the
-    transactions of those kinds referenced ``round:N:...``; a correction's is not one), as
-    positive amounts."""
-    rows = session.execute(
-        select(Account.owner, LedgerEntry.amount)
-        .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
-        .join(Account, Account.id == LedgerEntry.account_id)
-        .where(
-            LedgerTransaction.reference.startswith(f"{round_reference(round_id)}:"),
-            LedgerTransaction.kind.in_(("stake", "back-bet")),
-            Account.kind == "wallet",
-        )
-    ).all()
-    names = usernames(session, {int(owner) for owner, _amount in rows})
-    staked: dict[str, int] = defaultdict(int)
-    for owner, amount in rows:
-        staked[names[int(owner)]] -= int(amount)
-    return dict(staked)
-
-
-def corrected_for(session: Session, round_id: int) -> dict[str, int]:
-    """What upheld disputes and confirmed payout corrections (``payout_corrections``) of the
-    round have corrected so far, by participant."""
-    corrected: dict[str, int] = defaultdict(int)
-    for corrections in session.scalars(
-        select(DisputeRecord.corrections).where(
-            DisputeRecord.round_id == round_id, DisputeRecord.status == DisputeStatus.UPHELD
-        )
-    ):
-        for item in corrections:
-            corrected[str(item["username"])] += int(item["amount"])
-    for name, amount in session.execute(
-        select(User.username, PayoutCorrectionRecord.amount)
-        .join(User, User.id == PayoutCorrectionRecord.user_id)
-        .where(
-            PayoutCorrectionRecord.round_id == round_id,
-            PayoutCorrectionRecord.status == "confirmed",
-        )
-    ):
-        corrected[str(name)] += int(amount)
-    return dict(corrected)
-
-
-def _without_opening_burns(events: Sequence[Event], game: str) -> list[Event]:
-    """A first round of a shoe starts with the new-shoe burns (Spain V.3.c: five cards); a
-    ``settle`` document describes a round dealt mid-shoe, so they are left out of it."""
-    if not ROUND_CLASSES[game].takes_new_shoe:
-        return list(events)
-    kept: list[Event] = []
-    opening = True
-    for event in events:
-        if opening and isinstance(event, CardDrawn):
-            if event.purpose is Purpose.BURN:
-                continue
-            opening = False
-        kept.append(event)
-    return kept
-
-
-def resettled_for(
-    session: Session, record: RoundRecord, table: GameTable, profile: Profile
-) -> dict[str, int]:
-    """What the engine pays each participant for the round's recorded cards and decisions:
-    the round ``croupier settle`` deals from the round's document (a voided round: the replay
-    of its record, which returns every stake), read from its ``results()`` in exact
-    fractions. Back bets share their box's fortune by the one rule the table settles them by
-    (``RoundResult.back_bet_payout``)."""
-    events = [Event.from_json(item) for item in record.events]
-    owners = dict(
-        session.execute(
-            select(RoundPlayer.seat, User.username)
-            .join(User, User.id == RoundPlayer.user_id)
-            .where(RoundPlayer.round_id == record.id, RoundPlayer.role == "owner")
-        ).all()
-    )
-    if record.status == RoundStatus.COMPLETE:
-        document = document_of(_without_opening_burns(events, table.game), profile)
-        results = settle(document, profile)[0].results()
-    else:
-        results = replay(events, profile).results()
-    paid: dict[str, int] = defaultdict(int)
-    for seat in results.seats():
-        if seat in owners:
-            paid[str(owners[seat])] += to_minor(results.returned(seat))
-    for back, username in session.execute(
-        select(BackBet, User.username)
-        .join(User, User.id == BackBet.user_id)
-        .where(
-            BackBet.round_id == record.id,
-            BackBet.status.in_((str(BackBetStatus.SETTLED), str(BackBetStatus.REFUNDED))),
-        )
-    ).all():
-        if back.status == BackBetStatus.REFUNDED:
-            paid[str(username)] += back.amount
-        else:
-            paid[str(username)] += results.back_bet_payout(back.seat, back.amount)
-    return {name: amount for name, amount in paid.items() if amount}
-
-
-def commitment_check(session: Session, record: RoundRecord) -> dict[str, Any]:
-    """The shoe's commitment check (R18): its seed and order hash to the commitment, and the
-    round's cards are the shoe's next cards from where the round started."""
-    shoe = session.get(ShoeRecord, record.shoe_id)
-    assert shoe is not None
-    if shoe.procedures is not None:
-        return _physical_check(session, shoe)
-    document = revealed_document(
-        bytes.fromhex(shoe.seed_hex), shoe.decks, shoe.cut_card_from_bottom, shoe.rules_version
-    )
-    cards = [str(item["card"]) for item in record.events if item.get("kind") == "CardDrawn"]
-    order = document["order"]
-    start = record.start_position
-    return {
-        "shoe": shoe.id,
-        "commitment": shoe.commitment,
-        "is_revealed": shoe.is_revealed,
-        "commitment_holds": commitment(document) == shoe.commitment,
-        "cards_follow_the_shoe": cards == order[start : start + len(cards)],
-    }
-
-
-def _physical_check(session: Session, shoe: ShoeRecord) -> dict[str, Any]:
-    """A physical shoe commits to nothing (its order exists only as the dealer deals it):
-    the check is that every card of its record, burns and rounds, is one its decks could
-    hold (docs/rules.md §6); the R15 chain covers the cards as they were entered."""
-    cards = physical.shoe_of(session, shoe).entered
-    try:
-        PhysicalShoe(cards, shoe.decks)
-        possible = True
-    except ShoeError:
-        possible = False
-    return {
-        "shoe": shoe.id,
-        "physical": True,
-        "commitment": "",
-        "is_revealed": shoe.is_revealed,
-        "commitment_holds": None,
-        "cards_follow_the_shoe": possible,
-    }
-
-
-def verification(session: Session, record: RoundRecord) -> dict[str, Any]:
-    """``paid``, ``resettled``, ``corrected`` and the commitment check of one round."""
-    table = session.get(GameTable, record.table_id)
-    assert table is not None
-    check: dict[str, Any] = {
-        "round_status": STATUS[record.status],
-        "paid": paid_for(session, record.id),
-        "corrected": corrected_for(session, record.id),
-        "resettled": None,
-        "problem": None,
-        "commitment": commitment_check(session, record),
-    }
-    if record.status in IN_PROGRESS:
-        check["problem"] = f"round {record.id} is in progress: it is re-settled when it ends"
-        return check
-    try:
-        profile = table_rules.rules_of(session, record.rules_version)
-        check["resettled"] = resettled_for(session, record, table, profile)
-    except (CroupierError, ValueError, KeyError) as error:
-        check["problem"] = f"the record does not re-settle: {error}"
-    check["agrees"] = check["resettled"] == check["paid"]
-    return check
-
-
-def owed_of(check: dict[str, Any]) -> dict[str, int] | None:
-    """What the round still owes each player by its verification: re-settled minus paid,
-    minus what corrections have given since (negative: paid over); ``None`` where the round
-    does not re-settle (in progress, or a record the engine refuses)."""
-    resettled = check["resettled"]
-    if resettled is None:
-        return None
-    names = set(resettled) | set(check["paid"]) | set(check["corrected"])
-    owed = {
-        name: resettled.get(name, 0) - check["paid"].get(name, 0) - check["corrected"].get(name, 0)
-        for name in names
-    }
-    return {name: amount for name, amount in sorted(owed.items()) if amount}
-
-
+# --- what one inspector may post alone ------------------------------------------------
 def is_owed(correction: Correction, owed: dict[str, int] | None) -> bool:
     """Whether one inspector may post ``correction`` alone (issue 25, item 3): it moves the
     player toward what ``croupier settle`` says the round pays them, and no further.
@@ -472,66 +278,6 @@ def _summary(dispute: DisputeRecord, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
-QUEUE_LIMIT = 200
-"""What an inspector's queue lists (disputes, payout corrections, approvals): every one that
-waits first, then the latest decided."""
-
-Queued = TypeVar("Queued", DisputeRecord, PayoutCorrectionRecord, ApprovalRecord)
-
-
-def waiting_first(
-    session: Session, model: type[Queued], is_waiting: ColumnElement[bool]
-) -> list[Queued]:
-    """An inspector's queue of ``model``: the rows ``is_waiting`` first, newest first, at
-    most ``QUEUE_LIMIT`` (the disputes', the payout corrections', the approvals')."""
-    newest = model.id.desc()
-    statement = select(model).order_by(is_waiting.desc(), newest).limit(QUEUE_LIMIT)
-    return list(session.scalars(statement))
-
-
-def decision_columns(
-    status: str, by: Principal, now: float, reason: str, *, is_refusal: bool, code: str
-) -> dict[str, Any]:
-    """What an inspector's decision of a payout correction or an approval writes: the new
-    status, who, when and why; a refusal says why (``RequestError`` with ``code``)."""
-    reason = reason.strip()
-    if is_refusal and not reason:
-        raise RequestError("reason: a refusal says why", code=code)
-    return {
-        "status": str(status),
-        "decided_by": by.user_id,
-        "decided_at": now,
-        "decision_reason": reason,
-    }
-
-
-def change_while(
-    session: Session,
-    table: Table,
-    row_id: int,
-    status: str,
-    values: dict[str, Any],
-    *,
-    refusal: Conflict,
-) -> None:
-    """Write ``values`` to row ``row_id`` of ``table`` only while its status is ``status``:
-    one conditional ``UPDATE``, the guard against a second decision (of two racing, one
-    changes the row; the other raises ``refusal`` and its transaction changes nothing)."""
-    row = table.c
-    statement = update(table).where(row.id == row_id, row.status == str(status))
-    statement = statement.values(**values)
-    if session.execute(statement).rowcount != 1:  # type: ignore[attr-defined]
-        raise refusal
-
-
-def verifications(session: Session, round_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
-    """Each round's ``verification``, once per round (a queue lists several of one round)."""
-    return {
-        round_id: verification(session, _round(session, round_id))
-        for round_id in dict.fromkeys(round_ids)
-    }
-
-
 def queue(session: Session) -> dict[str, Any]:
     """Every dispute for the inspector, open ones first, with its round's verification."""
     disputes = waiting_first(session, DisputeRecord, DisputeRecord.status.in_(UNDECIDED))
@@ -558,10 +304,8 @@ def queue(session: Session) -> dict[str, Any]:
 
 def dispute_document(session: Session, dispute_id: int) -> dict[str, Any]:
     """One dispute for the inspector's decision page: the round's whole record beside it."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
-    record = _round(session, dispute.round_id)
+    dispute = existing(session, DisputeRecord, dispute_id, "dispute")
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     table = session.get(GameTable, record.table_id)
     assert table is not None
     names = usernames(session, _people(dispute))
@@ -607,7 +351,7 @@ def disputes_of(session: Session, who: Principal) -> dict[str, Any]:
     listed = []
     for dispute in disputes:
         summary = _summary(dispute, {who.user_id: who.username})
-        record = _round(session, dispute.round_id)
+        record = existing(session, RoundRecord, dispute.round_id, "round")
         _profile, rules = rules_of_dispute(session, record)
         summary["final"] = rules.final
         summary["regulator"] = rules.regulator
@@ -634,18 +378,12 @@ def decide(  # noqa: PLR0917 - the decision's whole content
 ) -> dict[str, Any]:
     """Uphold (with corrections) or reject (with a reason) an open dispute: the decision and
     its money in one transaction; a decided dispute is refused (``Conflict``: 409)."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
-    players = participants(session, dispute.round_id)
-    if inspector.user_id in players:
-        raise Forbidden(
-            f"you played round {dispute.round_id}: another inspector decides dispute {dispute_id}"
-        )
+    dispute = existing(session, DisputeRecord, dispute_id, "dispute")
+    verify_did_not_play(session, inspector, dispute.round_id, f"decides dispute {dispute_id}")
     if dispute.status != DisputeStatus.OPEN:
         raise Conflict(f"dispute {dispute_id} was decided already: {dispute.status}")
     reason = reason.strip()
-    record = _round(session, dispute.round_id)
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     if decision is Decision.REJECTED:
         if not reason:
             raise RequestError("reason: a rejection says why")
@@ -655,6 +393,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
         raise Conflict(
             f"round {dispute.round_id} is in progress: a payment is corrected once it is settled"
         )
+    players = participants(session, dispute.round_id)
     by_name = {name: user_id for user_id, name in players.items()}
     seen: set[str] = set()
     for correction in corrections:
@@ -714,29 +453,18 @@ def _ask_approval(  # noqa: PLR0917 - the request's whole content
     now: float,
 ) -> dict[str, Any]:
     """The decision waits for a second inspector (``service.approvals``): nothing moves."""
-    record = _round(session, dispute.round_id)
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     listed = [{"username": c.username, "amount": c.amount} for c in corrections]
-    approval = ApprovalRecord(
-        kind=str(ApprovalKind.DISPUTE),
+    approval = ask_approval(
+        session,
+        inspector,
+        ApprovalKind.DISPUTE,
         round_id=record.id,
         table_id=record.table_id,
         dispute_id=dispute.id,
-        requested_by=inspector.user_id,
-        requested_at=now,
         reason=reason,
         detail={"corrections": listed, "owed": owed},
-        status=str(ApprovalStatus.AWAITING),
-    )
-    session.add(approval)
-    session.flush()
-    session.expire(dispute)
-    record_action(
-        session,
-        inspector,
-        StaffAction.APPROVAL_ASKED,
-        f"approval:{approval.id}",
-        {
-            "kind": approval.kind,
+        noted={
             "dispute": dispute.id,
             "round": record.id,
             "reason": reason,
@@ -745,6 +473,7 @@ def _ask_approval(  # noqa: PLR0917 - the request's whole content
         },
         now=now,
     )
+    session.expire(dispute)
     return {
         "dispute": dispute.id,
         "status": str(DisputeStatus.AWAITING_APPROVAL),
@@ -768,9 +497,7 @@ def post_corrections(session: Session, dispute_id: int, now: float) -> int:
         [(by_name[str(c["username"])], int(c["amount"])) for c in dispute.corrections],
         now,
     )
-    session.execute(
-        update(DISPUTES).where(DISPUTES.c.id == dispute_id).values(transaction_id=transaction)
-    )
+    note_transaction(session, DISPUTES, dispute_id, transaction)
     session.expire(dispute)
     return transaction
 
@@ -803,12 +530,10 @@ def dossier_facts(
     """What the player's dossier holds, where the ruling may go to the regulator: with
     ``audit_key`` (the server's), the chain's head as it stands, signed, so that the entries
     listed are shown to be in the chain the operator signed (R15, docs/rules.md#D-GEN-16a)."""
-    dispute = session.get(DisputeRecord, dispute_id)
-    if dispute is None:
-        raise NotFound(f"no dispute {dispute_id}")
+    dispute = existing(session, DisputeRecord, dispute_id, "dispute")
     if dispute.user_id != who.user_id:
         raise Forbidden(f"dispute {dispute_id} is not yours")
-    record = _round(session, dispute.round_id)
+    record = existing(session, RoundRecord, dispute.round_id, "round")
     _profile, rules = rules_of_dispute(session, record)
     if rules.final:
         raise Conflict(

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from sqlalchemy.orm import Session
+
 from croupier.errors import CroupierError
+from croupier.storage import Base
 
 
 class AuthenticationError(CroupierError):
@@ -27,6 +32,17 @@ class NotFound(CroupierError):  # noqa: N818 - the domain's own word
     """No such table, round, shoe or user."""
 
     code = "not_found"
+
+
+Row = TypeVar("Row", bound=Base)
+
+
+def existing(session: Session, model: type[Row], key: int, noun: str) -> Row:
+    """The row ``key`` of ``model``; ``NotFound`` ("no round 12") where there is none."""
+    row = session.get(model, key)
+    if row is None:
+        raise NotFound(f"no {noun} {key}")
+    return row
 
 
 class Conflict(CroupierError):  # noqa: N818 - the domain's own word

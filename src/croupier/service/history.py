@@ -27,7 +27,7 @@ from croupier.ledger.book import find_account
 from croupier.ledger.postings import round_of_reference, round_reference
 from croupier.service import physical, staff
 from croupier.service.accounts import Principal
-from croupier.service.errors import Conflict, Forbidden, NotFound
+from croupier.service.errors import Conflict, Forbidden, NotFound, existing
 from croupier.service.models import (
     IN_PROGRESS,
     BackBet,
@@ -96,9 +96,7 @@ def round_document(
     """A finished round's record as ``who`` may read it and, with ``with_steps``, its recall
     step by step (``recall_steps``): a player sees it from their own seat, the operator sees
     every card, anyone else what a spectator saw."""
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
+    record = existing(session, RoundRecord, round_id, "round")
     players = session.execute(
         select(RoundPlayer.seat, RoundPlayer.user_id, RoundPlayer.role).where(
             RoundPlayer.round_id == round_id
@@ -297,9 +295,7 @@ def shoe_document(
 ) -> dict[str, Any]:
     """A shoe's commitment; once it ended, its reveal and (for export) its rounds, to whoever
     ``may_read_reveal``: anyone else keeps the commitment, and the export is refused."""
-    shoe = session.get(ShoeRecord, shoe_id)
-    if shoe is None:
-        raise NotFound(f"no shoe {shoe_id}")
+    shoe = existing(session, ShoeRecord, shoe_id, "shoe")
     table = session.get(GameTable, shoe.table_id)
     assert table is not None
     document: dict[str, Any] = {

@@ -32,25 +32,27 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
 from croupier.ledger.postings import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
-from croupier.service.disputes import (
-    change_while,
-    decision_columns,
-    participants,
-    verifications,
-    waiting_first,
-)
-from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.disputes import participants, verify_did_not_play
+from croupier.service.errors import Conflict, Forbidden, RequestError, existing
 from croupier.service.live import LiveTable
 from croupier.service.models import IN_PROGRESS, GameTable, RoundRecord
+from croupier.service.review_queue import (
+    change_while,
+    decision_columns,
+    decision_fields,
+    note_transaction,
+    waiting_first,
+)
 from croupier.service.rounds import Rounds
 from croupier.service.staff import CorrectionDecision, StaffAction, StaffRole, record_action
 from croupier.service.staff_models import PayoutCorrectionRecord
+from croupier.service.verification import verifications
 
 KIND = "payout-correction"
 """The ledger transaction kind of a confirmed correction."""
@@ -90,9 +92,7 @@ def propose(  # noqa: PLR0917 - the proposal's whole content
     # The round's row locked first: proposals sent at once queue here, so each sees the one
     # before it (``_verify_not_proposed``), as disputes do.
     session.execute(select(RoundRecord.id).where(RoundRecord.id == round_id).with_for_update())
-    record = session.get(RoundRecord, round_id)
-    if record is None:
-        raise NotFound(f"no round {round_id}")
+    record = existing(session, RoundRecord, round_id, "round")
     # An inspector moves money only by confirming a proposal or deciding a dispute.
     staff.verify_runs_table(
         session, who, record.table_id, "proposes a correction", code="correction_proposer_only"
@@ -175,9 +175,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
     """Confirm (the money moves, one transaction with the decision) or refuse (with a reason;
     nothing moves) a proposed correction; a decided one is refused (``Conflict``: 409)."""
     staff.verify_role(session, inspector, StaffRole.INSPECTOR)
-    row = session.get(PayoutCorrectionRecord, correction_id)
-    if row is None:
-        raise NotFound(f"no correction {correction_id}")
+    row = existing(session, PayoutCorrectionRecord, correction_id, "correction")
     if row.status != CorrectionStatus.PROPOSED:
         raise Conflict(
             f"correction {correction_id} was decided already: {row.status}",
@@ -189,12 +187,8 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             f"you proposed correction {correction_id}: another inspector decides it",
             code="correction_own_proposal",
         )
-    if inspector.user_id in participants(session, row.round_id):
-        raise Forbidden(
-            f"you played round {row.round_id}: another inspector decides correction "
-            f"{correction_id}",
-            code="correction_own_round",
-        )
+    decides = f"decides correction {correction_id}"
+    verify_did_not_play(session, inspector, row.round_id, decides, code="correction_own_round")
     refused = decision is CorrectionDecision.REFUSED
     decided = decision_columns(
         decision, inspector, now, reason, is_refusal=refused, code="correction_needs_reason"
@@ -216,11 +210,7 @@ def decide(  # noqa: PLR0917 - the decision's whole content
             [(row.user_id, row.amount)],
             now,
         )
-        session.execute(
-            update(CORRECTIONS)
-            .where(CORRECTIONS.c.id == correction_id)
-            .values(transaction_id=transaction)
-        )
+        note_transaction(session, CORRECTIONS, correction_id, transaction)
     session.expire(row)
     record_action(
         session,
@@ -257,10 +247,7 @@ def _document(
         "status": row.status,
         "proposed_by": names.get(row.proposed_by),
         "proposed_at": row.proposed_at,
-        "decided_by": names.get(row.decided_by) if row.decided_by else None,
-        "decided_at": row.decided_at,
-        "decision_reason": row.decision_reason,
-        "transaction": row.transaction_id,
+        **decision_fields(row, names),
     }
 
 

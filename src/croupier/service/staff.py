@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from croupier.service.accounts import USERNAME, Principal
-from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError
+from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError, existing
 from croupier.service.models import (
     IN_PROGRESS,
     BackBet,
@@ -58,6 +58,17 @@ class StaffAction(StrEnum):
     APPROVAL_ASKED = "approval-asked"
     """A request that waits for a second member of staff (issue 25: four eyes)."""
     APPROVAL_DECIDED = "approval-decided"
+
+
+class DisputeStatus(StrEnum):
+    """Where a dispute stands (``service.disputes``)."""
+
+    OPEN = "open"
+    AWAITING_APPROVAL = "awaiting_approval"
+    """Upheld with corrections beyond what the round owes: a second inspector answers
+    (``service.approvals``); nothing has moved."""
+    UPHELD = "upheld"
+    REJECTED = "rejected"
 
 
 class ApprovalKind(StrEnum):
@@ -196,17 +207,10 @@ def _who(user: User, role: StaffRole) -> dict[str, Any]:
     return {"username": user.username, "role": str(role)}
 
 
-def _table(session: Session, table_id: int) -> GameTable:
-    table = session.get(GameTable, table_id)
-    if table is None:
-        raise NotFound(f"no table {table_id}")
-    return table
-
-
 def assign_dealer(
     session: Session, operator: Principal, table_id: int, username: str, now: float
 ) -> dict[str, Any]:
-    table = _table(session, table_id)
+    table = existing(session, GameTable, table_id, "table")
     user = _account(session, username)
     if StaffRole.DEALER not in roles_of(session, user.id):
         raise RequestError(f"{username!r} is not a dealer: grant the role first")
@@ -235,7 +239,7 @@ def assign_dealer(
 def unassign_dealer(
     session: Session, operator: Principal, table_id: int, username: str, now: float
 ) -> dict[str, Any]:
-    table = _table(session, table_id)
+    table = existing(session, GameTable, table_id, "table")
     user = _account(session, username)
     # The delete says whether it deleted: of removals at once, the one that did is recorded.
     removed = session.execute(
@@ -296,7 +300,7 @@ def verify_runs_table(
 def verify_dealer_at(session: Session, who: Principal, table_id: int) -> None:
     """Raise ``Forbidden`` unless ``who`` deals at ``table_id``: every dealer's command goes
     through this before it reaches the table."""
-    _table(session, table_id)
+    existing(session, GameTable, table_id, "table")
     if not can_deal_at(session, who, table_id):
         raise Forbidden(f"{who.username!r} is not a dealer assigned to table {table_id}")
 

@@ -65,7 +65,7 @@ class DisputeRecord(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     text: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(32), index=True)
-    """``open``, ``awaiting_approval``, ``upheld`` or ``rejected`` (``disputes.DisputeStatus``)."""
+    """``open``, ``awaiting_approval``, ``upheld`` or ``rejected`` (``staff.DisputeStatus``)."""
     created_at: Mapped[float] = mapped_column(Float)
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     decided_at: Mapped[float | None] = mapped_column(Float, nullable=True)
