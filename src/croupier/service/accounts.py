@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -247,7 +247,9 @@ CALLER = (
 statement cost more than running it (issue 28, item 8)."""
 
 
-def identify(session: Session, token: str | None, now: float) -> tuple[Principal, float] | None:
+def identify(
+    connection: Connection, token: str | None, now: float
+) -> tuple[Principal, float] | None:
     """The caller of ``token`` and the session's last noted activity, from one read; or
     ``None`` when authenticating it must write (the session idled out, or its activity is due
     to be noted): then ``authenticate``.
@@ -256,7 +258,7 @@ def identify(session: Session, token: str | None, now: float) -> tuple[Principal
     """
     if not token:
         raise AuthenticationError("sign in first: no bearer token")
-    row = session.connection().execute(CALLER, {"token_hash": token_hash(token)}).first()
+    row = connection.execute(CALLER, {"token_hash": token_hash(token)}).first()
     if row is None or row.ended:
         raise AuthenticationError("unknown or ended session: sign in again")
     if now - row.last_seen_at > TOUCH_EVERY_SECONDS:
