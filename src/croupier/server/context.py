@@ -195,7 +195,7 @@ def caller(
             return known
         # Most requests only read the session; the write (activity, idle end) is rare (R16).
         generation = server.callers.generation()
-        found = server.uow.read(lambda session: identify(session, token, now))
+        found = server.uow.read_one(lambda connection: identify(connection, token, now))
         if found is not None:
             if token and not engaged:
                 server.callers.keep(token, found, generation, now)
