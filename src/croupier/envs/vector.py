@@ -259,20 +259,16 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         the chart says."""
         chart = strategy or BlackjackStrategy.basic(self.profile)
         tables = chart_tables(chart, None, surrender=bool(self._p[kernel.P_SURRENDER]))
-        chart_arrays = (*tables.hard, *tables.soft, *tables.pairs)
-        lo, hi = kernel.index_levels(tables.hard[2], tables.soft[2], tables.pairs[2])
-        two_cards, more_cards = kernel.decision_tables(self._p, lo, hi, *chart_arrays)
         p = parameters(self.profile, chart, None)
         p[kernel.P_HAS_SIDE] = 0  # side bets are the single environment's
         p[kernel.P_INSURE_MODE] = 0
         state = compiled.new_state(self.num_envs, self.profile.decks, 1)
         state.streams[:] = compiled.stream_states(seed, self.num_envs)
-        totals = np.zeros(2, dtype=np.int64)
-        compiled.rollout_chart(
-            p, rounds, state.shoes, state.streams, two_cards, more_cards, lo, hi, totals
+        net, net_squared = compiled.rollout_chart(
+            p, rounds, state.shoes, state.streams, (*tables.hard, *tables.soft, *tables.pairs)
         )
         unit = int(self._p[kernel.P_DENOMINATOR])
-        return RolloutSums(rounds * self.num_envs, totals[0] / unit, totals[1] / unit**2)
+        return RolloutSums(rounds * self.num_envs, net / unit, net_squared / unit**2)
 
 
 def table_vector_env(

@@ -27,15 +27,21 @@ hole card and face-down cards once turned), the true count with the deck estimat
 bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
 counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
-One box (a simulation's common case and its benchmark, counted or not) takes its own path,
+One box (a simulation's common case and its benchmark, counted or not) takes its own loop,
 ``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
 decisions read from tables that ``decision_tables`` builds by ``_decide`` before the first round,
-one per whole true count at which an index play can change them; the box's hand in locals;
-split hands on a stack), compiled once without a count and once with one
-(``play_one_box_counted``). ``_decide`` is the rule ``play_block`` writes out in its hand
-loop: called there, an inlined helper with the chart's nine arrays halved the general path's
-speed (``kernel_ab --count hi-lo``: 0.477). The differential tests replay both paths against
-the engine and against each other (``P_GENERAL_LOOP``).
+one per whole true count at which an index play can change them), compiled once without a count
+and once with one (``play_one_box_counted``); more boxes take ``_general_rounds``, deciding by
+``_decide`` at the true count of the moment. Both loops play the round by the same step
+functions, each rule written once (``_open_round``, ``_side_bet``, ``_insurance_code``,
+``_peek``, ``_play_box`` with ``_second_card``, ``_hit`` and ``_bust``, ``_dealer_turn``,
+``settled_net`` through ``_hands_net``, ``_box_figures``, ``_close_round``), inlined into loops
+compiled without numba's runtime (``play_block`` makes their arrays): there, an inlined
+function pays no reference count on the arrays it is passed (with numba's runtime, ``_decide``
+inlined with the chart's nine arrays halved the general loop's speed: ``kernel_ab --count
+hi-lo``, 0.477). The vector environment's ``rollout`` plays ``play_one_box`` on each of its
+shoes. The differential tests replay both loops against the engine and against each other
+(``P_GENERAL_LOOP``).
 
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
@@ -157,10 +163,10 @@ S_FIELDS = 8
 
 MAX_CARDS_PER_HAND = 24
 MAX_INDEX_LEVELS = 64
-MAX_LEVEL_CELLS = 1 << 22
-"""The most (running count, cards left) cells of the one-box path's table of decision levels."""
 """The most true counts the one-box path keeps a table of decisions for (index plays
 spread wider take ``play_block``'s general loop)."""
+MAX_LEVEL_CELLS = 1 << 22
+"""The most (running count, cards left) cells of the one-box path's table of decision levels."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -974,16 +980,148 @@ def _close_round(  # noqa: PLR0917
     return pos, exhausted_rounds, seg, seg_rounds, seg_sum, seg_low
 
 
+@njit(inline="always")
+def _play_box(  # noqa: PLR0917
+    rnd: Any, box: Any, c1: Any, x_c2: Any, x_done: Any, x_settled: Any, x_net: Any,
+    open_hands: Any, up: Any, shoe: Array, pos: Any, state: Array, value_of: Array,
+    tags: Array, p: Array, counting: Any, rc: Any, rc_hidden: Any, by_tables: Any, tables: Any,
+    chart: Any, decision_log: Array, n_decisions: Any, hands: Any, first: Any,
+    waiting: Array, waiting_aces: Array,
+) -> Any:  # fmt: skip
+    """A box's hands played from its first two cards ``c1`` and ``x_c2`` (``x_done``: nothing
+    to play, ``x_settled`` and ``x_net``: settled before the turns, by even money or a
+    blackjack paid at once), each finished hand kept in ``hands`` from slot ``first`` on, in
+    the order of the box's list, for settlement.
+
+    The hand in play lives in locals; a split pushes the new hand's card on ``waiting`` (a
+    split hand is played right after the hand it came from: the last one pushed comes
+    first). Each decision by the chart: read from ``decision_tables``' tables where
+    ``by_tables`` (``tables``: ``one_box_tables``), else ``_decide`` on the ``chart``'s arrays at the
+    true count of the moment. Returns ``(pos, ran_out, open_hands, rc, rc_hidden,
+    n_decisions, hands kept)``."""
+    two_cards, more_cards, level_of, lo, hi, rc_low, rc_width, level = tables
+    (hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold, pair_above,
+     pair_below, pair_threshold) = chart  # fmt: skip
+    unit = p[P_DENOMINATOR]
+    size = shoe.size
+    exhausted = False
+    v1 = value_of[c1]
+    v2 = value_of[x_c2]
+    x_hard = v1 + v2
+    x_ace = v1 == 1 or v2 == 1
+    x_n = 2
+    x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
+    x_stake = 1
+    x_split = x_aces = x_down = False
+    n_hands = 1
+    n_waiting = n_results = 0
+    while True:
+        while not x_done:
+            if x_n == 1:
+                x_c2, pos, ran_out, x_hard, x_ace, x_sevens, x_down, rc, rc_hidden = _second_card(
+                    shoe, pos, state, value_of, tags, p, x_hard, x_ace, x_sevens, x_aces, x_down,
+                    rc, rc_hidden,
+                )  # fmt: skip
+                exhausted |= ran_out
+                x_n = 2
+            total = _best(x_hard, x_ace)
+            if total > 21:
+                x_done = True
+                x_settled, open_hands, x_net = _bust(x_down, x_stake, open_hands, unit)
+                break
+            if total == 21:
+                x_done = True
+                break
+            may_split = x_n == 2 and can_split(_is_pair(c1, x_c2, value_of, p), n_hands, x_aces, p)
+            if x_aces and not may_split:
+                x_done = True  # Art. 11: split Aces take one card each
+                break
+            if by_tables:
+                if counting and hi > lo:
+                    k = rc - rc_low
+                    if 0 <= k < rc_width:
+                        level = int(level_of[(size - pos) * rc_width + k])
+                    else:
+                        tc = _true_count(rc, size - pos, p)
+                        level = int(min(max(tc, lo), hi)) - lo
+                if x_n == 2:
+                    action = two_cards[
+                        level, int(x_split), int(x_aces), int(may_split), value_of[c1] - 1,
+                        value_of[x_c2] - 1, up - 1,
+                    ]  # fmt: skip
+                else:
+                    action = more_cards[level, x_hard, int(x_ace), up - 1]
+            else:
+                tc = _true_count(rc, size - pos, p) if counting else 0.0
+                action = _decide(
+                    x_n, x_hard, x_ace, value_of[c1], value_of[x_c2], x_split, x_aces, may_split,
+                    up, tc, p, hard_above, hard_below, hard_threshold, soft_above, soft_below,
+                    soft_threshold, pair_above, pair_below, pair_threshold,
+                )  # fmt: skip
+            n_decisions = _logged(decision_log, n_decisions, rnd, box, action)
+            if action == DO_STAND:
+                x_done = True
+                break
+            if action == DO_SURRENDER:
+                # docs/rules.md#D-BJ-32: half the bet back, settled at once.
+                x_done = x_settled = True
+                open_hands -= 1
+                x_net = -(x_stake * unit // 2)
+                break
+            if action == DO_SPLIT:
+                # The new hand, on the second card, waits its turn right after this one.
+                x_aces = value_of[c1] == 1
+                waiting[n_waiting] = x_c2
+                waiting_aces[n_waiting] = x_aces
+                n_waiting += 1
+                n_hands += 1
+                open_hands += 1
+                x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(value_of[c1], x_aces)
+                continue
+            pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = _hit(
+                shoe, pos, state, value_of, tags, p, action == DO_DOUBLE, x_hard, x_ace, x_n,
+                x_sevens, x_down, rc, rc_hidden,
+            )  # fmt: skip
+            exhausted |= ran_out
+            if action == DO_DOUBLE:
+                x_stake = 2
+                x_done = True
+                if _best(x_hard, x_ace) > 21:
+                    x_settled, open_hands, x_net = _bust(x_down, 2, open_hands, unit)
+                break
+        _keep_hand(
+            hands, first + n_results, x_hard, x_ace, x_n, x_sevens, x_stake, x_split, x_aces,
+            x_settled, x_net,
+        )  # fmt: skip
+        n_results += 1
+        if n_waiting == 0:
+            break
+        n_waiting -= 1
+        c1 = waiting[n_waiting]
+        x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(
+            value_of[c1], waiting_aces[n_waiting]
+        )
+        x_stake = 1
+        x_done = x_settled = x_down = False
+        x_net = 0
+    return pos, exhausted, open_hands, rc, rc_hidden, n_decisions, n_results
+
+
 NO_FIGURES = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 """A block's figures before its first round (``_add_figures``' order)."""
 
 
 @njit(cache=True)
-def _level_table(p: Array, tags: Array, lo: int, hi: int, counting: bool) -> Any:
-    """The table of decisions to play by (``decision_tables``' level) at each running count a
-    shoe can reach and each number of cards left: ``_true_count`` once per cell here, not at
-    every decision. Returns ``(level_of, rc_low, rc_width)``; a width of 0 (no count, one
-    table, or too many cells) and a count outside the table are worked out as they come."""
+def one_box_tables(p: Array, tags: Array, chart: Any, counting: bool) -> Any:
+    """What ``_play_box`` decides by in the one-box loop: ``decision_tables``' two tables of the
+    ``chart``'s arrays, one per whole true count from ``index_levels``' ``lo`` to ``hi``; the
+    table to play by (its level) at each running count a shoe can reach and each number of
+    cards left (``_true_count`` once per cell here, not at every decision; a width of 0 with
+    no count, one table, or too many cells, and a count outside it, are worked out as they
+    come); and the level at a count of 0. Returns ``(two_cards, more_cards, level_of, lo, hi,
+    lowest running count, width, level at 0)``."""
+    lo, hi = index_levels(chart[2], chart[5], chart[8])
+    two_cards, more_cards = decision_tables(p, lo, hi, *chart)
     decks = p[P_DECKS]
     size = 52 * decks
     rc_low = rc_high = p[P_INITIAL_RC]
@@ -999,7 +1137,8 @@ def _level_table(p: Array, tags: Array, lo: int, hi: int, counting: bool) -> Any
         for k in range(rc_width):
             tc = _true_count(rc_low + k, remaining, p)
             level_of[remaining * rc_width + k] = int(min(max(tc, lo), hi)) - lo
-    return level_of, rc_low, rc_width
+    level = -lo if lo <= 0 <= hi else (0 if lo > 0 else hi - lo)
+    return two_cards, more_cards, level_of, lo, hi, rc_low, rc_width, level
 
 
 @njit(cache=True)
@@ -1021,25 +1160,23 @@ def _one_box_path(counted: bool) -> Any:
 
     @without_runtime
     def play_one_box(  # noqa: PLR0917
-        p: Array, state: Array, rounds: int, block: Any, two_cards: Array, more_cards: Array,
-        levels: Any, level_of: Array, insurance_threshold: float, side_net: Array, betting: Any,
-        outputs: Any, logs: Any, results: Any, waiting: Array, waiting_aces: Array,
+        p: Array, state: Array, rounds: int, block: Any, tables: Any, chart: Any,
+        insurance_threshold: float, side_net: Array, betting: Any, outputs: Any, logs: Any,
+        results: Any, waiting: Array, waiting_aces: Array,
     ) -> None:  # fmt: skip
         """``play_block`` for one box: the same shoes, rounds and figures, in less work per
         round (the common case of a simulation, counted or not, and its benchmark).
 
         The chart's decisions are read from tables that ``decision_tables`` builds by
         ``_decide`` before the first round (so they stay the chart's and the profile's; the
-        vector environment's ``rollout`` reads the same), one per whole true count from
+        vector environment's ``rollout`` plays by this loop), one per whole true count from
         ``index_levels``' ``lo`` to ``hi`` (a single one at a count of 0 without index plays):
         a two-card hand's by its cards' values, whether it came from a split, holds split Aces
         or may split, and the up card; a hand of three cards or more by its hard total, an Ace
-        held and the up card. The box's hand lives in locals; a split pushes the new hand's card
-        on a stack (a split hand is played right after the hand it came from: the last one
-        pushed comes first), and each finished hand is written to ``results`` in the order of
-        the box's list. A count, when kept, runs as in ``play_block``: the same cards seen, the
-        same true count at the bet, at insurance and at every decision (``levels``: ``lo``,
-        ``hi``, and ``level_of``'s lowest running count and width, ``_level_table``).
+        held and the up card (``tables``: ``one_box_tables``). The box's hands are played by
+        ``_play_box``, written to ``results``. A count, when kept, runs as in the general loop:
+        the same cards seen, the same true count at the bet, at insurance and at every
+        decision.
         """
         shoe, value_of, dealer_stands = block
         size = shoe.size
@@ -1048,7 +1185,6 @@ def _one_box_path(counted: bool) -> Any:
         has_side = p[P_HAS_SIDE] != 0
         hole_dealt = p[P_HOLE] != 0
         counting = counted  # a constant: the other path's work is compiled out
-        lo, hi, rc_low, rc_width = levels
         tags, wong_in = betting[0], betting[3]
         sums, bins = outputs[2], outputs[3].shape[0]
         box_log, decision_log = logs[2], logs[3]
@@ -1059,7 +1195,6 @@ def _one_box_path(counted: bool) -> Any:
         horizon = p[P_HORIZON]
         seg = seg_rounds = seg_sum = seg_low = 0
         wonged_in = wong_in == -np.inf
-        level = -lo if lo <= 0 <= hi else (0 if lo > 0 else hi - lo)  # a count of 0
         figures = NO_FIGURES
         for rnd in range(rounds):
             pos, shoes, shoe_no, rc, wonged_in = _open_round(
@@ -1086,17 +1221,9 @@ def _one_box_path(counted: bool) -> Any:
                 n_dealer = 2
                 rc_hidden = tags[d1 >> 2]
             up = value_of[d0]
-            v1 = value_of[c1]
-            v2 = value_of[c2]
-            x_hard = v1 + v2
-            x_ace = v1 == 1 or v2 == 1
-            x_n = 2
-            x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
-            x_c2 = c2
-            x_stake = 1
-            x_split = x_aces = x_done = x_settled = x_down = False
+            x_done = x_settled = False
             x_net = 0
-            natural = x_ace and x_hard == 11
+            natural = _naturals(value_of[c1], value_of[c2])
             open_hands = 1
             side = _side_bet(c1, c2, d0, side_net) if has_side else 0
             # --- insurance and even money, the peek, blackjacks paid at once -----------------
@@ -1122,96 +1249,12 @@ def _one_box_path(counted: bool) -> Any:
                 open_hands = 0
                 x_net = p[P_BJ_NET]
             # --- the box's hands -------------------------------------------------------------
-            n_hands = 1
-            n_waiting = n_results = 0
-            while True:
-                while not (x_done or skip_players):
-                    if x_n == 1:
-                        x_c2, pos, ran_out, x_hard, x_ace, x_sevens, x_down, rc, rc_hidden = (
-                            _second_card(
-                                shoe, pos, state, value_of, tags, p, x_hard, x_ace, x_sevens,
-                                x_aces, x_down, rc, rc_hidden,
-                            )
-                        )  # fmt: skip
-                        exhausted |= ran_out
-                        x_n = 2
-                    total = _best(x_hard, x_ace)
-                    if total > 21:
-                        x_done = True
-                        x_settled, open_hands, x_net = _bust(x_down, x_stake, open_hands, unit)
-                        break
-                    if total == 21:
-                        x_done = True
-                        break
-                    if counting and hi > lo:
-                        k = rc - rc_low
-                        if 0 <= k < rc_width:
-                            level = int(level_of[(size - pos) * rc_width + k])
-                        else:
-                            tc = _true_count(rc, size - pos, p)
-                            level = int(min(max(tc, lo), hi)) - lo
-                    if x_n == 2:
-                        may_split = can_split(_is_pair(c1, x_c2, value_of, p), n_hands, x_aces, p)
-                        if x_aces and not may_split:
-                            x_done = True
-                            break
-                        action = two_cards[
-                            level, int(x_split), int(x_aces), int(may_split), value_of[c1] - 1,
-                            value_of[x_c2] - 1, up - 1,
-                        ]  # fmt: skip
-                    else:
-                        if x_aces:
-                            x_done = True
-                            break
-                        action = more_cards[level, x_hard, int(x_ace), up - 1]
-                    n_decisions = _logged(decision_log, n_decisions, rnd, 0, action)
-                    if action == DO_STAND:
-                        x_done = True
-                        break
-                    if action == DO_SURRENDER:
-                        # docs/rules.md#D-BJ-32: half the bet back, settled at once.
-                        x_done = x_settled = True
-                        open_hands -= 1
-                        x_net = -(x_stake * unit // 2)
-                        break
-                    if action == DO_SPLIT:
-                        # The new hand, on the second card, waits its turn right after this one.
-                        x_aces = value_of[c1] == 1
-                        waiting[n_waiting] = x_c2
-                        waiting_aces[n_waiting] = x_aces
-                        n_waiting += 1
-                        n_hands += 1
-                        open_hands += 1
-                        x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(
-                            value_of[c1], x_aces
-                        )
-                        continue
-                    pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = _hit(
-                        shoe, pos, state, value_of, tags, p, action == DO_DOUBLE, x_hard, x_ace,
-                        x_n, x_sevens, x_down, rc, rc_hidden,
-                    )  # fmt: skip
-                    exhausted |= ran_out
-                    if action == DO_DOUBLE:
-                        x_stake = 2
-                        x_done = True
-                        if _best(x_hard, x_ace) > 21:
-                            x_settled, open_hands, x_net = _bust(x_down, 2, open_hands, unit)
-                        break
-                _keep_hand(
-                    results, n_results, x_hard, x_ace, x_n, x_sevens, x_stake, x_split, x_aces,
-                    x_settled, x_net,
-                )  # fmt: skip
-                n_results += 1
-                if n_waiting == 0:
-                    break
-                n_waiting -= 1
-                c1 = waiting[n_waiting]
-                x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(
-                    value_of[c1], waiting_aces[n_waiting]
-                )
-                x_stake = 1
-                x_done = x_settled = x_down = False
-                x_net = 0
+            pos, ran_out, open_hands, rc, rc_hidden, n_decisions, n_results = _play_box(
+                rnd, 0, c1, c2, x_done or skip_players, x_settled, x_net, open_hands, up, shoe,
+                pos, state, value_of, tags, p, counting, rc, rc_hidden, True, tables, chart,
+                decision_log, n_decisions, results, 0, waiting, waiting_aces,
+            )  # fmt: skip
+            exhausted |= ran_out
             # --- the dealer and settlement ---------------------------------------------------
             rc += rc_hidden  # the hole card and face-down cards are turned now
             hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
@@ -1243,7 +1286,7 @@ play_one_box_counted = _one_box_path(counted=True)
 
 @without_runtime
 def _general_rounds(  # noqa: PLR0917
-    p: Array, state: Array, rounds: int, players: int, block: Any, chart: Any,
+    p: Array, state: Array, rounds: int, players: int, block: Any, tables: Any, chart: Any,
     insurance_threshold: float, side_net: Array, betting: Any, outputs: Any, logs: Any,
     hands: Any, boxes: Any,
 ) -> None:  # fmt: skip
@@ -1261,11 +1304,9 @@ def _general_rounds(  # noqa: PLR0917
     tags, wong_in = betting[0], betting[3]
     sums, bins = outputs[2], outputs[3].shape[0]
     box_log, decision_log = logs[2], logs[3]
-    h_hard, h_ace, h_n, h_sevens, h_stake, h_split, h_aces, h_settled, h_net = hands[:9]
-    h_c1, h_c2, h_done, h_down = hands[9], hands[10], hands[11], hands[12]
-    n_hands, b_side, b_ins, b_ins_net, b_ins_settled = boxes
-    (hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold, pair_above,
-     pair_below, pair_threshold) = chart  # fmt: skip
+    h_hard, h_ace, h_n, h_sevens = hands[:4]
+    h_settled, h_net, h_c1, h_c2 = hands[7], hands[8], hands[9], hands[10]
+    n_hands, b_side, b_ins, b_ins_net, b_ins_settled, waiting, waiting_aces = boxes
     pos = size  # forces a shuffle before the first round
     shoes = n_decisions = exhausted_rounds = 0
     shoe_no = -1
@@ -1283,7 +1324,6 @@ def _general_rounds(  # noqa: PLR0917
             n_hands[b] = 1
             s = b * max_hands
             _keep_hand(hands, s, 0, False, 0, 0, 1, False, False, False, 0)
-            h_done[s] = h_down[s] = False
             b_ins[b] = b_ins_net[b] = b_side[b] = 0
             b_ins_settled[b] = False
         rc_hidden = insured = 0
@@ -1330,7 +1370,7 @@ def _general_rounds(  # noqa: PLR0917
                 natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
                 code = _insurance_code(natural, insure, even, p)
                 if code == DO_EVEN_MONEY:
-                    h_done[s] = h_settled[s] = True
+                    h_settled[s] = True
                     open_hands -= 1
                     h_net[s] = unit
                 elif code == DO_INSURE:
@@ -1349,94 +1389,20 @@ def _general_rounds(  # noqa: PLR0917
             for b in range(players):
                 s = b * max_hands
                 if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
-                    h_done[s] = h_settled[s] = True
+                    h_settled[s] = True
                     open_hands -= 1
                     h_net[s] = p[P_BJ_NET]
-        # --- the players' hands -----------------------------------------------------------
-        for b in range(0 if skip_players else players):
-            base = b * max_hands
-            i = 0
-            while i < n_hands[b]:
-                s = base + i
-                i += 1
-                if h_done[s]:
-                    continue
-                # The hand in play lives in locals (registers), kept in its slot when it is done.
-                x_hard, x_ace, x_n, x_sevens = h_hard[s], h_ace[s], h_n[s], h_sevens[s]
-                x_stake, x_split, x_aces = h_stake[s], h_split[s], h_aces[s]
-                x_c1, x_c2, x_settled, x_down, x_net = h_c1[s], h_c2[s], False, h_down[s], 0
-                while True:
-                    if x_n == 1:
-                        x_c2, pos, ran_out, x_hard, x_ace, x_sevens, x_down, rc, rc_hidden = (
-                            _second_card(
-                                shoe, pos, state, value_of, tags, p, x_hard, x_ace, x_sevens,
-                                x_aces, x_down, rc, rc_hidden,
-                            )
-                        )  # fmt: skip
-                        exhausted |= ran_out
-                        x_n = 2
-                    total = _best(x_hard, x_ace)
-                    if total > 21:
-                        x_settled, open_hands, x_net = _bust(x_down, x_stake, open_hands, unit)
-                        break
-                    if total == 21:
-                        break
-                    pair = x_n == 2 and _is_pair(x_c1, x_c2, value_of, p)
-                    may_split = can_split(pair, n_hands[b], x_aces, p)
-                    if x_aces and not may_split:
-                        break  # Art. 11: split Aces take one card each
-                    tc = _true_count(rc, size - pos, p) if counting else 0.0
-                    action = _decide(
-                        x_n, x_hard, x_ace, value_of[x_c1], value_of[x_c2], x_split, x_aces,
-                        may_split, up, tc, p, hard_above, hard_below, hard_threshold, soft_above,
-                        soft_below, soft_threshold, pair_above, pair_below, pair_threshold,
-                    )  # fmt: skip
-                    n_decisions = _logged(decision_log, n_decisions, rnd, b, action)
-                    if action == DO_STAND:
-                        break
-                    if action == DO_SURRENDER:
-                        # docs/rules.md#D-BJ-32: half the bet back, settled at once.
-                        x_settled = True
-                        open_hands -= 1
-                        x_net = -(x_stake * unit // 2)
-                        break
-                    if action == DO_SPLIT:
-                        # The new hand goes right after this one with the second card.
-                        last = base + n_hands[b]
-                        for t in range(last, s + 1, -1):
-                            _keep_hand(
-                                hands, t, h_hard[t - 1], h_ace[t - 1], h_n[t - 1], h_sevens[t - 1],
-                                h_stake[t - 1], h_split[t - 1], h_aces[t - 1], h_settled[t - 1],
-                                h_net[t - 1],
-                            )  # fmt: skip
-                            h_c1[t], h_c2[t] = h_c1[t - 1], h_c2[t - 1]
-                            h_done[t], h_down[t] = h_done[t - 1], h_down[t - 1]
-                        n_hands[b] += 1
-                        open_hands += 1
-                        aces = value_of[x_c1] == 1
-                        hard, ace, n, sevens, split, _ = _split_start(value_of[x_c2], aces)
-                        _keep_hand(hands, s + 1, hard, ace, n, sevens, 1, split, aces, False, 0)
-                        h_c1[s + 1] = x_c2
-                        h_done[s + 1] = h_down[s + 1] = False
-                        x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(
-                            value_of[x_c1], aces
-                        )
-                        continue
-                    pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = _hit(
-                        shoe, pos, state, value_of, tags, p, action == DO_DOUBLE, x_hard, x_ace,
-                        x_n, x_sevens, x_down, rc, rc_hidden,
-                    )  # fmt: skip
-                    exhausted |= ran_out
-                    if action == DO_DOUBLE:
-                        x_stake = 2
-                        if _best(x_hard, x_ace) > 21:
-                            x_settled, open_hands, x_net = _bust(x_down, 2, open_hands, unit)
-                        break
-                _keep_hand(
-                    hands, s, x_hard, x_ace, x_n, x_sevens, x_stake, x_split, x_aces, x_settled,
-                    x_net,
-                )  # fmt: skip
-                h_c1[s], h_c2[s], h_done[s], h_down[s] = x_c1, x_c2, True, x_down
+        # --- the players' hands (a hand settled already, by even money or a blackjack paid at
+        # once, has nothing to play) ------------------------------------------------------------
+        for b in range(players):
+            s = b * max_hands
+            pos, ran_out, open_hands, rc, rc_hidden, n_decisions, box_hands = _play_box(
+                rnd, b, h_c1[s], h_c2[s], h_settled[s] or skip_players, h_settled[s], h_net[s],
+                open_hands, up, shoe, pos, state, value_of, tags, p, counting, rc, rc_hidden,
+                False, tables, chart, decision_log, n_decisions, hands, s, waiting, waiting_aces,
+            )  # fmt: skip
+            n_hands[b] = box_hands
+            exhausted |= ran_out
         # --- the dealer and settlement -------------------------------------------------------
         rc += rc_hidden  # the hole card and face-down cards are turned now
         hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
@@ -1523,13 +1489,11 @@ def play_block(  # noqa: PLR0917
     max_hands = p[P_MAX_HANDS]
     lo, hi = index_levels(hard_threshold, soft_threshold, pair_threshold)
     if players == 1 and p[P_GENERAL_LOOP] == 0 and hi - lo < MAX_INDEX_LEVELS:
-        two_cards, more_cards = decision_tables(p, lo, hi, *chart)
         counting = p[P_COUNTING] != 0
-        level_of, rc_low, rc_width = _level_table(p, tags, lo, hi, counting)
         one_box = (
-            p, state, rounds, block, two_cards, more_cards, (lo, hi, rc_low, rc_width), level_of,
-            insurance_threshold, side_net, betting, outputs, logs, _hand_slots(max_hands),
-            np.zeros(max_hands, dtype=np.int64), np.zeros(max_hands, dtype=np.bool_),
+            p, state, rounds, block, one_box_tables(p, tags, chart, counting), chart, insurance_threshold, side_net, betting,
+            outputs, logs, _hand_slots(max_hands), np.zeros(max_hands, dtype=np.int64),
+            np.zeros(max_hands, dtype=np.bool_),
         )  # fmt: skip
         if counting:
             play_one_box_counted(*one_box)
@@ -1539,15 +1503,20 @@ def play_block(  # noqa: PLR0917
     n_slots = players * max_hands
     hands = (
         *_hand_slots(n_slots), np.zeros(n_slots, dtype=np.int64),
-        np.zeros(n_slots, dtype=np.int64), np.zeros(n_slots, dtype=np.bool_),
-        np.zeros(n_slots, dtype=np.bool_),
+        np.zeros(n_slots, dtype=np.int64),
     )  # fmt: skip
     boxes = (
         np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
         np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-        np.zeros(players, dtype=np.bool_),
+        np.zeros(players, dtype=np.bool_), np.zeros(max_hands, dtype=np.int64),
+        np.zeros(max_hands, dtype=np.bool_),
+    )  # fmt: skip
+    # ``_play_box`` decides by the chart here: its tables are not read (empty ones of their type).
+    no_tables = (
+        np.zeros((1, 2, 2, 2, 10, 10, 10), dtype=np.int8), np.zeros((1, 22, 2, 10), dtype=np.int8),
+        np.zeros(0, dtype=np.int8), lo, hi, np.int64(0), np.int64(0), np.int64(0),
     )  # fmt: skip
     _general_rounds(
-        p, state, rounds, players, block, chart, insurance_threshold, side_net, betting,
-        outputs, logs, hands, boxes,
+        p, state, rounds, players, block, no_tables, chart, insurance_threshold, side_net,
+        betting, outputs, logs, hands, boxes,
     )  # fmt: skip

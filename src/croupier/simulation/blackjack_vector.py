@@ -52,11 +52,11 @@ from croupier.simulation.blackjack_kernel import (
     _best,
     _block_tables,
     _hand_slots,
-    _level_table,
     can_double,
     can_split,
     can_surrender,
     draw,
+    one_box_tables,
     play_one_box,
     settled_net,
     shuffle,
@@ -732,22 +732,19 @@ def observe_batch(  # noqa: PLR0917
 
 
 @njit(cache=True, error_model="numpy")
-def rollout_chart(  # noqa: PLR0917
-    p: Array, rounds: int, shoes: Array, streams: Array, two_cards: Array, more_cards: Array,
-    lo: int, hi: int, totals: Array,
-) -> None:  # fmt: skip
+def rollout_chart(p: Array, rounds: int, shoes: Array, streams: Array, chart: Any) -> Any:
     """``rounds`` rounds on each of ``shoes`` (a box at its own table, with its own row of
-    ``streams``), every decision by the chart's tables (``blackjack_kernel.decision_tables``
-    from ``lo`` to ``hi``, played at a count of 0): the simulator's one-box loop
+    ``streams``), every decision by the ``chart``'s arrays (``blackjack_sim.chart_tables``)
+    read from their tables at a count of 0 (``one_box_tables``): the simulator's one-box loop
     (``play_one_box``), the round played by the same step functions as ``play_block``'s, on
     shoes shuffled and cut as ``open_round`` does. ``p``: the simulator's parameters without
-    a count, a trace or 21+3. ``totals``: each round's net and its square added (in
+    a count, a trace or 21+3. Returns the rounds' nets summed and their squares summed (in
     ``1 / denominator`` of a unit)."""
     _, value_of, dealer_stands = _block_tables(p)
     size = shoes.shape[1]
-    level_of, rc_low, rc_width = _level_table(p, np.zeros(13, dtype=np.int64), lo, hi, False)
-    betting = (np.zeros(13, dtype=np.int64), np.zeros(1), np.ones(1, dtype=np.int64), -np.inf,
-               -np.inf)  # fmt: skip
+    no_count = np.zeros(13, dtype=np.int64)
+    betting = (no_count, np.zeros(1), np.ones(1, dtype=np.int64), -np.inf, -np.inf)
+    totals = np.zeros(2, dtype=np.int64)
     outputs = (
         np.zeros((4, 3), dtype=np.int64), totals, np.zeros(S_FIELDS, dtype=np.int64),
         np.zeros((1, 3), dtype=np.int64), np.zeros(0, dtype=np.int64),
@@ -762,9 +759,10 @@ def rollout_chart(  # noqa: PLR0917
     waiting = np.zeros(max_hands, dtype=np.int64)
     waiting_aces = np.zeros(max_hands, dtype=np.bool_)
     side_net = np.zeros((1, 2), dtype=np.int64)
+    tables = one_box_tables(p, no_count, chart, False)
     for i in range(shoes.shape[0]):
         play_one_box(
-            p, streams[i], rounds, (shoes[i], value_of, dealer_stands), two_cards, more_cards,
-            (lo, hi, rc_low, rc_width), level_of, 0.0, side_net, betting, outputs, logs, results,
-            waiting, waiting_aces,
+            p, streams[i], rounds, (shoes[i], value_of, dealer_stands), tables, chart, 0.0,
+            side_net, betting, outputs, logs, results, waiting, waiting_aces,
         )  # fmt: skip
+    return totals[0], totals[1]
