@@ -165,7 +165,7 @@ def test_the_rollout_deals_the_rounds_step_deals(profile: str) -> None:
     charts = chart_tables(chart, None, surrender=bool(p[kernel.P_SURRENDER]))
     lo, hi = kernel.index_levels(charts.hard[2], charts.soft[2], charts.pairs[2])
     two_cards, more_cards = kernel.decision_tables(
-        p, lo, hi, *charts.hard, *charts.soft, *charts.pairs
+        p, lo, hi, (*charts.hard, *charts.soft, *charts.pairs)
     )
     tables = (two_cards, more_cards, min(max(0, lo), hi) - lo)
     _, info = vector.reset(seed=seed)

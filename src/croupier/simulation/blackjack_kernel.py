@@ -34,7 +34,7 @@ one per whole true count at which an index play can change them), compiled once 
 and once with one (``play_one_box_counted``); more boxes take ``_general_rounds``, deciding by
 ``_decide`` at the true count of the moment. Both loops play the round by the same step
 functions, each rule written once (``_open_round``, ``_side_bet``, ``_insurance_code``,
-``_peek``, ``_play_box`` with ``_second_card``, ``_hit`` and ``_bust``, ``_dealer_turn``,
+``_peek``, ``_play_box`` with ``_card_to_hand`` and ``_bust``, ``_dealer_turn``,
 ``settled_net`` through ``_hands_net``, ``_box_figures``, ``_close_round``), inlined into loops
 compiled without numba's runtime (``play_block`` makes their arrays): there, an inlined
 function pays no reference count on the arrays it is passed (with numba's runtime, ``_decide``
@@ -498,19 +498,15 @@ def _decide(  # noqa: PLR0917
     up: Any,
     tc: Any,
     p: Array,
-    hard_above: Array,
-    hard_below: Array,
-    hard_threshold: Array,
-    soft_above: Array,
-    soft_below: Array,
-    soft_threshold: Array,
-    pair_above: Array,
-    pair_below: Array,
-    pair_threshold: Array,
+    chart: Any,
 ) -> Any:
     """The decision code (``DO_*``) on a hand still to be played, by the chart's letter at
     the true count ``tc`` and what the rules allow (``chart_action``); ``v1`` and ``v2`` are
-    the values of its first two cards."""
+    the values of its first two cards. ``chart``: the letter at or above the threshold, the
+    letter below and the threshold, by hard total, soft total and pair (nine arrays,
+    ``blackjack_sim.chart_tables``)."""
+    (hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold, pair_above,
+     pair_below, pair_threshold) = chart  # fmt: skip
     total = _best(x_hard, x_ace)
     can_hit = not x_aces
     soft = x_ace and x_hard + 10 <= 21
@@ -623,12 +619,8 @@ def index_levels(hard_threshold: Array, soft_threshold: Array, pair_threshold: A
 
 
 @njit(cache=True)
-def decision_tables(  # noqa: PLR0917
-    p: Array, lo: int, hi: int, hard_above: Array, hard_below: Array, hard_threshold: Array,
-    soft_above: Array, soft_below: Array, soft_threshold: Array, pair_above: Array,
-    pair_below: Array, pair_threshold: Array,
-) -> Any:  # fmt: skip
-    """The chart's decisions (``_decide``'s ``DO_*`` codes) as tables, one per whole true count
+def decision_tables(p: Array, lo: int, hi: int, chart: Any) -> Any:
+    """The ``chart``'s decisions (``_decide``'s ``DO_*`` codes) as tables, one per whole true count
     from ``lo`` to ``hi`` (``index_levels``), read in the hot loops instead of deciding there:
     ``two_cards[level, split, aces, may split, v1 - 1, v2 - 1, up - 1]`` for a hand of two
     cards by their values, whether it came from a split, holds split Aces or may split, and
@@ -648,19 +640,15 @@ def decision_tables(  # noqa: PLR0917
                                 two_cards[level, split, aces, can, v1 - 1, v2 - 1, up - 1] = (
                                     _decide(
                                         2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
-                                        aces == 1, can == 1, up, tc, p, hard_above, hard_below,
-                                        hard_threshold, soft_above, soft_below, soft_threshold,
-                                        pair_above, pair_below, pair_threshold,
+                                        aces == 1, can == 1, up, tc, p, chart,
                                     )
                                 )  # fmt: skip
         for hard in range(3, 22):
             for ace in range(2):
                 for up in range(1, 11):
                     more_cards[level, hard, ace, up - 1] = _decide(
-                        3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, hard_above,
-                        hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
-                        pair_above, pair_below, pair_threshold,
-                    )  # fmt: skip
+                        3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, chart
+                    )
     return two_cards, more_cards
 
 
@@ -675,12 +663,15 @@ def decision_tables(  # noqa: PLR0917
 @njit(inline="always")
 def _open_round(  # noqa: PLR0917
     p: Array, rnd: Any, pos: Any, cut_at: Any, shoe: Array, state: Array, shoes: Any,
-    shoe_no: Any, rc: Any, wonged_in: Any, wong_in: float, logs: Any,
+    shoe_no: Any, rc: Any, wonged_in: Any, counting: Any, betting: Any, bins: Any, logs: Any,
 ) -> Any:  # fmt: skip
     """A round's start: a new shoe once the cut card has come out (its burns leave it, the
-    count starts again, a player who wongs waits for it to rise), and the round's shoe and
-    first card in the trace. Returns ``(pos, shoes, shoe_no, rc, wonged_in)``."""
+    count starts again, a player who wongs waits for it to rise), the round's shoe and first
+    card in the trace, and the bet by the ramp at the true count before the deal (one unit
+    without a count) with the count's bin of ``by_count``. Returns ``(pos, shoes, shoe_no,
+    rc, wonged_in, bet, tc_bin)``."""
     shoe_log, round_log = logs[0], logs[1]
+    ramp_counts, ramp_units, wong_in, wong_out = betting[1], betting[2], betting[3], betting[4]
     if pos >= cut_at:
         shoe_no = shoes
         shoes = next_shoe(shoe, state, shoe_log, shoes)
@@ -691,23 +682,13 @@ def _open_round(  # noqa: PLR0917
     if rnd < round_log.shape[0]:
         round_log[rnd, R_SHOE] = shoe_no
         round_log[rnd, R_START] = pos
-    return pos, shoes, shoe_no, rc, wonged_in
-
-
-@njit(inline="always")
-def _round_bet(  # noqa: PLR0917
-    counting: Any, rc: Any, remaining: Any, wonged_in: Any, betting: Any, bins: Any, p: Array
-) -> Any:
-    """The bet by the ramp at the true count before the deal (one unit without a count), and
-    the count's bin of ``by_count``. Returns ``(bet, wonged_in, tc_bin)``."""
-    ramp_counts, ramp_units, wong_in, wong_out = betting[1], betting[2], betting[3], betting[4]
     bet = 1
     tc_bin = 0
     if counting:
-        tc_bet = _true_count(rc, remaining, p)
+        tc_bet = _true_count(rc, shoe.size - pos, p)
         bet, wonged_in = ramp_bet(tc_bet, wonged_in, wong_in, wong_out, ramp_counts, ramp_units)
         tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
-    return bet, wonged_in, tc_bin
+    return pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin
 
 
 @njit(inline="always")
@@ -784,35 +765,14 @@ def _split_start(v: Any, aces: Any) -> Any:
 
 
 @njit(inline="always")
-def _second_card(  # noqa: PLR0917
-    shoe: Array, pos: Any, state: Array, value_of: Array, tags: Array, p: Array, x_hard: Any,
-    x_ace: Any, x_sevens: Any, x_aces: Any, x_down: Any, rc: Any, rc_hidden: Any,
-) -> Any:  # fmt: skip
-    """A split hand's second card, when its turn comes (face down on split Aces where the
-    profile deals them so). Returns ``(card, pos, ran_out, hard, ace, sevens, down, rc,
-    rc_hidden)``."""
-    card, pos, ran_out = draw(shoe, pos, state)
-    v = value_of[card]
-    x_hard += v
-    x_ace |= v == 1
-    if v == 7 and x_sevens == 1:
-        x_sevens = 2
-    if x_aces and p[P_ACE_FACE_DOWN] != 0:
-        x_down = True
-        rc_hidden += tags[card >> 2]
-    else:
-        rc += tags[card >> 2]
-    return card, pos, ran_out, x_hard, x_ace, x_sevens, x_down, rc, rc_hidden
-
-
-@njit(inline="always")
-def _hit(  # noqa: PLR0917
-    shoe: Array, pos: Any, state: Array, value_of: Array, tags: Array, p: Array, doubles: Any,
+def _card_to_hand(  # noqa: PLR0917
+    shoe: Array, pos: Any, state: Array, value_of: Array, tags: Array, face_down: Any,
     x_hard: Any, x_ace: Any, x_n: Any, x_sevens: Any, x_down: Any, rc: Any, rc_hidden: Any,
 ) -> Any:  # fmt: skip
-    """A card to a hand of two or more: the hit, or the double's one card (face down where
-    the profile deals it so). Returns ``(pos, ran_out, hard, ace, n, sevens, down, rc,
-    rc_hidden)``."""
+    """A card to the hand in play: a split hand's second card when its turn comes, the hit, or
+    the double's one card, ``face_down`` where the profile deals it so (on split Aces, on a
+    double: the count sees it when the dealer turns it). Returns ``(card, pos, ran_out, hard,
+    ace, n, sevens, down, rc, rc_hidden)``."""
     card, pos, ran_out = draw(shoe, pos, state)
     v = value_of[card]
     x_hard += v
@@ -820,12 +780,12 @@ def _hit(  # noqa: PLR0917
     x_n += 1
     if v == 7 and x_sevens == x_n - 1:
         x_sevens += 1
-    if doubles and p[P_DOUBLE_FACE_DOWN] != 0:
+    if face_down:
         x_down = True
         rc_hidden += tags[card >> 2]
     else:
         rc += tags[card >> 2]
-    return pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden
+    return card, pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden
 
 
 @njit(inline="always")
@@ -996,12 +956,10 @@ def _play_box(  # noqa: PLR0917
     The hand in play lives in locals; a split pushes the new hand's card on ``waiting`` (a
     split hand is played right after the hand it came from: the last one pushed comes
     first). Each decision by the chart: read from ``decision_tables``' tables where
-    ``by_tables`` (``tables``: ``one_box_tables``), else ``_decide`` on the ``chart``'s arrays at the
-    true count of the moment. Returns ``(pos, ran_out, open_hands, rc, rc_hidden,
+    ``by_tables`` (``tables``: ``one_box_tables``), else ``_decide`` on the ``chart``'s arrays
+    at the true count of the moment. Returns ``(pos, ran_out, open_hands, rc, rc_hidden,
     n_decisions, hands kept)``."""
     two_cards, more_cards, level_of, lo, hi, rc_low, rc_width, level = tables
-    (hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold, pair_above,
-     pair_below, pair_threshold) = chart  # fmt: skip
     unit = p[P_DENOMINATOR]
     size = shoe.size
     exhausted = False
@@ -1018,12 +976,13 @@ def _play_box(  # noqa: PLR0917
     while True:
         while not x_done:
             if x_n == 1:
-                x_c2, pos, ran_out, x_hard, x_ace, x_sevens, x_down, rc, rc_hidden = _second_card(
-                    shoe, pos, state, value_of, tags, p, x_hard, x_ace, x_sevens, x_aces, x_down,
-                    rc, rc_hidden,
+                x_c2, pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = (
+                    _card_to_hand(
+                        shoe, pos, state, value_of, tags, x_aces and p[P_ACE_FACE_DOWN] != 0,
+                        x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden,
+                    )
                 )  # fmt: skip
                 exhausted |= ran_out
-                x_n = 2
             total = _best(x_hard, x_ace)
             if total > 21:
                 x_done = True
@@ -1054,10 +1013,19 @@ def _play_box(  # noqa: PLR0917
             else:
                 tc = _true_count(rc, size - pos, p) if counting else 0.0
                 action = _decide(
-                    x_n, x_hard, x_ace, value_of[c1], value_of[x_c2], x_split, x_aces, may_split,
-                    up, tc, p, hard_above, hard_below, hard_threshold, soft_above, soft_below,
-                    soft_threshold, pair_above, pair_below, pair_threshold,
-                )  # fmt: skip
+                    x_n,
+                    x_hard,
+                    x_ace,
+                    value_of[c1],
+                    value_of[x_c2],
+                    x_split,
+                    x_aces,
+                    may_split,
+                    up,
+                    tc,
+                    p,
+                    chart,
+                )
             n_decisions = _logged(decision_log, n_decisions, rnd, box, action)
             if action == DO_STAND:
                 x_done = True
@@ -1078,12 +1046,13 @@ def _play_box(  # noqa: PLR0917
                 open_hands += 1
                 x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(value_of[c1], x_aces)
                 continue
-            pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = _hit(
-                shoe, pos, state, value_of, tags, p, action == DO_DOUBLE, x_hard, x_ace, x_n,
-                x_sevens, x_down, rc, rc_hidden,
+            doubles = action == DO_DOUBLE
+            _, pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = _card_to_hand(
+                shoe, pos, state, value_of, tags, doubles and p[P_DOUBLE_FACE_DOWN] != 0, x_hard,
+                x_ace, x_n, x_sevens, x_down, rc, rc_hidden,
             )  # fmt: skip
             exhausted |= ran_out
-            if action == DO_DOUBLE:
+            if doubles:
                 x_stake = 2
                 x_done = True
                 if _best(x_hard, x_ace) > 21:
@@ -1121,7 +1090,7 @@ def one_box_tables(p: Array, tags: Array, chart: Any, counting: bool) -> Any:
     come); and the level at a count of 0. Returns ``(two_cards, more_cards, level_of, lo, hi,
     lowest running count, width, level at 0)``."""
     lo, hi = index_levels(chart[2], chart[5], chart[8])
-    two_cards, more_cards = decision_tables(p, lo, hi, *chart)
+    two_cards, more_cards = decision_tables(p, lo, hi, chart)
     decks = p[P_DECKS]
     size = 52 * decks
     rc_low = rc_high = p[P_INITIAL_RC]
@@ -1197,12 +1166,10 @@ def _one_box_path(counted: bool) -> Any:
         wonged_in = wong_in == -np.inf
         figures = NO_FIGURES
         for rnd in range(rounds):
-            pos, shoes, shoe_no, rc, wonged_in = _open_round(
-                p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, wong_in, logs
-            )
-            bet, wonged_in, tc_bin = _round_bet(
-                counting, rc, size - pos, wonged_in, betting, bins, p
-            )
+            pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
+                p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting,
+                betting, bins, logs,
+            )  # fmt: skip
             exhausted = False
             # --- the deal: the box, the up card, the box, the hole card ----------------------
             c1, pos, ran_out = draw(shoe, pos, state)
@@ -1316,10 +1283,10 @@ def _general_rounds(  # noqa: PLR0917
     wonged_in = wong_in == -np.inf
     figures = NO_FIGURES
     for rnd in range(rounds):
-        pos, shoes, shoe_no, rc, wonged_in = _open_round(
-            p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, wong_in, logs
-        )
-        bet, wonged_in, tc_bin = _round_bet(counting, rc, size - pos, wonged_in, betting, bins, p)
+        pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
+            p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting, betting,
+            bins, logs,
+        )  # fmt: skip
         for b in range(players):
             n_hands[b] = 1
             s = b * max_hands
@@ -1491,9 +1458,9 @@ def play_block(  # noqa: PLR0917
     if players == 1 and p[P_GENERAL_LOOP] == 0 and hi - lo < MAX_INDEX_LEVELS:
         counting = p[P_COUNTING] != 0
         one_box = (
-            p, state, rounds, block, one_box_tables(p, tags, chart, counting), chart, insurance_threshold, side_net, betting,
-            outputs, logs, _hand_slots(max_hands), np.zeros(max_hands, dtype=np.int64),
-            np.zeros(max_hands, dtype=np.bool_),
+            p, state, rounds, block, one_box_tables(p, tags, chart, counting), chart,
+            insurance_threshold, side_net, betting, outputs, logs, _hand_slots(max_hands),
+            np.zeros(max_hands, dtype=np.int64), np.zeros(max_hands, dtype=np.bool_),
         )  # fmt: skip
         if counting:
             play_one_box_counted(*one_box)
