@@ -1190,7 +1190,9 @@ def _one_box_path(counted: bool) -> Any:
             up = value_of[d0]
             x_done = x_settled = False
             x_net = 0
-            natural = _naturals(value_of[c1], value_of[c2])
+            v1 = value_of[c1]
+            v2 = value_of[c2]
+            natural = (v1 == 1 or v2 == 1) and v1 + v2 == 11
             open_hands = 1
             side = _side_bet(c1, c2, d0, side_net) if has_side else 0
             # --- insurance and even money, the peek, blackjacks paid at once -----------------
