@@ -15,7 +15,6 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
-from numba import njit, types
 
 import croupier.envs  # noqa: F401 - registers the ids
 from croupier.analysis.blackjack import analyse_blackjack
@@ -26,7 +25,9 @@ from croupier.envs.vector import CroupierVectorEnv
 from croupier.errors import IllegalActionError, ProfileError
 from croupier.rules import BlackjackRules, load_profile
 from croupier.shoe import Shoe
+from croupier.simulation import blackjack_kernel as kernel
 from croupier.simulation import blackjack_vector as compiled
+from croupier.simulation.blackjack_sim import BlackjackStrategy, chart_tables
 
 PROFILES = ("peru-2016", "spain-1979", "veintiuno-real")
 Z99 = 2.5758293035489004
@@ -115,19 +116,75 @@ def test_an_illegal_action_names_the_environment_and_changes_nothing() -> None:
     np.testing.assert_array_equal(vector._state.fields, fields)
 
 
-def test_the_rollout_calls_the_compiled_act_as_step_does() -> None:
-    """``rollout`` plays through the ``act`` that ``step`` compiled: a constant action index
-    passed from the rollout's loop was a literal type to numba, and ``act`` compiled a second
-    time for it (15 s of CPU on a cold cache, as long as the first). The rollout's loop is
-    compiled afresh here, so that its calls are typed in this process whatever the cache
-    holds, and every ``act`` they need must take a plain int64 action."""
-    vector = CroupierVectorEnv(2, "peru-2016")
-    assert vector.rollout(rounds=3, seed=5).rounds == 6
-    [signature] = compiled.rollout_chart.signatures
-    options: dict[str, Any] = {"_nrt": False, "error_model": "numpy"}
-    njit(**options)(compiled.rollout_chart.py_func).compile(signature)
-    assert compiled.act.signatures
-    assert {arguments[1] for arguments in compiled.act.signatures} == {types.int64}
+def _chart_action(
+    vector: CroupierVectorEnv, i: int, mask: Any, tables: tuple[Any, Any, int]
+) -> int:
+    """The catalogue index basic strategy plays in environment ``i`` now, read from the
+    decision tables as the rollout reads them (one unit bet, no insurance: ``bet=1``)."""
+    two_cards, more_cards, level = tables
+    state = vector._state
+    phase = state.fields[i, compiled.E_PHASE]
+    if phase in (compiled.PH_BET, compiled.PH_DONE):
+        return compiled.A_BETS  # the betting step (a round's end: the autoreset ignores it)
+    if phase == compiled.PH_INSURANCE:
+        return compiled.A_NO_INSURANCE  # basic strategy declines both
+    h = state.fields[i, compiled.E_TURN]
+    hand = state.hands[i, h]
+    up = _value(int(state.dealer[i, 0])) - 1
+    if hand[compiled.H_N] == 2:
+        first, second = (_value(int(c)) - 1 for c in state.hand_cards[i, h, :2])
+        code = two_cards[
+            level, hand[compiled.H_SPLIT], hand[compiled.H_ACES], mask[compiled.A_SPLIT], first,
+            second, up,
+        ]  # fmt: skip
+    else:
+        code = more_cards[level, hand[compiled.H_HARD], hand[compiled.H_ACE], up]
+    return {
+        kernel.DO_STAND: compiled.A_STAND,
+        kernel.DO_HIT: compiled.A_HIT,
+        kernel.DO_DOUBLE: compiled.A_DOUBLE,
+        kernel.DO_SPLIT: compiled.A_SPLIT,
+        kernel.DO_SURRENDER: compiled.A_SURRENDER,
+    }[int(code)]
+
+
+def _value(card: int) -> int:
+    rank = card >> 2
+    return 1 if rank == 12 else min(rank + 2, 10)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_rollout_deals_the_rounds_step_deals(profile: str) -> None:
+    """``rollout`` (the simulator's one-box loop on each environment's shoe and stream) and
+    ``step`` from ``reset`` on the same seed, played by the same chart, deal the same rounds:
+    the same nets, round by round summed, in every environment."""
+    envs, rounds, seed = 4, 150, 11
+    vector = CroupierVectorEnv(envs, profile, bet=1)
+    p = vector._p
+    chart = BlackjackStrategy.basic(vector.profile)
+    charts = chart_tables(chart, None, surrender=bool(p[kernel.P_SURRENDER]))
+    lo, hi = kernel.index_levels(charts.hard[2], charts.soft[2], charts.pairs[2])
+    two_cards, more_cards = kernel.decision_tables(
+        p, lo, hi, (*charts.hard, *charts.soft, *charts.pairs)
+    )
+    tables = (two_cards, more_cards, min(max(0, lo), hi) - lo)
+    _, info = vector.reset(seed=seed)
+    unit = int(p[kernel.P_DENOMINATOR])
+    played = np.zeros(envs, dtype=np.int64)
+    net = net_squared = 0
+    while played.min() < rounds:
+        mask = info["action_mask"]
+        actions = np.array([_chart_action(vector, i, mask[i], tables) for i in range(envs)])
+        _, rewards, terminated, _, info = vector.step(actions)
+        for i in np.flatnonzero(terminated):
+            if played[i] < rounds:
+                played[i] += 1
+                round_net = round(float(rewards[i]) * unit)
+                net += round_net
+                net_squared += round_net * round_net
+    result = CroupierVectorEnv(envs, profile).rollout(rounds=rounds, seed=seed)
+    assert result.rounds == envs * rounds
+    assert (result.net * unit, result.net_squared * unit**2) == (net, net_squared)
 
 
 def test_other_games_have_no_compiled_vector_environment() -> None:

@@ -252,29 +252,23 @@ class CroupierVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         self, strategy: BlackjackStrategy | None = None, *, rounds: int, seed: int | None = None
     ) -> RolloutSums:
         """``rounds`` rounds in each environment played by ``strategy``'s chart (basic
-        strategy by default), inside the kernel from deal to settlement, by the same step
-        functions as ``step``; on shoes of its own (the environments' rounds are left as
-        they are). Flat one-unit bets."""
+        strategy by default), inside the kernel from deal to settlement: the simulator's
+        one-box loop on each environment's shoe and stream (``reset(seed=...)``'s), the game
+        ``step`` deals; on shoes of its own (the environments' rounds are left as they are).
+        Flat one-unit bets: no insurance (a unit has no whole unit to insure), even money as
+        the chart says."""
         chart = strategy or BlackjackStrategy.basic(self.profile)
         tables = chart_tables(chart, None, surrender=bool(self._p[kernel.P_SURRENDER]))
-        chart_arrays = (*tables.hard, *tables.soft, *tables.pairs)
-        lo, hi = kernel.index_levels(tables.hard[2], tables.soft[2], tables.pairs[2])
-        two_cards, more_cards = kernel.decision_tables(self._p, lo, hi, *chart_arrays)
-        level = min(max(0, lo), hi) - lo  # the tables at a count of 0: no count is kept
-        max_hands = int(self._p[kernel.P_MAX_HANDS])
-        state = compiled.new_state(self.num_envs, self.profile.decks, max_hands)
-        state.fields[:, compiled.E_BASE] = 1
+        p = parameters(self.profile, chart, None)
+        p[kernel.P_HAS_SIDE] = 0  # side bets are the single environment's
+        p[kernel.P_INSURE_MODE] = 0
+        state = compiled.new_state(self.num_envs, self.profile.decks, 1)
         state.streams[:] = compiled.stream_states(seed, self.num_envs)
-        state.fields[:, compiled.E_EXHAUSTED] = 1
-        sums = np.zeros((self.num_envs, 3), dtype=np.int64)
-        compiled.rollout_chart(
-            rounds, self._p, state.fields, state.hands, state.hand_cards, state.dealer,
-            state.shoes, state.streams, state.seen, two_cards[level], more_cards[level],
-            chart.chart.insurance == "take", chart.chart.even_money == "take", sums,
-        )  # fmt: skip
+        net, net_squared = compiled.rollout_chart(
+            p, rounds, state.shoes, state.streams, (*tables.hard, *tables.soft, *tables.pairs)
+        )
         unit = int(self._p[kernel.P_DENOMINATOR])
-        total = sums.sum(axis=0)
-        return RolloutSums(int(total[0]), total[1] / unit, total[2] / unit**2)
+        return RolloutSums(rounds * self.num_envs, net / unit, net_squared / unit**2)
 
 
 def table_vector_env(

@@ -27,15 +27,21 @@ hole card and face-down cards once turned), the true count with the deck estimat
 bet by the ramp at the start of each round (0 when wonged out), and bet-weighted sums of the
 counter's own game (the main bet and insurance; 21+3 stays one flat unit, outside them).
 
-One box (a simulation's common case and its benchmark, counted or not) takes its own path,
+One box (a simulation's common case and its benchmark, counted or not) takes its own loop,
 ``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
 decisions read from tables that ``decision_tables`` builds by ``_decide`` before the first round,
-one per whole true count at which an index play can change them; the box's hand in locals;
-split hands on a stack), compiled once without a count and once with one
-(``play_one_box_counted``). ``_decide`` is the rule ``play_block`` writes out in its hand
-loop: called there, an inlined helper with the chart's nine arrays halved the general path's
-speed (``kernel_ab --count hi-lo``: 0.477). The differential tests replay both paths against
-the engine and against each other (``P_GENERAL_LOOP``).
+one per whole true count at which an index play can change them), compiled once without a count
+and once with one (``play_one_box_counted``); more boxes take ``_general_rounds``, deciding by
+``_decide`` at the true count of the moment. Both loops play the round by the same step
+functions, each rule written once (``_open_round``, ``_side_bet``, ``_insurance_code``,
+``_peek``, ``_play_box`` with ``_card_to_hand`` and ``_bust``, ``_dealer_turn``,
+``settled_net`` through ``_hands_net``, ``_box_figures``, ``_close_round``), inlined into loops
+compiled without numba's runtime (``play_block`` makes their arrays): there, an inlined
+function pays no reference count on the arrays it is passed (with numba's runtime, ``_decide``
+inlined with the chart's nine arrays halved the general loop's speed: ``kernel_ab --count
+hi-lo``, 0.477). The vector environment's ``rollout`` plays ``play_one_box`` on each of its
+shoes. The differential tests replay both loops against the engine and against each other
+(``P_GENERAL_LOOP``).
 
 Parameters come packed in an int64 array indexed by the ``P_*`` constants; the chart as
 ``(letter when true count >= threshold, letter below, threshold)`` arrays by hard total,
@@ -157,10 +163,10 @@ S_FIELDS = 8
 
 MAX_CARDS_PER_HAND = 24
 MAX_INDEX_LEVELS = 64
-MAX_LEVEL_CELLS = 1 << 22
-"""The most (running count, cards left) cells of the one-box path's table of decision levels."""
 """The most true counts the one-box path keeps a table of decisions for (index plays
 spread wider take ``play_block``'s general loop)."""
+MAX_LEVEL_CELLS = 1 << 22
+"""The most (running count, cards left) cells of the one-box path's table of decision levels."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -492,19 +498,15 @@ def _decide(  # noqa: PLR0917
     up: Any,
     tc: Any,
     p: Array,
-    hard_above: Array,
-    hard_below: Array,
-    hard_threshold: Array,
-    soft_above: Array,
-    soft_below: Array,
-    soft_threshold: Array,
-    pair_above: Array,
-    pair_below: Array,
-    pair_threshold: Array,
+    chart: Any,
 ) -> Any:
     """The decision code (``DO_*``) on a hand still to be played, by the chart's letter at
     the true count ``tc`` and what the rules allow (``chart_action``); ``v1`` and ``v2`` are
-    the values of its first two cards."""
+    the values of its first two cards. ``chart``: the letter at or above the threshold, the
+    letter below and the threshold, by hard total, soft total and pair (nine arrays,
+    ``blackjack_sim.chart_tables``)."""
+    (hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold, pair_above,
+     pair_below, pair_threshold) = chart  # fmt: skip
     total = _best(x_hard, x_ace)
     can_hit = not x_aces
     soft = x_ace and x_hard + 10 <= 21
@@ -617,12 +619,8 @@ def index_levels(hard_threshold: Array, soft_threshold: Array, pair_threshold: A
 
 
 @njit(cache=True)
-def decision_tables(  # noqa: PLR0917
-    p: Array, lo: int, hi: int, hard_above: Array, hard_below: Array, hard_threshold: Array,
-    soft_above: Array, soft_below: Array, soft_threshold: Array, pair_above: Array,
-    pair_below: Array, pair_threshold: Array,
-) -> Any:  # fmt: skip
-    """The chart's decisions (``_decide``'s ``DO_*`` codes) as tables, one per whole true count
+def decision_tables(p: Array, lo: int, hi: int, chart: Any) -> Any:
+    """The ``chart``'s decisions (``_decide``'s ``DO_*`` codes) as tables, one per whole true count
     from ``lo`` to ``hi`` (``index_levels``), read in the hot loops instead of deciding there:
     ``two_cards[level, split, aces, may split, v1 - 1, v2 - 1, up - 1]`` for a hand of two
     cards by their values, whether it came from a split, holds split Aces or may split, and
@@ -642,20 +640,485 @@ def decision_tables(  # noqa: PLR0917
                                 two_cards[level, split, aces, can, v1 - 1, v2 - 1, up - 1] = (
                                     _decide(
                                         2, v1 + v2, v1 == 1 or v2 == 1, v1, v2, split == 1,
-                                        aces == 1, can == 1, up, tc, p, hard_above, hard_below,
-                                        hard_threshold, soft_above, soft_below, soft_threshold,
-                                        pair_above, pair_below, pair_threshold,
+                                        aces == 1, can == 1, up, tc, p, chart,
                                     )
                                 )  # fmt: skip
         for hard in range(3, 22):
             for ace in range(2):
                 for up in range(1, 11):
                     more_cards[level, hard, ace, up - 1] = _decide(
-                        3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, hard_above,
-                        hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
-                        pair_above, pair_below, pair_threshold,
-                    )  # fmt: skip
+                        3, hard, ace == 1, 0, 0, False, False, False, up, tc, p, chart
+                    )
     return two_cards, more_cards
+
+
+# --- the round's step functions ----------------------------------------------------------------
+# Both loops below (one box, ``_one_box_path``; any number of boxes, ``_general_rounds``) play
+# a round by these, each written once. The loops are compiled without numba's runtime (they
+# allocate nothing: ``play_block`` makes their arrays), so that these, inlined into them, pay no
+# reference count on the arrays they are passed (with one, an inlined ``_decide`` halved the
+# general loop's speed).
+
+
+@njit(inline="always")
+def _open_round(  # noqa: PLR0917
+    p: Array, rnd: Any, pos: Any, cut_at: Any, shoe: Array, state: Array, shoes: Any,
+    shoe_no: Any, rc: Any, wonged_in: Any, counting: Any, betting: Any, bins: Any, logs: Any,
+) -> Any:  # fmt: skip
+    """A round's start: a new shoe once the cut card has come out (its burns leave it, the
+    count starts again, a player who wongs waits for it to rise), the round's shoe and first
+    card in the trace, and the bet by the ramp at the true count before the deal (one unit
+    without a count) with the count's bin of ``by_count``. Returns ``(pos, shoes, shoe_no,
+    rc, wonged_in, bet, tc_bin)``."""
+    shoe_log, round_log = logs[0], logs[1]
+    ramp_counts, ramp_units, wong_in, wong_out = betting[1], betting[2], betting[3], betting[4]
+    if pos >= cut_at:
+        shoe_no = shoes
+        shoes = next_shoe(shoe, state, shoe_log, shoes)
+        pos = p[P_BURN]
+        rc = p[P_INITIAL_RC]
+        if wong_in != -np.inf:
+            wonged_in = False
+    if rnd < round_log.shape[0]:
+        round_log[rnd, R_SHOE] = shoe_no
+        round_log[rnd, R_START] = pos
+    bet = 1
+    tc_bin = 0
+    if counting:
+        tc_bet = _true_count(rc, shoe.size - pos, p)
+        bet, wonged_in = ramp_bet(tc_bet, wonged_in, wong_in, wong_out, ramp_counts, ramp_units)
+        tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
+    return pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin
+
+
+@njit(inline="always")
+def _side_bet(c1: Any, c2: Any, up_card: Any, side_net: Array) -> Any:
+    """21+3's net on the box's two cards and the up card (``side_net`` by their ranks and a
+    flush)."""
+    flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (up_card & 3)) else 0
+    return side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (up_card >> 2), flush]
+
+
+@njit(inline="always")
+def _insurance_code(natural: Any, insure: Any, even: Any, p: Array) -> Any:
+    """A box's answer when insurance is offered: even money on a blackjack where the profile
+    pays it and the player takes it, else insurance where some of the bet may be insured."""
+    if natural and p[P_EVEN_MONEY] != 0 and even:
+        return DO_EVEN_MONEY
+    if insure and p[P_INSURANCE_SHARE] > 0:
+        return DO_INSURE
+    return DO_NO_INSURANCE
+
+
+@njit(inline="always")
+def _insurance_net(dealer_bj: Any, p: Array) -> Any:
+    """Insurance's net per unit insured, settled once the hole card is known."""
+    return p[P_INSURANCE_NET] if dealer_bj else -p[P_DENOMINATOR]
+
+
+@njit(inline="always")
+def _logged(decision_log: Array, n_decisions: Any, rnd: Any, box: Any, code: Any) -> Any:
+    """A decision into the trace while it has room; the decisions counted so far."""
+    if n_decisions < decision_log.shape[0]:
+        decision_log[n_decisions, 0] = rnd
+        decision_log[n_decisions, 1] = box
+        decision_log[n_decisions, 2] = code
+    return n_decisions + 1
+
+
+@njit(inline="always")
+def _naturals(first: Any, second: Any) -> Any:
+    """Two cards' values make a blackjack."""
+    return (first == 1 and second == 10) or (first == 10 and second == 1)
+
+
+@njit(inline="always")
+def _peek(p: Array, up: Any, dealer_bj: Any, rc: Any, rc_hidden: Any) -> Any:
+    """The peek under an Ace or ten where the profile peeks: a dealer blackjack is turned
+    over and ends the players' turns. Returns ``(peeked, skip_players, rc, rc_hidden)``."""
+    peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
+    if peeked and dealer_bj:
+        return True, True, rc + rc_hidden, 0
+    return peeked, False, rc, rc_hidden
+
+
+@njit(inline="always")
+def _paid_at_once(p: Array, up: Any) -> Any:
+    """Blackjacks are paid before the dealer's turn: where the profile says so and the up
+    card can make no blackjack."""
+    return p[P_BJ_PAID_AT_ONCE] != 0 and up != 1 and up != 10  # noqa: PLR1714 - numba
+
+
+@njit(inline="always")
+def _is_pair(c1: Any, c2: Any, value_of: Array, p: Array) -> Any:
+    """Two cards split as a pair: by rank, or by value where the profile splits unlike tens."""
+    if p[P_SPLIT_BY_RANK] != 0:
+        return (c1 >> 2) == (c2 >> 2)
+    return value_of[c1] == value_of[c2]
+
+
+@njit(inline="always")
+def _split_start(v: Any, aces: Any) -> Any:
+    """A split hand on its first card (of value ``v``): ``(hard, ace, n, sevens, split,
+    aces)``, its second card dealt when its turn comes."""
+    return v, v == 1, 1, 1 if v == 7 else 0, True, aces
+
+
+@njit(inline="always")
+def _card_to_hand(  # noqa: PLR0917
+    shoe: Array, pos: Any, state: Array, value_of: Array, tags: Array, face_down: Any,
+    x_hard: Any, x_ace: Any, x_n: Any, x_sevens: Any, x_down: Any, rc: Any, rc_hidden: Any,
+) -> Any:  # fmt: skip
+    """A card to the hand in play: a split hand's second card when its turn comes, the hit, or
+    the double's one card, ``face_down`` where the profile deals it so (on split Aces, on a
+    double: the count sees it when the dealer turns it). Returns ``(card, pos, ran_out, hard,
+    ace, n, sevens, down, rc, rc_hidden)``."""
+    card, pos, ran_out = draw(shoe, pos, state)
+    v = value_of[card]
+    x_hard += v
+    x_ace |= v == 1
+    x_n += 1
+    if v == 7 and x_sevens == x_n - 1:
+        x_sevens += 1
+    if face_down:
+        x_down = True
+        rc_hidden += tags[card >> 2]
+    else:
+        rc += tags[card >> 2]
+    return card, pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden
+
+
+@njit(inline="always")
+def _bust(x_down: Any, stake: Any, open_hands: Any, unit: Any) -> Any:
+    """A busted hand's ``(settled, open_hands, net)``: lost at once, unless a card of it lies
+    face down (it then waits for the dealer's turn to be turned and settled)."""
+    if x_down:
+        return False, open_hands, 0
+    return True, open_hands - 1, -stake * unit
+
+
+@njit(inline="always")
+def _dealer_turn(  # noqa: PLR0917
+    p: Array, skip_players: Any, hands_left: Any, insurance_waits: Any, up: Any, d1: Any,
+    n_dealer: Any, dealer_bj: Any, shoe: Array, pos: Any, state: Array, value_of: Array,
+    dealer_stands: Array, tags: Array, rc: Any,
+) -> Any:  # fmt: skip
+    """The dealer's turn: his second card where none was dealt (when a hand or an insurance
+    bet waits on it), his blackjack, and his draws by the stand rule while a hand waits on
+    them. Returns ``(d_total, dealer_bj, pos, ran_out, rc)``."""
+    exhausted = False
+    if not skip_players:
+        if n_dealer == 1 and (hands_left or insurance_waits):
+            d1, pos, ran_out = draw(shoe, pos, state)
+            exhausted |= ran_out
+            n_dealer = 2
+            rc += tags[d1 >> 2]
+        dealer_bj = n_dealer == 2 and _naturals(up, value_of[d1])
+    d_hard = up
+    d_ace = up == 1
+    if n_dealer == 2:
+        d_hard += value_of[d1]
+        d_ace |= value_of[d1] == 1
+    if hands_left and not dealer_bj and not skip_players:
+        while not dealer_stands[d_hard * 2 + d_ace]:
+            card, pos, ran_out = draw(shoe, pos, state)
+            exhausted |= ran_out
+            v = value_of[card]
+            d_hard += v
+            d_ace |= v == 1
+            rc += tags[card >> 2]
+    return _best(d_hard, d_ace), dealer_bj, pos, exhausted, rc
+
+
+@njit(inline="always")
+def _hands_net(  # noqa: PLR0917
+    hands: Any, first: Any, count: Any, dealer_bj: Any, d_total: Any, p: Array
+) -> Any:
+    """A box's main net: its hands (slots ``first`` to ``first + count - 1`` of ``hands``, the
+    box's list in order) each settled now unless it was already."""
+    h_hard, h_ace, h_n, h_sevens, h_stake, h_split, h_aces, h_settled, h_net = hands[:9]
+    main = 0
+    for i in range(count):
+        s = first + i
+        if not h_settled[s]:
+            h_net[s] = settled_net(
+                h_hard[s], h_ace[s], h_n[s], h_sevens[s], h_stake[s], 1, h_split[s], h_aces[s],
+                i == 0, dealer_bj, d_total, p,
+            )  # fmt: skip
+            h_settled[s] = True
+        main += h_net[s]
+    return main
+
+
+@njit(inline="always")
+def _keep_hand(  # noqa: PLR0917
+    hands: Any, s: Any, x_hard: Any, x_ace: Any, x_n: Any, x_sevens: Any, x_stake: Any,
+    x_split: Any, x_aces: Any, x_settled: Any, x_net: Any,
+) -> None:  # fmt: skip
+    """A hand played (its locals) into slot ``s`` of ``hands``, for settlement."""
+    h_hard, h_ace, h_n, h_sevens, h_stake, h_split, h_aces, h_settled, h_net = hands[:9]
+    h_hard[s] = x_hard
+    h_ace[s] = x_ace
+    h_n[s] = x_n
+    h_sevens[s] = x_sevens
+    h_stake[s] = x_stake
+    h_split[s] = x_split
+    h_aces[s] = x_aces
+    h_settled[s] = x_settled
+    h_net[s] = x_net
+
+
+@njit(inline="always")
+def _box_figures(  # noqa: PLR0917
+    figures: Any, main: Any, side: Any, insured: Any, ins: Any, bet: Any, tc_bin: Any,
+    counting: Any, p: Array, outputs: Any, box_log: Array, k: Any,
+) -> Any:  # fmt: skip
+    """A box-round's nets (main, 21+3, insurance per unit insured) into the block's figures
+    (``_add_figures``' order), the counter's sums and the trace's row ``k``. Returns the new
+    figures and the round's net for the bankroll: the counter's own game at the ramp's bet
+    when counting (the main bet and insurance; 21+3 stays one flat unit, outside it)."""
+    sums, by_count = outputs[2], outputs[3]
+    (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
+     ins_net2, ins_hits, total_net, total_net2) = figures  # fmt: skip
+    box_total = main + side
+    if insured:
+        box_total += ins * p[P_INSURANCE_SHARE] // p[P_DENOMINATOR]
+        ins_played += 1
+        ins_net += ins
+        ins_net2 += ins * ins
+        ins_hits += ins > 0
+    main_net += main
+    main_net2 += main * main
+    main_hits += main > 0
+    side_sum += side
+    side_sum2 += side * side
+    side_hits += side > 0
+    total_net += box_total
+    total_net2 += box_total * box_total
+    round_net = box_total
+    if counting:
+        own = box_total - side
+        round_net = bet * own
+        sums[S_BET] += bet
+        sums[S_BET_NET] += round_net
+        sums[S_BET_NET2] += round_net * round_net
+        if bet > 0:
+            sums[S_ROUNDS_PLAYED] += 1
+        by_count[tc_bin, 0] += 1
+        by_count[tc_bin, 1] += own
+        by_count[tc_bin, 2] += own * own
+    if k < box_log.shape[0]:
+        box_log[k, B_MAIN] = main
+        box_log[k, B_SIDE] = side
+        box_log[k, B_INSURANCE] = ins if insured else 0
+        box_log[k, B_BET] = bet
+    figures = (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played,
+               ins_net, ins_net2, ins_hits, total_net, total_net2)  # fmt: skip
+    return round_net, figures
+
+
+@njit(inline="always")
+def _close_round(  # noqa: PLR0917
+    rnd: Any, pos: Any, size: Any, exhausted: Any, exhausted_rounds: Any, round_net: Any,
+    horizon: Any, seg: Any, seg_rounds: Any, seg_sum: Any, seg_low: Any, outputs: Any,
+    round_log: Array,
+) -> Any:  # fmt: skip
+    """A round's end: its last card in the trace, a fresh shoe next where this one ran out,
+    and its net into the bankroll trajectories (``bankroll_step``). Returns ``(pos,
+    exhausted_rounds, seg, seg_rounds, seg_sum, seg_low)``."""
+    segment_low, segment_end, paths = outputs[4], outputs[5], outputs[6]
+    if rnd < round_log.shape[0]:
+        round_log[rnd, R_END] = pos
+    if exhausted:
+        exhausted_rounds += 1
+        pos = size  # a fresh shoe for the next round
+    if horizon > 0 and seg < segment_low.size:
+        seg, seg_rounds, seg_sum, seg_low = bankroll_step(
+            round_net, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
+            paths,
+        )  # fmt: skip
+    return pos, exhausted_rounds, seg, seg_rounds, seg_sum, seg_low
+
+
+@njit(inline="always")
+def _play_box(  # noqa: PLR0917
+    rnd: Any, box: Any, c1: Any, x_c2: Any, x_done: Any, x_settled: Any, x_net: Any,
+    open_hands: Any, up: Any, shoe: Array, pos: Any, state: Array, value_of: Array,
+    tags: Array, p: Array, counting: Any, rc: Any, rc_hidden: Any, by_tables: Any, tables: Any,
+    chart: Any, decision_log: Array, n_decisions: Any, hands: Any, first: Any,
+    waiting: Array, waiting_aces: Array,
+) -> Any:  # fmt: skip
+    """A box's hands played from its first two cards ``c1`` and ``x_c2`` (``x_done``: nothing
+    to play, ``x_settled`` and ``x_net``: settled before the turns, by even money or a
+    blackjack paid at once), each finished hand kept in ``hands`` from slot ``first`` on, in
+    the order of the box's list, for settlement.
+
+    The hand in play lives in locals; a split pushes the new hand's card on ``waiting`` (a
+    split hand is played right after the hand it came from: the last one pushed comes
+    first). Each decision by the chart: read from ``decision_tables``' tables where
+    ``by_tables`` (``tables``: ``one_box_tables``), else ``_decide`` on the ``chart``'s arrays
+    at the true count of the moment. Returns ``(pos, ran_out, open_hands, rc, rc_hidden,
+    n_decisions, hands kept)``."""
+    two_cards, more_cards, level_of, lo, hi, rc_low, rc_width, level = tables
+    unit = p[P_DENOMINATOR]
+    size = shoe.size
+    exhausted = False
+    v1 = value_of[c1]
+    v2 = value_of[x_c2]
+    x_hard = v1 + v2
+    x_ace = v1 == 1 or v2 == 1
+    x_n = 2
+    x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
+    x_stake = 1
+    x_split = x_aces = x_down = False
+    n_hands = 1
+    n_waiting = n_results = 0
+    while True:
+        while not x_done:
+            if x_n == 1:
+                x_c2, pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = (
+                    _card_to_hand(
+                        shoe, pos, state, value_of, tags, x_aces and p[P_ACE_FACE_DOWN] != 0,
+                        x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden,
+                    )
+                )  # fmt: skip
+                exhausted |= ran_out
+            total = _best(x_hard, x_ace)
+            if total > 21:
+                x_done = True
+                x_settled, open_hands, x_net = _bust(x_down, x_stake, open_hands, unit)
+                break
+            if total == 21:
+                x_done = True
+                break
+            may_split = x_n == 2 and can_split(_is_pair(c1, x_c2, value_of, p), n_hands, x_aces, p)
+            if x_aces and not may_split:
+                x_done = True  # Art. 11: split Aces take one card each
+                break
+            if by_tables:
+                if counting and hi > lo:
+                    k = rc - rc_low
+                    if 0 <= k < rc_width:
+                        level = int(level_of[(size - pos) * rc_width + k])
+                    else:
+                        tc = _true_count(rc, size - pos, p)
+                        level = int(min(max(tc, lo), hi)) - lo
+                if x_n == 2:
+                    action = two_cards[
+                        level, int(x_split), int(x_aces), int(may_split), value_of[c1] - 1,
+                        value_of[x_c2] - 1, up - 1,
+                    ]  # fmt: skip
+                else:
+                    action = more_cards[level, x_hard, int(x_ace), up - 1]
+            else:
+                tc = _true_count(rc, size - pos, p) if counting else 0.0
+                action = _decide(
+                    x_n,
+                    x_hard,
+                    x_ace,
+                    value_of[c1],
+                    value_of[x_c2],
+                    x_split,
+                    x_aces,
+                    may_split,
+                    up,
+                    tc,
+                    p,
+                    chart,
+                )
+            n_decisions = _logged(decision_log, n_decisions, rnd, box, action)
+            if action == DO_STAND:
+                x_done = True
+                break
+            if action == DO_SURRENDER:
+                # docs/rules.md#D-BJ-32: half the bet back, settled at once.
+                x_done = x_settled = True
+                open_hands -= 1
+                x_net = -(x_stake * unit // 2)
+                break
+            if action == DO_SPLIT:
+                # The new hand, on the second card, waits its turn right after this one.
+                x_aces = value_of[c1] == 1
+                waiting[n_waiting] = x_c2
+                waiting_aces[n_waiting] = x_aces
+                n_waiting += 1
+                n_hands += 1
+                open_hands += 1
+                x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(value_of[c1], x_aces)
+                continue
+            doubles = action == DO_DOUBLE
+            _, pos, ran_out, x_hard, x_ace, x_n, x_sevens, x_down, rc, rc_hidden = _card_to_hand(
+                shoe, pos, state, value_of, tags, doubles and p[P_DOUBLE_FACE_DOWN] != 0, x_hard,
+                x_ace, x_n, x_sevens, x_down, rc, rc_hidden,
+            )  # fmt: skip
+            exhausted |= ran_out
+            if doubles:
+                x_stake = 2
+                x_done = True
+                if _best(x_hard, x_ace) > 21:
+                    x_settled, open_hands, x_net = _bust(x_down, 2, open_hands, unit)
+                break
+        _keep_hand(
+            hands, first + n_results, x_hard, x_ace, x_n, x_sevens, x_stake, x_split, x_aces,
+            x_settled, x_net,
+        )  # fmt: skip
+        n_results += 1
+        if n_waiting == 0:
+            break
+        n_waiting -= 1
+        c1 = waiting[n_waiting]
+        x_hard, x_ace, x_n, x_sevens, x_split, x_aces = _split_start(
+            value_of[c1], waiting_aces[n_waiting]
+        )
+        x_stake = 1
+        x_done = x_settled = x_down = False
+        x_net = 0
+    return pos, exhausted, open_hands, rc, rc_hidden, n_decisions, n_results
+
+
+NO_FIGURES = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+"""A block's figures before its first round (``_add_figures``' order)."""
+
+
+@njit(cache=True)
+def one_box_tables(p: Array, tags: Array, chart: Any, counting: bool) -> Any:
+    """What ``_play_box`` decides by in the one-box loop: ``decision_tables``' two tables of the
+    ``chart``'s arrays, one per whole true count from ``index_levels``' ``lo`` to ``hi``; the
+    table to play by (its level) at each running count a shoe can reach and each number of
+    cards left (``_true_count`` once per cell here, not at every decision; a width of 0 with
+    no count, one table, or too many cells, and a count outside it, are worked out as they
+    come); and the level at a count of 0. Returns ``(two_cards, more_cards, level_of, lo, hi,
+    lowest running count, width, level at 0)``."""
+    lo, hi = index_levels(chart[2], chart[5], chart[8])
+    two_cards, more_cards = decision_tables(p, lo, hi, chart)
+    decks = p[P_DECKS]
+    size = 52 * decks
+    rc_low = rc_high = p[P_INITIAL_RC]
+    for card_index in range(52):
+        tag = tags[card_index >> 2] * decks
+        rc_low += min(tag, 0)
+        rc_high += max(tag, 0)
+    rc_width = rc_high - rc_low + 1
+    if not counting or hi == lo or (size + 1) * rc_width > MAX_LEVEL_CELLS:
+        rc_width = 0
+    level_of = np.zeros((size + 1) * rc_width, dtype=np.int8)
+    for remaining in range(size + 1):
+        for k in range(rc_width):
+            tc = _true_count(rc_low + k, remaining, p)
+            level_of[remaining * rc_width + k] = int(min(max(tc, lo), hi)) - lo
+    level = -lo if lo <= 0 <= hi else (0 if lo > 0 else hi - lo)
+    return two_cards, more_cards, level_of, lo, hi, rc_low, rc_width, level
+
+
+@njit(cache=True)
+def _hand_slots(n: int) -> Any:
+    """Arrays of ``n`` hands' fields, as ``_hands_net`` and ``_keep_hand`` take them: hard
+    total, an Ace held, cards, sevens in a row, stake, split, split Aces, settled, net."""
+    return (
+        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
+        np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.int64),
+    )  # fmt: skip
 
 
 def _one_box_path(counted: bool) -> Any:
@@ -664,139 +1127,49 @@ def _one_box_path(counted: bool) -> Any:
     too) is not in the uncounted path at all. One function with the case as an argument
     measured 0.90x of the uncounted path's speed before (kernel_ab, pairs 0.76-0.97)."""
 
-    @njit(cache=True, error_model="numpy")
+    @without_runtime
     def play_one_box(  # noqa: PLR0917
-        p: Array,
-        state: Array,
-        rounds: int,
-        hard_above: Array,
-        hard_below: Array,
-        hard_threshold: Array,
-        soft_above: Array,
-        soft_below: Array,
-        soft_threshold: Array,
-        pair_above: Array,
-        pair_below: Array,
-        pair_threshold: Array,
-        insurance_threshold: float,
-        side_net: Array,
-        tags: Array,
-        ramp_counts: Array,
-        ramp_units: Array,
-        wong_in: float,
-        wong_out: float,
-        wager_sums: Array,
-        totals: Array,
-        sums: Array,
-        by_count: Array,
-        segment_low: Array,
-        segment_end: Array,
-        paths: Array,
-        shoe_log: Array,
-        round_log: Array,
-        box_log: Array,
-        decision_log: Array,
-    ) -> None:
+        p: Array, state: Array, rounds: int, block: Any, tables: Any, chart: Any,
+        insurance_threshold: float, side_net: Array, betting: Any, outputs: Any, logs: Any,
+        results: Any, waiting: Array, waiting_aces: Array,
+    ) -> None:  # fmt: skip
         """``play_block`` for one box: the same shoes, rounds and figures, in less work per
         round (the common case of a simulation, counted or not, and its benchmark).
 
         The chart's decisions are read from tables that ``decision_tables`` builds by
         ``_decide`` before the first round (so they stay the chart's and the profile's; the
-        vector environment's ``rollout`` reads the same), one per whole true count from
+        vector environment's ``rollout`` plays by this loop), one per whole true count from
         ``index_levels``' ``lo`` to ``hi`` (a single one at a count of 0 without index plays):
         a two-card hand's by its cards' values, whether it came from a split, holds split Aces
         or may split, and the up card; a hand of three cards or more by its hard total, an Ace
-        held and the up card. The box's hand lives in locals; a split pushes the new hand's card
-        on a stack (a split hand is played right after the hand it came from: the last one
-        pushed comes first), and each finished hand is written to the results in the order of
-        the box's list. A count, when kept, runs as in ``play_block``: the same cards seen, the
-        same true count at the bet, at insurance and at every decision.
+        held and the up card (``tables``: ``one_box_tables``). The box's hands are played by
+        ``_play_box``, written to ``results``. A count, when kept, runs as in the general loop:
+        the same cards seen, the same true count at the bet, at insurance and at every
+        decision.
         """
-        decks = p[P_DECKS]
-        size = 52 * decks
+        shoe, value_of, dealer_stands = block
+        size = shoe.size
         cut_at = size - p[P_CUT_FROM_BOTTOM]
         unit = p[P_DENOMINATOR]
-        max_hands = p[P_MAX_HANDS]
         has_side = p[P_HAS_SIDE] != 0
         hole_dealt = p[P_HOLE] != 0
-        peeks = p[P_HOLE] == 2
         counting = counted  # a constant: the other path's work is compiled out
-        shoe, value_of, dealer_stands = _block_tables(p)
-        lo, hi = index_levels(hard_threshold, soft_threshold, pair_threshold)
-        levels = hi - lo + 1
-        two_cards, more_cards = decision_tables(
-            p, lo, hi, hard_above, hard_below, hard_threshold, soft_above, soft_below,
-            soft_threshold, pair_above, pair_below, pair_threshold,
-        )  # fmt: skip
-        # The table to play by at each running count a shoe can reach and each number of
-        # cards left: ``_true_count`` once per cell here, not at every decision (a count
-        # outside the table, after a shoe ran out in a round, is worked out as it comes).
-        rc_low = rc_high = p[P_INITIAL_RC]
-        for card_index in range(52):
-            tag = tags[card_index >> 2] * decks
-            rc_low += min(tag, 0)
-            rc_high += max(tag, 0)
-        rc_width = rc_high - rc_low + 1
-        if not counting or levels == 1 or (size + 1) * rc_width > MAX_LEVEL_CELLS:
-            rc_width = 0
-        level_of = np.zeros((size + 1) * rc_width, dtype=np.int8)
-        for remaining in range(size + 1):
-            for k in range(rc_width):
-                tc = _true_count(rc_low + k, remaining, p)
-                level_of[remaining * rc_width + k] = int(min(max(tc, lo), hi)) - lo
-        # The box's finished hands, in the order of its list, and the split hands waiting.
-        r_hard = np.zeros(max_hands, dtype=np.int64)
-        r_ace = np.zeros(max_hands, dtype=np.bool_)
-        r_n = np.zeros(max_hands, dtype=np.int64)
-        r_sevens = np.zeros(max_hands, dtype=np.int64)
-        r_stake = np.zeros(max_hands, dtype=np.int64)
-        r_split = np.zeros(max_hands, dtype=np.bool_)
-        r_aces = np.zeros(max_hands, dtype=np.bool_)
-        r_settled = np.zeros(max_hands, dtype=np.bool_)
-        r_net = np.zeros(max_hands, dtype=np.int64)
-        waiting = np.zeros(max_hands, dtype=np.int64)
-        waiting_aces = np.zeros(max_hands, dtype=np.bool_)
-
+        tags, wong_in = betting[0], betting[3]
+        sums, bins = outputs[2], outputs[3].shape[0]
+        box_log, decision_log = logs[2], logs[3]
         pos = size  # forces a shuffle before the first round
-        shoes = 0
+        shoes = n_decisions = exhausted_rounds = 0
         shoe_no = -1
-        n_decisions = 0
-        exhausted_rounds = 0
         rc = p[P_INITIAL_RC]
-        rc_hidden = 0
-        bins = by_count.shape[0]
         horizon = p[P_HORIZON]
-        n_segments = segment_low.size
-        seg = 0
-        seg_rounds = 0
-        seg_sum = 0
-        seg_low = 0
+        seg = seg_rounds = seg_sum = seg_low = 0
         wonged_in = wong_in == -np.inf
-        level = -lo if lo <= 0 <= hi else (0 if lo > 0 else levels - 1)  # a count of 0
-        main_net = main_net2 = main_hits = 0
-        side_sum = side_sum2 = side_hits = 0
-        ins_played = ins_net_sum = ins_net2 = ins_hits = 0
-        total_net = total_net2 = 0
+        figures = NO_FIGURES
         for rnd in range(rounds):
-            if pos >= cut_at:
-                shoe_no = shoes
-                shoes = next_shoe(shoe, state, shoe_log, shoes)
-                pos = p[P_BURN]
-                rc = p[P_INITIAL_RC]
-                if wong_in != -np.inf:
-                    wonged_in = False
-            if rnd < round_log.shape[0]:
-                round_log[rnd, R_SHOE] = shoe_no
-                round_log[rnd, R_START] = pos
-            # --- betting: the ramp by the true count before the deal --------------------------
-            bet = 1
-            tc_bin = 0
-            if counting:
-                tc_bet = _true_count(rc, size - pos, p)
-                bet, wonged_in = ramp_bet(
-                    tc_bet, wonged_in, wong_in, wong_out, ramp_counts, ramp_units
-                )
-                tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
+            pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
+                p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting,
+                betting, bins, logs,
+            )  # fmt: skip
             exhausted = False
             # --- the deal: the box, the up card, the box, the hole card ----------------------
             c1, pos, ran_out = draw(shoe, pos, state)
@@ -815,299 +1188,62 @@ def _one_box_path(counted: bool) -> Any:
                 n_dealer = 2
                 rc_hidden = tags[d1 >> 2]
             up = value_of[d0]
+            x_done = x_settled = False
+            x_net = 0
             v1 = value_of[c1]
             v2 = value_of[c2]
-            x_hard = v1 + v2
-            x_ace = v1 == 1 or v2 == 1
-            x_n = 2
-            x_sevens = (2 if v2 == 7 else 1) if v1 == 7 else 0
-            x_c2 = c2
-            x_stake = 1
-            x_split = False
-            x_aces = False
-            x_done = False
-            x_settled = False
-            x_down = False
-            x_net = 0
-            natural = x_ace and x_hard == 11
+            natural = (v1 == 1 or v2 == 1) and v1 + v2 == 11
             open_hands = 1
-            side = 0
-            if has_side:
-                flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (d0 & 3)) else 0
-                side = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (d0 >> 2), flush]
-            # --- insurance and even money ------------------------------------------------------
-            insured = False
+            side = _side_bet(c1, c2, d0, side_net) if has_side else 0
+            # --- insurance and even money, the peek, blackjacks paid at once -----------------
+            insured = ins_settled = False
             ins_net = 0
-            ins_settled = False
             if p[P_INSURANCE] != 0 and up == 1:
                 tc_now = _true_count(rc, size - pos, p) if counting else 0.0
                 insure, even = insurance_choice(tc_now, insurance_threshold, p)
-                code = DO_NO_INSURANCE
-                if natural and p[P_EVEN_MONEY] != 0 and even:
-                    code = DO_EVEN_MONEY
-                    x_done = True
-                    x_settled = True
+                code = _insurance_code(natural, insure, even, p)
+                if code == DO_EVEN_MONEY:
+                    x_done = x_settled = True
                     open_hands = 0
                     x_net = unit
-                elif insure and p[P_INSURANCE_SHARE] > 0:
-                    code = DO_INSURE
-                    insured = True
-                if n_decisions < decision_log.shape[0]:
-                    decision_log[n_decisions, 0] = rnd
-                    decision_log[n_decisions, 1] = 0
-                    decision_log[n_decisions, 2] = code
-                n_decisions += 1
-            dealer_bj = n_dealer == 2 and (
-                (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
-            )
-            peeked = peeks and (up == 1 or up == 10)  # noqa: PLR1714 - numba
-            skip_players = False
-            if peeked:
-                if insured:
-                    ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
-                    ins_settled = True
-                if dealer_bj:
-                    rc += rc_hidden
-                    rc_hidden = 0
-                    skip_players = True
-            if (
-                not skip_players  # noqa: PLR1714 - numba
-                and p[P_BJ_PAID_AT_ONCE] != 0
-                and up != 1
-                and up != 10
-                and natural
-                and not x_settled
-            ):
-                x_done = True
-                x_settled = True
+                insured = code == DO_INSURE
+                n_decisions = _logged(decision_log, n_decisions, rnd, 0, code)
+            dealer_bj = n_dealer == 2 and _naturals(up, value_of[d1])
+            peeked, skip_players, rc, rc_hidden = _peek(p, up, dealer_bj, rc, rc_hidden)
+            if peeked and insured:
+                ins_net = _insurance_net(dealer_bj, p)
+                ins_settled = True
+            if not skip_players and _paid_at_once(p, up) and natural and not x_settled:
+                x_done = x_settled = True
                 open_hands = 0
                 x_net = p[P_BJ_NET]
             # --- the box's hands -------------------------------------------------------------
-            n_hands = 1
-            n_waiting = 0
-            n_results = 0
-            while True:
-                while not (x_done or skip_players):
-                    if x_n == 1:
-                        # A split hand's second card, when its turn comes.
-                        card, pos, ran_out = draw(shoe, pos, state)
-                        exhausted |= ran_out
-                        v = value_of[card]
-                        x_hard += v
-                        x_ace |= v == 1
-                        x_c2 = card
-                        x_n = 2
-                        if v == 7 and x_sevens == 1:
-                            x_sevens = 2
-                        if x_aces and p[P_ACE_FACE_DOWN] != 0:
-                            x_down = True
-                            rc_hidden += tags[card >> 2]
-                        else:
-                            rc += tags[card >> 2]
-                    total = _best(x_hard, x_ace)
-                    if total > 21:
-                        x_done = True
-                        if not x_down:
-                            x_settled = True
-                            open_hands -= 1
-                            x_net = -x_stake * unit
-                        break
-                    if total == 21:
-                        x_done = True
-                        break
-                    if counting and levels > 1:
-                        k = rc - rc_low
-                        if 0 <= k < rc_width:
-                            level = int(level_of[(size - pos) * rc_width + k])
-                        else:
-                            tc = _true_count(rc, size - pos, p)
-                            level = int(min(max(tc, lo), hi)) - lo
-                    if x_n == 2:
-                        pair = (
-                            (c1 >> 2) == (x_c2 >> 2)
-                            if p[P_SPLIT_BY_RANK] != 0
-                            else value_of[c1] == value_of[x_c2]
-                        )
-                        can_split = (
-                            pair and n_hands < max_hands and not (x_aces and p[P_RESPLIT_ACES] == 0)
-                        )
-                        if x_aces and not can_split:
-                            x_done = True
-                            break
-                        action = two_cards[
-                            level, int(x_split), int(x_aces), int(can_split), value_of[c1] - 1,
-                            value_of[x_c2] - 1, up - 1,
-                        ]  # fmt: skip
-                    else:
-                        if x_aces:
-                            x_done = True
-                            break
-                        action = more_cards[level, x_hard, int(x_ace), up - 1]
-                    if n_decisions < decision_log.shape[0]:
-                        decision_log[n_decisions, 0] = rnd
-                        decision_log[n_decisions, 1] = 0
-                        decision_log[n_decisions, 2] = action
-                    n_decisions += 1
-                    if action == DO_STAND:
-                        x_done = True
-                        break
-                    if action == DO_SURRENDER:
-                        # docs/rules.md#D-BJ-32: half the one-unit bet back, settled at once.
-                        x_done = True
-                        x_settled = True
-                        open_hands -= 1
-                        x_net = -(unit // 2)
-                        break
-                    if action == DO_SPLIT:
-                        # The new hand, on the second card, waits its turn right after this one.
-                        x_aces = value_of[c1] == 1
-                        waiting[n_waiting] = x_c2
-                        waiting_aces[n_waiting] = x_aces
-                        n_waiting += 1
-                        n_hands += 1
-                        open_hands += 1
-                        x_hard = value_of[c1]
-                        x_ace = x_aces
-                        x_n = 1
-                        x_sevens = 1 if x_hard == 7 else 0
-                        x_split = True
-                        continue
-                    # A card: the hit or the double's one card.
-                    card, pos, ran_out = draw(shoe, pos, state)
-                    exhausted |= ran_out
-                    v = value_of[card]
-                    x_hard += v
-                    x_ace |= v == 1
-                    x_n += 1
-                    if v == 7 and x_sevens == x_n - 1:
-                        x_sevens += 1
-                    if action == DO_DOUBLE:
-                        x_down = p[P_DOUBLE_FACE_DOWN] != 0
-                        if x_down:
-                            rc_hidden += tags[card >> 2]
-                        else:
-                            rc += tags[card >> 2]
-                        x_stake = 2
-                        x_done = True
-                        if _best(x_hard, x_ace) > 21 and not x_down:
-                            x_settled = True
-                            open_hands -= 1
-                            x_net = -2 * unit
-                        break
-                    rc += tags[card >> 2]
-                r_hard[n_results] = x_hard
-                r_ace[n_results] = x_ace
-                r_n[n_results] = x_n
-                r_sevens[n_results] = x_sevens
-                r_stake[n_results] = x_stake
-                r_split[n_results] = x_split
-                r_aces[n_results] = x_aces
-                r_settled[n_results] = x_settled
-                r_net[n_results] = x_net
-                n_results += 1
-                if n_waiting == 0:
-                    break
-                n_waiting -= 1
-                c1 = waiting[n_waiting]
-                x_aces = waiting_aces[n_waiting]
-                x_hard = value_of[c1]
-                x_ace = x_hard == 1
-                x_n = 1
-                x_sevens = 1 if x_hard == 7 else 0
-                x_stake = 1
-                x_split = True
-                x_done = False
-                x_settled = False
-                x_down = False
-                x_net = 0
-            # --- the dealer --------------------------------------------------------------------
+            pos, ran_out, open_hands, rc, rc_hidden, n_decisions, n_results = _play_box(
+                rnd, 0, c1, c2, x_done or skip_players, x_settled, x_net, open_hands, up, shoe,
+                pos, state, value_of, tags, p, counting, rc, rc_hidden, True, tables, chart,
+                decision_log, n_decisions, results, 0, waiting, waiting_aces,
+            )  # fmt: skip
+            exhausted |= ran_out
+            # --- the dealer and settlement ---------------------------------------------------
             rc += rc_hidden  # the hole card and face-down cards are turned now
             hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
-            if not skip_players:
-                if n_dealer == 1 and (hands_left or (insured and not peeked)):
-                    d1, pos, ran_out = draw(shoe, pos, state)
-                    exhausted |= ran_out
-                    n_dealer = 2
-                    rc += tags[d1 >> 2]
-                dealer_bj = n_dealer == 2 and (
-                    (up == 1 and value_of[d1] == 10) or (up == 10 and value_of[d1] == 1)
-                )
-                if insured and not ins_settled:
-                    ins_net = p[P_INSURANCE_NET] if dealer_bj else -unit
-            d_hard = up
-            d_ace = up == 1
-            if n_dealer == 2:
-                d_hard += value_of[d1]
-                d_ace |= value_of[d1] == 1
-            if hands_left and not dealer_bj and not skip_players:
-                while not dealer_stands[d_hard * 2 + d_ace]:
-                    card, pos, ran_out = draw(shoe, pos, state)
-                    exhausted |= ran_out
-                    v = value_of[card]
-                    d_hard += v
-                    d_ace |= v == 1
-                    rc += tags[card >> 2]
-            d_total = _best(d_hard, d_ace)
-            # --- settlement ------------------------------------------------------------------------
-            main = 0
-            for i in range(n_results):
-                net = r_net[i]
-                if not r_settled[i]:
-                    net = settled_net(
-                        r_hard[i], r_ace[i], r_n[i], r_sevens[i], r_stake[i], 1, r_split[i],
-                        r_aces[i], i == 0, dealer_bj, d_total, p,
-                    )  # fmt: skip
-                main += net
-            box_total = main + side
-            if insured:
-                box_total += ins_net * p[P_INSURANCE_SHARE] // unit
-                ins_played += 1
-                ins_net_sum += ins_net
-                ins_net2 += ins_net * ins_net
-                ins_hits += ins_net > 0
-            main_net += main
-            main_net2 += main * main
-            main_hits += main > 0
-            side_sum += side
-            side_sum2 += side * side
-            side_hits += side > 0
-            total_net += box_total
-            total_net2 += box_total * box_total
-            round_total = box_total
-            if counting:
-                # The counter's own game: the main bet and insurance at the ramp's bet
-                # (21+3 stays one flat unit and is not part of it).
-                own = box_total - side
-                round_total = bet * own
-                sums[S_BET] += bet
-                sums[S_BET_NET] += round_total
-                sums[S_BET_NET2] += round_total * round_total
-                if bet > 0:
-                    sums[S_ROUNDS_PLAYED] += 1
-                by_count[tc_bin, 0] += 1
-                by_count[tc_bin, 1] += own
-                by_count[tc_bin, 2] += own * own
-            if rnd < box_log.shape[0]:
-                box_log[rnd, B_MAIN] = main
-                box_log[rnd, B_SIDE] = side
-                box_log[rnd, B_INSURANCE] = ins_net if insured else 0
-                box_log[rnd, B_BET] = bet
-            if rnd < round_log.shape[0]:
-                round_log[rnd, R_END] = pos
-            if exhausted:
-                exhausted_rounds += 1
-                pos = size  # a fresh shoe for the next round
-            # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
-            if horizon > 0 and seg < n_segments:
-                seg, seg_rounds, seg_sum, seg_low = bankroll_step(
-                    round_total, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
-                    paths,
-                )  # fmt: skip
-        _add_figures(
-            p, wager_sums, totals, sums, rounds, shoes,
-            (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net_sum,
-             ins_net2, ins_hits, total_net, total_net2),
-        )  # fmt: skip
+            d_total, dealer_bj, pos, ran_out, rc = _dealer_turn(
+                p, skip_players, hands_left, insured and not peeked, up, d1, n_dealer, dealer_bj,
+                shoe, pos, state, value_of, dealer_stands, tags, rc,
+            )  # fmt: skip
+            exhausted |= ran_out
+            if insured and not ins_settled:
+                ins_net = _insurance_net(dealer_bj, p)
+            main = _hands_net(results, 0, n_results, dealer_bj, d_total, p)
+            round_net, figures = _box_figures(
+                figures, main, side, insured, ins_net, bet, tc_bin, counting, p, outputs, box_log,
+                rnd,
+            )  # fmt: skip
+            pos, exhausted_rounds, seg, seg_rounds, seg_sum, seg_low = _close_round(
+                rnd, pos, size, exhausted, exhausted_rounds, round_net, horizon, seg, seg_rounds,
+                seg_sum, seg_low, outputs, logs[1],
+            )  # fmt: skip
+        _add_figures(p, outputs[0], outputs[1], sums, rounds, shoes, figures)
         sums[S_EXHAUSTED] += exhausted_rounds
 
     return play_one_box
@@ -1115,6 +1251,152 @@ def _one_box_path(counted: bool) -> Any:
 
 play_one_box = _one_box_path(counted=False)
 play_one_box_counted = _one_box_path(counted=True)
+
+
+@without_runtime
+def _general_rounds(  # noqa: PLR0917
+    p: Array, state: Array, rounds: int, players: int, block: Any, tables: Any, chart: Any,
+    insurance_threshold: float, side_net: Array, betting: Any, outputs: Any, logs: Any,
+    hands: Any, boxes: Any,
+) -> None:  # fmt: skip
+    """``play_block``'s loop over any number of boxes, each decision by ``_decide`` on the
+    chart's arrays at the true count of the moment. ``hands``: ``_hand_slots`` for every box's
+    hands (slot = box * the most hands a box may have + the hand's place in the box's list),
+    then their first two cards, finished and a card face down; ``boxes``: per box, its hands,
+    21+3's net, insured, insurance's net and whether it is settled."""
+    shoe, value_of, dealer_stands = block
+    size = shoe.size
+    cut_at = size - p[P_CUT_FROM_BOTTOM]
+    unit = p[P_DENOMINATOR]
+    counting = p[P_COUNTING] != 0
+    max_hands = p[P_MAX_HANDS]
+    tags, wong_in = betting[0], betting[3]
+    sums, bins = outputs[2], outputs[3].shape[0]
+    box_log, decision_log = logs[2], logs[3]
+    h_hard, h_ace, h_n, h_sevens = hands[:4]
+    h_settled, h_net, h_c1, h_c2 = hands[7], hands[8], hands[9], hands[10]
+    n_hands, b_side, b_ins, b_ins_net, b_ins_settled, waiting, waiting_aces = boxes
+    pos = size  # forces a shuffle before the first round
+    shoes = n_decisions = exhausted_rounds = 0
+    shoe_no = -1
+    rc = p[P_INITIAL_RC]
+    horizon = p[P_HORIZON]
+    seg = seg_rounds = seg_sum = seg_low = 0
+    wonged_in = wong_in == -np.inf
+    figures = NO_FIGURES
+    for rnd in range(rounds):
+        pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
+            p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting, betting,
+            bins, logs,
+        )  # fmt: skip
+        for b in range(players):
+            n_hands[b] = 1
+            s = b * max_hands
+            _keep_hand(hands, s, 0, False, 0, 0, 1, False, False, False, 0)
+            b_ins[b] = b_ins_net[b] = b_side[b] = 0
+            b_ins_settled[b] = False
+        rc_hidden = insured = 0
+        open_hands = players
+        exhausted = False
+        # --- the deal ------------------------------------------------------------------------
+        d0 = d1 = np.int64(0)
+        for second in range(2):
+            for b in range(players):
+                card, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
+                s = b * max_hands
+                v = value_of[card]
+                h_hard[s] += v
+                h_ace[s] |= v == 1
+                if second == 0:
+                    h_c1[s] = card
+                else:
+                    h_c2[s] = card
+                h_n[s] += 1
+                if v == 7 and h_sevens[s] == h_n[s] - 1:
+                    h_sevens[s] += 1
+                rc += tags[card >> 2]
+            if second == 0:
+                d0, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
+                rc += tags[d0 >> 2]
+            elif p[P_HOLE] != 0:
+                d1, pos, ran_out = draw(shoe, pos, state)
+                exhausted |= ran_out
+                rc_hidden += tags[d1 >> 2]
+        n_dealer = 2 if p[P_HOLE] != 0 else 1
+        up = value_of[d0]
+        if p[P_HAS_SIDE] != 0:
+            for b in range(players):
+                s = b * max_hands
+                b_side[b] = _side_bet(h_c1[s], h_c2[s], d0, side_net)
+        # --- insurance and even money, the peek, blackjacks paid at once ---------------------
+        if p[P_INSURANCE] != 0 and up == 1:
+            tc_now = _true_count(rc, size - pos, p) if counting else 0.0
+            insure, even = insurance_choice(tc_now, insurance_threshold, p)
+            for b in range(players):
+                s = b * max_hands
+                natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
+                code = _insurance_code(natural, insure, even, p)
+                if code == DO_EVEN_MONEY:
+                    h_settled[s] = True
+                    open_hands -= 1
+                    h_net[s] = unit
+                elif code == DO_INSURE:
+                    b_ins[b] = 1
+                    insured += 1
+                n_decisions = _logged(decision_log, n_decisions, rnd, b, code)
+        dealer_bj = n_dealer == 2 and _naturals(up, value_of[d1])
+        peeked, skip_players, rc, rc_hidden = _peek(p, up, dealer_bj, rc, rc_hidden)
+        if peeked:
+            # The peek settles insurance either way (the hole card is then known).
+            for b in range(players):
+                if b_ins[b] == 1:
+                    b_ins_net[b] = _insurance_net(dealer_bj, p)
+                    b_ins_settled[b] = True
+        if not skip_players and _paid_at_once(p, up):
+            for b in range(players):
+                s = b * max_hands
+                if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
+                    h_settled[s] = True
+                    open_hands -= 1
+                    h_net[s] = p[P_BJ_NET]
+        # --- the players' hands (a hand settled already, by even money or a blackjack paid at
+        # once, has nothing to play) ------------------------------------------------------------
+        for b in range(players):
+            s = b * max_hands
+            pos, ran_out, open_hands, rc, rc_hidden, n_decisions, box_hands = _play_box(
+                rnd, b, h_c1[s], h_c2[s], h_settled[s] or skip_players, h_settled[s], h_net[s],
+                open_hands, up, shoe, pos, state, value_of, tags, p, counting, rc, rc_hidden,
+                False, tables, chart, decision_log, n_decisions, hands, s, waiting, waiting_aces,
+            )  # fmt: skip
+            n_hands[b] = box_hands
+            exhausted |= ran_out
+        # --- the dealer and settlement -------------------------------------------------------
+        rc += rc_hidden  # the hole card and face-down cards are turned now
+        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
+        d_total, dealer_bj, pos, ran_out, rc = _dealer_turn(
+            p, skip_players, hands_left, insured > 0 and not peeked, up, d1, n_dealer, dealer_bj,
+            shoe, pos, state, value_of, dealer_stands, tags, rc,
+        )  # fmt: skip
+        exhausted |= ran_out
+        round_net = 0
+        for b in range(players):
+            if b_ins[b] == 1 and not b_ins_settled[b]:
+                b_ins_net[b] = _insurance_net(dealer_bj, p)
+                b_ins_settled[b] = True
+            main = _hands_net(hands, b * max_hands, n_hands[b], dealer_bj, d_total, p)
+            box_net, figures = _box_figures(
+                figures, main, b_side[b], b_ins[b] == 1, b_ins_net[b], bet, tc_bin, counting, p,
+                outputs, box_log, rnd * players + b,
+            )  # fmt: skip
+            round_net += box_net
+        pos, exhausted_rounds, seg, seg_rounds, seg_sum, seg_low = _close_round(
+            rnd, pos, size, exhausted, exhausted_rounds, round_net, horizon, seg, seg_rounds,
+            seg_sum, seg_low, outputs, logs[1],
+        )  # fmt: skip
+    _add_figures(p, outputs[0], outputs[1], sums, rounds * players, shoes, figures)
+    sums[S_EXHAUSTED] += exhausted_rounds
 
 
 @njit(cache=True, error_model="numpy")
@@ -1159,533 +1441,51 @@ def play_block(  # noqa: PLR0917
     The ``*_log`` arrays (trace mode, for the differential test) are filled while they have
     room: the shoes dealt, each round's shoe and card positions, each box-round's nets and
     each decision as ``(round, box, code)``.
+
+    Here the block's arrays are made (the loops below allocate nothing, so that they run
+    without numba's runtime): one box takes ``play_one_box`` (``play_one_box_counted`` with a
+    count), more boxes, or index plays spread over more than ``MAX_INDEX_LEVELS`` true
+    counts, ``_general_rounds``.
     """
+    chart = (
+        hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
+        pair_above, pair_below, pair_threshold,
+    )  # fmt: skip
+    betting = (tags, ramp_counts, ramp_units, wong_in, wong_out)
+    outputs = (wager_sums, totals, sums, by_count, segment_low, segment_end, paths)
+    logs = (shoe_log, round_log, box_log, decision_log)
+    block = _block_tables(p)
+    max_hands = p[P_MAX_HANDS]
     lo, hi = index_levels(hard_threshold, soft_threshold, pair_threshold)
     if players == 1 and p[P_GENERAL_LOOP] == 0 and hi - lo < MAX_INDEX_LEVELS:
-        if p[P_COUNTING] != 0:
-            play_one_box_counted(
-                p, state, rounds, hard_above, hard_below, hard_threshold, soft_above, soft_below,
-                soft_threshold, pair_above, pair_below, pair_threshold, insurance_threshold,
-                side_net, tags, ramp_counts, ramp_units, wong_in, wong_out, wager_sums, totals,
-                sums, by_count, segment_low, segment_end, paths, shoe_log, round_log, box_log,
-                decision_log,
-            )  # fmt: skip
+        counting = p[P_COUNTING] != 0
+        one_box = (
+            p, state, rounds, block, one_box_tables(p, tags, chart, counting), chart,
+            insurance_threshold, side_net, betting, outputs, logs, _hand_slots(max_hands),
+            np.zeros(max_hands, dtype=np.int64), np.zeros(max_hands, dtype=np.bool_),
+        )  # fmt: skip
+        if counting:
+            play_one_box_counted(*one_box)
         else:
-            play_one_box(
-                p, state, rounds, hard_above, hard_below, hard_threshold, soft_above, soft_below,
-                soft_threshold, pair_above, pair_below, pair_threshold, insurance_threshold,
-                side_net, tags, ramp_counts, ramp_units, wong_in, wong_out, wager_sums, totals,
-                sums, by_count, segment_low, segment_end, paths, shoe_log, round_log, box_log,
-                decision_log,
-            )  # fmt: skip
+            play_one_box(*one_box)
         return
-    decks = p[P_DECKS]
-    size = 52 * decks
-    cut_at = size - p[P_CUT_FROM_BOTTOM]
-    unit = p[P_DENOMINATOR]
-    counting = p[P_COUNTING] != 0
-    max_hands = p[P_MAX_HANDS]
     n_slots = players * max_hands
-    shoe, value_of, dealer_stands = _block_tables(p)
-    # Hands: slot = box * max_hands + position in the box's list.
-    h_hard = np.zeros(n_slots, dtype=np.int64)
-    h_ace = np.zeros(n_slots, dtype=np.bool_)
-    h_n = np.zeros(n_slots, dtype=np.int64)
-    h_c1 = np.zeros(n_slots, dtype=np.int64)
-    h_c2 = np.zeros(n_slots, dtype=np.int64)
-    h_sevens = np.zeros(n_slots, dtype=np.int64)
-    h_stake = np.zeros(n_slots, dtype=np.int64)
-    h_split = np.zeros(n_slots, dtype=np.bool_)
-    h_aces = np.zeros(n_slots, dtype=np.bool_)
-    h_done = np.zeros(n_slots, dtype=np.bool_)
-    h_settled = np.zeros(n_slots, dtype=np.bool_)
-    h_down = np.zeros(n_slots, dtype=np.bool_)
-    h_net = np.zeros(n_slots, dtype=np.int64)
-    n_hands = np.zeros(players, dtype=np.int64)
-    b_side = np.zeros(players, dtype=np.int64)
-    b_ins = np.zeros(players, dtype=np.int64)  # 0 none, 1 insured
-    b_ins_net = np.zeros(players, dtype=np.int64)
-    b_ins_settled = np.zeros(players, dtype=np.bool_)
-    b_bet = np.zeros(players, dtype=np.int64)
-    b_tc_bin = np.zeros(players, dtype=np.int64)
-    dealer = np.zeros(MAX_CARDS_PER_HAND, dtype=np.int64)
-
-    pos = size  # forces a shuffle before the first round
-    shoes = 0
-    rc = p[P_INITIAL_RC]
-    rc_hidden = 0
-    bins = by_count.shape[0]
-    horizon = p[P_HORIZON]
-    n_segments = segment_low.size
-    seg = 0
-    seg_rounds = 0
-    seg_sum = 0
-    seg_low = 0
-    wonged_in = wong_in == -np.inf
-    n_decisions = 0
-    shoe_no = -1
-    main_net = main_net2 = main_hits = 0
-    side_sum = side_sum2 = side_hits = 0
-    ins_played = ins_net = ins_net2 = ins_hits = 0
-    total_net = total_net2 = 0
-    for rnd in range(rounds):
-        if pos >= cut_at:
-            shoe_no = shoes
-            shoes = next_shoe(shoe, state, shoe_log, shoes)
-            pos = p[P_BURN]
-            rc = p[P_INITIAL_RC]
-            if wong_in != -np.inf:
-                wonged_in = False
-        if rnd < round_log.shape[0]:
-            round_log[rnd, R_SHOE] = shoe_no
-            round_log[rnd, R_START] = pos
-        # --- betting: the ramp by the true count before the deal --------------------------
-        tc_bet = 0.0
-        bet = 1
-        if counting:
-            tc_bet = _true_count(rc, size - pos, p)
-            bet, wonged_in = ramp_bet(tc_bet, wonged_in, wong_in, wong_out, ramp_counts, ramp_units)
-        tc_bin = 0
-        if counting:
-            tc_bin = int(min(max(tc_bet - p[P_TC_LOW], 0.0), bins - 1.0))
-        for b in range(players):
-            b_bet[b] = bet
-            b_tc_bin[b] = tc_bin
-            n_hands[b] = 1
-            s = b * max_hands
-            h_hard[s] = 0
-            h_ace[s] = False
-            h_n[s] = 0
-            h_sevens[s] = 0
-            h_stake[s] = 1
-            h_split[s] = False
-            h_aces[s] = False
-            h_done[s] = False
-            h_settled[s] = False
-            h_down[s] = False
-            h_net[s] = 0
-            b_ins[b] = 0
-            b_ins_net[b] = 0
-            b_ins_settled[b] = False
-            b_side[b] = 0
-        rc_hidden = 0
-        insured = 0
-        open_hands = players
-        exhausted = False
-        # --- the deal ------------------------------------------------------------------------
-        n_dealer = 0
-        for second in range(2):
-            for b in range(players):
-                card, pos, ran_out = draw(shoe, pos, state)
-                exhausted |= ran_out
-                s = b * max_hands
-                v = value_of[card]
-                h_hard[s] += v
-                h_ace[s] |= v == 1
-                if second == 0:
-                    h_c1[s] = card
-                else:
-                    h_c2[s] = card
-                h_n[s] += 1
-                if v == 7 and h_sevens[s] == h_n[s] - 1:
-                    h_sevens[s] += 1
-                rc += tags[card >> 2]
-            if second == 0 or p[P_HOLE] != 0:
-                card, pos, ran_out = draw(shoe, pos, state)
-                exhausted |= ran_out
-                dealer[n_dealer] = card
-                n_dealer += 1
-                if second == 0:
-                    rc += tags[card >> 2]
-                else:
-                    rc_hidden += tags[card >> 2]
-        up = value_of[dealer[0]]
-        # --- 21+3 -----------------------------------------------------------------------------
-        if p[P_HAS_SIDE] != 0:
-            for b in range(players):
-                s = b * max_hands
-                c1 = h_c1[s]
-                c2 = h_c2[s]
-                c3 = dealer[0]
-                flush = 1 if ((c1 & 3) == (c2 & 3) and (c2 & 3) == (c3 & 3)) else 0
-                b_side[b] = side_net[((c1 >> 2) * 13 + (c2 >> 2)) * 13 + (c3 >> 2), flush]
-        # --- insurance and even money ------------------------------------------------------
-        if p[P_INSURANCE] != 0 and up == 1:
-            tc_now = _true_count(rc, size - pos, p) if counting else 0.0
-            insure, even = insurance_choice(tc_now, insurance_threshold, p)
-            for b in range(players):
-                s = b * max_hands
-                natural = h_n[s] == 2 and h_ace[s] and h_hard[s] == 11
-                code = DO_NO_INSURANCE
-                if natural and p[P_EVEN_MONEY] != 0 and even:
-                    code = DO_EVEN_MONEY
-                    h_done[s] = True
-                    h_settled[s] = True
-                    open_hands -= 1
-                    h_net[s] = unit
-                elif insure and p[P_INSURANCE_SHARE] > 0:
-                    code = DO_INSURE
-                    b_ins[b] = 1
-                    insured += 1
-                if n_decisions < decision_log.shape[0]:
-                    decision_log[n_decisions, 0] = rnd
-                    decision_log[n_decisions, 1] = b
-                    decision_log[n_decisions, 2] = code
-                n_decisions += 1
-        dealer_bj = n_dealer == 2 and (
-            (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
-            or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
-        )
-        peeked = p[P_HOLE] == 2 and (up == 1 or up == 10)  # noqa: PLR1714 - numba
-        skip_players = False
-        if peeked:
-            # The peek settles insurance either way (the hole card is then known).
-            for b in range(players):
-                if b_ins[b] == 1:
-                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
-                    b_ins_settled[b] = True
-            if dealer_bj:
-                rc += rc_hidden
-                rc_hidden = 0
-                skip_players = True
-        if not skip_players:
-            if p[P_BJ_PAID_AT_ONCE] != 0 and up != 1 and up != 10:  # noqa: PLR1714 - numba
-                for b in range(players):
-                    s = b * max_hands
-                    if not h_settled[s] and h_n[s] == 2 and h_ace[s] and h_hard[s] == 11:
-                        h_done[s] = True
-                        h_settled[s] = True
-                        open_hands -= 1
-                        h_net[s] = p[P_BJ_NET]
-            # --- the players' hands ---------------------------------------------------------
-            for b in range(players):
-                base = b * max_hands
-                i = 0
-                while i < n_hands[b]:
-                    s = base + i
-                    if h_done[s]:
-                        i += 1
-                        continue
-                    # The hand in play lives in locals (registers), stored back when it is done.
-                    x_hard = h_hard[s]
-                    x_ace = h_ace[s]
-                    x_n = h_n[s]
-                    x_c1 = h_c1[s]
-                    x_c2 = h_c2[s]
-                    x_sevens = h_sevens[s]
-                    x_stake = h_stake[s]
-                    x_split = h_split[s]
-                    x_aces = h_aces[s]
-                    x_done = h_done[s]
-                    x_settled = h_settled[s]
-                    x_down = h_down[s]
-                    x_net = h_net[s]
-                    first_pass = True
-                    while True:
-                        if first_pass:
-                            first_pass = False
-                            if x_n == 1:
-                                # A split hand's second card, when its turn comes.
-                                card, pos, ran_out = draw(shoe, pos, state)
-                                exhausted |= ran_out
-                                v = value_of[card]
-                                x_hard += v
-                                x_ace |= v == 1
-                                x_c2 = card
-                                x_n += 1
-                                if v == 7 and x_sevens == 1:
-                                    x_sevens = 2
-                                if x_aces and p[P_ACE_FACE_DOWN] != 0:
-                                    x_down = True
-                                    rc_hidden += tags[card >> 2]
-                                else:
-                                    rc += tags[card >> 2]
-                        # Close a hand with nothing to decide.
-                        total = _best(x_hard, x_ace)
-                        pair = x_n == 2 and (
-                            (x_c1 >> 2) == (x_c2 >> 2)
-                            if p[P_SPLIT_BY_RANK] != 0
-                            else value_of[x_c1] == value_of[x_c2]
-                        )
-                        can_split = (
-                            pair
-                            and n_hands[b] < max_hands
-                            and not (x_aces and p[P_RESPLIT_ACES] == 0)
-                        )
-                        if total > 21:
-                            x_done = True
-                            if not x_down:
-                                x_settled = True
-                                open_hands -= 1
-                                x_net = -x_stake * unit
-                            break
-                        if total == 21:
-                            x_done = True
-                            break
-                        if x_aces and x_n >= 2 and not can_split:
-                            x_done = True
-                            break
-                        if x_done:
-                            break
-                        # Decide by the chart (``chart_action``) with the index plays.
-                        can_hit = not x_aces
-                        soft = x_ace and x_hard + 10 <= 21
-                        can_double = (
-                            x_n == 2
-                            and not x_aces
-                            and (not x_split or p[P_DAS] != 0)
-                            and (p[P_DOUBLE_ANY_TWO] != 0 or (not soft and 9 <= total <= 11))
-                        )
-                        tc = 0.0
-                        if counting:
-                            tc = _true_count(rc, size - pos, p)
-                        can_surrender = x_n == 2 and not x_split and p[P_SURRENDER] != 0
-                        u = up - 1
-                        letter = -1
-                        if x_n == 2 and value_of[x_c1] == value_of[x_c2]:
-                            pv = value_of[x_c1] - 1
-                            pl = (
-                                pair_above[pv, u]
-                                if tc >= pair_threshold[pv, u]
-                                else pair_below[pv, u]
-                            )
-                            if pl >= SURRENDER_ELSE_HIT and not can_surrender:
-                                pl = _surrender_fallback(pl)
-                            if pl == SPLIT and can_split:
-                                letter = SPLIT
-                            elif pl != SPLIT and not x_split:
-                                letter = pl
-                        if letter == -1:
-                            if soft:
-                                letter = (
-                                    soft_above[total, u]
-                                    if tc >= soft_threshold[total, u]
-                                    else soft_below[total, u]
-                                )
-                            else:
-                                row = max(total, 5)
-                                letter = (
-                                    hard_above[row, u]
-                                    if tc >= hard_threshold[row, u]
-                                    else hard_below[row, u]
-                                )
-                        surrenders = False
-                        if letter >= SURRENDER_ELSE_HIT:
-                            surrenders = can_surrender
-                            letter = _surrender_fallback(letter)
-                        action = DO_STAND
-                        if surrenders:
-                            action = DO_SURRENDER
-                        elif letter == SPLIT:
-                            action = DO_SPLIT
-                        elif letter == DOUBLE or letter == DOUBLE_ELSE_STAND:  # noqa: PLR1714, SIM109
-                            if can_double:
-                                action = DO_DOUBLE
-                            elif letter == DOUBLE and can_hit:
-                                action = DO_HIT
-                        elif letter == HIT and can_hit:
-                            action = DO_HIT
-                        if n_decisions < decision_log.shape[0]:
-                            decision_log[n_decisions, 0] = rnd
-                            decision_log[n_decisions, 1] = b
-                            decision_log[n_decisions, 2] = action
-                        n_decisions += 1
-                        if action == DO_STAND:
-                            x_done = True
-                            break
-                        if action == DO_SURRENDER:
-                            # docs/rules.md#D-BJ-32: half the bet back, settled at once.
-                            x_done = True
-                            x_settled = True
-                            open_hands -= 1
-                            x_net = -(x_stake * unit // 2)
-                            break
-                        if action == DO_SPLIT:
-                            # The new hand goes right after this one with the second card.
-                            last = base + n_hands[b]
-                            for t in range(last, s + 1, -1):
-                                h_hard[t] = h_hard[t - 1]
-                                h_ace[t] = h_ace[t - 1]
-                                h_n[t] = h_n[t - 1]
-                                h_c1[t] = h_c1[t - 1]
-                                h_c2[t] = h_c2[t - 1]
-                                h_sevens[t] = h_sevens[t - 1]
-                                h_stake[t] = h_stake[t - 1]
-                                h_split[t] = h_split[t - 1]
-                                h_aces[t] = h_aces[t - 1]
-                                h_done[t] = h_done[t - 1]
-                                h_settled[t] = h_settled[t - 1]
-                                h_down[t] = h_down[t - 1]
-                                h_net[t] = h_net[t - 1]
-                            n_hands[b] += 1
-                            open_hands += 1
-                            aces = value_of[x_c1] == 1
-                            t = s + 1
-                            v = value_of[x_c2]
-                            h_hard[t] = v
-                            h_ace[t] = v == 1
-                            h_n[t] = 1
-                            h_c1[t] = x_c2
-                            h_sevens[t] = 1 if v == 7 else 0
-                            h_stake[t] = 1
-                            h_split[t] = True
-                            h_aces[t] = aces
-                            h_done[t] = False
-                            h_settled[t] = False
-                            h_down[t] = False
-                            h_net[t] = 0
-                            v = value_of[x_c1]
-                            x_hard = v
-                            x_ace = v == 1
-                            x_n = 1
-                            x_sevens = 1 if v == 7 else 0
-                            x_split = True
-                            x_aces = aces
-                        # A card: the hit, the double's one card, or a split hand's second.
-                        card, pos, ran_out = draw(shoe, pos, state)
-                        exhausted |= ran_out
-                        v = value_of[card]
-                        x_hard += v
-                        x_ace |= v == 1
-                        x_n += 1
-                        if x_n == 2:
-                            x_c2 = card
-                        if v == 7 and x_sevens == x_n - 1:
-                            x_sevens += 1
-                        face_down = (action == DO_DOUBLE and p[P_DOUBLE_FACE_DOWN] != 0) or (
-                            action == DO_SPLIT and x_aces and p[P_ACE_FACE_DOWN] != 0
-                        )
-                        if face_down:
-                            x_down = True
-                            rc_hidden += tags[card >> 2]
-                        else:
-                            rc += tags[card >> 2]
-                        if action == DO_DOUBLE:
-                            x_stake = 2
-                            x_done = True
-                            if _best(x_hard, x_ace) > 21 and not x_down:
-                                x_settled = True
-                                open_hands -= 1
-                                x_net = -2 * unit
-                            break
-                    h_hard[s] = x_hard
-                    h_ace[s] = x_ace
-                    h_n[s] = x_n
-                    h_c1[s] = x_c1
-                    h_c2[s] = x_c2
-                    h_sevens[s] = x_sevens
-                    h_stake[s] = x_stake
-                    h_split[s] = x_split
-                    h_aces[s] = x_aces
-                    h_done[s] = x_done
-                    h_settled[s] = x_settled
-                    h_down[s] = x_down
-                    h_net[s] = x_net
-                    i += 1
-        # --- the dealer --------------------------------------------------------------------
-        rc += rc_hidden  # the hole card and face-down cards are turned now
-        rc_hidden = 0
-        hands_left = open_hands > 0 or p[P_DRAWS_WHEN_NONE_LEFT] != 0
-        insurance_left = insured > 0 and not peeked
-        if not skip_players:
-            if n_dealer == 1 and (hands_left or insurance_left):
-                card, pos, ran_out = draw(shoe, pos, state)
-                exhausted |= ran_out
-                dealer[n_dealer] = card
-                n_dealer += 1
-                rc += tags[card >> 2]
-            dealer_bj = n_dealer == 2 and (
-                (value_of[dealer[0]] == 1 and value_of[dealer[1]] == 10)
-                or (value_of[dealer[0]] == 10 and value_of[dealer[1]] == 1)
-            )
-            for b in range(players):
-                if b_ins[b] == 1 and not b_ins_settled[b]:
-                    b_ins_net[b] = p[P_INSURANCE_NET] if dealer_bj else -unit
-                    b_ins_settled[b] = True
-        d_hard = 0
-        d_ace = False
-        for k in range(n_dealer):
-            v = value_of[dealer[k]]
-            d_hard += v
-            d_ace |= v == 1
-        if hands_left and not dealer_bj and not skip_players:
-            while not dealer_stands[d_hard * 2 + d_ace]:
-                card, pos, ran_out = draw(shoe, pos, state)
-                exhausted |= ran_out
-                v = value_of[card]
-                d_hard += v
-                d_ace |= v == 1
-                if n_dealer < MAX_CARDS_PER_HAND:
-                    dealer[n_dealer] = card
-                n_dealer += 1
-                rc += tags[card >> 2]
-        d_total = _best(d_hard, d_ace)
-        # --- settlement ------------------------------------------------------------------------
-        round_total = 0
-        for b in range(players):
-            main = 0
-            for i in range(n_hands[b]):
-                s = b * max_hands + i
-                if not h_settled[s]:
-                    h_net[s] = settled_net(
-                        h_hard[s], h_ace[s], h_n[s], h_sevens[s], h_stake[s], 1, h_split[s],
-                        h_aces[s], i == 0, dealer_bj, d_total, p,
-                    )  # fmt: skip
-                    h_settled[s] = True
-                main += h_net[s]
-            side = b_side[b]
-            ins = b_ins_net[b]
-            box_total = main + side
-            if b_ins[b] == 1:
-                box_total += ins * p[P_INSURANCE_SHARE] // unit
-            main_net += main
-            main_net2 += main * main
-            main_hits += main > 0
-            side_sum += side
-            side_sum2 += side * side
-            side_hits += side > 0
-            if b_ins[b] == 1:
-                ins_played += 1
-                ins_net += ins
-                ins_net2 += ins * ins
-                ins_hits += ins > 0
-            total_net += box_total
-            total_net2 += box_total * box_total
-            if counting:
-                # The counter's own game: the main bet and insurance at the ramp's bet
-                # (21+3 stays one flat unit and is not part of it).
-                own = box_total - side
-                weighted = b_bet[b] * own
-                sums[S_BET] += b_bet[b]
-                sums[S_BET_NET] += weighted
-                sums[S_BET_NET2] += weighted * weighted
-                if b_bet[b] > 0:
-                    sums[S_ROUNDS_PLAYED] += 1
-                by_count[b_tc_bin[b], 0] += 1
-                by_count[b_tc_bin[b], 1] += own
-                by_count[b_tc_bin[b], 2] += own * own
-                round_total += weighted
-            else:
-                round_total += box_total
-            k = rnd * players + b
-            if k < box_log.shape[0]:
-                box_log[k, B_MAIN] = main
-                box_log[k, B_SIDE] = side
-                box_log[k, B_INSURANCE] = ins if b_ins[b] == 1 else 0
-                box_log[k, B_BET] = b_bet[b]
-        if rnd < round_log.shape[0]:
-            round_log[rnd, R_END] = pos
-        if exhausted:
-            sums[S_EXHAUSTED] += 1
-            pos = size  # a fresh shoe for the next round
-        # --- bankroll trajectories: segments of ``horizon`` rounds --------------------------
-        if horizon > 0 and seg < n_segments:
-            seg, seg_rounds, seg_sum, seg_low = bankroll_step(
-                round_total, horizon, seg, seg_rounds, seg_sum, seg_low, segment_low, segment_end,
-                paths,
-            )  # fmt: skip
-    _add_figures(
-        p, wager_sums, totals, sums, rounds * players, shoes,
-        (main_net, main_net2, main_hits, side_sum, side_sum2, side_hits, ins_played, ins_net,
-         ins_net2, ins_hits, total_net, total_net2),
+    hands = (
+        *_hand_slots(n_slots), np.zeros(n_slots, dtype=np.int64),
+        np.zeros(n_slots, dtype=np.int64),
+    )  # fmt: skip
+    boxes = (
+        np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.bool_), np.zeros(max_hands, dtype=np.int64),
+        np.zeros(max_hands, dtype=np.bool_),
+    )  # fmt: skip
+    # ``_play_box`` decides by the chart here: its tables are not read (empty ones of their type).
+    no_tables = (
+        np.zeros((1, 2, 2, 2, 10, 10, 10), dtype=np.int8), np.zeros((1, 22, 2, 10), dtype=np.int8),
+        np.zeros(0, dtype=np.int8), lo, hi, np.int64(0), np.int64(0), np.int64(0),
+    )  # fmt: skip
+    _general_rounds(
+        p, state, rounds, players, block, no_tables, chart, insurance_threshold, side_net,
+        betting, outputs, logs, hands, boxes,
     )  # fmt: skip

@@ -28,11 +28,7 @@ import numpy.typing as npt
 from numba import njit
 
 from croupier.simulation.blackjack_kernel import (
-    DO_DOUBLE,
-    DO_HIT,
-    DO_SPLIT,
-    DO_STAND,
-    DO_SURRENDER,
+    B_FIELDS,
     P_ACE_FACE_DOWN,
     P_ACE_TEN_BJ,
     P_BJ_NET,
@@ -49,12 +45,19 @@ from croupier.simulation.blackjack_kernel import (
     P_INSURANCE,
     P_INSURANCE_NET,
     P_INSURANCE_SHARE,
+    P_MAX_HANDS,
     P_SPLIT_BY_RANK,
+    R_FIELDS,
+    S_FIELDS,
     _best,
+    _block_tables,
+    _hand_slots,
     can_double,
     can_split,
     can_surrender,
     draw,
+    one_box_tables,
+    play_one_box,
     settled_net,
     shuffle,
     without_runtime,
@@ -728,62 +731,38 @@ def observe_batch(  # noqa: PLR0917
 # --- a chart played inside the kernel -------------------------------------------------------------
 
 
-@without_runtime
-def rollout_chart(  # noqa: PLR0917
-    rounds: int, p: Array, f: Array, hands: Array, hand_cards: Array, dealer: Array,
-    shoes: Array, streams: Array, seen: Array, two_cards: Array, more_cards: Array,
-    insure: bool, even: bool, sums: Array,
-) -> None:  # fmt: skip
-    """``rounds`` rounds in each environment, every decision by the chart (its tables at one
-    count, ``blackjack_kernel.decision_tables``, as the simulator's one-box loop reads them;
-    insurance and even money by ``insure`` and ``even``), through the same step functions as
-    ``step_batch``, never leaving the kernel. ``sums[i]``: rounds, net and net squared (in
-    ``1 / denominator`` of the base bet)."""
-    # The betting step's action as a plain int64: the constant ``A_BETS`` itself would be a
-    # literal type at the call, and ``act`` would compile a second time for it (15 s of CPU
-    # on a cold cache, as long as its first compile for ``step_batch``).
-    bet_action = np.int64(A_BETS)
-    for i in range(f.shape[0]):
-        for _ in range(rounds):
-            if f[i, E_PHASE] == PH_DONE:
-                open_round(i, p, f, shoes, streams, seen)  # no tally of the cards: no one reads it
-            act(i, bet_action, p, f, hands, hand_cards, dealer, shoes, streams)
-            while f[i, E_PHASE] != PH_DONE:
-                if f[i, E_PHASE] == PH_INSURANCE:
-                    a = A_NO_INSURANCE
-                    if even and p[P_EVEN_MONEY] != 0 and _is_blackjack(i, 0, hands, p):
-                        a = A_EVEN_MONEY
-                    elif insure and f[i, E_BET] >= 2:
-                        a = A_INSURANCE
-                    act(i, a, p, f, hands, hand_cards, dealer, shoes, streams)
-                    continue
-                h = f[i, E_TURN]
-                x = hands[i, h]
-                pair_ok = x[H_N] == 2 and can_split(
-                    _is_pair(i, h, hand_cards, p), f[i, E_HANDS], x[H_ACES] != 0, p
-                )
-                up = _card_value(dealer[i, 0]) - 1
-                if x[H_N] == 2:
-                    code = two_cards[
-                        int(x[H_SPLIT] != 0), int(x[H_ACES] != 0), int(pair_ok),
-                        _card_value(hand_cards[i, h, 0]) - 1,
-                        _card_value(hand_cards[i, h, 1]) - 1, up,
-                    ]  # fmt: skip
-                else:
-                    code = more_cards[x[H_HARD], int(x[H_ACE] != 0), up]
-                a = A_STAND
-                if code == DO_HIT:
-                    a = A_HIT
-                elif code == DO_DOUBLE:
-                    a = A_DOUBLE
-                elif code == DO_SPLIT:
-                    a = A_SPLIT
-                elif code == DO_SURRENDER:
-                    a = A_SURRENDER
-                elif code != DO_STAND:
-                    a = A_STAND
-                act(i, a, p, f, hands, hand_cards, dealer, shoes, streams)
-            net = f[i, E_NET]  # in base bets already: the rollout's base bet is one unit
-            sums[i, 0] += 1
-            sums[i, 1] += net
-            sums[i, 2] += net * net
+@njit(cache=True, error_model="numpy")
+def rollout_chart(p: Array, rounds: int, shoes: Array, streams: Array, chart: Any) -> Any:
+    """``rounds`` rounds on each of ``shoes`` (a box at its own table, with its own row of
+    ``streams``), every decision by the ``chart``'s arrays (``blackjack_sim.chart_tables``)
+    read from their tables at a count of 0 (``one_box_tables``): the simulator's one-box loop
+    (``play_one_box``), the round played by the same step functions as ``play_block``'s, on
+    shoes shuffled and cut as ``open_round`` does. ``p``: the simulator's parameters without
+    a count, a trace or 21+3. Returns the rounds' nets summed and their squares summed (in
+    ``1 / denominator`` of a unit)."""
+    _, value_of, dealer_stands = _block_tables(p)
+    size = shoes.shape[1]
+    no_count = np.zeros(13, dtype=np.int64)
+    betting = (no_count, np.zeros(1), np.ones(1, dtype=np.int64), -np.inf, -np.inf)
+    totals = np.zeros(2, dtype=np.int64)
+    outputs = (
+        np.zeros((4, 3), dtype=np.int64), totals, np.zeros(S_FIELDS, dtype=np.int64),
+        np.zeros((1, 3), dtype=np.int64), np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
+    )  # fmt: skip
+    logs = (
+        np.zeros((0, size), dtype=np.int8), np.zeros((0, R_FIELDS), dtype=np.int64),
+        np.zeros((0, B_FIELDS), dtype=np.int64), np.zeros((0, 3), dtype=np.int64),
+    )  # fmt: skip
+    max_hands = p[P_MAX_HANDS]
+    results = _hand_slots(max_hands)
+    waiting = np.zeros(max_hands, dtype=np.int64)
+    waiting_aces = np.zeros(max_hands, dtype=np.bool_)
+    side_net = np.zeros((1, 2), dtype=np.int64)
+    tables = one_box_tables(p, no_count, chart, False)
+    for i in range(shoes.shape[0]):
+        play_one_box(
+            p, streams[i], rounds, (shoes[i], value_of, dealer_stands), tables, chart, 0.0,
+            side_net, betting, outputs, logs, results, waiting, waiting_aces,
+        )  # fmt: skip
+    return totals[0], totals[1]
