@@ -41,7 +41,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-import psycopg
 import websockets
 from sqlalchemy import create_engine, text
 
@@ -105,15 +104,8 @@ def haproxy_config(port: int, servers: list[ServerProcess], folder: Path) -> Pat
 
 @contextlib.contextmanager
 def fresh_schema() -> Iterator[str]:
-    server_url = pg_cluster.server_url()
-    schema = f"cluster_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(server_url, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield pg_cluster.sqlalchemy_url(server_url, schema)
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with pg_cluster.schema_of_its_own(pg_cluster.server_url(), prefix="cluster") as url:
+        yield url
 
 
 @contextlib.contextmanager

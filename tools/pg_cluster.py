@@ -10,6 +10,7 @@ at exit. Run as a script it starts a cluster and prints its URL until interrupte
 from __future__ import annotations
 
 import atexit
+import contextlib
 import glob
 import os
 import shutil
@@ -17,6 +18,8 @@ import socket
 import subprocess
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
 
 import psycopg
 
@@ -120,6 +123,20 @@ def sqlalchemy_url(libpq_url: str, schema: str | None = None, *, durable: bool =
     if options:
         url += "?options=" + "%20".join(options)
     return url
+
+
+@contextlib.contextmanager
+def schema_of_its_own(libpq_url: str, *, prefix: str = "t", durable: bool = True) -> Iterator[str]:
+    """A new empty schema on ``libpq_url``'s server for one test or run, as a SQLAlchemy URL
+    whose connections work in it (``sqlalchemy_url``); dropped with all it holds afterwards."""
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(libpq_url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield sqlalchemy_url(libpq_url, schema, durable=durable)
+    finally:
+        with psycopg.connect(libpq_url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 if __name__ == "__main__":

@@ -201,7 +201,9 @@ def test_the_later_modules_hear_the_tables_and_players_told_before_they_ran(
         expect(page.locator("#profile-select option")).not_to_have_count(0)
         expect(page.locator("#operator-players tbody tr")).not_to_have_count(0)
         assert sorted(route.request.url.rsplit("/", 1)[1] for route in held) == [
-            "operator-office.js", "operator-protection.js", "operator-staff.js"
+            "operator-office.js",
+            "operator-protection.js",
+            "operator-staff.js",
         ]
         assert page.locator("#today-date").text_content() == ""
         for route in held:

@@ -26,7 +26,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +40,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-import psycopg  # noqa: E402
 from audit_cli_support import audit_cli  # noqa: E402
 from server_support import OPERATOR_TOKEN, Api, Table, make_api  # noqa: E402
 
@@ -87,15 +85,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'croupier.sqlite'}"
         return
-    server = pg_cluster.server_url()
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield pg_cluster.sqlalchemy_url(server, schema, durable=False)
-    finally:
-        with psycopg.connect(server, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with pg_cluster.schema_of_its_own(pg_cluster.server_url(), durable=False) as url:
+        yield url
 
 
 # --- play through the API ----------------------------------------------------------------------

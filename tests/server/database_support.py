@@ -8,11 +8,8 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
-
-import psycopg
 
 import pg_cluster
 from croupier.service.database import make_engine, upgrade
@@ -52,11 +49,5 @@ def fresh_database(
         yield f"sqlite:///{path}"
         return
     assert pg_server_url is not None
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_server_url, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield pg_cluster.sqlalchemy_url(pg_server_url, schema, durable=False)
-    finally:
-        with psycopg.connect(pg_server_url, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with pg_cluster.schema_of_its_own(pg_server_url, durable=False) as url:
+        yield url
