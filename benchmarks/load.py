@@ -16,9 +16,10 @@ request against a no-op request's; the errors; and that the ledger sums to zero 
 is recallable. Target: p99 < 50 ms with no errors at 100 players on 2 cores.
 
 ``--against REV`` (once or more) runs the same load on ``REV``'s server too, from a temporary
-``git worktree``, alternating with this tree's (this, REV, this, REV, ... ``--repeat`` times
-each, a fresh database each run), and prints them side by side: on a machine whose other load
-comes and goes, alternating spreads that load over both. The CPU ratio's no-op is
+``git worktree``, alternating with this tree's (``--repeat`` rounds of one run each, a fresh
+database each run, each round starting one server later than the last: this, REV, then REV,
+this, ...), and prints them side by side: on a machine whose other load comes and goes,
+alternating spreads that load over both. The CPU ratio's no-op is
 ``GET /favicon.ico`` (``NO_OP``), which every commit since ``dfe214d`` answers alike.
 """
 
@@ -353,8 +354,14 @@ def main() -> None:
         for revision in arguments.against:
             sources[revision] = stack.enter_context(worktree(revision)) / "src"
         runs: dict[str, list[dict[str, Any]]] = {label: [] for label in sources}
-        for _ in range(arguments.repeat):
-            for label, source in sources.items():
+        labels = list(sources)
+        for repeat in range(arguments.repeat):
+            # Each round of runs starts one server later (this, REV; then REV, this: ABBA over
+            # two repeats), so a load that grows or fades through the run, or whatever the
+            # first server of a round meets, does not always fall on the same one.
+            shift = repeat % len(labels)
+            for label in labels[shift:] + labels[:shift]:
+                source = sources[label]
                 before = load_average()
                 database, figures = one_run(arguments, profiles, source)
                 runs[label].append(figures)
