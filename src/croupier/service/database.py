@@ -19,6 +19,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
 
+from croupier.errors import CroupierError
+
 SQLITE_SYNCHRONOUS = "CROUPIER_SQLITE_SYNCHRONOUS"
 """The environment variable that may lower SQLite's ``synchronous`` from ``FULL`` to ``NORMAL``
 for a database no one keeps (the test suite sets it). In WAL mode ``NORMAL`` still loses
@@ -31,11 +33,21 @@ mode), and a server test commits a few dozen times (``tests/server/test_tables.p
 _SYNCHRONOUS_LEVELS = ("FULL", "EXTRA", "NORMAL")
 
 
+class DatabaseSettingError(CroupierError, ValueError):
+    """A database setting from the environment that croupier does not run with
+    (``croupier serve`` says it in one line, exit 2, not with a traceback)."""
+
+    code = "database_setting"
+
+
 def sqlite_synchronous() -> str:
     """SQLite's ``synchronous`` for new connections: ``FULL`` unless the environment says."""
-    level = os.environ.get(SQLITE_SYNCHRONOUS, "FULL").strip().upper()
+    given = os.environ.get(SQLITE_SYNCHRONOUS, "FULL")
+    level = given.strip().upper()
     if level not in _SYNCHRONOUS_LEVELS:
-        raise ValueError(f"{SQLITE_SYNCHRONOUS}={level!r}: one of {', '.join(_SYNCHRONOUS_LEVELS)}")
+        raise DatabaseSettingError(
+            f"{SQLITE_SYNCHRONOUS}={given!r}: one of {', '.join(_SYNCHRONOUS_LEVELS)}"
+        )
     return level
 
 
