@@ -147,3 +147,35 @@ def sharing_pass_seconds() -> float:
 def moving_user(api: Api, table: Table) -> int:
     me: int = api.get("/me", table.tokens["bruno"]).json()["user"]
     return me
+
+
+def test_a_table_opened_while_the_leases_are_counted_stays_with_its_opener(
+    paused_owner: Api, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, item 1 (a race CI met once: 503 ``table_moved`` on assigning a dealer to a
+    table just opened). The opener runs its table from the opening transaction on; the lease
+    thread's pass counts the tables and the leases held in one snapshot, then decides. A
+    table opened between the count and the decision is held but not counted: it must not
+    look like one above this process's share (one process: every table) and be given up the
+    instant it opened. The race is made to happen: the table opens just after the count."""
+    api = paused_owner
+    first = Table(api, "veintiuno-real", ["ana"])
+    leases = api.server.leases
+    assert isinstance(leases, TableLeases)
+    opened: list[Table] = []
+    counting = leases.renew
+
+    def count_then_open() -> tuple[int, int, list[int]]:
+        counted = counting()
+        opened.append(Table(api, "veintiuno-real", ["bruno"]))  # the opener's own thread
+        return counted
+
+    monkeypatch.setattr(leases, "renew", count_then_open)
+    assert sharing.balance(api.server.casino, leases) == []  # nothing given up
+    monkeypatch.undo()
+    new = opened[0]
+    assert set(leases.held) == {first.id, new.id}
+    assert lease_row(pg_url, new.id) == (leases.owner, 1)
+    assert new.id in api.server.casino.tables
+    answer = api.get(f"/tables/{new.id}", new.tokens["bruno"])
+    assert answer.status_code == 200, answer.text

@@ -217,9 +217,11 @@ class TableLeases(Ownership):
         self.forget(table_id)
 
     # --- every pass ------------------------------------------------------------------------
-    def renew(self) -> tuple[int, int]:
+    def renew(self) -> tuple[int, int, list[int]]:
         """Heartbeat and renew every lease held; drop those lost. Returns (live processes,
-        tables) for the share."""
+        tables, the tables renewed) for the share: counted in one snapshot, since a table
+        created meanwhile (``grant``, on another thread) is held already but not counted, and
+        would look like one above the share."""
         with self._lock:
             held = dict(self.held)
         started = time.monotonic()
@@ -234,7 +236,7 @@ class TableLeases(Ownership):
         for table_id, epoch in held.items():
             if kept.get(table_id) != epoch:
                 self.lost(table_id)
-        return max(1, processes), tables
+        return max(1, processes), tables, sorted(kept)
 
     def take(self, wanted: int) -> list[int]:
         """Up to ``wanted`` free tables: never leased yet, or whose lease expired."""

@@ -29,17 +29,21 @@ def between_rounds(casino: Casino, table_id: int) -> bool:
 def balance(casino: Casino, leases: TableLeases) -> list[str]:
     """One pass: renew, then take free tables up to this process's share, or give surplus
     tables up between rounds. Returns what was done (for the start's notes)."""
-    processes, tables = leases.renew()
+    processes, tables, renewed = leases.renew()
     share = math.ceil(tables / processes)
     notes: list[str] = []
+    # A table this process created since the count (its lease granted in the creating
+    # transaction, on another thread) is held but not counted: taking, count it (take fewer);
+    # giving up, do not (the tables renewed are those counted), or it would look surplus and
+    # be given up the instant it opened.
     held = len(leases.held)
     if held < share:
         for table_id in leases.take(share - held):
             notes += adopt(casino, leases, table_id)
             if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
                 leases.renew()  # rebuilding many tables must not let the others' leases lapse
-    elif held > share:
-        for table_id in sorted(leases.held, reverse=True)[: held - share]:
+    elif len(renewed) > share:
+        for table_id in sorted(renewed, reverse=True)[: len(renewed) - share]:
             live = casino.tables.get(table_id)
             if live is None:
                 continue
