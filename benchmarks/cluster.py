@@ -13,8 +13,14 @@ three processes under load while random owners are killed (kill -9, then started
 stopped (SIGSTOP past their lease, then SIGCONT); prints each fail-over's time (p50, p99,
 max: from the signal until each of the victim's tables is leased by another live process and
 answers), and at the end: rounds dealt twice (two complete rounds from one shoe position),
-the ledger's sum and problems, ``croupier audit verify``, every round recallable, and how
-many commands were refused by the fence or while a table moved (503 ``table_moved``).
+the ledger's sum and problems, ``croupier audit verify``, every round recallable, how
+many commands were refused by the fence or while a table moved (503 ``table_moved``), and
+the commits by a stale owner: a trigger installed in the run's schema notes every commit
+that wrote a round while the table's lease named another process (``STALE_WATCH``). Those
+are what the fence prevents, and nothing else here sees them: with the fence switched off
+(``TableLeases.fence`` a no-op in the servers), three SIGSTOPs gave 22 such commits while
+the ledger still summed to 0, the chain verified and no round was dealt twice. Ctrl-C ends
+the events early and still checks the record.
 
 HAProxy comes from Debian's package (``apt-get install haproxy``; ``deploy/cluster.sh``
 installs it). The PostgreSQL server is the tests' (``tools/pg_cluster.py``), Redis is not
@@ -68,6 +74,33 @@ OWNERS = text(
     "ON p.owner = l.owner WHERE l.expires_at > clock_timestamp() "
     "AND p.expires_at > clock_timestamp()"
 )
+STALE_WATCH = [
+    "CREATE TABLE stale_commits (table_id integer, round_id integer, writer text, "
+    "lease_owner text, lease_epoch integer, at timestamptz DEFAULT clock_timestamp())",
+    """CREATE FUNCTION note_stale_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        writer text := substring(current_setting('application_name') from 'pid [0-9]+');
+        holder record;
+    BEGIN
+        IF writer IS NULL THEN RETURN NULL; END IF;
+        SELECT owner, epoch INTO holder FROM table_leases WHERE table_id = NEW.table_id;
+        IF holder.owner IS NULL OR position(writer || ' ' in holder.owner) = 0 THEN
+            INSERT INTO stale_commits (table_id, round_id, writer, lease_owner, lease_epoch)
+            VALUES (NEW.table_id, NEW.id, writer, holder.owner, holder.epoch);
+        END IF;
+        RETURN NULL;
+    END $$""",
+    "CREATE CONSTRAINT TRIGGER stale_commit AFTER INSERT OR UPDATE ON rounds "
+    "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION note_stale_commit()",
+]
+"""The chaos run's independent check that no stale owner commits (issue 29): at each commit
+that wrote a round (a constraint trigger deferred to the commit, after the fence), the
+table's lease must name the committing process, which each server names by its pid
+(``PGAPPNAME``, ``NAMED_BY_PID``); one that does not is noted in ``stale_commits``, and
+survives only if that commit went through. Installed in the run's own schema only."""
+NAMED_BY_PID = "import os; os.environ['PGAPPNAME'] = f'croupier serve pid {os.getpid()}'"
+"""Each server's PostgreSQL connections say which process they are (libpq reads
+``PGAPPNAME`` at each connect; the leases' own connections name themselves by owner)."""
 DEALT_TWICE = text(
     "SELECT count(*) FROM (SELECT shoe_id, start_position FROM rounds WHERE status = 'complete' "
     "GROUP BY shoe_id, start_position HAVING count(*) > 1) AS twice"
@@ -109,10 +142,14 @@ def fresh_schema() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def cluster(url: str, processes: int, folder: Path) -> Iterator[tuple[str, list[ServerProcess]]]:
+def cluster(
+    url: str, processes: int, folder: Path, bootstrap: str = ""
+) -> Iterator[tuple[str, list[ServerProcess]]]:
     """``processes`` servers on ``url`` behind HAProxy; yields HAProxy's URL and the servers."""
     servers = [
-        ServerProcess(url, log_path=folder / f"serve-{n}.log", start_timeout=180)
+        ServerProcess(
+            url, log_path=folder / f"serve-{n}.log", start_timeout=180, bootstrap=bootstrap
+        )
         for n in range(processes)
     ]
     haproxy: subprocess.Popen[bytes] | None = None
@@ -239,8 +276,13 @@ def chaos(args: argparse.Namespace) -> None:
     with (
         fresh_schema() as url,
         tempfile.TemporaryDirectory() as folder,
-        cluster(url, 3, Path(folder)) as (base, servers),
+        cluster(url, 3, Path(folder), bootstrap=NAMED_BY_PID) as (base, servers),
     ):
+        watching = create_engine(url)
+        with watching.begin() as connection:
+            for statement in STALE_WATCH:
+                connection.exec_driver_sql(statement)
+        watching.dispose()
         bots: list[Bot] = []
 
         async def seat_players() -> None:
@@ -310,6 +352,11 @@ def chaos(args: argparse.Namespace) -> None:
                     flush=True,
                 )
                 time.sleep(args.pause)
+        except KeyboardInterrupt:  # Ctrl-C: stop the events, keep the record's checks
+            print(f"interrupted: {len(fail_overs)} fail-overs so far; checking the record")
+            for server in servers:
+                if server.process is not None and server.process.poll() is None:
+                    server.process.send_signal(signal.SIGCONT)
         finally:
             loop.call_soon_threadsafe(stop.set)
             playing.join(60)
@@ -324,6 +371,15 @@ def chaos(args: argparse.Namespace) -> None:
             )
             under_way = connection.execute(
                 text("SELECT count(*) FROM rounds WHERE status IN ('betting', 'playing')")
+            ).scalar_one()
+            stale = connection.execute(
+                text("SELECT table_id, round_id, writer, lease_owner FROM stale_commits")
+            ).all()
+            watched = connection.execute(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE "
+                    "'croupier serve pid %'"
+                )
             ).scalar_one()
         engine.dispose()
         auth = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
@@ -347,6 +403,12 @@ def chaos(args: argparse.Namespace) -> None:
             f"(leases of {LEASE_SECONDS:g} s)"
         )
         print(f"rounds dealt twice: {dealt_twice}")
+        print(
+            f"commits of a round by a process not holding its table's lease: {len(stale)} "
+            f"(a trigger at each commit; {watched} server connections named by pid at the end)"
+        )
+        for row in stale[:8]:
+            print(f"  stale: {tuple(row)}")
         print(
             f"commands refused while a table moved (503 table_moved): {moved}; other "
             f"errors: {len(errors) - moved}; bets placed by bots: {complete}"
