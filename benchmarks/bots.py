@@ -287,6 +287,8 @@ async def play_table(
                     except TimeoutError:
                         continue
                     state = json.loads(message)
+                    if state.get("type") != "state":
+                        continue  # a reality check (issue 27): a bot reads none
                     current = state["round"]
                     if len(bot.rounds_bet) >= rounds and current["id"] not in bot.rounds_bet:
                         return

@@ -244,7 +244,11 @@ async def drive(base: str, bot: Bot, stop: asyncio.Event) -> None:
                             message = await asyncio.wait_for(socket_.recv(), timeout=1)
                         except TimeoutError:
                             continue
-                        await bot.on_state(client, json.loads(message), 10**9)
+                        state = json.loads(message)
+                        # A session over an hour old gets its reality check (issue 27) on
+                        # the socket: a bot reads none (one ended the full chaos run's load).
+                        if state.get("type") == "state":
+                            await bot.on_state(client, state, 10**9)
             except (OSError, websockets.WebSocketException, httpx.HTTPError):
                 await asyncio.sleep(0.3)
 
