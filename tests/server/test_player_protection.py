@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
-from sqlalchemy import select
+from sqlalchemy import event, select
 from starlette.websockets import WebSocketDisconnect
 
 from croupier.audit.models import AuditEntry
@@ -484,3 +484,41 @@ def test_a_back_bet_past_a_limit_or_on_a_break_is_refused_when_asked(api: Api) -
     asked = api.post(f"/tables/{table.id}/back-bets", cat, {"seat": 1, "amount": 5})
     assert (asked.status_code, asked.json()["code"]) == (409, "on_break")
     assert api.balance(ben) == api.balance(cat) == 100_000
+
+
+def test_a_bet_asks_once_for_its_players_staff_roles_and_protection_and_sees_a_limit_set_elsewhere(
+    api: Api,
+) -> None:
+    """A bet asks, in its own transaction, whether its player is one of the house's staff and
+    whether they have any limit or pause in force: one read for both (issue 28, item 8), whose
+    "none" spares the stake's own check. A limit written to the database by another path (as
+    another server process would) binds the very next bet: nothing of it is kept in memory."""
+    table = Table(api, "veintiuno-real", ["ann"], credit_minor=100_000)
+    ann = table.tokens["ann"]
+    asked: list[str] = []
+
+    def note(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if any(name in statement for name in ("staff_roles", "player_limits", "player_pauses")):
+            asked.append(statement)
+
+    engine = api.server.uow.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        bet = {"seat": 1, "wager": table.wager, "amount": 10}
+        assert api.post(f"/tables/{table.id}/bets", ann, bet).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert len(asked) == 1, asked
+    user_id = api.get("/me", ann).json()["user"]
+    now = api.clock.now()
+    wager, day = protection.LimitKind.WAGER, protection.Period.DAY
+    player = protection.Setter.PLAYER
+    api.server.uow.run(
+        lambda session: protection.set_limit(
+            session, user_id, user_id, player, wager, day, 1_500, now
+        )
+    )
+    refused = api.post(f"/tables/{table.id}/bets", ann, {**bet, "amount": 20})  # 1,000 more
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["code"] == "wager_limit_reached"
+    assert api.balance(ann) == 99_000

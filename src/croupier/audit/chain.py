@@ -82,6 +82,7 @@ CHUNK = 500
 # The statements every commit runs, built once: building them per commit (and SQLAlchemy
 # deriving each one's cache key again) cost more than running them (issue 28, item 8).
 LOCK_HEAD = select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
+APPEND = insert(ENTRIES)
 MOVE_HEAD = (
     update(HEAD)
     .where(HEAD.c.id == HEAD_ID)
@@ -170,8 +171,10 @@ class Entry:
             self.previous_hash,
         ]
 
-    @property
+    @functools.cached_property
     def hash(self) -> str:
+        """Computed once (an entry is frozen): the next entry's ``previous_hash`` and the
+        entry's own row both want it."""
         return sha256(canonical(self.fields()))
 
     def as_row(self) -> dict[str, Any]:
@@ -253,7 +256,7 @@ def _append(
         )
         previous = entry.hash
         entries.append(entry)
-    connection.execute(insert(ENTRIES), [entry.as_row() for entry in entries])
+    connection.execute(APPEND, [entry.as_row() for entry in entries])
     connection.execute(MOVE_HEAD, {"seq": seq, "hash": previous, "at": now})
     _save_covers(connection, changes, entries)
     return entries

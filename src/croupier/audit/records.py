@@ -51,12 +51,16 @@ from sqlalchemy import (
 
 from croupier.storage import Base
 
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+"""``json.dumps`` with these options builds this encoder at every call; every commit writes
+a few dozen texts (each changed row's digest, each entry's hash)."""
+
 
 def canonical(value: Any) -> str:
     """One text for one value: sorted keys, no spaces, floats as Python writes them."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    return _CANONICAL.encode(value)
 
 
 def sha256(value: str) -> str:
@@ -70,6 +74,8 @@ def digest(table_name: str, row: Mapping[str, Any]) -> str:
 
 
 def row_key(values: Sequence[Any]) -> str:
+    if all(type(value) is int for value in values):  # every audited key: its JSON, directly
+        return f"[{','.join(map(str, values))}]"
     return canonical(list(values))
 
 
@@ -81,16 +87,21 @@ class Audited:
     noun: str
     kind_of: Callable[[Mapping[str, Any]], str] | None = None
 
-    @property
+    @functools.cached_property
     def table(self) -> Table:
         """The audited table, as the schema on the shared base declares it: the service's
         tables are declared by ``croupier.service.models``, which whoever audits a database
         imports first (the audit stands below the service and does not)."""
         return Base.metadata.tables[self.name]
 
-    @property
+    @functools.cached_property
     def key_columns(self) -> list[Column[Any]]:
         return list(self.table.primary_key.columns)
+
+    @functools.cached_property
+    def key_types(self) -> list[type]:
+        """Each key column's Python type (a noted key's parts are read as these)."""
+        return [column.type.python_type for column in self.key_columns]
 
     def kind(self, row: Mapping[str, Any]) -> str:
         return self.kind_of(row) if self.kind_of is not None else self.noun
@@ -144,11 +155,10 @@ def present_columns(connection: Connection, audited: Audited) -> list[Column[Any
 
 def parse_noted_key(audited: Audited, noted: str) -> tuple[Any, ...]:
     """A key as a trigger notes it (the key columns as text, joined by commas) as values."""
-    columns = audited.key_columns
-    parts = noted.split(",", len(columns) - 1)
+    types = audited.key_types
+    parts = noted.split(",", len(types) - 1)
     return tuple(
-        int(part) if column.type.python_type is int else part
-        for column, part in zip(columns, parts, strict=True)
+        int(part) if kind is int else part for kind, part in zip(types, parts, strict=True)
     )
 
 
@@ -176,8 +186,11 @@ def rows_by_key(
                 for part, value in enumerate(key)
             },
         )
-    for row in found.mappings():
-        yield tuple(row[column.name] for column in key_columns), dict(row)
+    names = list(found.keys())
+    at = [names.index(column.name) for column in key_columns]
+    for row in found:
+        values = tuple(row)
+        yield tuple(values[index] for index in at), dict(zip(names, values, strict=True))
 
 
 Item = TypeVar("Item")

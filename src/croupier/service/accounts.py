@@ -243,8 +243,9 @@ CALLER = (
     .join(USERS, USERS.c.id == SESSIONS.c.user_id)
     .where(SESSIONS.c.token_hash == bindparam("token_hash"))
 )
-"""The caller of a token's hash, built once: every request reads it, and building the
-statement cost more than running it (issue 28, item 8)."""
+"""The caller of a token's hash, built once: every request reads it (and every open
+WebSocket, at each of its session checks: ``last_seen``), and building the statement cost
+more than running it (issue 28, item 8)."""
 ENDED = update(SESSIONS).where(SESSIONS.c.token_hash == bindparam("hashed")).values(ended=True)
 """A session idled out (bound by ``hashed``: an ``UPDATE`` keeps its columns' names)."""
 SEEN = (
@@ -361,15 +362,7 @@ def last_seen(session: Session, token: str | None) -> float | None:
     asks this: watching a table is not activity that keeps a session alive (R16)."""
     if not token:
         return None
-    row = (
-        session.connection()
-        .execute(
-            select(SESSIONS.c.ended, SESSIONS.c.last_seen_at, USERS.c.role)
-            .join(USERS, USERS.c.id == SESSIONS.c.user_id)
-            .where(SESSIONS.c.token_hash == token_hash(token))
-        )
-        .first()
-    )
+    row = session.connection().execute(CALLER, {"token_hash": token_hash(token)}).first()
     if row is None or row.ended:
         return None
     return math.inf if row.role == "operator" else float(row.last_seen_at)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.exc import InvalidatePoolError
 
 from croupier.errors import CroupierError
 
@@ -83,7 +85,44 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
             connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=20, max_overflow=20)
+    _ping_after_idle(engine)
+    return engine
+
+
+PING_AFTER_IDLE_SECONDS = 1.0
+"""A pooled PostgreSQL connection unused for this long is pinged before it is handed out."""
+
+
+def _ping_after_idle(engine: Engine) -> None:
+    """Ping a pooled connection before use only when it sat idle in the pool for
+    ``PING_AFTER_IDLE_SECONDS``: SQLAlchemy's ``pool_pre_ping`` pings at every checkout, and a
+    player's request checks a connection out twice (its caller's read, its command), each
+    ping a round trip and a statement's CPU for a connection used a few milliseconds before
+    (issue 28, item 8). What the ping is for (a connection that a database restart, a
+    fail-over or an idle timeout cut while it waited in the pool) is a connection that waited;
+    one cut within the last second fails its statement instead, which invalidates the whole
+    pool as a failed ping does, and the fail safe's probe (R17) meets the fault as well.
+    A connection the pool has just made is not pinged."""
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned_at"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        returned = record.info.pop("returned_at", None)
+        if returned is None or time.monotonic() - returned < PING_AFTER_IDLE_SECONDS:
+            return
+        dialect = engine.dialect
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                # As a failed pre-ping: every connection pooled before now is discarded, and
+                # the pool hands out a new one.
+                raise InvalidatePoolError() from error
+            raise
 
 
 def migrations_dir() -> Path:

@@ -319,6 +319,8 @@ def verify_may_play(
     session: Session, user_id: int, now: float, refused: str = "no seat, bet or back bet"
 ) -> None:
     """``on_break`` or ``self_excluded`` (409) while one is in force; ``refused`` says what."""
+    if user_id in unprotected_in(session):
+        return  # read in this transaction: no pause in force
     pause = pause_of(session, user_id, now)
     if pause is None:
         return
@@ -412,24 +414,41 @@ def _refuse(kind: LimitKind, period: Period, limit: int, left: int, asked: int) 
 
 LIMITS = cast(Table, PlayerLimitRecord.__table__)
 PAUSES = cast(Table, PlayerPauseRecord.__table__)
-PROTECTED = select(
-    or_(
-        exists().where(LIMITS.c.user_id == bindparam("user_id")),
-        exists().where(
-            PAUSES.c.user_id == bindparam("user_id"),
-            PAUSES.c.starts_at <= bindparam("now"),
-            PAUSES.c.ends_at > bindparam("now"),
-        ),
-    )
+HAS_PROTECTION = or_(
+    exists().where(LIMITS.c.user_id == bindparam("user_id")),
+    exists().where(
+        PAUSES.c.user_id == bindparam("user_id"),
+        PAUSES.c.starts_at <= bindparam("now"),
+        PAUSES.c.ends_at > bindparam("now"),
+    ),
 )
-"""Whether a player has any limit, or a pause in force: one read, built once, for the many
-stakes of the many players who have neither (issue 28, item 8). The database answers, not a
-cache: a limit set through another server process binds at once."""
+"""Whether a player (bound as ``user_id``) has any limit, or a pause in force at ``now``."""
+PROTECTED = select(HAS_PROTECTION)
+"""``HAS_PROTECTION`` as one read, built once, for the many stakes of the many players who
+have neither (issue 28, item 8). The database answers, not a cache: a limit set through
+another server process binds at once."""
+
+_UNPROTECTED = "croupier.unprotected"
+
+
+def unprotected_in(session: Session) -> set[int]:
+    """The players this transaction has read to have no limit and no pause in force: a seat's,
+    a bet's or a back bet's check of the staff reads it beside their roles
+    (``staff.verify_may_play``), so that the stakes the command then adds ask no more.
+
+    Kept on the session, which the unit of work makes for one transaction (a retry gets a
+    fresh one): the answer is the database's, read in the command's own transaction, as
+    ``PROTECTED`` would give it there (issue 27: a limit set through another process is
+    seen by the next command that stakes)."""
+    found: set[int] = session.info.setdefault(_UNPROTECTED, set())
+    return found
 
 
 def verify_stake(session: Session, user_id: int, minor: int, now: float, day: GamingDay) -> None:
     """A stake of ``minor`` more: refused while on a break or self-excluded, past the
     session's time, or where it would take a loss or wager limit past its amount."""
+    if user_id in unprotected_in(session):
+        return
     if not session.scalar(PROTECTED, {"user_id": user_id, "now": now}):
         return
     verify_may_play(session, user_id, now)

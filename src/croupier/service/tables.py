@@ -234,9 +234,10 @@ class Casino:
                     raise Forbidden("only a seated player says ready", code="ready_not_seated")
         match command:
             case Sit(by=by) | PlaceBet(by=by) | AskBackBet(by=by):
-                staff.verify_may_play(session, by)
+                now = self.clock.now()
+                staff.verify_may_play(session, by, now)
                 if isinstance(command, Sit):  # a stake's check is where its amount is known
-                    protection.verify_may_play(session, by.user_id, self.clock.now())
+                    protection.verify_may_play(session, by.user_id, now)
             case (
                 ConfirmProcedure(table=table_id, by=by)
                 | EnterCard(table=table_id, by=by)
