@@ -320,8 +320,9 @@ def ramp_bet(  # noqa: PLR0917
         wonged_in = True
     bet = ramp_units[0]
     for k in range(ramp_counts.size):
-        if tc >= ramp_counts[k]:
-            bet = ramp_units[k]
+        # Without a branch: whether a count of the ramp is reached is the round's coin flip.
+        reached = np.int64(tc >= ramp_counts[k])
+        bet = reached * ramp_units[k] + (1 - reached) * bet
     if not wonged_in:
         bet = 0
     return bet, wonged_in
