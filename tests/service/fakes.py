@@ -26,7 +26,7 @@ from sqlalchemy.orm.evaluator import UnevaluatableError, _EvaluatorCompiler
 
 from croupier.clock import ManualClock
 from croupier.errors import InsufficientFunds
-from croupier.ledger.postings import Leg, check_balanced
+from croupier.ledger.book import Leg, check_balanced
 from croupier.rules.base import Profile
 from croupier.service.errors import IdempotencyKeyReused
 from croupier.service.idempotency import Answer

@@ -24,7 +24,7 @@ from tests.service.fakes import (
 from croupier.cards import parse_cards
 from croupier.errors import InsufficientFunds
 from croupier.ledger import book
-from croupier.ledger.postings import Leg
+from croupier.ledger.book import Leg
 from croupier.rules.registry import load_profile
 from croupier.service.accounts import Principal
 from croupier.service.broadcast import InProcessBroadcaster
