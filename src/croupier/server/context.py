@@ -36,11 +36,11 @@ from croupier.server.schemas import (
 )
 from croupier.server.sockets import SessionSockets
 from croupier.service.accounts import KnownCallers, Principal, authenticate, identify
-from croupier.service.broadcast import Broadcaster
 from croupier.service.claim import TablesClaim
 from croupier.service.commands import Command, Once
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
 from croupier.service.leases import LEASE_SECONDS, Ownership
+from croupier.service.publishing import Broadcaster
 from croupier.service.tables import Casino
 from croupier.service.unit_of_work import KEY, UnitOfWork
 

@@ -41,7 +41,6 @@ from croupier.service import (
     wallets,
 )
 from croupier.service.accounts import Principal
-from croupier.service.broadcast import Broadcaster
 from croupier.service.commands import (
     CREATES,
     MOVES_MONEY,
@@ -84,7 +83,7 @@ from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Money
 from croupier.service.players import Players
 from croupier.service.protection import PauseKind, Setter
-from croupier.service.publishing import Publisher
+from croupier.service.publishing import Broadcaster, Publisher
 from croupier.service.registry import Registry
 from croupier.service.rounds import RoundRows, Rounds
 from croupier.service.staff import ApprovalKind
