@@ -23,7 +23,7 @@ from typing import Any
 from croupier.clock import SystemClock
 from croupier.errors import InsufficientFunds
 from croupier.ledger import book
-from croupier.ledger.postings import Leg, bet_legs
+from croupier.ledger.book import Leg, bet_legs
 from croupier.service.database import make_engine, upgrade
 from croupier.service.unit_of_work import UnitOfWork
 

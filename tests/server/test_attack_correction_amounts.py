@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from server_support import OPERATOR_TOKEN, Api, Table
 
-from croupier.ledger.postings import MAX_MINOR_AMOUNT
+from croupier.ledger.book import MAX_MINOR_AMOUNT
 
 
 def test_a_bad_correction_amount_is_refused_in_its_own_units(api: Api) -> None:

@@ -31,7 +31,7 @@ from croupier.audit.verify import verify, verify_database
 from croupier.games.base import RoundResult
 from croupier.games.events import Event
 from croupier.games.replay import replay
-from croupier.ledger.postings import to_minor
+from croupier.ledger.book import to_minor
 from croupier.service import disputes
 from croupier.service.database import make_engine
 from croupier.service.models import RoundRecord

@@ -32,7 +32,6 @@ from croupier.rules.base import Profile
 from croupier.server.app import create_app, start
 from croupier.server.context import Settings
 from croupier.service import engines, wallets
-from croupier.service.broadcast import InProcessBroadcaster
 from croupier.service.models import (
     GameTable,
     LedgerTransaction,
@@ -40,6 +39,7 @@ from croupier.service.models import (
     RoundRecord,
     RuleSet,
 )
+from croupier.service.publishing import InProcessBroadcaster
 from croupier.service.tables import Casino
 from croupier.service.unit_of_work import on_commit
 from croupier.shoe import Shoe

@@ -28,7 +28,7 @@ from croupier.audit.verify import verify_database
 from croupier.cli.main import app as croupier_cli
 from croupier.games.events import Event
 from croupier.games.replay import replay
-from croupier.ledger.postings import to_minor
+from croupier.ledger.book import to_minor
 from croupier.service.database import alembic_config, make_engine
 
 DRAGON_SIX = "dragon-six-peru-2016"

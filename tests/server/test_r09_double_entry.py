@@ -15,7 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from croupier.clock import SystemClock
 from croupier.errors import InsufficientFunds, LedgerError
 from croupier.ledger import book
-from croupier.ledger.postings import Leg, bet_legs, check_balanced, settlement_legs
+from croupier.ledger.book import Leg, bet_legs, check_balanced, settlement_legs
 from croupier.service.database import make_engine, upgrade
 from croupier.service.unit_of_work import UnitOfWork
 

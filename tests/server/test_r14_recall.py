@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from croupier.games.events import Event
 from croupier.games.replay import replay
-from croupier.ledger.postings import to_minor
+from croupier.ledger.book import to_minor
 from croupier.server.app import playable_profiles
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction
 

@@ -17,7 +17,7 @@ from server_support import Api, Table, make_api
 
 import redis_server
 from croupier.server.app import playable_profiles
-from croupier.service.broadcast import RedisBroadcaster
+from croupier.service.publishing import RedisBroadcaster
 
 T = TypeVar("T")
 REDIS_URL = redis_server.server_url()

@@ -51,6 +51,7 @@ EVERY_REQUEST = {
 
 DETAILS = {
     "audit/records.py": "the audit chain's canonical rows (audit/chain.py's step)",
+    "service/absence.py": "the seats stored when a seat that missed rounds bets again (rounds')",
     "games/blackjack.py": "the game's own view of its hands (games/viewing.py's step)",
     "service/table_facts.py": "the shoe's progress in the published table (publishing's)",
     "service/limits.py": "the limits in the published table (publishing's)",

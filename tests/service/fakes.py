@@ -26,12 +26,11 @@ from sqlalchemy.orm.evaluator import UnevaluatableError, _EvaluatorCompiler
 
 from croupier.clock import ManualClock
 from croupier.errors import InsufficientFunds
-from croupier.ledger.postings import Leg, check_balanced
+from croupier.ledger.book import Leg, check_balanced
 from croupier.rules.base import Profile
 from croupier.service.errors import IdempotencyKeyReused
-from croupier.service.idempotency import Answer
 from croupier.service.live import LiveTable
-from croupier.service.unit_of_work import UnitOfWork
+from croupier.service.unit_of_work import Answer, UnitOfWork
 
 T = TypeVar("T")
 
@@ -150,7 +149,9 @@ def _primary_key(row: Any) -> Any:
 
 class FakeUnitOfWork(UnitOfWork):
     """One transaction per ``run``: committed when the work returns, rolled back when it
-    raises; ``is_away`` makes every statement fail (the database gone)."""
+    raises; ``is_away`` makes every statement fail (the database gone). Only the transaction
+    is faked (``transaction``): a command's steps in it (its key's answer, the fence) are
+    ``UnitOfWork.run``'s own."""
 
     def __init__(self) -> None:
         self.clock = ManualClock(1_000.0)
@@ -164,11 +165,13 @@ class FakeUnitOfWork(UnitOfWork):
     def session(self) -> FakeSession:
         return FakeSession(self.rows, self.ids, is_away=self.is_away)
 
-    def run(self, work: Callable[[Any], T], *, before_retry: Callable[[], None] | None = None) -> T:
+    def transaction(
+        self, steps: Callable[[Any], T], *, before_retry: Callable[[], None] | None = None
+    ) -> T:
         session = self.session()
         self.sessions.append(session)
         try:
-            result = work(session)
+            result = steps(session)
             session.committed()
         except BaseException:
             session.rolled_back()

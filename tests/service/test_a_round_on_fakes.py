@@ -24,14 +24,14 @@ from tests.service.fakes import (
 from croupier.cards import parse_cards
 from croupier.errors import InsufficientFunds
 from croupier.ledger import book
-from croupier.ledger.postings import Leg
+from croupier.ledger.book import Leg
 from croupier.rules.registry import load_profile
 from croupier.service.accounts import Principal
-from croupier.service.broadcast import InProcessBroadcaster
 from croupier.service.commands import Decide, Once, PlaceBet, Ready, Sit
 from croupier.service.errors import Forbidden
 from croupier.service.live import LiveTable
 from croupier.service.models import GameTable, RoundStatus, ShoeRecord
+from croupier.service.publishing import InProcessBroadcaster
 from croupier.service.tables import Casino
 from croupier.shoe import Shoe
 

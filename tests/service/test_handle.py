@@ -18,7 +18,6 @@ from croupier.games.commands import Bet, Deal
 from croupier.rules.registry import load_profile
 from croupier.service import approvals, engines
 from croupier.service.accounts import Principal
-from croupier.service.broadcast import InProcessBroadcaster
 from croupier.service.commands import CreateTable, Decide, Once, Ready, VoidRound
 from croupier.service.errors import (
     Forbidden,
@@ -28,6 +27,7 @@ from croupier.service.errors import (
 )
 from croupier.service.fail_safe import FailSafeEngaged, Fault
 from croupier.service.live import LiveTable
+from croupier.service.publishing import InProcessBroadcaster
 from croupier.service.tables import Casino, _status_of
 from croupier.shoe import Shoe
 

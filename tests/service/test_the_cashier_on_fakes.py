@@ -19,11 +19,11 @@ from tests.service.fakes import FakeAnswers, FakeLedger, FakeRoundRows, FakeUnit
 from croupier.errors import InsufficientFunds
 from croupier.ledger import book
 from croupier.service.accounts import Principal
-from croupier.service.broadcast import InProcessBroadcaster
 from croupier.service.commands import Credit, Debit, Once
 from croupier.service.errors import Conflict, NotFound
 from croupier.service.models import User
 from croupier.service.protection_models import PlayerLimitRecord, PlayerPauseRecord
+from croupier.service.publishing import InProcessBroadcaster
 from croupier.service.tables import Casino
 
 OPERATOR = Principal(1, "operator", "operator")

@@ -93,7 +93,7 @@ from croupier.envs.actions import (
 )
 from croupier.errors import IllegalActionError, ProfileError
 from croupier.games.base import GameRound, round_class_of
-from croupier.ledger.postings import MINOR_PER_UNIT, to_minor
+from croupier.ledger.book import MINOR_PER_UNIT, to_minor
 from croupier.randomness import RandomSource, SeededRandomSource, new_seed
 from croupier.rules import load_profile
 from croupier.rules.base import Profile

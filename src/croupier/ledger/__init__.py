@@ -5,6 +5,6 @@ wallet credits and debits are whole minor units, and a payout such as 7.5 units 
 750 minor units.
 """
 
-from croupier.ledger.postings import MINOR_PER_UNIT, Leg, parse_minor_amount, to_minor
+from croupier.ledger.book import MINOR_PER_UNIT, Leg, parse_minor_amount, to_minor
 
 __all__ = ["MINOR_PER_UNIT", "Leg", "parse_minor_amount", "to_minor"]

@@ -10,7 +10,7 @@ Read from the records alone, in one read-only transaction, writing nothing:
   no handle;
 - the **win** is the house account's movement in the window in the ledger transactions of
   the table's rounds (settlements, and the corrections of disputes and payouts, which name
-  their round: ``ledger.postings.round_reference``), so the day's total is the house
+  their round: ``ledger.book.round_reference``), so the day's total is the house
   account's movement for the day, to the minor unit;
 - the **drop** is what the players' wallets put on the table (the net of the ``stake`` and
   ``back-bet`` postings into the table's escrow, a void's return deducted): a remote table
@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session
 
 from croupier.gaming_day import GamingDay
 from croupier.ledger import book
-from croupier.ledger.postings import MINOR_PER_UNIT, round_of_reference
+from croupier.ledger.book import MINOR_PER_UNIT, round_of_reference
 from croupier.reports import retention
 from croupier.reports.retention import DEFAULT_RETENTION_YEARS
 from croupier.reports.returns import TableReturns

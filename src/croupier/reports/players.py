@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from croupier.ledger.postings import round_of_reference
+from croupier.ledger.book import round_of_reference
 from croupier.service.models import Account, LedgerEntry, LedgerTransaction, User
 
 WAGERED_KINDS = frozenset({"stake", "back-bet", "void"})

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from croupier.gaming_day import GamingDay, GamingDayError
 from croupier.ledger import book
-from croupier.ledger.postings import round_of_reference
+from croupier.ledger.book import round_of_reference
 from croupier.service.models import GameTable, LedgerEntry, LedgerTransaction, RoundRecord
 from croupier.service.staff_models import DisputeRecord, PayoutCorrectionRecord
 

@@ -53,13 +53,13 @@ from croupier.service.accounts import (
     last_seen,
     token_hash,
 )
-from croupier.service.broadcast import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.commands import CreateTable
 from croupier.service.database import make_engine, one_start_at_a_time, upgrade
 from croupier.service.errors import AuthenticationError, Conflict, PayloadTooLarge, RateLimited
 from croupier.service.leases import Ownership, TableLeases
 from croupier.service.models import GameTable
+from croupier.service.publishing import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.tables import Casino, LiveTable
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.web import install as install_pages

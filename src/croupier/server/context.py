@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,15 +35,14 @@ from croupier.server.schemas import (
     parse,
 )
 from croupier.server.sockets import SessionSockets
-from croupier.service import idempotency
 from croupier.service.accounts import KnownCallers, Principal, authenticate, identify
-from croupier.service.broadcast import Broadcaster
 from croupier.service.claim import TablesClaim
 from croupier.service.commands import Command, Once
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
 from croupier.service.leases import LEASE_SECONDS, Ownership
+from croupier.service.publishing import Broadcaster
 from croupier.service.tables import Casino
-from croupier.service.unit_of_work import UnitOfWork
+from croupier.service.unit_of_work import KEY, UnitOfWork
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -321,13 +321,20 @@ def sent_body(request: Request) -> dict[str, Any]:
     return body
 
 
+def request_hash(method: str, path: str, body: Any) -> str:
+    """What a request asked, as its stored answer remembers it (R8): a repeat of its key with
+    another method, path or body is another request (``IdempotencyKeyReused``)."""
+    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
 def handled(
     server: Server, command: Command, who: Principal, request: Request, key: str | None
 ) -> JSONResponse:
     """A route's answer to ``command``: the one handler (``Casino.handle``), given the
     request's ``Idempotency-Key`` and fingerprint (R8), its status and body as they are."""
     body = sent_body(request)
-    fingerprint = idempotency.fingerprint(request.method, request.scope["path"], body)
+    fingerprint = request_hash(request.method, request.scope["path"], body)
     status, answer = server.casino.handle(command, Once(who.user_id, key, fingerprint))
     return JSONResponse(answer, status_code=status)
 
@@ -361,7 +368,7 @@ IdempotencyKey = Annotated[
         alias="Idempotency-Key",
         description="A key of the client's choosing, one per request (R8): a repeat with the "
         "same key and body answers as the first did; with another body it is refused.",
-        # Documented, not checked here: ``idempotency.check_key`` refuses a bad key (400).
-        json_schema_extra={"pattern": idempotency.KEY.pattern},
+        # Documented, not checked here: ``unit_of_work.check_key`` refuses a bad key (400).
+        json_schema_extra={"pattern": KEY.pattern},
     ),
 ]

@@ -24,7 +24,7 @@ from pydantic import Field, StrictStr
 from sqlalchemy.orm import Session
 
 from croupier.cards import Card
-from croupier.ledger.postings import round_reference
+from croupier.ledger.book import round_reference
 from croupier.server.answers import (
     CardTaken,
     DealerState,

@@ -98,7 +98,7 @@ def build(app: FastAPI, *routers: APIRouter) -> dict[str, Any]:
             _named_answers(operation)
             for parameter in operation.get("parameters", []):
                 if parameter["name"] == IDEMPOTENCY_KEY:
-                    # Checked by ``idempotency.check_key`` (400 without one), not by FastAPI.
+                    # Checked by ``unit_of_work.check_key`` (400 without one), not by FastAPI.
                     parameter["required"] = True
     _, definitions = models_json_schema(
         [(model, "validation") for model in models.values()], ref_template=COMPONENTS

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field, StrictInt
 from sqlalchemy.orm import Session
 
-from croupier.ledger.postings import MAX_MINOR_AMOUNT
+from croupier.ledger.book import MAX_MINOR_AMOUNT
 from croupier.server.answers import LimitChanged, PauseTaken, ProtectionAnswer, documented
 from croupier.server.context import (
     Caller,

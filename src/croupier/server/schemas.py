@@ -28,7 +28,7 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from croupier.errors import AmountError
-from croupier.ledger.postings import MAX_MINOR_AMOUNT, parse_minor_amount
+from croupier.ledger.book import MAX_MINOR_AMOUNT, parse_minor_amount
 from croupier.money import MAX_UNITS, parse_amount
 from croupier.service.errors import RequestError
 

@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, ConfigDict, Field, StrictInt, StrictStr
 
-from croupier.ledger.postings import MAX_MINOR_AMOUNT
+from croupier.ledger.book import MAX_MINOR_AMOUNT
 from croupier.server.schemas import Body
 from croupier.service.disputes import MAX_CORRECTIONS, Decision
 from croupier.service.staff import ApprovalDecision, CorrectionDecision, StaffRole

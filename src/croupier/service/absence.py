@@ -6,7 +6,7 @@ seat without a stake in it has missed one more round; a seat with a stake has mi
 After ``sit_out_after`` rounds missed in a row the seat sits out: every client sees it, and
 the window no longer waits for its player's "ready". After ``free_after`` more it is freed. A
 seat with a stake in escrow is never freed (it has missed nothing), so no stake is stranded;
-a player who bets again comes back at once.
+a player who bets again comes back at once (``rounds.Rounds.place_bet`` forgets the count).
 """
 
 from __future__ import annotations
@@ -55,12 +55,6 @@ def window_closed(session: Session, live: LiveTable) -> list[int]:
     if changed:
         store_seats(session, live)
     return freed
-
-
-def came_back(session: Session, live: LiveTable, seat: int) -> None:
-    """The seat's player bet: the rounds it missed are forgotten."""
-    if live.absences.pop(seat, None) is not None:
-        store_seats(session, live)
 
 
 def forget(live: LiveTable, seat: int) -> None:

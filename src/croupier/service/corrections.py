@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from croupier.clock import Clock
 from croupier.games.commands import ConfusedDeal, Correction, Exposed, Void
 from croupier.games.corrections import CORRECTION_EVENTS
-from croupier.ledger.postings import round_reference
+from croupier.ledger.book import round_reference
 from croupier.service import approvals, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import RequestError

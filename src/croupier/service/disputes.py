@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from croupier.audit import verify as audit_verify
 from croupier.audit.records import row_key
 from croupier.errors import Param
-from croupier.ledger.postings import round_reference
+from croupier.ledger.book import round_reference
 from croupier.rules.base import Disputes, Profile
 from croupier.service import history, physical, table_rules, wallets
 from croupier.service.accounts import Principal, usernames

@@ -374,7 +374,7 @@ def resume_tables(casino: Casino) -> None:
 
 def _save_fenced(casino: Casino, live: LiveTable, session: Session) -> None:
     casino.rounds.save(session, live)
-    casino.leases.fence(session, live.id)  # issue 29: still this process's table
+    casino.leases.fencing.verify(session, live.id)  # issue 29: still this process's table
 
 
 def install(

@@ -23,8 +23,7 @@ from croupier.games.base import GameRound, round_class_of
 from croupier.games.events import Event
 from croupier.games.replay import steps
 from croupier.ledger import book
-from croupier.ledger.book import find_account
-from croupier.ledger.postings import round_of_reference, round_reference
+from croupier.ledger.book import find_account, round_of_reference, round_reference
 from croupier.service import physical, staff
 from croupier.service.accounts import Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, existing

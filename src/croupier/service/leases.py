@@ -9,19 +9,12 @@ which raises the epoch by one and rebuilds each table from its record, as a rest
 (``Registry.load_table``: a round resumes with its full time, or is voided with every stake
 returned, R11).
 
-A lease alone is not enough: a process paused past its lease (a long GC, a stopped VM, a
-partition) may wake up and commit a command it began before. So **every command's
-transaction checks, last before it commits, that this process still owns the table at the
-epoch it took it with** (``fence``: ``SELECT ... FOR SHARE`` of the lease row, owner and
-epoch equal). The row lock held to the commit makes a takeover (an ``UPDATE`` of that row)
-wait for the command to commit, and every command after the takeover sees the new epoch and
-is refused (``TableMoved``, 503) and the table is dropped from this process's memory. The
-fence needs no clock: an owner whose lease expired but which nobody took over may still
-commit, since nobody else ran the table meanwhile (Kleppmann's fencing token). A process
-stopped mid-command holds its row locks (the lease row after the fence, an account, the
-round): each command's transaction sets ``idle_in_transaction_session_timeout`` first
-(``bound``), so PostgreSQL ends that session, rolling it back, after ``lease_seconds``, and
-neither the takeover nor anyone else's money waits on a stopped process longer.
+A lease alone is not enough: a process paused past its lease may wake up and commit a
+command it began before. So **every table command's transaction checks, last before it
+commits, that this process still owns the table at the epoch it took it with**, and bounds
+its locks first: the unit of work's ``Fence`` (``service.unit_of_work``, which says how),
+whose ``held`` epochs these leases keep. A table found lost there is dropped from this
+process's memory and the command refused (``TableMoved``, 503: ``TableLeases.moved``).
 
 Tables are spread over the live processes (``serve_processes``, a heartbeat row each): a
 process takes free tables (no lease, or an expired one) while it holds fewer than its share
@@ -47,7 +40,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session
 
 from croupier.service.errors import Unavailable
-from croupier.service.unit_of_work import on_commit
+from croupier.service.unit_of_work import Fence, on_commit
 
 log = logging.getLogger("croupier.leases")
 
@@ -66,17 +59,13 @@ class TableMoved(Unavailable):
 
 class Ownership:
     """One process runs every table of its database (SQLite: ``service.claim``'s lock):
-    nothing to fence, nothing to share."""
+    nothing to fence (a ``Fence`` without an owner), nothing to share."""
 
     is_shared = False
 
-    def bound(self, session: Session) -> None:
-        """At the start of a command's transaction: the locks it takes are freed by the
-        database if this process stops mid-transaction (nothing to bound for one process)."""
-
-    def fence(self, session: Session, table_id: int) -> None:
-        """Raise ``TableMoved`` unless this process still owns ``table_id`` (in ``session``'s
-        transaction, before it commits)."""
+    def __init__(self) -> None:
+        self.fencing = Fence()
+        """What each table command's transaction checks (``UnitOfWork.run``)."""
 
     def grant(self, session: Session, table_id: int) -> None:
         """The lease of a table this process is creating, in the creating transaction."""
@@ -89,10 +78,6 @@ class Ownership:
         """Give every table up (a clean stop)."""
 
 
-FENCE = text(
-    "SELECT epoch FROM table_leases "
-    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR SHARE"
-)
 GRANT = text(
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
     "VALUES (:table, :owner, 1, clock_timestamp() + make_interval(secs => :seconds))"
@@ -165,40 +150,17 @@ class TableLeases(Ownership):
                 "application_name": f"croupier leases {self.owner}"[:63],
             },
         )
-        self.held: dict[int, int] = {}
-        """Table id -> the epoch this process took it at."""
+        self.fencing = Fence(self.owner, lease_seconds, self.moved)
+        self.held = self.fencing.held
+        """Table id -> the epoch this process took it at (what the fence checks)."""
         self.renewed_at = -math.inf
         self.taken_over = 0
         """Tables taken from another process whose lease had expired (a fail-over)."""
         self.forget: Callable[[int], None] = lambda _table: None
         """Drops a table from memory once it is lost (set by ``sharing.install``)."""
         self._lock = threading.Lock()
-        idle_milliseconds = max(1000, int(lease_seconds * 1000))
-        self._bound = f"SET LOCAL idle_in_transaction_session_timeout = {idle_milliseconds}"
-        """Plain SQL, built once and sent as it is: a statement's compiling, caching and
-        binding cost more than running it, on every command (issue 28, item 8)."""
 
-    # --- on every command ----------------------------------------------------------------
-    def bound(self, session: Session) -> None:
-        session.connection().exec_driver_sql(self._bound)
-
-    def fence(self, session: Session, table_id: int) -> None:
-        epoch = self.held.get(table_id)
-        if epoch is not None:
-            # Core, not the ORM session's ``execute``: no ORM object is read.
-            found = (
-                session.connection()
-                .execute(FENCE, {"table": table_id, "owner": self.owner, "epoch": epoch})
-                .first()
-            )
-            if found is not None:
-                return
-        self.lost(table_id)
-        raise TableMoved(
-            f"table {table_id} is run by another server process now; try again",
-            table=table_id,
-        )
-
+    # --- a table created, or found lost at the fence ---------------------------------------
     def grant(self, session: Session, table_id: int) -> None:
         session.execute(
             GRANT, {"table": table_id, "owner": self.owner, "seconds": self.lease_seconds}
@@ -209,6 +171,14 @@ class TableLeases(Ownership):
                 self.held[table_id] = 1
 
         on_commit(session, granted)
+
+    def moved(self, table_id: int) -> TableMoved:
+        """A table the fence found lost: forgotten here, and the command's refusal."""
+        self.lost(table_id)
+        return TableMoved(
+            f"table {table_id} is run by another server process now; try again",
+            table=table_id,
+        )
 
     def lost(self, table_id: int) -> None:
         with self._lock:

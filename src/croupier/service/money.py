@@ -20,9 +20,9 @@ from croupier.errors import BetError, LedgerError
 from croupier.games.base import RoundResult
 from croupier.gaming_day import GamingDay
 from croupier.ledger import book
-from croupier.ledger.book import Ledger
-from croupier.ledger.postings import (
+from croupier.ledger.book import (
     MINOR_PER_UNIT,
+    Ledger,
     Leg,
     bet_legs,
     round_reference,

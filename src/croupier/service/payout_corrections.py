@@ -35,7 +35,7 @@ from typing import Any, cast
 from sqlalchemy import Table, select
 from sqlalchemy.orm import Session
 
-from croupier.ledger.postings import round_reference
+from croupier.ledger.book import round_reference
 from croupier.service import approvals, staff, wallets
 from croupier.service.accounts import Principal, usernames
 from croupier.service.disputes import participants, verify_did_not_play

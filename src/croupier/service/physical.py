@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from croupier.cards import Card
 from croupier.games.base import burns_to_enter, recorded_cards
 from croupier.games.events import CardDrawn, Event, Purpose
-from croupier.ledger.postings import round_reference
+from croupier.ledger.book import round_reference
 from croupier.rules.base import Profile
 from croupier.service import staff
 from croupier.service.accounts import Principal

@@ -244,8 +244,9 @@ class Rounds:
             # The round's first bet opens its full betting window (D-GEN-7); the window run
             # before it only counted the rounds the seated players missed (D-GEN-15).
             live.deadline = self.clock.now() + live.betting_seconds
-        if seat in live.held:
-            absence.came_back(session, live, seat)
+        if seat in live.held and live.absences.pop(seat, None) is not None:
+            # Its player bet again: the rounds the seat missed are forgotten (D-GEN-15).
+            absence.store_seats(session, live)
         self.save(session, live)
         if (seat, who.user_id) not in live.players:
             self.rows.add_player(session, live.round_id, seat, who.user_id)

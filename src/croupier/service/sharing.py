@@ -58,7 +58,7 @@ def adopt(casino: Casino, leases: TableLeases, table_id: int) -> list[str]:
     """Bring a table whose lease this process just took back from the database, fenced."""
     try:
         notes = casino.registry.load_table(
-            table_id, lambda session: leases.fence(session, table_id)
+            table_id, lambda session: leases.fencing.verify(session, table_id)
         )
     except TableMoved:
         return [f"table {table_id}: lost again before it was loaded"]

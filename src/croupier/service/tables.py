@@ -14,8 +14,8 @@ The table service is in parts, each readable on its own:
 
 ``Casino`` wires them and owns ``handle``, the one way a command (``commands``) reaches a
 table or the office's books (a credit, a role, a dispute): the caller's check, idempotency,
-the table's lock and one unit of work (``run``), so a state change and the money it moves
-commit together (R10); after any failure, memory is rebuilt from what the database holds.
+the table's lock and one unit of work (``run``: ``UnitOfWork.run``), so a state change and
+the money it moves commit together (R10); after any failure, memory is rebuilt from what the database holds.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from croupier.service import (
     disputes,
     engines,
     history,
-    idempotency,
     payout_corrections,
     physical,
     protection,
@@ -42,7 +41,6 @@ from croupier.service import (
     wallets,
 )
 from croupier.service.accounts import Principal
-from croupier.service.broadcast import Broadcaster
 from croupier.service.commands import (
     CREATES,
     MOVES_MONEY,
@@ -80,17 +78,16 @@ from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
 from croupier.service.errors import Forbidden, NotFound
 from croupier.service.fail_safe import FailSafe
-from croupier.service.idempotency import Answer
 from croupier.service.leases import Ownership
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Money
 from croupier.service.players import Players
 from croupier.service.protection import PauseKind, Setter
-from croupier.service.publishing import Publisher
+from croupier.service.publishing import Broadcaster, Publisher
 from croupier.service.registry import Registry
 from croupier.service.rounds import RoundRows, Rounds
 from croupier.service.staff import ApprovalKind
-from croupier.service.unit_of_work import UnitOfWork
+from croupier.service.unit_of_work import Answer, Answers, StoredAnswers, UnitOfWork, check_key
 
 __all__ = ["PLAYERS", "Casino", "LiveTable"]
 
@@ -108,7 +105,7 @@ class Casino:
         uow: UnitOfWork,
         clock: Clock,
         broadcaster: Broadcaster,
-        answers: idempotency.Answers | None = None,
+        answers: Answers | None = None,
         *,
         ledger: Ledger | None = None,
         round_rows: RoundRows | None = None,
@@ -118,7 +115,7 @@ class Casino:
         through (the database's when ``None``; a test's in memory: ``tests/service``);
         ``gaming_day`` is the house's day, which a player's limits are counted by."""
         self.uow = uow
-        self.answers = answers or idempotency.StoredAnswers()
+        self.answers = answers or StoredAnswers()
         """Each keyed request's answer (R8), kept in its command's transaction."""
         self.clock = clock
         self.broadcaster = broadcaster
@@ -146,47 +143,35 @@ class Casino:
 
         In order: the table (404), the request's key (``once``: R8; ``None`` only for the
         server's own commands), the fail safe (R17), the table's lock and one transaction
-        (``run``) in which a repeat finds its stored answer, the caller is checked
-        (``_verify_caller``), the command is carried out (``_carry_out``: the engine, money,
-        saving, audit rows) and its answer is stored; then the table is published. A command
-        of the office (``commands.OfficeCommand``) holds no table: one transaction of its own,
-        refused by the fail safe where it moves money (``commands.MOVES_MONEY``). A new check
-        on every command (a player's limit) goes in ``_verify_caller``; the lease's fence
-        (issue 29) is checked last before each table command commits (``_fenced``).
+        (``run``): the unit of work's command transaction (``UnitOfWork.run``), in which a
+        repeat finds its stored answer, the caller is checked (``_verify_caller``), the command
+        is carried out (``_carry_out``: the engine, money, saving, audit rows), its answer is
+        stored and, last, the lease's fence is checked (issue 29); then the table is
+        published. A command of the office (``commands.OfficeCommand``) holds no table: one
+        transaction of its own, refused by the fail safe where it moves money
+        (``commands.MOVES_MONEY``). A new check on every command (a player's limit) goes in
+        ``_verify_caller``.
         """
         table_id = self._table_of(command)
         if table_id is not None:
             self.table(table_id)  # 404 before anything else
-        key = None if once is None else idempotency.check_key(once.key)
+        if once is not None:
+            check_key(once.key)
 
-        def attempt(session: Session, live: LiveTable | None) -> Answer:
-            if once is not None and key is not None:
-                previous = self.answers.stored(session, once.user_id, key, once.request_hash)
-                if previous is not None:
-                    return previous
+        def work(session: Session, live: LiveTable | None) -> Answer:
             self._verify_caller(session, live, command)
             body = self._carry_out(session, live, command)
-            answer = (_status_of(command, body), body)
-            if once is not None and key is not None:
-                self.answers.record(
-                    session,
-                    once.user_id,
-                    key,
-                    once.request_hash,
-                    answer=answer,
-                    now=self.clock.now(),
-                )
-            return answer
+            return _status_of(command, body), body
 
-        def transaction() -> Answer:
-            if table_id is None:
-                if isinstance(command, MOVES_MONEY):  # R17, as a table's command
-                    self.fail_safe.verify_clear(type(command).__name__)
-                return self.uow.run(lambda session: attempt(session, None))
-            answer: Answer = self.run(table_id, attempt)
-            return answer
-
-        answer = idempotency.once(transaction)
+        answer: Answer
+        if table_id is None:
+            if isinstance(command, MOVES_MONEY):  # R17, as a table's command
+                self.fail_safe.verify_clear(type(command).__name__)
+            answer = self.uow.run(
+                lambda session: work(session, None), once=once, answers=self.answers
+            )
+        else:
+            answer = self.run(table_id, work, once)
         if isinstance(command, CreateTable):  # the engine ready before the first player waits
             engines.warm_up(self.table(answer[1]["table"]).profile)
         return answer
@@ -349,8 +334,9 @@ class Casino:
         raise AssertionError(f"no case for {command!r}")  # pragma: no cover
 
     # --- one table's transaction -----------------------------------------------------------
-    def run(self, table_id: int, work: Any) -> Any:
-        """``work(session, live)`` under the table's lock in one transaction.
+    def run(self, table_id: int, work: Any, once: Once | None = None) -> Any:
+        """``work(session, live)`` under the table's lock in one transaction, fenced (issue
+        29), answered once for ``once``'s key (R8: ``UnitOfWork.run``).
 
         After any failure, memory equals what the database holds (issue 10, item 3): a
         failed statement, flush or commit, or a refusal after the engine changed, rebuilds the
@@ -362,14 +348,14 @@ class Casino:
         """
         self.fail_safe.verify_clear()
         try:
-            return self._run(table_id, work)
+            return self._run(table_id, work, once)
         except Exception as error:
             refusal = self.fail_safe.refusal_for(error)
             if refusal is None:
                 raise
             raise refusal from error
 
-    def _run(self, table_id: int, work: Any) -> Any:
+    def _run(self, table_id: int, work: Any, once: Once | None) -> Any:
         live = self.table(table_id)
         with live.lock:
             if live.is_stale:
@@ -377,8 +363,12 @@ class Casino:
             before = _fingerprint(live)
             try:
                 result = self.uow.run(
-                    lambda session: self._fenced(session, live, work),
+                    lambda session: work(session, live),
                     before_retry=lambda: self.reload(table_id),
+                    once=once,
+                    answers=self.answers,
+                    fence=self.leases.fencing,
+                    table=table_id,
                 )
             except BaseException as error:
                 # A refusal before anything changed needs no rebuild (most bad requests).
@@ -387,14 +377,6 @@ class Casino:
                 raise
             live.published = self.publisher.publishable(live)
         self.broadcaster.publish(table_id)
-        return result
-
-    def _fenced(self, session: Session, live: LiveTable, work: Any) -> Any:
-        """``work``, then the fence (issue 29): last before the commit, this process still
-        owns the table at its lease's epoch, or nothing of the command commits."""
-        self.leases.bound(session)  # a stopped process's locks are freed (``service.leases``)
-        result = work(session, live)
-        self.leases.fence(session, live.id)
         return result
 
     def _rebuild_after_failure(self, live: LiveTable) -> None:

@@ -1,28 +1,57 @@
-"""The unit of work: one database transaction around one command (cosmicpython).
+"""A command's transaction (cosmicpython's unit of work), in its order: begin, bound,
+answered already?, the work, keep the answer, fence, commit.
 
-Every money movement and the state change that causes it commit together or not at all
-(R10). PostgreSQL serialization failures (40001) and deadlocks (40P01), and SQLite's
-"database is locked", are retried from the start with a fresh transaction.
+- **One transaction.** Every money movement and the state change that causes it commit
+  together or not at all (R10). PostgreSQL serialization failures (40001) and deadlocks
+  (40P01), and SQLite's "database is locked", are retried from the start with a fresh
+  transaction.
+- **Exactly once (R8).** A mutating request carries an ``Idempotency-Key``. Its answer is
+  stored in the same transaction as its effect, so a repeat - even after a crash and
+  restart - returns the stored answer and moves no money twice; the same key with another
+  request is refused. Two concurrent duplicates race on the primary key: the loser's
+  transaction rolls back and, run again, returns the winner's answer.
+- **The fence (issue 29).** On PostgreSQL several processes share the tables, each run by
+  the holder of its lease (``service.leases`` keeps them). A lease alone is not enough: a
+  process paused past its lease (a long GC, a stopped VM, a partition) may wake up and
+  commit a command it began before. So every table command's transaction checks, last
+  before it commits, that this process still owns the table at the epoch it took it with
+  (``Fence.verify``: ``SELECT ... FOR SHARE`` of the lease row, owner and epoch equal). The
+  row lock held to the commit makes a takeover (an ``UPDATE`` of that row) wait for the
+  command to commit, and every command after the takeover sees the new epoch and is refused
+  (``leases.TableMoved``, 503). The fence needs no clock: an owner whose lease expired but
+  which nobody took over may still commit, since nobody else ran the table meanwhile
+  (Kleppmann's fencing token). A process stopped mid-command holds its row locks (the lease
+  row after the fence, an account, the round): each table command's transaction sets
+  ``idle_in_transaction_session_timeout`` first (``Fence.bound``), so PostgreSQL ends that
+  session, rolling it back, after a lease's length, and neither the takeover nor anyone
+  else's money waits on a stopped process longer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, event
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy import Connection, Engine, Table, bindparam, event, insert, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from croupier.audit import chain as audit_chain
 from croupier.clock import Clock
+from croupier.service.commands import Once
+from croupier.service.errors import IdempotencyError, IdempotencyKeyReused
+from croupier.service.models import IdempotencyRecord
 
 T = TypeVar("T")
 
 RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+
+KEY_RACES = 3
+"""How many times a keyed command runs again after a concurrent duplicate won its key."""
 
 
 def _is_retryable(error: DBAPIError) -> bool:
@@ -50,8 +79,147 @@ def on_commit(session: Session, callback: Callable[[], None]) -> None:
     event.listen(session, "after_commit", committed)
 
 
+# --- exactly once (R8) ------------------------------------------------------------------------
+KEY = re.compile(r"^[A-Za-z0-9_.:-]{8,128}$")
+
+Answer = tuple[int, dict[str, Any]]
+
+
+def check_key(key: str | None) -> str:
+    if key is None:
+        raise IdempotencyError("a mutating request needs an Idempotency-Key header")
+    if not KEY.match(key):
+        raise IdempotencyError(
+            f"Idempotency-Key {key!r}: 8 to 128 letters, digits, '_', '.', ':' or '-'"
+        )
+    return key
+
+
+# Core statements on the session's connection (same transaction as the effect): the ORM's
+# identity map and flush cost more than the one-row SQL itself on every mutating request.
+RECORDS = cast(Table, IdempotencyRecord.__table__)
+STORED = select(RECORDS.c.request_hash, RECORDS.c.status_code, RECORDS.c.response).where(
+    RECORDS.c.user_id == bindparam("user_id"), RECORDS.c.key == bindparam("key")
+)
+"""Built once, as ``RECORD`` is: building a statement per request cost more than running it."""
+RECORD = insert(RECORDS)
+
+
+class Answers(Protocol):
+    """Where the answers to keyed requests are kept, in the command's own transaction: the
+    database's table (``StoredAnswers``), or a test's dictionary (``tests/service``)."""
+
+    def stored(self, session: Any, user_id: int, key: str, request_hash: str) -> Answer | None:
+        """The answer stored for ``key``; ``IdempotencyKeyReused`` if another request used it."""
+
+    def record(
+        self, session: Any, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+    ) -> None:
+        """Store ``answer`` for ``key`` in ``session``'s transaction."""
+
+
+class StoredAnswers:
+    """The answers in the database (``IdempotencyRecord``): ``stored`` and ``record``."""
+
+    def stored(self, session: Any, user_id: int, key: str, request_hash: str) -> Answer | None:
+        found = session.connection().execute(STORED, {"user_id": user_id, "key": key}).first()
+        if found is None:
+            return None
+        if found.request_hash != request_hash:
+            raise IdempotencyKeyReused(
+                f"Idempotency-Key {key!r} was used for another request; use a new key"
+            )
+        return found.status_code, found.response
+
+    def record(
+        self, session: Any, user_id: int, key: str, request_hash: str, *, answer: Answer, now: float
+    ) -> None:
+        session.connection().execute(
+            RECORD,
+            {
+                "user_id": user_id,
+                "key": key,
+                "request_hash": request_hash,
+                "status_code": answer[0],
+                "response": answer[1],
+                "created_at": now,
+            },
+        )
+
+
+# --- the fence (issue 29) ---------------------------------------------------------------------
+FENCE = text(
+    "SELECT epoch FROM table_leases "
+    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR SHARE"
+)
+
+
+class Fence:
+    """This process's hold on the tables it runs, as a table command's transaction checks it:
+    ``bound`` first, ``verify`` last. Without an ``owner`` (SQLite: one process runs every
+    table, ``service.claim``) there is nothing to bound or fence; with one, ``held`` is each
+    table this process runs and the epoch it took the table's lease at, which
+    ``leases.TableLeases`` keeps, and ``moved`` what a table found lost is (it is forgotten,
+    and the command refused: ``TableLeases.moved``)."""
+
+    def __init__(
+        self,
+        owner: str | None = None,
+        lease_seconds: float = 0.0,
+        moved: Callable[[int], Exception] | None = None,
+    ) -> None:
+        self.owner = owner
+        self.held: dict[int, int] = {}
+        """Table id -> the epoch this process took it at."""
+        self.moved = moved
+        idle_milliseconds = max(1000, int(lease_seconds * 1000))
+        self._bound = (
+            None
+            if owner is None
+            else f"SET LOCAL idle_in_transaction_session_timeout = {idle_milliseconds}"
+        )
+        """Plain SQL, built once and sent as it is: a statement's compiling, caching and
+        binding cost more than running it, on every command (issue 28, item 8)."""
+
+    def bound(self, session: Session) -> None:
+        """At the start of a command's transaction: the locks it takes are freed by the
+        database if this process stops mid-transaction."""
+        if self._bound is not None:
+            session.connection().exec_driver_sql(self._bound)
+
+    def verify(self, session: Session, table_id: int) -> None:
+        """Raise ``moved(table_id)`` unless this process still owns ``table_id`` (in
+        ``session``'s transaction, last before it commits)."""
+        if self.owner is None:
+            return
+        epoch = self.held.get(table_id)
+        if epoch is not None:
+            # Core, not the ORM session's ``execute``: no ORM object is read.
+            found = (
+                session.connection()
+                .execute(FENCE, {"table": table_id, "owner": self.owner, "epoch": epoch})
+                .first()
+            )
+            if found is not None:
+                return
+        assert self.moved is not None, "an owner says what a table lost is"
+        raise self.moved(table_id)
+
+
+# --- the transaction ------------------------------------------------------------------------------
+class _Keyed:
+    """A keyed request's part of its transaction: its key, who sent it, its fingerprint."""
+
+    def __init__(self, once: Once, answers: Answers | None) -> None:
+        assert answers is not None, "a keyed command keeps its answer"
+        assert once.key is not None, "its key was checked first (check_key)"
+        self.answers = answers
+        self.request = (once.user_id, once.key, once.request_hash)
+
+
 class UnitOfWork:
-    """Runs ``work(session)`` in one transaction, committing on success."""
+    """Runs ``work(session)`` in one transaction, committing on success; a command's, with
+    its key's answer and its table's fence around it."""
 
     def __init__(
         self, engine: Engine, clock: Clock, attempts: int = 8, read_engine: Engine | None = None
@@ -78,18 +246,66 @@ class UnitOfWork:
         )
 
     def run(
-        self, work: Callable[[Session], T], *, before_retry: Callable[[], None] | None = None
+        self,
+        work: Callable[[Session], T],
+        *,
+        before_retry: Callable[[], None] | None = None,
+        once: Once | None = None,
+        answers: Answers | None = None,
+        fence: Fence | None = None,
+        table: int | None = None,
     ) -> T:
         """``work(session)`` in one transaction, committed if it returns. A retryable failure
         runs it again in a fresh transaction, after ``before_retry()``: a caller whose ``work``
-        changes memory as well (a live table) puts memory back as the database holds it."""
+        changes memory as well (a live table) puts memory back as the database holds it.
+
+        A command's transaction, in its order: begin; for a table's command (``table``), its
+        locks bounded (``fence.bound``); for a keyed request (``once``, whose key was checked:
+        ``check_key``), the answer ``answers`` hold for it, and nothing else happens; the
+        work, whose answer (an ``Answer``) ``answers`` keep; last, the fence
+        (``fence.verify``: this process still runs the table); commit. A concurrent duplicate
+        that won the key's row fails this one at the commit: it runs again, after
+        ``before_retry()``, and reads the winner's answer."""
+
+        def steps(session: Session) -> T:
+            if fence is not None:
+                fence.bound(session)
+            if keyed is not None:
+                previous = keyed.answers.stored(session, *keyed.request)
+                if previous is not None:
+                    return cast(T, previous)  # a keyed command's work answers an ``Answer``
+            result = work(session)
+            if keyed is not None:
+                now = self.clock.now()
+                keyed.answers.record(session, *keyed.request, answer=cast(Answer, result), now=now)
+            if fence is not None:
+                assert table is not None, "a table's command is fenced"
+                fence.verify(session, table)
+            return result
+
+        keyed = None if once is None else _Keyed(once, answers)
+        races = 0 if keyed is None else KEY_RACES
+        for race in range(races + 1):
+            if race and before_retry is not None:
+                before_retry()
+            try:
+                return self.transaction(steps, before_retry=before_retry)
+            except IntegrityError:
+                if race == races:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def transaction(
+        self, steps: Callable[[Session], T], *, before_retry: Callable[[], None] | None = None
+    ) -> T:
+        """``steps(session)`` in one transaction, committed if they return; retried (above)."""
         for attempt in range(self.attempts):
             if attempt and before_retry is not None:
                 before_retry()
             session = self._sessions()
             try:
                 with self._writers, session.begin():
-                    return work(session)
+                    return steps(session)
             except DBAPIError as error:
                 if attempt + 1 == self.attempts or not _is_retryable(error):
                     raise

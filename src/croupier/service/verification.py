@@ -20,7 +20,7 @@ from croupier.games.base import ROUND_CLASSES
 from croupier.games.events import CardDrawn, Event, Purpose
 from croupier.games.replay import replay
 from croupier.games.settle_document import document_of, settle
-from croupier.ledger.postings import round_reference, to_minor
+from croupier.ledger.book import round_reference, to_minor
 from croupier.rules.base import Profile
 from croupier.service import physical, table_rules
 from croupier.service.accounts import usernames

@@ -10,8 +10,7 @@ from sqlalchemy.orm import Session
 
 from croupier.gaming_day import GamingDay
 from croupier.ledger import book
-from croupier.ledger.book import Ledger
-from croupier.ledger.postings import Leg, parse_minor_amount, round_of_reference
+from croupier.ledger.book import Ledger, Leg, parse_minor_amount, round_of_reference
 from croupier.service import protection
 from croupier.service.accounts import USERNAME, wallet_of
 from croupier.service.errors import NotFound

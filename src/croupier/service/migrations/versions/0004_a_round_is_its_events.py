@@ -79,7 +79,7 @@ def with_defaults_marked(inputs: list[Any], events: list[Any]) -> list[Any] | No
 def events_dealt_again(connection: sa.Connection, row: Any) -> list[Any] | None:
     """The events of a round stored with commands only, from its shoe and its rules."""
     from croupier.games.commands import from_step
-    from croupier.ledger.postings import MINOR_PER_UNIT
+    from croupier.ledger.book import MINOR_PER_UNIT
     from croupier.service import engines, table_rules
 
     shoe_row = connection.execute(
