@@ -99,14 +99,19 @@ def players(session: Session) -> list[dict[str, Any]]:
 
 
 def balance_of(session: Session, user_id: int) -> int:
-    return book.balance(session, wallet_of(session, user_id))
+    """The wallet's balance in minor units; 0 before the wallet is opened (staff have none).
+    A read: it finds the wallet and never opens one (``UnitOfWork.read`` cannot write)."""
+    wallet = book.find_account(session, *book.wallet(user_id))
+    return 0 if wallet is None else book.balance(session, wallet)
 
 
 def entries_of(session: Session, user_id: int, limit: int, offset: int = 0) -> list[dict[str, Any]]:
     """The wallet's statement, newest first (``offset`` pages back): each movement, when
     (``at``, epoch seconds), its kind, the round it belongs to (or ``None``), and the
     balance before and after it, in minor units."""
-    wallet = wallet_of(session, user_id)
+    wallet = book.find_account(session, *book.wallet(user_id))
+    if wallet is None:
+        return []  # no wallet yet, no movement: a read opens nothing
     rows = session.execute(
         select(LedgerEntry, LedgerTransaction)
         .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
