@@ -10,8 +10,8 @@ phone) shows the decision; the server stops, and starts again on the same databa
 bringing the round back from its record as after any restart (R10; a kill -9 mid-round is
 ``tests/server/test_r10_r11_kill_recovery.py``'s). The page, without a reload, shows the
 decision's buttons again with the clock beside them (on a phone the clock sits with the
-buttons), and the clock shows close to the decision's full time. On the old code it showed
-1 s of 15.
+buttons), and the clock shows the round's deadline, which is the decision's full time from
+when the server came back. On the old code it showed 1 s of 15.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from .conftest import OPERATOR_TOKEN, PASSWORD, PHONE, SCREENSHOTS
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 DECISION_SECONDS = 15
-CLOSE_TO_FULL = DECISION_SECONDS - 2
-"""What the clock shows at most 2 s after the page has the buttons again: the restart and
-the reconnection are not the player's time."""
+CLOCK_SLACK_SECONDS = 2
+"""How far the page's clock may be from the round's deadline when read: it ticks each
+second, and the reading and the server's answer are moments apart."""
 
 
 class RestartableServer:
@@ -180,6 +180,7 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     answer.first.click()
     notice = page.locator("#notice")
     expect(notice).to_have_attribute("data-network", "")
+    restarted_at = time.time()
     served.start()
     expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
     # ... and no longer says so once the connection is back (issue 26, item 7).
@@ -188,13 +189,26 @@ def test_a_restart_mid_decision_gives_the_decision_back_with_its_full_time(
     clock = "#decision-timer"
     expect(page.locator(clock)).to_be_visible()
     seconds = _seconds_shown(page, clock)
+    shown_at = time.time()
+    deadline = _call(served, "GET", f"/tables/{table}", token)["round"]["deadline"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "resumed-decision-390.png"))
     expect(pagina.locator("#connection")).to_have_attribute("data-state", "connected")
     expect(pagina.locator("#actions button").first).to_be_visible()
     expect(pagina.locator(clock)).to_contain_text("Tiempo")
     pagina.screenshot(path=str(SCREENSHOTS / "resumed-decision-390-es.png"))  # looked at
-    assert seconds >= CLOSE_TO_FULL, f"the resumed decision shows {seconds} s of {DECISION_SECONDS}"
+    # The restart is not the player's time: the decision's whole time counts from when the
+    # server came back, however long the machine then takes to get the page here (a loaded CI
+    # machine took 4 s, which a fixed "at least 13 s shown" counted against the server).
+    assert deadline >= restarted_at + DECISION_SECONDS, (
+        f"the resumed decision ends {deadline - restarted_at:.1f} s after the restart began,"
+        f" not {DECISION_SECONDS}"
+    )
+    # ... and the page's clock is that deadline (the old page showed 1 s of 15).
+    left = deadline - shown_at
+    assert abs(seconds - left) <= CLOCK_SLACK_SECONDS, (
+        f"the clock shows {seconds} s, {left:.1f} left"
+    )
     # The clock sits with the buttons, on the screen.
     box = page.locator(clock).bounding_box()
     bar = page.locator(".decision-bar").bounding_box()
