@@ -80,6 +80,7 @@ def test_the_three_answers_do_one_argon2_verification_each(
         assert counting.verifications - before == 1, (username, password)
 
 
+@pytest.mark.usefixtures("real_password_cost")
 def test_the_three_answers_take_about_the_same_time(api: Api) -> None:
     """Their fastest times within a factor of 3 of each other (the ratio, not the
     milliseconds). The fastest of nine, not the median: on a loaded machine (a clean-clone run
@@ -135,3 +136,21 @@ def test_each_address_has_its_own_three_failures(api: Api) -> None:
         signin(second, "dave", "guess")
     assert signin(second, "dave", "password-of-dave")[0] == 401
     assert signin(first, "dave", "password-of-dave")[0] == 200
+
+
+def test_passwords_are_stored_as_argon2id_at_owasps_cost(
+    api: Api, real_password_cost: None
+) -> None:
+    """A player's password is kept as an Argon2id hash at OWASP's recommended minimum cost
+    (19 MiB, two passes, one lane), the cost production hashes with; the suite's other tests
+    hash at Argon2's least cost (tests/conftest.py), so this one pins the real one."""
+    from sqlalchemy import select
+
+    from croupier.service.models import User
+
+    api.player("dora")
+    stored = api.server.uow.read(
+        lambda session: session.scalar(select(User.password_hash).where(User.username == "dora"))
+    )
+    assert stored is not None and stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert accounts.PASSWORD_COST == {"time_cost": 2, "memory_cost": 19 * 1024, "parallelism": 1}
