@@ -187,7 +187,7 @@ def pause_of(running: Server, who: Principal) -> str | None:
 def verify_may_watch(running: Server, who: Principal) -> None:
     if not who.is_operator:
         now = running.settings.clock.now()
-        running.uow.read(lambda s: protection.verify_may_play(s, who.user_id, now))
+        running.uow.read(lambda s: protection.verify_not_paused(s, who.user_id, now))
 
 
 class RealityChecks:

@@ -1,5 +1,11 @@
-"""A player's protection (issue 27, items 1 to 3): limits, reality checks, breaks and
-self-exclusion, checked in the transaction of the command that would cross them.
+"""Who may play, and how much: the house's staff not at all, and a player's protection
+(issue 27, items 1 to 3: limits, reality checks, breaks and self-exclusion), each checked in
+the transaction of the command that would cross it.
+
+**The staff do not play** (docs/rules.md#D-GEN-17): the operator, a dealer or an inspector
+takes no seat, bet or back bet anywhere on the casino (``verify_not_staff``), read in one
+statement with whether the player has any limit or pause in force. The roles themselves are
+``staff``'s, which refuses the other half of the rule: a staff role to a player who plays.
 
 **Limits.** Deposit (the cashier's credits to the wallet), loss (net: what the wallet lost at
 the tables, wins deducted, a stake still in play counted as lost until its round pays) and
@@ -15,10 +21,10 @@ at once; the lower of the two binds.
 transaction; a refusal raises before any posting, so nothing moves): a stake the engine adds
 (a bet, a double, a split, insurance, a call: ``Money.collect_stakes``), a back bet asked and
 consented (``Money.back_bet``, ``Money.consent``), a credit (``wallets.move``), a seat
-(``Casino._verify_caller``).
+(``Casino._verify_caller``, after ``verify_not_staff``).
 
 **Breaks and self-exclusion** start at once and end only at their end: no route lifts one.
-Meanwhile no seat, stake or credit (``verify_may_play``); a debit, the cashier paying the
+Meanwhile no seat, stake or credit (``verify_not_paused``); a debit, the cashier paying the
 balance out, stays allowed.
 
 >>> day = GamingDay.parse("06:00", "UTC")
@@ -42,11 +48,12 @@ from sqlalchemy.orm import Session
 
 from croupier.gaming_day import GamingDay
 from croupier.ledger import book
-from croupier.service.accounts import IDLE_SECONDS
-from croupier.service.errors import Conflict, RequestError
+from croupier.service.accounts import IDLE_SECONDS, Principal
+from croupier.service.errors import Conflict, Forbidden, RequestError
 from croupier.service.models import LedgerEntry, LedgerTransaction
 from croupier.service.models import Session as SessionRecord
 from croupier.service.protection_models import PlayerLimitRecord, PlayerPauseRecord
+from croupier.service.staff_models import StaffRoleRecord
 
 COOLING_SECONDS = 24 * 60 * 60
 """A player's raise or removal of a limit waits this long (AGCO Standard 2.24, UKGC RTS 12)."""
@@ -315,7 +322,7 @@ def pause_json(row: PlayerPauseRecord) -> dict[str, Any]:
     return {"kind": row.kind, "starts_at": row.starts_at, "ends_at": row.ends_at}
 
 
-def verify_may_play(
+def verify_not_paused(
     session: Session, user_id: int, now: float, refused: str = "no seat, bet or back bet"
 ) -> None:
     """``on_break`` or ``self_excluded`` (409) while one is in force; ``refused`` says what."""
@@ -434,7 +441,7 @@ _UNPROTECTED = "croupier.unprotected"
 def unprotected_in(session: Session) -> set[int]:
     """The players this transaction has read to have no limit and no pause in force: a seat's,
     a bet's or a back bet's check of the staff reads it beside their roles
-    (``staff.verify_may_play``), so that the stakes the command then adds ask no more.
+    (``verify_not_staff``), so that the stakes the command then adds ask no more.
 
     Kept on the session, which the unit of work makes for one transaction (a retry gets a
     fresh one): the answer is the database's, read in the command's own transaction, as
@@ -444,6 +451,35 @@ def unprotected_in(session: Session) -> set[int]:
     return found
 
 
+STAFF_AND_PROTECTED = select(
+    exists().where(StaffRoleRecord.user_id == bindparam("user_id")), HAS_PROTECTION
+)
+"""Whether a player holds a staff role, and whether they have a limit or a pause in force:
+the two things a seat, a bet and a back bet ask of their player, in one read built once
+(issue 28, item 8)."""
+
+
+def verify_not_staff(session: Session, who: Principal, now: float) -> None:
+    """Raise ``Forbidden`` if ``who`` is one of the house's people: the operator, a dealer or
+    an inspector holds no seat, bet or back bet anywhere on the casino they work for
+    (docs/rules.md#D-GEN-17), so neither at a table they deal.
+
+    Read in the command's transaction, with whether the player has any limit or pause in
+    force at ``now``: when not, the command's own checks of them need not read again
+    (``unprotected_in``)."""
+    is_staff = True
+    if not who.is_operator:
+        found = session.execute(STAFF_AND_PROTECTED, {"user_id": who.user_id, "now": now}).first()
+        is_staff, is_protected = found or (False, False)
+        if not is_protected:
+            unprotected_in(session).add(who.user_id)
+    if is_staff:
+        raise Forbidden(
+            f"{who.username!r} works for this casino: its staff do not play here",
+            code="staff_may_not_play",
+        )
+
+
 def verify_stake(session: Session, user_id: int, minor: int, now: float, day: GamingDay) -> None:
     """A stake of ``minor`` more: refused while on a break or self-excluded, past the
     session's time, or where it would take a loss or wager limit past its amount."""
@@ -451,7 +487,7 @@ def verify_stake(session: Session, user_id: int, minor: int, now: float, day: Ga
         return
     if not session.scalar(PROTECTED, {"user_id": user_id, "now": now}):
         return
-    verify_may_play(session, user_id, now)
+    verify_not_paused(session, user_id, now)
     settings = settings_of(session, user_id)
     if not settings.rows:
         return
@@ -470,7 +506,7 @@ def verify_deposit(session: Session, user_id: int, minor: int, now: float, day: 
     """A credit of ``minor``: refused while on a break or self-excluded (as a stake is), or
     where it would take a deposit limit past its amount. A debit is never refused: the
     cashier may always pay a paused player's balance out."""
-    verify_may_play(session, user_id, now, "no deposit")
+    verify_not_paused(session, user_id, now, "no deposit")
     settings = settings_of(session, user_id)
     if settings.rows:
         _verify_money(session, user_id, settings, (LimitKind.DEPOSIT,), minor, now, day)

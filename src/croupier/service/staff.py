@@ -17,10 +17,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import bindparam, delete, exists, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
-from croupier.service import protection
 from croupier.service.accounts import USERNAME, Principal
 from croupier.service.errors import Conflict, Forbidden, NotFound, RequestError, existing
 from croupier.service.models import (
@@ -306,7 +305,9 @@ def verify_dealer_at(session: Session, who: Principal, table_id: int) -> None:
         raise Forbidden(f"{who.username!r} is not a dealer assigned to table {table_id}")
 
 
-# --- staff do not play (docs/rules.md#D-GEN-17) -------------------------------------------
+# --- a player takes no staff role (docs/rules.md#D-GEN-17) ----------------------------------
+# The rule's other half, that the staff take no seat, bet or back bet, is asked with the
+# player's own standing, where a seat and a stake are checked: ``protection.verify_not_staff``.
 
 
 def playing_at(session: Session, user_id: int) -> list[int]:
@@ -332,35 +333,6 @@ def playing_at(session: Session, user_id: int) -> list[int]:
         )
     )
     return sorted(tables)
-
-
-MAY_PLAY = select(
-    exists().where(StaffRoleRecord.user_id == bindparam("user_id")), protection.HAS_PROTECTION
-)
-"""Whether a player holds a staff role, and whether they have a limit or a pause in force
-(``protection``): the two things a seat, a bet and a back bet ask of their player, in one
-read built once (issue 28, item 8)."""
-
-
-def verify_may_play(session: Session, who: Principal, now: float) -> None:
-    """Raise ``Forbidden`` if ``who`` is one of the house's people: the operator, a dealer or
-    an inspector holds no seat, bet or back bet anywhere on the casino they work for
-    (docs/rules.md#D-GEN-17), so neither at a table they deal.
-
-    Read in the command's transaction, with whether the player has any limit or pause in
-    force at ``now``: when not, the command's own checks of them need not read again
-    (``protection.unprotected_in``)."""
-    is_staff = True
-    if not who.is_operator:
-        found = session.execute(MAY_PLAY, {"user_id": who.user_id, "now": now}).first()
-        is_staff, is_protected = found or (False, False)
-        if not is_protected:
-            protection.unprotected_in(session).add(who.user_id)
-    if is_staff:
-        raise Forbidden(
-            f"{who.username!r} works for this casino: its staff do not play here",
-            code="staff_may_not_play",
-        )
 
 
 def staff_document(session: Session) -> dict[str, Any]:

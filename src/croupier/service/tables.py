@@ -220,9 +220,9 @@ class Casino:
         match command:
             case Sit(by=by) | PlaceBet(by=by) | AskBackBet(by=by):
                 now = self.clock.now()
-                staff.verify_may_play(session, by, now)
+                protection.verify_not_staff(session, by, now)
                 if isinstance(command, Sit):  # a stake's check is where its amount is known
-                    protection.verify_may_play(session, by.user_id, now)
+                    protection.verify_not_paused(session, by.user_id, now)
             case (
                 ConfirmProcedure(table=table_id, by=by)
                 | EnterCard(table=table_id, by=by)
