@@ -33,7 +33,6 @@ from sqlalchemy import (
     Connection,
     Engine,
     Insert,
-    Select,
     Table,
     and_,
     bindparam,
@@ -46,7 +45,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import CursorResult, Dialect
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql import ClauseElement, Executable
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from croupier.audit import actor as actors
 from croupier.audit.models import AuditCover, AuditEntry, AuditHead
@@ -79,11 +81,69 @@ COVERS = cast(Table, AuditCover.__table__)
 CHUNK = 500
 """Keys per ``IN (...)``: well under SQLite's limit on a statement's parameters."""
 
+
+class DriverStatement:
+    """A statement the chain runs at every commit, compiled once per dialect to the driver's
+    own SQL and run by ``Connection.exec_driver_sql``: ``Connection.execute`` derives the
+    statement's cache key, looks it up and processes every parameter of every row at each
+    run, which cost the chain more CPU than the database's work on the statement (issue 28,
+    item 8: about half of each statement's cost, for a commit's five or six). Only for
+    statements whose values pass to the driver as they are (numbers and text: the chain's
+    own tables). The audited rows stay read by ``Connection.execute``: their digests need
+    their columns' types (JSON, booleans, times), and a text statement's result describes
+    its columns anew at each run, which cost as much as it saved there. The engine's events
+    see these statements as any other (a test's injected fault, a statement's log)."""
+
+    def __init__(self, statement: Executable, column_keys: list[str] | None = None) -> None:
+        self.statement = statement
+        self.column_keys = column_keys
+        self._forms: dict[tuple[str, str], tuple[str, list[str] | None, dict[str, Any]]] = {}
+
+    def _form(self, dialect: Dialect) -> tuple[str, list[str] | None, dict[str, Any]]:
+        """The SQL text, the names of its parameters in order (``None``: the driver takes
+        them by name) and the values the statement binds itself (``id = 1``)."""
+        key = (dialect.name, dialect.paramstyle)
+        form = self._forms.get(key)
+        if form is None:
+            compiled = cast(
+                SQLCompiler,
+                cast(ClauseElement, self.statement).compile(
+                    dialect=dialect, column_keys=self.column_keys
+                ),
+            )
+            names = list(compiled.positiontup or ()) if compiled.positional else None
+            form = (str(compiled), names, dict(compiled.params))
+            self._forms[key] = form
+        return form
+
+    def execute(
+        self, connection: Connection, parameters: Mapping[str, Any] | None = None
+    ) -> CursorResult[*tuple[Any, ...]]:
+        sql, names, bound = self._form(connection.dialect)
+        given = {**bound, **parameters} if parameters else bound
+        return connection.exec_driver_sql(
+            sql, dict(given) if names is None else tuple(given[name] for name in names)
+        )
+
+    def execute_many(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        """One statement for each of ``rows`` (``executemany``; ``rows`` not empty)."""
+        sql, names, bound = self._form(connection.dialect)
+        if bound:
+            rows = [{**bound, **row} for row in rows]
+        if names is None:
+            connection.exec_driver_sql(sql, rows)
+        else:
+            connection.exec_driver_sql(sql, [tuple(row[name] for name in names) for row in rows])
+
+
 # The statements every commit runs, built once: building them per commit (and SQLAlchemy
 # deriving each one's cache key again) cost more than running them (issue 28, item 8).
-LOCK_HEAD = select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
-APPEND = insert(ENTRIES)
-MOVE_HEAD = (
+LOCK_HEAD = DriverStatement(
+    select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
+)
+ENTRY_FIELDS = [column.name for column in ENTRIES.columns]
+APPEND = DriverStatement(insert(ENTRIES), column_keys=ENTRY_FIELDS)
+MOVE_HEAD = DriverStatement(
     update(HEAD)
     .where(HEAD.c.id == HEAD_ID)
     .values(seq=bindparam("seq"), hash=bindparam("hash"), at=bindparam("at"))
@@ -91,20 +151,22 @@ MOVE_HEAD = (
 
 
 @functools.cache
-def _covers_of(size: int) -> Select[Any]:
+def _covers_of(size: int) -> DriverStatement:
     """The covers of ``size`` ``(table name, row key)`` pairs, bound as ``t{index}`` and
     ``k{index}``: every table a commit changed, one query, built once per size. Each pair is
     its own equality on the primary key, which SQLite searches by its index: pairs ``IN`` a
     list of pairs are a scan of every cover there (each commit then cost more as the
     database grew), and an expanding ``IN`` list is rewritten at each execution."""
-    return select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
-        or_(
-            *(
-                and_(
-                    COVERS.c.table_name == bindparam(f"t{index}"),
-                    COVERS.c.row_key == bindparam(f"k{index}"),
+    return DriverStatement(
+        select(COVERS.c.table_name, COVERS.c.row_key, COVERS.c.digest).where(
+            or_(
+                *(
+                    and_(
+                        COVERS.c.table_name == bindparam(f"t{index}"),
+                        COVERS.c.row_key == bindparam(f"k{index}"),
+                    )
+                    for index in range(size)
                 )
-                for index in range(size)
             )
         )
     )
@@ -125,12 +187,12 @@ def _saving_covers(made: postgresql.Insert | sqlite.Insert) -> Insert:
     )
 
 
-SAVE_COVERS: dict[str, Insert] = {
-    "postgresql": _saving_covers(postgresql.insert(COVERS)),
-    "sqlite": _saving_covers(sqlite.insert(COVERS)),
+SAVE_COVERS: dict[str, DriverStatement] = {
+    "postgresql": DriverStatement(_saving_covers(postgresql.insert(COVERS))),
+    "sqlite": DriverStatement(_saving_covers(sqlite.insert(COVERS))),
 }
 """By dialect's name: the chain runs on both."""
-TAKE_NOTED = delete(PENDING).returning(PENDING.c.table_name, PENDING.c.row_key)
+TAKE_NOTED = DriverStatement(delete(PENDING).returning(PENDING.c.table_name, PENDING.c.row_key))
 """The rows the triggers noted, read and emptied in one statement (the transaction that
 covers them commits both, or neither)."""
 
@@ -213,7 +275,7 @@ class Change:
 def _lock_head(connection: Connection) -> tuple[int, str]:
     """The head's number and hash, its row locked until the transaction ends; made with the
     first entry (a fresh database has none: a restore brings its own)."""
-    found = connection.execute(LOCK_HEAD).one_or_none()
+    found = LOCK_HEAD.execute(connection).one_or_none()
     if found is None:
         if connection.execute(select(ENTRIES.c.seq).limit(1)).first() is not None:
             raise AuditError("the audit chain's head row is gone: nothing can be recorded")
@@ -223,7 +285,7 @@ def _lock_head(connection: Connection) -> tuple[int, str]:
             .values(id=HEAD_ID, seq=0, hash=GENESIS_HASH, at=0.0)
             .on_conflict_do_nothing()
         )
-        found = connection.execute(LOCK_HEAD).one()
+        found = LOCK_HEAD.execute(connection).one()
     return int(found.seq), str(found.hash)
 
 
@@ -256,8 +318,8 @@ def _append(
         )
         previous = entry.hash
         entries.append(entry)
-    connection.execute(APPEND, [entry.as_row() for entry in entries])
-    connection.execute(MOVE_HEAD, {"seq": seq, "hash": previous, "at": now})
+    APPEND.execute_many(connection, [entry.as_row() for entry in entries])
+    MOVE_HEAD.execute(connection, {"seq": seq, "hash": previous, "at": now})
     _save_covers(connection, changes, entries)
     return entries
 
@@ -281,7 +343,7 @@ def _covers(
             for index, (name, key) in enumerate(asked)
             for part, value in (("t", name), ("k", key))
         }
-        for name, key, value in connection.execute(_covers_of(len(asked)), values):
+        for name, key, value in _covers_of(len(asked)).execute(connection, values):
             found[name][str(key)] = value
     return found
 
@@ -345,12 +407,12 @@ def _save_covers(connection: Connection, changes: list[Change], entries: list[En
         if change.table_name is not None
     ]
     if covers:
-        connection.execute(SAVE_COVERS[connection.dialect.name], covers)
+        SAVE_COVERS[connection.dialect.name].execute_many(connection, covers)
 
 
 def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
     """Cover every row the triggers noted: one entry per row whose digest changed."""
-    noted = connection.execute(TAKE_NOTED).all()
+    noted = TAKE_NOTED.execute(connection).all()
     if not noted:
         return []
     keys: dict[str, set[tuple[Any, ...]]] = {}

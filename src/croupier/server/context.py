@@ -14,6 +14,7 @@ from fastapi import Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
 from croupier.audit import actor as audit_actor
 from croupier.clock import Clock, SystemClock
@@ -179,20 +180,31 @@ BEARER = HTTPBearer(
 the token is read from the header by ``bearer``."""
 
 
-def caller(
+async def caller(
     server: ServerDep,
     request: Request,
     _scheme: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
 ) -> Principal:
+    """``async``: a caller read moments ago is answered from memory on the event loop, where a
+    plain function would cost every request a hop to the thread pool and back, about a
+    tenth of the server's CPU under load (issue 28, item 8); only a caller read from the
+    database goes to a thread (``_caller_from_database``)."""
     token = bearer(request.headers.get("authorization"))
     now = server.settings.clock.now()
-    try:
-        # A session read moments ago is not read again (``KnownCallers``), unless the fail
-        # safe is engaged: then every caller meets the database's state, as the commands do.
-        engaged = server.casino.fail_safe.is_engaged
-        known = None if engaged or not token else server.callers.known(token, now)
+    # A session read moments ago is not read again (``KnownCallers``), unless the fail safe
+    # is engaged: then every caller meets the database's state, as the commands do.
+    engaged = server.casino.fail_safe.is_engaged
+    if token and not engaged:
+        known = server.callers.known(token, now)
         if known is not None:
             return known
+    return await run_in_threadpool(_caller_from_database, server, request, token, now, engaged)
+
+
+def _caller_from_database(
+    server: Server, request: Request, token: str | None, now: float, engaged: bool
+) -> Principal:
+    try:
         # Most requests only read the session; the write (activity, idle end) is rare (R16).
         generation = server.callers.generation()
         found = server.uow.read_one(lambda connection: identify(connection, token, now))
