@@ -116,7 +116,21 @@ def open_table(operator: Person, server: LiveServer, name: str, profile: str, se
     operator.page.select_option("#profile-select", profile)
     operator.page.click("#new-table-form button[type=submit]")
     row = operator.page.locator("#operator-tables tbody tr", has_text=name)
-    expect(row).to_have_count(1)
+    try:
+        expect(row).to_have_count(1)
+    except AssertionError as missing:
+        # The seed goes back out of the worker's queue, or every later table on this worker
+        # takes the wrong shoe (one failure seen in CI became seven), and the failure says
+        # what the page showed: the open table's submit once left no row and took no seed.
+        taken = seed not in server.seeds.queue
+        if not taken:
+            server.seeds.queue.remove(seed)
+        notice = operator.page.locator("#notice")
+        said = notice.inner_text() if notice.is_visible() else "(no notice)"
+        raise AssertionError(
+            f"no row for table {name!r} at {operator.page.url}; the page said {said!r};"
+            f" its seed was {'' if taken else 'not '}taken"
+        ) from missing
     assert not server.seeds.queue, "the new table's shoe took the stacked seed"
     return int(row.get_attribute("data-table-id") or 0)
 
