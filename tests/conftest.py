@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
+from croupier.service.accounts import Argon2Cost
+
 # The helpers the tests share about rounds (``round_support``) stand beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -32,35 +34,37 @@ settings.load_profile("ci" if os.environ.get("CI") else "croupier")
 os.environ.setdefault("CROUPIER_SQLITE_SYNCHRONOUS", "NORMAL")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def cheap_password_hashes() -> Iterator[None]:
-    """Argon2's least cost, for the passwords the tests make: at the real cost
-    (``accounts.PASSWORD_COST``, about 25 ms a hash, as much a check) each player a test signs
-    up and in cost 50 ms of CPU, thousands of them a run. What a password's check does is the
-    same at any cost; the cost itself, and the sign-in's equal work whatever the answer (R16),
-    are checked at the real cost (``real_password_cost``). Servers that tests start as
-    processes keep the real cost."""
+def _hashing_passwords_at(patch: pytest.MonkeyPatch, cost: Argon2Cost) -> None:
+    """The server's passwords (and the dummy hash an unknown name is checked against, R16)
+    hashed at Argon2 ``cost`` from now on, until ``patch`` is undone."""
     from argon2 import PasswordHasher
 
     from croupier.service import accounts
 
-    cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    hasher = PasswordHasher(**cost)
+    patch.setattr(accounts, "_hasher", hasher)
+    patch.setattr(accounts, "_DUMMY_HASH", hasher.hash("not a password anyone has"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes() -> Iterator[None]:
+    """Argon2's least cost, for the passwords the tests make: at the real cost
+    (``accounts.PASSWORD_COST``, 25-39 ms a hash on the project's 2-core machines, as much a
+    check) each player a test signs up and in costs 50-80 ms of CPU, thousands of them a run.
+    What a password's check does is the same at any cost; the cost itself, and the sign-in's
+    equal work whatever the answer (R16), are checked at the real cost
+    (``real_password_cost``). Servers that tests start as processes keep the real cost."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(accounts, "_hasher", cheap)
-        patch.setattr(accounts, "_DUMMY_HASH", cheap.hash("not a password anyone has"))
+        _hashing_passwords_at(patch, Argon2Cost(time_cost=1, memory_cost=8, parallelism=1))
         yield
 
 
 @pytest.fixture
 def real_password_cost(monkeypatch: pytest.MonkeyPatch) -> None:
     """The passwords this test makes and checks cost what they cost in production."""
-    from argon2 import PasswordHasher
+    from croupier.service.accounts import PASSWORD_COST
 
-    from croupier.service import accounts
-
-    real = PasswordHasher(**accounts.PASSWORD_COST)
-    monkeypatch.setattr(accounts, "_hasher", real)
-    monkeypatch.setattr(accounts, "_DUMMY_HASH", real.hash("not a password anyone has"))
+    _hashing_passwords_at(monkeypatch, PASSWORD_COST)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 from server_support import Api
+from sqlalchemy import select
 
 from croupier.service import accounts
+from croupier.service.models import User
 
 
 def signin(api: Api, username: str, password: str) -> tuple[int, dict[str, Any]]:
@@ -144,10 +146,6 @@ def test_passwords_are_stored_as_argon2id_at_owasps_cost(
     """A player's password is kept as an Argon2id hash at OWASP's recommended minimum cost
     (19 MiB, two passes, one lane), the cost production hashes with; the suite's other tests
     hash at Argon2's least cost (tests/conftest.py), so this one pins the real one."""
-    from sqlalchemy import select
-
-    from croupier.service.models import User
-
     api.player("dora")
     stored = api.server.uow.read(
         lambda session: session.scalar(select(User.password_hash).where(User.username == "dora"))

@@ -120,9 +120,9 @@ class DriverStatement:
         self, connection: Connection, parameters: Mapping[str, Any] | None = None
     ) -> CursorResult[*tuple[Any, ...]]:
         sql, names, bound = self._form(connection.dialect)
-        given = {**bound, **parameters} if parameters else bound
+        given = {**bound, **(parameters or {})}
         return connection.exec_driver_sql(
-            sql, dict(given) if names is None else tuple(given[name] for name in names)
+            sql, given if names is None else tuple(given[name] for name in names)
         )
 
     def execute_many(self, connection: Connection, rows: list[dict[str, Any]]) -> None:

@@ -112,7 +112,8 @@ class Argon2Cost(TypedDict):
 
 PASSWORD_COST = Argon2Cost(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 """Argon2id's cost for a password: OWASP's recommended minimum (19 MiB, two passes, one
-lane), about 25 ms a hash here. The tests pin it (``test_passwords_are_stored_as_argon2id``)."""
+lane), 25-39 ms a hash on the project's 2-core machines. Pinned by
+``tests/server/test_hardening_edge_sign_in.py::test_passwords_are_stored_as_argon2id_at_owasps_cost``."""
 
 _hasher = PasswordHasher(**PASSWORD_COST)
 _DUMMY_HASH = _hasher.hash("not a password anyone has")
