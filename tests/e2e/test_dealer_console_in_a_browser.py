@@ -27,6 +27,7 @@ from .conftest import OPERATOR_TOKEN, LiveServer, Person
 from .test_pages_in_the_players_language import english_left_on, signed_in_browser
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
+    approve_and_see_it_approved,
     assert_fits_the_screen,
     credit,
     decide,
@@ -213,8 +214,9 @@ def test_a_dealer_deals_a_physical_shoe_round_and_a_disputed_payout_is_upheld(
     # Beyond what the round owes: a second inspector approves it on the inspector's page.
     expect(ivan.page.locator("#decided")).to_contain_text("Pendiente de aprobación")
     jan.go("/inspector")
-    jan.page.locator("#approval-queue tr[data-status='awaiting'] button.approve").click()
-    expect(jan.page.locator("#approval-queue tr[data-status='approved']")).to_have_count(1)
+    waiting = jan.page.locator("#approval-queue tr[data-status='awaiting']", has_text="pia 5.00")
+    expect(waiting).to_have_count(1)
+    approve_and_see_it_approved(jan, waiting)
     ivan.page.reload()
     expect(ivan.page.locator("#decided")).to_contain_text("Aceptado")
 

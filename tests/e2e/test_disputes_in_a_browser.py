@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from .conftest import LiveServer, Person
 from .test_tables_in_a_browser import (
     CREDIT_UNITS,
+    approve_and_see_it_approved,
     assert_fits_the_screen,
     needs_engine,
     open_table_with_players,
@@ -116,10 +117,9 @@ def test_dragon_six_art_12_a_disputed_payout_upheld_by_the_inspector_with_a_corr
     # The round was paid as dealt: 5 more waits for a second inspector, who approves it.
     expect(ines.page.locator("#decided")).to_contain_text("Pendiente de aprobación")
     jon.go("/inspector")
-    waiting = jon.page.locator("#approval-queue tr[data-status='awaiting']")
-    expect(waiting).to_contain_text("dana 5.00")
-    waiting.locator("button.approve").click()
-    expect(jon.page.locator("#approval-queue tr[data-status='approved']")).to_have_count(1)
+    waiting = jon.page.locator("#approval-queue tr[data-status='awaiting']", has_text="dana 5.00")
+    expect(waiting).to_have_count(1)
+    approve_and_see_it_approved(jon, waiting)
     ines.page.reload()
     expect(ines.page.locator("#decided")).to_contain_text("Aceptado")
     expect(ines.page.locator("#decision-form")).to_have_count(1)  # hidden, not renamed away

@@ -281,6 +281,19 @@ def wait_for_balance(someone: Person, expected: Fraction) -> None:
     raise AssertionError(f"{someone.name}'s balance shows {balance.inner_text()}, not {expected}")
 
 
+def approve_and_see_it_approved(inspector: Person, waiting: Any) -> None:
+    """The second inspector approves the one request ``waiting`` (a row of the approval
+    queue) and sees that same request approved. The live server is the worker's, shared by
+    its tests: a count of approved rows would be met at once by another test's approval,
+    before this one has committed (a failure seen in CI: the next page read still showed
+    the decision awaiting approval)."""
+    approval = waiting.get_attribute("data-approval")
+    assert approval, "an approval's row names its request"
+    waiting.locator("button.approve").click()
+    answered = inspector.page.locator(f"#approval-queue tr[data-approval='{approval}']")
+    expect(answered).to_have_attribute("data-status", "approved")
+
+
 def play_along(
     round_: GameRound, players: dict[int, Person], choose: Callable[[int, list[str]], str]
 ) -> None:
