@@ -20,10 +20,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 from page_scenes import BROWSER_ARGS, CHROMIUM, StackedSeeds, served_in_thread
+
+# What a page shows after a click waits on the server: on CI's two loaded cores (two workers,
+# their browsers and the live servers) Playwright's 5 s default for an assertion was once too
+# short for a new table's row. Actions already wait 15 s (``person``); a passing assertion
+# takes no longer for it, a failing one 10 s instead of 5.
+expect.set_options(timeout=10_000)
 
 OPERATOR_TOKEN = "e2e-operator-token-" + "x" * 16
 PASSWORD = "correct horse battery"
