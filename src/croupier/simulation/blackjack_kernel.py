@@ -1435,7 +1435,6 @@ def _general_rounds(  # noqa: PLR0917
     sums[S_EXHAUSTED] += exhausted_rounds
 
 
-@njit(cache=True, error_model="numpy")
 def play_block(  # noqa: PLR0917
     p: Array,
     state: Array,
@@ -1481,7 +1480,9 @@ def play_block(  # noqa: PLR0917
     Here the block's arrays are made (the loops below allocate nothing, so that they run
     without numba's runtime): one box takes ``play_one_box`` (``play_one_box_counted`` with a
     count), more boxes, or index plays spread over more than ``MAX_INDEX_LEVELS`` true
-    counts, ``_general_rounds``.
+    counts, ``_general_rounds``. This function is Python, called once a block: compiled, it
+    made numba compile all three loops at its first call, where a run takes one (a first
+    ``croupier simulate`` on a new machine compiled for 54 s, most of it loops it never ran).
     """
     chart = (
         hard_above, hard_below, hard_threshold, soft_above, soft_below, soft_threshold,
