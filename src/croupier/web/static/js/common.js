@@ -195,6 +195,7 @@ export async function api(method, path, body = undefined, { quiet, withDate } = 
   const sent = method === "GET" ? null : keyOf(method, path, body);
   if (sent) headers["Idempotency-Key"] = sent.key;
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {
       method,
@@ -204,6 +205,7 @@ export async function api(method, path, body = undefined, { quiet, withDate } = 
   } catch {
     throw new ApiError(0); // no answer: the key stays for the same request sent again
   }
+  const receivedAt = Date.now();
   // Answered: done or refused for a reason of its own; the server's trouble may have done it.
   if (sent && response.status < 500) unanswered.delete(sent.request);
   const text = await response.text();
@@ -223,7 +225,7 @@ export async function api(method, path, body = undefined, { quiet, withDate } = 
     }
     throw error;
   }
-  if (withDate) noteServerClock(response.headers.get("Date"));
+  if (withDate) noteServerClock(response.headers.get("Date"), sentAt, receivedAt);
   return parsed;
 }
 
@@ -262,15 +264,38 @@ export async function once(control, send) {
   }
 }
 
-// The server's clock, as far as its Date header tells (to the second): deadlines are its times.
+// The server's clock, as far as its Date headers tell: deadlines are its times. A Date header
+// is in whole seconds, and the server (uvicorn) renews the one it sends once a second, so it
+// is up to DATE_LAG_MS behind the moment of the answer, and more when the server's loop was
+// held up; the answer left the server between this page's sending and receiving. One answer
+// thus bounds the server's clock's lead on this browser's: at least `told - received`, at
+// most `told + DATE_LAG_MS - sent`. A late header lowers both bounds and never raises them, so
+// the highest bounds of the last few answers are taken. (The lead was once the one last
+// header's distance from now, taken as a skew beyond 1.5 s: one answer in eight or so gave
+// -1.5 to -2 s with no skew at all, and a decision clock showed 18 s where 15 were left.)
+const DATE_LAG_MS = 2500;
+const CLOCK_ANSWERS = 8;
+const clockAnswers = [];
 let serverOffsetMs = 0;
 
-function noteServerClock(header) {
+/** The server's clock's lead on this browser's, in ms, from answers `{told, sent, received}`
+ * (the Date header and this browser's times around the request): a lead or lag only where
+ * every reading of them allows no less (0 where they allow none). */
+export function serverLeadOf(answers) {
+  if (!answers.length) return 0;
+  const atLeast = Math.max(...answers.map(({ told, received }) => told - received));
+  const atMost = Math.max(...answers.map(({ told, sent }) => told + DATE_LAG_MS - sent));
+  if (atLeast > 0) return atLeast;
+  if (atMost < 0) return atMost;
+  return 0;
+}
+
+function noteServerClock(header, sent, received) {
   const told = header ? Date.parse(header) : NaN;
   if (Number.isNaN(told)) return;
-  const offset = told - Date.now();
-  // A Date header is truncated to the second: only a larger gap is a real skew.
-  serverOffsetMs = Math.abs(offset) > 1500 ? offset : 0;
+  clockAnswers.push({ told, sent, received });
+  if (clockAnswers.length > CLOCK_ANSWERS) clockAnswers.shift();
+  serverOffsetMs = serverLeadOf(clockAnswers);
 }
 
 /** Milliseconds on this browser's clock at the server's epoch time `seconds`. */
