@@ -314,11 +314,15 @@ def side_table(profile: BlackjackRules, unit: int) -> npt.NDArray[np.int64]:
 
 def parameters(
     profile: BlackjackRules,
-    strategy: BlackjackStrategy,
+    strategy: BlackjackStrategy | None,
     counting: Counting | None,
     *,
     horizon: int = 0,
 ) -> npt.NDArray[np.int64]:
+    """The profile's rules, and the strategy's insurance and even-money rules, packed for the
+    kernel (``blackjack_kernel.P_*``). ``strategy=None``: the kernel takes neither insurance
+    nor even money itself, every decision being someone else's (the learning environments'
+    agent): no chart is derived for rules that nothing reads."""
     unit = denominator_of(profile)
     p = np.zeros(kernel.P_FIELDS, dtype=np.int64)
     p[kernel.P_DECKS] = profile.decks
@@ -350,9 +354,10 @@ def parameters(
     p[kernel.P_BJ_NET] = _units(profile.blackjack_pays.multiplier, unit)
     p[kernel.P_INSURANCE_NET] = _units(profile.insurance_pays.multiplier, unit)
     p[kernel.P_INSURANCE_SHARE] = _units(profile.insurance_max, unit)
-    chart = strategy.chart
-    p[kernel.P_INSURE_MODE] = 1 if chart.insurance == "take" else 0
-    p[kernel.P_EVEN_MONEY_MODE] = 1 if chart.even_money == "take" else 0
+    insures = strategy is not None and strategy.chart.insurance == "take"
+    takes_even_money = strategy is not None and strategy.chart.even_money == "take"
+    p[kernel.P_INSURE_MODE] = 1 if insures else 0
+    p[kernel.P_EVEN_MONEY_MODE] = 1 if takes_even_money else 0
     p[kernel.P_TC_LOW] = TC_LOW
     if counting is not None:
         system = counting.system
@@ -365,8 +370,8 @@ def parameters(
         )
         if counting.indices is not None and counting.indices.insurance is not None:
             # By the count, unless the chart takes them every time anyway.
-            p[kernel.P_INSURE_MODE] = 1 if chart.insurance == "take" else 2
-            p[kernel.P_EVEN_MONEY_MODE] = 1 if chart.even_money == "take" else 2
+            p[kernel.P_INSURE_MODE] = 1 if insures else 2
+            p[kernel.P_EVEN_MONEY_MODE] = 1 if takes_even_money else 2
         p[kernel.P_HORIZON] = horizon
     return p
 
