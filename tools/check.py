@@ -50,20 +50,21 @@ def main() -> None:
         # benchmarks/slow_checks.py; the suite runs their short forms. Pass your own -m to
         # choose otherwise.
         selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]
-        tests = subprocess.run(
-            [
-                sys.executable, "-m", "pytest",
-                *selection, *workers(sys.argv[1:]), *time_limit(sys.argv[1:]), *sys.argv[1:],
-            ],
-            cwd=ROOT,
-            check=False,
+        tests = exit_code_of(
+            sys.executable, "-m", "pytest",
+            *selection, *workers(sys.argv[1:]), *time_limit(sys.argv[1:]), *sys.argv[1:],
         )  # fmt: skip
         failed = [check.finish() for check in beside]
-    if tests.returncode != 0:
-        sys.exit(tests.returncode)
-    for code in failed:
+    for code in (tests, *failed):
         if code != 0:
             sys.exit(code)
+
+
+def exit_code_of(*command: str) -> int:
+    """Runs ``command`` in the project's folder, its output as it comes, and returns its exit
+    code (``run`` exits at once on a failure: the checks beside would not be reported)."""
+    print("$", " ".join(command), flush=True)
+    return subprocess.run(command, cwd=ROOT, check=False).returncode
 
 
 class Beside:
