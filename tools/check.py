@@ -1,10 +1,8 @@
-"""The whole test suite, as the README runs it: lint, then the tests with the types and the
-documentation site checked beside them.
+"""The whole test suite, as the README runs it: lint, types, the documentation site, then tests.
 
 Installs what the suite needs that pip cannot (see the browser and database steps in
-``tools/``), then runs ``ruff``, then ``pytest`` with ``mypy --strict`` and ``mkdocs build
---strict`` (a broken link, anchor or docstring fails it) beside it; any of them failing fails
-the run. Extra arguments go to pytest.
+``tools/``), then runs ``ruff``, ``mypy --strict``, ``mkdocs build --strict`` (a broken link,
+anchor or docstring fails it) and ``pytest``. Extra arguments go to pytest.
 """
 
 from __future__ import annotations
@@ -32,59 +30,20 @@ def main() -> None:
         # from source again. Their bytecode goes to the project's own cache folder instead.
         os.environ.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / ".cache" / "pycache"))
     run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools")
+    run(sys.executable, "-m", "mypy")
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's banner about its successor
+    with tempfile.TemporaryDirectory(prefix="croupier-site-") as site:
+        run(sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site)
     from install_browser import install_browser  # Chromium for tests/e2e (browser marker)
 
     install_browser()
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's banner about its successor
-    with tempfile.TemporaryDirectory(prefix="croupier-site-") as site:
-        # The types and the documentation site are checked beside the tests: the two cores
-        # stand about a quarter idle through the tests (browsers and servers waited on), and
-        # the two checks are half a minute of one core.
-        beside = [
-            Beside(sys.executable, "-m", "mypy"),
-            Beside(
-                sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site
-            ),
-        ]
-        # Slow checks (full-size load tests and long simulations) run from
-        # benchmarks/slow_checks.py; the suite runs their short forms. Pass your own -m to
-        # choose otherwise.
-        selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]
-        tests = exit_code_of(
-            sys.executable, "-m", "pytest",
-            *selection, *workers(sys.argv[1:]), *time_limit(sys.argv[1:]), *sys.argv[1:],
-        )  # fmt: skip
-        failed = [check.finish() for check in beside]
-    for code in (tests, *failed):
-        if code != 0:
-            sys.exit(code)
-
-
-def exit_code_of(*command: str) -> int:
-    """Runs ``command`` in the project's folder, its output as it comes, and returns its exit
-    code (``run`` exits at once on a failure: the checks beside would not be reported)."""
-    print("$", " ".join(command), flush=True)
-    return subprocess.run(command, cwd=ROOT, check=False).returncode
-
-
-class Beside:
-    """A check run beside the tests: its output is held until it ends, then printed whole
-    under its command, so that it does not break into the tests' lines."""
-
-    def __init__(self, *command: str) -> None:
-        self.command = command
-        print("$", " ".join(command), "(beside the tests)", flush=True)
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-
-    def finish(self) -> int:
-        """Waits for the check, prints what it said, and returns its exit code."""
-        said, _ = self.process.communicate()
-        print("$", " ".join(self.command), f"(exit {self.process.returncode})", flush=True)
-        if said:
-            print(said, end="" if said.endswith("\n") else "\n", flush=True)
-        return self.process.returncode
+    # Slow checks (full-size load tests and long simulations) run from benchmarks/slow_checks.py;
+    # the suite runs their short forms. Pass your own -m to choose otherwise.
+    selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]
+    run(
+        sys.executable, "-m", "pytest",
+        *selection, *workers(sys.argv[1:]), *time_limit(sys.argv[1:]), *sys.argv[1:],
+    )  # fmt: skip
 
 
 TEST_TIME_LIMIT = 300
