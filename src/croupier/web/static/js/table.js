@@ -892,10 +892,13 @@ byId("reality-stop").addEventListener("click", () => byId("sign-out").click());
 function connect() {
   setConnection(retry ? "reconnecting" : "connecting");
   const socket = new WebSocket(server.tableSocketUrl(tableId, session.token));
+  // "Connected" is said once the server's first state is drawn, not when the socket opens:
+  // until then the page holds the round as it was before the connection dropped, and a
+  // server that restarted meanwhile gave the decision a new deadline (README, "Recovery").
+  let synced = false;
   socket.addEventListener("open", () => {
     retry = 0;
     socketOpen = true;
-    setConnection("connected");
     clearNetworkNotice(); // "the server cannot be reached" was true, and is no longer
   });
   socket.addEventListener("message", (event) => {
@@ -905,7 +908,13 @@ function connect() {
     } catch {
       return;
     }
-    if (message.type === "state") absorb(message);
+    if (message.type === "state") {
+      absorb(message);
+      if (!synced) {
+        synced = true;
+        setConnection("connected");
+      }
+    }
     if (message.type === "reality_check") showRealityCheck(message);
   });
   socket.addEventListener("close", (event) => {
