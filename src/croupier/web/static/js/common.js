@@ -45,6 +45,24 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** Put `nodes` in `parent` as `replaceChildren` would, keeping each child already there that
+ * equals its replacement (same tag, attributes and text): a redraw that changes nothing
+ * leaves the button under the pointer in place. A button replaced between a click's press
+ * and release gets no click, and the player's click is lost without a word (a test's "Sit"
+ * was, when a late answer redrew the seats). */
+export function redrawChildren(parent, ...nodes) {
+  const wanted = nodes
+    .flat()
+    .filter((node) => node !== null && node !== undefined && node !== false)
+    .map((node) => (node instanceof Node ? node : document.createTextNode(String(node))));
+  const there = [...parent.childNodes];
+  wanted.forEach((node, index) => {
+    if (index >= there.length) parent.append(node);
+    else if (!there[index].isEqualNode(node)) there[index].replaceWith(node);
+  });
+  for (const extra of there.slice(wanted.length)) extra.remove();
+}
+
 /** Give each cell of `table` its column's heading as `data-label`: on a phone the rows
  * are laid out as cards and the headings come back beside each value. */
 export function labelCells(table) {

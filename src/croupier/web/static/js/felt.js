@@ -5,7 +5,7 @@
 // "??", a total as the engine counted it (a number, or a poker hand's name), a result as the
 // engine settled it.
 
-import { h, money, t, tOr } from "./common.js";
+import { h, money, redrawChildren, t, tOr } from "./common.js";
 import { cardName, cardRow } from "./cards.js";
 
 // Where a face-down card lay, in the engine's words ("hole", "seat 2 hand 0", "dealer 1",
@@ -212,7 +212,8 @@ export function drawFelt(dealerBox, seatList, view, occupants, options = {}) {
   dealerBox.replaceChildren(...(options.caption ? [h("p", { class: "felt-caption" }, options.caption)] : []), ...house);
   const entries = new Map((view?.seats ?? []).map((entry) => [Number(entry.seat), entry]));
   const seats = new Set([...occupants.keys(), ...entries.keys()]);
-  seatList.replaceChildren(
+  redrawChildren(
+    seatList,
     ...[...seats]
       .sort((a, b) => a - b)
       .map((seat) =>

@@ -4,7 +4,7 @@
 // connection) carries on where the round was.
 
 import {
-  ApiError, byId, clearNetworkNotice, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut,
+  ApiError, byId, clearNetworkNotice, clearNotice, h, isSigningOut, labelCells, localTimeOf, messageOf, money, moneyMinor, moneyUnits, once, onSignOut, redrawChildren,
   reportError, requireSession, session, setUpChrome, showNotice, t, tOr,
 } from "./common.js";
 import { drawFelt, isDealerBlackjack } from "./felt.js";
@@ -156,12 +156,13 @@ function drawSeatControls() {
   const box = byId("seat-controls");
   const mine = [...mySeats()].sort((a, b) => a - b);
   if (!mine.length) {
-    box.replaceChildren(h("p", { class: "hint" }, state.table?.is_open === false ? t("lobby.closed") : t("table.choose_seat")));
+    redrawChildren(box, h("p", { class: "hint" }, state.table?.is_open === false ? t("lobby.closed") : t("table.choose_seat")));
     return;
   }
   const held = state.round?.stakes ?? {};
   const away = mine.filter((seat) => (state.table?.sitting_out ?? []).map(Number).includes(seat));
-  box.replaceChildren(
+  redrawChildren(
+    box,
     h("p", {}, t("table.you_sit_at", { seats: mine.join(", ") })),
     away.length ? h("p", { class: "hint you-sit-out" }, t("table.you_sit_out", { seats: away.join(", ") })) : "",
     isBetting()
