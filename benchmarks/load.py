@@ -177,6 +177,19 @@ async def run_load(
     }
 
 
+def by_request(figures: dict[str, Any]) -> list[str]:
+    """p50/p99 of each kind of player request (the path's last part: bets, ready, actions),
+    where a p99 over the whole run would not say which action is slow."""
+    latencies: dict[str, list[float]] = {}
+    for kind, _start, latency in figures["timeline"]:
+        latencies.setdefault(kind, []).append(latency)
+    return [
+        f"  {kind}: {len(values)} requests, p50 {percentile(values, 0.5) * 1000:.1f} ms, "
+        f"p99 {percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+        for kind, values in sorted(latencies.items())
+    ]
+
+
 def report(figures: dict[str, Any]) -> str:
     return "\n".join(
         [
@@ -186,6 +199,7 @@ def report(figures: dict[str, Any]) -> str:
             f"p99 {figures['p99'] * 1000:.1f} ms, max {figures['max'] * 1000:.1f} ms",
             f"  steady state (every table started): {figures['steady_requests']} requests, p50 "
             f"{figures['steady_p50'] * 1000:.1f} ms, p99 {figures['steady_p99'] * 1000:.1f} ms",
+            *by_request(figures),
             f"no-op reference (GET {figures['no_op']}): p50 {figures['reference_p50'] * 1000:.2f} ms, p99 "
             f"{figures['reference_p99'] * 1000:.2f} ms -> player p50 = "
             f"{figures['p50'] / figures['reference_p50']:.1f}x, p99 = "
