@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import atexit
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+import psycopg
 
 import pg_cluster
 from croupier.service.database import make_engine, upgrade
@@ -39,9 +42,9 @@ def migrated_sqlite() -> Path:
 def fresh_database(
     kind: str, tmp_path: Path, pg_server_url: str | None, *, migrated: bool = True
 ) -> Iterator[str]:
-    """A database of its own for one test: on SQLite a copy of the migrated file (an empty
-    file where ``migrated`` is false: a migration's own test), on PostgreSQL an empty schema
-    (a server's start migrates it)."""
+    """A database of its own for one test, at the schema's head: on SQLite a copy of the
+    migrated file, on PostgreSQL a schema restored from a migrated one's dump; empty where
+    ``migrated`` is false (a migration's own test)."""
     if kind == "sqlite":
         path = tmp_path / "croupier.sqlite"
         if migrated:
@@ -50,4 +53,58 @@ def fresh_database(
         return
     assert pg_server_url is not None
     with pg_cluster.schema_of_its_own(pg_server_url, durable=False) as url:
+        if migrated:
+            restore_migrated_postgres(pg_server_url, url)
         yield url
+
+
+SCHEMA_MARK = "croupier_migrated_schema_mark"
+"""Where the migrated schema's name stood in its dump (``migrated_postgres``)."""
+
+_migrated_postgres: dict[str, str | None] = {}
+
+
+def migrated_postgres(pg_server_url: str) -> str | None:
+    """The SQL that makes a schema at the head on ``pg_server_url``'s server, its name as
+    ``SCHEMA_MARK``: a schema migrated once in this process and dumped (``pg_dump``), or None
+    where no ``pg_dump`` is found (each test's server then migrates its empty schema).
+
+    As ``migrated_sqlite`` for SQLite: migrating an empty schema took 0.20-0.56 s of each
+    PostgreSQL test's start, restoring the dump 0.07-0.095 s."""
+    if pg_server_url not in _migrated_postgres:
+        _migrated_postgres[pg_server_url] = None
+        pg_dump = shutil.which("pg_dump")
+        if pg_dump is not None:
+            with pg_cluster.schema_of_its_own(pg_server_url, prefix="head", durable=False) as url:
+                engine = make_engine(url)
+                upgrade(engine)
+                engine.dispose()
+                schema = _schema_of(url)
+                dumped = subprocess.run(
+                    [pg_dump, "--schema", schema, "--no-owner", "--no-privileges", "--inserts",
+                     pg_server_url],
+                    capture_output=True, text=True, check=True,
+                ).stdout  # fmt: skip
+            statements = [
+                line
+                for line in dumped.splitlines()
+                # The test's schema is made already; a line of psql's own (pg_dump 15.14 and
+                # later bracket a dump in \restrict and \unrestrict) is not SQL.
+                if not line.startswith((f"CREATE SCHEMA {schema};", "\\"))
+            ]
+            _migrated_postgres[pg_server_url] = "\n".join(statements).replace(schema, SCHEMA_MARK)
+    return _migrated_postgres[pg_server_url]
+
+
+def restore_migrated_postgres(pg_server_url: str, url: str) -> None:
+    """Bring the empty schema of ``url`` (``schema_of_its_own``) to the head, from the dump."""
+    dump = migrated_postgres(pg_server_url)
+    if dump is None:
+        return
+    with psycopg.connect(pg_server_url, autocommit=True) as connection:
+        connection.execute(dump.replace(SCHEMA_MARK, _schema_of(url)).encode())
+
+
+def _schema_of(url: str) -> str:
+    """The schema a ``pg_cluster.sqlalchemy_url`` works in (its ``search_path``)."""
+    return url.split("search_path%3D", 1)[1].split("%20", 1)[0]
