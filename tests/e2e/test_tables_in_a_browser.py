@@ -155,7 +155,7 @@ def open_table_with_players(
     The pages that do each of these by hand are tested on their own (``sign_up``,
     ``operator_signs_in``, ``open_table`` and ``credit``, in this file and in
     ``test_back_office_in_a_browser.py``); through the pages, this opening took 5 s of a
-    quiet machine's time before each of 28 tests."""
+    quiet machine's time at each of its 28 uses."""
     server.seeds.queue.append(seed)
     table_id = int(
         api_call(
