@@ -16,13 +16,13 @@ and a lost message costs a client one push, never money.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
-import orjson
 import redis
 import redis.asyncio
 
@@ -145,12 +145,7 @@ class Publisher:
 
 
 def _compact_json(value: Any) -> str:
-    """``value`` as compact JSON text. orjson, not the standard library's encoder: every
-    change pushes each seat's view to its socket, and a 3.5 KB table state took 109 us with
-    ``json.dumps`` against 8 us (py-spy under ``benchmarks/load.py``: the pushes' encoding was
-    5% of the server's time; a change and its seven pushes, views included, 0.95-1.35 ms of
-    CPU against 1.45-1.71). Integer keys become strings, as ``json.dumps`` makes them."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 # --- the news: which table changed, to its subscribers ----------------------------------
