@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from croupier.cli import startup
+from croupier import resident
 from croupier.errors import ProfileError
 
 if TYPE_CHECKING:  # the analysis (numba, matplotlib) loads when the command runs, not with the CLI
@@ -218,9 +218,9 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = False,
 ) -> None:
     """Exact game math of every wager of a profile: house edge, hit frequency, strategy."""
-    # The rules' models load here, kept for the process (cli.startup): ``croupier --help``
+    # The rules' models load here, kept for the process (croupier.resident): ``croupier --help``
     # need not build them.
-    with startup.loading():
+    with resident.loading():
         from croupier.rules import load_profile, shipped_profile_names
 
     if strategy not in {"basic", "composition", "cdp1"}:  # blackjack.Play, not loaded yet
@@ -256,8 +256,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
             if cached is not None:
                 print(json.dumps(cached, indent=2))
                 return
-    # numba and the analysis's modules live as long as the process too (cli.startup).
-    with startup.loading():
+    # numba and the analysis's modules live as long as the process too (croupier.resident).
+    with resident.loading():
         _load_numba_for_cached_kernels()
         from croupier.analysis.blackjack import Play
         from croupier.analysis.profile_analysis import analyse_profile

@@ -13,10 +13,10 @@ import sys
 # OPENBLAS_NUM_THREADS=2`). Set before numpy is imported; a value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from croupier.cli import startup
+from croupier import resident
 
-# The CLI's modules live as long as the process: made without the collector (cli.startup).
-with startup.loading():
+# The CLI's modules live as long as the process: made without the collector (croupier.resident).
+with resident.loading():
     import typer
 
     from croupier.errors import CroupierError
@@ -84,7 +84,7 @@ def _register_optional() -> None:
         app.command(command)(getattr(module, command, None) or module.command)
 
 
-with startup.loading():
+with resident.loading():
     _register_optional()
 
 

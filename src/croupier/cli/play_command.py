@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli import startup
+from croupier import resident
 from croupier.errors import SettleInputError
 from croupier.games import GAME_MODULES
 
@@ -35,7 +35,7 @@ def command(
 ) -> None:
     """Play a game in the terminal."""
     # The rules' models load here: ``croupier --help`` need not build them.
-    with startup.loading():
+    with resident.loading():
         from croupier.rules.registry import load_profile_of
 
     if game not in GAME_MODULES:

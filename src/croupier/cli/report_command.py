@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli import startup
+from croupier import resident
 
 
 def command(  # noqa: PLR0917 - Typer reads the options from the signature
@@ -45,7 +45,7 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
     ] = 7,
 ) -> None:
     """Write the regulator's daily report (JSON, CSV, PDF) from the database alone."""
-    with startup.loading():
+    with resident.loading():
         from sqlalchemy.orm import Session
 
         from croupier.gaming_day import GamingDay, parse_date

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli import startup
+from croupier import resident
 
 app = typer.Typer(help="List the rule profiles, or show one.", invoke_without_command=True)
 
@@ -21,7 +21,7 @@ def list_profiles(context: typer.Context) -> None:
     from rich.table import Table
 
     # The rules' models load here too: ``croupier --help`` need not build them.
-    with startup.loading():
+    with resident.loading():
         from croupier.rules.registry import load_profile, shipped_profile_names
 
     table = Table("profile", "game", "title")
@@ -39,7 +39,7 @@ def show(
     from rich.console import Console
     from rich.table import Table
 
-    with startup.loading():
+    with resident.loading():
         from croupier.rules.base import LATER_FIELDS, META_FIELDS
         from croupier.rules.registry import load_profile
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli import startup
+from croupier import resident
 from croupier.errors import SettleInputError
 
 
@@ -21,7 +21,7 @@ def settle(
 ) -> None:
     """Settle one round described in JSON; print the result as JSON."""
     # The engines load here: ``croupier --help`` need not import them.
-    with startup.loading():
+    with resident.loading():
         from croupier.settle import settle_text
 
     if file == "-":

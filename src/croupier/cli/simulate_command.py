@@ -31,7 +31,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from croupier.cli import startup
+from croupier import resident
 
 if TYPE_CHECKING:  # the kernels (numba) load when the command runs, not with the CLI
     from croupier.simulation.blackjack_sim import Counting
@@ -172,8 +172,8 @@ def command(  # noqa: PLR0917 - Typer reads the options from the signature
 ) -> None:
     """Simulate rounds of a profile: return, SD and hit frequency of every wager."""
     # The rules' models load here (``croupier --help`` need not build them), kept for the
-    # process (cli.startup).
-    with startup.loading():
+    # process (croupier.resident).
+    with resident.loading():
         from croupier.rules import load_profile
         from croupier.rules.blackjack import BlackjackRules, Surrender
     from croupier.simulation.blackjack_sim import SimulationError

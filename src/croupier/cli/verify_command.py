@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.cli import startup
+from croupier import resident
 from croupier.errors import SettleInputError
 
 
@@ -23,7 +23,7 @@ def command(
 ) -> None:
     """Verify a revealed shoe: its commitment, its seed's order, and every round dealt from it."""
     # The engines load here: ``croupier --help`` need not import them.
-    with startup.loading():
+    with resident.loading():
         from croupier.fairness import verify_export
 
     try:

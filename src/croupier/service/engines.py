@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from croupier import resident
 from croupier.games.base import GameRound, random_round, round_class_of
 from croupier.randomness import SeededRandomSource
 from croupier.rules.base import Profile
@@ -43,10 +44,30 @@ def shoe_at(profile: Profile, seed: bytes, position: int) -> Shoe:
     return shoe
 
 
+_WARM_GAMES: set[str] = set()
+"""The games whose engines this process has warmed up."""
+
+
 def warm_up(profile: Profile) -> None:
     """Deal and settle one seeded round of ``profile`` off the record, so that what an engine
     loads on first use (the poker evaluator's compiled code: about a second) is ready before
-    the first player at a live table waits on it."""
+    the first player at a live table waits on it.
+
+    A game's first warm-up makes what it loads resident (``resident.loading``): Casino
+    Hold'em's evaluator is some 94,000 objects that live as long as the process. Made after
+    the server's start (a table opened by the operator), they were scanned by every full
+    collection until the server froze its survivors thirty seconds later: under load, two or
+    three pauses of every table, 75-290 ms each, and a cluster of the players' slowest
+    requests behind each (benchmarks/load.py, issue 28, item 8)."""
+    if profile.game in _WARM_GAMES:
+        _deal_one_round(profile)
+        return
+    with resident.loading():
+        _deal_one_round(profile)
+    _WARM_GAMES.add(profile.game)
+
+
+def _deal_one_round(profile: Profile) -> None:
     shoe, source = open_shoe(profile, b"warm-up"), SeededRandomSource(b"warm-up")
     game_round = random_round(profile, shoe, source)
     for seat in range(profile.table.seats + 1):

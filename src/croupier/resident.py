@@ -1,5 +1,6 @@
-"""What a command loads once and keeps for the whole process: its modules, numba's
-dispatchers, the rules' models. ``with loading(): import ...`` makes them with the cyclic
+"""What a process loads once and keeps until it ends: a command's modules, numba's
+dispatchers, the rules' models, an engine's compiled code loaded on a live table's first use
+(``service.engines.warm_up``). ``with loading(): import ...`` makes them with the cyclic
 garbage collector paused and then moves them out of its sight (``gc.freeze``).
 
 Why: the imports of a warm ``croupier analyze`` (typer, pydantic, numpy, numba and its
