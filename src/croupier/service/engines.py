@@ -58,7 +58,9 @@ def warm_up(profile: Profile) -> None:
     the server's start (a table opened by the operator), they were scanned by every full
     collection until the server froze its survivors thirty seconds later: under load, two or
     three pauses of every table, 75-290 ms each, and a cluster of the players' slowest
-    requests behind each (benchmarks/load.py, issue 28, item 8)."""
+    requests behind each (benchmarks/load.py, issue 28, item 8). What other threads hold at
+    that moment is frozen with it: freed by reference counting when it goes, as everything
+    is, but a cycle among it never collected; once per game in a process's life."""
     if profile.game in _WARM_GAMES:
         _deal_one_round(profile)
         return
