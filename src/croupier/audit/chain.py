@@ -349,38 +349,15 @@ def _covers(
 
 
 def _changes_of(
-    connection: Connection,
     audited: Audited,
-    keys: Iterable[tuple[Any, ...]] | None,
-    *,
+    wanted: Iterable[tuple[Any, ...]],
+    current: dict[tuple[Any, ...], tuple[Any, str]],
+    covers: dict[str, str | None],
     kind: str | None = None,
-    recorded: dict[str, str | None] | None = None,
-    current: dict[tuple[Any, ...], tuple[Any, str]] | None = None,
 ) -> list[Change]:
-    """An entry's change for each row of ``keys`` (every row when ``None``) whose digest is
-    not the one its cover recorded (``recorded``, by row key, read with the keys); rows
-    deleted since they were covered too. ``current``: the rows of ``keys`` as they are now,
-    with their digests (``_current``), when read already."""
-    columns = present_columns(connection, audited) if keys is None else None
-    if keys is None:
-        rows = dict(rows_by_key(connection, audited, None, columns))
-        current = {key: (row, digest(audited.name, row)) for key, row in rows.items()}
-        covers: dict[str, str | None] = {
-            str(key): value
-            for key, value in connection.execute(
-                select(COVERS.c.row_key, COVERS.c.digest).where(COVERS.c.table_name == audited.name)
-            )
-        }
-        wanted = set(rows) | {tuple(json.loads(key)) for key in covers}
-    else:
-        wanted = set(keys)
-        if current is None:
-            current = _current(connection, audited, wanted)
-        covers = (
-            recorded
-            if recorded is not None
-            else _covers(connection, {audited.name: wanted})[audited.name]
-        )
+    """An entry's change for each row of ``wanted`` whose digest (``current``: the rows as
+    they are now, with their digests) is not the one its cover recorded (``covers``, by row
+    key); rows deleted since they were covered too."""
     changes = []
     for key in sorted(wanted):
         text_key = row_key(key)
@@ -399,6 +376,20 @@ def _changes_of(
             )
         )
     return changes
+
+
+def _all_changes_of(connection: Connection, audited: Audited, kind: str) -> list[Change]:
+    """``_changes_of`` every row of ``audited``'s table and every row its covers name."""
+    rows = dict(rows_by_key(connection, audited, None, present_columns(connection, audited)))
+    covers: dict[str, str | None] = {
+        str(key): value
+        for key, value in connection.execute(
+            select(COVERS.c.row_key, COVERS.c.digest).where(COVERS.c.table_name == audited.name)
+        )
+    }
+    wanted = set(rows) | {tuple(json.loads(key)) for key in covers}
+    current = {key: (row, digest(audited.name, row)) for key, row in rows.items()}
+    return _changes_of(audited, wanted, current, covers, kind)
 
 
 def _current(
@@ -433,7 +424,8 @@ def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
     # The changed rows and their digests before the head: this transaction holds those rows'
     # locks, so they read the same after it. The head's lock is every table's one writer on
     # PostgreSQL, held to the commit; what it covers is kept as short as the chain allows
-    # (taken first, its wait was a command's p99 of 54 ms under benchmarks/load.py).
+    # (taken first, its wait had a p99 of 54 ms under benchmarks/load.py on PostgreSQL, timed
+    # by a timer put in for that run: docs/reliability.md).
     current = {name: _current(connection, BY_NAME[name], wanted) for name, wanted in keys.items()}
     head = _lock_head(connection)  # before reading the covers: they are then the latest
     covers = _covers(connection, keys)
@@ -442,11 +434,7 @@ def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
         for audited in AUDITED
         if audited.name in keys
         for change in _changes_of(
-            connection,
-            audited,
-            keys[audited.name],
-            recorded=covers[audited.name],
-            current=current[audited.name],
+            audited, keys[audited.name], current[audited.name], covers[audited.name]
         )
     ]
     return _append(connection, now, actor, changes, head)
@@ -459,7 +447,7 @@ def seal(connection: Connection, now: float, actor: str, kind: str = "sealed") -
         change
         for audited in AUDITED
         if inspect(connection).has_table(audited.name)
-        for change in _changes_of(connection, audited, None, kind=kind)
+        for change in _all_changes_of(connection, audited, kind)
     ]
     entries = _append(connection, now, actor, changes)
     connection.execute(delete(PENDING))

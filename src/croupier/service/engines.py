@@ -57,8 +57,9 @@ def warm_up(profile: Profile) -> None:
     Hold'em's evaluator is some 94,000 objects that live as long as the process. Made after
     the server's start (a table opened by the operator), they were scanned by every full
     collection until the server froze its survivors thirty seconds later: under load, two or
-    three pauses of every table, 75-290 ms each, and a cluster of the players' slowest
-    requests behind each (benchmarks/load.py, issue 28, item 8). What other threads hold at
+    three pauses of every table, 75-290 ms each (timed by ``gc.callbacks`` put in for that
+    run), and a cluster of the players' slowest requests behind each (benchmarks/load.py's
+    p99, issue 28, item 8: docs/reliability.md). What other threads hold at
     that moment is frozen with it: freed by reference counting when it goes, as everything
     is, but a cycle among it never collected; once per game in a process's life."""
     if profile.game in _WARM_GAMES:
