@@ -49,6 +49,7 @@ from bots import (
     ServerProcess,
     create_table,
     new_player,
+    own_collections_kept_out,
     percentile,
     play_table,
     reference_latency,
@@ -107,6 +108,24 @@ async def run_load(
                     )
                 )
             bots_by_table.append(bots)
+    with own_collections_kept_out() as own_pauses:
+        figures = await _play(base_url, bots_by_table, rounds, ramp, think, cpu, count, no_op)
+    figures["own_pauses"] = own_pauses
+    return figures
+
+
+async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
+    base_url: str,
+    bots_by_table: list[list[Bot]],
+    rounds: int,
+    ramp: float,
+    think: float,
+    cpu: Callable[[], float],
+    count: Callable[[], float],
+    no_op: str,
+) -> dict[str, Any]:
+    """The timed part of ``run_load``: the no-op's reference, the bots' play, the audit."""
+    tables = len(bots_by_table)
     cpu_before_reference = cpu()
     reference_before = await reference_latency(base_url, 200, no_op)
     cpu_reference = cpu() - cpu_before_reference
@@ -210,8 +229,16 @@ def report(figures: dict[str, Any]) -> str:
             f"{figures['cpu_per_request'] / figures['reference_cpu_per_request']:.1f}x",
             f"errors: {len(figures['errors'])} (dropped connections retried: {figures['retries']}); ledger sum {figures['ledger_sum']}, problems "
             f"{len(figures['ledger_problems'])}; rounds recallable {figures['rounds_recalled']}/{figures['rounds']}",
+            own_pauses_line(figures["own_pauses"]),
         ]
     )
+
+
+def own_pauses_line(pauses: list[float]) -> str:
+    """The load generator's own full collections during the run: each one delayed every
+    request in flight by its length, and the latencies above include it."""
+    longest = f", longest {max(pauses) * 1000:.1f} ms" if pauses else ""
+    return f"load generator's own full collections during the run: {len(pauses)}{longest}"
 
 
 def fresh_postgres_schema() -> str:
