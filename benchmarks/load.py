@@ -132,6 +132,8 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     commits_before = count()
     started = time.perf_counter()
     cpu_before = cpu()
+    lags: list[float] = []
+    probe = asyncio.ensure_future(loop_lag(lags))
     await asyncio.gather(
         *(
             play_table(base_url, bots, rounds, timeout=600, start_after=ramp * number / tables)
@@ -139,6 +141,7 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
         )
     )
     elapsed = time.perf_counter() - started
+    probe.cancel()
     cpu_play = cpu() - cpu_before
     commits_play = count() - commits_before
     reference_after = await reference_latency(base_url, 200, no_op)
@@ -193,7 +196,22 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
         "steady_p50": percentile(steady, 0.5),
         "steady_p99": percentile(steady, 0.99),
         "max": max(latencies, default=float("nan")),
+        "loop_lag_p99": percentile(lags, 0.99),
+        "loop_lag_max": max(lags, default=float("nan")),
     }
+
+
+LAG_PERIOD = 0.005
+
+
+async def loop_lag(lags: list[float]) -> None:
+    """How late the load generator's own event loop wakes a task that sleeps ``LAG_PERIOD``:
+    every bot's answer waits that long to be read once it has arrived, so a player's latency
+    above includes it (a real player's browser has a loop of its own)."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_PERIOD)
+        lags.append(time.perf_counter() - asked - LAG_PERIOD)
 
 
 def by_request(figures: dict[str, Any]) -> list[str]:
@@ -229,16 +247,22 @@ def report(figures: dict[str, Any]) -> str:
             f"{figures['cpu_per_request'] / figures['reference_cpu_per_request']:.1f}x",
             f"errors: {len(figures['errors'])} (dropped connections retried: {figures['retries']}); ledger sum {figures['ledger_sum']}, problems "
             f"{len(figures['ledger_problems'])}; rounds recallable {figures['rounds_recalled']}/{figures['rounds']}",
-            own_pauses_line(figures["own_pauses"]),
+            own_delays_line(figures),
         ]
     )
 
 
-def own_pauses_line(pauses: list[float]) -> str:
-    """The load generator's own full collections during the run: each one delayed every
-    request in flight by its length, and the latencies above include it."""
+def own_delays_line(figures: dict[str, Any]) -> str:
+    """The load generator's own delays during the run, which the latencies above include:
+    its full collections (each delayed every request in flight by its length) and its event
+    loop's lag."""
+    pauses = figures["own_pauses"]
     longest = f", longest {max(pauses) * 1000:.1f} ms" if pauses else ""
-    return f"load generator's own full collections during the run: {len(pauses)}{longest}"
+    return (
+        f"load generator's own delays: {len(pauses)} full collections{longest}; its event "
+        f"loop's lag p99 {figures['loop_lag_p99'] * 1000:.1f} ms, max "
+        f"{figures['loop_lag_max'] * 1000:.1f} ms"
+    )
 
 
 def fresh_postgres_schema() -> str:
