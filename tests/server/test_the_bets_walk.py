@@ -60,7 +60,8 @@ DETAILS = {
 """Files a stop hands part of its own step to (named in the document beside that stop)."""
 
 MIDDLEWARE_OF_THE_APP = ("BodyLimit.",)
-"""``server/app.py`` is the push's file; its body-size middleware is every request's."""
+"""``server/app.py`` assembles the app; its body-size middleware is every request's, and
+anything else of it entered by the bet counts (and fails until the document names it)."""
 
 BACKGROUND = ("_tick_forever", "watch", "_publish_audit_head_forever", "keep_forever")
 """The server's own threads (the deadline ticker, the fail safe's probes, the audit head,

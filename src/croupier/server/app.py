@@ -7,13 +7,12 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from sqlalchemy import Engine, select
 from sqlalchemy.engine import make_url
@@ -23,7 +22,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from croupier.audit import chain as audit_chain
 from croupier.audit import signing as audit_signing
 from croupier.audit import verify as audit_verify
-from croupier.errors import CroupierError
 from croupier.gaming_day import GamingDay
 from croupier.reports.returns import Returns
 from croupier.rules.registry import load_profile, shipped_profile_names
@@ -31,36 +29,28 @@ from croupier.server import errors, fail_safe_http, openapi
 from croupier.server.context import MAX_BODY_BYTES, Server, Settings
 from croupier.server.correction_routes import router as correction_router
 from croupier.server.dealer_routes import router as dealer_router
-from croupier.server.forwarding import FORWARDED, Forwarder, owner_address, relay_socket
+from croupier.server.forwarding import Forwarder
 from croupier.server.health_routes import router as health_router
 from croupier.server.metrics import RequestTimer
-from croupier.server.protection_routes import RealityChecks, pause_of, verify_may_watch
 from croupier.server.protection_routes import router as protection_router
-from croupier.server.rate_limits import RateLimits, client_address
+from croupier.server.rate_limits import RateLimits
 from croupier.server.report_routes import router as report_router
 from croupier.server.routes import router
-from croupier.server.schemas import Id
-from croupier.server.sockets import PAUSED, SESSION_ENDED
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.server.web_api_routes import router as web_api_router
 from croupier.service import engines, fail_safe, sharing
 from croupier.service.accounts import (
-    IDLE_SECONDS,
-    Principal,
-    authenticate,
     ensure_operator,
-    last_seen,
-    token_hash,
 )
 from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.commands import CreateTable
 from croupier.service.database import make_engine, one_start_at_a_time, upgrade
-from croupier.service.errors import AuthenticationError, Conflict, PayloadTooLarge, RateLimited
+from croupier.service.errors import PayloadTooLarge
 from croupier.service.leases import Ownership, TableLeases
 from croupier.service.models import GameTable
 from croupier.service.publishing import Broadcaster, InProcessBroadcaster, RedisBroadcaster
-from croupier.service.tables import Casino, LiveTable
+from croupier.service.tables import Casino
 from croupier.service.unit_of_work import UnitOfWork
 from croupier.web import install as install_pages
 from croupier.web.page import not_found_page, wants_a_page
@@ -257,97 +247,6 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
-TRY_AGAIN_LATER = 1013
-"""WebSocket close code (RFC 6455 registry): the server cannot serve the socket now."""
-
-
-def _last_seen(running: Server, token: str | None) -> float | None:
-    return running.uow.read(lambda s: last_seen(s, token))
-
-
-async def _push_table(  # noqa: PLR0917 - the socket's whole context
-    websocket: WebSocket,
-    running: Server,
-    live: LiveTable,
-    who: Principal,
-    token: str | None,
-    ended: asyncio.Event,
-) -> None:
-    def state() -> str:
-        return running.casino.publisher.state_message(live, who)
-
-    checking = running.settings.session_check_seconds
-    clock = running.settings.clock
-    loop = asyncio.get_running_loop()
-    checked_at = loop.time()
-    reality = RealityChecks(running, who)
-    async with running.broadcaster.subscribe(live.id) as changes:
-        # Three waits at once, each re-armed only once it has completed, and every one still
-        # pending cancelled and awaited on the way out: a wait dropped while pending is what
-        # asyncio logs as "Task was destroyed but it is pending!" (issue 13, item 9).
-        receiving = asyncio.ensure_future(websocket.receive_text())
-        ending = asyncio.ensure_future(ended.wait())
-        waiting = asyncio.ensure_future(changes.get())
-        try:
-            seen_at = await asyncio.to_thread(_last_seen, running, token)
-            # The reality check's clock starts before the first state goes out: a page that
-            # reads its state and then sees time pass must get the check that time makes due
-            # (started after, the first check was counted from the later time and skipped).
-            await reality.start()
-            await websocket.send_text(state())
-            while True:
-                done, _ = await asyncio.wait(
-                    {waiting, receiving, ending},
-                    timeout=reality.wait(checking),
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if receiving in done:
-                    receiving.result()  # raises on disconnect; messages are pings
-                    receiving = asyncio.ensure_future(websocket.receive_text())
-                # Ask the database now and then (another server process may have ended the
-                # session), and whenever the last activity seen is 30 minutes old: activity
-                # only moves it later, so no view is pushed past the idle end (R16).
-                idle = seen_at is None or clock.now() - seen_at > IDLE_SECONDS
-                if not ended.is_set() and (idle or loop.time() - checked_at >= checking):
-                    checked_at = loop.time()
-                    seen_at = await asyncio.to_thread(_last_seen, running, token)
-                    if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
-                        ended.set()
-                    paused = await asyncio.to_thread(pause_of, running, who)
-                    if paused is not None:  # taken through another server process
-                        await websocket.close(code=PAUSED, reason=paused)
-                        return
-                if ended.is_set():
-                    code, reason = running.sockets.close_code(ended)
-                    await websocket.close(code=code, reason=reason)
-                    return
-                await reality.send_if_due(websocket)
-                if waiting in done:
-                    heard = loop.time()
-                    while not changes.empty():
-                        changes.get_nowait()
-                    waiting = asyncio.ensure_future(changes.get())
-                    if running.casino.tables.get(live.id) is not live:
-                        # The table moved to another process (``service.leases``): the client
-                        # reconnects and finds it there.
-                        await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
-                        return
-                    await websocket.send_text(state())
-                    running.metrics.push_latency.observe(loop.time() - heard)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        except errors.UNAVAILABLE:
-            # The session cannot be checked: close rather than push a view it may not see.
-            with suppress(Exception):
-                await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
-        finally:
-            pending = [task for task in (waiting, receiving, ending) if not task.done()]
-            for task in pending:
-                task.cancel()
-            if pending:  # (``asyncio.wait`` lets the server's own cancellation through)
-                await asyncio.wait(pending)
-
-
 def _runs_table(request: Request, table_id: int) -> bool:
     """Whether this server runs table ``table_id`` (the table page's 404 of an unknown one)."""
     running: Server = request.app.state.server
@@ -437,62 +336,5 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         table_facts_router,
         protection_router,
     )
-
-    @app.websocket("/tables/{table_id}/ws")
-    async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:
-        """Pushes ``{"type": "state", ...}``: the table as this client may see it, at once on
-        connecting (so a reconnecting client has the current state) and after every change.
-
-        The socket lives as long as its session: signing out, or the session idling out,
-        closes it with code 4401 (``SESSION_ENDED``) before another private view is sent."""
-        running: Server = websocket.app.state.server
-        # Accepted before anything is checked: a socket closed before its handshake is
-        # answered reaches the client as an HTTP 403 (a browser sees 1006), never the close
-        # code that tells the page to sign in again (4401) or that there is no table (4404).
-        await websocket.accept()
-        leased = running.leases
-        if (
-            isinstance(leased, TableLeases)
-            and table_id not in running.casino.tables
-            and FORWARDED not in websocket.headers
-        ):
-            # Run by another process (issue 29): relayed to it, which checks the caller.
-            address = await asyncio.to_thread(owner_address, leased, table_id)
-            if address is not None:
-                await relay_socket(websocket, address, table_id, token or "")
-                return
-        now = running.settings.clock.now()
-        try:
-            who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
-            live = running.casino.table(table_id)
-        except AuthenticationError as refused:
-            reason = str(refused)
-            try:
-                if token:
-                    running.rate_limits.hit("token", client_address(websocket))
-            except RateLimited as limited:
-                reason = str(limited)
-            await websocket.close(code=SESSION_ENDED, reason=reason[:120])
-            return
-        except CroupierError as error:
-            await websocket.close(code=4404, reason=str(error)[:120])
-            return
-        except errors.UNAVAILABLE as trouble:  # the database is away: "try again later"
-            errors.log.warning("socket refused, database unavailable: %s", type(trouble).__name__)
-            await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
-            return
-        try:  # a player on a break or self-excluded watches no table (issue 27, item 3)
-            await asyncio.to_thread(verify_may_watch, running, who)
-        except Conflict as paused:
-            await websocket.close(code=PAUSED, reason=paused.code)
-            return
-        session = token_hash(token or "")
-        ended = running.sockets.register(session, None if who.is_operator else who.user_id)
-        running.metrics.websockets.inc()
-        try:
-            await _push_table(websocket, running, live, who, token, ended)
-        finally:
-            running.metrics.websockets.dec()
-            running.sockets.unregister(session, ended)
 
     return app

@@ -1,17 +1,22 @@
-"""HTTP routes: each reads its input, builds the service call, and returns its answer.
+"""The player's API: its HTTP routes, each of which reads its input, builds the service call
+and returns its answer, and the table's WebSocket (``/tables/{table_id}/ws``), which pushes the
+table as the player may see it after every change.
 
 Every mutating route takes an ``Idempotency-Key`` header (R8) except signing up, in and out.
 """
 
 from __future__ import annotations
 
+import asyncio
+from contextlib import suppress
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from croupier.audit import actor as audit_actor
 from croupier.errors import CroupierError
+from croupier.server import errors
 from croupier.server.answers import (
     AuditAnswer,
     BackBetAnswer,
@@ -46,15 +51,28 @@ from croupier.server.context import (
     NewTableBody,
     NoBody,
     Operator,
+    Server,
     ServerDep,
     bearer,
     handled,
     password_work,
 )
+from croupier.server.forwarding import FORWARDED, owner_address, relay_socket
+from croupier.server.protection_routes import RealityChecks, pause_of, verify_may_watch
 from croupier.server.rate_limits import client_address
 from croupier.server.schemas import MAX_ID, MAX_TABLE_NAME, Id
+from croupier.server.sockets import PAUSED, SESSION_ENDED, TRY_AGAIN_LATER
 from croupier.service import history, limits, table_facts, wallets
-from croupier.service.accounts import sign_in, sign_out, sign_up, token_hash
+from croupier.service.accounts import (
+    IDLE_SECONDS,
+    Principal,
+    authenticate,
+    last_seen,
+    sign_in,
+    sign_out,
+    sign_up,
+    token_hash,
+)
 from croupier.service.commands import (
     AskBackBet,
     CreateTable,
@@ -69,7 +87,9 @@ from croupier.service.commands import (
     Sit,
 )
 from croupier.service.commands import Consent as ConsentTo
-from croupier.service.errors import RequestError
+from croupier.service.errors import AuthenticationError, Conflict, RateLimited, RequestError
+from croupier.service.leases import TableLeases
+from croupier.service.tables import LiveTable
 
 router = APIRouter()
 
@@ -387,6 +407,152 @@ def consent(
 ) -> JSONResponse:
     command = ConsentTo(table_id, who, back_bet_id, answer.accept)
     return handled(server, command, who, request, key)
+
+
+# --- the table's socket --------------------------------------------------------------------
+def _last_seen(running: Server, token: str | None) -> float | None:
+    return running.uow.read(lambda s: last_seen(s, token))
+
+
+async def _push_table(  # noqa: PLR0917 - the socket's whole context
+    websocket: WebSocket,
+    running: Server,
+    live: LiveTable,
+    who: Principal,
+    token: str | None,
+    ended: asyncio.Event,
+) -> None:
+    def state() -> str:
+        return running.casino.publisher.state_message(live, who)
+
+    checking = running.settings.session_check_seconds
+    clock = running.settings.clock
+    loop = asyncio.get_running_loop()
+    checked_at = loop.time()
+    reality = RealityChecks(running, who)
+    async with running.broadcaster.subscribe(live.id) as changes:
+        # Three waits at once, each re-armed only once it has completed, and every one still
+        # pending cancelled and awaited on the way out: a wait dropped while pending is what
+        # asyncio logs as "Task was destroyed but it is pending!" (issue 13, item 9).
+        receiving = asyncio.ensure_future(websocket.receive_text())
+        ending = asyncio.ensure_future(ended.wait())
+        waiting = asyncio.ensure_future(changes.get())
+        try:
+            seen_at = await asyncio.to_thread(_last_seen, running, token)
+            # The reality check's clock starts before the first state goes out: a page that
+            # reads its state and then sees time pass must get the check that time makes due
+            # (started after, the first check was counted from the later time and skipped).
+            await reality.start()
+            await websocket.send_text(state())
+            while True:
+                done, _ = await asyncio.wait(
+                    {waiting, receiving, ending},
+                    timeout=reality.wait(checking),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if receiving in done:
+                    receiving.result()  # raises on disconnect; messages are pings
+                    receiving = asyncio.ensure_future(websocket.receive_text())
+                # Ask the database now and then (another server process may have ended the
+                # session), and whenever the last activity seen is 30 minutes old: activity
+                # only moves it later, so no view is pushed past the idle end (R16).
+                idle = seen_at is None or clock.now() - seen_at > IDLE_SECONDS
+                if not ended.is_set() and (idle or loop.time() - checked_at >= checking):
+                    checked_at = loop.time()
+                    seen_at = await asyncio.to_thread(_last_seen, running, token)
+                    if seen_at is None or clock.now() - seen_at > IDLE_SECONDS:
+                        ended.set()
+                    paused = await asyncio.to_thread(pause_of, running, who)
+                    if paused is not None:  # taken through another server process
+                        await websocket.close(code=PAUSED, reason=paused)
+                        return
+                if ended.is_set():
+                    code, reason = running.sockets.close_code(ended)
+                    await websocket.close(code=code, reason=reason)
+                    return
+                await reality.send_if_due(websocket)
+                if waiting in done:
+                    heard = loop.time()
+                    while not changes.empty():
+                        changes.get_nowait()
+                    waiting = asyncio.ensure_future(changes.get())
+                    if running.casino.tables.get(live.id) is not live:
+                        # The table moved to another process (``service.leases``): the client
+                        # reconnects and finds it there.
+                        await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
+                        return
+                    await websocket.send_text(state())
+                    running.metrics.push_latency.observe(loop.time() - heard)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        except errors.UNAVAILABLE:
+            # The session cannot be checked: close rather than push a view it may not see.
+            with suppress(Exception):
+                await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
+        finally:
+            pending = [task for task in (waiting, receiving, ending) if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:  # (``asyncio.wait`` lets the server's own cancellation through)
+                await asyncio.wait(pending)
+
+
+@router.websocket("/tables/{table_id}/ws")
+async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = None) -> None:
+    """Pushes ``{"type": "state", ...}``: the table as this client may see it, at once on
+    connecting (so a reconnecting client has the current state) and after every change.
+
+    The socket lives as long as its session: signing out, or the session idling out,
+    closes it with code 4401 (``SESSION_ENDED``) before another private view is sent."""
+    running: Server = websocket.app.state.server
+    # Accepted before anything is checked: a socket closed before its handshake is
+    # answered reaches the client as an HTTP 403 (a browser sees 1006), never the close
+    # code that tells the page to sign in again (4401) or that there is no table (4404).
+    await websocket.accept()
+    leased = running.leases
+    if (
+        isinstance(leased, TableLeases)
+        and table_id not in running.casino.tables
+        and FORWARDED not in websocket.headers
+    ):
+        # Run by another process (issue 29): relayed to it, which checks the caller.
+        address = await asyncio.to_thread(owner_address, leased, table_id)
+        if address is not None:
+            await relay_socket(websocket, address, table_id, token or "")
+            return
+    now = running.settings.clock.now()
+    try:
+        who = await asyncio.to_thread(running.uow.run, lambda s: authenticate(s, token, now))
+        live = running.casino.table(table_id)
+    except AuthenticationError as refused:
+        reason = str(refused)
+        try:
+            if token:
+                running.rate_limits.hit("token", client_address(websocket))
+        except RateLimited as limited:
+            reason = str(limited)
+        await websocket.close(code=SESSION_ENDED, reason=reason[:120])
+        return
+    except CroupierError as error:
+        await websocket.close(code=4404, reason=str(error)[:120])
+        return
+    except errors.UNAVAILABLE as trouble:  # the database is away: "try again later"
+        errors.log.warning("socket refused, database unavailable: %s", type(trouble).__name__)
+        await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
+        return
+    try:  # a player on a break or self-excluded watches no table (issue 27, item 3)
+        await asyncio.to_thread(verify_may_watch, running, who)
+    except Conflict as paused:
+        await websocket.close(code=PAUSED, reason=paused.code)
+        return
+    session = token_hash(token or "")
+    ended = running.sockets.register(session, None if who.is_operator else who.user_id)
+    running.metrics.websockets.inc()
+    try:
+        await _push_table(websocket, running, live, who, token, ended)
+    finally:
+        running.metrics.websockets.dec()
+        running.sockets.unregister(session, ended)
 
 
 # --- recall and fairness -------------------------------------------------------------------

@@ -19,6 +19,8 @@ SESSION_ENDED = 4401
 PAUSED = 4403
 """WebSocket close code: the player is on a break or self-excluded (``on_break`` or
 ``self_excluded`` as the reason)."""
+TRY_AGAIN_LATER = 1013
+"""WebSocket close code (RFC 6455 registry): the server cannot serve the socket now."""
 
 
 class SessionSockets:
