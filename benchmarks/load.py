@@ -130,6 +130,7 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     reference_before = await reference_latency(base_url, 200, no_op)
     cpu_reference = cpu() - cpu_before_reference
     commits_before = count()
+    metrics_before = await scrape_histograms(base_url)
     started = time.perf_counter()
     cpu_before = cpu()
     lags: list[float] = []
@@ -142,6 +143,7 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     )
     elapsed = time.perf_counter() - started
     probe.cancel()
+    server_stages = stages_between(metrics_before, await scrape_histograms(base_url))
     cpu_play = cpu() - cpu_before
     commits_play = count() - commits_before
     reference_after = await reference_latency(base_url, 200, no_op)
@@ -196,9 +198,76 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
         "steady_p50": percentile(steady, 0.5),
         "steady_p99": percentile(steady, 0.99),
         "max": max(latencies, default=float("nan")),
+        "server_stages": server_stages,
         "loop_lag_p99": percentile(lags, 0.99),
         "loop_lag_max": max(lags, default=float("nan")),
     }
+
+
+STAGES = ("croupier_command_stage_duration_seconds", "croupier_gc_pause_seconds")
+"""The server's own histograms of where a command's time went and of its collections'
+pauses (``GET /metrics``; a commit from before they existed has none, and prints none)."""
+
+Buckets = dict[tuple[str, str], list[tuple[float, float]]]
+
+
+async def scrape_histograms(base_url: str) -> Buckets:
+    """``STAGES``' cumulative buckets by (histogram, label): ``[(upper bound, count)]``."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+        answer = await client.get("/metrics")
+    buckets: Buckets = {}
+    if answer.status_code != 200:
+        return buckets
+    for family in text_string_to_metric_families(answer.text):
+        if family.name not in STAGES:
+            continue
+        for sample in family.samples:
+            if sample.name.endswith("_bucket"):
+                label = sample.labels.get("stage") or "generation " + sample.labels["generation"]
+                bound = float(sample.labels["le"])
+                buckets.setdefault((family.name, label), []).append((bound, sample.value))
+    return buckets
+
+
+def stages_between(before: Buckets, after: Buckets) -> dict[str, tuple[float, float, float]]:
+    """Each stage's (count, p50, p99) over the run, from the buckets' growth; a quantile is
+    interpolated within its bucket as Prometheus' ``histogram_quantile`` does."""
+    figures = {}
+    for key, buckets in sorted(after.items()):
+        earlier = dict(before.get(key, []))
+        grown = [(bound, count - earlier.get(bound, 0.0)) for bound, count in sorted(buckets)]
+        total = grown[-1][1]
+        if total:
+            figures[key[1]] = (total, quantile(grown, 0.5), quantile(grown, 0.99))
+    return figures
+
+
+def quantile(cumulative: list[tuple[float, float]], fraction: float) -> float:
+    rank = fraction * cumulative[-1][1]
+    lower_bound, lower_count = 0.0, 0.0
+    for bound, count in cumulative:
+        if count >= rank:
+            if bound == float("inf"):
+                return lower_bound
+            return lower_bound + (bound - lower_bound) * (rank - lower_count) / max(
+                count - lower_count, 1e-12
+            )
+        lower_bound, lower_count = bound, count
+    return lower_bound
+
+
+def stages_lines(figures: dict[str, Any]) -> list[str]:
+    """The server's own account of where the time went, beside the players' latencies."""
+    stages = figures.get("server_stages") or {}
+    if not stages:
+        return []
+    cells = [
+        f"{name} {count:.0f}x p50 {p50 * 1000:.2f} p99 {p99 * 1000:.1f}"
+        for name, (count, p50, p99) in stages.items()
+    ]
+    return ["server's own timings (ms, from its /metrics histograms): " + "; ".join(cells)]
 
 
 LAG_PERIOD = 0.005
@@ -247,6 +316,7 @@ def report(figures: dict[str, Any]) -> str:
             f"{figures['cpu_per_request'] / figures['reference_cpu_per_request']:.1f}x",
             f"errors: {len(figures['errors'])} (dropped connections retried: {figures['retries']}); ledger sum {figures['ledger_sum']}, problems "
             f"{len(figures['ledger_problems'])}; rounds recallable {figures['rounds_recalled']}/{figures['rounds']}",
+            *stages_lines(figures),
             own_delays_line(figures),
         ]
     )

@@ -9,7 +9,9 @@ money figure among them (the ledger's, never a metric's).
 
 from __future__ import annotations
 
+import gc
 import math
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,6 +67,47 @@ def test_metrics_count_requests_by_route_template_rounds_and_sockets(sqlite_api:
     # No money figure is a metric: the ledger's, read through the operator's reports.
     money_words = ("balance", "amount", "stake", "payout", "wager", "minor", "escrow", "win")
     assert not [name for name in seen if any(word in name for word in money_words)]
+
+
+def test_a_commands_waits_and_steps_are_timed_where_they_were_spent(sqlite_api: Api) -> None:
+    """Issue 28: where a slow answer's time went is a figure the server keeps, not a timer put
+    in for one run. A bet that waits 0.2 s for its table's lock (held meanwhile by another
+    thread, as an earlier command would) shows in ``table_lock_wait`` above 0.1 s; every
+    table command is timed at each stage; on SQLite every transaction waited for the
+    writers' lock first; and a collection forced now is counted in its generation."""
+    api = sqlite_api
+    table = Table(api, "veintiuno-real", ["ann"])
+    before = scrape(api)
+    live = api.server.casino.table(table.id)
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_table() -> None:
+        with live.lock:
+            held.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold_the_table)
+    holder.start()
+    held.wait(5)
+    threading.Timer(0.2, release.set).start()
+    table.bet_all()  # queued behind the holder
+    holder.join()
+    gc.collect()
+    after = scrape(api)
+
+    def count(stage: str, le: str | None = None) -> float:
+        name = "croupier_command_stage_duration_seconds_" + ("bucket" if le else "count")
+        labels = (("le", le), ("stage", stage)) if le else (("stage", stage),)
+        return after[name].get(labels, 0) - before.get(name, {}).get(labels, 0)
+
+    assert count("table_lock_wait") == 1  # the one bet, a table's command
+    assert count("table_lock_wait", "+Inf") - count("table_lock_wait", "0.1") == 1  # waited
+    assert count("publish") == 1
+    assert count("transaction") >= 1  # the bet's, and the caller's session's last-seen
+    assert count("writers_lock_wait") == count("transaction")  # SQLite: every one queued
+    collections = "croupier_gc_pause_seconds_count"
+    oldest = (("generation", "2"),)
+    assert after[collections][oldest] >= before.get(collections, {}).get(oldest, 0) + 1
 
 
 @pytest.mark.postgres

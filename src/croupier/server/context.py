@@ -132,6 +132,7 @@ class Server:
 
     def __post_init__(self) -> None:
         self.metrics.watch(self.casino, lambda: self.leases)
+        self.uow.timed = self.metrics.time_stage
         self.callers = KnownCallers(enabled=self.uow.engine.dialect.name == "sqlite")
 
     def release(self) -> None:

@@ -6,8 +6,11 @@ histogram by ``http_request_method``, ``http_route`` (the route's template,
 ``/tables/{table_id}/bets``, never a path with its ids) and ``http_response_status_code``,
 with the buckets OpenTelemetry advises. croupier's own are named ``croupier_*``: open
 WebSocket connections, push latency (a table change heard to its state sent on a socket),
-rounds dealt and settled, tables run, table leases held and taken over, and the fail safe
-(engaged or not, and each fault). **No money figure is ever a metric**: stakes, balances and
+rounds dealt and settled, tables run, table leases held and taken over, the fail safe
+(engaged or not, and each fault), where a command's time goes (``unit_of_work.Stage``: the
+table's lock waited for, SQLite's writers' lock waited for, the transaction, the publish) and
+every garbage collection's pause by generation (a pause of the process is a pause of every
+request in it: issue 28 found the players' slowest answers behind them). **No money figure is ever a metric**: stakes, balances and
 winnings are the ledger's, read through the operator's reports.
 
 Several processes: **one registry per process, each scraped on its own port** (Prometheus
@@ -19,6 +22,8 @@ so scrape each process directly (``docs/deploy.md``).
 
 from __future__ import annotations
 
+import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -30,11 +35,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from croupier.service.fail_safe import Fault
 from croupier.service.leases import Ownership
 from croupier.service.tables import Casino
+from croupier.service.unit_of_work import Stage
 
 REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10)
 """OpenTelemetry's advice for ``http.server.request.duration``."""
 
 PUSH_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1)
+
+STAGE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1)
+"""From a lock taken at once (0.1 ms) to a wait that is most of a player's target (50 ms)."""
+
+GC_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1)
 
 
 class Metrics:
@@ -62,6 +73,20 @@ class Metrics:
             "Table WebSocket connections open on this process.",
             registry=self.registry,
         )
+        command_stage = Histogram(
+            "croupier_command_stage_duration",
+            "Where a command's time goes: the locks waited for, its transaction, its publish.",
+            ["stage"],
+            unit="seconds",
+            buckets=STAGE_BUCKETS,
+            registry=self.registry,
+        )
+        self._stages = {stage: command_stage.labels(str(stage)) for stage in Stage}
+        self.registry.register(_GcPauses())
+
+    def time_stage(self, stage: Stage, seconds: float) -> None:
+        """A command's ``stage`` took ``seconds`` (``UnitOfWork.timed``)."""
+        self._stages[stage].observe(seconds)
 
     def watch(self, casino: Casino, leases: Callable[[], Ownership]) -> None:
         """Read the tables' own counts at each scrape (nothing to keep in step)."""
@@ -108,6 +133,46 @@ class _TablesCollector(Collector):
         for fault in Fault:
             faults.add_metric([str(fault)], int(fault in safe.faults))
         yield faults
+
+
+class _GcPauses(Collector):
+    """``croupier_gc_pause_seconds``: each of this process's garbage collections, by
+    generation. ``gc.callbacks`` is the process's, so one timer serves every registry."""
+
+    _histogram: Histogram | None = None
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        with _GcPauses._lock:
+            if _GcPauses._histogram is None:
+                _GcPauses._histogram = Histogram(
+                    "croupier_gc_pause",
+                    "Garbage collections of this process, by generation: each pauses every "
+                    "request it serves.",
+                    ["generation"],
+                    unit="seconds",
+                    buckets=GC_BUCKETS,
+                    registry=None,
+                )
+                gc.callbacks.append(_timed_collection(_GcPauses._histogram))
+
+    def collect(self) -> Iterator[Metric]:
+        assert _GcPauses._histogram is not None
+        yield from _GcPauses._histogram.collect()
+
+
+def _timed_collection(histogram: Histogram) -> Callable[[str, dict[str, int]], None]:
+    generations = [histogram.labels(str(generation)) for generation in range(3)]
+    started = [0.0]
+
+    def timing(phase: str, info: dict[str, int]) -> None:
+        # One collection at a time: the collector runs with the GIL held, never nested.
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            generations[info["generation"]].observe(time.perf_counter() - started[0])
+
+    return timing
 
 
 class RequestTimer:

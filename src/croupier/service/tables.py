@@ -21,6 +21,7 @@ the money it moves commit together (R10); after any failure, memory is rebuilt f
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -87,7 +88,14 @@ from croupier.service.publishing import Broadcaster, Publisher
 from croupier.service.registry import Registry
 from croupier.service.rounds import RoundRows, Rounds
 from croupier.service.staff import ApprovalKind
-from croupier.service.unit_of_work import Answer, Answers, StoredAnswers, UnitOfWork, check_key
+from croupier.service.unit_of_work import (
+    Answer,
+    Answers,
+    Stage,
+    StoredAnswers,
+    UnitOfWork,
+    check_key,
+)
 
 __all__ = ["PLAYERS", "Casino", "LiveTable"]
 
@@ -357,7 +365,9 @@ class Casino:
 
     def _run(self, table_id: int, work: Any, once: Once | None) -> Any:
         live = self.table(table_id)
+        asked = time.perf_counter()
         with live.lock:
+            self.uow.timed(Stage.TABLE_LOCK_WAIT, time.perf_counter() - asked)
             if live.is_stale:
                 self.reload(table_id)  # the database was away when a command last failed
             before = _fingerprint(live)
@@ -375,7 +385,9 @@ class Casino:
                 if not isinstance(error, CroupierError) or _fingerprint(live) != before:
                     self._rebuild_after_failure(live)
                 raise
+            built = time.perf_counter()
             live.published = self.publisher.publishable(live)
+            self.uow.timed(Stage.PUBLISH, time.perf_counter() - built)
         self.broadcaster.publish(table_id)
         return result
 

@@ -34,6 +34,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, event, insert, select, text
@@ -52,6 +53,28 @@ RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
 
 KEY_RACES = 3
 """How many times a keyed command runs again after a concurrent duplicate won its key."""
+
+
+class Stage(StrEnum):
+    """The waits and steps of a command the server times (``GET /metrics``:
+    ``croupier_command_stage_duration_seconds``), where a player's slow answer was spent."""
+
+    TABLE_LOCK_WAIT = "table_lock_wait"
+    """Queued behind the table's earlier commands (``Casino.run``: one at a time)."""
+    WRITERS_LOCK_WAIT = "writers_lock_wait"
+    """SQLite: queued behind the other tables' transactions (this process's one writer)."""
+    TRANSACTION = "transaction"
+    """Begin to commit, the audit chain's entries included (on SQLite, the writers' lock held)."""
+    PUBLISH = "publish"
+    """The table as each seat may see it, built under the table's lock (``Publisher``)."""
+
+
+StageTimer = Callable[[Stage, float], None]
+"""Where a stage's seconds go: ``server.metrics.Metrics.time_stage``, or nowhere."""
+
+
+def untimed(_stage: Stage, _seconds: float) -> None:
+    """The stage timer of a unit of work nobody reads the timings of (tools, tests)."""
 
 
 def _is_retryable(error: DBAPIError) -> bool:
@@ -228,13 +251,16 @@ class UnitOfWork:
         self.read_engine = read_engine or engine
         self.clock = clock
         self.attempts = attempts
+        self.timed: StageTimer = untimed
+        """Each stage's seconds, as a server's ``/metrics`` reports them (``Stage``)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         audit_chain.listen(self._sessions, clock)  # R15: what commits is in the audit chain
         # SQLite has one writer at a time; its busy handler retries with growing sleeps and no
         # order, so under contention one writer can starve for seconds. Queue this process's
         # writers on a lock instead (other processes still meet the busy timeout).
+        self._writers_queue = engine.dialect.name == "sqlite"
         self._writers: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+            threading.Lock() if self._writers_queue else contextlib.nullcontext()
         )
         self._read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
         # PostgreSQL runs at READ COMMITTED, where one statement is its own snapshot: a
@@ -304,8 +330,16 @@ class UnitOfWork:
                 before_retry()
             session = self._sessions()
             try:
-                with self._writers, session.begin():
-                    return steps(session)
+                asked = time.perf_counter()
+                with self._writers:
+                    began = time.perf_counter()
+                    if self._writers_queue:
+                        self.timed(Stage.WRITERS_LOCK_WAIT, began - asked)
+                    try:
+                        with session.begin():
+                            return steps(session)
+                    finally:
+                        self.timed(Stage.TRANSACTION, time.perf_counter() - began)
             except DBAPIError as error:
                 if attempt + 1 == self.attempts or not _is_retryable(error):
                     raise
