@@ -41,10 +41,12 @@ def test_r15_the_chain_reads_each_commits_rows_by_their_keys(
     appending = [False]
     append_noted = chain.append_noted
 
-    def watched(connection: Connection, now: float, actor: str) -> list[chain.Entry]:
+    def watched(
+        connection: Connection, now: float, actor: str, head_waited: Any = None
+    ) -> list[chain.Entry]:
         appending[0] = True
         try:
-            return append_noted(connection, now, actor)
+            return append_noted(connection, now, actor, head_waited)
         finally:
             appending[0] = False
 

@@ -105,6 +105,8 @@ def test_a_commands_waits_and_steps_are_timed_where_they_were_spent(sqlite_api: 
     assert count("publish") == 1
     assert count("transaction") >= 1  # the bet's, and the caller's session's last-seen
     assert count("writers_lock_wait") == count("transaction")  # SQLite: every one queued
+    assert count("audit_chain") == count("transaction")  # every commit enters the chain
+    assert count("audit_head_wait") == count("transaction")
     collections = "croupier_gc_pause_seconds_count"
     oldest = (("generation", "2"),)
     assert after[collections][oldest] >= before.get(collections, {}).get(oldest, 0) + 1

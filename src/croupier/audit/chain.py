@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -412,8 +413,15 @@ def _save_covers(connection: Connection, changes: list[Change], entries: list[En
         SAVE_COVERS[connection.dialect.name].execute_many(connection, covers)
 
 
-def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
-    """Cover every row the triggers noted: one entry per row whose digest changed."""
+Waited = Callable[[float], None]
+"""Told a duration in seconds (a server's metrics: ``service.unit_of_work.Stage``)."""
+
+
+def append_noted(
+    connection: Connection, now: float, actor: str, head_waited: Waited | None = None
+) -> list[Entry]:
+    """Cover every row the triggers noted: one entry per row whose digest changed.
+    ``head_waited`` is told how long the head's lock took to get."""
     noted = TAKE_NOTED.execute(connection).all()
     if not noted:
         return []
@@ -427,7 +435,10 @@ def append_noted(connection: Connection, now: float, actor: str) -> list[Entry]:
     # (taken first, its wait had a p99 of 54 ms under benchmarks/load.py on PostgreSQL, timed
     # by a timer put in for that run: docs/reliability.md).
     current = {name: _current(connection, BY_NAME[name], wanted) for name, wanted in keys.items()}
+    asked = time.perf_counter()
     head = _lock_head(connection)  # before reading the covers: they are then the latest
+    if head_waited is not None:
+        head_waited(time.perf_counter() - asked)
     covers = _covers(connection, keys)
     changes = [
         change
@@ -481,13 +492,24 @@ def _has_chain(connection: Connection) -> bool:
     return True
 
 
-def listen(sessions: sessionmaker[Session], clock: Clock) -> None:
-    """Before each of ``sessions``' transactions commits, cover what it changed."""
+def listen(
+    sessions: sessionmaker[Session],
+    clock: Clock,
+    *,
+    head_waited: Waited | None = None,
+    appended: Waited | None = None,
+) -> None:
+    """Before each of ``sessions``' transactions commits, cover what it changed;
+    ``head_waited`` is told each wait for the head's lock (every table's commits queue there
+    on PostgreSQL), ``appended`` each commit's whole part in the chain, that wait included."""
 
     def before_commit(session: Session) -> None:
         session.flush()
+        started = time.perf_counter()
         connection = session.connection()
         if _has_chain(connection):
-            append_noted(connection, clock.now(), actors.current())
+            append_noted(connection, clock.now(), actors.current(), head_waited)
+            if appended is not None:
+                appended(time.perf_counter() - started)
 
     event.listen(sessions, "before_commit", before_commit)

@@ -65,6 +65,11 @@ class Stage(StrEnum):
     """SQLite: queued behind the other tables' transactions (this process's one writer)."""
     TRANSACTION = "transaction"
     """Begin to commit, the audit chain's entries included (on SQLite, the writers' lock held)."""
+    AUDIT_CHAIN = "audit_chain"
+    """The commit's entries in the audit chain (R15), the head's wait included."""
+    AUDIT_HEAD_WAIT = "audit_head_wait"
+    """Queued for the audit chain's head, which every commit of every table takes in turn
+    (PostgreSQL; on SQLite the writers' lock has queued the transaction already)."""
     PUBLISH = "publish"
     """The table as each seat may see it, built under the table's lock (``Publisher``)."""
 
@@ -254,7 +259,12 @@ class UnitOfWork:
         self.timed: StageTimer = untimed
         """Each stage's seconds, as a server's ``/metrics`` reports them (``Stage``)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
-        audit_chain.listen(self._sessions, clock)  # R15: what commits is in the audit chain
+        audit_chain.listen(  # R15: what commits is in the audit chain
+            self._sessions,
+            clock,
+            head_waited=lambda seconds: self.timed(Stage.AUDIT_HEAD_WAIT, seconds),
+            appended=lambda seconds: self.timed(Stage.AUDIT_CHAIN, seconds),
+        )
         # SQLite has one writer at a time; its busy handler retries with growing sleeps and no
         # order, so under contention one writer can starve for seconds. Queue this process's
         # writers on a lock instead (other processes still meet the busy timeout).
