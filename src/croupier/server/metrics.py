@@ -8,10 +8,11 @@ with the buckets OpenTelemetry advises. croupier's own are named ``croupier_*``:
 WebSocket connections, push latency (a table change heard to its state sent on a socket),
 rounds dealt and settled, tables run, table leases held and taken over, the fail safe
 (engaged or not, and each fault), where a command's time goes (``unit_of_work.Stage``: the
-table's lock waited for, SQLite's writers' lock waited for, the transaction, the publish) and
-every garbage collection's pause by generation (a pause of the process is a pause of every
-request in it: issue 28 found the players' slowest answers behind them). **No money figure is ever a metric**: stakes, balances and
-winnings are the ledger's, read through the operator's reports.
+locks waited for, the transaction, the audit chain's part of it, the publish) and every
+garbage collection's pause by generation (a pause of the process is a pause of every request
+in it: issue 28 found the players' slowest answers behind them). **No money figure is ever a
+metric**: stakes, balances and winnings are the ledger's, read through the operator's
+reports.
 
 Several processes: **one registry per process, each scraped on its own port** (Prometheus
 adds the ``instance`` label). ``prometheus_client``'s multiprocess mode is for workers that
