@@ -30,7 +30,7 @@ from croupier.ledger.book import Leg, check_balanced
 from croupier.rules.base import Profile
 from croupier.service.errors import IdempotencyKeyReused
 from croupier.service.live import LiveTable
-from croupier.service.unit_of_work import Answer, UnitOfWork
+from croupier.service.unit_of_work import Answer, UnitOfWork, untimed
 
 T = TypeVar("T")
 
@@ -155,6 +155,7 @@ class FakeUnitOfWork(UnitOfWork):
 
     def __init__(self) -> None:
         self.clock = ManualClock(1_000.0)
+        self.timed = untimed
         self.commits = 0
         self.rollbacks = 0
         self.is_away = False
