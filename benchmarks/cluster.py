@@ -206,6 +206,7 @@ def scaling(args: argparse.Namespace) -> None:
                     think=args.think,
                     ramp=args.ramp,
                     cpu_seconds=lambda servers=servers: cpu_of(servers),  # type: ignore[misc]
+                    metrics_urls=[server.url for server in servers],
                 )
             )
         results[processes] = figures

@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -74,13 +75,20 @@ async def run_load(
     cpu_seconds: Callable[[], float] | None = None,
     commits: Callable[[], float] | None = None,
     no_op: str = NO_OP,
+    metrics_urls: list[str] | None = None,
 ) -> dict[str, Any]:
     """``cpu_seconds``, when given, reads the server's CPU time: the figures then include
     its CPU cost per player request beside that of a no-op request. ``commits``, when given,
     reads a count of the server's commits: the figures then include those made while the
-    bots played (``commits``, ``commits_per_second``)."""
-    cpu = cpu_seconds or (lambda: float("nan"))
-    count = commits or (lambda: float("nan"))
+    bots played (``commits``, ``commits_per_second``). ``metrics_urls``: each server
+    process's own address, whose ``/metrics`` are added up (default ``base_url``: one
+    process; behind a load balancer each scrape would reach any one of them)."""
+    probes = Probes(
+        cpu=cpu_seconds or (lambda: float("nan")),
+        commits=commits or (lambda: float("nan")),
+        no_op=no_op,
+        metrics_urls=metrics_urls or [base_url],
+    )
     from croupier.rules.registry import load_profile
 
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
@@ -109,9 +117,19 @@ async def run_load(
                 )
             bots_by_table.append(bots)
     with own_collections_kept_out() as own_pauses:
-        figures = await _play(base_url, bots_by_table, rounds, ramp, think, cpu, count, no_op)
+        figures = await _play(base_url, bots_by_table, rounds, ramp, think, probes)
     figures["own_pauses"] = own_pauses
     return figures
+
+
+@dataclass(frozen=True)
+class Probes:
+    """What ``run_load`` reads of the server besides the players' answers."""
+
+    cpu: Callable[[], float]
+    commits: Callable[[], float]
+    no_op: str
+    metrics_urls: list[str]
 
 
 async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
@@ -120,17 +138,16 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     rounds: int,
     ramp: float,
     think: float,
-    cpu: Callable[[], float],
-    count: Callable[[], float],
-    no_op: str,
+    probes: Probes,
 ) -> dict[str, Any]:
     """The timed part of ``run_load``: the no-op's reference, the bots' play, the audit."""
     tables = len(bots_by_table)
+    cpu, count, no_op = probes.cpu, probes.commits, probes.no_op
     cpu_before_reference = cpu()
     reference_before = await reference_latency(base_url, 200, no_op)
     cpu_reference = cpu() - cpu_before_reference
     commits_before = count()
-    metrics_before = await scrape_histograms(base_url)
+    metrics_before = await scrape_histograms(probes.metrics_urls)
     started = time.perf_counter()
     cpu_before = cpu()
     lags: list[float] = []
@@ -143,7 +160,7 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     )
     elapsed = time.perf_counter() - started
     probe.cancel()
-    server_stages = stages_between(metrics_before, await scrape_histograms(base_url))
+    server_stages = stages_between(metrics_before, await scrape_histograms(probes.metrics_urls))
     cpu_play = cpu() - cpu_before
     commits_play = count() - commits_before
     reference_after = await reference_latency(base_url, 200, no_op)
@@ -211,24 +228,29 @@ pauses (``GET /metrics``; a commit from before they existed has none, and prints
 Buckets = dict[tuple[str, str], list[tuple[float, float]]]
 
 
-async def scrape_histograms(base_url: str) -> Buckets:
-    """``STAGES``' cumulative buckets by (histogram, label): ``[(upper bound, count)]``."""
+async def scrape_histograms(urls: list[str]) -> Buckets:
+    """``STAGES``' cumulative buckets by (histogram, label), added up over the processes at
+    ``urls``: ``[(upper bound, count)]``."""
     from prometheus_client.parser import text_string_to_metric_families
 
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
-        answer = await client.get("/metrics")
-    buckets: Buckets = {}
-    if answer.status_code != 200:
-        return buckets
-    for family in text_string_to_metric_families(answer.text):
-        if family.name not in STAGES:
-            continue
-        for sample in family.samples:
-            if sample.name.endswith("_bucket"):
-                label = sample.labels.get("stage") or "generation " + sample.labels["generation"]
-                bound = float(sample.labels["le"])
-                buckets.setdefault((family.name, label), []).append((bound, sample.value))
-    return buckets
+    counts: dict[tuple[str, str], dict[float, float]] = {}
+    async with httpx.AsyncClient(timeout=30) as client:
+        for url in urls:
+            answer = await client.get(f"{url}/metrics")
+            if answer.status_code != 200:
+                continue
+            for family in text_string_to_metric_families(answer.text):
+                if family.name not in STAGES:
+                    continue
+                for sample in family.samples:
+                    if sample.name.endswith("_bucket"):
+                        label = sample.labels.get("stage") or (
+                            "generation " + sample.labels["generation"]
+                        )
+                        bucket = counts.setdefault((family.name, label), {})
+                        bound = float(sample.labels["le"])
+                        bucket[bound] = bucket.get(bound, 0.0) + sample.value
+    return {key: sorted(bucket.items()) for key, bucket in counts.items()}
 
 
 def stages_between(before: Buckets, after: Buckets) -> dict[str, tuple[float, float, float]]:
