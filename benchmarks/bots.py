@@ -302,18 +302,20 @@ async def play_table(
 
 
 @contextlib.contextmanager
-def own_collections_kept_out() -> Iterator[list[float]]:
+def own_collections_kept_out(freeze: bool = True) -> Iterator[list[float]]:
     """The load generator's own garbage collections kept out of the latencies it measures;
-    yields the seconds each full collection of its own took meanwhile.
+    yields the seconds each full collection of its own took meanwhile (``freeze=False``: the
+    same count without the cure, ``load.py --own-objects-unfrozen``).
 
     Every bot runs in this one process's event loop, so a pause of this process is a pause
     of every request in flight, counted as the server's. Its full collections scanned the
     220-250 thousand objects it had made by then (httpx, websockets, the profiles read) and
-    took 106-141 ms each (seen with ``gc.callbacks`` on an Intel Xeon, 2026-12-06): about
-    as long as the players' p99 it was measuring. Frozen before the run, those objects are
-    not scanned again; what the run itself makes is collected as ever."""
+    took 106-141 ms each (``load.py --own-objects-unfrozen`` prints them: an Intel Xeon,
+    2026-12-06): about as long as the players' p99 it was measuring. Frozen before the run,
+    those objects are not scanned again; what the run itself makes is collected as ever."""
     gc.collect()
-    gc.freeze()
+    if freeze:
+        gc.freeze()
     pauses: list[float] = []
     started = 0.0
 

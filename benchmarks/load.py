@@ -76,6 +76,7 @@ async def run_load(
     commits: Callable[[], float] | None = None,
     no_op: str = NO_OP,
     metrics_urls: list[str] | None = None,
+    own_objects_frozen: bool = True,
 ) -> dict[str, Any]:
     """``cpu_seconds``, when given, reads the server's CPU time: the figures then include
     its CPU cost per player request beside that of a no-op request. ``commits``, when given,
@@ -116,7 +117,7 @@ async def run_load(
                     )
                 )
             bots_by_table.append(bots)
-    with own_collections_kept_out() as own_pauses:
+    with own_collections_kept_out(freeze=own_objects_frozen) as own_pauses:
         figures = await _play(base_url, bots_by_table, rounds, ramp, think, probes)
     figures["own_pauses"] = own_pauses
     return figures
@@ -395,6 +396,7 @@ def one_run(
                     think=arguments.think,
                     ramp=arguments.ramp,
                     cpu_seconds=server.cpu_seconds,
+                    own_objects_frozen=not arguments.own_objects_unfrozen,
                 )
             )
         except Exception:
@@ -489,6 +491,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs of each (this tree's, then REV's, ...)"
+    )
+    parser.add_argument(
+        "--own-objects-unfrozen",
+        action="store_true",
+        help="leave this process's own objects to its collector during the run (the latencies "
+        "then include its full collections: to see what freezing them keeps out)",
     )
     arguments = parser.parse_args()
     from croupier.server.app import playable_profiles

@@ -57,7 +57,10 @@ KEY_RACES = 3
 
 class Stage(StrEnum):
     """The waits and steps of a command the server times (``GET /metrics``:
-    ``croupier_command_stage_duration_seconds``), where a player's slow answer was spent."""
+    ``croupier_command_stage_duration_seconds``), where a player's slow answer was spent. The
+    table's lock and the publish are a table's commands'; the rest are every transaction's
+    that writes (``UnitOfWork.transaction``: an office's command and a session's last-seen
+    too)."""
 
     TABLE_LOCK_WAIT = "table_lock_wait"
     """Queued behind the table's earlier commands (``Casino.run``: one at a time)."""
