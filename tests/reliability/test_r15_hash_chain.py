@@ -1012,7 +1012,7 @@ def test_r15_a_commit_reads_its_covers_and_its_noted_rows_once(database_url: str
     covered = [
         statements
         for statements in commits
-        if any(s.startswith("INSERT INTO audit_chain") for s in statements)
+        if any("INSERT INTO audit_chain" in s for s in statements)
     ]
     assert len(covered) >= 4  # two bets, the ready that deals, a decision or the settlement
     for statements in covered:
@@ -1029,4 +1029,48 @@ def test_r15_a_commit_reads_its_covers_and_its_noted_rows_once(database_url: str
         assert sum("FROM audit_cover" in s for s in statements) == len(passes), "\n".join(
             statements
         )
+        if database_url.startswith("postgresql"):
+            # The entries, the head moved after them and the covers: one statement a pass,
+            # one round trip with the head locked, not three (issue 28, item 8).
+            writes = [s for s in statements if "audit_chain" in s and "audit_pending" not in s]
+            assert len(writes) == len(passes), "\n".join(statements)
+            assert all(
+                s.startswith("WITH") and "UPDATE audit_head" in s and "INSERT INTO audit_cover" in s
+                for s in writes
+            ), "\n".join(writes)
     assert verify_database(database_url).problems == []
+
+
+@pytest.mark.parametrize(
+    "database_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+def test_r15_an_entry_too_long_for_its_column_is_refused_not_cut_short(database_url: str) -> None:
+    """PostgreSQL writes a commit's entries as arrays in one statement (``APPEND_AT_ONCE``),
+    whose casts leave out the columns' lengths: an explicit cast to ``VARCHAR(96)`` would cut
+    a longer actor to 96 characters in silence, and the entry's hash, computed over the whole
+    actor, would then disagree with its row. The ``INSERT`` refuses it instead, and nothing
+    of the transaction commits."""
+    from sqlalchemy.exc import DataError
+
+    made = make_api(database_url)
+    api = next(made)
+    try:
+        head = snapshot_head(database_url)
+        with pytest.raises(DataError, match="too long"):
+            api.server.uow.run(
+                lambda session: chain.record(session, 1.0, "event", {"n": 1}, actor="a" * 97)
+            )
+        assert snapshot_head(database_url) == head
+        entry = api.server.uow.run(
+            lambda session: chain.record(session, 1.0, "event", {"n": 1}, actor="a" * 96)
+        )
+        assert entry.actor == "a" * 96
+    finally:
+        made.close()
+    assert verify_database(database_url).problems == []
+
+
+def snapshot_head(database_url: str) -> tuple[int, str]:
+    with snapshot(database_url) as connection:
+        seq, previous = connection.execute(text("SELECT seq, hash FROM audit_head")).one()
+    return int(seq), str(previous)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import time
 import weakref
 from collections.abc import Callable, Iterable, Mapping
@@ -46,6 +47,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql.base import PGDialect
 from sqlalchemy.engine import CursorResult, Dialect
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql import ClauseElement, Executable
@@ -143,6 +145,7 @@ LOCK_HEAD = DriverStatement(
     select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == HEAD_ID).with_for_update()
 )
 ENTRY_FIELDS = [column.name for column in ENTRIES.columns]
+COVER_FIELDS = [column.name for column in COVERS.columns]
 APPEND = DriverStatement(insert(ENTRIES), column_keys=ENTRY_FIELDS)
 MOVE_HEAD = DriverStatement(
     update(HEAD)
@@ -173,14 +176,16 @@ def _covers_of(size: int) -> DriverStatement:
     )
 
 
-def _saving_covers(made: postgresql.Insert | sqlite.Insert) -> Insert:
-    """Each changed row's cover, made or moved to its new entry, by one statement: a commit
-    that adds rows and changes others (a bet: its ledger entries, the wallet and the round)
-    ran two, an ``INSERT`` and an ``UPDATE``, and every statement costs more CPU than the
-    database's work on it (issue 28, item 8). ``made`` is the dialect's own ``insert``, which
-    spells the upsert."""
-    made = made.values(
-        table_name=bindparam("t"), row_key=bindparam("k"), seq=bindparam("s"), digest=bindparam("d")
+def _saving_covers() -> Insert:
+    """SQLite: each changed row's cover, made or moved to its new entry, by one statement: a
+    commit that adds rows and changes others (a bet: its ledger entries, the wallet and the
+    round) ran two, an ``INSERT`` and an ``UPDATE``, and every statement costs more CPU than
+    the database's work on it (issue 28, item 8). (PostgreSQL's is part of ``APPEND_AT_ONCE``.)"""
+    made = sqlite.insert(COVERS).values(
+        table_name=bindparam("table_name"),
+        row_key=bindparam("row_key"),
+        seq=bindparam("seq"),
+        digest=bindparam("digest"),
     )
     return made.on_conflict_do_update(
         index_elements=[COVERS.c.table_name, COVERS.c.row_key],
@@ -188,11 +193,48 @@ def _saving_covers(made: postgresql.Insert | sqlite.Insert) -> Insert:
     )
 
 
-SAVE_COVERS: dict[str, DriverStatement] = {
-    "postgresql": DriverStatement(_saving_covers(postgresql.insert(COVERS))),
-    "sqlite": DriverStatement(_saving_covers(sqlite.insert(COVERS))),
-}
-"""By dialect's name: the chain runs on both."""
+SAVE_COVERS = DriverStatement(_saving_covers())
+
+
+POSTGRESQL: Dialect = PGDialect()  # type: ignore[no-untyped-call]
+"""The SQL ``APPEND_AT_ONCE`` is spelled in (SQLAlchemy's dialect class has no types)."""
+
+
+def _unnested(table: Table, prefix: str, names: list[str]) -> str:
+    """``SELECT`` of one row per index of the array parameters ``{prefix}{name}``, one per
+    column of ``names``, each cast to its column's type without its length (PostgreSQL's
+    ``unnest``): an explicit cast to ``VARCHAR(n)`` cuts a longer text short in silence,
+    where the ``INSERT`` of it refuses it, as one row's ``INSERT`` did."""
+    dialect = POSTGRESQL
+    types = {name: table.c[name].type.compile(dialect=dialect) for name in names}
+    unbounded = {name: re.sub(r"\(\d+\)$", "", spelled) for name, spelled in types.items()}
+    arrays = ", ".join(f"%({prefix}{name})s::{unbounded[name]}[]" for name in names)
+    return f"SELECT * FROM unnest({arrays})"
+
+
+def _appending_at_once() -> str:
+    """PostgreSQL: a commit's entries, the head moved after them and each changed row's cover,
+    in ONE statement (data-modifying ``WITH``, its rows as arrays: ``unnest``). They ran as
+    three, each a round trip to the database with the chain's head locked, and the head is
+    every table's one writer there (issue 28, item 8); the three touch different tables, so
+    one statement's single snapshot changes nothing of what they write."""
+    quote = POSTGRESQL.identifier_preparer.quote
+    return (
+        f"WITH appended AS (INSERT INTO {ENTRIES.name} "
+        f"({', '.join(quote(name) for name in ENTRY_FIELDS)}) "
+        f"{_unnested(ENTRIES, 'e_', ENTRY_FIELDS)}), "
+        f"moved AS (UPDATE {HEAD.name} SET seq = %(head_seq)s, hash = %(head_hash)s, "
+        f"{quote('at')} = %(head_at)s WHERE id = {HEAD_ID}) "
+        f"INSERT INTO {COVERS.name} ({', '.join(quote(name) for name in COVER_FIELDS)}) "
+        f"{_unnested(COVERS, 'c_', COVER_FIELDS)} "
+        "ON CONFLICT (table_name, row_key) DO UPDATE "
+        "SET seq = excluded.seq, digest = excluded.digest"
+    )
+
+
+APPEND_AT_ONCE = _appending_at_once()
+"""The driver's own SQL (``%(name)s`` parameters), run by ``Connection.exec_driver_sql``."""
+
 TAKE_NOTED = DriverStatement(delete(PENDING).returning(PENDING.c.table_name, PENDING.c.row_key))
 """The rows the triggers noted, read and emptied in one statement (the transaction that
 covers them commits both, or neither)."""
@@ -319,10 +361,39 @@ def _append(
         )
         previous = entry.hash
         entries.append(entry)
-    APPEND.execute_many(connection, [entry.as_row() for entry in entries])
-    MOVE_HEAD.execute(connection, {"seq": seq, "hash": previous, "at": now})
-    _save_covers(connection, changes, entries)
+    covers = [
+        {"table_name": c.table_name, "row_key": c.row_key, "seq": e.seq, "digest": e.after}
+        for c, e in zip(changes, entries, strict=True)
+        if c.table_name is not None
+    ]
+    if connection.dialect.name == "postgresql":
+        _write_at_once(connection, entries, covers, now)
+    else:
+        _write_in_turn(connection, entries, covers, now)
     return entries
+
+
+def _write_at_once(
+    connection: Connection, entries: list[Entry], covers: list[dict[str, Any]], now: float
+) -> None:
+    """PostgreSQL: the entries, the head and the covers by one statement (``APPEND_AT_ONCE``),
+    each column's values as one array."""
+    rows = [entry.as_row() for entry in entries]
+    arrays = {f"e_{name}": [row[name] for row in rows] for name in ENTRY_FIELDS}
+    arrays |= {f"c_{name}": [cover[name] for cover in covers] for name in COVER_FIELDS}
+    head = {"head_seq": entries[-1].seq, "head_hash": entries[-1].hash, "head_at": now}
+    connection.exec_driver_sql(APPEND_AT_ONCE, arrays | head)
+
+
+def _write_in_turn(
+    connection: Connection, entries: list[Entry], covers: list[dict[str, Any]], now: float
+) -> None:
+    """SQLite: the entries, the head, the covers, a statement each (no round trip to save:
+    the database is in the process)."""
+    APPEND.execute_many(connection, [entry.as_row() for entry in entries])
+    MOVE_HEAD.execute(connection, {"seq": entries[-1].seq, "hash": entries[-1].hash, "at": now})
+    if covers:
+        SAVE_COVERS.execute_many(connection, covers)
 
 
 def _chunks(items: list[Any]) -> Iterable[list[Any]]:
@@ -401,16 +472,6 @@ def _current(
     for chunk in _chunks(sorted(keys)):
         rows |= dict(rows_by_key(connection, audited, chunk))
     return {key: (row, digest(audited.name, row)) for key, row in rows.items()}
-
-
-def _save_covers(connection: Connection, changes: list[Change], entries: list[Entry]) -> None:
-    covers = [
-        {"t": change.table_name, "k": change.row_key, "s": entry.seq, "d": entry.after}
-        for change, entry in zip(changes, entries, strict=True)
-        if change.table_name is not None
-    ]
-    if covers:
-        SAVE_COVERS[connection.dialect.name].execute_many(connection, covers)
 
 
 Waited = Callable[[float], None]
