@@ -222,9 +222,17 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     }
 
 
-STAGES = ("croupier_command_stage_duration_seconds", "croupier_gc_pause_seconds")
-"""The server's own histograms of where a command's time went and of its collections'
-pauses (``GET /metrics``; a commit from before they existed has none, and prints none)."""
+STAGES = (
+    "croupier_command_stage_duration_seconds",
+    "croupier_gc_pause_seconds",
+    "croupier_push_latency_seconds",
+    "http_server_request_duration_seconds",
+)
+"""The server's own histograms (``GET /metrics``; a commit from before they existed has
+none, and prints none): where a command's time went, its collections' pauses, its pushes,
+and each route's requests from the first byte in to the last out, which tells the time a
+player waited in the server from the time spent on the way (the loopback, the load
+generator's own loop)."""
 
 Buckets = dict[tuple[str, str], list[tuple[float, float]]]
 
@@ -245,13 +253,24 @@ async def scrape_histograms(urls: list[str]) -> Buckets:
                     continue
                 for sample in family.samples:
                     if sample.name.endswith("_bucket"):
-                        label = sample.labels.get("stage") or (
-                            "generation " + sample.labels["generation"]
-                        )
+                        label = _label(family.name, sample.labels)
+                        if label is None:
+                            continue
                         bucket = counts.setdefault((family.name, label), {})
                         bound = float(sample.labels["le"])
                         bucket[bound] = bucket.get(bound, 0.0) + sample.value
     return {key: sorted(bucket.items()) for key, bucket in counts.items()}
+
+
+def _label(histogram: str, labels: dict[str, str]) -> str | None:
+    """A series' name in the report: its stage, its generation, ``push``, or its route (a
+    route's statuses added up; ``None`` for the scrape's own ``GET /metrics``)."""
+    if histogram == "http_server_request_duration_seconds":
+        route = labels["http_route"]
+        return None if route == "/metrics" else f"{labels['http_request_method']} {route}"
+    if histogram == "croupier_push_latency_seconds":
+        return "push"
+    return labels.get("stage") or f"generation {labels['generation']}"
 
 
 def stages_between(before: Buckets, after: Buckets) -> dict[str, tuple[float, float, float]]:
