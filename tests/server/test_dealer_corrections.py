@@ -180,7 +180,8 @@ def test_d_bj_31_an_exposed_hole_card_is_replaced_and_the_new_one_stays_hidden(a
     for view in (seen["public"], seen["mine"]["1"]):
         assert view["dealer"]["cards"][1] == "??"
         assert view["corrections"] == answer.json()["events"]
-    assert str(replacement) not in answer.text
+    if str(replacement) != str(exposed):  # six decks: the replacement may share its name
+        assert str(replacement) not in answer.text
     # R11: the table rebuilt from the database (as after a crash) is the corrected round,
     # dealt from the shoe rebuilt from its seed, waiting where it was.
     api.server.casino.reload(table.id)
