@@ -240,26 +240,28 @@ Buckets = dict[tuple[str, str], list[tuple[float, float]]]
 async def scrape_histograms(urls: list[str]) -> Buckets:
     """``STAGES``' cumulative buckets by (histogram, label), added up over the processes at
     ``urls``: ``[(upper bound, count)]``."""
-    from prometheus_client.parser import text_string_to_metric_families
-
     counts: dict[tuple[str, str], dict[float, float]] = {}
     async with httpx.AsyncClient(timeout=30) as client:
         for url in urls:
             answer = await client.get(f"{url}/metrics")
-            if answer.status_code != 200:
-                continue
-            for family in text_string_to_metric_families(answer.text):
-                if family.name not in STAGES:
-                    continue
-                for sample in family.samples:
-                    if sample.name.endswith("_bucket"):
-                        label = _label(family.name, sample.labels)
-                        if label is None:
-                            continue
-                        bucket = counts.setdefault((family.name, label), {})
-                        bound = float(sample.labels["le"])
-                        bucket[bound] = bucket.get(bound, 0.0) + sample.value
+            if answer.status_code == 200:
+                _add_buckets(counts, answer.text)
     return {key: sorted(bucket.items()) for key, bucket in counts.items()}
+
+
+def _add_buckets(counts: dict[tuple[str, str], dict[float, float]], exposition: str) -> None:
+    """Add one process's ``STAGES`` buckets (its ``/metrics`` text) to ``counts``."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    wanted = (f for f in text_string_to_metric_families(exposition) if f.name in STAGES)
+    for family in wanted:
+        for sample in family.samples:
+            label = _label(family.name, sample.labels)
+            if not sample.name.endswith("_bucket") or label is None:
+                continue
+            bucket = counts.setdefault((family.name, label), {})
+            bound = float(sample.labels["le"])
+            bucket[bound] = bucket.get(bound, 0.0) + sample.value
 
 
 def _label(histogram: str, labels: dict[str, str]) -> str | None:

@@ -205,8 +205,7 @@ def _unnested(table: Table, prefix: str, names: list[str]) -> str:
     column of ``names``, each cast to its column's type without its length (PostgreSQL's
     ``unnest``): an explicit cast to ``VARCHAR(n)`` cuts a longer text short in silence,
     where the ``INSERT`` of it refuses it, as one row's ``INSERT`` did."""
-    dialect = POSTGRESQL
-    types = {name: table.c[name].type.compile(dialect=dialect) for name in names}
+    types = {name: table.c[name].type.compile(dialect=POSTGRESQL) for name in names}
     unbounded = {name: re.sub(r"\(\d+\)$", "", spelled) for name, spelled in types.items()}
     arrays = ", ".join(f"%({prefix}{name})s::{unbounded[name]}[]" for name in names)
     return f"SELECT * FROM unnest({arrays})"
