@@ -1,13 +1,14 @@
 """Two versions of the blackjack kernel timed against each other, interleaved in one process.
 
     uv run python benchmarks/kernel_ab.py OLD.py NEW.py [--profile NAME] [--rounds N]
-        [--pairs N] [--players N] [--count SYSTEM]
+        [--pairs N] [--players N] [--count SYSTEM] [--for-game]
 
 ``OLD.py`` and ``NEW.py`` are copies of ``src/croupier/simulation/blackjack_kernel.py``
 (``git show REV:src/croupier/simulation/blackjack_kernel.py > old.py``). Each is loaded as
 its own module and ``simulate_blackjack`` runs with one, then the other, ``--pairs`` times,
 basic strategy, one box (``--players``), no count (``--count hi-lo``: Hi-Lo tracked as in
-``benchmarks/simulate.py``, a 1-8 ramp and the Illustrious 18), the same seed: the two must deal the same hands (the figures are
+``benchmarks/simulate.py``, a 1-8 ramp and the Illustrious 18; ``--for-game``: one box by the
+loop compiled for the game, ``one_box_loop``, as a long run plays it), the same seed: the two must deal the same hands (the figures are
 compared, bit for bit), and the printed figure is the median of the per-pair ratios of hands
 per CPU second. On the team's shared 2-core machine one run of the same kernel varies by
 10-20% from one invocation to the next, more than most changes being measured; alternating
@@ -58,6 +59,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=8)
     parser.add_argument("--players", type=int, default=1)
     parser.add_argument("--count", default=None, help="a counting system tracked, e.g. hi-lo")
+    parser.add_argument(
+        "--for-game", action="store_true", help="one box by the loop compiled for the game"
+    )
     args = parser.parse_args()
     profile = load_profile(args.profile)
     assert isinstance(profile, BlackjackRules)
@@ -82,8 +86,9 @@ def main() -> None:
         def rate(kernel: ModuleType, rounds: int) -> tuple[float, tuple[int, ...]]:
             blackjack_sim.kernel = kernel  # type: ignore[attr-defined]
             tally = blackjack_sim.simulate_blackjack(
-                profile, rounds, np.random.SeedSequence(1), args.players, strategy, counting
-            )
+                profile, rounds, np.random.SeedSequence(1), args.players, strategy, counting,
+                for_game=args.for_game,
+            )  # fmt: skip
             figures = (tally.total_net, tally.total_net_squared, *tally.net.tolist())
             return tally.hands / tally.cpu_seconds, figures
 
@@ -97,6 +102,7 @@ def main() -> None:
             new_rates.append(new)
     ratios = [new / old for old, new in zip(old_rates, new_rates, strict=True)]
     mode = f"{args.players} box(es), " + (args.count or "no count")
+    mode += ", the game's own loop" if args.for_game else ""
     print(
         f"{args.profile} ({mode}): old {statistics.median(old_rates) / 1e6:.2f} M hands/CPU s, "
         f"new {statistics.median(new_rates) / 1e6:.2f} (medians of {args.pairs}); "

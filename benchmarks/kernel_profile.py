@@ -2,13 +2,15 @@
 
     NUMBA_CACHE_DIR=$(mktemp -d) perf record -F 4000 -e cpu-clock -o perf.data \\
         uv run python benchmarks/kernel_profile.py [--profile NAME] [--rounds N] [--objects DIR]
+        [--for-game]
     perf report -i perf.data --no-children --sort dso,symbol
 
 numba's code has no symbols for perf, and its ``NUMBA_ENABLE_PROFILING`` writes no perf map
 with the llvmlite wheels (none here). So this script plays a thousand rounds (compiling the
 kernel), writes ``/tmp/perf-PID.map`` naming every function of the kernel's code libraries
 at the address it was loaded at, then plays ``--rounds`` rounds of the profile, one box,
-basic strategy, no count (``benchmarks/simulate.py``'s basic row), which is what perf samples.
+basic strategy, no count (``benchmarks/simulate.py``'s basic row), which is what perf samples;
+with ``--for-game`` by the loop compiled for the game (``one_box_loop``), as a long run.
 A library's object code is kept only when it is compiled in the process, hence the empty
 ``NUMBA_CACHE_DIR``. With ``--objects DIR`` each library's object is written to ``DIR``; compiled
 with ``NUMBA_DEBUGINFO=1`` they carry the kernel's line numbers, and a sample's address less
@@ -29,7 +31,7 @@ import numpy as np
 
 from croupier.rules import BlackjackRules, load_profile
 from croupier.simulation import blackjack_kernel
-from croupier.simulation.blackjack_sim import BlackjackStrategy, simulate_blackjack
+from croupier.simulation.blackjack_sim import BlackjackStrategy, parameters, simulate_blackjack
 
 
 def _text_symbols(path: Path) -> dict[str, tuple[int, int]]:
@@ -45,14 +47,15 @@ def _text_symbols(path: Path) -> dict[str, tuple[int, int]]:
     return symbols
 
 
-def write_perf_map(objects: Path) -> int:
-    """``/tmp/perf-PID.map`` for every kernel function compiled in this process."""
+def write_perf_map(objects: Path, game_loop: Any = None) -> int:
+    """``/tmp/perf-PID.map`` for every kernel function compiled in this process (and
+    ``game_loop``, a game's own one-box loop, named ``one_box_loop``)."""
     from numba.core.registry import CPUDispatcher  # numba's own type, absent from its stubs
 
     objects.mkdir(parents=True, exist_ok=True)
     entries = set()
-    for name in dir(blackjack_kernel):
-        dispatcher = getattr(blackjack_kernel, name)
+    named = [(name, getattr(blackjack_kernel, name)) for name in dir(blackjack_kernel)]
+    for name, dispatcher in [*named, ("one_box_loop", game_loop)]:
         if not isinstance(dispatcher, CPUDispatcher):
             continue
         compiled: Any
@@ -80,18 +83,28 @@ def main() -> None:
     parser.add_argument("--profile", default="peru-2016")
     parser.add_argument("--rounds", type=int, default=30_000_000)
     parser.add_argument("--objects", type=Path, default=None, help="a folder for the objects")
+    parser.add_argument(
+        "--for-game", action="store_true", help="the loop compiled for the game, as long runs"
+    )
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     profile = load_profile(args.profile)
     assert isinstance(profile, BlackjackRules)
     strategy = BlackjackStrategy.basic(profile)
-    simulate_blackjack(profile, 1_000, np.random.SeedSequence(0), 1, strategy, None)
+    simulate_blackjack(
+        profile, 1_000, np.random.SeedSequence(0), 1, strategy, None, for_game=args.for_game
+    )
     objects = args.objects or Path(f"/tmp/kernel-profile-{os.getpid()}")
-    named = write_perf_map(objects)
+    game_loop = None
+    if args.for_game:
+        game_loop = blackjack_kernel.one_box_loop(parameters(profile, strategy, None), False)
+    named = write_perf_map(objects, game_loop)
     if named == 0:
         sys.exit("no kernel function was compiled in this process: set NUMBA_CACHE_DIR empty")
-    tally = simulate_blackjack(profile, args.rounds, np.random.SeedSequence(1), 1, strategy, None)
+    tally = simulate_blackjack(
+        profile, args.rounds, np.random.SeedSequence(1), 1, strategy, None, for_game=args.for_game
+    )
     print(
         f"{args.profile}: {tally.hands:,} hands, {tally.hands / tally.cpu_seconds / 1e6:.2f} M "
         f"hands per CPU second; {named} functions named in /tmp/perf-{os.getpid()}.map"

@@ -12,7 +12,10 @@ the kernel's own time, the shuffling of every shoe included and compilation and 
 excluded; ``hands`` counts each box's round once. Times are this process's CPU time (the
 machine is shared: the ratio is the figure to compare), wall time beside it. Each rate is
 the best of ``--repeats`` runs (the same seed, so the same hands: on a shared machine the
-least disturbed run is the closest to the code's own speed), the engine's too.
+least disturbed run is the closest to the code's own speed), the engine's too. As
+``croupier simulate`` plays it, a run of ``runner.FOR_GAME_FROM`` rounds or more (the default
+10,000,000) plays one box by a loop compiled for each game (``one_box_loop``), a shorter one
+by the loop compiled once for every game; the first line printed says which.
 
 With ``--hhoppe DIR`` (the folder of hhoppe/blackjack's ``blackjack.py``, the open simulator
 the issue measures against, kept outside the repository) and ``--hhoppe-python PYTHON`` (a
@@ -47,6 +50,7 @@ from croupier.simulation.blackjack_sim import (
     parse_ramp,
     simulate_blackjack,
 )
+from croupier.simulation.runner import FOR_GAME_FROM
 
 PROFILES = ("peru-2016", "spain-1979", "veintiuno-real")
 
@@ -99,7 +103,7 @@ def hhoppe_run(python: Path, folder: Path, hands: int, repeats: int) -> dict[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=5_000_000)
+    parser.add_argument("--rounds", type=int, default=10_000_000)
     parser.add_argument("--engine-rounds", type=int, default=3_000)
     parser.add_argument("--chart", type=Path, default=None)
     parser.add_argument("--repeats", type=int, default=3, help="runs per rate, best kept")
@@ -131,6 +135,13 @@ def main() -> None:
         horizon=0,
     )
     rows = []
+    # As ``croupier simulate`` plays a run of this length (runner.FOR_GAME_FROM).
+    for_game = args.rounds >= FOR_GAME_FROM
+    print(
+        f"one box by the loop compiled for each game (a run of {FOR_GAME_FROM:,} rounds or more)"
+        if for_game
+        else f"one box by the loop compiled for every game (a run under {FOR_GAME_FROM:,} rounds)"
+    )
     print(
         f"{'profile':16} {'basic M/s':>10} {'(wall)':>8} {'Hi-Lo M/s':>10} {'(wall)':>8} "
         f"{'engine /s':>10} {'basic/engine':>13} {'Hi-Lo/engine':>13}"
@@ -140,12 +151,21 @@ def main() -> None:
         profile = load_profile(name)
         assert isinstance(profile, BlackjackRules)
         strategy = BlackjackStrategy.basic(profile)
-        simulate_blackjack(profile, 1_000, np.random.SeedSequence(0), 1, strategy, hi_lo)
-        simulate_blackjack(profile, 1_000, np.random.SeedSequence(0), 1, strategy, None)
+        for counting in (hi_lo, None):  # compilation (or numba's cache), outside the timing
+            simulate_blackjack(
+                profile, 1_000, np.random.SeedSequence(0), 1, strategy, counting,
+                for_game=for_game,
+            )  # fmt: skip
         runs = [
             [
                 simulate_blackjack(
-                    profile, args.rounds, np.random.SeedSequence(1), 1, strategy, counting
+                    profile,
+                    args.rounds,
+                    np.random.SeedSequence(1),
+                    1,
+                    strategy,
+                    counting,
+                    for_game=for_game,
                 )
                 for _ in range(args.repeats)
             ]

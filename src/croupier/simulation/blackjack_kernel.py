@@ -31,7 +31,8 @@ One box (a simulation's common case and its benchmark, counted or not) takes its
 ``play_one_box``: the same shoes, rounds and figures in less work per round (the chart's
 decisions read from tables that ``decision_tables`` builds by ``_decide`` before the first round,
 one per whole true count at which an index play can change them), compiled once without a count
-and once with one (``play_one_box_counted``); more boxes take ``_general_rounds``, deciding by
+and once with one (``play_one_box_counted``), and for a long run once for its game, the
+profile's rules constants of its code (``one_box_loop``); more boxes take ``_general_rounds``, deciding by
 ``_decide`` at the true count of the moment. Both loops play the round by the same step
 functions, each rule written once (``_open_round``, ``_side_bet``, ``_insurance_code``,
 ``_peek``, ``_play_box`` with ``_card_to_hand`` and ``_bust``, ``_dealer_turn``,
@@ -39,7 +40,7 @@ functions, each rule written once (``_open_round``, ``_side_bet``, ``_insurance_
 compiled without numba's runtime (``play_block`` makes their arrays): there, an inlined
 function pays no reference count on the arrays it is passed (with numba's runtime, ``_decide``
 inlined with the chart's nine arrays halved the general loop's speed: ``kernel_ab --count
-hi-lo``, 0.477). The vector environment's ``rollout`` plays ``play_one_box`` on each of its
+hi-lo``, 0.477). The vector environment's ``rollout`` plays the one-box loop on each of its
 shoes. The differential tests replay both loops against the engine and against each other
 (``P_GENERAL_LOOP``).
 
@@ -50,6 +51,7 @@ soft total and pair, so that basic strategy is the case with every threshold at 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -688,11 +690,11 @@ def decision_tables(p: Array, lo: int, hi: int, chart: Any) -> Any:
 def _open_round(  # noqa: PLR0917
     p: Array, rnd: Any, pos: Any, cut_at: Any, shoe: Array, state: Array, shoes: Any,
     shoe_no: Any, rc: Any, wonged_in: Any, counting: Any, betting: Any, bins: Any, logs: Any,
-    tables: Any,
+    tables: Any, traced: Any,
 ) -> Any:  # fmt: skip
     """A round's start: a new shoe once the cut card has come out (its burns leave it, the
     count starts again, a player who wongs waits for it to rise), the round's shoe and first
-    card in the trace, and the bet by the ramp at the true count before the deal (one unit
+    card in the trace (where one is ``traced``), and the bet by the ramp at the true count before the deal (one unit
     without a count) with the count's bin of ``by_count``. Returns ``(pos, shoes, shoe_no,
     rc, wonged_in, bet, tc_bin)``."""
     shoe_log, round_log = logs[0], logs[1]
@@ -704,7 +706,7 @@ def _open_round(  # noqa: PLR0917
         rc = p[P_INITIAL_RC]
         if wong_in != -np.inf:
             wonged_in = False
-    if rnd < round_log.shape[0]:
+    if traced and rnd < round_log.shape[0]:
         round_log[rnd, R_SHOE] = shoe_no
         round_log[rnd, R_START] = pos
     bet = 1
@@ -742,9 +744,11 @@ def _insurance_net(dealer_bj: Any, p: Array) -> Any:
 
 
 @njit(inline="always")
-def _logged(decision_log: Array, n_decisions: Any, rnd: Any, box: Any, code: Any) -> Any:
+def _logged(  # noqa: PLR0917
+    traced: Any, decision_log: Array, n_decisions: Any, rnd: Any, box: Any, code: Any
+) -> Any:
     """A decision into the trace while it has room; the decisions counted so far."""
-    if n_decisions < decision_log.shape[0]:
+    if traced and n_decisions < decision_log.shape[0]:
         decision_log[n_decisions, 0] = rnd
         decision_log[n_decisions, 1] = box
         decision_log[n_decisions, 2] = code
@@ -896,7 +900,7 @@ def _keep_hand(  # noqa: PLR0917
 @njit(inline="always")
 def _box_figures(  # noqa: PLR0917
     figures: Any, main: Any, side: Any, insured: Any, ins: Any, bet: Any, tc_bin: Any,
-    counting: Any, p: Array, outputs: Any, box_log: Array, k: Any,
+    counting: Any, p: Array, outputs: Any, box_log: Array, k: Any, traced: Any,
 ) -> Any:  # fmt: skip
     """A box-round's nets (main, 21+3, insurance per unit insured) into the block's figures
     (``_add_figures``' order), the counter's sums and the trace's row ``k``. Returns the new
@@ -932,7 +936,7 @@ def _box_figures(  # noqa: PLR0917
         by_count[tc_bin, 0] += 1
         by_count[tc_bin, 1] += own
         by_count[tc_bin, 2] += own * own
-    if k < box_log.shape[0]:
+    if traced and k < box_log.shape[0]:
         box_log[k, B_MAIN] = main
         box_log[k, B_SIDE] = side
         box_log[k, B_INSURANCE] = ins if insured else 0
@@ -946,13 +950,13 @@ def _box_figures(  # noqa: PLR0917
 def _close_round(  # noqa: PLR0917
     rnd: Any, pos: Any, size: Any, exhausted: Any, exhausted_rounds: Any, round_net: Any,
     horizon: Any, seg: Any, seg_rounds: Any, seg_sum: Any, seg_low: Any, outputs: Any,
-    round_log: Array,
+    round_log: Array, traced: Any,
 ) -> Any:  # fmt: skip
     """A round's end: its last card in the trace, a fresh shoe next where this one ran out,
     and its net into the bankroll trajectories (``bankroll_step``). Returns ``(pos,
     exhausted_rounds, seg, seg_rounds, seg_sum, seg_low)``."""
     segment_low, segment_end, paths = outputs[4], outputs[5], outputs[6]
-    if rnd < round_log.shape[0]:
+    if traced and rnd < round_log.shape[0]:
         round_log[rnd, R_END] = pos
     if exhausted:
         exhausted_rounds += 1
@@ -971,7 +975,7 @@ def _play_box(  # noqa: PLR0917
     open_hands: Any, up: Any, shoe: Array, pos: Any, state: Array, value_of: Array,
     tags: Array, p: Array, counting: Any, rc: Any, rc_hidden: Any, by_tables: Any, tables: Any,
     chart: Any, decision_log: Array, n_decisions: Any, hands: Any, first: Any,
-    waiting: Array, waiting_aces: Array,
+    waiting: Array, waiting_aces: Array, traced: Any,
 ) -> Any:  # fmt: skip
     """A box's hands played from its first two cards ``c1`` and ``x_c2`` (``x_done``: nothing
     to play, ``x_settled`` and ``x_net``: settled before the turns, by even money or a
@@ -1046,7 +1050,7 @@ def _play_box(  # noqa: PLR0917
                     p,
                     chart,
                 )
-            n_decisions = _logged(decision_log, n_decisions, rnd, box, action)
+            n_decisions = _logged(traced, decision_log, n_decisions, rnd, box, action)
             if action == DO_STAND:
                 x_done = True
                 break
@@ -1157,15 +1161,38 @@ def _hand_slots(n: int) -> Any:
     )  # fmt: skip
 
 
-def _one_box_path(counted: bool) -> Any:
-    """``play_one_box`` compiled for one case, with or without a count: ``counted`` is a
-    constant of the compiled code, so that the count's work (its locals and their registers
-    too) is not in the uncounted path at all. One function with the case as an argument
-    measured 0.90x of the uncounted path's speed before (kernel_ab, pairs 0.76-0.97)."""
+RULE_FIELDS = tuple(field for field in range(P_FIELDS) if field not in {P_HORIZON, P_GENERAL_LOOP})
+"""The parameters a game's one-box loop is compiled for (``one_box_loop``): the profile's
+rules, the player's insurance choices and the counting system; not a run's length of bankroll
+trajectory or the tests' switch, which change from run to run of the same game."""
+
+
+def one_box_loop(p: Array, counted: bool) -> Any:
+    """The one-box loop compiled for the game of ``p`` (its ``RULE_FIELDS`` as constants),
+    with or without a count, without a trace: a compilation per game (cached on disk like
+    the rest: numba keys a closure's cache by the values it closes over), for long runs."""
+    rules = tuple(int(p[field]) if field in RULE_FIELDS else 0 for field in range(P_FIELDS))
+    return _one_box_path(rules, counted, traced=False)
+
+
+@functools.cache
+def _one_box_path(rules: tuple[int, ...] | None, counted: bool, traced: bool) -> Any:
+    """``play_one_box`` compiled for one case: with or without a count, with or without a
+    trace, and for one game's ``rules`` (``p`` as a tuple, a run's own fields at 0) or for
+    any (``None``: the rules read from ``p`` as it runs). Each is a constant of the compiled
+    code, so that a rule's branch, the count's work or the trace's writes that do not apply
+    (their locals and their registers too) are not in the loop at all.
+
+    On an AMD EPYC (Zen 4), ``kernel_ab --pairs 6 --rounds 5000000``, peru-2016 without a
+    count, against the loop that reads the rules from ``p``: the rules as constants 1.096
+    (1.089-1.123), with the trace's writes out as well 1.161 (1.136-1.169), the trace's
+    writes out alone 1.017. One function with the count as an argument measured 0.90x of
+    the uncounted path's speed before (pairs 0.76-0.97). A game's own loop costs a
+    compilation of about 10 s there, once per game and machine."""
 
     @without_runtime
     def play_one_box(  # noqa: PLR0917
-        p: Array, state: Array, rounds: int, block: Any, tables: Any, chart: Any,
+        run: Array, state: Array, rounds: int, block: Any, tables: Any, chart: Any,
         insurance_threshold: float, side_net: Array, betting: Any, outputs: Any, logs: Any,
         results: Any, waiting: Array, waiting_aces: Array,
     ) -> None:  # fmt: skip
@@ -1181,8 +1208,11 @@ def _one_box_path(counted: bool) -> Any:
         held and the up card (``tables``: ``one_box_tables``). The box's hands are played by
         ``_play_box``, written to ``results``. A count, when kept, runs as in the general loop:
         the same cards seen, the same true count at the bet, at insurance and at every
-        decision.
+        decision. ``run``: the parameters as an array, read for the run's own fields.
         """
+        # The game's rules as a constant tuple, so that each rule's branch is settled when the
+        # loop is compiled; else as the run's array.
+        p: Any = run if rules is None else rules
         shoe, value_of, dealer_stands = block
         size = shoe.size
         cut_at = size - p[P_CUT_FROM_BOTTOM]
@@ -1197,14 +1227,14 @@ def _one_box_path(counted: bool) -> Any:
         shoes = n_decisions = exhausted_rounds = 0
         shoe_no = -1
         rc = p[P_INITIAL_RC]
-        horizon = p[P_HORIZON]
+        horizon = run[P_HORIZON]
         seg = seg_rounds = seg_sum = seg_low = 0
         wonged_in = wong_in == -np.inf
         figures = NO_FIGURES
         for rnd in range(rounds):
             pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
                 p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting,
-                betting, bins, logs, tables,
+                betting, bins, logs, tables, traced,
             )  # fmt: skip
             exhausted = False
             # --- the deal: the box, the up card, the box, the hole card ----------------------
@@ -1243,7 +1273,7 @@ def _one_box_path(counted: bool) -> Any:
                     open_hands = 0
                     x_net = unit
                 insured = code == DO_INSURE
-                n_decisions = _logged(decision_log, n_decisions, rnd, 0, code)
+                n_decisions = _logged(traced, decision_log, n_decisions, rnd, 0, code)
             dealer_bj = n_dealer == 2 and _naturals(up, value_of[d1])
             peeked, skip_players, rc, rc_hidden = _peek(p, up, dealer_bj, rc, rc_hidden)
             if peeked and insured:
@@ -1257,7 +1287,7 @@ def _one_box_path(counted: bool) -> Any:
             pos, ran_out, open_hands, rc, rc_hidden, n_decisions, n_results = _play_box(
                 rnd, 0, c1, c2, x_done or skip_players, x_settled, x_net, open_hands, up, shoe,
                 pos, state, value_of, tags, p, counting, rc, rc_hidden, True, tables, chart,
-                decision_log, n_decisions, results, 0, waiting, waiting_aces,
+                decision_log, n_decisions, results, 0, waiting, waiting_aces, traced,
             )  # fmt: skip
             exhausted |= ran_out
             # --- the dealer and settlement ---------------------------------------------------
@@ -1273,20 +1303,20 @@ def _one_box_path(counted: bool) -> Any:
             main = _hands_net(results, 0, n_results, dealer_bj, d_total, p)
             round_net, figures = _box_figures(
                 figures, main, side, insured, ins_net, bet, tc_bin, counting, p, outputs, box_log,
-                rnd,
+                rnd, traced,
             )  # fmt: skip
             pos, exhausted_rounds, seg, seg_rounds, seg_sum, seg_low = _close_round(
                 rnd, pos, size, exhausted, exhausted_rounds, round_net, horizon, seg, seg_rounds,
-                seg_sum, seg_low, outputs, logs[1],
+                seg_sum, seg_low, outputs, logs[1], traced,
             )  # fmt: skip
-        _add_figures(p, outputs[0], outputs[1], sums, rounds, shoes, figures)
+        _add_figures(run, outputs[0], outputs[1], sums, rounds, shoes, figures)
         sums[S_EXHAUSTED] += exhausted_rounds
 
     return play_one_box
 
 
-play_one_box = _one_box_path(counted=False)
-play_one_box_counted = _one_box_path(counted=True)
+play_one_box = _one_box_path(None, counted=False, traced=True)
+play_one_box_counted = _one_box_path(None, counted=True, traced=True)
 
 
 @without_runtime
@@ -1323,7 +1353,7 @@ def _general_rounds(  # noqa: PLR0917
     for rnd in range(rounds):
         pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
             p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting, betting,
-            bins, logs, tables,
+            bins, logs, tables, True,
         )  # fmt: skip
         for b in range(players):
             n_hands[b] = 1
@@ -1381,7 +1411,7 @@ def _general_rounds(  # noqa: PLR0917
                 elif code == DO_INSURE:
                     b_ins[b] = 1
                     insured += 1
-                n_decisions = _logged(decision_log, n_decisions, rnd, b, code)
+                n_decisions = _logged(True, decision_log, n_decisions, rnd, b, code)
         dealer_bj = n_dealer == 2 and _naturals(up, value_of[d1])
         peeked, skip_players, rc, rc_hidden = _peek(p, up, dealer_bj, rc, rc_hidden)
         if peeked:
@@ -1405,6 +1435,7 @@ def _general_rounds(  # noqa: PLR0917
                 rnd, b, h_c1[s], h_c2[s], h_settled[s] or skip_players, h_settled[s], h_net[s],
                 open_hands, up, shoe, pos, state, value_of, tags, p, counting, rc, rc_hidden,
                 False, tables, chart, decision_log, n_decisions, hands, s, waiting, waiting_aces,
+                True,
             )  # fmt: skip
             n_hands[b] = box_hands
             exhausted |= ran_out
@@ -1424,12 +1455,12 @@ def _general_rounds(  # noqa: PLR0917
             main = _hands_net(hands, b * max_hands, n_hands[b], dealer_bj, d_total, p)
             box_net, figures = _box_figures(
                 figures, main, b_side[b], b_ins[b] == 1, b_ins_net[b], bet, tc_bin, counting, p,
-                outputs, box_log, rnd * players + b,
+                outputs, box_log, rnd * players + b, True,
             )  # fmt: skip
             round_net += box_net
         pos, exhausted_rounds, seg, seg_rounds, seg_sum, seg_low = _close_round(
             rnd, pos, size, exhausted, exhausted_rounds, round_net, horizon, seg, seg_rounds,
-            seg_sum, seg_low, outputs, logs[1],
+            seg_sum, seg_low, outputs, logs[1], True,
         )  # fmt: skip
     _add_figures(p, outputs[0], outputs[1], sums, rounds * players, shoes, figures)
     sums[S_EXHAUSTED] += exhausted_rounds
@@ -1467,6 +1498,8 @@ def play_block(  # noqa: PLR0917
     round_log: Array,
     box_log: Array,
     decision_log: Array,
+    *,
+    for_game: bool = False,
 ) -> None:
     """Deal ``rounds`` rounds; add into the output arrays (see ``blackjack_sim``).
 
@@ -1479,7 +1512,8 @@ def play_block(  # noqa: PLR0917
 
     Here the block's arrays are made (the loops below allocate nothing, so that they run
     without numba's runtime): one box takes ``play_one_box`` (``play_one_box_counted`` with a
-    count), more boxes, or index plays spread over more than ``MAX_INDEX_LEVELS`` true
+    count), or with ``for_game`` and no trace the one-box loop compiled for the game
+    (``one_box_loop``: a long run's, where its compilation pays), more boxes, or index plays spread over more than ``MAX_INDEX_LEVELS`` true
     counts, ``_general_rounds``. This function is Python, called once a block: compiled, it
     made numba compile all three loops at its first call, where a run takes one (a first
     ``croupier simulate`` on a new machine compiled for 54 s, most of it loops it never ran).
@@ -1501,7 +1535,9 @@ def play_block(  # noqa: PLR0917
             insurance_threshold, side_net, betting, outputs, logs, _hand_slots(max_hands),
             np.zeros(max_hands, dtype=np.int64), np.zeros(max_hands, dtype=np.bool_),
         )  # fmt: skip
-        if counting:
+        if for_game and not any(log.shape[0] > 0 for log in logs):
+            one_box_loop(p, counting)(*one_box)
+        elif counting:
             play_one_box_counted(*one_box)
         else:
             play_one_box(*one_box)

@@ -489,9 +489,15 @@ def simulate_blackjack(  # noqa: PLR0917 - the runner's interface for every game
     players: int,
     strategy: BlackjackStrategy,
     counting: Counting | None,
+    *,
+    for_game: bool = False,
 ) -> BlackjackTally:
-    """Deal ``rounds`` rounds to ``players`` boxes; the tally of every box-round."""
-    return _run(profile, rounds, seed, players, strategy, counting, trace=False)[0]
+    """Deal ``rounds`` rounds to ``players`` boxes; the tally of every box-round. ``for_game``:
+    one box plays a loop compiled for this game (``blackjack_kernel.one_box_loop``: the same
+    hands, faster, after a compilation per game), for a long run (``runner.FOR_GAME_FROM``)."""
+    return _run(profile, rounds, seed, players, strategy, counting, trace=False, for_game=for_game)[
+        0
+    ]
 
 
 def trace_blackjack(  # noqa: PLR0917 - as simulate_blackjack
@@ -517,6 +523,7 @@ def _run(  # noqa: PLR0917 - as simulate_blackjack
     counting: Counting | None,
     *,
     trace: bool,
+    for_game: bool = False,
 ) -> tuple[BlackjackTally, tuple[Any, Any, Any, Any] | None]:
     if rounds < 0 or not 1 <= players <= profile.boxes:
         raise SimulationError(
@@ -564,6 +571,7 @@ def _run(  # noqa: PLR0917 - as simulate_blackjack
     kernel.play_block(
         p, state, rounds, players, *arguments, wager_sums, totals, sums, by_count,
         segment_low, segment_end, paths, shoe_log, round_log, box_log, decision_log,
+        for_game=for_game,
     )  # fmt: skip
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     wagers = WAGERS if profile.twenty_one_plus_three is not None else ("main", "insurance")

@@ -25,6 +25,7 @@ from croupier.simulation.blackjack_sim import (
     parse_ramp,
     simulate_blackjack,
 )
+from croupier.simulation.runner import FOR_GAME_FROM, SimulationOptions, run_simulation
 
 PROFILES = ("peru-2016", "spain-1979", "veintiuno-real")
 
@@ -165,3 +166,62 @@ def test_one_box_path_deals_the_general_path_game_with_late_surrender(
     )
     fast, general = _both_paths(str(LATE_SURRENDER), 100_000, counting, monkeypatch)
     assert fast == general
+
+
+@pytest.mark.parametrize(
+    ("name", "counted"),
+    [
+        ("peru-2016", False),
+        ("veintiuno-real", True),
+        pytest.param("peru-2016", True, marks=pytest.mark.slow),
+        pytest.param("spain-1979", False, marks=pytest.mark.slow),
+        pytest.param("spain-1979", True, marks=pytest.mark.slow),
+        pytest.param("veintiuno-real", False, marks=pytest.mark.slow),
+    ],
+)
+def test_a_games_own_loop_deals_the_game_of_the_loop_for_every_game(
+    name: str, counted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long run's loop, compiled with the game's rules as constants (``one_box_loop``),
+    deals the same shoes, nets and counter's figures as the loop compiled once for every
+    game, on the same seed. (Each case compiles a loop of its own: about 10 s; the short form
+    keeps one uncounted and one counted game.)"""
+    profile = load_profile(name)
+    assert isinstance(profile, BlackjackRules)
+    strategy = BlackjackStrategy.basic(profile)
+    counting = _hi_lo_counter() if counted else None
+    taken = []
+
+    def one_box_loop(p: Any, with_count: bool) -> Any:
+        taken.append(with_count)
+        return original(p, with_count)
+
+    original = kernel.one_box_loop
+    monkeypatch.setattr(kernel, "one_box_loop", one_box_loop)
+    seed = np.random.SeedSequence(9)
+    shared = simulate_blackjack(profile, 200_000, seed, 1, strategy, counting)
+    assert taken == []
+    own = simulate_blackjack(profile, 200_000, seed, 1, strategy, counting, for_game=True)
+    assert taken == [counted]
+    assert _figures(own) == _figures(shared)
+
+
+def test_a_run_of_ten_million_rounds_plays_its_games_own_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``croupier simulate`` compiles a loop for the game from ``FOR_GAME_FROM`` rounds on,
+    where its compilation pays; a shorter run plays the loop compiled for every game."""
+    profile = load_profile("peru-2016")
+    taken: list[bool] = []
+    original = kernel.one_box_loop
+
+    def one_box_loop(p: Any, with_count: bool) -> Any:
+        taken.append(with_count)
+        return original(p, with_count)
+
+    monkeypatch.setattr(kernel, "one_box_loop", one_box_loop)
+    run_simulation(profile, SimulationOptions(rounds=1_000_000, seed=3))
+    assert taken == []
+    result = run_simulation(profile, SimulationOptions(rounds=FOR_GAME_FROM, seed=3))
+    assert result.tally.rounds == FOR_GAME_FROM
+    assert taken and set(taken) == {False}  # every block, without a count
