@@ -755,7 +755,7 @@ def rollout_chart(p: Array, rounds: int, shoes: Array, streams: Array, chart: An
         np.zeros((0, B_FIELDS), dtype=np.int64), np.zeros((0, 3), dtype=np.int64),
     )  # fmt: skip
     max_hands = p[P_MAX_HANDS]
-    results = _hand_slots(max_hands)
+    results = _hand_slots(max_hands)  # the box's hands' rows, for settlement
     waiting = np.zeros(max_hands, dtype=np.int64)
     waiting_aces = np.zeros(max_hands, dtype=np.bool_)
     side_net = np.zeros((1, 2), dtype=np.int64)
