@@ -30,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +48,14 @@ def _load(path: Path, name: str, folder: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # numba's cache locates a module's functions by its file
     spec.loader.exec_module(module)
+    if not hasattr(module, "one_box_loop"):
+        # A kernel from before the game's own loop: its one loop serves every game.
+        play_block = module.play_block
+
+        def without_for_game(*arguments: Any, for_game: bool = False) -> None:
+            play_block(*arguments)
+
+        module.play_block = without_for_game
     return module
 
 

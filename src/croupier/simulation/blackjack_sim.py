@@ -495,9 +495,10 @@ def simulate_blackjack(  # noqa: PLR0917 - the runner's interface for every game
     """Deal ``rounds`` rounds to ``players`` boxes; the tally of every box-round. ``for_game``:
     one box plays a loop compiled for this game (``blackjack_kernel.one_box_loop``: the same
     hands, faster, after a compilation per game), for a long run (``runner.FOR_GAME_FROM``)."""
-    return _run(profile, rounds, seed, players, strategy, counting, trace=False, for_game=for_game)[
-        0
-    ]
+    tally, _ = _run(
+        profile, rounds, seed, players, strategy, counting, trace=False, for_game=for_game
+    )
+    return tally
 
 
 def trace_blackjack(  # noqa: PLR0917 - as simulate_blackjack

@@ -128,18 +128,14 @@ def _simulate_block(block: Block) -> Tally:
     if isinstance(profile, BlackjackRules):
         from croupier.simulation.blackjack_sim import simulate_blackjack
 
-        # Compile (or load numba's cache) on an empty block first: never timed.
-        arguments = (profile, 0, block.seed, block.players, block.strategy, block.counting)
-        simulate_blackjack(*arguments, for_game=block.for_game)
-        return simulate_blackjack(
-            profile,
-            block.rounds,
-            block.seed,
-            block.players,
-            block.strategy,
-            block.counting,
-            for_game=block.for_game,
-        )
+        def deal(rounds: int) -> Tally:
+            return simulate_blackjack(
+                profile, rounds, block.seed, block.players, block.strategy, block.counting,
+                for_game=block.for_game,
+            )  # fmt: skip
+
+        deal(0)  # compile (or load numba's cache) on an empty block first: never timed
+        return deal(block.rounds)
     module_name, function_name = GAME_MODULES[profile.game]
     simulate: Callable[..., Tally] = getattr(importlib.import_module(module_name), function_name)
     if profile.game == "casino-holdem":

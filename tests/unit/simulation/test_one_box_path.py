@@ -168,6 +168,20 @@ def test_one_box_path_deals_the_general_path_game_with_late_surrender(
     assert fast == general
 
 
+@pytest.fixture
+def games_own_loops(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each game's own loop taken (``one_box_loop``), by whether it counts."""
+    taken: list[bool] = []
+    original = kernel.one_box_loop
+
+    def one_box_loop(p: Any, counted: bool) -> Any:
+        taken.append(counted)
+        return original(p, counted)
+
+    monkeypatch.setattr(kernel, "one_box_loop", one_box_loop)
+    return taken
+
+
 @pytest.mark.parametrize(
     ("name", "counted"),
     [
@@ -180,7 +194,7 @@ def test_one_box_path_deals_the_general_path_game_with_late_surrender(
     ],
 )
 def test_a_games_own_loop_deals_the_game_of_the_loop_for_every_game(
-    name: str, counted: bool, monkeypatch: pytest.MonkeyPatch
+    name: str, counted: bool, games_own_loops: list[bool]
 ) -> None:
     """A long run's loop, compiled with the game's rules as constants (``one_box_loop``),
     deals the same shoes, nets and counter's figures as the loop compiled once for every
@@ -190,38 +204,20 @@ def test_a_games_own_loop_deals_the_game_of_the_loop_for_every_game(
     assert isinstance(profile, BlackjackRules)
     strategy = BlackjackStrategy.basic(profile)
     counting = _hi_lo_counter() if counted else None
-    taken = []
-
-    def one_box_loop(p: Any, with_count: bool) -> Any:
-        taken.append(with_count)
-        return original(p, with_count)
-
-    original = kernel.one_box_loop
-    monkeypatch.setattr(kernel, "one_box_loop", one_box_loop)
     seed = np.random.SeedSequence(9)
     shared = simulate_blackjack(profile, 200_000, seed, 1, strategy, counting)
-    assert taken == []
+    assert games_own_loops == []
     own = simulate_blackjack(profile, 200_000, seed, 1, strategy, counting, for_game=True)
-    assert taken == [counted]
+    assert games_own_loops == [counted]
     assert _figures(own) == _figures(shared)
 
 
-def test_a_run_of_ten_million_rounds_plays_its_games_own_loop(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_run_of_ten_million_rounds_plays_its_games_own_loop(games_own_loops: list[bool]) -> None:
     """``croupier simulate`` compiles a loop for the game from ``FOR_GAME_FROM`` rounds on,
     where its compilation pays; a shorter run plays the loop compiled for every game."""
     profile = load_profile("peru-2016")
-    taken: list[bool] = []
-    original = kernel.one_box_loop
-
-    def one_box_loop(p: Any, with_count: bool) -> Any:
-        taken.append(with_count)
-        return original(p, with_count)
-
-    monkeypatch.setattr(kernel, "one_box_loop", one_box_loop)
     run_simulation(profile, SimulationOptions(rounds=1_000_000, seed=3))
-    assert taken == []
+    assert games_own_loops == []
     result = run_simulation(profile, SimulationOptions(rounds=FOR_GAME_FROM, seed=3))
     assert result.tally.rounds == FOR_GAME_FROM
-    assert taken and set(taken) == {False}  # every block, without a count
+    assert games_own_loops and set(games_own_loops) == {False}  # every block, without a count
