@@ -41,6 +41,7 @@ EVERY_REQUEST = {
     "server/forwarding.py": "a request for a table run elsewhere (middleware; none here)",
     "server/fail_safe_http.py": "R17's refusal (middleware)",
     "service/fail_safe.py": "R17's check",
+    "server/context.py": "the request's context: its caller, its body and its once (R8)",
     "server/schemas.py": "a body read as its model (every body)",
     "service/accounts.py": "the caller's session (R16, every request)",
     "service/database.py": "each connection's settings",

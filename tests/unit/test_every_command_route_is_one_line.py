@@ -1,5 +1,6 @@
-"""Issue 28, item 1: a route that changes state builds its command and calls the one handler
-(``server/context.py``: ``handled`` → ``Casino.handle``); no route chooses its own
+"""Issue 28, item 1: a route that changes state builds its command and calls the one handler,
+``server.casino.handle(command, once)``, with the request's ``Once`` (``RequestOnce``, which
+FastAPI resolves beside the caller: the key and the fingerprint, R8); no route chooses its own
 transaction. The cashier's credit and debit, the staff's roles, a dealer's unassignment, a
 dispute filed and a payout correction proposed or decided each chose one (``_once``, which
 ran ``uow.run`` itself) before they became commands."""
@@ -60,5 +61,7 @@ def test_every_route_that_changes_state_hands_its_command_to_the_one_handler(mod
     assert checked, module
     for function in checked:
         calls = _calls(function)
-        assert "handled" in calls, (module.__name__, function.name)
+        assert "handle" in calls, (module.__name__, function.name)
+        annotations = {ast.unparse(a.annotation) for a in function.args.kwonlyargs if a.annotation}
+        assert "RequestOnce" in annotations, (module.__name__, function.name)
         assert not calls & {"run", "read", "_once", "run_once"}, (module.__name__, function.name)

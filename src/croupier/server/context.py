@@ -11,7 +11,6 @@ from typing import Annotated, Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Header, Request, Security
-from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
@@ -38,7 +37,7 @@ from croupier.server.schemas import (
 from croupier.server.sockets import SessionSockets
 from croupier.service.accounts import KnownCallers, Principal, authenticate, identify
 from croupier.service.claim import TablesClaim
-from croupier.service.commands import Command, Once
+from croupier.service.commands import Once
 from croupier.service.errors import AuthenticationError, Forbidden, PayloadTooLarge, RequestError
 from croupier.service.leases import LEASE_SECONDS, Ownership
 from croupier.service.publishing import Broadcaster
@@ -318,19 +317,13 @@ def parse_json(raw: bytes) -> Any:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The body as a JSON object (``{}`` when there is none), kept on the request as it came
-    (``sent_body``): a request's idempotency fingerprint is of what the client sent."""
+    """The body as a JSON object (``{}`` when there is none), as the client sent it: the
+    route's typed body is read from it, and the request's idempotency fingerprint is of it
+    (``request_once``)."""
     raw = await read_body(request)
     body = parse_json(raw) if raw else {}
     if not isinstance(body, dict):
         raise RequestError(f"the body is a JSON object, not {type(body).__name__}")
-    request.state.sent_body = body
-    return body
-
-
-def sent_body(request: Request) -> dict[str, Any]:
-    """The JSON object a route's typed body was read from (``{}`` before one was read)."""
-    body: dict[str, Any] = getattr(request.state, "sent_body", {})
     return body
 
 
@@ -339,17 +332,6 @@ def request_hash(method: str, path: str, body: Any) -> str:
     another method, path or body is another request (``IdempotencyKeyReused``)."""
     canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def handled(
-    server: Server, command: Command, who: Principal, request: Request, key: str | None
-) -> JSONResponse:
-    """A route's answer to ``command``: the one handler (``Casino.handle``), given the
-    request's ``Idempotency-Key`` and fingerprint (R8), its status and body as they are."""
-    body = sent_body(request)
-    fingerprint = request_hash(request.method, request.scope["path"], body)
-    status, answer = server.casino.handle(command, Once(who.user_id, key, fingerprint))
-    return JSONResponse(answer, status_code=status)
 
 
 def typed_body(model: type[M]) -> Any:
@@ -385,3 +367,21 @@ IdempotencyKey = Annotated[
         json_schema_extra={"pattern": KEY.pattern},
     ),
 ]
+
+
+async def request_once(
+    request: Request,
+    who: Caller,
+    body: Annotated[dict[str, Any], Depends(json_body)],
+    key: IdempotencyKey = None,
+) -> Once:
+    """What makes a command's effect happen once (R8): the caller, the request's
+    ``Idempotency-Key`` and its fingerprint (``request_hash``: its method, path and body as
+    sent). The body is the one the route's typed body was read from (FastAPI reads it once a
+    request). ``async``: a few microseconds of hashing, where a plain function would cost a
+    hop to the thread pool. A route gives it to the one handler with its command:
+    ``server.casino.handle(command, once)``."""
+    return Once(who.user_id, key, request_hash(request.method, request.scope["path"], body))
+
+
+RequestOnce = Annotated[Once, Depends(request_once)]

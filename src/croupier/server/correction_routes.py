@@ -28,7 +28,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr, model_validator
 
@@ -47,7 +47,7 @@ from croupier.server.answers import (
     LegalCorrections,
     documented,
 )
-from croupier.server.context import Caller, IdempotencyKey, ServerDep, handled, typed_body
+from croupier.server.context import Caller, RequestOnce, ServerDep, typed_body
 from croupier.server.schemas import Id
 from croupier.server.staff_schemas import Text
 from croupier.service.commands import Correct
@@ -145,8 +145,8 @@ def correct(
     who: Caller,
     table_id: Id,
     correction: DealerCorrection,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     # A void or a confused deal once a card is seen waits for an inspector: 202.
-    return handled(server, Correct(table_id, who, correction.command()), who, request, key)
+    status, reply = server.casino.handle(Correct(table_id, who, correction.command()), once)
+    return JSONResponse(reply, status)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field, StrictStr
 from sqlalchemy.orm import Session
@@ -32,7 +32,7 @@ from croupier.server.answers import (
     ProcedureConfirmed,
     documented,
 )
-from croupier.server.context import Caller, IdempotencyKey, ServerDep, handled, typed_body
+from croupier.server.context import Caller, RequestOnce, ServerDep, typed_body
 from croupier.server.schemas import Body, Id
 from croupier.service import physical, staff
 from croupier.service.accounts import Principal
@@ -109,11 +109,11 @@ def confirm_procedure(
     who: Caller,
     table_id: Id,
     body: ConfirmedProcedure,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     command = ConfirmProcedure(table_id, who, body.procedure)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/dealer/tables/{table_id}/cards", responses=documented(CardTaken))
@@ -123,8 +123,8 @@ def enter_card(
     who: Caller,
     table_id: Id,
     body: EnteredCard,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     # A malformed card: NotationError, 422, before anything.
-    return handled(server, EnterCard(table_id, who, Card.parse(body.card)), who, request, key)
+    status, reply = server.casino.handle(EnterCard(table_id, who, Card.parse(body.card)), once)
+    return JSONResponse(reply, status)

@@ -12,7 +12,7 @@ import asyncio
 import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import Field, StrictInt
 from sqlalchemy.orm import Session
@@ -21,11 +21,10 @@ from croupier.ledger.book import MAX_MINOR_AMOUNT
 from croupier.server.answers import LimitChanged, PauseTaken, ProtectionAnswer, documented
 from croupier.server.context import (
     Caller,
-    IdempotencyKey,
     Operator,
+    RequestOnce,
     Server,
     ServerDep,
-    handled,
     typed_body,
 )
 from croupier.server.schemas import Body
@@ -81,15 +80,16 @@ def my_protection(*, server: ServerDep, who: Caller) -> dict[str, Any]:
 
 @router.post("/me/limits", responses=documented(LimitChanged))
 def set_my_limit(
-    *, server: ServerDep, who: Caller, limit: LimitIn, request: Request, key: IdempotencyKey = None
+    *, server: ServerDep, who: Caller, limit: LimitIn, once: RequestOnce
 ) -> JSONResponse:
     """A decrease (or a first limit) applies at once; a raise or a removal 24 hours on
     (``effective_at``)."""
     _player_only(who)
     kind, period = LimitKind(limit.kind), Period(limit.period)
-    return handled(
-        server, SetProtectionLimit(who, None, kind, period, limit.amount), who, request, key
+    status, reply = server.casino.handle(
+        SetProtectionLimit(who, None, kind, period, limit.amount), once
     )
+    return JSONResponse(reply, status)
 
 
 @router.post("/me/reality-check", responses=documented(LimitChanged))
@@ -98,8 +98,7 @@ def set_my_reality_check(
     server: ServerDep,
     who: Caller,
     interval: RealityCheckIn,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     """How often (10 to 60 minutes) the player's open pages are told the session's figures;
     it applies at once (answered as a limit of kind ``reality_check``)."""
@@ -107,7 +106,8 @@ def set_my_reality_check(
     command = SetProtectionLimit(
         who, None, LimitKind.REALITY_CHECK, Period.SESSION, interval.minutes
     )
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 def _paused(server: Server, who: Principal, kind: PauseKind, answer: JSONResponse) -> JSONResponse:
@@ -119,12 +119,13 @@ def _paused(server: Server, who: Principal, kind: PauseKind, answer: JSONRespons
 
 @router.post("/me/break", responses=documented(PauseTaken))
 def take_break(
-    *, server: ServerDep, who: Caller, pause: BreakIn, request: Request, key: IdempotencyKey = None
+    *, server: ServerDep, who: Caller, pause: BreakIn, once: RequestOnce
 ) -> JSONResponse:
     """A break of 1 to 92 days from now: no seat, bet or back bet, open sockets closed; the
     wallet stays the player's. Nothing lifts it before its end."""
     _player_only(who)
-    answer = handled(server, TakePause(who, PauseKind.BREAK, pause.days), who, request, key)
+    status, reply = server.casino.handle(TakePause(who, PauseKind.BREAK, pause.days), once)
+    answer = JSONResponse(reply, status)
     return _paused(server, who, PauseKind.BREAK, answer)
 
 
@@ -134,13 +135,13 @@ def self_exclude(
     server: ServerDep,
     who: Caller,
     pause: ExclusionIn,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     """Self-exclusion for 6, 12 or 60 months from now, as a break; nothing lifts it early."""
     _player_only(who)
     command = TakePause(who, PauseKind.SELF_EXCLUSION, pause.months)
-    answer = handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    answer = JSONResponse(reply, status)
     return _paused(server, who, PauseKind.SELF_EXCLUSION, answer)
 
 
@@ -163,14 +164,14 @@ def set_player_limit(
     who: Operator,
     username: str,
     limit: LimitIn,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     """The operator's limit on a player, at once either way; the lower of the player's and
     the operator's applies. It cannot lift a break or a self-exclusion (no route does)."""
     kind, period = LimitKind(limit.kind), Period(limit.period)
     command = SetProtectionLimit(who, username, kind, period, limit.amount)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 # --- the table's socket -------------------------------------------------------------------------

@@ -45,16 +45,15 @@ from croupier.server.context import (
     ConsentBody,
     CredentialsBody,
     Decision,
-    IdempotencyKey,
     LimitsBody,
     MoveBody,
     NewTableBody,
     NoBody,
     Operator,
+    RequestOnce,
     Server,
     ServerDep,
     bearer,
-    handled,
     password_work,
 )
 from croupier.server.forwarding import FORWARDED, owner_address, relay_socket
@@ -180,10 +179,10 @@ def credit(
     who: Operator,
     username: str,
     move: MoveBody,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
-    return handled(server, Credit(who, username, move.amount), who, request, key)
+    status, reply = server.casino.handle(Credit(who, username, move.amount), once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/operator/wallets/{username}/debit", responses=documented(WalletMoved))
@@ -193,15 +192,15 @@ def debit(
     who: Operator,
     username: str,
     move: MoveBody,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
-    return handled(server, Debit(who, username, move.amount), who, request, key)
+    status, reply = server.casino.handle(Debit(who, username, move.amount), once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/operator/tables", status_code=201, responses=documented(TableCreated, 201))
 def create_table(
-    *, server: ServerDep, who: Operator, table: NewTableBody, request: Request, key: IdempotencyKey
+    *, server: ServerDep, who: Operator, table: NewTableBody, once: RequestOnce
 ) -> JSONResponse:
     settings = server.settings
     name = table.name
@@ -221,7 +220,8 @@ def create_table(
         free_after=table.free_after,
         shoe=table.shoe,
     )
-    answer = handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    answer = JSONResponse(reply, status)
     # Its return to player read, or computed in the background, before a player asks.
     server.returns.warm(live.profile for live in server.casino.tables.values() if live.name == name)
     return answer
@@ -233,13 +233,13 @@ def set_limits(
     server: ServerDep,
     who: Operator,
     table_id: Id,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
     limits_asked: LimitsBody,
 ) -> JSONResponse:
     """One wager's table limits, in whole units, from the next round on (docs/rules.md §6)."""
     wager, minimum, maximum = limits_asked.wager, limits_asked.minimum, limits_asked.maximum
-    return handled(server, SetLimits(table_id, wager, minimum, maximum), who, request, key)
+    status, reply = server.casino.handle(SetLimits(table_id, wager, minimum, maximum), once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/operator/tables/{table_id}/{state}", responses=documented(TableOpened))
@@ -249,12 +249,12 @@ def open_or_close(
     who: Operator,
     table_id: Id,
     state: Literal["open", "close"],
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
     _body: NoBody,
 ) -> JSONResponse:
     """A table is ``open``ed or ``close``d (the schema lists both; anything else is a 422)."""
-    return handled(server, SetOpen(table_id, state == "open"), who, request, key)
+    status, reply = server.casino.handle(SetOpen(table_id, state == "open"), once)
+    return JSONResponse(reply, status)
 
 
 @router.get("/operator/audit", responses=documented(AuditAnswer))
@@ -315,11 +315,11 @@ def sit(
     who: Caller,
     table_id: Id,
     seat: Id,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
     _body: NoBody,
 ) -> JSONResponse:
-    return handled(server, Sit(table_id, who, seat), who, request, key)
+    status, reply = server.casino.handle(Sit(table_id, who, seat), once)
+    return JSONResponse(reply, status)
 
 
 @router.delete("/tables/{table_id}/seats/{seat}", responses=documented(TableState))
@@ -329,11 +329,11 @@ def leave(
     who: Caller,
     table_id: Id,
     seat: Id,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
     _body: NoBody,
 ) -> JSONResponse:
-    return handled(server, Leave(table_id, who, seat), who, request, key)
+    status, reply = server.casino.handle(Leave(table_id, who, seat), once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/tables/{table_id}/bets", responses=documented(BetAnswer))
@@ -343,11 +343,11 @@ def bet(
     who: Caller,
     table_id: Id,
     wager: Bet,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     command = PlaceBet(table_id, who, wager.seat, wager.wager, wager.amount)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/tables/{table_id}/ready", responses=documented(ReadyAnswer))
@@ -357,10 +357,10 @@ def ready(
     who: Caller,
     table_id: Id,
     _body: NoBody,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
-    return handled(server, Ready(table_id, who), who, request, key)
+    status, reply = server.casino.handle(Ready(table_id, who), once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/tables/{table_id}/actions", responses=documented(DecisionTaken))
@@ -370,11 +370,11 @@ def act(
     who: Caller,
     table_id: Id,
     decision: Decision,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     command = Decide(table_id, who, decision.seat, decision.action)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 @router.post("/tables/{table_id}/back-bets", responses=documented(BackBetAnswer))
@@ -384,11 +384,11 @@ def back_bet(
     who: Caller,
     table_id: Id,
     wager: Bet,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     command = AskBackBet(table_id, who, wager.seat, wager.wager, wager.amount)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 @router.post(
@@ -402,11 +402,11 @@ def consent(
     table_id: Id,
     back_bet_id: Id,
     answer: ConsentBody,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     command = ConsentTo(table_id, who, back_bet_id, answer.accept)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 # --- the table's socket --------------------------------------------------------------------

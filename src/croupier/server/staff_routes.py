@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse, Response
 
 from croupier.audit import signing as audit_signing
@@ -63,11 +63,10 @@ from croupier.server.answers import (
 )
 from croupier.server.context import (
     Caller,
-    IdempotencyKey,
     NoBody,
     Operator,
+    RequestOnce,
     ServerDep,
-    handled,
     typed_body,
 )
 from croupier.server.schemas import Id
@@ -132,10 +131,10 @@ def grant_role(
     server: ServerDep,
     who: Operator,
     grant: StaffGrant,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
-    return handled(server, GrantRole(who, grant.username, grant.role), who, request, key)
+    status, reply = server.casino.handle(GrantRole(who, grant.username, grant.role), once)
+    return JSONResponse(reply, status)
 
 
 @router.delete("/operator/staff/{username}/{role}", responses=documented(RoleChanged))
@@ -146,10 +145,10 @@ def remove_role(
     username: str,
     role: str,
     body: NoBody,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
-    return handled(server, RemoveRole(who, username, _role(role)), who, request, key)
+    status, reply = server.casino.handle(RemoveRole(who, username, _role(role)), once)
+    return JSONResponse(reply, status)
 
 
 @router.get("/operator/staff", responses=documented(StaffAnswer))
@@ -169,11 +168,11 @@ def assign_dealer(
     who: Operator,
     table_id: Id,
     dealer: DealerAssignment,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     # Under the table's lock: a seat taken at the same moment is seen.
-    return handled(server, AssignDealer(table_id, who, dealer.username), who, request, key)
+    status, reply = server.casino.handle(AssignDealer(table_id, who, dealer.username), once)
+    return JSONResponse(reply, status)
 
 
 @router.delete("/operator/tables/{table_id}/dealers/{username}", responses=documented(TableDealers))
@@ -184,11 +183,11 @@ def unassign_dealer(
     table_id: Id,
     username: str,
     body: NoBody,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     # Under the table's lock, as its assignment.
-    return handled(server, UnassignDealer(table_id, who, username), who, request, key)
+    status, reply = server.casino.handle(UnassignDealer(table_id, who, username), once)
+    return JSONResponse(reply, status)
 
 
 @router.get("/operator/disputes", responses=documented(DisputesAnswer))
@@ -209,10 +208,10 @@ def file_dispute(
     who: Caller,
     round_id: Id,
     dispute: DisputeText,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
-    return handled(server, FileDispute(round_id, who, dispute.text), who, request, key)
+    status, reply = server.casino.handle(FileDispute(round_id, who, dispute.text), once)
+    return JSONResponse(reply, status)
 
 
 @router.get("/me/disputes", responses=documented(MyDisputesAnswer))
@@ -263,12 +262,12 @@ def decide(
     who: Inspector,
     dispute_id: Id,
     decided: Ruling,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     corrections = tuple(disputes.Correction(c.username, c.amount) for c in decided.corrections)
     command = DecideDispute(dispute_id, who, decided.decision, decided.reason, corrections)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 # --- corrections of payouts and collections (issue 14, item 3) --------------------------------
@@ -283,12 +282,12 @@ def propose_correction(
     who: Caller,
     round_id: Id,
     proposal: Proposal,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     username, amount, reason = proposal.username, proposal.amount, proposal.reason
     command = ProposeCorrection(round_id, who, username, amount, reason)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 @router.get("/inspector/corrections", responses=documented(PayoutCorrectionsAnswer))
@@ -312,11 +311,11 @@ def decide_correction(
     who: Inspector,
     correction_id: Id,
     decided: Confirmation,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     command = DecideCorrection(correction_id, who, decided.decision, decided.reason)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
 
 
 @router.post(
@@ -329,12 +328,12 @@ def void_round(
     who: Caller,
     round_id: Id,
     voiding: Voiding,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     """The round under way voided by its table's dealer or the operator, under the table's
     lock, in one transaction with the stakes it returns."""
-    return handled(server, VoidRound(round_id, who, voiding.reason), who, request, key)
+    status, reply = server.casino.handle(VoidRound(round_id, who, voiding.reason), once)
+    return JSONResponse(reply, status)
 
 
 # --- four eyes (issue 25) -------------------------------------------------------------------
@@ -356,11 +355,11 @@ def decide_approval(
     who: Inspector,
     approval_id: Id,
     answered: Answering,
-    request: Request,
-    key: IdempotencyKey = None,
+    once: RequestOnce,
 ) -> JSONResponse:
     """A void is answered under its table's lock, in one transaction with the round's end
     (approved) or its clock started again (refused); a dispute's in one transaction with its
     corrections."""
     command = AnswerApproval(approval_id, who, answered.decision, answered.reason)
-    return handled(server, command, who, request, key)
+    status, reply = server.casino.handle(command, once)
+    return JSONResponse(reply, status)
