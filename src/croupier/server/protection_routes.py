@@ -175,13 +175,12 @@ def set_player_limit(
 
 
 # --- the table's socket -------------------------------------------------------------------------
-def pause_of(running: Server, who: Principal) -> str | None:
+def pause_of(session: Session, who: Principal, now: float) -> str | None:
     """``on_break`` or ``self_excluded`` while the player is paused (an open socket asks now
     and then: a pause taken through another server process closes it too)."""
     if who.is_operator:
         return None
-    now = running.settings.clock.now()
-    pause = running.uow.read(lambda s: protection.pause_of(s, who.user_id, now))
+    pause = protection.pause_of(session, who.user_id, now)
     return None if pause is None else protection.PAUSED[PauseKind(pause.kind)]
 
 
