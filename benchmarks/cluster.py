@@ -107,6 +107,10 @@ DEALT_TWICE = text(
 )
 
 
+ERRORS = Path(__file__).resolve().parents[1] / "deploy" / "errors"
+"""HAProxy's own refusals as the servers' error document (``deploy/cluster.sh`` uses them too)."""
+
+
 def haproxy_config(port: int, servers: list[ServerProcess], folder: Path) -> Path:
     """The same configuration as ``deploy/cluster.sh`` writes."""
     lines = [
@@ -119,6 +123,7 @@ def haproxy_config(port: int, servers: list[ServerProcess], folder: Path) -> Pat
         "    timeout client 60s",
         "    timeout server 60s",
         "    timeout tunnel 1h",
+        *(f"    errorfile {status} {ERRORS / f'{status}.http'}" for status in (502, 503, 504)),
         "frontend croupier",
         f"    bind 127.0.0.1:{port}",
         "    default_backend processes",

@@ -62,6 +62,11 @@ defaults
     timeout server 60s
     # A WebSocket, once upgraded, is a tunnel: a table's socket lives as long as its player.
     timeout tunnel 1h
+    # HAProxy's own refusals (no process ready, one killed mid-answer, one too slow) in the
+    # servers' error document, code unavailable, with Retry-After: never an HTML page.
+    errorfile 502 $HERE/deploy/errors/502.http
+    errorfile 503 $HERE/deploy/errors/503.http
+    errorfile 504 $HERE/deploy/errors/504.http
 
 frontend croupier
     bind $LISTEN
