@@ -713,6 +713,15 @@ def decision_tables(p: Array, lo: int, hi: int, chart: Any) -> Any:
 
 
 @njit(inline="always")
+def _block_start(size: Any, initial_rc: Any, wong_in: float) -> Any:
+    """A block's state before its first round, as both loops keep it: no shoe yet (``pos`` at
+    its end forces a shuffle first), the count's start, a wonging player out until the count
+    rises, nothing counted. Returns ``(pos, shoes, shoe_no, rc, wonged_in, decisions,
+    exhausted rounds, figures, and the bankroll's segment, its rounds, sum and low)``."""
+    return size, 0, -1, initial_rc, wong_in == -np.inf, 0, 0, NO_FIGURES, 0, 0, 0, 0
+
+
+@njit(inline="always")
 def _open_round(  # noqa: PLR0917
     p: Array, rnd: Any, pos: Any, cut_at: Any, shoe: Array, state: Array, shoes: Any,
     shoe_no: Any, rc: Any, wonged_in: Any, counting: Any, betting: Any, bins: Any, logs: Any,
@@ -1254,14 +1263,9 @@ def _one_box_path(rules: tuple[int, ...] | None, counted: bool, traced: bool) ->
         tags, wong_in = betting[0], betting[3]
         sums, bins = outputs[2], outputs[3].shape[0]
         box_log, decision_log = logs[2], logs[3]
-        pos = size  # forces a shuffle before the first round
-        shoes = n_decisions = exhausted_rounds = 0
-        shoe_no = -1
-        rc = p[P_INITIAL_RC]
+        (pos, shoes, shoe_no, rc, wonged_in, n_decisions, exhausted_rounds, figures, seg,
+         seg_rounds, seg_sum, seg_low) = _block_start(size, p[P_INITIAL_RC], wong_in)  # fmt: skip
         horizon = run[P_HORIZON]
-        seg = seg_rounds = seg_sum = seg_low = 0
-        wonged_in = wong_in == -np.inf
-        figures = NO_FIGURES
         for rnd in range(rounds):
             pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
                 p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting,
@@ -1374,14 +1378,9 @@ def _general_rounds(  # noqa: PLR0917
     h_hard, h_ace, h_n = slots[:, SLOT_HARD], slots[:, SLOT_ACE], slots[:, SLOT_CARDS]
     h_sevens, h_settled, h_net = slots[:, SLOT_SEVENS], slots[:, SLOT_SETTLED], slots[:, SLOT_NET]
     n_hands, b_side, b_ins, b_ins_net, b_ins_settled, waiting, waiting_aces = boxes
-    pos = size  # forces a shuffle before the first round
-    shoes = n_decisions = exhausted_rounds = 0
-    shoe_no = -1
-    rc = p[P_INITIAL_RC]
+    (pos, shoes, shoe_no, rc, wonged_in, n_decisions, exhausted_rounds, figures, seg, seg_rounds,
+     seg_sum, seg_low) = _block_start(size, p[P_INITIAL_RC], wong_in)  # fmt: skip
     horizon = p[P_HORIZON]
-    seg = seg_rounds = seg_sum = seg_low = 0
-    wonged_in = wong_in == -np.inf
-    figures = NO_FIGURES
     for rnd in range(rounds):
         pos, shoes, shoe_no, rc, wonged_in, bet, tc_bin = _open_round(
             p, rnd, pos, cut_at, shoe, state, shoes, shoe_no, rc, wonged_in, counting, betting,
