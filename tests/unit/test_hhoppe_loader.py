@@ -7,7 +7,9 @@ that defines the simulator, stands for his."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import pickle
+import subprocess
 import sys
 import traceback
 from pathlib import Path
@@ -85,3 +87,51 @@ def test_a_notebook_without_the_simulator_is_refused(folder: Path) -> None:
     (folder / "blackjack.py").write_text("# %%\nEFFORT = 2\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="no cell defines monte_carlo_house_edge_cpu"):
         _driver().load_simulator(folder)
+
+
+SERVED_NOTEBOOK = """\
+# %%
+EFFORT = 2
+CALLS = []
+
+
+class Rules:
+  def __init__(self, **rules):
+    self.rules = rules
+
+  def __str__(self):
+    return f"Rules({self.rules})"
+
+
+class Strategy:
+  pass
+
+
+# %%
+def monte_carlo_house_edge_cpu(rules, strategy, num_hands, parallel=None, quiet=False):
+  CALLS.append(num_hands)
+  return 0.004, num_hands, 1.15
+"""
+
+
+def test_served_it_sets_up_once_then_plays_a_run_for_each_line_until_its_input_ends(
+    folder: Path,
+) -> None:
+    # benchmarks/simulate.py times him beside each of its own runs through this protocol.
+    (folder / "blackjack.py").write_text(SERVED_NOTEBOOK, encoding="utf-8")
+    command = [sys.executable, str(DRIVER), "--hhoppe", str(folder), "--hands", "7", "--serve"]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    ready = json.loads(process.stdout.readline())
+    assert ready["ready"] is True and ready["set_up_cpu_seconds"] >= 0
+    records = []
+    for _ in range(2):
+        process.stdin.write("run\n")
+        process.stdin.flush()
+        records.append(json.loads(process.stdout.readline()))
+    process.stdin.close()
+    assert process.wait(timeout=30) == 0
+    assert process.stdout.read() == ""  # no run after the input ended
+    assert [record["hands"] for record in records] == [7, 7]
+    assert records[0]["rules"] == "Rules({'hit_soft17': False, 'late_surrender': False})"
+    assert records[0]["house_edge"] == 0.004 and records[0]["sd"] == 1.15
