@@ -50,6 +50,7 @@ from croupier.rules import BlackjackRules, load_profile
 from croupier.shoe import Shoe
 from croupier.simulation.blackjack_sim import (
     BlackjackStrategy,
+    BlackjackTally,
     Counting,
     parse_ramp,
     simulate_blackjack,
@@ -189,8 +190,8 @@ def main() -> None:
                 profile, 1_000, np.random.SeedSequence(0), 1, strategy, counting,
                 for_game=for_game,
             )  # fmt: skip
-        runs: list[list[Any]] = [[], []]
-        his_runs = []
+        runs: list[list[BlackjackTally]] = [[], []]  # basic strategy, Hi-Lo
+        his_runs: list[dict[str, Any]] = []
         for _ in range(args.repeats):
             if hhoppe is not None:
                 his_runs.append(hhoppe.run())
