@@ -20,7 +20,7 @@ from server_support import OPERATOR_TOKEN, Api, Table, make_api
 from sqlalchemy import create_engine, text
 
 from croupier.service import sharing
-from croupier.service.leases import TableLeases
+from croupier.service.leases import Arrivals, TableLeases
 
 pytestmark = pytest.mark.postgres
 
@@ -179,3 +179,127 @@ def test_a_table_opened_while_the_leases_are_counted_stays_with_its_opener(
     assert new.id in api.server.casino.tables
     answer = api.get(f"/tables/{new.id}", new.tokens["bruno"])
     assert answer.status_code == 200, answer.text
+
+
+# --- a table's lease follows its requests -----------------------------------------------------
+@pytest.fixture
+def two_processes(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Api, Api]]:
+    """Two servers on one PostgreSQL whose lease threads never run: each pass is the test's
+    own (``sharing.balance``), and no lease lapses while it runs."""
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)
+    first_made = make_api(pg_url, lease_seconds=600)
+    first = next(first_made)
+    try:
+        second_made = make_api(pg_url, lease_seconds=600)
+        second = next(second_made)
+        try:
+            yield first, second
+        finally:
+            second_made.close()
+    finally:
+        first_made.close()
+
+
+def leases_of(api: Api) -> TableLeases:
+    leases = api.server.leases
+    assert isinstance(leases, TableLeases)
+    return leases
+
+
+def counted_anew(*apis: Api) -> None:
+    """The test's own requests so far went to each table's owner directly (the test client's
+    process), and were counted so: from now on the balancer is said to send them elsewhere."""
+    for api in apis:
+        leases_of(api).arrivals = Arrivals()
+
+
+def requests_through(api: Api, table: Table, peer: Api, count: int = 4) -> None:
+    """``count`` requests for ``table`` reach ``api``, its owner, forwarded by ``peer``, as
+    ``server.forwarding`` counts them (the balancer sends the table's requests to ``peer``)."""
+    for _ in range(count):
+        leases_of(api).arrivals.arrived(table.id, leases_of(peer).owner)
+
+
+def test_a_table_goes_to_the_process_its_requests_come_through_between_rounds(
+    two_processes: tuple[Api, Api], pg_url: str
+) -> None:
+    """Issue 29, item 2 (the hop's cost): the owner of a table whose requests all come through
+    another process hands the table to it, not mid-round (a stake held), but between rounds:
+    one statement, a new owner and a new epoch (the fence's token); the other rebuilds it from
+    its record at its next pass, and runs it from then on."""
+    first, second = two_processes
+    table = Table(first, "veintiuno-real", ["ana"])
+    assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
+    round_id = table.bet_all()  # a stake in escrow: mid-round
+    counted_anew(first)
+    requests_through(first, table, second)
+    assert sharing.balance(first.server.casino, leases_of(first)) == []
+    assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
+    table.ready_all()
+    table.play_out(round_id)  # settled: between rounds now
+    before = table.state("ana")
+    counted_anew(first)
+    requests_through(first, table, second)
+    name = before["table"]["name"]
+    assert sharing.balance(first.server.casino, leases_of(first)) == [
+        f"table {name}: handed to the process its requests reach"
+    ]
+    assert lease_row(pg_url, table.id) == (leases_of(second).owner, 2)
+    assert table.id not in first.server.casino.tables and table.id not in leases_of(first).held
+    assert f"table {table.id}: handed here by the process that ran it" in sharing.balance(
+        second.server.casino, leases_of(second)
+    )
+    assert leases_of(second).held == {table.id: 2}
+    table.api = second
+    after = table.state("ana")
+    assert after["table"] == before["table"] and after["round"]["id"] == before["round"]["id"]
+    table.play_round()  # the next round, on its new owner
+    audit = second.get("/operator/audit", OPERATOR_TOKEN).json()
+    assert (audit["problems"], audit["sum"]) == ([], 0)
+
+
+def test_a_table_whose_requests_come_directly_or_evenly_stays(
+    two_processes: tuple[Api, Api], pg_url: str
+) -> None:
+    """A balancer that spreads a table's requests over every process (``leastconn``) must not
+    move the table back and forth: it moves only when its requests come through one peer more
+    than twice as often as directly."""
+    first, second = two_processes
+    table = Table(first, "veintiuno-real", ["ana"])
+    counted_anew(first)
+    for _ in range(4):
+        leases_of(first).arrivals.arrived(table.id, None)
+    requests_through(first, table, second, count=8)
+    assert sharing.balance(first.server.casino, leases_of(first)) == []
+    assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
+
+
+def test_two_processes_swap_tables_whose_requests_reach_the_other(
+    two_processes: tuple[Api, Api], pg_url: str
+) -> None:
+    """Each process at its share (two tables, two processes) runs the table whose requests
+    reach the other: neither is below its share, so a table moves only as half of a swap. The
+    first, which forwards requests to the second, hands its table over; the second, which
+    then runs both, hands back the table whose requests come through the first (below its
+    share now)."""
+    first, second = two_processes
+    mine = Table(first, "veintiuno-real", ["ana"])
+    theirs = Table(second, "veintiuno-real", ["bruno"])  # its creator runs it
+    assert set(leases_of(first).held) == {mine.id} and set(leases_of(second).held) == {theirs.id}
+    counted_anew(first, second)
+    requests_through(first, mine, second)
+    assert (
+        sharing.balance(first.server.casino, leases_of(first)) == []
+    )  # the second is at its share
+    # Both tables' requests keep coming where they came: the first forwards theirs's.
+    requests_through(first, mine, second)
+    leases_of(first).arrivals.forwarded(leases_of(second).owner, theirs.id)
+    requests_through(second, theirs, first)
+    assert len(sharing.balance(first.server.casino, leases_of(first))) == 1  # handed over
+    assert leases_of(first).held == {}
+    # The second rebuilds it, and hands theirs to the first, below its share now.
+    sharing.balance(second.server.casino, leases_of(second))
+    sharing.balance(first.server.casino, leases_of(first))  # rebuilds theirs
+    assert set(leases_of(first).held) == {theirs.id} and set(leases_of(second).held) == {mine.id}
+    assert lease_row(pg_url, mine.id) == (leases_of(second).owner, 2)
+    assert lease_row(pg_url, theirs.id) == (leases_of(first).owner, 2)

@@ -14,8 +14,10 @@ any other request runs here first. A table this process does not run is a 404
 ``no_such_table`` raised before anything is read or written (``Casino.handle`` checks the
 table first), so only such an answer is held back; when a live process owns the table
 (``table_leases`` and ``serve_processes``, ``service.leases``), the request goes to it again,
-marked ``X-Croupier-Forwarded`` so that it is never forwarded twice, and the owner's answer
-is the answer. An owner that cannot be reached (it died; its lease has not run out yet)
+marked ``X-Croupier-Forwarded`` (with this process's name) so that it is never forwarded
+twice, and the owner's answer is the answer. The owner counts where each of its tables'
+requests come from, and hands a table to the peer its requests come through
+(``service.leases``: the lease follows the requests, and the hop goes). An owner that cannot be reached (it died; its lease has not run out yet)
 answers 503 ``table_moved`` with ``Retry-After``: the table is taken over within seconds.
 The lobby (``GET /tables``) lists the tables of every live process. A WebSocket to a table
 run elsewhere is relayed to its owner; when the owner goes, the socket closes with 1013 and
@@ -38,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from croupier.server import errors
+from croupier.service import sharing
 from croupier.service.leases import TableLeases, TableMoved
 
 if TYPE_CHECKING:
@@ -46,7 +49,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("croupier.forwarding")
 
 FORWARDED = "x-croupier-forwarded"
-"""Set on a forwarded request: the owner answers it itself, never forwards it again."""
+"""Set on a forwarded request, to the forwarding process's name: the owner answers it
+itself, never forwards it again, and counts the request as come through that peer."""
+FORWARDED_BYTES = FORWARDED.encode()
 
 OWNER = text(
     "SELECT l.owner, p.address FROM game_tables g "
@@ -69,18 +74,34 @@ TIMEOUT_SECONDS = 30.0
 
 
 MOVING = "moving"
-"""``owner_address``'s answer for a table that exists but that no live process runs this
+"""``owner_of``'s answer for a table that exists but that no live process runs this
 instant (its owner died and its lease has not run out, or it is being taken over)."""
 
 
-def owner_address(leases: TableLeases, table_id: int) -> str | None:
-    """Where the live process that runs ``table_id`` answers, if another does; ``MOVING``
-    while no live process runs it; ``None`` when there is no such table or it is ours."""
+def owner_of(leases: TableLeases, table_id: int) -> tuple[str, str] | None:
+    """The name of the live process that runs ``table_id`` and where it answers (``MOVING``
+    while no live process runs it: ``("", MOVING)``); ``None`` when there is no such table."""
     with leases.engine.connect() as connection:
         found = connection.execute(OWNER, {"table": table_id}).first()
-    if found is None or found[0] == leases.owner:
+    if found is None:
         return None
-    return MOVING if found[1] is None else str(found[1])
+    if found[1] is None:
+        return "", MOVING
+    return str(found[0]), str(found[1])
+
+
+async def find_owner(server: Server, table_id: int) -> tuple[str, str] | None:
+    """``owner_of`` a table, if another process runs it (or none does: ``MOVING``); ``None``
+    when there is no such table, or this process runs it: a table a peer has just handed here
+    is rebuilt from its record first (``sharing.adopt_handed``), as its next pass would."""
+    leases = server.leases
+    assert isinstance(leases, TableLeases)
+    owner = await asyncio.to_thread(owner_of, leases, table_id)
+    if owner is None or owner[0] != leases.owner:
+        return owner
+    if table_id not in server.casino.tables:
+        await asyncio.to_thread(sharing.adopt_handed, server.casino, leases)
+    return None
 
 
 def peer_addresses(leases: TableLeases) -> list[str]:
@@ -105,26 +126,24 @@ class Forwarder:
         if scope["type"] != "http" or server is None or not isinstance(server.leases, TableLeases):
             await self.app(scope, receive, send)
             return
-        forwarded = any(name == FORWARDED.encode() for name, _ in scope["headers"])
+        via = _forwarded_by(scope)
+        forwarded = via is not None
         body = await _read_body(receive)
         replay = _replaying(body)
         if scope["method"] == "GET" and scope["path"] == "/tables" and not forwarded:
             await self._lobby(scope, replay, send, server.leases)
             return
         named = _table_in_path(scope["path"])
-        if (
-            named is not None
-            and not forwarded
-            and named not in server.casino.tables
-            and named not in server.leases.held
-        ):
+        if named is not None and named in server.leases.held:
+            server.leases.arrivals.arrived(named, via)  # where its requests come from
+        elif named is not None and not forwarded and named not in server.casino.tables:
             # A table named in the path and run elsewhere: straight to its owner.
-            address = await asyncio.to_thread(owner_address, server.leases, named)
-            if address == MOVING:
+            owner = await find_owner(server, named)
+            if owner is not None and owner[1] == MOVING:
                 await errors.answer(_moving(named))(scope, _no_body, send)
                 return
-            if address is not None:
-                await self._forward(scope, body, send, address, named)
+            if owner is not None:
+                await self._forward(scope, body, send, owner, named)
                 return
         held: list[Message] = []
 
@@ -143,25 +162,31 @@ class Forwarder:
             # rebuilt from its record): the table exists and is moving, try again.
             await errors.answer(_moving(table_id))(scope, _no_body, send)
             return
-        address = None
-        if table_id is not None:
-            address = await asyncio.to_thread(owner_address, server.leases, table_id)
-        if address is None:
+        owner = None if table_id is None else await find_owner(server, table_id)
+        if owner is None:
+            if table_id is not None and table_id in server.casino.tables:
+                await self.app(scope, _replaying(body), send)  # handed here meanwhile
+                return
             for message in held:
                 await send(message)
             return
-        if address == MOVING:
+        if owner[1] == MOVING:
             await errors.answer(_moving(table_id))(scope, _no_body, send)
             return
-        await self._forward(scope, body, send, address, table_id)
+        assert table_id is not None  # an owner was found for it
+        await self._forward(scope, body, send, owner, table_id)
 
     async def _forward(
-        self, scope: Scope, body: bytes, send: Send, address: str, table_id: int | None
+        self, scope: Scope, body: bytes, send: Send, owner: tuple[str, str], table_id: int
     ) -> None:
+        server: Server = scope["app"].state.server
+        assert isinstance(server.leases, TableLeases)
+        server.leases.arrivals.forwarded(owner[0], table_id)
         query = scope.get("query_string", b"").decode("latin-1")
-        url = address + scope["path"] + (f"?{query}" if query else "")
+        url = owner[1] + scope["path"] + (f"?{query}" if query else "")
+        address = owner[1]
         headers = [(k, v) for k, v in scope["headers"] if k not in HOP_BY_HOP]
-        headers.append((FORWARDED.encode(), b"1"))
+        headers.append((FORWARDED.encode(), server.leases.owner.encode("latin-1", "replace")))
         try:
             answer = await self.client().request(
                 scope["method"], url, content=body, headers=headers
@@ -286,6 +311,14 @@ def _replaying(body: bytes) -> Receive:
 
 async def _no_body() -> Message:
     return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def _forwarded_by(scope: Scope) -> str | None:
+    """The peer that forwarded this request (``X-Croupier-Forwarded``), or ``None``."""
+    for name, value in scope["headers"]:
+        if name == FORWARDED_BYTES:
+            return str(value.decode("latin-1"))
+    return None
 
 
 def _table_in_path(path: str) -> int | None:

@@ -6,13 +6,13 @@ histogram by ``http_request_method``, ``http_route`` (the route's template,
 ``/tables/{table_id}/bets``, never a path with its ids) and ``http_response_status_code``,
 with the buckets OpenTelemetry advises. croupier's own are named ``croupier_*``: open
 WebSocket connections, push latency (a table change heard to its state sent on a socket),
-rounds dealt and settled, tables run, table leases held and taken over, the fail safe
-(engaged or not, and each fault), where a command's time goes (``unit_of_work.Stage``: the
-locks waited for, the transaction, the audit chain's part of it, the publish) and every
-garbage collection's pause by generation (a pause of the process is a pause of every request
-in it: issue 28 found the players' slowest answers behind them). **No money figure is ever a
-metric**: stakes, balances and winnings are the ledger's, read through the operator's
-reports.
+rounds dealt and settled, tables run, table leases held, taken over and handed over,
+requests forwarded to a table's owner, the fail safe (engaged or not, and each fault), where
+a command's time goes (``unit_of_work.Stage``: the locks waited for, the transaction, the
+audit chain's part of it, the publish) and every garbage collection's pause by generation (a
+pause of the process is a pause of every request in it: issue 28 found the players' slowest
+answers behind them). **No money figure is ever a metric**: stakes, balances and winnings
+are the ledger's, read through the operator's reports.
 
 Several processes: **one registry per process, each scraped on its own port** (Prometheus
 adds the ``instance`` label). ``prometheus_client``'s multiprocess mode is for workers that
@@ -121,6 +121,17 @@ class _TablesCollector(Collector):
             "croupier_table_leases_taken_over",
             "Tables taken over from a process whose lease had expired (fail-overs).",
             value=getattr(leases, "taken_over", 0),
+        )
+        yield CounterMetricFamily(
+            "croupier_table_leases_handed_over",
+            "Tables handed to the process their requests came through (the lease follows them).",
+            value=getattr(leases, "handed_over", 0),
+        )
+        arrivals = getattr(leases, "arrivals", None)
+        yield CounterMetricFamily(
+            "croupier_requests_forwarded",
+            "Requests this process forwarded to the process that runs their table.",
+            value=0 if arrivals is None else arrivals.forwarded_in_all,
         )
         safe = casino.fail_safe
         yield GaugeMetricFamily(

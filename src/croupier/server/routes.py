@@ -56,7 +56,7 @@ from croupier.server.context import (
     bearer,
     password_work,
 )
-from croupier.server.forwarding import FORWARDED, owner_address, relay_socket
+from croupier.server.forwarding import FORWARDED, find_owner, relay_socket
 from croupier.server.protection_routes import RealityChecks, pause_of, verify_may_watch
 from croupier.server.rate_limits import client_address
 from croupier.server.schemas import MAX_ID, MAX_TABLE_NAME, Id
@@ -529,9 +529,10 @@ async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = N
         and FORWARDED not in websocket.headers
     ):
         # Run by another process (issue 29): relayed to it, which checks the caller.
-        address = await asyncio.to_thread(owner_address, leased, table_id)
-        if address is not None:
-            await relay_socket(websocket, address, table_id, token or "")
+        owner = await find_owner(running, table_id)
+        if owner is not None:
+            leased.arrivals.forwarded(owner[0], table_id)
+            await relay_socket(websocket, owner[1], table_id, token or "")
             return
     now = running.settings.clock.now()
     try:

@@ -22,6 +22,19 @@ process takes free tables (no lease, or an expired one) while it holds fewer tha
 processes never wait on each other for one), and gives surplus tables up only between rounds
 (betting, no stake held), never mid-round. On SQLite one process runs every table (the
 README's one-process server, ``service.claim``): ``Ownership`` has nothing to fence.
+
+**A table's lease follows its requests.** The load balancer sends every request naming a
+table to one process by the table's id (``deploy/cluster.sh``: HAProxy hashes it), which
+need not be its owner: such a request is forwarded, one more hop (about 2.5 ms and half a
+request's CPU again: docs/benchmarks.md). So each owner counts where its tables' requests
+come from (``arrived``: directly, or forwarded by which peer), and between rounds hands a
+table whose requests come through one live peer more than twice as often as directly to it
+(``hand_over``: a new owner and epoch in one statement, as a take-over; the peer finds it at
+its next pass, ``handed_to_me``, and rebuilds it from its record). Only to a peer below its
+share, or to one that this process forwards requests to (a swap: the peer, then above its
+share, gives back a table whose requests come here). The balancer needs no knowledge of the
+leases, and the leases none of the balancer's hashing: with any balancer that keeps a
+table's requests on one process, the forwarding stops within a few rounds.
 """
 
 from __future__ import annotations
@@ -94,17 +107,20 @@ RENEW = text(
 )
 LIVE_PROCESSES = text("SELECT count(*) FROM serve_processes WHERE expires_at > clock_timestamp()")
 TABLE_COUNT = text("SELECT count(*) FROM game_tables")
+# The tables whose requests reach this process first (``Arrivals.asked_here``), then by id.
 NEW_LEASES = text(
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
     "SELECT g.id, :owner, 1, clock_timestamp() + make_interval(secs => :seconds) "
     "FROM game_tables g WHERE NOT EXISTS (SELECT 1 FROM table_leases l WHERE l.table_id = g.id) "
-    "ORDER BY g.id LIMIT :wanted ON CONFLICT (table_id) DO NOTHING RETURNING table_id, epoch"
+    "ORDER BY g.id = ANY(CAST(:asked AS integer[])) DESC, g.id LIMIT :wanted "
+    "ON CONFLICT (table_id) DO NOTHING RETURNING table_id, epoch"
 )
 TAKE_EXPIRED = text(
     "UPDATE table_leases SET owner = :owner, epoch = epoch + 1, "
     "expires_at = clock_timestamp() + make_interval(secs => :seconds) "
     "WHERE table_id IN (SELECT table_id FROM table_leases WHERE expires_at < clock_timestamp() "
-    "ORDER BY table_id LIMIT :wanted FOR UPDATE SKIP LOCKED) RETURNING table_id, epoch"
+    "ORDER BY table_id = ANY(CAST(:asked AS integer[])) DESC, table_id LIMIT :wanted "
+    "FOR UPDATE SKIP LOCKED) RETURNING table_id, epoch"
 )
 GIVE_UP = text(
     "UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' "
@@ -115,6 +131,101 @@ GIVE_ALL_UP = text(
     "WHERE owner = :owner"
 )
 LEAVE = text("DELETE FROM serve_processes WHERE owner = :owner")
+HAND_OVER = text(
+    "UPDATE table_leases SET owner = :to, epoch = epoch + 1, "
+    "expires_at = clock_timestamp() + make_interval(secs => :seconds) "
+    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch AND EXISTS "
+    "(SELECT 1 FROM serve_processes p WHERE p.owner = :to AND p.expires_at > clock_timestamp()) "
+    "RETURNING epoch"
+)
+HANDED = text(
+    "SELECT table_id, epoch FROM table_leases WHERE owner = :owner "
+    "AND expires_at > clock_timestamp() AND NOT table_id = ANY(CAST(:tables AS integer[])) "
+    # A table being created here is leased at epoch 1 before its creator holds it (``grant``):
+    # not handed; a handed one's epoch has been raised.
+    "AND epoch > 1"
+)
+LEASES_OF = text(
+    "SELECT count(*) FROM table_leases WHERE owner = :owner AND expires_at > clock_timestamp()"
+)
+
+FADING = 0.5
+"""How much of a table's request counts each pass keeps (the rest fades): a table moves on
+its recent requests, and counts kept over passes let any pass that falls between rounds
+act on them."""
+MOVE_AFTER = 3.0
+"""Requests (faded) come through one peer before their table moves to it."""
+
+
+class Arrivals:
+    """Where the requests for each table come from, as the load balancer sends them: to this
+    process directly, or forwarded by a peer (``arrived``); and the peers this process
+    forwards requests to (``forwarded``). Counted on the event loop, read by the leases'
+    thread: kept under a lock, faded each pass (``FADING``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.direct: dict[int, float] = {}
+        self.via: dict[int, dict[str, float]] = {}
+        """Table -> the peer that forwarded its requests -> how many (faded)."""
+        self.sent: dict[str, float] = {}
+        """Peer -> requests this process forwarded to it (faded)."""
+        self.sent_for: dict[int, float] = {}
+        """Table -> requests for it this process forwarded (faded): the free tables it
+        takes first."""
+        self.forwarded_in_all = 0
+        """Requests this process forwarded to a table's owner, since it started."""
+
+    def arrived(self, table_id: int, via: str | None) -> None:
+        with self._lock:
+            if via is None:
+                self.direct[table_id] = self.direct.get(table_id, 0.0) + 1
+            else:
+                peers = self.via.setdefault(table_id, {})
+                peers[via] = peers.get(via, 0.0) + 1
+
+    def forwarded(self, peer: str, table_id: int) -> None:
+        with self._lock:
+            self.sent[peer] = self.sent.get(peer, 0.0) + 1
+            self.sent_for[table_id] = self.sent_for.get(table_id, 0.0) + 1
+            self.forwarded_in_all += 1
+
+    def asked_here(self) -> list[int]:
+        """The tables run elsewhere whose requests reach this process, the most asked first."""
+        with self._lock:
+            return sorted(self.sent_for, key=lambda table_id: -self.sent_for[table_id])
+
+    def wanted(self) -> dict[int, str]:
+        """Each table whose requests come through one peer more than twice as often as
+        directly (and ``MOVE_AFTER`` of them at least): that peer. Twice, so that a balancer
+        that spreads a table's requests over every process (``leastconn``) moves nothing."""
+        with self._lock:
+            return {
+                table_id: peer
+                for table_id, peers in self.via.items()
+                for peer, count in [max(peers.items(), key=lambda item: item[1])]
+                if count >= MOVE_AFTER and count > 2 * self.direct.get(table_id, 0.0)
+            }
+
+    def sends_to(self, peer: str) -> bool:
+        with self._lock:
+            return self.sent.get(peer, 0.0) >= 1
+
+    def fade(self) -> None:
+        with self._lock:
+            self.direct = {t: n * FADING for t, n in self.direct.items() if n * FADING >= 0.5}
+            self.sent = {p: n * FADING for p, n in self.sent.items() if n * FADING >= 0.5}
+            self.sent_for = {t: n * FADING for t, n in self.sent_for.items() if n * FADING >= 0.5}
+            self.via = {
+                t: kept
+                for t, peers in self.via.items()
+                if (kept := {p: n * FADING for p, n in peers.items() if n * FADING >= 0.5})
+            }
+
+    def forget(self, table_id: int) -> None:
+        with self._lock:
+            self.direct.pop(table_id, None)
+            self.via.pop(table_id, None)
 
 
 def process_name() -> str:
@@ -158,6 +269,12 @@ class TableLeases(Ownership):
         """Tables taken from another process whose lease had expired (a fail-over)."""
         self.forget: Callable[[int], None] = lambda _table: None
         """Drops a table from memory once it is lost (set by ``sharing.install``)."""
+        self.arrivals = Arrivals()
+        """Where this process's tables' requests come from (the forwarding counts them)."""
+        self.handed_over = 0
+        """Tables handed to the peer their requests came through."""
+        self.adopting = threading.Lock()
+        """Held while the tables handed here are found and rebuilt (``sharing.adopt_handed``)."""
         self._lock = threading.Lock()
 
     # --- a table created, or found lost at the fence ---------------------------------------
@@ -209,8 +326,14 @@ class TableLeases(Ownership):
         return max(1, processes), tables, sorted(kept)
 
     def take(self, wanted: int) -> list[int]:
-        """Up to ``wanted`` free tables: never leased yet, or whose lease expired."""
-        params = {"owner": self.owner, "seconds": self.lease_seconds, "wanted": wanted}
+        """Up to ``wanted`` free tables: never leased yet, or whose lease expired; those whose
+        requests reach this process first."""
+        params = {
+            "owner": self.owner,
+            "seconds": self.lease_seconds,
+            "wanted": wanted,
+            "asked": self.arrivals.asked_here(),
+        }
         with self.engine.begin() as connection:
             fresh = [(int(r[0]), int(r[1])) for r in connection.execute(NEW_LEASES, params)]
             taken: list[tuple[int, int]] = []
@@ -235,6 +358,40 @@ class TableLeases(Ownership):
         with self._lock:
             self.held.pop(table_id, None)
         self.forget(table_id)
+
+    def handed_to_me(self) -> list[int]:
+        """Tables a peer handed to this process (``hand_over``) since the last pass: held
+        from now on (the fence's epoch), each still to be rebuilt from its record."""
+        with self._lock:
+            held = list(self.held)
+        with self.engine.begin() as connection:
+            found = connection.execute(HANDED, {"owner": self.owner, "tables": held}).all()
+        with self._lock:
+            for table_id, epoch in found:
+                self.held[int(table_id)] = int(epoch)
+        return sorted(int(table_id) for table_id, _ in found)
+
+    def leases_of(self, peer: str) -> int:
+        with self.engine.connect() as connection:
+            return int(connection.execute(LEASES_OF, {"owner": peer}).scalar_one())
+
+    def hand_over(self, table_id: int, peer: str) -> bool:
+        """Give ``table_id`` to the live process ``peer``, a new epoch (called between
+        rounds, under the table's lock); false if the peer is gone or the table was lost."""
+        epoch = self.held.get(table_id)
+        if epoch is None:
+            return False
+        params = {"table": table_id, "owner": self.owner, "epoch": epoch, "to": peer}
+        with self.engine.begin() as connection:
+            moved = connection.execute(HAND_OVER, {**params, "seconds": self.lease_seconds})
+            if moved.first() is None:
+                return False
+        with self._lock:
+            self.held.pop(table_id, None)
+        self.arrivals.forget(table_id)
+        self.handed_over += 1
+        self.forget(table_id)
+        return True
 
     def renewed_within(self) -> str | None:
         if time.monotonic() - self.renewed_at <= self.lease_seconds:

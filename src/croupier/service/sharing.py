@@ -27,11 +27,14 @@ def between_rounds(casino: Casino, table_id: int) -> bool:
 
 
 def balance(casino: Casino, leases: TableLeases) -> list[str]:
-    """One pass: renew, then take free tables up to this process's share, or give surplus
-    tables up between rounds. Returns what was done (for the start's notes)."""
+    """One pass: renew; rebuild the tables peers handed here; take free tables up to this
+    process's share, or give surplus tables up between rounds; hand tables whose requests
+    come through a peer to that peer (``follow_requests``). Returns what was done (for the
+    start's notes)."""
     processes, tables, renewed = leases.renew()
     share = math.ceil(tables / processes)
     notes: list[str] = []
+    notes += adopt_handed(casino, leases)
     # A table this process created since the count (its lease granted in the creating
     # transaction, on another thread) is held but not counted: taking, count it (take fewer);
     # giving up, do not (the tables renewed are those counted), or it would look surplus and
@@ -43,14 +46,57 @@ def balance(casino: Casino, leases: TableLeases) -> list[str]:
             if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
                 leases.renew()  # rebuilding many tables must not let the others' leases lapse
     elif len(renewed) > share:
-        for table_id in sorted(renewed, reverse=True)[: len(renewed) - share]:
+        # A table whose requests come through a peer goes to that peer; then the highest ids.
+        wanted = leases.arrivals.wanted()
+        surplus = sorted(renewed, key=lambda table_id: (table_id not in wanted, -table_id))
+        for table_id in surplus[: len(renewed) - share]:
             live = casino.tables.get(table_id)
             if live is None:
                 continue
             with live.lock:
-                if between_rounds(casino, table_id):
+                if not between_rounds(casino, table_id):
+                    continue
+                if table_id in wanted and leases.hand_over(table_id, wanted[table_id]):
+                    notes.append(f"table {live.name}: handed to the process its requests reach")
+                else:
                     leases.give_up(table_id)
                     notes.append(f"table {live.name}: given up to another process")
+    notes += follow_requests(casino, leases, share)
+    leases.arrivals.fade()
+    return notes
+
+
+def follow_requests(casino: Casino, leases: TableLeases, share: int) -> list[str]:
+    """Hand each table whose requests come mostly through one live peer (``Arrivals.wanted``)
+    to that peer, between rounds: to a peer below its share, or, one a pass, to a peer this process
+    forwards requests to (a swap: that peer, above its share then, gives one back).
+    ``service.leases`` says why."""
+    notes: list[str] = []
+    swapped: set[str] = set()
+    for table_id, peer in sorted(leases.arrivals.wanted().items()):
+        live = casino.tables.get(table_id)
+        if live is None or table_id not in leases.held:
+            continue
+        below_share = leases.leases_of(peer) < share
+        if not below_share and (peer in swapped or not leases.arrivals.sends_to(peer)):
+            continue
+        with live.lock:
+            if between_rounds(casino, table_id) and leases.hand_over(table_id, peer):
+                notes.append(f"table {live.name}: handed to the process its requests reach")
+                if not below_share:
+                    swapped.add(peer)
+    return notes
+
+
+def adopt_handed(casino: Casino, leases: TableLeases) -> list[str]:
+    """Rebuild the tables peers handed to this process (``TableLeases.hand_over``): at each
+    pass, and at once when a request for one arrives first (``server.forwarding``), so that
+    no player waits for the pass; one at a time (``leases.adopting``)."""
+    notes: list[str] = []
+    with leases.adopting:
+        for table_id in leases.handed_to_me():
+            notes += adopt(casino, leases, table_id)
+            notes.append(f"table {table_id}: handed here by the process that ran it")
     return notes
 
 

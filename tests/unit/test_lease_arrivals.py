@@ -1,0 +1,65 @@
+"""Where a table's requests come from, as its owner counts them (``service.leases.Arrivals``):
+what decides that a table follows its requests to another process (issue 29, item 2)."""
+
+from __future__ import annotations
+
+from croupier.service.leases import FADING, MOVE_AFTER, Arrivals
+
+
+def counted(direct: int = 0, **via: int) -> Arrivals:
+    arrivals = Arrivals()
+    for _ in range(direct):
+        arrivals.arrived(7, None)
+    for peer, count in via.items():
+        for _ in range(count):
+            arrivals.arrived(7, peer)
+    return arrivals
+
+
+def test_a_table_is_wanted_by_the_peer_most_of_its_requests_come_through() -> None:
+    assert counted(b=3, c=5).wanted() == {7: "c"}
+
+
+def test_a_few_requests_move_nothing() -> None:
+    assert MOVE_AFTER == 3
+    assert counted(b=2).wanted() == {}
+    assert counted(b=3).wanted() == {7: "b"}
+
+
+def test_requests_spread_evenly_over_the_processes_move_nothing() -> None:
+    """A ``leastconn`` balancer: as many directly as through each peer (or half as many)."""
+    assert counted(direct=4, b=4, c=4).wanted() == {}
+    assert counted(direct=4, b=8).wanted() == {}
+    assert counted(direct=4, b=9).wanted() == {7: "b"}
+
+
+def test_counts_fade_each_pass_and_go() -> None:
+    assert FADING == 0.5
+    arrivals = counted(direct=1, b=6)
+    arrivals.forwarded("b", 9)
+    assert arrivals.wanted() == {7: "b"} and arrivals.sends_to("b")
+    arrivals.fade()  # b: 3, direct: 0.5
+    assert arrivals.wanted() == {7: "b"} and arrivals.direct == {7: 0.5}
+    assert not arrivals.sends_to("b")  # 0.5 of one request forwarded
+    arrivals.fade()  # b: 1.5; direct and sent under a half: gone
+    assert arrivals.wanted() == {} and arrivals.direct == {} and arrivals.sent == {}
+    arrivals.fade()
+    arrivals.fade()
+    assert arrivals.via == {}
+
+
+def test_a_table_handed_over_or_lost_is_forgotten() -> None:
+    arrivals = counted(direct=1, b=6)
+    arrivals.forget(7)
+    assert arrivals.wanted() == {} and arrivals.direct == {}
+    arrivals.forwarded("b", 9)
+    assert arrivals.forwarded_in_all == 1
+
+
+def test_the_tables_asked_here_most_come_first() -> None:
+    """What this process takes first among free tables (``TableLeases.take``)."""
+    arrivals = Arrivals()
+    for table_id, count in ((3, 1), (5, 4), (4, 2)):
+        for _ in range(count):
+            arrivals.forwarded("b", table_id)
+    assert arrivals.asked_here() == [5, 4, 3]
