@@ -111,6 +111,16 @@ ERRORS = Path(__file__).resolve().parents[1] / "deploy" / "errors"
 """HAProxy's own refusals as the servers' error document (``deploy/cluster.sh`` uses them too)."""
 
 
+ROUTING_BY_TABLE = [
+    "    http-request del-header X-Croupier-Forwarded",
+    '    http-request set-var(txn.table) "path,regsub('
+    r"'^/(dealer/|operator/)?tables?/([0-9]+)(/.*)?','\\2')" + '"',
+]
+"""The frontend's lines that name the table a request is for (``deploy/cluster.sh`` says why)."""
+BALANCE_BY_TABLE = ["    balance hash var(txn.table)", "    hash-type consistent"]
+"""The backend's: every request of one table to one process (its lease follows them)."""
+
+
 def haproxy_config(port: int, servers: list[ServerProcess], folder: Path) -> Path:
     """The same configuration as ``deploy/cluster.sh`` writes."""
     lines = [
@@ -126,9 +136,10 @@ def haproxy_config(port: int, servers: list[ServerProcess], folder: Path) -> Pat
         *(f"    errorfile {status} {ERRORS / f'{status}.http'}" for status in (502, 503, 504)),
         "frontend croupier",
         f"    bind 127.0.0.1:{port}",
+        *ROUTING_BY_TABLE,
         "    default_backend processes",
         "backend processes",
-        "    balance leastconn",
+        *BALANCE_BY_TABLE,
         "    option httpchk GET /health/ready",
         "    http-check expect status 200",
         "    timeout check 5s",
@@ -184,6 +195,26 @@ def cluster(
             server.stop()
 
 
+FORWARDING_COUNTERS = (
+    "croupier_requests_forwarded_total",
+    "croupier_table_leases_handed_over_total",
+)
+"""Each process's: what the hop cost (requests and sockets sent on to a table's owner), and
+what removed it (tables that followed their requests, ``service.leases``)."""
+
+
+def counted(servers: list[ServerProcess], names: tuple[str, ...]) -> dict[str, float]:
+    """Each counter of ``names`` summed over the servers' ``/metrics``."""
+    totals = dict.fromkeys(names, 0.0)
+    for server in servers:
+        with contextlib.suppress(httpx.HTTPError):
+            for line in httpx.get(server.url + "/metrics", timeout=10).text.splitlines():
+                name, _, value = line.partition(" ")
+                if name in totals:
+                    totals[name] += float(value)
+    return totals
+
+
 def cpu_of(servers: list[ServerProcess]) -> float:
     total = 0.0
     for server in servers:
@@ -214,9 +245,15 @@ def scaling(args: argparse.Namespace) -> None:
                     metrics_urls=[server.url for server in servers],
                 )
             )
+            moved = counted(servers, FORWARDING_COUNTERS)
         results[processes] = figures
         print(f"\n--- {processes} process(es) behind HAProxy, PostgreSQL ---")
         print(report(figures))
+        print(
+            f"requests forwarded to their table's owner: {moved[FORWARDING_COUNTERS[0]]:.0f} "
+            f"(of {len(figures['timeline'])} timed player requests); tables handed to the process "
+            f"their requests reach: {moved[FORWARDING_COUNTERS[1]]:.0f}"
+        )
         by_kind: dict[str, list[float]] = {}
         for kind, _start, latency in figures["timeline"]:
             by_kind.setdefault(kind, []).append(latency)

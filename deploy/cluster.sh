@@ -7,6 +7,7 @@
 #   deploy/cluster.sh start [N]   # N processes (default 3) behind http://127.0.0.1:8000/
 #   deploy/cluster.sh status      # each process's readiness, and which tables it runs
 #   deploy/cluster.sh stop        # everything this script started (PostgreSQL and Redis stay)
+#   deploy/cluster.sh config [N]  # only write HAProxy's configuration for N processes, and print it
 #
 # Settings (environment): CROUPIER_DATABASE (a SQLAlchemy URL; default a database `croupier`
 # on 127.0.0.1:5432), CROUPIER_REDIS (redis://127.0.0.1:6379/0), CROUPIER_LISTEN (127.0.0.1:8000),
@@ -72,12 +73,24 @@ frontend croupier
     bind $LISTEN
     # Scrape each process's /metrics directly (one registry per process), never through here.
     http-request deny if { path_beg /metrics }
+    # Only a croupier process says that it forwarded a request (its owner counts where the
+    # table's requests come from), never a client.
+    http-request del-header X-Croupier-Forwarded
+    # The table a request is for, from its path (the table's page and socket, a player's,
+    # the dealer's and the operator's routes): /tables/17/bets, /table/17, /dealer/tables/17/..
+    # give 17; any other path stands for itself.
+    http-request set-var(txn.table) "path,regsub('^/(dealer/|operator/)?tables?/([0-9]+)(/.*)?','\\\\2')"
     default_backend processes
 
 backend processes
-    # Any process answers any player (it forwards to the table's owner): the fewest
-    # connections first; a process that is not ready (fail safe, lost leases) gets none.
-    balance leastconn
+    # Every request for one table to one process, by the table's id. Any process answers any
+    # player (it forwards a request to the table's owner), and a table's lease follows its
+    # requests (src/croupier/service/leases.py): within a few rounds each table is run where
+    # its requests arrive, and none is forwarded. A process that is not ready (fail safe,
+    # lost leases) gets none; its tables' requests go to the others (consistent hashing
+    # moves only those).
+    balance hash var(txn.table)
+    hash-type consistent
     option httpchk GET /health/ready
     http-check expect status 200
     # A loaded process answers its readiness slowly: 5 s before a check fails, 3 in a row
@@ -146,5 +159,6 @@ case "${1:-}" in
     start) start ;;
     status) status ;;
     stop) stop ;;
-    *) sed -n '2,15p' "$0"; exit 2 ;;
+    config) mkdir -p "$RUN" && write_haproxy_cfg && cat "$RUN/haproxy.cfg" ;;
+    *) sed -n '2,16p' "$0"; exit 2 ;;
 esac

@@ -34,9 +34,11 @@ def main() -> None:
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's banner about its successor
     with tempfile.TemporaryDirectory(prefix="croupier-site-") as site:
         run(sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site)
-    from install_browser import install_browser  # Chromium for tests/e2e (browser marker)
+    # Chromium for tests/e2e (browser marker), HAProxy for the load balancer's tests.
+    from install_packages import install_browser, install_load_balancer
 
     install_browser()
+    install_load_balancer()
     # Slow checks (full-size load tests and long simulations) run from benchmarks/slow_checks.py;
     # the suite runs their short forms. Pass your own -m to choose otherwise.
     selection = [] if "-m" in sys.argv[1:] else ["-m", "not slow"]

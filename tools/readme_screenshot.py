@@ -6,7 +6,7 @@ mid-round at 1366 px, ana's main bet and 21+3 on the felt beside ben's, her deci
 
 The table is one of ``tools/page_scenes.py``'s scenes (a live server of its own with a
 stopped clock and chosen seeds), so the picture is the same on every run until the page
-changes. Needs Debian's Chromium (``tools/install_browser.py``).
+changes. Needs Debian's Chromium (``tools/install_packages.py``).
 """
 
 from __future__ import annotations

@@ -184,7 +184,9 @@ def the_test_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(subprocess, "run", refused)
     monkeypatch.setattr(subprocess, "Popen", refused)
     monkeypatch.setitem(
-        sys.modules, "install_browser", types.SimpleNamespace(install_browser=lambda: None)
+        sys.modules,
+        "install_packages",
+        types.SimpleNamespace(install_browser=lambda: None, install_load_balancer=lambda: None),
     )
     monkeypatch.setattr(os, "environ", dict(os.environ))
     monkeypatch.setattr(sys, "argv", ["tools/check.py"])

@@ -1,7 +1,7 @@
 """End-to-end: a real table server (uvicorn in a thread, SQLite in a temporary folder) and
 Debian's Chromium driven by Playwright, with a person's pages as they would see them.
 
-Chromium comes from ``tools/install_browser.py`` (``tools/check.py`` runs it first);
+Chromium comes from ``tools/install_packages.py`` (``tools/check.py`` runs it first);
 ``playwright install`` cannot download here. Without ``/usr/bin/chromium`` these tests skip.
 
 Shoes are stacked the one way a live server allows: the seed a new shoe is shuffled from.
@@ -74,7 +74,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(
-            f"Chromium not found at {CHROMIUM}: run `python tools/install_browser.py` "
+            f"Chromium not found at {CHROMIUM}: run `python tools/install_packages.py` "
             "(apt-get install chromium; tools/check.py does it before the tests)"
         )
     from playwright.sync_api import sync_playwright
