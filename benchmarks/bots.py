@@ -202,22 +202,29 @@ class Bot:
     errors: list[str] = field(default_factory=list)
     rounds_bet: set[int] = field(default_factory=set)
     retries: int = 0
+    reconnects: int = 0
+    """Times its table's socket closed and it connected again (the table moved)."""
 
     async def _post(
         self, client: httpx.AsyncClient, path: str, body: dict[str, Any]
     ) -> httpx.Response:
-        """POST with one idempotency key; a dropped connection is retried with the same key
-        (R8 makes the retry safe), as a real client would."""
+        """POST with one idempotency key; a dropped connection, or a 503 while the table
+        moves between processes (``table_moved``, issue 29), is retried with the same key (R8
+        makes the retry safe), as a real client would; the latency counts every attempt."""
         request_headers = headers(self.token)
         started = time.perf_counter()
         for attempt in range(3):
             try:
                 answer = await client.post(path, json=body, headers=request_headers)
-                break
             except (httpx.ReadError, httpx.RemoteProtocolError, httpx.ConnectError):
                 self.retries += 1
                 if attempt == 2:
                     raise
+                continue
+            if answer.status_code != 503 or attempt == 2:
+                break
+            self.retries += 1
+            await asyncio.sleep(0.2)
         latency = time.perf_counter() - started
         self.latencies.append(latency)
         self.timeline.append((path.rsplit("/", 1)[-1], started, latency))
@@ -226,9 +233,13 @@ class Bot:
     async def sit(self, client: httpx.AsyncClient) -> None:
         """Take the seats (not counted in the action latencies: it happens once, all at once)."""
         for seat in self.seats:
-            answer = await client.post(
-                f"/tables/{self.table}/seats/{seat}", json={}, headers=headers(self.token)
-            )
+            for _ in range(50):  # again after a 503: the table is moving between processes
+                answer = await client.post(
+                    f"/tables/{self.table}/seats/{seat}", json={}, headers=headers(self.token)
+                )
+                if answer.status_code != 503:
+                    break
+                await asyncio.sleep(0.2)
             answer.raise_for_status()
 
     async def _think(self) -> None:
@@ -283,20 +294,29 @@ async def play_table(
 
         async def drive(bot: Bot) -> None:
             url = f"{ws_url}/tables/{bot.table}/ws?token={bot.token}"
-            async with websockets.connect(url, max_size=None) as socket_:
-                while time.monotonic() < deadline:
-                    try:
-                        message = await asyncio.wait_for(socket_.recv(), timeout=2)
-                    except TimeoutError:
-                        continue
-                    state = json.loads(message)
-                    if state.get("type") != "state":
-                        continue  # a reality check (issue 27): a bot reads none
-                    current = state["round"]
-                    if len(bot.rounds_bet) >= rounds and current["id"] not in bot.rounds_bet:
-                        return
-                    await bot.on_state(client, state, rounds - len(bot.rounds_bet))
-                bot.errors.append("timed out")
+            while time.monotonic() < deadline:
+                try:
+                    async with websockets.connect(url, max_size=None) as socket_:
+                        while time.monotonic() < deadline:
+                            try:
+                                message = await asyncio.wait_for(socket_.recv(), timeout=2)
+                            except TimeoutError:
+                                continue
+                            state = json.loads(message)
+                            if state.get("type") != "state":
+                                continue  # a reality check (issue 27): a bot reads none
+                            current = state["round"]
+                            if (
+                                len(bot.rounds_bet) >= rounds
+                                and current["id"] not in bot.rounds_bet
+                            ):
+                                return
+                            await bot.on_state(client, state, rounds - len(bot.rounds_bet))
+                except websockets.ConnectionClosed:
+                    # Its table moved to another process (several processes: issue 29); the
+                    # page reconnects, and so does a bot, to the state as it is.
+                    bot.reconnects += 1
+            bot.errors.append("timed out")
 
         await asyncio.gather(*(drive(bot) for bot in bots))
 

@@ -209,6 +209,7 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
         "no_op": no_op,
         "errors": errors,
         "retries": sum(bot.retries for bot in all_bots),
+        "reconnects": sum(bot.reconnects for bot in all_bots),
         "ledger_sum": audit["sum"],
         "ledger_problems": audit["problems"],
         "timeline": timeline,
@@ -358,7 +359,8 @@ def report(figures: dict[str, Any]) -> str:
             f"to every seat's WebSocket included), per no-op request "
             f"{figures['reference_cpu_per_request'] * 1000:.2f} ms -> "
             f"{figures['cpu_per_request'] / figures['reference_cpu_per_request']:.1f}x",
-            f"errors: {len(figures['errors'])} (dropped connections retried: {figures['retries']}); ledger sum {figures['ledger_sum']}, problems "
+            f"errors: {len(figures['errors'])} (dropped connections and 503s retried: {figures['retries']}; "
+            f"sockets reconnected: {figures.get('reconnects', 0)}); ledger sum {figures['ledger_sum']}, problems "
             f"{len(figures['ledger_problems'])}; rounds recallable {figures['rounds_recalled']}/{figures['rounds']}",
             *stages_lines(figures),
             own_delays_line(figures),
