@@ -136,19 +136,22 @@ class Forwarder:
         named = _table_in_path(scope["path"])
         if named is not None and named in server.leases.held:
             server.leases.arrivals.arrived(named, via)  # where its requests come from
-        elif named is not None and not forwarded and named not in server.casino.tables:
-            # A table named in the path and run elsewhere: straight to its owner.
+        elif named is not None and named not in server.casino.tables:
+            # A table named in the path and run elsewhere: straight to its owner (a table
+            # just handed here is rebuilt first; a forwarded request is never sent on).
             owner = await find_owner(server, named)
-            if owner is not None and owner[1] == MOVING:
-                await errors.answer(_moving(named))(scope, _no_body, send)
-                return
-            if owner is not None:
+            if owner is not None and not forwarded:
+                if owner[1] == MOVING:
+                    await errors.answer(_moving(named))(scope, _no_body, send)
+                    return
                 await self._forward(scope, body, send, owner, named)
                 return
         held: list[Message] = []
 
         async def holding(message: Message) -> None:
-            if held or (message["type"] == "http.response.start" and message["status"] == 404):
+            if held or (
+                message["type"] == "http.response.start" and message["status"] in (404, 503)
+            ):
                 held.append(message)
             else:
                 await send(message)
@@ -156,7 +159,19 @@ class Forwarder:
         await self.app(scope, replay, holding)
         if not held:
             return
-        table_id = _table_of(scope["path"], b"".join(m.get("body", b"") for m in held[1:]))
+        content = b"".join(m.get("body", b"") for m in held[1:])
+        if held[0]["status"] == 503:
+            # Refused by the fence: the table was handed on or taken over as the command
+            # waited (nothing of it committed). Its new owner answers it, as a retry would.
+            moved = None if forwarded else _moved_table(content)
+            owner = None if moved is None else await find_owner(server, moved)
+            if owner is None or owner[1] == MOVING or moved is None:
+                for message in held:
+                    await send(message)
+                return
+            await self._forward(scope, body, send, owner, moved)
+            return
+        table_id = _table_of(scope["path"], content)
         if table_id is not None and (forwarded or table_id in server.leases.held):
             # Ours a moment ago or in a moment (given up, lost, or taken and still being
             # rebuilt from its record): the table exists and is moving, try again.
@@ -176,9 +191,17 @@ class Forwarder:
         assert table_id is not None  # an owner was found for it
         await self._forward(scope, body, send, owner, table_id)
 
-    async def _forward(
-        self, scope: Scope, body: bytes, send: Send, owner: tuple[str, str], table_id: int
+    async def _forward(  # noqa: PLR0917 - a request's parts, and whether to try once more
+        self,
+        scope: Scope,
+        body: bytes,
+        send: Send,
+        owner: tuple[str, str],
+        table_id: int,
+        again: bool = True,
     ) -> None:
+        """The owner's answer; when it answers that the table moved (handed on or taken over
+        as the request travelled), once more, to whoever runs it now (here included)."""
         server: Server = scope["app"].state.server
         assert isinstance(server.leases, TableLeases)
         server.leases.arrivals.forwarded(owner[0], table_id)
@@ -195,6 +218,14 @@ class Forwarder:
             log.warning("table %s: its owner at %s did not answer (%s)", table_id, address, trouble)
             await errors.answer(_moving(table_id))(scope, _no_body, send)
             return
+        if again and answer.status_code == 503 and _moved_table(answer.content) == table_id:
+            now = await find_owner(server, table_id)
+            if now is None and table_id in server.casino.tables:
+                await self.app(scope, _replaying(body), send)
+                return
+            if now is not None and now[1] != MOVING and now != owner:
+                await self._forward(scope, body, send, now, table_id, again=False)
+                return
         out = [(k, v) for k, v in answer.headers.raw if k.lower() not in HOP_BY_HOP]
         out.append((b"content-length", str(len(answer.content)).encode()))
         await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
@@ -324,6 +355,18 @@ def _forwarded_by(scope: Scope) -> str | None:
 def _table_in_path(path: str) -> int | None:
     found = TABLE_PATH.match(path)
     return None if found is None else int(found.group(1))
+
+
+def _moved_table(content: bytes) -> int | None:
+    """The table a 503 ``table_moved`` answer was about, if it was one."""
+    try:
+        refusal = json.loads(content)
+    except ValueError:
+        return None
+    if isinstance(refusal, dict) and refusal.get("code") == TableMoved.code:
+        table = refusal.get("params", {}).get("table")
+        return table if isinstance(table, int) else None
+    return None
 
 
 def _table_of(path: str, content: bytes) -> int | None:
