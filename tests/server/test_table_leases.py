@@ -10,7 +10,6 @@ process takes the table (``TableLeases.take``, what its lease thread does).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -107,41 +106,44 @@ def test_a_paused_owners_late_command_is_refused_by_the_fence(
         other.release()
 
 
-def test_tables_spread_over_the_live_processes_and_move_only_between_rounds(pg_url: str) -> None:
+def test_tables_spread_over_the_live_processes_and_move_only_between_rounds(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A second process joins: the first, above its share (2 tables, 2 processes: 1 each),
-    gives a table up, but not while that table's round holds a stake; once the round is
-    settled the table moves, and the second runs it from its record."""
-    first_made = make_api(pg_url)
+    hands a table to it, but not while that table's round holds a stake; once the round is
+    settled the table moves, and the second runs it from its record. (Neither table's
+    requests come to the first alone here, as behind a balancer that spreads them: one whose
+    requests did would stay there, ``service.leases``.) Each pass is the test's own."""
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)
+    first_made = make_api(pg_url, lease_seconds=600)
     first = next(first_made)
     try:
         keep = Table(first, "veintiuno-real", ["ana"])
         moving = Table(first, "veintiuno-real", ["bruno"])  # the higher id: the one given up
         round_id = moving.bet_all()  # a stake in escrow: mid-round
-        second_made = make_api(pg_url)
+        second_made = make_api(pg_url, lease_seconds=600)
         second = next(second_made)
         try:
-            time.sleep(3 * sharing_pass_seconds())
+            counted_anew(first)
+            assert sharing.balance(first.server.casino, leases_of(first)) == []
             assert set(first.server.casino.tables) == {keep.id, moving.id}
             assert second.server.casino.tables == {}
             moving.ready_all()
             moving.play_out(round_id)  # settled: between rounds now
-            since = time.monotonic()
-            while moving.id not in second.server.casino.tables:
-                assert time.monotonic() - since < 10
-                time.sleep(0.1)
+            counted_anew(first)
+            name = moving.state()["table"]["name"]
+            assert sharing.balance(first.server.casino, leases_of(first)) == [
+                f"table {name}: handed to a process below its share"
+            ]
+            sharing.balance(second.server.casino, leases_of(second))
             assert set(first.server.casino.tables) == {keep.id}
-            assert lease_row(pg_url, moving.id)[0] == second.server.leases.owner  # type: ignore[attr-defined]
+            assert set(second.server.casino.tables) == {moving.id}
+            assert lease_row(pg_url, moving.id) == (leases_of(second).owner, 2)
             assert second.server.casino.tables[moving.id].seats == {1: moving_user(second, moving)}
         finally:
             second_made.close()
     finally:
         first_made.close()
-
-
-def sharing_pass_seconds() -> float:
-    from croupier.service.leases import RENEW_SECONDS
-
-    return RENEW_SECONDS
 
 
 def moving_user(api: Api, table: Table) -> int:
@@ -274,32 +276,27 @@ def test_a_table_whose_requests_come_directly_or_evenly_stays(
     assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
 
 
-def test_two_processes_swap_tables_whose_requests_reach_the_other(
+def test_a_table_follows_its_requests_above_their_process_share_and_stays(
     two_processes: tuple[Api, Api], pg_url: str
 ) -> None:
-    """Each process at its share (two tables, two processes) runs the table whose requests
-    reach the other: neither is below its share, so a table moves only as half of a swap. The
-    first, which forwards requests to the second, hands its table over; the second, which
-    then runs both, hands back the table whose requests come through the first (below its
-    share now)."""
+    """Two tables, two processes running one each (their share). The balancer's hashing is
+    not even: it sends both tables' requests to the second. The first hands its table over
+    all the same, and the second, above its share, gives neither back: their requests come to
+    it directly, and a table given up would be forwarded back to it (and handed back, and so
+    on, a move each round)."""
     first, second = two_processes
     mine = Table(first, "veintiuno-real", ["ana"])
     theirs = Table(second, "veintiuno-real", ["bruno"])  # its creator runs it
     assert set(leases_of(first).held) == {mine.id} and set(leases_of(second).held) == {theirs.id}
     counted_anew(first, second)
     requests_through(first, mine, second)
-    assert (
-        sharing.balance(first.server.casino, leases_of(first)) == []
-    )  # the second is at its share
-    # Both tables' requests keep coming where they came: the first forwards theirs's.
-    requests_through(first, mine, second)
-    leases_of(first).arrivals.forwarded(leases_of(second).owner, theirs.id)
-    requests_through(second, theirs, first)
     assert len(sharing.balance(first.server.casino, leases_of(first))) == 1  # handed over
-    assert leases_of(first).held == {}
-    # The second rebuilds it, and hands theirs to the first, below its share now.
-    sharing.balance(second.server.casino, leases_of(second))
-    sharing.balance(first.server.casino, leases_of(first))  # rebuilds theirs
-    assert set(leases_of(first).held) == {theirs.id} and set(leases_of(second).held) == {mine.id}
+    sharing.balance(second.server.casino, leases_of(second))  # rebuilt there
+    for _ in range(3):  # passes above its share, both tables' requests coming to it directly
+        for table in (mine, theirs):
+            for _ in range(4):
+                leases_of(second).arrivals.arrived(table.id, None)
+        assert sharing.balance(second.server.casino, leases_of(second)) == []
+    assert set(leases_of(second).held) == {mine.id, theirs.id} and leases_of(first).held == {}
     assert lease_row(pg_url, mine.id) == (leases_of(second).owner, 2)
-    assert lease_row(pg_url, theirs.id) == (leases_of(first).owner, 2)
+    assert lease_row(pg_url, theirs.id) == (leases_of(second).owner, 1)

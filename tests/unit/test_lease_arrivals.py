@@ -36,13 +36,13 @@ def test_requests_spread_evenly_over_the_processes_move_nothing() -> None:
 def test_counts_fade_each_pass_and_go() -> None:
     assert FADING == 0.5
     arrivals = counted(direct=1, b=6)
-    arrivals.forwarded("b", 9)
-    assert arrivals.wanted() == {7: "b"} and arrivals.sends_to("b")
-    arrivals.fade()  # b: 3, direct: 0.5
+    arrivals.forwarded(9)
+    assert arrivals.wanted() == {7: "b"} and arrivals.asked_here() == [9]
+    arrivals.fade()  # b: 3, direct: 0.5, sent for 9: 0.5
     assert arrivals.wanted() == {7: "b"} and arrivals.direct == {7: 0.5}
-    assert not arrivals.sends_to("b")  # 0.5 of one request forwarded
+    assert arrivals.asked_here() == [9]
     arrivals.fade()  # b: 1.5; direct and sent under a half: gone
-    assert arrivals.wanted() == {} and arrivals.direct == {} and arrivals.sent == {}
+    assert arrivals.wanted() == {} and arrivals.direct == {} and arrivals.asked_here() == []
     arrivals.fade()
     arrivals.fade()
     assert arrivals.via == {}
@@ -52,7 +52,7 @@ def test_a_table_handed_over_or_lost_is_forgotten() -> None:
     arrivals = counted(direct=1, b=6)
     arrivals.forget(7)
     assert arrivals.wanted() == {} and arrivals.direct == {}
-    arrivals.forwarded("b", 9)
+    arrivals.forwarded(9)
     assert arrivals.forwarded_in_all == 1
 
 
@@ -61,5 +61,14 @@ def test_the_tables_asked_here_most_come_first() -> None:
     arrivals = Arrivals()
     for table_id, count in ((3, 1), (5, 4), (4, 2)):
         for _ in range(count):
-            arrivals.forwarded("b", table_id)
+            arrivals.forwarded(table_id)
     assert arrivals.asked_here() == [5, 4, 3]
+
+
+def test_a_table_whose_requests_come_here_is_settled_here() -> None:
+    """What a process above its share keeps (``sharing.balance``): a table whose requests
+    the balancer sends to it, not one whose requests it shares with its peers."""
+    assert counted(direct=3).settled_here() == {7}
+    assert counted(direct=2).settled_here() == set()  # too few to say
+    assert counted(direct=9, b=4).settled_here() == {7}
+    assert counted(direct=8, b=2, c=2).settled_here() == set()  # leastconn: spread over all

@@ -204,7 +204,7 @@ class Forwarder:
         as the request travelled), once more, to whoever runs it now (here included)."""
         server: Server = scope["app"].state.server
         assert isinstance(server.leases, TableLeases)
-        server.leases.arrivals.forwarded(owner[0], table_id)
+        server.leases.arrivals.forwarded(table_id)
         query = scope.get("query_string", b"").decode("latin-1")
         url = owner[1] + scope["path"] + (f"?{query}" if query else "")
         address = owner[1]

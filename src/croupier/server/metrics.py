@@ -124,7 +124,8 @@ class _TablesCollector(Collector):
         )
         yield CounterMetricFamily(
             "croupier_table_leases_handed_over",
-            "Tables handed to the process their requests came through (the lease follows them).",
+            "Tables handed to another process: the one their requests came through (the lease "
+            "follows them), or, above this process's share, one below its own.",
             value=getattr(leases, "handed_over", 0),
         )
         arrivals = getattr(leases, "arrivals", None)

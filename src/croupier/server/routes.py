@@ -531,7 +531,7 @@ async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = N
         # Run by another process (issue 29): relayed to it, which checks the caller.
         owner = await find_owner(running, table_id)
         if owner is not None:
-            leased.arrivals.forwarded(owner[0], table_id)
+            leased.arrivals.forwarded(table_id)
             await relay_socket(websocket, owner[1], table_id, token or "")
             return
     now = running.settings.clock.now()

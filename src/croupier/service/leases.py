@@ -30,11 +30,13 @@ request's CPU again: docs/benchmarks.md). So each owner counts where its tables'
 come from (``arrived``: directly, or forwarded by which peer), and between rounds hands a
 table whose requests come through one live peer more than twice as often as directly to it
 (``hand_over``: a new owner and epoch in one statement, as a take-over; the peer finds it at
-its next pass, ``handed_to_me``, and rebuilds it from its record). Only to a peer below its
-share, or to one that this process forwards requests to (a swap: the peer, then above its
-share, gives back a table whose requests come here). The balancer needs no knowledge of the
-leases, and the leases none of the balancer's hashing: with any balancer that keeps a
-table's requests on one process, the forwarding stops within a few rounds.
+its next pass, ``handed_to_me``, and rebuilds it from its record). The peer keeps it even
+above its share: a process gives up, above its share, only tables whose requests do not
+come to it directly (``Arrivals.settled_here``), so a table moves to where the balancer sends
+its requests and stays there. The balancer needs no knowledge of the leases, and the leases
+none of the balancer's hashing: with any balancer that keeps a table's requests on one
+process, the forwarding stops within a few rounds; with one that spreads them over every
+process (``leastconn``) no table follows anything, and the share alone spreads them.
 """
 
 from __future__ import annotations
@@ -86,6 +88,9 @@ class Ownership:
     def renewed_within(self) -> str | None:
         """Why this process cannot be sure of its tables now (readiness), or ``None``."""
         return None
+
+    def round_ended(self, table_id: int) -> None:
+        """``table_id``'s round has just ended: the moment it may move (``TableLeases``)."""
 
     def release(self) -> None:
         """Give every table up (a clean stop)."""
@@ -145,8 +150,11 @@ HANDED = text(
     # not handed; a handed one's epoch has been raised.
     "AND epoch > 1"
 )
-LEASES_OF = text(
-    "SELECT count(*) FROM table_leases WHERE owner = :owner AND expires_at > clock_timestamp()"
+BELOW_SHARE = text(
+    "SELECT p.owner FROM serve_processes p LEFT JOIN table_leases l "
+    "ON l.owner = p.owner AND l.expires_at > clock_timestamp() "
+    "WHERE p.expires_at > clock_timestamp() AND p.owner <> :owner "
+    "GROUP BY p.owner HAVING count(l.table_id) < :share ORDER BY count(l.table_id), p.owner LIMIT 1"
 )
 
 FADING = 0.5
@@ -154,22 +162,21 @@ FADING = 0.5
 its recent requests, and counts kept over passes let any pass that falls between rounds
 act on them."""
 MOVE_AFTER = 3.0
-"""Requests (faded) come through one peer before their table moves to it."""
+"""Requests (faded) come through one peer before their table moves to it; or directly,
+before it stays here above this process's share."""
 
 
 class Arrivals:
     """Where the requests for each table come from, as the load balancer sends them: to this
-    process directly, or forwarded by a peer (``arrived``); and the peers this process
-    forwards requests to (``forwarded``). Counted on the event loop, read by the leases'
-    thread: kept under a lock, faded each pass (``FADING``)."""
+    process directly, or forwarded by a peer (``arrived``); and the tables whose requests this
+    process forwards (``forwarded``). Counted on the event loop, read by the leases' thread:
+    kept under a lock, faded each pass (``FADING``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.direct: dict[int, float] = {}
         self.via: dict[int, dict[str, float]] = {}
         """Table -> the peer that forwarded its requests -> how many (faded)."""
-        self.sent: dict[str, float] = {}
-        """Peer -> requests this process forwarded to it (faded)."""
         self.sent_for: dict[int, float] = {}
         """Table -> requests for it this process forwarded (faded): the free tables it
         takes first."""
@@ -184,9 +191,8 @@ class Arrivals:
                 peers = self.via.setdefault(table_id, {})
                 peers[via] = peers.get(via, 0.0) + 1
 
-    def forwarded(self, peer: str, table_id: int) -> None:
+    def forwarded(self, table_id: int) -> None:
         with self._lock:
-            self.sent[peer] = self.sent.get(peer, 0.0) + 1
             self.sent_for[table_id] = self.sent_for.get(table_id, 0.0) + 1
             self.forwarded_in_all += 1
 
@@ -207,14 +213,21 @@ class Arrivals:
                 if count >= MOVE_AFTER and count > 2 * self.direct.get(table_id, 0.0)
             }
 
-    def sends_to(self, peer: str) -> bool:
+    def settled_here(self) -> set[int]:
+        """The tables whose requests come here directly more than twice as often as through
+        every peer together (``MOVE_AFTER`` at least): where the balancer sends them. Kept
+        here above this process's share; a balancer that spreads them over every process
+        settles none."""
         with self._lock:
-            return self.sent.get(peer, 0.0) >= 1
+            return {
+                table_id
+                for table_id, count in self.direct.items()
+                if count >= MOVE_AFTER and count > 2 * sum(self.via.get(table_id, {}).values())
+            }
 
     def fade(self) -> None:
         with self._lock:
             self.direct = {t: n * FADING for t, n in self.direct.items() if n * FADING >= 0.5}
-            self.sent = {p: n * FADING for p, n in self.sent.items() if n * FADING >= 0.5}
             self.sent_for = {t: n * FADING for t, n in self.sent_for.items() if n * FADING >= 0.5}
             self.via = {
                 t: kept
@@ -275,6 +288,10 @@ class TableLeases(Ownership):
         """Tables handed to the peer their requests came through."""
         self.adopting = threading.Lock()
         """Held while the tables handed here are found and rebuilt (``sharing.adopt_handed``)."""
+        self.nudged = threading.Event()
+        """Set when a table whose requests come through a peer is between rounds: the
+        leases' thread hands it over then (``sharing.keep_forever``), not at its next pass,
+        when the next round's first bet may already hold it here."""
         self._lock = threading.Lock()
 
     # --- a table created, or found lost at the fence ---------------------------------------
@@ -359,6 +376,10 @@ class TableLeases(Ownership):
             self.held.pop(table_id, None)
         self.forget(table_id)
 
+    def round_ended(self, table_id: int) -> None:
+        if table_id in self.arrivals.wanted():
+            self.nudged.set()
+
     def handed_to_me(self) -> list[int]:
         """Tables a peer handed to this process (``hand_over``) since the last pass: held
         from now on (the fence's epoch), each still to be rebuilt from its record."""
@@ -371,9 +392,11 @@ class TableLeases(Ownership):
                 self.held[int(table_id)] = int(epoch)
         return sorted(int(table_id) for table_id, _ in found)
 
-    def leases_of(self, peer: str) -> int:
+    def peer_below(self, share: int) -> str | None:
+        """The live peer that runs the fewest tables, if fewer than ``share``."""
         with self.engine.connect() as connection:
-            return int(connection.execute(LEASES_OF, {"owner": peer}).scalar_one())
+            found = connection.execute(BELOW_SHARE, {"owner": self.owner, "share": share})
+            return found.scalar()
 
     def hand_over(self, table_id: int, peer: str) -> bool:
         """Give ``table_id`` to the live process ``peer``, a new epoch (called between

@@ -28,9 +28,9 @@ def between_rounds(casino: Casino, table_id: int) -> bool:
 
 def balance(casino: Casino, leases: TableLeases) -> list[str]:
     """One pass: renew; rebuild the tables peers handed here; take free tables up to this
-    process's share, or give surplus tables up between rounds; hand tables whose requests
-    come through a peer to that peer (``follow_requests``). Returns what was done (for the
-    start's notes)."""
+    process's share, or hand surplus tables over between rounds (but those whose requests
+    come here); hand tables whose requests come through a peer to that peer
+    (``follow_requests``). Returns what was done (for the start's notes)."""
     processes, tables, renewed = leases.renew()
     share = math.ceil(tables / processes)
     notes: list[str] = []
@@ -41,14 +41,21 @@ def balance(casino: Casino, leases: TableLeases) -> list[str]:
     # be given up the instant it opened.
     held = len(leases.held)
     if held < share:
-        for table_id in leases.take(share - held):
-            notes += adopt(casino, leases, table_id)
-            if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
-                leases.renew()  # rebuilding many tables must not let the others' leases lapse
+        # Held while taking: a request's ``adopt_handed`` would take a table just taken here,
+        # whose epoch was raised as a handed one's is, for one to rebuild too.
+        with leases.adopting:
+            for table_id in leases.take(share - held):
+                notes += adopt(casino, leases, table_id)
+                if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
+                    leases.renew()  # rebuilding many tables must not let others' leases lapse
     elif len(renewed) > share:
-        # A table whose requests come through a peer goes to that peer; then the highest ids.
-        wanted = leases.arrivals.wanted()
-        surplus = sorted(renewed, key=lambda table_id: (table_id not in wanted, -table_id))
+        # A table whose requests come through a peer goes to that peer; then the highest ids;
+        # never one whose requests the balancer sends here (it would be forwarded back).
+        wanted, settled = leases.arrivals.wanted(), leases.arrivals.settled_here()
+        surplus = sorted(
+            (table_id for table_id in renewed if table_id not in settled),
+            key=lambda table_id: (table_id not in wanted, -table_id),
+        )
         for table_id in surplus[: len(renewed) - share]:
             live = casino.tables.get(table_id)
             if live is None:
@@ -58,33 +65,32 @@ def balance(casino: Casino, leases: TableLeases) -> list[str]:
                     continue
                 if table_id in wanted and leases.hand_over(table_id, wanted[table_id]):
                     notes.append(f"table {live.name}: handed to the process its requests reach")
+                    continue
+                # Straight to a process below its share: a table given up is run by nobody
+                # until a pass takes it (a second at most; its players meanwhile hear 503).
+                peer = leases.peer_below(share)
+                if peer is not None and leases.hand_over(table_id, peer):
+                    notes.append(f"table {live.name}: handed to a process below its share")
                 else:
                     leases.give_up(table_id)
                     notes.append(f"table {live.name}: given up to another process")
-    notes += follow_requests(casino, leases, share)
+    notes += follow_requests(casino, leases)
     leases.arrivals.fade()
     return notes
 
 
-def follow_requests(casino: Casino, leases: TableLeases, share: int) -> list[str]:
+def follow_requests(casino: Casino, leases: TableLeases) -> list[str]:
     """Hand each table whose requests come mostly through one live peer (``Arrivals.wanted``)
-    to that peer, between rounds: to a peer below its share, or, one a pass, to a peer this process
-    forwards requests to (a swap: that peer, above its share then, gives one back).
-    ``service.leases`` says why."""
+    to that peer, between rounds, whatever the peer's share: the balancer sends them there,
+    and there they stay (``service.leases``)."""
     notes: list[str] = []
-    swapped: set[str] = set()
     for table_id, peer in sorted(leases.arrivals.wanted().items()):
         live = casino.tables.get(table_id)
         if live is None or table_id not in leases.held:
             continue
-        below_share = leases.leases_of(peer) < share
-        if not below_share and (peer in swapped or not leases.arrivals.sends_to(peer)):
-            continue
         with live.lock:
             if between_rounds(casino, table_id) and leases.hand_over(table_id, peer):
                 notes.append(f"table {live.name}: handed to the process its requests reach")
-                if not below_share:
-                    swapped.add(peer)
     return notes
 
 
@@ -140,12 +146,25 @@ def install(casino: Casino, leases: Ownership) -> list[str]:
 
 
 def keep_forever(casino: Casino, leases: Ownership, stop: threading.Event) -> None:
-    """The leases' thread: a pass every ``renew_seconds`` until ``stop`` is set."""
+    """The leases' thread: a pass every ``renew_seconds`` until ``stop`` is set; and, the
+    moment a round ends whose table's requests come through a peer (``leases.nudged``), that
+    table handed over (the next round's first bet would hold it here another round)."""
     if not isinstance(leases, TableLeases):
         return
-    while not stop.wait(leases.renew_seconds):
+    next_pass = time.monotonic() + leases.renew_seconds
+    while not stop.is_set():
+        nudged = leases.nudged.wait(max(0.0, next_pass - time.monotonic()))
+        if stop.is_set():
+            return
+        notes: list[str] = []
         try:
-            for note in balance(casino, leases):
+            if nudged:
+                leases.nudged.clear()
+                notes += follow_requests(casino, leases)
+            if time.monotonic() >= next_pass:
+                next_pass = time.monotonic() + leases.renew_seconds
+                notes += balance(casino, leases)
+            for note in notes:
                 log.warning("%s", note)
         except Exception as error:  # the next pass tries again; the fence keeps money safe
             log.warning("table leases: pass failed (%s)", str(error).splitlines()[0])

@@ -370,7 +370,7 @@ class Casino:
             self.uow.timed(Stage.TABLE_LOCK_WAIT, time.perf_counter() - asked)
             if live.is_stale:
                 self.reload(table_id)  # the database was away when a command last failed
-            before = _fingerprint(live)
+            before, round_before = _fingerprint(live), live.round_id
             try:
                 result = self.uow.run(
                     lambda session: work(session, live),
@@ -389,6 +389,8 @@ class Casino:
             live.published = self.publisher.publishable(live)
             self.uow.timed(Stage.PUBLISH, time.perf_counter() - built)
         self.broadcaster.publish(table_id)
+        if live.round_id != round_before:
+            self.leases.round_ended(table_id)  # issue 29: the moment a table may move
         return result
 
     def _rebuild_after_failure(self, live: LiveTable) -> None:
