@@ -99,3 +99,35 @@ def test_a_socket_whose_session_cannot_be_checked_is_closed_try_again_later(api:
         finally:
             event.remove(engine, "before_cursor_execute", away)
         assert closed.value.code == 1013
+
+
+def test_a_table_that_moves_as_its_socket_subscribes_closes_it_try_again_later(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: a table handed to another process between a socket's finding it here and its
+    subscribing to its news. The news that it moved went out before the socket listened; the
+    socket, subscribed to a table this process no longer runs, waited for pushes that never
+    came (four players of benchmarks/cluster.py's three-process run, for ten minutes). Now it
+    is closed with 1013 at once, and the page reconnects to the table's new owner."""
+    from contextlib import asynccontextmanager
+
+    table = Table(api, PROFILES[0], ["ann"])
+    casino = api.server.casino
+    subscribe = casino.broadcaster.subscribe
+
+    @asynccontextmanager
+    async def moved_meanwhile(table_id: int):  # type: ignore[no-untyped-def]
+        live = casino.tables.pop(table_id)  # handed on, its news already sent (to no one)
+        try:
+            async with subscribe(table_id) as changes:
+                yield changes
+        finally:
+            casino.tables[table_id] = live
+
+    monkeypatch.setattr(casino.broadcaster, "subscribe", moved_meanwhile)
+    with api.client.websocket_connect(
+        f"/tables/{table.id}/ws?token={table.tokens['ann']}"
+    ) as socket:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1013

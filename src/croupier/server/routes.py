@@ -452,6 +452,11 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
         ending = asyncio.ensure_future(ended.wait())
         waiting = asyncio.ensure_future(changes.get())
         try:
+            if running.casino.tables.get(live.id) is not live:
+                # It moved to another process between the socket's check and its subscribing
+                # (``service.leases``): the news went out before this socket could hear it.
+                await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
+                return
             seen_at = await asyncio.to_thread(_last_seen, running, token)
             # The reality check's clock starts before the first state goes out: a page that
             # reads its state and then sees time pass must get the check that time makes due
