@@ -285,7 +285,8 @@ class TableLeases(Ownership):
         self.arrivals = Arrivals()
         """Where this process's tables' requests come from (the forwarding counts them)."""
         self.handed_over = 0
-        """Tables handed to the peer their requests came through."""
+        """Tables handed to another process: the one their requests came through, or one
+        below its share (``sharing.balance``)."""
         self.adopting = threading.Lock()
         """Held while the tables handed here are found and rebuilt (``sharing.adopt_handed``)."""
         self.nudged = threading.Event()
