@@ -11,6 +11,7 @@ writes the same routing lines."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -121,13 +122,13 @@ def balancer(tmp_path: Path) -> Iterator[str]:
     url = f"http://127.0.0.1:{listen}"
     try:
         since = time.monotonic()
-        while True:  # every process up: its health check passed (one second apart)
-            with httpx.Client(base_url=url) as client:
-                seen = {client.get(f"/probe/{n}").json()["process"] for n in range(40)}
-            if len(seen) == PROCESSES:
-                break
-            assert time.monotonic() - since < 20, f"only {seen} came up"
+        seen: set[str] = set()
+        while len(seen) < PROCESSES:  # listening, and every process up: its health checked
+            assert process.poll() is None, "HAProxy did not start"
+            assert time.monotonic() - since < 30, f"only {seen} came up"
             time.sleep(0.3)
+            with contextlib.suppress(httpx.HTTPError), httpx.Client(base_url=url) as client:
+                seen = {client.get(f"/probe/{n}").json()["process"] for n in range(40)}
         yield url
     finally:
         process.terminate()
