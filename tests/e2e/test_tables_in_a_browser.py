@@ -114,12 +114,22 @@ def open_table(operator: Person, server: LiveServer, name: str, profile: str, se
     """The operator opens a table on the operator page; its first shoe comes from ``seed``."""
     server.seeds.queue.append(seed)
     operator.go("/operator")
-    operator.page.fill("#new-table-form input[name=name]", name)
-    operator.page.select_option("#profile-select", profile)
-    operator.page.click("#new-table-form button[type=submit]")
     row = operator.page.locator("#operator-tables tbody tr", has_text=name)
+    for attempt in range(2):
+        operator.page.fill("#new-table-form input[name=name]", name)
+        operator.page.select_option("#profile-select", profile)
+        operator.page.click("#new-table-form button[type=submit]")
+        try:
+            expect(row).to_have_count(1)
+            break
+        except AssertionError:
+            # Seen twice in CI under load (cause not found): the submit reached no server
+            # (no table, the seed not taken, no notice). Only then is it sent once more.
+            notice = operator.page.locator("#notice")
+            if attempt or seed not in server.seeds.queue or notice.is_visible():
+                break
     try:
-        expect(row).to_have_count(1)
+        expect(row).to_have_count(1, timeout=1000)
     except AssertionError as missing:
         # The seed goes back out of the worker's queue, or every later table on this worker
         # takes the wrong shoe (one failure seen in CI became seven), and the failure says
