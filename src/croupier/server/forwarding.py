@@ -165,7 +165,7 @@ class Forwarder:
             # waited (nothing of it committed). Its new owner answers it, as a retry would.
             moved = None if forwarded else _moved_table(content)
             owner = None if moved is None else await find_owner(server, moved)
-            if owner is None or owner[1] == MOVING or moved is None:
+            if moved is None or owner is None or owner[1] == MOVING:
                 for message in held:
                     await send(message)
                 return
@@ -357,16 +357,22 @@ def _table_in_path(path: str) -> int | None:
     return None if found is None else int(found.group(1))
 
 
-def _moved_table(content: bytes) -> int | None:
-    """The table a 503 ``table_moved`` answer was about, if it was one."""
+def _refused_table(content: bytes, code: str) -> int | None:
+    """The ``table`` of an error document with ``code``, if ``content`` is one."""
     try:
         refusal = json.loads(content)
     except ValueError:
         return None
-    if isinstance(refusal, dict) and refusal.get("code") == TableMoved.code:
-        table = refusal.get("params", {}).get("table")
-        return table if isinstance(table, int) else None
-    return None
+    if not isinstance(refusal, dict) or refusal.get("code") != code:
+        return None
+    params = refusal.get("params")
+    table = params.get("table") if isinstance(params, dict) else None
+    return table if isinstance(table, int) else None
+
+
+def _moved_table(content: bytes) -> int | None:
+    """The table a 503 ``table_moved`` answer was about, if it was one."""
+    return _refused_table(content, TableMoved.code)
 
 
 def _table_of(path: str, content: bytes) -> int | None:
@@ -374,11 +380,4 @@ def _table_of(path: str, content: bytes) -> int | None:
     page = PAGE.match(path)
     if page is not None:
         return int(page.group(1))
-    try:
-        refusal = json.loads(content)
-    except ValueError:
-        return None
-    if isinstance(refusal, dict) and refusal.get("code") == "no_such_table":
-        table = refusal.get("params", {}).get("table")
-        return table if isinstance(table, int) else None
-    return None
+    return _refused_table(content, "no_such_table")
