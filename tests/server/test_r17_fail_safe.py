@@ -66,8 +66,12 @@ class Floor:
         self.baccarat = Table(api, "dragon-six-peru-2016", ["ana", "bruno"])
         self.blackjack = Table(api, "peru-2016", ["carla", "diego"])
         self.baccarat_round = self.baccarat.bet_all()
-        self.blackjack_round = self.blackjack.bet_all()
-        self.blackjack.ready_all()
+        for _ in range(20):
+            # A natural at the deal settles the round at once (its shoe is random): deal again.
+            self.blackjack_round = self.blackjack.bet_all()
+            self.blackjack.ready_all()
+            if self.blackjack.state()["round"]["status"] == "playing":
+                break
         assert self.blackjack.state()["round"]["status"] == "playing"
         self.held = {table.id: self.live(table).held.copy() for table in self.tables}
         assert all(self.held.values())
