@@ -276,6 +276,34 @@ def test_a_table_whose_requests_come_directly_or_evenly_stays(
     assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
 
 
+def test_a_clients_own_forwarded_header_is_answered_and_counted_nowhere(
+    two_processes: tuple[Api, Api], pg_url: str
+) -> None:
+    """A client that reaches a process directly (not through the balancer, which strips the
+    header) and sends ``X-Croupier-Forwarded`` itself, a long one, one with other characters,
+    a new name in each request: each is answered as any other request (a forwarded one is
+    never sent on), and none is counted as a peer's, so such a flood neither grows the counts
+    beyond a name's length nor moves a table. A peer's real name is counted."""
+    first, second = two_processes
+    table = Table(first, "veintiuno-real", ["ana"])
+    counted_anew(first)
+    forged = ["x" * 60_000, "dealer ñandú 🂡", "", "host pid 12 NOTHEX00", "a b pid 1 0123abcd"]
+    forged += [f"peer-{number}" for number in range(50)]
+    for name in forged:
+        forged_header = {"X-Croupier-Forwarded": name.encode()}  # UTF-8 bytes, as sent
+        headers = first.headers(table.tokens["ana"]) | forged_header
+        answer = first.client.get(f"/tables/{table.id}", headers=headers)
+        assert answer.status_code == 200, (name[:40], answer.text)
+        assert answer.json()["table"]["id"] == table.id
+    assert leases_of(first).arrivals.via == {} and leases_of(first).arrivals.direct == {}
+    peer = leases_of(second).owner
+    for _ in range(4):
+        headers = first.headers(table.tokens["ana"]) | {"X-Croupier-Forwarded": peer}
+        assert first.client.get(f"/tables/{table.id}", headers=headers).status_code == 200
+    assert leases_of(first).arrivals.via == {table.id: {peer: 4.0}}
+    assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
+
+
 def test_a_table_follows_its_requests_above_their_process_share_and_stays(
     two_processes: tuple[Api, Api], pg_url: str
 ) -> None:

@@ -3,7 +3,7 @@ what decides that a table follows its requests to another process (issue 29, ite
 
 from __future__ import annotations
 
-from croupier.service.leases import FADING, MOVE_AFTER, Arrivals
+from croupier.service.leases import FADING, MOVE_AFTER, Arrivals, is_process_name, process_name
 
 
 def counted(direct: int = 0, **via: int) -> Arrivals:
@@ -72,3 +72,13 @@ def test_a_table_whose_requests_come_here_is_settled_here() -> None:
     assert counted(direct=2).settled_here() == set()  # too few to say
     assert counted(direct=9, b=4).settled_here() == {7}
     assert counted(direct=8, b=2, c=2).settled_here() == set()  # leastconn: spread over all
+
+
+def test_only_a_name_shaped_as_a_process_name_counts_as_a_peer() -> None:
+    """What a forwarding peer sends (``process_name``) passes; what only a client would send
+    (too long, spaces in the host, no pid, a random part not hex) does not."""
+    assert is_process_name(process_name())
+    assert is_process_name("croupier-2.example.org pid 4242 0a1b2c3d")
+    for name in ["", "1", "x" * 300 + " pid 1 0a1b2c3d", "a b pid 1 0a1b2c3d",
+                 "host pid 12 0A1B2C3D", "host pid 12 0a1b2c3d extra", "host 12 0a1b2c3d"]:  # fmt: skip
+        assert not is_process_name(name), name

@@ -41,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from croupier.server import errors
 from croupier.service import sharing
-from croupier.service.leases import TableLeases, TableMoved
+from croupier.service.leases import TableLeases, TableMoved, is_process_name
 
 if TYPE_CHECKING:
     from croupier.server.context import Server
@@ -135,7 +135,8 @@ class Forwarder:
             return
         named = _table_in_path(scope["path"])
         if named is not None and named in server.leases.held:
-            server.leases.arrivals.arrived(named, via)  # where its requests come from
+            if via is None or is_process_name(via):  # else a client's own header: not counted
+                server.leases.arrivals.arrived(named, via)  # where its requests come from
         elif named is not None and named not in server.casino.tables:
             # A table named in the path and run elsewhere: straight to its owner (a table
             # just handed here is rebuilt first; a forwarded request is never sent on).

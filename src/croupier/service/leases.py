@@ -45,6 +45,7 @@ import contextlib
 import logging
 import math
 import os
+import re
 import socket
 import threading
 import time
@@ -244,6 +245,17 @@ class Arrivals:
 def process_name() -> str:
     """This process, as its leases name it: host, pid and a random part (a pid is reused)."""
     return f"{socket.gethostname()} pid {os.getpid()} {uuid.uuid4().hex[:8]}"
+
+
+PROCESS_NAME = re.compile(r"[^\s]{1,255} pid [0-9]{1,10} [0-9a-f]{8}")
+"""What ``process_name`` makes (a host name has no space and at most 255 characters)."""
+
+
+def is_process_name(text: str) -> bool:
+    """Whether ``text`` could name a process: a request's ``X-Croupier-Forwarded`` counted
+    as a peer's (``Arrivals``) must, so that a client reaching a process directly with a long
+    or new name in each request cannot grow the counts beyond a name's length."""
+    return PROCESS_NAME.fullmatch(text) is not None
 
 
 class TableLeases(Ownership):
