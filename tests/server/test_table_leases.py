@@ -10,16 +10,19 @@ process takes the table (``TableLeases.take``, what its lease thread does).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from database_support import fresh_database
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.exc import OperationalError
 
 from croupier.service import sharing
-from croupier.service.leases import Arrivals, TableLeases
+from croupier.service.leases import HAND_OVER, Arrivals, TableLeases
 
 pytestmark = pytest.mark.postgres
 
@@ -302,6 +305,68 @@ def test_a_clients_own_forwarded_header_is_answered_and_counted_nowhere(
         assert first.client.get(f"/tables/{table.id}", headers=headers).status_code == 200
     assert leases_of(first).arrivals.via == {table.id: {peer: 4.0}}
     assert lease_row(pg_url, table.id) == (leases_of(first).owner, 1)
+
+
+class AnswerLostAfterHandOver:
+    """An engine whose connection fails once the transaction that handed a table over has
+    committed, before its process hears so: the network dropped the commit's answer."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @contextlib.contextmanager
+    def begin(self) -> Iterator[Any]:
+        sent: list[Any] = []
+        with self.engine.begin() as connection:
+            real_execute = connection.execute
+
+            def execute(statement: Any, *args: Any, **kwargs: Any) -> Any:
+                sent.append(statement)
+                return real_execute(statement, *args, **kwargs)
+
+            connection.execute = execute  # type: ignore[method-assign]
+            yield connection
+        if HAND_OVER in sent:
+            lost = ConnectionResetError("server closed the connection unexpectedly")
+            raise OperationalError("COMMIT", {}, lost)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def test_a_hand_over_whose_answer_was_lost_after_it_committed_leaves_one_owner(
+    two_processes: tuple[Api, Api], pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand-over failing halfway (a failing machine): its statement commits, then the
+    owner's connection fails before the answer arrives, so the owner still runs the table
+    while the record gives it to the peer at a new epoch. Nothing is run twice: the owner's
+    next command for it is refused by the fence (503 ``table_moved``, nothing committed) and
+    the owner drops it; the peer rebuilds it at its pass and plays on; the ledger balances."""
+    first, second = two_processes
+    table = Table(first, "veintiuno-real", ["ana"])
+    table.play_round()  # between rounds
+    balances = table.balances()
+    counted_anew(first)
+    requests_through(first, table, second)
+    leases = leases_of(first)
+    monkeypatch.setattr(leases, "engine", AnswerLostAfterHandOver(leases.engine))
+    with pytest.raises(OperationalError):  # the pass fails; the lease thread logs it
+        sharing.balance(first.server.casino, leases)
+    monkeypatch.undo()
+    assert lease_row(pg_url, table.id) == (leases_of(second).owner, 2)
+    assert table.id in first.server.casino.tables and table.id in leases.held  # not told
+    stake = {"seat": table.seat_of["ana"], "wager": table.wager, "amount": table.stake}
+    late = first.post(f"/tables/{table.id}/bets", table.tokens["ana"], stake)
+    assert (late.status_code, late.json()["code"]) == (503, "table_moved"), late.text
+    assert table.balances() == balances
+    assert table.id not in first.server.casino.tables and table.id not in leases.held
+    assert f"table {table.id}: handed here by the process that ran it" in sharing.balance(
+        second.server.casino, leases_of(second)
+    )
+    table.api = second
+    table.play_round()  # the next round, on its one owner
+    audit = second.get("/operator/audit", OPERATOR_TOKEN).json()
+    assert (audit["problems"], audit["sum"]) == ([], 0)
 
 
 def test_a_table_follows_its_requests_above_their_process_share_and_stays(
