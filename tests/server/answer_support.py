@@ -16,33 +16,12 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.routing import Match
 
-from croupier.server import (
-    correction_routes,
-    dealer_routes,
-    health_routes,
-    report_routes,
-    routes,
-    staff_routes,
-    table_facts_routes,
-    web_api_routes,
-)
+from croupier.server.app import API_ROUTERS
 
 JSON = "application/json"
 
 API_ROUTES = [
-    route
-    for router in (
-        staff_routes.router,  # first, as the app includes it (its paths before ``{state}``)
-        correction_routes.router,
-        dealer_routes.router,
-        routes.router,
-        table_facts_routes.router,
-        report_routes.router,
-        health_routes.router,
-        web_api_routes.router,
-    )
-    for route in router.routes
-    if isinstance(route, APIRoute)
+    route for router in API_ROUTERS for route in router.routes if isinstance(route, APIRoute)
 ]
 """The API's routes in the order the app matches them (``server.app.create_app``)."""
 

@@ -39,18 +39,7 @@ from sqlalchemy import func, select
 
 from croupier.clock import ManualClock
 from croupier.ledger import book
-from croupier.server import (
-    correction_routes,
-    dealer_routes,
-    health_routes,
-    protection_routes,
-    report_routes,
-    routes,
-    staff_routes,
-    table_facts_routes,
-    web_api_routes,
-)
-from croupier.server.app import create_app, playable_profiles, start
+from croupier.server.app import API_ROUTERS, create_app, playable_profiles, start
 from croupier.server.context import Settings
 from croupier.server.openapi import body_model
 from croupier.service.accounts import ensure_operator
@@ -242,17 +231,7 @@ def test_every_operation_answers_the_operator_as_documented_long(case: Any, fuzz
 
 
 # --- the schema a client reads (docs/http-api.md, "Its schema: /openapi.json") ---------------
-ROUTERS = (
-    routes.router,
-    staff_routes.router,
-    correction_routes.router,
-    table_facts_routes.router,
-    report_routes.router,
-    dealer_routes.router,
-    health_routes.router,
-    web_api_routes.router,
-    protection_routes.router,
-)
+ROUTERS = API_ROUTERS
 """The routers the app includes whose routes are API operations (the pages are not)."""
 HTTP_API_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "http-api.md"
 

@@ -35,7 +35,7 @@ from croupier.server.metrics import RequestTimer
 from croupier.server.protection_routes import router as protection_router
 from croupier.server.rate_limits import RateLimits
 from croupier.server.report_routes import router as report_router
-from croupier.server.routes import router
+from croupier.server.routes import router, table_router
 from croupier.server.staff_routes import router as staff_router
 from croupier.server.table_facts_routes import router as table_facts_router
 from croupier.server.web_api_routes import router as web_api_router
@@ -266,6 +266,21 @@ async def _not_found(request: Request, error: Exception) -> Response:
     return errors.http_answer(error if isinstance(error, HTTPException) else HTTPException(404))
 
 
+API_ROUTERS = (
+    table_router,  # a player's every request: tried first (``server.routes.table_router``)
+    staff_router,  # before ``router``: /operator/tables/{id}/dealers before {state}
+    correction_router,
+    dealer_router,
+    router,
+    table_facts_router,
+    report_router,
+    protection_router,
+    health_router,
+    web_api_router,
+)
+"""The API's routers, in the order the app tries their routes (the pages' come after)."""
+
+
 def create_app(settings: Settings | None = None, *, server: Server | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -316,25 +331,10 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.add_middleware(Forwarder)  # a table run by another process: its owner answers
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestTimer)  # outermost: a refused body is timed too
-    app.include_router(staff_router)  # first: /operator/tables/{id}/dealers before {state}
-    app.include_router(correction_router)
-    app.include_router(dealer_router)
-    app.include_router(router)
-    app.include_router(table_facts_router)
-    app.include_router(report_router)
-    app.include_router(protection_router)
-    app.include_router(health_router)
-    app.include_router(web_api_router)
+    for api_router in API_ROUTERS:
+        app.include_router(api_router)
     install_pages(app, runs_table=_runs_table, house_day=_house_day)
     app.add_exception_handler(404, _not_found)
-    openapi.install(
-        app,
-        staff_router,
-        correction_router,
-        dealer_router,
-        router,
-        table_facts_router,
-        protection_router,
-    )
+    openapi.install(app, *API_ROUTERS)
 
     return app
