@@ -29,6 +29,8 @@ import httpx
 import websockets
 
 OPERATOR_TOKEN = "operator-token-for-bots-0123456789"
+RETRY_SECONDS = 20.0
+"""How long a bot retries a request refused with 503 or dropped (``Bot._post``)."""
 WAGERS = {"blackjack": "main", "baccarat": "banker", "casino-holdem": "ante"}
 
 
@@ -204,24 +206,31 @@ class Bot:
     retries: int = 0
     reconnects: int = 0
     """Times its table's socket closed and it connected again (the table moved)."""
+    sat_again: int = 0
+    """Times it found its seat freed (rounds missed: D-GEN-15) and sat down again."""
 
     async def _post(
         self, client: httpx.AsyncClient, path: str, body: dict[str, Any]
     ) -> httpx.Response:
         """POST with one idempotency key; a dropped connection, or a 503 while the table
         moves between processes (``table_moved``, issue 29), is retried with the same key (R8
-        makes the retry safe), as a real client would; the latency counts every attempt."""
+        makes the retry safe), as a real client would, for up to ``RETRY_SECONDS``: a table
+        whose owner died moves within its lease and a pass (about 6 s), so a bot that gave up
+        sooner left its round unbet (and, in the chaos run, its table idle for good). The
+        latency counts every attempt."""
         request_headers = headers(self.token)
         started = time.perf_counter()
-        for attempt in range(3):
+        while True:
+            last_try = time.perf_counter() - started > RETRY_SECONDS
             try:
                 answer = await client.post(path, json=body, headers=request_headers)
             except (httpx.ReadError, httpx.RemoteProtocolError, httpx.ConnectError):
                 self.retries += 1
-                if attempt == 2:
+                if last_try:
                     raise
+                await asyncio.sleep(0.2)
                 continue
-            if answer.status_code != 503 or attempt == 2:
+            if answer.status_code != 503 or last_try:
                 break
             self.retries += 1
             await asyncio.sleep(0.2)
@@ -265,6 +274,11 @@ class Bot:
                 )
                 if answer.status_code != 200:
                     self.errors.append(f"bet: {answer.status_code} {answer.text}")
+                    # Bet again at the round's next state, as a player would (not yet again
+                    # after a 409: the state moved on, and says so next).
+                    if answer.status_code != 409:
+                        self.rounds_bet.discard(current["id"])
+                    return
             answer = await self._post(client, f"/tables/{self.table}/ready", {})
             if answer.status_code != 200:
                 self.errors.append(f"ready: {answer.status_code} {answer.text}")

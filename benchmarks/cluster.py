@@ -290,10 +290,21 @@ async def drive(base: str, bot: Bot, stop: asyncio.Event) -> None:
                         state = json.loads(message)
                         # A session over an hour old gets its reality check (issue 27) on
                         # the socket: a bot reads none (one ended the full chaos run's load).
-                        if state.get("type") == "state":
-                            await bot.on_state(client, state, 10**9)
+                        if state.get("type") != "state":
+                            continue
+                        if state["table"]["seats"].get(str(bot.seats[0])) != bot.name:
+                            # Freed after rounds missed while its table moved (D-GEN-15): a
+                            # player sits down again, and so does a bot, or its table idles.
+                            await sit(client, bot)
+                            bot.sat_again += 1
+                            continue
+                        await bot.on_state(client, state, 10**9)
             except (OSError, websockets.WebSocketException, httpx.HTTPError):
+                bot.reconnects += 1
                 await asyncio.sleep(0.3)
+            except Exception as error:  # one bot's surprise must not end the load
+                bot.errors.append(f"bot: {error!r}")
+                await asyncio.sleep(1)
 
 
 async def sit(client: httpx.AsyncClient, bot: Bot) -> None:
@@ -364,6 +375,7 @@ def chaos(args: argparse.Namespace) -> None:
         events = ["kill"] * args.kills + ["stop"] * args.stops
         rng.shuffle(events)
         by_url = {server.url: server for server in servers}
+        events_began = time.time()
         try:
             time.sleep(5)
             for number, kind in enumerate(events, start=1):
@@ -405,6 +417,7 @@ def chaos(args: argparse.Namespace) -> None:
                 if server.process is not None and server.process.poll() is None:
                     server.process.send_signal(signal.SIGCONT)
         finally:
+            events_ended = time.time()
             loop.call_soon_threadsafe(stop.set)
             playing.join(60)
         # --- the record ------------------------------------------------------------------
@@ -414,6 +427,11 @@ def chaos(args: argparse.Namespace) -> None:
             round_ids = list(
                 connection.execute(
                     text("SELECT id FROM rounds WHERE status NOT IN ('betting', 'playing')")
+                ).scalars()
+            )
+            ended_at = list(
+                connection.execute(
+                    text("SELECT ended_at FROM rounds WHERE ended_at IS NOT NULL")
                 ).scalars()
             )
             under_way = connection.execute(
@@ -463,6 +481,18 @@ def chaos(args: argparse.Namespace) -> None:
         print(f"ledger sum {audit['sum']}, problems {len(audit['problems'])}")
         print(f"croupier audit verify: exit {verified.returncode}")
         print(f"rounds recallable: {recalled}/{len(round_ids)} ended ({under_way} under way)")
+        # The load must last as long as the events: rounds ended in each tenth of their span.
+        span = max(events_ended - events_began, 1e-9)
+        tenths = [0] * 10
+        for at in ended_at:
+            if events_began <= at <= events_ended:
+                tenths[min(9, int(10 * (at - events_began) / span))] += 1
+        print(f"rounds ended in each tenth of the events' {span / 60:.0f} minutes: {tenths}")
+        print(
+            f"bots: {sum(b.retries for b in bots)} requests retried, "
+            f"{sum(b.reconnects for b in bots)} sockets reconnected, "
+            f"{sum(b.sat_again for b in bots)} seats taken again after being freed"
+        )
         for error in sorted({error[:160] for error in errors})[:8]:
             print(f"  error: {error}")
     print(f"load average after: {os.getloadavg()}")
