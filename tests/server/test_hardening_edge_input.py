@@ -243,8 +243,13 @@ def test_a_full_sqlite_disk_answers_503_with_retry_after_then_recovers(
         sqlite3.OperationalError("database or disk is full"),
         sqlite3.OperationalError("database is locked"),
         psycopg.OperationalError("server closed the connection unexpectedly"),
+        # A process woken from SIGSTOP: PostgreSQL ended its session (the fence's bound on an
+        # idle transaction, issue 29), seen 34 times in a chaos run, then answered 500.
+        psycopg.errors.IdleInTransactionSessionTimeout(
+            "terminating connection due to idle-in-transaction timeout"
+        ),
     ],
-    ids=["disk-full", "locked", "database-away"],
+    ids=["disk-full", "locked", "database-away", "session-ended-while-stopped"],
 )
 def test_every_write_path_answers_503_when_the_database_cannot_write(
     api: Api, error: Exception

@@ -88,10 +88,14 @@ STATUS: tuple[tuple[type[CroupierError], int], ...] = (
 UNAVAILABLE: tuple[type[Exception], ...] = (
     sql.OperationalError,  # SQLite: disk full, database locked, I/O error; PostgreSQL: away
     sql.InterfaceError,
+    # The database's own state: a session it ended (a process woken from SIGSTOP past the
+    # fence's bound on an idle transaction), a transaction out of sync, data it found corrupt.
+    sql.InternalError,
     sql.TimeoutError,  # no pooled connection came free
     sql.DisconnectionError,
     sqlite3.OperationalError,
     psycopg.OperationalError,
+    psycopg.InternalError,
 )
 """Server-side database trouble: the client did nothing wrong and may try again."""
 
