@@ -110,8 +110,8 @@ def build(app: FastAPI, *routers: APIRouter) -> dict[str, Any]:
 
 def install(app: FastAPI, *routers: APIRouter) -> None:
     """Serve ``build(app, *routers)`` at ``/openapi.json`` (built once, on the first request);
-    ``routers`` hold the routes that read a body (``server.routes``, ``server.staff_routes``,
-    included as they are)."""
+    ``routers``, included as they are (``server.app.API_ROUTERS``), hold the routes whose
+    bodies it documents (a route that reads none is left as FastAPI wrote it)."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
