@@ -393,3 +393,46 @@ def test_a_table_follows_its_requests_above_their_process_share_and_stays(
     assert set(leases_of(second).held) == {mine.id, theirs.id} and leases_of(first).held == {}
     assert lease_row(pg_url, mine.id) == (leases_of(second).owner, 2)
     assert lease_row(pg_url, theirs.id) == (leases_of(second).owner, 1)
+
+
+def test_the_lobby_lists_a_table_handed_over_before_its_new_owner_rebuilt_it(
+    two_processes: tuple[Api, Api], pg_url: str
+) -> None:
+    """Issue 29, item 2: the lobby lists every table, one in motion too. A table handed on
+    between rounds is run by no process's memory until its new owner rebuilds it (at its next
+    pass); a lobby asked in that instant listed it nowhere (CI met it: a player's lobby
+    without the table the player sat at). The new owner's lobby rebuilds it first, as a
+    request naming it would, and lists it as it was."""
+    first, second = two_processes
+    table = Table(first, "veintiuno-real", ["ana"])
+    token = table.tokens["ana"]
+    before = first.get("/tables", token).json()["tables"]
+    assert [listed["id"] for listed in before] == [table.id]
+    assert leases_of(first).hand_over(table.id, leases_of(second).owner)
+    assert table.id not in first.server.casino.tables
+    assert table.id not in second.server.casino.tables  # its pass has not run yet
+    after = second.get("/tables", token).json()["tables"]
+    assert [listed["id"] for listed in after] == [table.id]
+    assert after[0]["seats"] == before[0]["seats"] and after[0]["is_open"] is True
+    assert lease_row(pg_url, table.id) == (leases_of(second).owner, 2)
+
+
+def test_a_socket_relayed_to_an_owner_that_handed_the_table_on_is_told_it_moved(
+    two_processes: tuple[Api, Api],
+) -> None:
+    """Issue 29, item 2: a socket a peer relays here, to the owner it found, after this
+    process handed the table on, closes 1013 (the table moved: the page reconnects and is
+    relayed to its new owner), never 4404, which tells a player the table does not exist."""
+    from starlette.websockets import WebSocketDisconnect
+
+    first, second = two_processes
+    table = Table(first, "veintiuno-real", ["ana"])
+    assert leases_of(first).hand_over(table.id, leases_of(second).owner)
+    url = f"/tables/{table.id}/ws?token={table.tokens['ana']}"
+    relayed = {"X-Croupier-Forwarded": leases_of(second).owner}
+    with (
+        first.client.websocket_connect(url, headers=relayed) as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_text()
+    assert closed.value.code == 1013

@@ -31,6 +31,7 @@ import contextlib
 import json
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -71,6 +72,14 @@ HOP_BY_HOP = frozenset(
     {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"host", b"content-length"}
 )
 TIMEOUT_SECONDS = 30.0
+TABLES = text("SELECT id FROM game_tables")
+LOBBY_WAIT_SECONDS = 2.0
+"""How long the lobby waits for a table in motion to be listed by its new owner: a table
+handed on between rounds is run again within one pass of the leases (about a second); one
+whose owner died waits for its lease to run out (``--lease-seconds``), longer than a lobby
+should keep a player waiting, and is listed by the lobbies after its takeover."""
+LOBBY_POLL_SECONDS = 0.1
+LOBBY_ASKS = 3
 
 
 MOVING = "moving"
@@ -85,6 +94,8 @@ def owner_of(leases: TableLeases, table_id: int) -> tuple[str, str] | None:
         found = connection.execute(OWNER, {"table": table_id}).first()
     if found is None:
         return None
+    if found[0] == leases.owner:
+        return leases.owner, str(found[1] or "")  # this process's, whatever its address
     if found[1] is None:
         return "", MOVING
     return str(found[0]), str(found[1])
@@ -102,6 +113,12 @@ async def find_owner(server: Server, table_id: int) -> tuple[str, str] | None:
     if table_id not in server.casino.tables:
         await asyncio.to_thread(sharing.adopt_handed, server.casino, leases)
     return None
+
+
+def unlisted(leases: TableLeases, listed: set[int]) -> set[int]:
+    """The tables of the casino that no lobby listed (``listed``: the ids that were)."""
+    with leases.engine.connect() as connection:
+        return {int(table_id) for table_id in connection.execute(TABLES).scalars()} - listed
 
 
 def peer_addresses(leases: TableLeases) -> list[str]:
@@ -131,7 +148,7 @@ class Forwarder:
         body = await _read_body(receive)
         replay = _replaying(body)
         if scope["method"] == "GET" and scope["path"] == "/tables" and not forwarded:
-            await self._lobby(scope, replay, send, server.leases)
+            await self._lobby(scope, body, send, server.leases)
             return
         named = _table_in_path(scope["path"])
         if named is not None and named in server.leases.held:
@@ -232,23 +249,20 @@ class Forwarder:
         await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
         await send({"type": "http.response.body", "body": answer.content})
 
-    async def _lobby(self, scope: Scope, replay: Receive, send: Send, leases: TableLeases) -> None:
-        """``GET /tables``: this process's tables and every live peer's, by id."""
-        held: list[Message] = []
-
-        async def holding(message: Message) -> None:
-            held.append(message)
-
-        await self.app(scope, replay, holding)
-        start, content = held[0], b"".join(m.get("body", b"") for m in held[1:])
+    async def _lobby(self, scope: Scope, body: bytes, send: Send, leases: TableLeases) -> None:
+        """``GET /tables``: this process's tables and every live peer's, by id; a table in
+        motion between processes (handed on between rounds, or being taken over) is listed
+        once its new owner runs it (``LOBBY_WAIT_SECONDS`` at most), never left out unseen
+        because it was on its way at the instant of asking."""
+        held = await self._listed_here(scope, body)
+        start = held[0]
         if start["status"] != 200:
             for message in held:
                 await send(message)
             return
-        listed = json.loads(content)
+        listed = json.loads(b"".join(m.get("body", b"") for m in held[1:]))
         headers = [(k, v) for k, v in scope["headers"] if k not in HOP_BY_HOP]
         headers.append((FORWARDED.encode(), b"1"))
-        peers = await asyncio.to_thread(peer_addresses, leases)
 
         async def ask(address: str) -> list[dict[str, Any]]:
             try:
@@ -261,14 +275,74 @@ class Forwarder:
             return []
 
         tables = {table["id"]: table for table in listed["tables"]}
+        peers = await asyncio.to_thread(peer_addresses, leases)
         for found in await asyncio.gather(*(ask(address) for address in peers)):
             for table in found:
                 tables.setdefault(table["id"], table)
+        missing = await asyncio.to_thread(unlisted, leases, set(tables))
+        if missing:
+            tables.update(await self._in_motion(scope, body, missing, ask))
         merged = json.dumps({**listed, "tables": [tables[k] for k in sorted(tables)]}).encode()
         out = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
         out.append((b"content-length", str(len(merged)).encode()))
         await send({**start, "headers": out})
         await send({"type": "http.response.body", "body": merged})
+
+    async def _listed_here(self, scope: Scope, body: bytes) -> list[Message]:
+        """This process's own answer to ``GET /tables``, its messages held."""
+        held: list[Message] = []
+
+        async def holding(message: Message) -> None:
+            held.append(message)
+
+        await self.app(scope, _replaying(body), holding)
+        return held
+
+    async def _in_motion(
+        self,
+        scope: Scope,
+        body: bytes,
+        missing: set[int],
+        ask: Callable[[str], Awaitable[list[dict[str, Any]]]],
+    ) -> dict[int, dict[str, Any]]:
+        """The lobby's entries of tables no process listed when asked: each from its owner
+        once one runs it (here included: a table just handed here is rebuilt first). A table
+        whose live owner still does not list it after ``LOBBY_ASKS`` asks (left out at its
+        load, ``TableRegistry``) is not waited for; nor is one past ``LOBBY_WAIT_SECONDS``
+        (its owner died and its lease has not run out: it is listed again once taken over)."""
+        server: Server = scope["app"].state.server
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LOBBY_WAIT_SECONDS
+        found: dict[int, dict[str, Any]] = {}
+        asks: dict[int, int] = {}
+        while missing and loop.time() < deadline:
+            await asyncio.sleep(LOBBY_POLL_SECONDS)
+            addresses: set[str] = set()
+            here = False
+            for table_id in sorted(missing):
+                owner = await find_owner(server, table_id)
+                if owner is None and table_id not in server.casino.tables:
+                    missing.discard(table_id)  # removed meanwhile
+                elif owner is None:
+                    here = True
+                elif owner[1] != MOVING:
+                    addresses.add(owner[1])
+                else:
+                    continue
+                asks[table_id] = asks.get(table_id, 0) + 1
+            lists = list(await asyncio.gather(*(ask(address) for address in addresses)))
+            if here:
+                held = await self._listed_here(scope, body)
+                if held[0]["status"] == 200:
+                    content = b"".join(m.get("body", b"") for m in held[1:])
+                    lists.append(json.loads(content)["tables"])
+            for tables in lists:
+                for table in tables:
+                    if table["id"] in missing:
+                        found[table["id"]] = table
+                        missing.discard(table["id"])
+            missing -= {table_id for table_id, count in asks.items() if count >= LOBBY_ASKS}
+        return found
 
     async def close(self) -> None:
         if self._client is not None:
