@@ -533,13 +533,15 @@ async def table_socket(websocket: WebSocket, table_id: Id, token: str | None = N
     # code that tells the page to sign in again (4401) or that there is no table (4404).
     await websocket.accept()
     leased = running.leases
-    if (
-        isinstance(leased, TableLeases)
-        and table_id not in running.casino.tables
-        and FORWARDED not in websocket.headers
-    ):
+    if isinstance(leased, TableLeases) and table_id not in running.casino.tables:
         # Run by another process (issue 29): relayed to it, which checks the caller.
         owner = await find_owner(running, table_id)
+        if owner is not None and FORWARDED in websocket.headers:
+            # Relayed here by a peer that found this process the owner, which has handed the
+            # table on since: it exists and is moving (never 4404, "no table"); the page
+            # reconnects and is relayed to its new owner.
+            await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
+            return
         if owner is not None:
             leased.arrivals.forwarded(table_id)
             await relay_socket(websocket, owner[1], table_id, token or "")
