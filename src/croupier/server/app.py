@@ -47,7 +47,7 @@ from croupier.service.claim import TablesClaim, claim_tables
 from croupier.service.commands import CreateTable
 from croupier.service.database import make_engine, one_start_at_a_time, upgrade
 from croupier.service.errors import PayloadTooLarge
-from croupier.service.leases import Ownership, TableLeases
+from croupier.service.leases import Ownership, TableLeases, serving_peers
 from croupier.service.models import GameTable
 from croupier.service.publishing import Broadcaster, InProcessBroadcaster, RedisBroadcaster
 from croupier.service.tables import Casino
@@ -82,8 +82,19 @@ def start(settings: Settings) -> Server:
 
 
 def _start(settings: Settings, claim: TablesClaim) -> Server:
-    # Before the migrations: a migration that rewrites rows seals them into the chain.
-    broken = audit_verify.problems_at_start(settings.database_url) if settings.verify_chain else []
+    # Before the migrations: a migration that rewrites rows seals them into the chain. Only
+    # on a database no process serves: one joining live peers finds it in service since the
+    # first of them verified it (``serving_peers`` says why; issue 29's restarts).
+    peers = serving_peers(settings.database_url) if settings.verify_chain else []
+    checked = settings.verify_chain and not peers
+    broken = audit_verify.problems_at_start(settings.database_url) if checked else []
+    if peers:
+        log.info(
+            "joining %d process(es) serving this database (%s): its audit chain was verified "
+            "at the start of the first of them, and is not verified again here",
+            len(peers),
+            ", ".join(peers),
+        )
     if broken and not settings.accept_broken_chain:
         where = make_url(settings.database_url).render_as_string(hide_password=True)
         raise audit_verify.ChainDoesNotVerify(where, broken)
