@@ -19,9 +19,10 @@ twice, and the owner's answer is the answer. The owner counts where each of its 
 requests come from, and hands a table to the peer its requests come through
 (``service.leases``: the lease follows the requests, and the hop goes). An owner that cannot be reached (it died; its lease has not run out yet)
 answers 503 ``table_moved`` with ``Retry-After``: the table is taken over within seconds.
-The lobby (``GET /tables``) lists the tables of every live process. A WebSocket to a table
-run elsewhere is relayed to its owner; when the owner goes, the socket closes with 1013 and
-the page reconnects, reaching the new owner.
+The lobby (``GET /tables``) lists the tables of every live process, and those in motion
+between two (``Forwarder._in_motion``). A WebSocket to a table run elsewhere is relayed to
+its owner; when the owner goes, or hands the table on, the socket closes with 1013 and the
+page reconnects, reaching the new owner.
 """
 
 from __future__ import annotations
