@@ -44,10 +44,19 @@ def balance(casino: Casino, leases: TableLeases) -> list[str]:
         # Held while taking: a request's ``adopt_handed`` would take a table just taken here,
         # whose epoch was raised as a handed one's is, for one to rebuild too.
         with leases.adopting:
-            for table_id in leases.take(share - held):
-                notes += adopt(casino, leases, table_id)
-                if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
-                    leases.renew()  # rebuilding many tables must not let others' leases lapse
+            while held < share:
+                taken = leases.take(share - held)
+                for table_id in taken:
+                    notes += adopt(casino, leases, table_id)
+                    if time.monotonic() - leases.renewed_at >= leases.renew_seconds:
+                        leases.renew()  # rebuilding many tables must not let others' lapse
+                if not taken:
+                    break
+                # Counted again after the rebuilds: a process that died as this pass began
+                # was counted live, and the share left its other tables free until the next
+                # pass, which the rebuilds delayed by seconds (fail-over p99 11 s under load).
+                processes, tables, _ = leases.renew()
+                share, held = math.ceil(tables / processes), len(leases.held)
     elif len(renewed) > share:
         # A table whose requests come through a peer goes to that peer; then the highest ids;
         # never one whose requests the balancer sends here (it would be forwarded back).
