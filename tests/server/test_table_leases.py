@@ -485,3 +485,46 @@ def test_a_pass_takes_the_whole_share_of_a_process_that_died_as_it_began(
     sharing.balance(api.server.casino, leases)
     assert sorted(leases.held) == [1, 2, 3, 4]  # all four in one pass, not two of them
     assert sorted(api.server.casino.tables) == [1, 2, 3, 4]
+
+
+def test_a_bet_that_waited_on_a_table_lost_meanwhile_is_told_it_moved(
+    paused_owner: Api, pg_url: str
+) -> None:
+    """Issue 29, item 1: a bet waits for its table's lock while the table is lost (its lease
+    taken over; the command that held the lock was refused by the fence, leaving in memory a
+    round it never stored). It must not run on that memory: the chaos run's bets did, and
+    answered 500 (a foreign-key error, the row naming a round the database never had). It is
+    refused 503 ``table_moved``, changing nothing, as the fence's own refusal is."""
+    import threading
+
+    api = paused_owner
+    table = Table(api, "veintiuno-real", ["ana"])
+    live = api.server.casino.tables[table.id]
+    before = api.balance(table.tokens["ana"])
+    answers: list[Any] = []
+    body = {"seat": 1, "wager": table.wager, "amount": table.stake}
+    with live.lock:  # the command before it, holding the table
+        waiting = threading.Thread(
+            target=lambda: answers.append(
+                api.post(f"/tables/{table.id}/bets", table.tokens["ana"], body)
+            )
+        )
+        waiting.start()
+        time.sleep(0.3)  # the bet waits for the lock
+        run = create_engine(pg_url)
+        with run.begin() as connection:  # another process took the table over
+            connection.execute(
+                text(
+                    "UPDATE table_leases SET owner = 'ghost pid 1 0123abcd', epoch = epoch + 1 "
+                    "WHERE table_id = :t"
+                ),
+                {"t": table.id},
+            )
+        run.dispose()
+        live.round_id = 10**6  # the round the fence refused: never stored
+        leases_of(api).lost(table.id)  # what the fence's refusal does: forgotten here
+    waiting.join(30)
+    (answer,) = answers
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["code"] == "table_moved"
+    assert api.balance(table.tokens["ana"]) == before
