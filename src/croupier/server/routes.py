@@ -513,7 +513,13 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
             with suppress(Exception):
                 await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
         finally:
-            pending = [task for task in (waiting, receiving, ending) if not task.done()]
+            tasks = (waiting, receiving, ending)
+            for task in tasks:
+                if task.done() and not task.cancelled():
+                    # Read, if left unread by a return above (the client gone as its table
+                    # moved): asyncio logs an unread disconnect as an error (chaos runs).
+                    task.exception()
+            pending = [task for task in tasks if not task.done()]
             for task in pending:
                 task.cancel()
             if pending:  # (``asyncio.wait`` lets the server's own cancellation through)
