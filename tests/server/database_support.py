@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
+from sqlalchemy import text
 
 import pg_cluster
 from croupier.service.database import make_engine, upgrade
@@ -108,3 +109,16 @@ def restore_migrated_postgres(pg_server_url: str, url: str) -> None:
 def _schema_of(url: str) -> str:
     """The schema a ``pg_cluster.sqlalchemy_url`` works in (its ``search_path``)."""
     return url.split("search_path%3D", 1)[1].split("%20", 1)[0]
+
+
+def edit_the_last_ledger_entry(url: str) -> str:
+    """One minor unit added to the last ledger entry of the database at ``url``, behind the
+    chain's back (a tamperer's edit); that row, as verification names it."""
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        last = connection.execute(text("SELECT max(id) FROM ledger_entries")).scalar_one()
+        connection.execute(
+            text("UPDATE ledger_entries SET amount = amount + 1 WHERE id = :id"), {"id": last}
+        )
+    engine.dispose()
+    return f"ledger_entries [{last}]"

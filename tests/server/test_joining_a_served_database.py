@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from database_support import fresh_database
+from database_support import edit_the_last_ledger_entry, fresh_database
 from server_support import make_api
 from sqlalchemy import text
 
@@ -40,18 +40,6 @@ def run_sql(url: str, statement: str) -> None:
     with engine.begin() as connection:
         connection.execute(text(statement))
     engine.dispose()
-
-
-def edit_the_last_ledger_entry(url: str) -> str:
-    """One minor unit added to the last ledger entry, behind the chain's back; its row."""
-    engine = make_engine(url)
-    with engine.begin() as connection:
-        last = connection.execute(text("SELECT max(id) FROM ledger_entries")).scalar_one()
-        connection.execute(
-            text("UPDATE ledger_entries SET amount = amount + 1 WHERE id = :id"), {"id": last}
-        )
-    engine.dispose()
-    return f"ledger_entries [{last}]"
 
 
 def joins(url: str) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from database_support import edit_the_last_ledger_entry
 from server_support import OPERATOR_TOKEN, make_api
 from sqlalchemy import select, text
 
@@ -55,14 +56,7 @@ def played(url: str) -> None:
 def tamper(file: Path) -> str:
     """Add one minor unit to the last ledger entry inside the backup ``file``; its key."""
     if file.read_bytes()[:6] == b"SQLite":
-        engine = make_engine(f"sqlite:///{file}")
-        with engine.begin() as connection:
-            last = connection.execute(text("SELECT max(id) FROM ledger_entries")).scalar_one()
-            connection.execute(
-                text("UPDATE ledger_entries SET amount = amount + 1 WHERE id = :id"), {"id": last}
-            )
-        engine.dispose()
-        return f"ledger_entries [{last}]"
+        return edit_the_last_ledger_entry(f"sqlite:///{file}")
     lines = file.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     columns = header["tables"]["ledger_entries"]
