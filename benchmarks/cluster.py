@@ -48,6 +48,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from rich.progress import track
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -449,10 +450,13 @@ def chaos(args: argparse.Namespace) -> None:
         engine.dispose()
         auth = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
         audit = httpx.get(base + "/operator/audit", headers=auth, timeout=60).json()
-        recalled = sum(
-            httpx.get(f"{base}/rounds/{r}", headers=auth, timeout=60).status_code == 200
-            for r in round_ids
-        )
+        # One client: ``httpx.get`` builds a TLS context for every call (its CA file read),
+        # which made the recall of 14,392 rounds take a quarter of an hour.
+        with httpx.Client(headers=auth, timeout=60) as recalling:
+            recalled = sum(
+                recalling.get(f"{base}/rounds/{r}").status_code == 200
+                for r in track(round_ids, description="rounds recalled")
+            )
         verified = subprocess.run(
             [sys.executable, "-c", "from croupier.cli.main import main; main()",
              "audit", "verify", "--database", url],
