@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -528,3 +528,49 @@ def test_a_bet_that_waited_on_a_table_lost_meanwhile_is_told_it_moved(
     assert answer.status_code == 503, answer.text
     assert answer.json()["code"] == "table_moved"
     assert api.balance(table.tokens["ana"]) == before
+
+
+def test_a_command_failed_by_memory_a_new_owner_moved_past_is_told_it_moved(
+    paused_owner: Api, pg_url: str
+) -> None:
+    """Issue 29, item 1: a process woken past its lease still has its table in memory, which
+    the new owner has moved past, and a command run on it can fail before the fence (last
+    before the commit) would refuse it: in the chaos run a settlement debited a stake the
+    escrow no longer held (402 ``balance_too_low``). Such a failure is the stale memory's, not
+    the player's: answered 503 ``table_moved`` (the new owner answers the command), the table
+    forgotten here. With the lease still held, the same failure stands."""
+    api = paused_owner
+
+    def coup_on_memory_that_disagrees(table: Table, meanwhile: Callable[[], None]) -> Any:
+        table.bet_all()
+        meanwhile()
+        live = api.server.casino.tables[table.id]
+        live.held[1]["minor"] += 100  # memory holds a stake the escrow does not
+        (token,) = table.tokens.values()
+        return api.post(f"/tables/{table.id}/ready", token)  # deals, settles
+
+    kept = Table(api, "dragon-six-peru-2016", ["ana"])
+    answer = coup_on_memory_that_disagrees(kept, lambda: None)
+    assert (answer.status_code, answer.json()["code"]) == (402, "balance_too_low"), answer.text
+    assert kept.id in api.server.casino.tables  # its owner still: rebuilt, and kept
+
+    lost = Table(api, "dragon-six-peru-2016", ["ben"])
+    bet: list[int] = []
+
+    def taken_over() -> None:  # by another process, after the bet
+        bet.append(api.balance(lost.tokens["ben"]))
+        run = create_engine(pg_url)
+        with run.begin() as connection:
+            connection.execute(
+                text(
+                    "UPDATE table_leases SET owner = 'ghost pid 1 0123abcd', "
+                    "epoch = epoch + 1 WHERE table_id = :t"
+                ),
+                {"t": lost.id},
+            )
+        run.dispose()
+
+    answer = coup_on_memory_that_disagrees(lost, taken_over)
+    assert (answer.status_code, answer.json()["code"]) == (503, "table_moved"), answer.text
+    assert lost.id not in api.server.casino.tables and lost.id not in leases_of(api).held
+    assert [api.balance(lost.tokens["ben"])] == bet  # nothing settled here

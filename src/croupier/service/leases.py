@@ -94,6 +94,11 @@ class Ownership:
     def round_ended(self, table_id: int) -> None:
         """``table_id``'s round has just ended: the moment it may move (``TableLeases``)."""
 
+    def lost_meanwhile(self, table_id: int) -> TableMoved | None:
+        """After a failed command: the refusal to answer instead when the table's lease was
+        lost (``TableLeases``); one process never loses one."""
+        return None
+
     def release(self) -> None:
         """Give every table up (a clean stop)."""
 
@@ -114,6 +119,9 @@ RENEW = text(
 )
 PROCESS_EXPIRIES = text(
     "SELECT owner, expires_at FROM serve_processes WHERE expires_at > clock_timestamp()"
+)
+HELD = text(
+    "SELECT 1 FROM table_leases WHERE table_id = :table AND owner = :owner AND epoch = :epoch"
 )
 LIVE_PROCESSES = text("SELECT count(*) FROM serve_processes WHERE expires_at > clock_timestamp()")
 TABLE_COUNT = text("SELECT count(*) FROM game_tables")
@@ -330,6 +338,28 @@ class TableLeases(Ownership):
             f"table {table_id} is run by another server process now; try again",
             table=table_id,
         )
+
+    def lost_meanwhile(self, table_id: int) -> TableMoved | None:
+        """After a command on ``table_id`` failed: if another process holds its lease now,
+        the refusal to answer instead (the table forgotten here). A process woken past its
+        lease runs a command on memory the new owner has moved past, and that memory can fail
+        it before the fence, last before the commit, would refuse it: a stake the escrow no
+        longer holds (402), a round never stored (a foreign key, 500), bets closed in a round
+        long settled. Such an error is the stale memory's, not the player's; the new owner
+        answers the command (the forwarding retries it there). ``None`` while the lease is
+        still this process's (the error stands), or when that cannot be read (the database
+        away: the error stands too)."""
+        epoch = self.held.get(table_id)
+        try:
+            with self.engine.connect() as connection:
+                found = connection.execute(
+                    HELD, {"table": table_id, "owner": self.owner, "epoch": epoch}
+                ).first()
+        except Exception:  # the command's own error is what the caller hears
+            return None
+        if found is not None:
+            return None
+        return self.moved(table_id)
 
     def lost(self, table_id: int) -> None:
         with self._lock:

@@ -390,6 +390,13 @@ class Casino:
                     table=table_id,
                 )
             except BaseException as error:
+                moved = (
+                    None
+                    if isinstance(error, TableMoved) or not isinstance(error, Exception)
+                    else self.leases.lost_meanwhile(table_id)
+                )
+                if moved is not None:  # failed on memory another process has moved past
+                    raise moved from error
                 # A refusal before anything changed needs no rebuild (most bad requests).
                 if not isinstance(error, CroupierError) or _fingerprint(live) != before:
                     self._rebuild_after_failure(live)
