@@ -261,7 +261,7 @@ class Forwarder:
             for message in held:
                 await send(message)
             return
-        listed = json.loads(b"".join(m.get("body", b"") for m in held[1:]))
+        listed = _json_of(held)
         headers = [(k, v) for k, v in scope["headers"] if k not in HOP_BY_HOP]
         headers.append((FORWARDED.encode(), b"1"))
 
@@ -335,8 +335,7 @@ class Forwarder:
             if here:
                 held = await self._listed_here(scope, body)
                 if held[0]["status"] == 200:
-                    content = b"".join(m.get("body", b"") for m in held[1:])
-                    lists.append(json.loads(content)["tables"])
+                    lists.append(_json_of(held)["tables"])
             for tables in lists:
                 for table in tables:
                     if table["id"] in missing:
@@ -391,6 +390,11 @@ async def relay_socket(websocket: WebSocket, address: str, table_id: int, token:
         pass
     with contextlib.suppress(Exception):
         await websocket.close(code=1013, reason="the table moved")  # the page reconnects
+
+
+def _json_of(held: list[Message]) -> Any:
+    """The JSON body of an answer whose messages were held (its start, then its body)."""
+    return json.loads(b"".join(message.get("body", b"") for message in held[1:]))
 
 
 async def _read_body(receive: Receive) -> bytes:

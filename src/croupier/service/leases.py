@@ -74,6 +74,13 @@ class TableMoved(Unavailable):
     code = "table_moved"
 
 
+def run_elsewhere(table_id: int) -> TableMoved:
+    """The refusal of a command for a table another process runs now."""
+    return TableMoved(
+        f"table {table_id} is run by another server process now; try again", table=table_id
+    )
+
+
 class Ownership:
     """One process runs every table of its database (SQLite: ``service.claim``'s lock):
     nothing to fence (a ``Fence`` without an owner), nothing to share."""
@@ -334,10 +341,7 @@ class TableLeases(Ownership):
     def moved(self, table_id: int) -> TableMoved:
         """A table the fence found lost: forgotten here, and the command's refusal."""
         self.lost(table_id)
-        return TableMoved(
-            f"table {table_id} is run by another server process now; try again",
-            table=table_id,
-        )
+        return run_elsewhere(table_id)
 
     def lost_meanwhile(self, table_id: int) -> TableMoved | None:
         """After a command on ``table_id`` failed: if another process holds its lease now,

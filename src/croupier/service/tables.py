@@ -79,7 +79,7 @@ from croupier.service.corrections import DealerCorrections
 from croupier.service.deadlines import Deadlines
 from croupier.service.errors import Forbidden, NotFound
 from croupier.service.fail_safe import FailSafe
-from croupier.service.leases import Ownership, TableMoved
+from croupier.service.leases import Ownership, TableMoved, run_elsewhere
 from croupier.service.live import PLAYERS, LiveTable
 from croupier.service.money import Money
 from croupier.service.players import Players
@@ -373,10 +373,7 @@ class Casino:
                 # its memory perhaps holding what the fence refused to commit (a round never
                 # stored, which a bet's row would name: a foreign-key error, 500, in the
                 # chaos runs). Its new owner answers (the forwarding retries it there).
-                raise TableMoved(
-                    f"table {table_id} is run by another server process now; try again",
-                    table=table_id,
-                )
+                raise run_elsewhere(table_id)
             if live.is_stale:
                 self.reload(table_id)  # the database was away when a command last failed
             before, round_before = _fingerprint(live), live.round_id
