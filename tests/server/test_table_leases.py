@@ -309,16 +309,17 @@ def test_a_clients_own_forwarded_header_is_answered_and_counted_nowhere(
 
 
 class AnswerLostAfterHandOver:
-    """An engine whose connection fails once the transaction that handed a table over has
-    committed, before its process hears so: the network dropped the commit's answer."""
+    """An engine whose connection fails once the statement that handed a table over has
+    committed (each of the leases' statements is its own transaction), before its process
+    hears so: the network dropped the answer."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
     @contextlib.contextmanager
-    def begin(self) -> Iterator[Any]:
+    def connect(self) -> Iterator[Any]:
         sent: list[Any] = []
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             real_execute = connection.execute
 
             def execute(statement: Any, *args: Any, **kwargs: Any) -> Any:
@@ -329,7 +330,7 @@ class AnswerLostAfterHandOver:
             yield connection
         if HAND_OVER in sent:
             lost = ConnectionResetError("server closed the connection unexpectedly")
-            raise OperationalError("COMMIT", {}, lost)
+            raise OperationalError("UPDATE table_leases", {}, lost)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
@@ -574,3 +575,48 @@ def test_a_command_failed_by_memory_a_new_owner_moved_past_is_told_it_moved(
     assert (answer.status_code, answer.json()["code"]) == (503, "table_moved"), answer.text
     assert lost.id not in api.server.casino.tables and lost.id not in leases_of(api).held
     assert [api.balance(lost.tokens["ben"])] == bet  # nothing settled here
+
+
+def test_a_process_stopped_amid_its_leases_pass_locks_no_lease_it_may_lose(
+    paused_owner: Api, pg_url: str
+) -> None:
+    """Issue 29, item 3 (fail-over p99): a process stopped (SIGSTOP) in the middle of its
+    leases' pass, its renewal sent and answered, the pass's transaction not yet ended. Had the
+    renewal locked its lease rows until the pass ended, the other processes' take-over, which
+    skips locked rows so that two of them never wait on each other, would skip its tables
+    until it woke: the chaos run's SIGSTOPs that moved their tables in 10-15 s, two and three
+    leases long. Each of its statements is a transaction of its own: the table moves when the
+    lease runs out, and the stopped process, woken, finds it lost at its next pass."""
+    import threading
+
+    from sqlalchemy import event
+
+    api = paused_owner
+    table = Table(api, "veintiuno-real", ["ana"])
+    expire(pg_url, table.id)
+    owner = TableLeases(pg_url, lease_seconds=1)
+    other = TableLeases(pg_url)
+    try:
+        assert owner.take(5) == [table.id]  # the owner, at epoch 2, on a lease of 1 s
+        renewed = threading.Event()
+        woken = threading.Event()
+
+        def stopped_after_the_renewal(*args: Any) -> None:
+            if "UPDATE table_leases" in args[2] and threading.current_thread() is passing:
+                renewed.set()
+                assert woken.wait(30)  # the process is stopped here
+
+        event.listen(owner.engine, "after_cursor_execute", stopped_after_the_renewal)
+        passing = threading.Thread(target=owner.renew)
+        passing.start()
+        assert renewed.wait(10)
+        time.sleep(1.5)  # the renewed lease runs out while its process is stopped
+        assert other.take(5) == [table.id]  # taken over now, not when the owner wakes
+        assert lease_row(pg_url, table.id) == (other.owner, 3)
+        woken.set()
+        passing.join(10)
+        owner.renew()  # woken, its next pass finds the table lost (its commands, the fence)
+        assert table.id not in owner.held
+    finally:
+        owner.release()
+        other.release()

@@ -114,15 +114,23 @@ GRANT = text(
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
     "VALUES (:table, :owner, 1, clock_timestamp() + make_interval(secs => :seconds))"
 )
-HEARTBEAT = text(
-    "INSERT INTO serve_processes (owner, address, expires_at) "
+# The heartbeat, the renewal and the counts for the share, in one statement: one snapshot (a
+# table created meanwhile, ``grant`` on another thread, is neither renewed nor counted: it
+# cannot look like one above the share), and one implicit transaction that holds no row lock
+# while this process could be stopped (``TableLeases.engine``).
+RENEW = text(
+    "WITH beat AS (INSERT INTO serve_processes (owner, address, expires_at) "
     "VALUES (:owner, :address, clock_timestamp() + make_interval(secs => :seconds)) "
     "ON CONFLICT (owner) DO UPDATE SET address = EXCLUDED.address, "
-    "expires_at = EXCLUDED.expires_at"
-)
-RENEW = text(
-    "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => :seconds) "
-    "WHERE owner = :owner AND table_id = ANY(CAST(:tables AS integer[])) RETURNING table_id, epoch"
+    "expires_at = EXCLUDED.expires_at RETURNING owner), "
+    "renewed AS (UPDATE table_leases "
+    "SET expires_at = clock_timestamp() + make_interval(secs => :seconds) "
+    "WHERE owner = :owner AND table_id = ANY(CAST(:tables AS integer[])) "
+    "RETURNING table_id, epoch) "
+    "SELECT (SELECT count(*) FROM serve_processes "
+    "WHERE expires_at > clock_timestamp() AND owner <> :owner) + (SELECT count(*) FROM beat), "
+    "(SELECT count(*) FROM game_tables), "
+    "(SELECT coalesce(array_agg(ARRAY[table_id, epoch]), '{}') FROM renewed)"
 )
 PROCESS_EXPIRIES = text(
     "SELECT owner, expires_at FROM serve_processes WHERE expires_at > clock_timestamp()"
@@ -130,8 +138,6 @@ PROCESS_EXPIRIES = text(
 HELD = text(
     "SELECT 1 FROM table_leases WHERE table_id = :table AND owner = :owner AND epoch = :epoch"
 )
-LIVE_PROCESSES = text("SELECT count(*) FROM serve_processes WHERE expires_at > clock_timestamp()")
-TABLE_COUNT = text("SELECT count(*) FROM game_tables")
 # The tables whose requests reach this process first (``Arrivals.asked_here``), then by id.
 NEW_LEASES = text(
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
@@ -294,9 +300,15 @@ class TableLeases(Ownership):
         self.address = address
         self.lease_seconds = lease_seconds
         self.renew_seconds = renew_seconds
-        # Its own small pool: renewal must not queue behind the commands' connections.
+        # Its own small pool: renewal must not queue behind the commands' connections. Every
+        # statement its own transaction (autocommit): a process stopped (SIGSTOP, a frozen VM)
+        # between two statements of one transaction would hold its leases' rows locked, with
+        # no bound, and ``TAKE_EXPIRED`` skips locked rows: its tables would wait for it to
+        # wake instead of moving when their leases run out. Each pass's statements are each
+        # whole on their own (``RENEW`` counts and renews at once).
         self.engine: Engine = create_engine(
             url,
+            isolation_level="AUTOCOMMIT",
             pool_size=2,
             max_overflow=2,
             pool_pre_ping=True,
@@ -380,18 +392,17 @@ class TableLeases(Ownership):
         with self._lock:
             held = dict(self.held)
         started = time.monotonic()
-        params = {"owner": self.owner, "seconds": self.lease_seconds}
-        with self.engine.begin() as connection:
-            connection.execute(HEARTBEAT, {**params, "address": self.address})
-            renewed = connection.execute(RENEW, {**params, "tables": list(held)})
-            kept: dict[int, int] = {int(row[0]): int(row[1]) for row in renewed}
-            processes = int(connection.execute(LIVE_PROCESSES).scalar_one())
-            tables = int(connection.execute(TABLE_COUNT).scalar_one())
+        params = {"owner": self.owner, "seconds": self.lease_seconds, "address": self.address}
+        with self.engine.connect() as connection:
+            processes, tables, pairs = connection.execute(
+                RENEW, {**params, "tables": list(held)}
+            ).one()
+        kept: dict[int, int] = {int(table_id): int(epoch) for table_id, epoch in pairs}
         self.renewed_at = started
         for table_id, epoch in held.items():
             if kept.get(table_id) != epoch:
                 self.lost(table_id)
-        return max(1, processes), tables, sorted(kept)
+        return max(1, int(processes)), int(tables), sorted(kept)
 
     def take(self, wanted: int) -> list[int]:
         """Up to ``wanted`` free tables: never leased yet, or whose lease expired; those whose
@@ -402,7 +413,7 @@ class TableLeases(Ownership):
             "wanted": wanted,
             "asked": self.arrivals.asked_here(),
         }
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             fresh = [(int(r[0]), int(r[1])) for r in connection.execute(NEW_LEASES, params)]
             taken: list[tuple[int, int]] = []
             if len(fresh) < wanted:
@@ -421,7 +432,7 @@ class TableLeases(Ownership):
         epoch = self.held.get(table_id)
         if epoch is None:
             return
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             connection.execute(GIVE_UP, {"table": table_id, "owner": self.owner, "epoch": epoch})
         with self._lock:
             self.held.pop(table_id, None)
@@ -436,7 +447,7 @@ class TableLeases(Ownership):
         from now on (the fence's epoch), each still to be rebuilt from its record."""
         with self._lock:
             held = list(self.held)
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             found = connection.execute(HANDED, {"owner": self.owner, "tables": held}).all()
         with self._lock:
             for table_id, epoch in found:
@@ -456,7 +467,7 @@ class TableLeases(Ownership):
         if epoch is None:
             return False
         params = {"table": table_id, "owner": self.owner, "epoch": epoch, "to": peer}
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             moved = connection.execute(HAND_OVER, {**params, "seconds": self.lease_seconds})
             if moved.first() is None:
                 return False
@@ -473,7 +484,7 @@ class TableLeases(Ownership):
         return f"the table leases have not been renewed for over {self.lease_seconds:g} s"
 
     def release(self) -> None:
-        with contextlib.suppress(Exception), self.engine.begin() as connection:
+        with contextlib.suppress(Exception), self.engine.connect() as connection:
             connection.execute(GIVE_ALL_UP, {"owner": self.owner})
             connection.execute(LEAVE, {"owner": self.owner})
         with self._lock:
