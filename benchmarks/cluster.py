@@ -329,6 +329,44 @@ def owners(url: str) -> dict[int, str]:
         engine.dispose()
 
 
+SLOW_MOVE_SECONDS = 7.0
+"""A fail-over still waiting this long after its event is looked into (``why_slow``)."""
+BUSY_SESSIONS = text(
+    "SELECT a.application_name, a.state, "
+    "extract(epoch FROM clock_timestamp() - a.xact_start), a.wait_event_type, a.wait_event, "
+    "left(regexp_replace(a.query, '\\s+', ' ', 'g'), 90) FROM pg_stat_activity a "
+    "WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() "
+    "AND a.state IS DISTINCT FROM 'idle' ORDER BY a.xact_start"
+)
+WAITING_LEASES = text(
+    "SELECT l.table_id, l.owner, l.epoch, extract(epoch FROM l.expires_at - clock_timestamp()) "
+    "FROM table_leases l WHERE l.table_id = ANY(CAST(:tables AS integer[])) ORDER BY 1"
+)
+
+
+def why_slow(url: str, tables: set[int]) -> list[str]:
+    """What holds a slow fail-over back, as the database sees it: each waiting table's lease
+    (owner, epoch, seconds left) and every session in a transaction or a statement (whose,
+    its state, how long its transaction has been open, what it waits for, its statement).
+    The record of the chaos runs' slow SIGSTOP moves (docs/benchmarks.md)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            leases = connection.execute(WAITING_LEASES, {"tables": sorted(tables)}).all()
+            sessions = connection.execute(BUSY_SESSIONS).all()
+    finally:
+        engine.dispose()
+    lines = [
+        f"  lease {t}: {owner} epoch {epoch}, {left:+.1f} s left"
+        for t, owner, epoch, left in leases
+    ]
+    lines += [
+        f"  session {name[:40]!r} {state} xact {age or 0:.1f} s waits {kind}/{what}: {query}"
+        for name, state, age, kind, what, query in sessions
+    ]
+    return lines
+
+
 def chaos(args: argparse.Namespace) -> None:
     print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()}")
     rng = random.Random(args.seed)
@@ -394,7 +432,12 @@ def chaos(args: argparse.Namespace) -> None:
                 else:
                     victim.process.send_signal(signal.SIGSTOP)
                 waiting = set(tables)
+                looked_into = False
                 while waiting and time.monotonic() - hit < 60:
+                    if not looked_into and time.monotonic() - hit > SLOW_MOVE_SECONDS:
+                        looked_into = True
+                        print(f"slow {kind} of {victim.url}: still waiting for {sorted(waiting)}")
+                        print("\n".join(why_slow(url, waiting)), flush=True)
                     now_held = owners(url)
                     for table in list(waiting):
                         address = now_held.get(table)
