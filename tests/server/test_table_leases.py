@@ -11,6 +11,7 @@ process takes the table (``TableLeases.take``, what its lease thread does).
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,11 +20,13 @@ from typing import Any
 import pytest
 from database_support import fresh_database
 from server_support import OPERATOR_TOKEN, Api, Table, make_api
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
 
+from croupier.audit import chain as audit_chain
 from croupier.service import sharing
 from croupier.service.leases import HAND_OVER, Arrivals, TableLeases
+from croupier.service.unit_of_work import FENCE
 
 pytestmark = pytest.mark.postgres
 
@@ -496,8 +499,6 @@ def test_a_bet_that_waited_on_a_table_lost_meanwhile_is_told_it_moved(
     round it never stored). It must not run on that memory: the chaos run's bets did, and
     answered 500 (a foreign-key error, the row naming a round the database never had). It is
     refused 503 ``table_moved``, changing nothing, as the fence's own refusal is."""
-    import threading
-
     api = paused_owner
     table = Table(api, "veintiuno-real", ["ana"])
     live = api.server.casino.tables[table.id]
@@ -587,10 +588,6 @@ def test_a_process_stopped_amid_its_leases_pass_locks_no_lease_it_may_lose(
     until it woke: the chaos run's SIGSTOPs that moved their tables in 10-15 s, two and three
     leases long. Each of its statements is a transaction of its own: the table moves when the
     lease runs out, and the stopped process, woken, finds it lost at its next pass."""
-    import threading
-
-    from sqlalchemy import event
-
     api = paused_owner
     table = Table(api, "veintiuno-real", ["ana"])
     expire(pg_url, table.id)
@@ -620,3 +617,88 @@ def test_a_process_stopped_amid_its_leases_pass_locks_no_lease_it_may_lose(
     finally:
         owner.release()
         other.release()
+
+
+def test_a_command_in_flight_holds_off_a_takeover_but_not_its_owners_renewal(
+    paused_owner: Api, pg_url: str
+) -> None:
+    """Issue 29, items 1 and 3: a command's transaction past its fence (the lease row locked
+    until it commits) keeps another process from taking the table over until it has
+    committed; but its own process's renewal passes. The chaos run saw every renewal of two
+    live processes queue behind commands that waited, fence taken, for the audit chain's head
+    a stopped process held: their own leases then ran out under them."""
+    api = paused_owner
+    table = Table(api, "veintiuno-real", ["ana"])
+    owner = leases_of(api)
+    epoch = owner.held[table.id]
+    other = TableLeases(pg_url)
+    command = create_engine(pg_url)
+    try:
+        with command.begin() as in_flight:  # a command, fenced, not yet committed
+            fenced = {"table": table.id, "owner": owner.owner, "epoch": epoch}
+            assert in_flight.execute(FENCE, fenced).first() is not None
+            renewal: list[tuple[int, int, list[int]]] = []
+            renewing = threading.Thread(target=lambda: renewal.append(owner.renew()))
+            renewing.start()
+            renewing.join(5)
+            assert renewal, "the owner's renewal waited for its own command"
+            assert renewal[0][2] == [table.id]  # renewed
+            expire(pg_url, table.id)  # its lease runs out meanwhile
+            assert other.take(5) == []  # the takeover waits for the command's commit
+        assert other.take(5) == [table.id]  # then takes the table
+    finally:
+        command.dispose()
+        other.release()
+
+
+def test_a_process_stopped_holding_the_audit_head_holds_nobodys_commit_past_a_lease(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, item 3: a process stopped in a write transaction after locking the audit
+    chain's head, which every process's commits take in turn. The chaos run saw one in a
+    transaction no table command's bound covered (a session's activity noted, say): every
+    commit of every process waited for it until it woke, and fail-overs took 10-15 s. Every
+    write transaction of a server is bounded: PostgreSQL ends the stopped one's session
+    after a lease's length (1 s here), and the others' commits go on."""
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)
+    made = make_api(pg_url, lease_seconds=1)
+    api = next(made)
+    try:
+        uow = api.server.uow
+        head_locked = threading.Event()
+        woken = threading.Event()
+        stopped_thread: list[threading.Thread] = []
+
+        def stopped_after_locking_the_head(*args: Any) -> None:
+            statement = args[2]
+            locks_the_head = "audit_head" in statement and "FOR UPDATE" in statement
+            if locks_the_head and threading.current_thread() in stopped_thread:
+                head_locked.set()
+                woken.wait(10)  # the process is stopped here
+
+        event.listen(uow.engine, "after_cursor_execute", stopped_after_locking_the_head)
+        outcome: list[BaseException | None] = []
+
+        def stopped_writer() -> None:
+            try:
+                uow.run(lambda s: audit_chain.record(s, 0.0, "stopped", {}, "system"))
+                outcome.append(None)
+            except Exception as error:
+                outcome.append(error)
+
+        writer = threading.Thread(target=stopped_writer)
+        stopped_thread.append(writer)
+        writer.start()
+        assert head_locked.wait(10)
+        began = time.monotonic()
+        uow.run(lambda s: audit_chain.record(s, 0.0, "another", {}, "system"))
+        waited = time.monotonic() - began
+        woken.set()
+        writer.join(10)
+        assert waited < 3.0, f"a commit waited {waited:.1f} s for a stopped process"
+        assert "idle-in-transaction timeout" in str(outcome[0])  # ended, rolled back
+        event.remove(uow.engine, "after_cursor_execute", stopped_after_locking_the_head)
+        audit = api.get("/operator/audit", OPERATOR_TOKEN).json()
+        assert (audit["problems"], audit["sum"]) == ([], 0)
+    finally:
+        made.close()

@@ -107,12 +107,17 @@ def _start_alone(
     settings: Settings, claim: TablesClaim, engine: Engine, broken: list[str]
 ) -> Server:
     upgrade(engine)
-    read_engine = (
-        make_engine(settings.database_url, read_only=True)
-        if settings.database_url.startswith("sqlite")
-        else None
-    )
-    uow = UnitOfWork(engine, settings.clock, read_engine=read_engine)
+    if settings.database_url.startswith("sqlite"):
+        writes, reads = engine, make_engine(settings.database_url, read_only=True)
+    else:
+        # Every write transaction bounded (a stopped process frees its locks, the audit head
+        # above all, within a lease's length); reads, which lock nothing another process
+        # waits for, not: a long report may think between its statements.
+        writes = make_engine(
+            settings.database_url, idle_in_transaction_seconds=settings.lease_seconds
+        )
+        reads = engine
+    uow = UnitOfWork(writes, settings.clock, read_engine=reads)
     broadcaster: Broadcaster = (
         RedisBroadcaster(settings.broadcast_url)
         if settings.broadcast_url

@@ -89,7 +89,7 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
     sql.OperationalError,  # SQLite: disk full, database locked, I/O error; PostgreSQL: away
     sql.InterfaceError,
     # The database's own state: a session it ended (a process woken from SIGSTOP past the
-    # fence's bound on an idle transaction), a transaction out of sync, data it found corrupt.
+    # write connections' bound on an idle transaction), a transaction out of sync, corrupt data.
     sql.InternalError,
     sql.TimeoutError,  # no pooled connection came free
     sql.DisconnectionError,

@@ -21,7 +21,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.exc import InvalidatePoolError
 
 from croupier.errors import CroupierError
@@ -56,11 +56,20 @@ def sqlite_synchronous() -> str:
     return level
 
 
-def make_engine(url: str, *, read_only: bool = False) -> Engine:
+def make_engine(
+    url: str, *, read_only: bool = False, idle_in_transaction_seconds: float | None = None
+) -> Engine:
     """An engine for ``url`` with the connection settings the ledger needs.
 
     On SQLite a writer's transaction begins IMMEDIATE (it takes the write lock at once);
     a ``read_only`` engine's transactions begin DEFERRED: in WAL mode readers never wait.
+
+    On PostgreSQL, ``idle_in_transaction_seconds`` bounds how long a transaction may wait
+    for its client between two statements (``idle_in_transaction_session_timeout``): past it
+    the database ends the session, rolling the transaction back and freeing its locks. A
+    server's writes are bounded so (``server.app``): a process stopped mid-transaction (a
+    SIGSTOP, a frozen VM) would otherwise hold, for as long as it stays stopped, the rows it
+    locked and above all the audit chain's head, which every process's commits take in turn.
     """
     if url.startswith("sqlite"):
         synchronous = sqlite_synchronous()
@@ -94,7 +103,16 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
             connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    engine = create_engine(url, pool_size=20, max_overflow=20)
+    connect_args: dict[str, str] = {}
+    if idle_in_transaction_seconds is not None:
+        # Added to the URL's own ``options`` (a ``search_path``, say), which ``connect_args``
+        # would otherwise replace.
+        given = make_url(url).query.get("options", ())
+        milliseconds = max(1, round(idle_in_transaction_seconds * 1000))
+        options = [given] if isinstance(given, str) else list(given)
+        options.append(f"-c idle_in_transaction_session_timeout={milliseconds}")
+        connect_args["options"] = " ".join(options)
+    engine = create_engine(url, pool_size=20, max_overflow=20, connect_args=connect_args)
     _ping_after_idle(engine)
     return engine
 

@@ -317,7 +317,7 @@ class TableLeases(Ownership):
                 "application_name": f"croupier leases {self.owner}"[:63],
             },
         )
-        self.fencing = Fence(self.owner, lease_seconds, self.moved)
+        self.fencing = Fence(self.owner, self.moved)
         self.held = self.fencing.held
         """Table id -> the epoch this process took it at (what the fence checks)."""
         self.renewed_at = -math.inf

@@ -1,5 +1,5 @@
-"""A command's transaction (cosmicpython's unit of work), in its order: begin, bound,
-answered already?, the work, keep the answer, fence, commit.
+"""A command's transaction (cosmicpython's unit of work), in its order: begin, answered
+already?, the work, keep the answer, fence, commit.
 
 - **One transaction.** Every money movement and the state change that causes it commit
   together or not at all (R10). PostgreSQL serialization failures (40001) and deadlocks
@@ -15,15 +15,19 @@ answered already?, the work, keep the answer, fence, commit.
   process paused past its lease (a long GC, a stopped VM, a partition) may wake up and
   commit a command it began before. So every table command's transaction checks, last
   before it commits, that this process still owns the table at the epoch it took it with
-  (``Fence.verify``: ``SELECT ... FOR SHARE`` of the lease row, owner and epoch equal). The
-  row lock held to the commit makes a takeover (an ``UPDATE`` of that row) wait for the
-  command to commit, and every command after the takeover sees the new epoch and is refused
-  (``leases.TableMoved``, 503). The fence needs no clock: an owner whose lease expired but
-  which nobody took over may still commit, since nobody else ran the table meanwhile
-  (Kleppmann's fencing token). A process stopped mid-command holds its row locks (the lease
-  row after the fence, an account, the round): each table command's transaction sets
-  ``idle_in_transaction_session_timeout`` first (``Fence.bound``), so PostgreSQL ends that
-  session, rolling it back, after a lease's length, and neither the takeover nor anyone
+  (``Fence.verify``: ``SELECT ... FOR KEY SHARE`` of the lease row, owner and epoch equal).
+  The row lock held to the commit keeps a takeover from taking the row until the command
+  has committed (the takeover picks its rows ``FOR UPDATE SKIP LOCKED``, which that lock
+  blocks), and every command after the takeover sees the new epoch and is refused
+  (``leases.TableMoved``, 503). ``KEY SHARE``, the weakest lock that does so, lets the
+  owner's own renewal (an ``UPDATE`` of the expiry alone) through: with ``SHARE`` a renewal
+  queued behind every command in flight, and behind whatever those waited for. The fence
+  needs no clock: an owner whose lease expired but which nobody took over may still commit,
+  since nobody else ran the table meanwhile (Kleppmann's fencing token). A process stopped
+  mid-transaction holds its row locks (the lease row after the fence, an account, the
+  round, the audit chain's head): a server's write connections carry
+  ``idle_in_transaction_session_timeout`` of a lease's length (``database.make_engine``), so
+  PostgreSQL ends such a session, rolling it back, and neither the takeover nor anyone
   else's money waits on a stopped process longer.
 """
 
@@ -181,42 +185,25 @@ class StoredAnswers:
 # --- the fence (issue 29) ---------------------------------------------------------------------
 FENCE = text(
     "SELECT epoch FROM table_leases "
-    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR SHARE"
+    "WHERE table_id = :table AND owner = :owner AND epoch = :epoch FOR KEY SHARE"
 )
 
 
 class Fence:
-    """This process's hold on the tables it runs, as a table command's transaction checks it:
-    ``bound`` first, ``verify`` last. Without an ``owner`` (SQLite: one process runs every
-    table, ``service.claim``) there is nothing to bound or fence; with one, ``held`` is each
+    """This process's hold on the tables it runs, as a table command's transaction checks it,
+    last before it commits (``verify``). Without an ``owner`` (SQLite: one process runs every
+    table, ``service.claim``) there is nothing to fence; with one, ``held`` is each
     table this process runs and the epoch it took the table's lease at, which
     ``leases.TableLeases`` keeps, and ``moved`` what a table found lost is (it is forgotten,
     and the command refused: ``TableLeases.moved``)."""
 
     def __init__(
-        self,
-        owner: str | None = None,
-        lease_seconds: float = 0.0,
-        moved: Callable[[int], Exception] | None = None,
+        self, owner: str | None = None, moved: Callable[[int], Exception] | None = None
     ) -> None:
         self.owner = owner
         self.held: dict[int, int] = {}
         """Table id -> the epoch this process took it at."""
         self.moved = moved
-        idle_milliseconds = max(1000, int(lease_seconds * 1000))
-        self._bound = (
-            None
-            if owner is None
-            else f"SET LOCAL idle_in_transaction_session_timeout = {idle_milliseconds}"
-        )
-        """Plain SQL, built once and sent as it is: a statement's compiling, caching and
-        binding cost more than running it, on every command (issue 28, item 8)."""
-
-    def bound(self, session: Session) -> None:
-        """At the start of a command's transaction: the locks it takes are freed by the
-        database if this process stops mid-transaction."""
-        if self._bound is not None:
-            session.connection().exec_driver_sql(self._bound)
 
     def verify(self, session: Session, table_id: int) -> None:
         """Raise ``moved(table_id)`` unless this process still owns ``table_id`` (in
@@ -298,8 +285,7 @@ class UnitOfWork:
         runs it again in a fresh transaction, after ``before_retry()``: a caller whose ``work``
         changes memory as well (a live table) puts memory back as the database holds it.
 
-        A command's transaction, in its order: begin; for a table's command (``table``), its
-        locks bounded (``fence.bound``); for a keyed request (``once``, whose key was checked:
+        A command's transaction, in its order: begin; for a keyed request (``once``, whose key was checked:
         ``check_key``), the answer ``answers`` hold for it, and nothing else happens; the
         work, whose answer (an ``Answer``) ``answers`` keep; last, the fence
         (``fence.verify``: this process still runs the table); commit. A concurrent duplicate
@@ -307,8 +293,6 @@ class UnitOfWork:
         ``before_retry()``, and reads the winner's answer."""
 
         def steps(session: Session) -> T:
-            if fence is not None:
-                fence.bound(session)
             if keyed is not None:
                 previous = keyed.answers.stored(session, *keyed.request)
                 if previous is not None:
