@@ -344,6 +344,17 @@ WAITING_LEASES = text(
 )
 
 
+def stopped(pid: int, within: float = 1.0) -> bool:
+    """Whether process ``pid`` is stopped (``T`` in ``/proc``) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == "T":
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def why_slow(url: str, tables: set[int]) -> list[str]:
     """What holds a slow fail-over back, as the database sees it: each waiting table's lease
     (owner, epoch, seconds left) and every session in a transaction or a statement (whose,
@@ -431,6 +442,8 @@ def chaos(args: argparse.Namespace) -> None:
                     victim.kill()
                 else:
                     victim.process.send_signal(signal.SIGSTOP)
+                    if not stopped(victim.process.pid):
+                        print(f"{victim.url} (pid {victim.process.pid}) is not stopped 1 s on")
                 waiting = set(tables)
                 looked_into = False
                 while waiting and time.monotonic() - hit < 60:
