@@ -110,11 +110,13 @@ def _start_alone(
     if settings.database_url.startswith("sqlite"):
         writes, reads = engine, make_engine(settings.database_url, read_only=True)
     else:
-        # Every write transaction bounded (a stopped process frees its locks, the audit head
-        # above all, within a lease's length); reads, which lock nothing another process
-        # waits for, not: a long report may think between its statements.
+        # Every write transaction bounded: a stopped process frees its locks (the audit head
+        # above all, which every process's commits take in turn) within half a lease, so
+        # before its tables' leases run out, even after a wait of its own for that lock.
+        # Reads, which lock nothing another process waits for, are not: a long report may
+        # think between its statements.
         writes = make_engine(
-            settings.database_url, idle_in_transaction_seconds=settings.lease_seconds
+            settings.database_url, idle_in_transaction_seconds=settings.lease_seconds / 2
         )
         reads = engine
     uow = UnitOfWork(writes, settings.clock, read_engine=reads)

@@ -26,7 +26,7 @@ already?, the work, keep the answer, fence, commit.
   since nobody else ran the table meanwhile (Kleppmann's fencing token). A process stopped
   mid-transaction holds its row locks (the lease row after the fence, an account, the
   round, the audit chain's head): a server's write connections carry
-  ``idle_in_transaction_session_timeout`` of a lease's length (``database.make_engine``), so
+  ``idle_in_transaction_session_timeout`` of half a lease (``server.app``), so
   PostgreSQL ends such a session, rolling it back, and neither the takeover nor anyone
   else's money waits on a stopped process longer.
 """
