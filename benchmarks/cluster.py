@@ -333,7 +333,8 @@ SLOW_MOVE_SECONDS = 7.0
 """A fail-over still waiting this long after its event is looked into (``why_slow``)."""
 BUSY_SESSIONS = text(
     "SELECT a.application_name, a.state, "
-    "extract(epoch FROM clock_timestamp() - a.xact_start), a.wait_event_type, a.wait_event, "
+    "extract(epoch FROM clock_timestamp() - a.xact_start), "
+    "extract(epoch FROM clock_timestamp() - a.state_change), a.wait_event_type, a.wait_event, "
     "left(regexp_replace(a.query, '\\s+', ' ', 'g'), 90) FROM pg_stat_activity a "
     "WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() "
     "AND a.state IS DISTINCT FROM 'idle' ORDER BY a.xact_start"
@@ -358,7 +359,8 @@ def stopped(pid: int, within: float = 1.0) -> bool:
 def why_slow(url: str, tables: set[int]) -> list[str]:
     """What holds a slow fail-over back, as the database sees it: each waiting table's lease
     (owner, epoch, seconds left) and every session in a transaction or a statement (whose,
-    its state, how long its transaction has been open, what it waits for, its statement).
+    its state and for how long, how long its transaction has been open, what it waits for,
+    its last statement).
     The record of the chaos runs' slow SIGSTOP moves (docs/benchmarks.md)."""
     engine = create_engine(url)
     try:
@@ -372,8 +374,9 @@ def why_slow(url: str, tables: set[int]) -> list[str]:
         for t, owner, epoch, left in leases
     ]
     lines += [
-        f"  session {name[:40]!r} {state} xact {age or 0:.1f} s waits {kind}/{what}: {query}"
-        for name, state, age, kind, what, query in sessions
+        f"  session {name[:40]!r} {state} {since or 0:.1f} s (xact {age or 0:.1f} s) "
+        f"waits {kind}/{what}: {query}"
+        for name, state, age, since, kind, what, query in sessions
     ]
     return lines
 
