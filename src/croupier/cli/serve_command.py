@@ -127,6 +127,9 @@ def command(
         typer.Option(
             "--lease-seconds",
             min=2.0,
+            # An hour at most: a stopped process's locks are freed after half a lease
+            # (server.app), which PostgreSQL takes in milliseconds up to 2**31 - 1.
+            max=3600.0,
             help="PostgreSQL, several processes: how long a table's lease lasts unrenewed "
             "(renewed every second); a process that dies loses its tables within it "
             "(docs/deploy.md).",

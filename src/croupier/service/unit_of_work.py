@@ -285,9 +285,9 @@ class UnitOfWork:
         runs it again in a fresh transaction, after ``before_retry()``: a caller whose ``work``
         changes memory as well (a live table) puts memory back as the database holds it.
 
-        A command's transaction, in its order: begin; for a keyed request (``once``, whose key was checked:
-        ``check_key``), the answer ``answers`` hold for it, and nothing else happens; the
-        work, whose answer (an ``Answer``) ``answers`` keep; last, the fence
+        A command's transaction, in its order: begin; for a keyed request (``once``, whose
+        key was checked: ``check_key``), the answer ``answers`` hold for it, and nothing else
+        happens; the work, whose answer (an ``Answer``) ``answers`` keep; last, the fence
         (``fence.verify``: this process still runs the table); commit. A concurrent duplicate
         that won the key's row fails this one at the commit: it runs again, after
         ``before_retry()``, and reads the winner's answer."""
