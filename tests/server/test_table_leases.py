@@ -422,6 +422,40 @@ def test_the_lobby_lists_a_table_handed_over_before_its_new_owner_rebuilt_it(
     assert lease_row(pg_url, table.id) == (leases_of(second).owner, 2)
 
 
+def test_a_table_this_process_took_and_is_still_rebuilding_is_moving_not_missing(
+    paused_owner: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, item 2: the chaos run of 400 events answered one request 404
+    ``no_such_table`` for a table that existed. Its lease was this process's (its pass had
+    just taken it over) but its memory did not run it yet: the forwarder read "ours" as "no
+    owner elsewhere" and passed on the 404 of a table it had not rebuilt. Such a table is
+    moving: 503 ``table_moved``, tried again; a socket closes 1013 and reconnects; a table
+    that does not exist is still a 404."""
+    from starlette.websockets import WebSocketDisconnect
+
+    api = paused_owner
+    table = Table(api, "veintiuno-real", ["ana"])
+    token = table.tokens["ana"]
+    leases = leases_of(api)
+    # Taken by this process's pass a moment ago, its rebuild not done: the lease is ours,
+    # memory has neither the table nor (before the takeover's commit is noted) its epoch.
+    monkeypatch.setattr(sharing, "adopt_handed", lambda *_args: [])
+    del api.server.casino.tables[table.id]
+    leases.held.pop(table.id)
+    answer = api.get(f"/tables/{table.id}", token)
+    assert (answer.status_code, answer.json()["code"]) == (503, "table_moved"), answer.text
+    answer = api.post(f"/tables/{table.id}/ready", token)
+    assert (answer.status_code, answer.json()["code"]) == (503, "table_moved"), answer.text
+    with (
+        api.client.websocket_connect(f"/tables/{table.id}/ws?token={token}") as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_text()
+    assert closed.value.code == 1013
+    missing = api.get(f"/tables/{table.id + 1000}", token)
+    assert (missing.status_code, missing.json()["code"]) == (404, "no_such_table")
+
+
 def test_a_socket_relayed_to_an_owner_that_handed_the_table_on_is_told_it_moved(
     two_processes: tuple[Api, Api],
 ) -> None:
@@ -697,8 +731,56 @@ def test_a_process_stopped_holding_the_audit_head_holds_nobodys_commit_past_a_le
         woken.set()
         writer.join(10)
         assert waited < 1.0, f"a commit waited {waited:.1f} s (a lease) for a stopped process"
-        assert "idle-in-transaction timeout" in str(outcome[0])  # ended, rolled back
+        # Its session was ended, rolled back; woken, it ran its command again: one entry each.
+        assert outcome == [None]
         event.remove(uow.engine, "after_cursor_execute", stopped_after_locking_the_head)
+        with uow.engine.connect() as connection:
+            kinds = connection.execute(
+                text("SELECT kind FROM audit_chain WHERE kind IN ('stopped', 'another')")
+            ).scalars()
+            assert sorted(kinds) == ["another", "stopped"]
+        audit = api.get("/operator/audit", OPERATOR_TOKEN).json()
+        assert (audit["problems"], audit["sum"]) == ([], 0)
+    finally:
+        made.close()
+
+
+def test_a_slow_command_whose_session_postgresql_ended_runs_again_and_moves_money_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: the bound on a write transaction (half a lease, above) also ends a process
+    that is merely slow between two statements: its CPU taken by a busy machine, as in the
+    CI run where a player's first `ready` answered 503 ("the database cannot be used now")
+    right after the server started. PostgreSQL ended the session, so nothing of the command
+    committed: it runs again on a fresh connection, answers 200, and its stake moves once."""
+    monkeypatch.setattr(sharing, "keep_forever", lambda *_args: None)
+    made = make_api(pg_url, lease_seconds=1)  # the bound: 0.5 s
+    api = next(made)
+    try:
+        table = Table(api, "peru-2016", ["ana"])
+        before = table.balances()["ana"]
+        began: list[str] = []
+        slow = threading.Event()
+
+        def slow_once_after_its_first_statement(*args: Any) -> None:
+            if slow.is_set() and "idempotency_keys" in args[2] and "SELECT" in args[2]:
+                began.append(args[2])
+                if len(began) == 1:
+                    time.sleep(1.0)  # twice the bound, between two statements
+
+        uow = api.server.uow
+        event.listen(uow.engine, "after_cursor_execute", slow_once_after_its_first_statement)
+        slow.set()
+        answer = api.post(
+            f"/tables/{table.id}/bets",
+            table.tokens["ana"],
+            {"seat": table.seat_of["ana"], "wager": table.wager, "amount": table.stake},
+        )
+        slow.clear()
+        event.remove(uow.engine, "after_cursor_execute", slow_once_after_its_first_statement)
+        assert answer.status_code == 200, answer.text
+        assert len(began) == 2  # ended once, run again
+        assert table.balances()["ana"] == before - 100 * table.stake  # in minor units, once
         audit = api.get("/operator/audit", OPERATOR_TOKEN).json()
         assert (audit["problems"], audit["sum"]) == ([], 0)
     finally:

@@ -105,7 +105,13 @@ def owner_of(leases: TableLeases, table_id: int) -> tuple[str, str] | None:
 async def find_owner(server: Server, table_id: int) -> tuple[str, str] | None:
     """``owner_of`` a table, if another process runs it (or none does: ``MOVING``); ``None``
     when there is no such table, or this process runs it: a table a peer has just handed here
-    is rebuilt from its record first (``sharing.adopt_handed``), as its next pass would."""
+    is rebuilt from its record first (``sharing.adopt_handed``), as its next pass would.
+
+    A table whose lease is this process's but which its memory does not run yet, even after
+    that, is ``MOVING`` too: this process's own pass has just taken it over and is rebuilding
+    it (or is between the takeover's commit and noting the table held). The chaos run met
+    it as a 404 ``no_such_table`` for a table that existed; it is a 503 ``table_moved``,
+    which a client tries again."""
     leases = server.leases
     assert isinstance(leases, TableLeases)
     owner = await asyncio.to_thread(owner_of, leases, table_id)
@@ -113,6 +119,8 @@ async def find_owner(server: Server, table_id: int) -> tuple[str, str] | None:
         return owner
     if table_id not in server.casino.tables:
         await asyncio.to_thread(sharing.adopt_handed, server.casino, leases)
+    if table_id not in server.casino.tables:
+        return leases.owner, MOVING
     return None
 
 

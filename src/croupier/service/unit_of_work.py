@@ -2,9 +2,9 @@
 already?, the work, keep the answer, fence, commit.
 
 - **One transaction.** Every money movement and the state change that causes it commit
-  together or not at all (R10). PostgreSQL serialization failures (40001) and deadlocks
-  (40P01), and SQLite's "database is locked", are retried from the start with a fresh
-  transaction.
+  together or not at all (R10). PostgreSQL serialization failures (40001), deadlocks
+  (40P01) and a session ended for idling in its transaction (25P03, the bound below), and
+  SQLite's "database is locked", are retried from the start with a fresh transaction.
 - **Exactly once (R8).** A mutating request carries an ``Idempotency-Key``. Its answer is
   stored in the same transaction as its effect, so a repeat - even after a crash and
   restart - returns the stored answer and moves no money twice; the same key with another
@@ -53,7 +53,13 @@ from croupier.service.models import IdempotencyRecord
 
 T = TypeVar("T")
 
-RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "25P03"})
+"""Failures after which the transaction has surely not committed, so running the command again
+is safe: a serialization failure, a deadlock, and PostgreSQL ending a session left idle in its
+transaction past a server's bound (``idle_in_transaction_session_timeout``, 25P03: the session
+is ended, so nothing it began can commit). A process merely slow between two statements (its
+CPU taken by a build, a busy machine) is bounded so too; its command runs again on a fresh
+connection rather than answer 503, and, if its table moved meanwhile, the fence refuses it."""
 
 KEY_RACES = 3
 """How many times a keyed command runs again after a concurrent duplicate won its key."""
