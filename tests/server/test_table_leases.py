@@ -477,6 +477,38 @@ def test_a_socket_relayed_to_an_owner_that_handed_the_table_on_is_told_it_moved(
     assert closed.value.code == 1013
 
 
+def test_a_take_is_one_statement_fresh_tables_first_then_expired_ones_up_to_its_want(
+    paused_owner: Api, pg_url: str
+) -> None:
+    """Issue 29, item 1: ``TableLeases.take`` takes the tables never leased first, then those
+    whose lease ran out, ``wanted`` at most in all, in one statement (two, each its own
+    transaction, left the first's leases this process's and unknown to it when the second
+    failed); only the expired ones count as taken over."""
+    api = paused_owner
+    for number in range(5):
+        api.post("/operator/tables", OPERATOR_TOKEN, {"name": f"t{number}", "profile": "peru-2016"})
+    run = create_engine(pg_url)
+    with run.begin() as connection:
+        connection.execute(text("DELETE FROM table_leases WHERE table_id IN (4, 5)"))  # fresh
+        connection.execute(  # tables 1 and 2 expired; 3 still its owner's
+            text(
+                "UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' "
+                "WHERE table_id IN (1, 2)"
+            )
+        )
+    run.dispose()
+    other = TableLeases(pg_url)
+    try:
+        assert other.take(3) == [4, 5, 1]
+        assert (other.held, other.taken_over) == ({4: 1, 5: 1, 1: 2}, 1)
+        assert other.take(1) == [2]
+        assert other.take(5) == []  # table 3's lease has not run out
+        assert (other.held[2], other.taken_over) == (2, 2)
+        assert lease_row(pg_url, 3)[0] == leases_of(api).owner
+    finally:
+        other.release()
+
+
 def test_a_pass_takes_the_whole_share_of_a_process_that_died_as_it_began(
     paused_owner: Api, pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

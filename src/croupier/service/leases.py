@@ -139,20 +139,28 @@ HELD = text(
     "SELECT 1 FROM table_leases WHERE table_id = :table AND owner = :owner AND epoch = :epoch"
 )
 # The tables whose requests reach this process first (``Arrivals.asked_here``), then by id.
-NEW_LEASES = text(
+TAKE = text(
+    # One statement, so one transaction: the tables never leased yet first, then those whose
+    # lease expired, both ``wanted`` at most together. As two statements, each committing on
+    # its own, a failure of the second (a lost connection) left the first's leases this
+    # process's in the database and unknown to its memory: run by nobody for a lease.
+    "WITH fresh AS ("
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at) "
     "SELECT g.id, :owner, 1, clock_timestamp() + make_interval(secs => :seconds) "
     "FROM game_tables g WHERE NOT EXISTS (SELECT 1 FROM table_leases l WHERE l.table_id = g.id) "
     "ORDER BY g.id = ANY(CAST(:asked AS integer[])) DESC, g.id LIMIT :wanted "
     "ON CONFLICT (table_id) DO NOTHING RETURNING table_id, epoch"
-)
-TAKE_EXPIRED = text(
+    "), taken AS ("
     "UPDATE table_leases SET owner = :owner, epoch = epoch + 1, "
     "expires_at = clock_timestamp() + make_interval(secs => :seconds) "
     "WHERE table_id IN (SELECT table_id FROM table_leases WHERE expires_at < clock_timestamp() "
-    "ORDER BY table_id = ANY(CAST(:asked AS integer[])) DESC, table_id LIMIT :wanted "
+    "ORDER BY table_id = ANY(CAST(:asked AS integer[])) DESC, table_id "
+    "LIMIT greatest(0, :wanted - (SELECT count(*) FROM fresh)) "
     "FOR UPDATE SKIP LOCKED) RETURNING table_id, epoch"
+    ") SELECT table_id, epoch, false AS taken_over FROM fresh "
+    "UNION ALL SELECT table_id, epoch, true FROM taken"
 )
+"""Up to ``wanted`` free tables (``TableLeases.take``): each ``(table_id, epoch, taken_over)``."""
 GIVE_UP = text(
     "UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' "
     "WHERE table_id = :table AND owner = :owner AND epoch = :epoch"
@@ -303,7 +311,7 @@ class TableLeases(Ownership):
         # Its own small pool: renewal must not queue behind the commands' connections. Every
         # statement its own transaction (autocommit): a process stopped (SIGSTOP, a frozen VM)
         # between two statements of one transaction would hold its leases' rows locked, with
-        # no bound, and ``TAKE_EXPIRED`` skips locked rows: its tables would wait for it to
+        # no bound, and ``TAKE`` skips locked rows: its tables would wait for it to
         # wake instead of moving when their leases run out. Each pass's statements are each
         # whole on their own (``RENEW`` counts and renews at once).
         self.engine: Engine = create_engine(
@@ -414,18 +422,15 @@ class TableLeases(Ownership):
             "asked": self.arrivals.asked_here(),
         }
         with self.engine.connect() as connection:
-            fresh = [(int(r[0]), int(r[1])) for r in connection.execute(NEW_LEASES, params)]
-            taken: list[tuple[int, int]] = []
-            if len(fresh) < wanted:
-                params["wanted"] = wanted - len(fresh)
-                taken = [(int(r[0]), int(r[1])) for r in connection.execute(TAKE_EXPIRED, params)]
+            found = [(int(r[0]), int(r[1]), bool(r[2])) for r in connection.execute(TAKE, params)]
         with self._lock:
-            for table_id, epoch in [*fresh, *taken]:
+            for table_id, epoch, _ in found:
                 self.held[table_id] = epoch
-        self.taken_over += len(taken)
-        for table_id, epoch in taken:
-            log.warning("table %s: taken over (epoch %s)", table_id, epoch)
-        return [table_id for table_id, _ in [*fresh, *taken]]
+        for table_id, epoch, taken_over in found:
+            if taken_over:
+                self.taken_over += 1
+                log.warning("table %s: taken over (epoch %s)", table_id, epoch)
+        return [table_id for table_id, _, _ in found]
 
     def give_up(self, table_id: int) -> None:
         """Let another process take ``table_id`` (called between rounds, under its lock)."""
