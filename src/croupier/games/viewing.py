@@ -45,31 +45,60 @@ class RoundViews(RecordedRound):
         card, as the record has it). The live table and the recall draw it; at the end it
         shows what ``settle`` answers (``tests/consistency/test_view_settle_replay_agree``).
         While a physical shoe's card is awaited (``card_needed``) no decision is pending."""
+        return self.views([viewer], everything=everything)[viewer]
+
+    def views(
+        self, viewers: Iterable[int | None], *, everything: bool = False
+    ) -> dict[int | None, dict[str, Any]]:
+        """``view(viewer)`` for each of ``viewers``, what they all see alike worked out once:
+        a live table draws every seat's view and the public's at each change, and each view
+        worked out the settled wagers, the pending decision, the house and every seat's hands
+        again (issue 28, item 8). Only the legal actions differ by viewer, and the hands of a
+        game that keeps a seat's cards to that seat (``private_card_purposes``). The views
+        share the parts they hold alike: read them, never change them."""
         decision = self._awaited()
         settled = self.settled()
-        seats = []
-        for seat in self._seats_in_view():
-            seats.append(
+        results = [wager_json(wager) for wager in settled]
+        seats = self._seats_in_view()
+        bets = self.bets  # read once: while betting, each reading works it out from the record
+        seat_results: dict[int, list[dict[str, Any]]] = {seat: [] for seat in seats}
+        for wager, shown in zip(settled, results, strict=True):
+            if wager.seat in seat_results:
+                seat_results[wager.seat].append(shown)
+
+        def seats_seen_by(viewer: int | None) -> list[dict[str, Any]]:
+            return [
                 {
                     "seat": seat,
-                    "bets": dict(self.bets.get(seat, {})),
+                    "bets": dict(bets.get(seat, {})),
                     "hands": self._hands_view(seat, viewer, everything),
-                    "results": [wager_json(w) for w in settled if w.seat == seat],
+                    "results": seat_results[seat],
                 }
-            )
+                for seat in seats
+            ]
+
+        alike = None if self.private_card_purposes and not everything else seats_seen_by(None)
+        house = self._house_view(everything)
+        pending = None if decision is None else decision.to_json()
+        card_needed = None if self.card_needed is None else self.card_needed.to_json()
+        legal = [] if decision is None else [str(action) for action in decision.legal]
+        corrections = self.corrections_made()
         return {
-            "game": self.game,
-            "rules": self.profile.name,
-            "phase": str(self.phase),
-            "viewer": viewer,
-            "seats": seats,
-            **self._house_view(everything),
-            "pending": None if decision is None else decision.to_json(),
-            "card_needed": None if self.card_needed is None else self.card_needed.to_json(),
-            "legal_actions": self.legal_for(viewer),
-            "results": [wager_json(wager) for wager in settled],
-            "corrections": self.corrections_made(),
-            "done": self.is_done,
+            viewer: {
+                "game": self.game,
+                "rules": self.profile.name,
+                "phase": str(self.phase),
+                "viewer": viewer,
+                "seats": alike if alike is not None else seats_seen_by(viewer),
+                **house,
+                "pending": pending,
+                "card_needed": card_needed,
+                "legal_actions": legal if decision is not None and decision.seat == viewer else [],
+                "results": results,
+                "corrections": corrections,
+                "done": self.is_done,
+            }
+            for viewer in viewers
         }
 
     def legal_for(self, viewer: int | None) -> list[str]:
@@ -89,7 +118,9 @@ class RoundViews(RecordedRound):
     @abstractmethod
     def _hands_view(self, seat: int, viewer: int | None, everything: bool) -> list[dict[str, Any]]:
         """A seat's hands: ``hand``, ``cards`` (a hidden card as ``??``), ``total``, ``bet``,
-        ``result`` and ``payout`` (``None`` until known)."""
+        ``result`` and ``payout`` (``None`` until known). They differ by ``viewer`` only in a
+        game that keeps a seat's cards to it (``private_card_purposes``): ``views`` draws them
+        once for every viewer of any other game."""
 
     @abstractmethod
     def _house_view(self, everything: bool) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
+import orjson
 import redis
 import redis.asyncio
 
@@ -87,9 +88,11 @@ class Publisher:
         game_round = live.game_round
         waiting = game_round.is_betting or game_round.card_needed is not None
         decision = None if waiting else game_round.pending()
+        seated = sorted(live.seats)
+        views = game_round.views([None, *seated])
         return {
             "owners": dict(live.seats),
-            "views": {seat: game_round.view(seat) for seat in sorted(live.seats)},
+            "views": {seat: views[seat] for seat in seated},
             "table": {
                 "id": live.id,
                 "name": live.name,
@@ -133,7 +136,7 @@ class Publisher:
                 "card_needed": None
                 if game_round.card_needed is None
                 else game_round.card_needed.to_json(),
-                "public": game_round.view(None),
+                "public": views[None],
             },
         }
 
@@ -145,7 +148,16 @@ class Publisher:
 
 
 def _compact_json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """``value`` as JSON text, with no spaces, non-ASCII as it is: what ``json.dumps(value,
+    separators=(",", ":"), ensure_ascii=False)`` writes for a view's values (numbers, text,
+    booleans, null; ``tests/server/test_push_encoding.py``), by orjson, 10-14x faster: every
+    change encodes the table once and each player's own seats once per socket, on the event
+    loop (a seat's view, about 800 bytes: 12.7 us with ``json``, 0.9 with orjson; issue 28,
+    item 8). A value orjson cannot write (an integer past 64 bits) goes to ``json``."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 # --- the news: which table changed, to its subscribers ----------------------------------
