@@ -181,14 +181,27 @@ the token is read from the header by ``bearer``."""
 
 
 async def caller(
-    server: ServerDep,
     request: Request,
     _scheme: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
 ) -> Principal:
-    """``async``: a caller read moments ago is answered from memory on the event loop, where a
+    """The caller, named as the actor of what the request records in the audit chain (R15;
+    set in the request's own context, which the route's thread then copies).
+
+    ``async``: a caller read moments ago is answered from memory on the event loop, where a
     plain function would cost every request a hop to the thread pool and back, about a
     tenth of the server's CPU under load (issue 28, item 8); only a caller read from the
-    database goes to a thread (``_caller_from_database``)."""
+    database goes to a thread (``_caller_from_database``). Its server is read from the
+    request, not as a dependency of its own: FastAPI solves a dependency's own dependencies
+    again wherever it is named, even when its value is cached, and a command's request
+    names the caller twice (the route, ``request_once``): with ``server_of`` and the actor's
+    naming as dependencies of their own, 14 dependencies were solved for a bet, about 25 us
+    of the event loop's CPU each (item 8)."""
+    who = await _identified(request.app.state.server, request)
+    audit_actor.set_actor(f"{who.role}:{who.username}")
+    return who
+
+
+async def _identified(server: Server, request: Request) -> Principal:
     token = bearer(request.headers.get("authorization"))
     now = server.settings.clock.now()
     # A session read moments ago is not read again (``KnownCallers``), unless the fail safe
@@ -221,14 +234,7 @@ def _caller_from_database(
         raise
 
 
-async def recorded_caller(who: Annotated[Principal, Depends(caller)]) -> Principal:
-    """The caller, named as the actor of what the request records in the audit chain (R15).
-    ``async``: set in the request's own context, which the route's thread then copies."""
-    audit_actor.set_actor(f"{who.role}:{who.username}")
-    return who
-
-
-Caller = Annotated[Principal, Depends(recorded_caller)]
+Caller = Annotated[Principal, Depends(caller)]
 
 
 async def operator(who: Caller) -> Principal:
