@@ -60,6 +60,13 @@ NO_OP = "/favicon.ico"
 """The no-op request the CPU ratio divides by: a synchronous route's redirect, answered alike
 by every commit since ``dfe214d`` (whose no-op was ``GET /health``, now the readiness probe;
 today's ``/health/live`` is asynchronous, cheaper, and absent there)."""
+NO_OPS = 1000
+"""The no-op requests the reference's CPU is measured over. The server's CPU time moves in
+ticks of 10 ms, and 200 no-ops (about 0.3 s, 0.1 s of CPU) read it to a tick or two, and any
+passing work of the server's weighs on so short a window: one commit's no-op measured 0.75
+and 0.85 ms in two runs of one comparison and 0.45-0.55 in four readings back to back in
+another, enough to move the ratio by a third (issue 28, item 8); over 1,000 (about 1.5 s) a
+tick is 2% of the reading."""
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -145,7 +152,7 @@ async def _play(  # noqa: PLR0917 - run_load's own arguments, passed on
     tables = len(bots_by_table)
     cpu, count, no_op = probes.cpu, probes.commits, probes.no_op
     cpu_before_reference = cpu()
-    reference_before = await reference_latency(base_url, 200, no_op)
+    reference_before = await reference_latency(base_url, NO_OPS, no_op)
     cpu_reference = cpu() - cpu_before_reference
     commits_before = count()
     metrics_before = await scrape_histograms(probes.metrics_urls)
