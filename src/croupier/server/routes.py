@@ -8,6 +8,7 @@ Every mutating route takes an ``Idempotency-Key`` header (R8) except signing up,
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Annotated, Any, Literal
 
@@ -433,6 +434,13 @@ def session_check(
     return running.uow.read(lambda s: (last_seen(s, token), pause_of(s, who, now)))
 
 
+RECEIVED = -1
+"""Said in a socket's queue of its table's changes (table ids, never negative) when a message
+from the client has come (or the client has gone)."""
+ENDED = -2
+"""Said in that queue when the socket's session has ended (``ended``)."""
+
+
 async def _push_table(  # noqa: PLR0917 - the socket's whole context
     websocket: WebSocket,
     running: Server,
@@ -450,12 +458,20 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
     checked_at = loop.time()
     reality = RealityChecks(running, who)
     async with running.broadcaster.subscribe(live.id) as changes:
-        # Three waits at once, each re-armed only once it has completed, and every one still
-        # pending cancelled and awaited on the way out: a wait dropped while pending is what
-        # asyncio logs as "Task was destroyed but it is pending!" (issue 13, item 9).
+        # The socket's three waits (a change of the table, a message from the client, the
+        # session's end) each say they are done in the one queue the loop reads, the
+        # table's changes: one wake-up of this task a change. ``asyncio.wait`` on the three,
+        # with a task for each next change, cost about twice the CPU a push on the event
+        # loop, the server's busiest thread (issue 28, item 8). A wait still pending on the
+        # way out is cancelled and awaited: one dropped while pending is what asyncio logs as
+        # "Task was destroyed but it is pending!" (issue 13, item 9).
+        def heard(said: int) -> Callable[[object], None]:
+            return lambda _done: changes.put_nowait(said)
+
         receiving = asyncio.ensure_future(websocket.receive_text())
+        receiving.add_done_callback(heard(RECEIVED))
         ending = asyncio.ensure_future(ended.wait())
-        waiting = asyncio.ensure_future(changes.get())
+        ending.add_done_callback(heard(ENDED))
         try:
             if running.casino.tables.get(live.id) is not live:
                 # It moved to another process between the socket's check and its subscribing
@@ -469,14 +485,18 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
             await reality.start()
             await websocket.send_text(state())
             while True:
-                done, _ = await asyncio.wait(
-                    {waiting, receiving, ending},
-                    timeout=reality.wait(checking),
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if receiving in done:
+                news: list[int] = []
+                try:
+                    async with asyncio.timeout(reality.wait(checking)):
+                        news.append(await changes.get())
+                except TimeoutError:
+                    pass
+                while not changes.empty():
+                    news.append(changes.get_nowait())
+                if RECEIVED in news:
                     receiving.result()  # raises on disconnect; messages are pings
                     receiving = asyncio.ensure_future(websocket.receive_text())
+                    receiving.add_done_callback(heard(RECEIVED))
                 # Ask the database now and then (another server process may have ended the
                 # session), and whenever the last activity seen is 30 minutes old: activity
                 # only moves it later, so no view is pushed past the idle end (R16).
@@ -494,18 +514,15 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
                     await websocket.close(code=code, reason=reason)
                     return
                 await reality.send_if_due(websocket)
-                if waiting in done:
-                    heard = loop.time()
-                    while not changes.empty():
-                        changes.get_nowait()
-                    waiting = asyncio.ensure_future(changes.get())
+                if any(said >= 0 for said in news):  # the table changed (its id)
+                    changed_at = loop.time()
                     if running.casino.tables.get(live.id) is not live:
                         # The table moved to another process (``service.leases``): the client
                         # reconnects and finds it there.
                         await websocket.close(code=TRY_AGAIN_LATER, reason="the table moved")
                         return
                     await websocket.send_text(state())
-                    running.metrics.push_latency.observe(loop.time() - heard)
+                    running.metrics.push_latency.observe(loop.time() - changed_at)
         except (WebSocketDisconnect, RuntimeError):
             pass
         except errors.UNAVAILABLE:
@@ -513,7 +530,7 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
             with suppress(Exception):
                 await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
         finally:
-            tasks = (waiting, receiving, ending)
+            tasks = (receiving, ending)
             for task in tasks:
                 if task.done() and not task.cancelled():
                     # Read, if left unread by a return above (the client gone as its table

@@ -171,6 +171,11 @@ class Broadcaster(Protocol):
         ...
 
 
+def _tell(queues: list[asyncio.Queue[int]], table_id: int) -> None:
+    for queue in queues:
+        queue.put_nowait(table_id)
+
+
 class InProcessBroadcaster:
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -179,9 +184,14 @@ class InProcessBroadcaster:
     def publish(self, table_id: int) -> None:
         with self._lock:
             targets = list(self._subscribers.get(table_id, ()))
+        # One hand-over to each event loop, not one per subscriber: each wakes the loop
+        # through its pipe, a system call, and a table's seats all listen on one loop.
+        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Queue[int]]] = {}
         for loop, queue in targets:
+            by_loop.setdefault(loop, []).append(queue)
+        for loop, queues in by_loop.items():
             try:
-                loop.call_soon_threadsafe(queue.put_nowait, table_id)
+                loop.call_soon_threadsafe(_tell, queues, table_id)
             except RuntimeError:  # the loop has closed: the client is gone
                 continue
 
