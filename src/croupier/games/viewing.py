@@ -101,13 +101,6 @@ class RoundViews(RecordedRound):
             for viewer in viewers
         }
 
-    def legal_for(self, viewer: int | None) -> list[str]:
-        """The legal actions in notation when the round waits on ``viewer``, else none."""
-        decision = self._awaited()
-        if decision is None or decision.seat != viewer:
-            return []
-        return [str(action) for action in decision.legal]
-
     def _awaited(self) -> Decision | None:
         """The pending decision, but none while a physical shoe's card is awaited."""
         return None if self.card_needed is not None else self.pending()
