@@ -477,13 +477,12 @@ def test_a_socket_relayed_to_an_owner_that_handed_the_table_on_is_told_it_moved(
     assert closed.value.code == 1013
 
 
-def test_a_take_is_one_statement_fresh_tables_first_then_expired_ones_up_to_its_want(
+def test_a_take_takes_fresh_tables_first_then_expired_ones_up_to_its_want(
     paused_owner: Api, pg_url: str
 ) -> None:
     """Issue 29, item 1: ``TableLeases.take`` takes the tables never leased first, then those
-    whose lease ran out, ``wanted`` at most in all, in one statement (two, each its own
-    transaction, left the first's leases this process's and unknown to it when the second
-    failed); only the expired ones count as taken over."""
+    whose lease ran out, ``wanted`` at most in all (one statement since ``8bdf070``: the want
+    is now shared between its two parts in SQL); only the expired ones count as taken over."""
     api = paused_owner
     for number in range(5):
         api.post("/operator/tables", OPERATOR_TOKEN, {"name": f"t{number}", "profile": "peru-2016"})
