@@ -150,10 +150,10 @@ class Publisher:
 def _compact_json(value: Any) -> str:
     """``value`` as JSON text, with no spaces, non-ASCII as it is: what ``json.dumps(value,
     separators=(",", ":"), ensure_ascii=False)`` writes for a view's values (numbers, text,
-    booleans, null; ``tests/server/test_push_encoding.py``), by orjson, 10-14x faster: every
-    change encodes the table once and each player's own seats once per socket, on the event
-    loop (a seat's view, about 800 bytes: 12.7 us with ``json``, 0.9 with orjson; issue 28,
-    item 8). A value orjson cannot write (an integer past 64 bits) goes to ``json``."""
+    booleans, null; ``tests/server/test_push_encoding.py``), by orjson: every change encodes
+    the table once and each player's own seats once per socket, on the event loop, and a
+    seat's view takes orjson about a seventh of ``json``'s time (``benchmarks/push_cost.py``;
+    issue 28, item 8). A value orjson cannot write (an integer past 64 bits) goes to ``json``."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
