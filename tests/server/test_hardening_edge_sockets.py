@@ -75,6 +75,24 @@ def test_signing_out_one_session_leaves_the_players_other_session_open(api: Api)
         assert pushed["type"] == "state"
 
 
+def test_a_session_ended_elsewhere_closes_its_quiet_socket_at_the_next_check(api: Api) -> None:
+    """R16: a session ended where this process cannot see it (another server process, a
+    tool) closes its socket at the socket's next check (every 50 ms here), with no change of
+    the table to wake it: the socket's one timer brings the check (issue 28, item 8 replaced
+    a timeout around each wait with it)."""
+    from croupier.service.accounts import ENDED, token_hash
+
+    table = Table(api, PROFILES[0], ["ann", "ben"])
+    ann = table.tokens["ann"]
+    with api.client.websocket_connect(f"/tables/{table.id}/ws?token={ann}") as socket:
+        assert socket.receive_json()["type"] == "state"
+        with api.server.uow.engine.begin() as connection:
+            connection.execute(ENDED, {"hashed": token_hash(ann)})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == SESSION_ENDED
+
+
 def test_a_socket_whose_session_cannot_be_checked_is_closed_try_again_later(api: Api) -> None:
     """The database away while a socket is open (issue 10 item 7): the socket is closed with
     1013, not left pushing a view its session may no longer see, nor dropped."""

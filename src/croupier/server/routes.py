@@ -439,6 +439,9 @@ RECEIVED = -1
 from the client has come (or the client has gone)."""
 ENDED = -2
 """Said in that queue when the socket's session has ended (``ended``)."""
+WOKEN = -3
+"""Said in that queue when the socket's time to look again has come (a session or reality
+check may be due)."""
 
 
 async def _push_table(  # noqa: PLR0917 - the socket's whole context
@@ -458,13 +461,13 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
     checked_at = loop.time()
     reality = RealityChecks(running, who)
     async with running.broadcaster.subscribe(live.id) as changes:
-        # The socket's three waits (a change of the table, a message from the client, the
-        # session's end) each say they are done in the one queue the loop reads, the
-        # table's changes: one wake-up of this task a change. ``asyncio.wait`` on the three,
-        # with a task for each next change, cost about twice the CPU a push on the event
-        # loop, the server's busiest thread (issue 28, item 8). A wait still pending on the
-        # way out is cancelled and awaited: one dropped while pending is what asyncio logs as
-        # "Task was destroyed but it is pending!" (issue 13, item 9).
+        # The socket's four waits (a change of the table, a message from the client, the
+        # session's end, the time to look again) each say they are done in the one queue the
+        # loop reads, the table's changes: one wake-up of this task a change. ``asyncio.wait``
+        # on them, with a task for each next change, cost about twice the CPU a push on the
+        # event loop, the server's busiest thread (issue 28, item 8). A wait still pending on
+        # the way out is cancelled and awaited: one dropped while pending is what asyncio logs
+        # as "Task was destroyed but it is pending!" (issue 13, item 9).
         def heard(said: int) -> Callable[[object], None]:
             return lambda _done: changes.put_nowait(said)
 
@@ -472,6 +475,11 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
         receiving.add_done_callback(heard(RECEIVED))
         ending = asyncio.ensure_future(ended.wait())
         ending.add_done_callback(heard(ENDED))
+        # The time to look again is one timer, kept while it is early enough: a timeout
+        # around each wait (``asyncio.timeout``) made and cancelled a timer for every change
+        # pushed, and the wait cost twice the CPU (``benchmarks/push_cost.py``; issue 28,
+        # item 8). A timer earlier than needed only wakes the loop to find nothing due.
+        waking: asyncio.TimerHandle | None = None
         try:
             if running.casino.tables.get(live.id) is not live:
                 # It moved to another process between the socket's check and its subscribing
@@ -485,14 +493,16 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
             await reality.start()
             await websocket.send_text(state())
             while True:
-                news: list[int] = []
-                try:
-                    async with asyncio.timeout(reality.wait(checking)):
-                        news.append(await changes.get())
-                except TimeoutError:
-                    pass
+                look_at = min(checked_at + checking, loop.time() + reality.wait(checking))
+                if waking is None or waking.when() > look_at:
+                    if waking is not None:
+                        waking.cancel()
+                    waking = loop.call_at(look_at, changes.put_nowait, WOKEN)
+                news = [await changes.get()]
                 while not changes.empty():
                     news.append(changes.get_nowait())
+                if WOKEN in news:
+                    waking = None
                 if RECEIVED in news:
                     receiving.result()  # raises on disconnect; messages are pings
                     receiving = asyncio.ensure_future(websocket.receive_text())
@@ -530,6 +540,8 @@ async def _push_table(  # noqa: PLR0917 - the socket's whole context
             with suppress(Exception):
                 await websocket.close(code=TRY_AGAIN_LATER, reason="the database is unavailable")
         finally:
+            if waking is not None:
+                waking.cancel()
             tasks = (receiving, ending)
             for task in tasks:
                 if task.done() and not task.cancelled():
