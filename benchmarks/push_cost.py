@@ -2,7 +2,7 @@
 
 ``uv run python benchmarks/push_cost.py [--repeat 2000]``
 
-Three players at a blackjack table of an in-process server (``request_cost.Players``), their
+Three players at a blackjack table of an in-process server (``request_cost.players``), their
 bets placed and the cards dealt, a decision pending. Timed in the same run, each against its
 reference (issue 28, item 8):
 
@@ -23,23 +23,18 @@ import argparse
 import asyncio
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import uvloop
-from fastapi.testclient import TestClient
+from fastapi import FastAPI
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from croupier.clock import ManualClock
-from croupier.server.app import create_app, start
-from croupier.server.context import Settings
 from croupier.service import publishing
-from request_cost import OPERATOR_TOKEN, Players
+from request_cost import players
 
 
 def per_call(work: Callable[[], Any], repeat: int) -> float:
@@ -108,45 +103,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=2000)
     arguments = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
-        settings = Settings(
-            database_url=f"sqlite:///{folder}/push.sqlite",
-            operator_token=OPERATOR_TOKEN,
-            clock=ManualClock(),
-            demo_tables=False,
-            tick_seconds=3600,
-            fail_safe_seconds=3600,
-            rate_limit="100000/minute",
-            token_rate_limit="100000/minute",
+    with players() as table:  # request_cost's in-process server, three players seated
+        for seat, token in table.tokens.items():
+            body = {"seat": seat, "wager": "main", "amount": 1}
+            table._post(f"/tables/{table.table}/bets", table._headers(token), body)
+        for token in table.tokens.values():
+            table._post(f"/tables/{table.table}/ready", table._headers(token), {})
+        server = cast(FastAPI, table.client.app).state.server
+        game_round = server.casino.tables[table.table].game_round
+        viewers: list[int | None] = [None, *sorted(table.tokens)]
+        assert game_round.pending() is not None, "the cards are dealt, a decision waits"
+        assert game_round.views(viewers) == {v: game_round.view(v) for v in viewers}
+        alone = per_call(lambda: [game_round.view(v) for v in viewers], arguments.repeat)
+        at_once = per_call(lambda: game_round.views(viewers), arguments.repeat)
+        seat_view = game_round.view(viewers[1])
+        encoded = publishing._compact_json(seat_view)
+        as_json = json.dumps(seat_view, separators=(",", ":"), ensure_ascii=False)
+        assert encoded == as_json
+        by_json = per_call(
+            lambda: json.dumps(seat_view, separators=(",", ":"), ensure_ascii=False),
+            arguments.repeat,
         )
-        server = start(settings)
-        try:
-            players = Players(
-                stack.enter_context(TestClient(create_app(settings, server=server))), stack
-            )
-            for seat, token in players.tokens.items():
-                body = {"seat": seat, "wager": "main", "amount": 1}
-                players._post(f"/tables/{players.table}/bets", players._headers(token), body)
-            for token in players.tokens.values():
-                players._post(f"/tables/{players.table}/ready", players._headers(token), {})
-            game_round = server.casino.tables[players.table].game_round
-            viewers: list[int | None] = [None, *sorted(players.tokens)]
-            assert game_round.pending() is not None, "the cards are dealt, a decision waits"
-            assert game_round.views(viewers) == {v: game_round.view(v) for v in viewers}
-            alone = per_call(lambda: [game_round.view(v) for v in viewers], arguments.repeat)
-            at_once = per_call(lambda: game_round.views(viewers), arguments.repeat)
-            seat_view = game_round.view(viewers[1])
-            encoded = publishing._compact_json(seat_view)
-            as_json = json.dumps(seat_view, separators=(",", ":"), ensure_ascii=False)
-            assert encoded == as_json
-            by_json = per_call(
-                lambda: json.dumps(seat_view, separators=(",", ":"), ensure_ascii=False),
-                arguments.repeat,
-            )
-            by_orjson = per_call(lambda: publishing._compact_json(seat_view), arguments.repeat)
-        finally:
-            stack.close()
-            server.release()
+        by_orjson = per_call(lambda: publishing._compact_json(seat_view), arguments.repeat)
     print(
         f"{len(viewers)} views (3 seats and the public): drawn at once {at_once * 1e6:.1f} us, "
         f"each alone {alone * 1e6:.1f} us -> {at_once / alone:.2f}x"
