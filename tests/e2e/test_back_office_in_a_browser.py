@@ -216,6 +216,51 @@ def test_the_later_modules_hear_the_tables_and_players_told_before_they_ran(
         context.close()
 
 
+def test_a_role_granted_stays_listed_when_the_pages_first_read_answers_after(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """CI of c21e693: the operator granted a role, the notice said so, and the staff's list did
+    not show it. The page's first read of the staff answered after the grant's own read and
+    its older list was drawn over the newer one. Here that first answer is held (as the
+    server gave it, before the grant) until the grant's list is drawn: the role stays."""
+    name = "rol_tardio"
+    signed_up = httpx.post(
+        live_server.url + "/auth/signup",
+        json={"username": name, "password": "a long enough password"},
+    )
+    assert signed_up.status_code == 201, signed_up.text
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        _as_operator(page, live_server)
+        held: list[tuple[Any, Any]] = []
+
+        def hold_the_first_read(route: Any) -> None:
+            if route.request.method == "GET" and not held:
+                held.append((route, route.fetch()))  # the staff before the grant
+            else:
+                route.continue_()
+
+        page.route(re.compile(r"/operator/staff$"), hold_the_first_read)
+        page.goto(live_server.url + "/operator")
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the page read the staff"
+        page.fill("#grant-form input[name=username]", name)
+        page.select_option("#grant-form select[name=role]", "inspector")
+        page.click("#grant-form button[type=submit]")
+        granted = page.locator(f"#operator-staff tr[data-staff='{name}']")
+        expect(granted).to_have_count(1)
+        route, before_the_grant = held[0]
+        route.fulfill(response=before_the_grant)
+        page.wait_for_timeout(1000)  # the held answer read and, before the fix, drawn
+        assert granted.count() == 1
+    finally:
+        context.close()
+
+
 def test_the_back_office_in_spanish_on_a_phone_and_a_desktop(
     live_server: LiveServer, person: Callable[..., Person]
 ) -> None:

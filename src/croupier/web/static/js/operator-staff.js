@@ -105,8 +105,15 @@ async function change(control, request, done) {
   await loadStaff();
 }
 
+let staffAsked = 0; // the reads of the staff asked for so far: only the last one is drawn
+
 async function loadStaff() {
+  // The page's first read may answer after a grant's own read (a slow start): drawn then, its
+  // older list hid the role just granted (CI of c21e693). The answer of the last read asked
+  // for is the one drawn; an earlier one arriving after it is dropped.
+  const asked = ++staffAsked;
   const answer = await disputes.staff();
+  if (asked !== staffAsked) return;
   byId("operator-staff").querySelector("tbody").replaceChildren(
     ...answer.staff.flatMap((member) =>
       member.roles.map((role) =>
